@@ -1,0 +1,118 @@
+"""The one small interface behind which each rulebook lives (STYLE.md; goratings' RatingSystem).
+
+A system is a mutable ledger built from explicit parameters. ``apply`` folds one event of a
+club's history into it and returns the rating changes the event caused (history rows with
+before/after values); ``apply`` validates first and changes nothing when it raises. Queries
+never change the ledger.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+from engine.ranks import Rank
+from engine.types import Event, PlayerId
+
+Value = int | Fraction | str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One player's rating or rank moved by one event (a row of ``/history``).
+
+    ``source`` names what caused it: ``game:ID``, ``tournament:ID``, ``override``,
+    ``day:YYYY-MM-DD``, ``month:YYYY-MM``, ``registration`` …
+    """
+
+    player: PlayerId
+    date: dt.date
+    source: str
+    rating_before: Value
+    rating_after: Value
+    rank_before: Rank
+    rank_after: Rank
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What ``/rating`` shows of one player under one system.
+
+    ``rating`` is the system's headline value (Elo, points, PSG result, Swedish total);
+    ``sort_key`` orders the ranking list (higher first); ``fields`` are extra labelled values
+    in display order; ``pending`` a change not yet settled (Tensuusei day, MGSZ period).
+    """
+
+    player: PlayerId
+    rank: Rank
+    rating: Value
+    rating_label: str
+    sort_key: tuple[Any, ...]
+    games: int
+    last_played: dt.date | None = None
+    pending: Value = None
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HandicapAdvice:
+    """Who takes black, stones and komi (rules.md §2.1, §5). Komi > 0 goes to white."""
+
+    black: PlayerId
+    white: PlayerId
+    stones: int
+    komi: Fraction
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Progress toward the next rank (``/promotion``): a target, where the player stands, notes."""
+
+    player: PlayerId
+    rank: Rank
+    target: Rank | None
+    lines: tuple[str, ...] = field(default=())
+
+
+class RatingSystem(Protocol):
+    """A rulebook as a ledger: replay events, answer queries."""
+
+    key: str
+    """Registry key: ``mgsz``, ``tensuusei``, ``swedish``, ``psg``."""
+
+    def apply(self, event: Event) -> list[Change]:
+        """Fold one event in; returns the changes it caused. Raises and changes nothing on error."""
+        ...
+
+    def players(self) -> Iterable[PlayerId]:
+        """Every registered player the ledger knows."""
+        ...
+
+    def card(self, player: PlayerId) -> Card:
+        """The player's card (raises ``KeyError`` for an unknown player)."""
+        ...
+
+    def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
+        """Stones and komi for a game between ``a`` and ``b`` (rules.md §2.1, §5)."""
+        ...
+
+    def promotion(self, player: PlayerId) -> Progress:
+        """Progress toward the player's next rank."""
+        ...
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain JSON-able data, canonical: equal ledgers, equal snapshots."""
+        ...
+
+
+def replay(system: RatingSystem, events: Iterable[Event]) -> list[Change]:
+    """Apply ``events`` in order; returns every change, in order."""
+    changes: list[Change] = []
+    for event in events:
+        changes.extend(system.apply(event))
+    return changes

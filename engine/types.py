@@ -1,0 +1,275 @@
+"""The records every rating system reads: games, tournaments and the events of a club's history.
+
+A history is an ordered sequence of :data:`Event` values. Each rating system replays it
+(:mod:`engine.system`); replaying the same history twice gives the same state, replaying a
+prefix gives the state at that moment.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+
+from engine.ranks import Rank
+from engine.timecontrol import TimeControl
+
+PlayerId = int
+"""A player's identity: the registry id in storage, the line number in a tournament file."""
+
+
+class Result(Enum):
+    """The outcome of a game on the board (rules.md, common vocabulary)."""
+
+    BLACK = "B+"
+    WHITE = "W+"
+    JIGO = "jigo"
+
+    def score_for(self, black: bool) -> Fraction:
+        """1 for a win, ½ for a jigo, 0 for a loss, from black's or white's side."""
+        if self is Result.JIGO:
+            return Fraction(1, 2)
+        return Fraction(int((self is Result.BLACK) == black))
+
+
+class Outcome(Enum):
+    """A result from one player's point of view (the vectors' ``win``/``loss``/``jigo``)."""
+
+    WIN = "win"
+    LOSS = "loss"
+    JIGO = "jigo"
+
+
+DEFAULT_KOMI = Fraction(13, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game between two players.
+
+    ``stones`` is the handicap (0 even, 1 = no komi handicap, 2–9 stones) placed by black.
+    ``result`` is ``None`` when unknown (a ``?`` in an h9 file): stored, never rated.
+    ``played`` is false for byes, no-shows, forfeits and referee decisions: stored and
+    shown, never rated by any system (rules.md, common vocabulary).
+    ``arranged`` marks a PSG arranged game (rules.md §4.1); ``counts_as_tournament`` lets an
+    organiser count a club game in a Swedish sequence (rules.md §3.1, Decision).
+    """
+
+    id: int
+    black: PlayerId
+    white: PlayerId
+    result: Result | None
+    date: dt.date
+    stones: int = 0
+    komi: Fraction = DEFAULT_KOMI
+    played: bool = True
+    board: int = 19
+    time: TimeControl | None = None
+    tournament: int | None = None
+    round: int | None = None
+    arranged: bool = False
+    counts_as_tournament: bool = False
+    pair_go: bool = False
+    reported: dt.date | None = None
+
+    def __post_init__(self) -> None:
+        if self.black == self.white:
+            raise ValueError("a player cannot play themselves")
+        if not 0 <= self.stones <= 9:
+            raise ValueError(f"handicap stones must be 0–9, not {self.stones}")
+
+    @property
+    def rated(self) -> bool:
+        """Whether any system may rate it: actually played, with a known result."""
+        return self.played and self.result is not None
+
+    def opponent(self, player: PlayerId) -> PlayerId:
+        return self.white if player == self.black else self.black
+
+    def outcome_for(self, player: PlayerId) -> Outcome:
+        """The result from ``player``'s side."""
+        if self.result is None:
+            raise ValueError(f"game {self.id} has no known result")
+        if self.result is Result.JIGO:
+            return Outcome.JIGO
+        won = (self.result is Result.BLACK) == (player == self.black)
+        return Outcome.WIN if won else Outcome.LOSS
+
+    def stones_for(self, player: PlayerId) -> int:
+        """Handicap from ``player``'s side: positive = received (black), negative = gave."""
+        return self.stones if player == self.black else -self.stones
+
+
+@dataclass(frozen=True, slots=True)
+class Importance:
+    """MGSZ importance additions (rules.md §1.2; annex table 3)."""
+
+    invitational_or_national_championship: bool = False
+    european_or_world_championship: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament's facts as the rulebooks need them.
+
+    ``handicap_reduction`` is the ``HA[hN]`` rule: handicap = rank difference − N;
+    ``even`` marks a no-handicap tournament (rules.md §1.2 importance addition).
+    ``multiplier`` is an MGSZ C set by hand (§6(2)); ``arranged`` makes PSG count its games
+    as arranged games (§10(2)).
+    """
+
+    id: int
+    name: str
+    start: dt.date
+    end: dt.date
+    rounds: int
+    board: int = 19
+    time: TimeControl | None = None
+    even: bool = True
+    handicap_reduction: int = 0
+    participants: int | None = None
+    importance: Importance = field(default_factory=Importance)
+    multiplier: int | None = None
+    arranged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A tournament participant with the rank they entered with.
+
+    An unregistered entry (a foreign or guest player, rules.md §1.4 step 2) is rated at the
+    rank table value of its declared rank and never stored as a ranked player.
+    """
+
+    player: PlayerId
+    rank: Rank
+    registered: bool = True
+    country: str | None = None
+
+
+# ---------------------------------------------------------------- events of a club's history
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """A player joins the registry with an initial rank and optionally a rating.
+
+    ``rating`` given = an existing player's standing moved into hoshi (bot.md, Arguments);
+    ``committee`` = a stronger initial rank allowed by the committee (rules.md §1.5, §4.1).
+    """
+
+    player: PlayerId
+    rank: Rank
+    date: dt.date
+    rating: int | None = None
+    country: str | None = None
+    committee: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlayed:
+    """A single game outside any tournament (a club game)."""
+
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRated:
+    """A finalised tournament: its entries and games, rated together (rules.md §1.4)."""
+
+    tournament: Tournament
+    entries: tuple[Entry, ...]
+    games: tuple[Game, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodClosed:
+    """MGSZ: the club's rating period ends; its single games are rated as one tournament.
+
+    (rules.md §1.4, Decision — club games.) ``tournament`` carries the period's name, dates
+    and multiplier inputs (the club's usual time control); ``even`` is decided from the games.
+    """
+
+    tournament: Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class DayEnded:
+    """Tensuusei: the club's day ends; pending pair results are settled (rules.md §2.3)."""
+
+    date: dt.date
+
+
+@dataclass(frozen=True, slots=True)
+class MonthEnded:
+    """PSG: the month-end verification check (rules.md §4.5)."""
+
+    year: int
+    month: int
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """A committee adjustment of rating and/or rank (rules.md §1.5 §3(3), §4.4)."""
+
+    player: PlayerId
+    date: dt.date
+    reason: str
+    rating: int | None = None
+    rank: Rank | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EgfRating:
+    """An EGF rating known for a player in a month (rules.md §4.4–4.5).
+
+    ``after_promotion_game`` is true when it comes from a tournament game played after the
+    player's last promotion (starts the §4.5 clock).
+    """
+
+    player: PlayerId
+    rating: int
+    year: int
+    month: int
+    from_tournament: bool = True
+
+
+class TeacherKind(Enum):
+    PROMOTE = "promote"
+    HOLD = "hold"
+    RELEASE = "release"
+
+
+@dataclass(frozen=True, slots=True)
+class TeacherAction:
+    """PSG: a teacher promotes a student (≤ 6k) or holds back automatic promotion (rules.md §4.4)."""
+
+    player: PlayerId
+    kind: TeacherKind
+    date: dt.date
+    teacher_rank: Rank | None = None
+    rank: Rank | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerificationSuspended:
+    """PSG: the manager suspends (or resumes) a player's §4.5 check (an organiser override)."""
+
+    player: PlayerId
+    suspended: bool
+    date: dt.date
+
+
+Event = (
+    Registered
+    | GamePlayed
+    | TournamentRated
+    | PeriodClosed
+    | DayEnded
+    | MonthEnded
+    | Override
+    | EgfRating
+    | TeacherAction
+    | VerificationSuspended
+)

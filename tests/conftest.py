@@ -1,0 +1,21 @@
+"""Shared test fixtures: the rulebooks' vectors live in ../shared/vectors beside the checkout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = ROOT.parent / "shared" / "vectors"
+
+
+def load_vectors(name: str) -> dict[str, Any]:
+    """One vector file, e.g. ``load_vectors("mgsz")``; a missing file fails the test loudly."""
+    path = VECTORS / f"{name}.json"
+    if not path.exists():
+        pytest.fail(f"test vectors not found at {path} (../shared/vectors beside the checkout)")
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
