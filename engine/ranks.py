@@ -16,9 +16,7 @@ from engine.errors import RankError
 WEAKEST_KYU = 35  # MGSZ's table reaches 35k (rules.md §1.1); the other systems stop at 30k
 STRONGEST_DAN = 9
 
-_RANK_RE = re.compile(
-    r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro)\.?\s*$", re.IGNORECASE
-)
+_RANK_RE = re.compile(r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro)\.?\s*$", re.IGNORECASE)
 _KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
 
 RANK_EXAMPLE = "ranks look like 3k, 3 kyu, 1d or 2 dan"
@@ -70,7 +68,7 @@ class Rank:
         return Rank(self.step + steps)
 
     def __sub__(self, other: Rank) -> int:
-        """Ladder steps from ``other`` up to ``self`` (``Rank.parse('1d') - Rank.parse('2k')`` = 2)."""
+        """Ladder steps from ``other`` up to ``self`` (1d − 2k = 2)."""
         if not isinstance(other, Rank):
             return NotImplemented
         return self.step - other.step

@@ -86,7 +86,7 @@ class RatingSystem(Protocol):
     """Registry key: ``mgsz``, ``tensuusei``, ``swedish``, ``psg``."""
 
     def apply(self, event: Event) -> list[Change]:
-        """Fold one event in; returns the changes it caused. Raises and changes nothing on error."""
+        """Fold one event in; returns its changes. Raises and changes nothing on error."""
         ...
 
     def players(self) -> Iterable[PlayerId]:

@@ -143,7 +143,9 @@ def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> 
         moves, _, length = word.partition("/")
         if kind_word not in (None, "canadian") or not moves.isdigit() or int(moves) == 0:
             raise TimeControlError(f"{word!r} reads as Canadian byo-yomi, e.g. 40m 30/5m canadian")
-        return TimeControl(base_s, Overtime.CANADIAN, _seconds(length, text, "m"), moves=int(moves))
+        return TimeControl(
+            base_s, Overtime.CANADIAN, _seconds(length, text, "m"), moves=int(moves)
+        )
     if kind_word in (None, "fischer"):
         return TimeControl(base_s, Overtime.FISCHER, _seconds(word, text, "s"))
     if kind_word in ("japanese", "byoyomi", "byo-yomi"):  # "60m 30s japanese": one period

@@ -243,7 +243,7 @@ class TeacherKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class TeacherAction:
-    """PSG: a teacher promotes a student (≤ 6k) or holds back automatic promotion (rules.md §4.4)."""
+    """PSG: a teacher promotes a student (≤ 6k) or holds back promotion (rules.md §4.4)."""
 
     player: PlayerId
     kind: TeacherKind
