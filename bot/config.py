@@ -1,0 +1,152 @@
+"""hoshi's configuration: a TOML file into a frozen dataclass, validated at start-up.
+
+Secrets (bot tokens) come from the environment only and are never stored here or logged
+(bot.md, Configuration). Every key is documented in ``config.example.toml``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from platformdirs import user_config_dir, user_data_dir
+
+SYSTEM_KEYS = ("mgsz", "tensuusei", "swedish", "psg")
+
+
+class ConfigError(ValueError):
+    """A bad configuration file; the message names the key and the value."""
+
+
+def default_db_path() -> Path:
+    """The embedded default: a SQLite file under the user's data directory."""
+    return Path(user_data_dir("hoshi", appauthor=False)) / "hoshi.sqlite"
+
+
+def default_config_path() -> Path:
+    return Path(user_config_dir("hoshi", appauthor=False)) / "config.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramConfig:
+    api_base_url: str = "https://api.telegram.org/bot"
+    file_base_url: str = "https://api.telegram.org/file/bot"
+    webhook_url: str | None = None
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = 8443
+    admin_cache_s: int = 300
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordConfig:
+    guild_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    db_path: Path = field(default_factory=default_db_path)
+    club: str = "My Go Club"
+    system: str = "mgsz"
+    timezone: str = "UTC"
+    log_level: str = "INFO"
+    charts_dir: Path = Path("hoshi-charts")
+    telegram: TelegramConfig = field(default_factory=TelegramConfig)
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
+
+    @property
+    def telegram_token(self) -> str | None:
+        return os.environ.get("TELEGRAM_TOKEN") or None
+
+    @property
+    def discord_token(self) -> str | None:
+        return os.environ.get("DISCORD_TOKEN") or None
+
+
+_SECTIONS = {"hoshi", "telegram", "discord"}
+
+
+def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> Config:
+    """Read the config file (``HOSHI_CONFIG`` or the user config dir; missing = defaults).
+
+    Environment overrides: ``HOSHI_DB`` (database path), ``TELEGRAM_API_BASE_URL``.
+
+    Raises:
+        ConfigError: naming the bad key, for unknown keys, wrong types or invalid values.
+    """
+    env = dict(os.environ) if env is None else env
+    explicit = path or (Path(env["HOSHI_CONFIG"]) if env.get("HOSHI_CONFIG") else None)
+    source = explicit or default_config_path()
+    raw: dict[str, Any] = {}
+    if source.exists():
+        try:
+            raw = tomllib.loads(source.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{source}: not valid TOML ({exc})") from None
+    elif explicit is not None:
+        raise ConfigError(f"config file {source} does not exist")
+    config = _from_dict(raw, source)
+    if env.get("HOSHI_DB"):
+        config = replace(config, db_path=Path(env["HOSHI_DB"]).expanduser())
+    if env.get("TELEGRAM_API_BASE_URL"):
+        base = env["TELEGRAM_API_BASE_URL"].rstrip("/")
+        telegram = replace(config.telegram, api_base_url=base)
+        config = replace(config, telegram=telegram)
+    return config
+
+
+def _from_dict(raw: dict[str, Any], source: Path) -> Config:
+    unknown = set(raw) - _SECTIONS
+    if unknown:
+        raise ConfigError(f"{source}: unknown section [{sorted(unknown)[0]}]")
+    main = _section(
+        raw, "hoshi", source, {"db_path", "club", "system", "timezone", "log_level", "charts_dir"}
+    )
+    tg = _section(raw, "telegram", source, set(TelegramConfig.__dataclass_fields__))
+    dc = _section(raw, "discord", source, {"guild_ids"})
+    system = str(main.get("system", "mgsz")).lower()
+    if system not in SYSTEM_KEYS:
+        raise ConfigError(
+            f"{source}: [hoshi] system must be one of {', '.join(SYSTEM_KEYS)}, not {system!r}"
+        )
+    timezone = str(main.get("timezone", "UTC"))
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"{source}: [hoshi] timezone {timezone!r} is not a known time zone "
+            "(e.g. Europe/Budapest)"
+        ) from None
+    db_path = Path(str(main["db_path"])).expanduser() if "db_path" in main else default_db_path()
+    guilds = dc.get("guild_ids", [])
+    if not isinstance(guilds, list) or not all(isinstance(g, int) for g in guilds):
+        raise ConfigError(f"{source}: [discord] guild_ids must be a list of numbers")
+    for key, value in tg.items():
+        expected = type(getattr(TelegramConfig(), key) or "")
+        if key == "webhook_url":
+            expected = str
+        if not isinstance(value, expected):
+            raise ConfigError(f"{source}: [telegram] {key} must be a {expected.__name__}")
+    return Config(
+        db_path=db_path,
+        club=str(main.get("club", "My Go Club")),
+        system=system,
+        timezone=timezone,
+        log_level=str(main.get("log_level", "INFO")).upper(),
+        charts_dir=Path(str(main.get("charts_dir", "hoshi-charts"))).expanduser(),
+        telegram=TelegramConfig(**tg),
+        discord=DiscordConfig(guild_ids=tuple(guilds)),
+    )
+
+
+def _section(raw: dict[str, Any], name: str, source: Path, keys: set[str]) -> dict[str, Any]:
+    section = raw.get(name, {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{source}: [{name}] must be a table")
+    unknown = set(section) - keys
+    if unknown:
+        raise ConfigError(f"{source}: unknown key {sorted(unknown)[0]!r} in [{name}]")
+    return section
