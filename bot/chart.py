@@ -1,0 +1,98 @@
+"""Rating charts as PNG pictures (matplotlib, headless Agg backend).
+
+Rendering is CPU work: callers run :func:`render_chart` off the event loop
+(``asyncio.to_thread``) so that a chart never blocks other chats.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.dates as mdates
+from matplotlib.figure import Figure
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A rank band shaded behind the line: ``[low, high)`` labelled with the rank."""
+
+    low: float
+    high: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A tournament (or other event) marked on the time axis."""
+
+    date: dt.date
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChartData:
+    title: str
+    y_label: str
+    points: tuple[tuple[dt.date, float], ...]
+    bands: tuple[Band, ...] = ()
+    markers: tuple[Marker, ...] = ()
+
+
+def render_chart(data: ChartData) -> bytes:
+    """The chart as PNG bytes, sized for a phone screen (1080 px wide)."""
+    fig = Figure(figsize=(7.2, 4.8), dpi=150)
+    ax = fig.subplots()
+    dates = [d for d, _ in data.points]
+    values = [v for _, v in data.points]
+    if values:
+        low, high = min(values), max(values)
+        margin = max(10.0, (high - low) * 0.15)
+        ax.set_ylim(low - margin, high + margin)
+    y_low, y_high = ax.get_ylim()
+    for i, band in enumerate(data.bands):
+        if band.high <= y_low or band.low >= y_high:
+            continue
+        ax.axhspan(band.low, band.high, color="#4c72b0" if i % 2 else "#dd8452", alpha=0.10, lw=0)
+        mid = (max(band.low, y_low) + min(band.high, y_high)) / 2
+        ax.text(
+            1.01,
+            mid,
+            band.label,
+            transform=ax.get_yaxis_transform(),
+            va="center",
+            fontsize=9,
+            color="#555555",
+        )
+    for marker in data.markers:
+        ax.axvline(marker.date, color="#999999", lw=0.8, ls=":")  # type: ignore[arg-type]
+    if len(data.markers) <= 8:
+        for marker in data.markers:
+            ax.annotate(
+                marker.label[:18],
+                (mdates.date2num(marker.date), y_high),
+                fontsize=7,
+                rotation=90,
+                va="top",
+                ha="right",
+                color="#666666",
+            )
+    ax.plot(dates, values, marker="o", ms=4, lw=2, color="#1f4e79")  # type: ignore[arg-type]
+    ax.set_title(data.title, fontsize=13)
+    ax.set_ylabel(data.y_label, fontsize=11)
+    ax.grid(axis="y", alpha=0.3)
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=7)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    ax.tick_params(labelsize=9)
+    if not values:
+        ax.text(0.5, 0.5, "no rated games yet", transform=ax.transAxes, ha="center")
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()

@@ -1,0 +1,138 @@
+"""Reading command lines: tokens, quoted names, ``key=value`` options (bot.md, Arguments).
+
+A name may contain spaces (``/rating Nagy Péter``); it ends at the next token that is a rank,
+a result, a ``key=value`` option or a keyword. Quotes (``"Nagy Péter"``, also typographic
+quotes) keep a name together.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.core.errors import BadArgument
+
+_QUOTES = {'"': '"', "“": "”", "„": "”", "«": "»", "”": "”"}
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+MAX_LINE = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    quoted: bool = False
+
+    @property
+    def option(self) -> tuple[str, str] | None:
+        """``(key, value)`` for a ``key=value`` token (keys are lower-cased)."""
+        if self.quoted or "=" not in self.text:
+            return None
+        key, _, value = self.text.partition("=")
+        if not key or not re.fullmatch(r"[A-Za-z_]+", key):
+            return None
+        return key.lower(), value
+
+
+def clean(text: str) -> str:
+    """Drop zero-width and direction-control characters; normalise spaces."""
+    return _ZERO_WIDTH.sub("", text).replace("\u00a0", " ")
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split a command's argument text into tokens, honouring quotes.
+
+    Raises:
+        BadArgument: for an unclosed quote, or a line too long to be a command.
+    """
+    text = clean(text)
+    if len(text) > MAX_LINE:
+        raise BadArgument(
+            f"that line is {len(text):,} characters long; a command takes at most "
+            f"{MAX_LINE:,} (paste big tables as a file)"
+        )
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch in _QUOTES:
+            close = _QUOTES[ch]
+            end = text.find(close, i + 1)
+            if end < 0:
+                raise BadArgument(
+                    f'the quote opened at "{text[i : i + 20]}" is never closed; '
+                    'write names like "Nagy Péter"'
+                )
+            tokens.append(Token(text[i + 1 : end].strip(), quoted=True))
+            i = end + 1
+            continue
+        j = i
+        while j < n and not text[j].isspace():
+            j += 1
+        word = text[i:j]
+        # key="quoted value"
+        if word.endswith("=") is False and re.fullmatch(r"[A-Za-z_]+=[\"“„«].*", word):
+            key, _, rest = word.partition("=")
+            opener = rest[0]
+            end = text.find(_QUOTES[opener], i + len(key) + 2)
+            if end < 0:
+                raise BadArgument(
+                    f'the quote after {key}= is never closed; write e.g. {key}="two words"'
+                )
+            tokens.append(Token(f"{key}={text[i + len(key) + 2 : end]}"))
+            i = end + 1
+            continue
+        tokens.append(Token(word))
+        i = j
+    return tokens
+
+
+@dataclass(slots=True)
+class Args:
+    """A command's tokens with its options taken out."""
+
+    words: list[Token]
+    options: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, text: str, allowed: frozenset[str] | set[str] = frozenset()) -> Args:
+        """Tokens, with ``key=value`` options (only ``allowed`` keys) separated out.
+
+        Raises:
+            BadArgument: naming an option the command does not take, or given twice.
+        """
+        words: list[Token] = []
+        options: dict[str, str] = {}
+        for token in tokenize(text):
+            option = token.option
+            if option is None:
+                words.append(token)
+                continue
+            key, value = option
+            if key not in allowed:
+                known = ", ".join(f"{k}=" for k in sorted(allowed)) or "no options"
+                raise BadArgument(f"unknown option {key}= (this command takes {known})")
+            if key in options:
+                raise BadArgument(f"option {key}= is given twice")
+            options[key] = value
+        return cls(words, options)
+
+    def text(self) -> str:
+        return " ".join(t.text for t in self.words)
+
+
+def join(tokens: list[Token]) -> str:
+    return " ".join(t.text for t in tokens).strip()
+
+
+def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> int:
+    """An integer in ``[low, high]``, or a BadArgument naming ``what`` and the value."""
+    cleaned = text.strip()
+    if not re.fullmatch(r"[+-]?\d{1,12}", cleaned):
+        raise BadArgument(f"{what} must be a whole number, not {cleaned!r}")
+    value = int(cleaned)
+    if not low <= value <= high:
+        raise BadArgument(f"{what} must be {low}–{high}, not {value}")
+    return value

@@ -1,0 +1,135 @@
+"""Platform-neutral replies: what a handler returns and every adapter renders.
+
+A reply is a list of blocks (paragraphs and tables), with optionally a picture, a file and
+buttons. Adapters render it natively (HTML for Telegram, embeds for Discord, plain text for
+the console); :meth:`Reply.as_text` is the plain rendering shared by all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A paragraph. ``title`` paragraphs are shown bold where the platform allows."""
+
+    text: str
+    title: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table of rows; shown in monospace. ``align`` is ``l`` or ``r`` per column."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: str = ""
+
+    def lines(self) -> list[str]:
+        """The table as aligned monospace lines."""
+        columns = len(self.header)
+        widths = [len(h) for h in self.header]
+        for row in self.rows:
+            for i, cell in enumerate(row[:columns]):
+                widths[i] = max(widths[i], len(cell))
+        align = (self.align or "l" * columns).ljust(columns, "l")
+
+        def fmt(row: tuple[str, ...]) -> str:
+            cells = [
+                cell.rjust(widths[i]) if align[i] == "r" else cell.ljust(widths[i])
+                for i, cell in enumerate(row[:columns])
+            ]
+            return "  ".join(cells).rstrip()
+
+        return [fmt(self.header), *(fmt(row) for row in self.rows)]
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A PNG picture, e.g. a rating chart."""
+
+    png: bytes
+    filename: str
+    caption: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file to send (exports, long lists)."""
+
+    data: bytes
+    filename: str
+    caption: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button; pressing it runs ``command`` as the presser (e.g. ``/confirm 12``)."""
+
+    label: str
+    command: str
+
+
+Block = Text | Table
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a command answers. ``private`` replies go only to the caller where possible."""
+
+    blocks: tuple[Block, ...] = ()
+    picture: Picture | None = None
+    document: Document | None = None
+    buttons: tuple[Button, ...] = ()
+    private: bool = False
+    error: bool = False
+
+    @classmethod
+    def text(cls, *paragraphs: str, title: str | None = None, **kwargs: object) -> Reply:
+        blocks: list[Block] = [Text(title, title=True)] if title else []
+        blocks.extend(Text(p) for p in paragraphs if p)
+        return cls(blocks=tuple(blocks), **kwargs)  # type: ignore[arg-type]
+
+    def as_text(self) -> str:
+        """Plain text: paragraphs separated by blank lines, tables as aligned lines."""
+        parts: list[str] = []
+        for block in self.blocks:
+            if isinstance(block, Table):
+                parts.append("\n".join(block.lines()))
+            else:
+                parts.append(block.text)
+        return "\n\n".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message the bot posts by itself to a club's bound chats (scheduled work)."""
+
+    club_id: int
+    reply: Reply
+    tags: tuple[str, ...] = field(default=())
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, split at line breaks where possible."""
+    if limit <= 0:
+        raise ValueError("limit must be positive")
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not pieces:
+        pieces.append(current)
+    return pieces
