@@ -1,0 +1,612 @@
+"""The MGSZ ledger: registry, tournaments, club rating periods, titles (rules.md §1, §5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from engine.errors import RuleError
+from engine.handicap import EVEN_KOMI, rank_handicap
+from engine.mgsz.elo import (
+    black_jp_milli,
+    rank_after_tournament,
+    rank_floor,
+    rank_of_elo,
+    round_half_up_milli,
+    rounds_per_part_limit,
+    split_rounds,
+)
+from engine.mgsz.multiplier import Multiplier, multiplier
+from engine.mgsz.tables import (
+    CONFIRM_FROM_STEP,
+    CONFIRMATIONS,
+    RATED_BOARDS,
+    SMALL_BOARD,
+    STRONGEST_STEP,
+)
+from engine.ranks import Rank
+from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.types import (
+    DayEnded,
+    EgfRating,
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    MonthEnded,
+    Override,
+    PeriodClosed,
+    PlayerId,
+    Registered,
+    Result,
+    TeacherAction,
+    Tournament,
+    TournamentRated,
+    VerificationSuspended,
+)
+
+# rules.md §1.5 (MGSZ §5(3)): the strongest initial rank an organiser may give
+MAX_INITIAL_RANK = Rank.kyu(5)
+
+# Black's score in thousandths, for the game-points hot path (rules.md §1.3)
+_SCORE_BLACK_MILLI = {Result.BLACK: 1000, Result.WHITE: 0, Result.JIGO: 500}
+
+
+@dataclass(frozen=True, slots=True)
+class MgszParams:
+    """A club's MGSZ settings.
+
+    ``max_initial_rank``: the strongest rank an organiser may give a new player without a
+    rating (rules.md §1.5: 5k; stronger needs the committee). ``even_komi``: the club's
+    even-game komi for handicap advice (rules.md §5). ``split_club_periods``: split a club
+    rating period whose C × (most games one player played) reaches 300, as §6(3) splits a
+    tournament (ours; off = a period is always rated in one part).
+    """
+
+    max_initial_rank: Rank = MAX_INITIAL_RANK
+    even_komi: Fraction = EVEN_KOMI
+    split_club_periods: bool = True
+
+
+class _Standing:
+    """One registered player's indicators (rules.md §1: Elo and title) and bookkeeping."""
+
+    __slots__ = ("elo", "games", "last_change", "last_played", "rank", "reached")
+
+    def __init__(self, elo: int, rank: Rank) -> None:
+        self.elo = elo
+        self.rank = rank
+        self.games = 0
+        self.last_played: dt.date | None = None
+        # tournaments that reached each rank's bound, for ranks above the title (§1.5)
+        self.reached: dict[Rank, int] = {}
+        self.last_change: tuple[int, str, dt.date] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """The computed result of rating one tournament or period, before it is committed."""
+
+    source: str
+    date: dt.date
+    C: int
+    new_elo: dict[PlayerId, int]
+    part_changes: dict[PlayerId, list[int]]
+    games: dict[PlayerId, int]
+    last_played: dict[PlayerId, dt.date]
+    parts: int
+
+
+class Mgsz:
+    """The MGSZ rating system as a ledger (rules.md §1; the RatingSystem protocol)."""
+
+    key = "mgsz"
+
+    _HANDLERS: ClassVar[dict[type, Callable[[Mgsz, Any], list[Change]]]]
+
+    def __init__(self, params: MgszParams | None = None) -> None:
+        self.params = params if params is not None else MgszParams()
+        self._players: dict[PlayerId, _Standing] = {}
+        self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
+
+    # ------------------------------------------------------------ events
+
+    def apply(self, event: Event) -> list[Change]:
+        """Fold one event in (rules.md §1); raises and changes nothing on error."""
+        handler = self._HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleError(f"MGSZ cannot apply a {type(event).__name__} event")
+        return handler(self, event)
+
+    def _registered(self, event: Registered) -> list[Change]:
+        """A new player: Elo = the given rating, else the rank table value (rules.md §1.4)."""
+        if event.player in self._players:
+            raise RuleError(f"player {event.player} is already registered")
+        if event.rating is not None and event.rating < 0:
+            raise RuleError(f"an Elo rating cannot be negative, e.g. 1720, not {event.rating}")
+        limit = self.params.max_initial_rank
+        if event.rating is None and event.rank > limit and not event.committee:
+            # rules.md §1.5 (§5(3)): the organiser gives at most 5k; stronger is the committee's
+            raise RuleError(
+                f"a new player without a rating can start at {limit} at most, not {event.rank}: "
+                f"a stronger initial rank needs a rating committee decision (rules.md §1.5). "
+                f"Register as {limit}, or record the committee's decision (override)"
+            )
+        # rules.md §1.4 Decision: default starting Elo = the rank table value of the rank
+        elo = event.rating if event.rating is not None else rank_floor(event.rank)
+        standing = _Standing(elo, event.rank)
+        self._players[event.player] = standing
+        if event.rating is not None:
+            note = "rating given at registration"
+        else:
+            note = f"Elo from the rank table for {event.rank}"
+        if event.committee:
+            note += "; initial rank by committee decision"
+        return [
+            Change(
+                event.player,
+                event.date,
+                "registration",
+                None,
+                elo,
+                event.rank,
+                event.rank,
+                note,
+            )
+        ]
+
+    def _game_played(self, event: GamePlayed) -> list[Change]:
+        """A club game: kept for the rating period, rated when it closes (§1.4 Decision)."""
+        game = event.game
+        _refuse_pair_go(game)
+        for player in (game.black, game.white):
+            if player not in self._players:
+                raise RuleError(
+                    f"player {player} of game {game.id} is not registered; register them first"
+                )
+        # rules.md §1.6: other board sizes are stored, not rated; unplayed games earn nothing
+        if game.rated and game.board in RATED_BOARDS:
+            # rules.md §1.4 Decision — club games: rated together when the period closes
+            self._pending.append(game)
+        return []
+
+    def _period_closed(self, event: PeriodClosed) -> list[Change]:
+        """Rate the period's club games as one tournament (rules.md §1.4 Decision — club games).
+
+        Games dated after the period's end stay pending for the next period (ours).
+        """
+        period = event.tournament
+        games = [g for g in self._pending if g.date <= period.end]
+        if not games:
+            return []
+        games.sort(key=lambda g: (g.date, g.id))
+        # Decision (rules.md §1.4, club games): the even addition only if every game was even
+        even = all(g.stones == 0 for g in games)
+        participants = {p for g in games for p in (g.black, g.white)}
+        c_by_board = self._multipliers(period, {g.board for g in games}, even, len(participants))
+        rated = [g for g in games if c_by_board[g.board] > 0]
+        parts = (
+            _chronological_parts(rated, rounds_per_part_limit(max(c_by_board.values())))
+            if self.params.split_club_periods
+            else [rated]
+        )
+        start = {p: self._players[p].elo for p in participants}
+        outcome = self._rate(f"tournament:{period.id}", period.end, parts, c_by_board, start)
+        kept = [g for g in self._pending if g.date > period.end]
+        changes = self._commit(outcome, c_by_board.get(period.board, 0))
+        self._pending = kept
+        return changes
+
+    def _tournament_rated(self, event: TournamentRated) -> list[Change]:
+        """Rate a finalised tournament (rules.md §1.3–§1.5; MGSZ §6–§8)."""
+        tournament = event.tournament
+        entries = self._entries(event.entries)
+        rated: list[Game] = []
+        for game in event.games:
+            _refuse_pair_go(game)
+            # rules.md §1.3, §1.6: unplayed, unknown results and other boards earn nothing
+            if not game.rated or game.board not in RATED_BOARDS:
+                continue
+            for player in (game.black, game.white):
+                if player not in entries and player not in self._players:
+                    raise RuleError(
+                        f"player {player} of game {game.id} (round {game.round}) has no entry "
+                        f"in tournament {tournament.name!r} and is not registered"
+                    )
+            rated.append(game)
+        participants = (
+            tournament.participants if tournament.participants is not None else len(entries)
+        )
+        c_by_board = self._multipliers(
+            tournament, {g.board for g in rated}, tournament.even, participants
+        )
+        rated = [g for g in rated if c_by_board[g.board] > 0]
+        if not rated:
+            return []
+        parts = _round_parts(tournament, rated, c_by_board[tournament.board] or 1)
+        # §6(1) step 2: guests and foreign players play at their declared rank's table value;
+        # registered players at their starting Elo (rules.md §1.4)
+        start: dict[PlayerId, int] = {}
+        for game in rated:
+            for player in (game.black, game.white):
+                entry = entries.get(player)
+                if entry is not None and not entry.registered:
+                    start[player] = rank_floor(entry.rank)
+                else:
+                    start[player] = self._players[player].elo
+        guests = {p for p, e in entries.items() if not e.registered}
+        outcome = self._rate(
+            f"tournament:{tournament.id}", tournament.end, parts, c_by_board, start, guests
+        )
+        return self._commit(outcome, c_by_board.get(tournament.board, 0))
+
+    def _override(self, event: Override) -> list[Change]:
+        """A committee adjustment of Elo and/or title (rules.md §1.5; MGSZ §3(3))."""
+        standing = self._standing_or_error(event.player)
+        if event.rating is None and event.rank is None:
+            raise RuleError("an override needs rating=N or rank=R, e.g. rating=1850")
+        if event.rating is not None and event.rating < 0:
+            raise RuleError(f"an Elo rating cannot be negative, e.g. 1720, not {event.rating}")
+        before_elo, before_rank = standing.elo, standing.rank
+        if event.rating is not None:
+            standing.elo = event.rating
+        if event.rank is not None:
+            standing.rank = event.rank  # the committee may lower a title too
+            # ours: the committee's rank restarts the §1.5 confirmation counts above it
+            standing.reached = {}
+        standing.last_change = (standing.elo - before_elo, "override", event.date)
+        return [
+            Change(
+                event.player,
+                event.date,
+                "override",
+                before_elo,
+                standing.elo,
+                before_rank,
+                standing.rank,
+                event.reason,
+            )
+        ]
+
+    def _ignored(self, event: Event) -> list[Change]:
+        """EGF ratings, days, months and PSG actions do not touch MGSZ."""
+        return []
+
+    # ------------------------------------------------------------ rating
+
+    def _entries(self, entries: Sequence[Entry]) -> dict[PlayerId, Entry]:
+        by_player: dict[PlayerId, Entry] = {}
+        for entry in entries:
+            if entry.player in by_player:
+                raise RuleError(f"player {entry.player} is entered twice in the tournament")
+            if entry.registered and entry.player not in self._players:
+                raise RuleError(
+                    f"player {entry.player} ({entry.rank}) is entered as registered but is not "
+                    f"in the registry: register them first, or enter them as a guest"
+                )
+            by_player[entry.player] = entry
+        return by_player
+
+    def _multipliers(
+        self, tournament: Tournament, boards: set[int], even: bool, participants: int
+    ) -> dict[int, int]:
+        """C for each board size present: the tournament's own C for its board (manual or
+        computed, rules.md §1.2), the computed C for a game on the other rated size (ours)."""
+        c_by_board: dict[int, int] = {}
+        for board in boards | {tournament.board}:
+            manual = tournament.multiplier if board == tournament.board else None
+            if board != tournament.board and board == SMALL_BOARD:
+                manual = None  # 13×13: C = 5 always (rules.md §1.2)
+            m = tournament_multiplier(tournament, board, even, participants, manual)
+            c_by_board[board] = m.C if m.rated else 0
+        return c_by_board
+
+    def _rate(
+        self,
+        source: str,
+        date: dt.date,
+        parts: list[list[Game]],
+        c_by_board: dict[int, int],
+        start: dict[PlayerId, int],
+        guests: AbstractSet[PlayerId] = frozenset(),
+    ) -> _Outcome:
+        """Rate the parts one after another; every game of a part uses the Elo from before the
+        part (rules.md §1.4: starting Elo; Splitting). Nothing is stored here."""
+        elo = dict(start)
+        part_changes: dict[PlayerId, list[int]] = {}
+        games: dict[PlayerId, int] = {}
+        last: dict[PlayerId, dt.date] = {}
+        score = _SCORE_BLACK_MILLI
+        for part in parts:
+            acc: dict[PlayerId, int] = {}
+            for game in part:
+                black, white = game.black, game.white
+                weighted = c_by_board[game.board] * black_jp_milli(
+                    elo[black],
+                    elo[white],
+                    game.stones,
+                    score[game.result],  # type: ignore[index]
+                )
+                acc[black] = acc.get(black, 0) + weighted
+                acc[white] = acc.get(white, 0) - weighted
+                for player in (black, white):
+                    games[player] = games.get(player, 0) + 1
+                    if player not in last or last[player] < game.date:
+                        last[player] = game.date
+            for player, total_milli in acc.items():
+                if player in guests:
+                    continue  # §6(1) step 2: a guest keeps its table value and is not stored
+                # rules.md §1.4: new Elo = starting Elo + floor(C × ΣJp + 0.5), exactly
+                change = round_half_up_milli(total_milli)
+                elo[player] += change
+                part_changes.setdefault(player, []).append(change)
+        new_elo = {p: elo[p] for p in part_changes}
+        c_main = max(c_by_board.values(), default=0)
+        return _Outcome(source, date, c_main, new_elo, part_changes, games, last, len(parts))
+
+    def _commit(self, outcome: _Outcome, c_shown: int) -> list[Change]:
+        """Store the new Elos and titles; one Change per registered player who played."""
+        changes: list[Change] = []
+        for player, elo in outcome.new_elo.items():
+            standing = self._players[player]
+            before_elo, before_rank = standing.elo, standing.rank
+            # rules.md §1.5 Decision: a split tournament counts once, with the Elo after its
+            # last part
+            rank, reached = rank_after_tournament(standing.rank, standing.reached, elo)
+            standing.elo, standing.rank, standing.reached = elo, rank, reached
+            standing.games += outcome.games[player]
+            played = outcome.last_played[player]
+            if standing.last_played is None or standing.last_played < played:
+                standing.last_played = played
+            standing.last_change = (elo - before_elo, outcome.source, outcome.date)
+            note = f"C = {c_shown}, {outcome.games[player]} games"
+            if outcome.parts > 1:
+                steps = ", ".join(_signed(c) for c in outcome.part_changes[player])
+                note += f"; rated in {outcome.parts} parts (rules.md §1.4 splitting): {steps}"
+            changes.append(
+                Change(
+                    player,
+                    outcome.date,
+                    outcome.source,
+                    before_elo,
+                    elo,
+                    before_rank,
+                    rank,
+                    note,
+                )
+            )
+        return changes
+
+    # ------------------------------------------------------------ queries
+
+    def players(self) -> Iterable[PlayerId]:
+        """Every registered player (guests of tournaments are never stored)."""
+        return list(self._players)
+
+    def elo(self, player: PlayerId) -> int:
+        """The player's current Elo (raises ``KeyError`` for an unknown player)."""
+        return self._standing(player).elo
+
+    def rank(self, player: PlayerId) -> Rank:
+        """The player's title (raises ``KeyError`` for an unknown player)."""
+        return self._standing(player).rank
+
+    def pending_games(self, player: PlayerId | None = None) -> list[Game]:
+        """Club games waiting for the period's end, optionally only ``player``'s."""
+        if player is None:
+            return list(self._pending)
+        return [g for g in self._pending if player in (g.black, g.white)]
+
+    def card(self, player: PlayerId) -> Card:
+        """Title, Elo, band rank, last change, pending club games, confirmations (rules.md §1)."""
+        standing = self._standing(player)
+        pending = self.pending_games(player)
+        last_played = standing.last_played
+        for game in pending:
+            if last_played is None or last_played < game.date:
+                last_played = game.date
+        fields: list[tuple[str, str]] = [("band rank", str(rank_of_elo(standing.elo)))]
+        if standing.last_change is not None:
+            delta, source, date = standing.last_change
+            fields.append(("last change", f"{_signed(delta)} ({source}, {date.isoformat()})"))
+        fields.append(("pending club games", str(len(pending))))
+        for rank, count in sorted(standing.reached.items()):
+            fields.append((f"{rank} bound reached", f"{count}/{CONFIRMATIONS}"))
+        return Card(
+            player=player,
+            rank=standing.rank,
+            rating=standing.elo,
+            rating_label="Elo",
+            sort_key=(standing.elo,),
+            games=standing.games,
+            last_played=last_played,
+            pending=len(pending) or None,
+            fields=tuple(fields),
+        )
+
+    def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
+        """Stones and komi from the ranks of the players' current Elo bands (rules.md §5)."""
+        elo_a, elo_b = self._standing(a).elo, self._standing(b).elo
+        # rules.md §5: under MGSZ the rank is the current Elo band's, not the title
+        return rank_handicap(
+            a,
+            rank_of_elo(elo_a),
+            b,
+            rank_of_elo(elo_b),
+            reduction=reduction,
+            even_komi=self.params.even_komi,
+        )
+
+    def promotion(self, player: PlayerId) -> Progress:
+        """The next title, its Elo bound, points to go and confirmations (rules.md §1.5)."""
+        standing = self._standing(player)
+        title, elo = standing.rank, standing.elo
+        if title.step >= STRONGEST_STEP:
+            line = f"{title}: no stronger rank is reachable by Elo (rules.md §1.1)"
+            return Progress(player, title, None, (line,))
+        target = title + 1
+        bound = rank_floor(target)
+        to_go = f"{bound - elo} points to go" if elo < bound else "reached"
+        lines = [f"{target} at Elo {bound}: {to_go} (Elo {elo})"]
+        if target.step >= CONFIRM_FROM_STEP:
+            count = standing.reached.get(target, 0)
+            lines.append(
+                f"{target} bound reached after {count}/{CONFIRMATIONS} tournaments; 3k and "
+                f"stronger are awarded the second time (rules.md §1.5)"
+            )
+        else:
+            lines.append(
+                "4k and weaker are awarded the first time the Elo after a tournament reaches "
+                "the bound (rules.md §1.5)"
+            )
+        pending = len(self.pending_games(player))
+        if pending:
+            lines.append(f"{pending} club games wait for the end of the rating period")
+        return Progress(player, title, target, tuple(lines))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as canonical JSON-able data."""
+        players: dict[str, Any] = {}
+        for player in sorted(self._players):
+            s = self._players[player]
+            players[str(player)] = {
+                "elo": s.elo,
+                "rank": str(s.rank),
+                "games": s.games,
+                "last_played": s.last_played.isoformat() if s.last_played else None,
+                "reached": {str(r): n for r, n in sorted(s.reached.items())},
+                "last_change": (
+                    None
+                    if s.last_change is None
+                    else [s.last_change[0], s.last_change[1], s.last_change[2].isoformat()]
+                ),
+            }
+        pending = [
+            [
+                g.id,
+                g.black,
+                g.white,
+                g.result.value if g.result else None,
+                g.date.isoformat(),
+                g.stones,
+                g.board,
+            ]
+            for g in self._pending
+        ]
+        return {"system": self.key, "players": players, "pending": pending}
+
+    def entry_rank_mismatches(self, entries: Iterable[Entry]) -> list[tuple[PlayerId, Rank, Rank]]:
+        """Registered entries whose declared rank is not their current Elo band's (§1.6; §9(1)a).
+
+        Returns:
+            (player, declared rank, expected rank) for each; unknown players are skipped.
+        """
+        mismatches: list[tuple[PlayerId, Rank, Rank]] = []
+        for entry in entries:
+            standing = self._players.get(entry.player)
+            if not entry.registered or standing is None:
+                continue
+            expected = rank_of_elo(standing.elo)
+            if entry.rank != expected:
+                mismatches.append((entry.player, entry.rank, expected))
+        return mismatches
+
+    def _standing(self, player: PlayerId) -> _Standing:
+        try:
+            return self._players[player]
+        except KeyError:
+            raise KeyError(f"player {player} is not registered under MGSZ") from None
+
+    def _standing_or_error(self, player: PlayerId) -> _Standing:
+        standing = self._players.get(player)
+        if standing is None:
+            raise RuleError(f"player {player} is not registered")
+        return standing
+
+
+Mgsz._HANDLERS = {
+    Registered: Mgsz._registered,
+    GamePlayed: Mgsz._game_played,
+    PeriodClosed: Mgsz._period_closed,
+    TournamentRated: Mgsz._tournament_rated,
+    Override: Mgsz._override,
+    EgfRating: Mgsz._ignored,
+    DayEnded: Mgsz._ignored,
+    MonthEnded: Mgsz._ignored,
+    TeacherAction: Mgsz._ignored,
+    VerificationSuspended: Mgsz._ignored,
+}
+
+
+def tournament_multiplier(
+    tournament: Tournament,
+    board: int,
+    even: bool,
+    participants: int | None,
+    manual: int | None,
+) -> Multiplier:
+    """:func:`multiplier` for a tournament's facts (rules.md §1.2)."""
+    return multiplier(
+        board,
+        tournament.time,
+        even=even,
+        participants=participants,
+        importance=tournament.importance,
+        manual=manual,
+    )
+
+
+def _refuse_pair_go(game: Game) -> None:
+    if game.pair_go:
+        # rules.md §1.6 (§1(3)): pair go and team games are out of scope — refuse clearly
+        raise RuleError(
+            f"game {game.id} is a pair go game: MGSZ rates only games between two players "
+            f"(rules.md §1.6); record it without pair go, or leave it out"
+        )
+
+
+def _round_parts(tournament: Tournament, games: list[Game], c: int) -> list[list[Game]]:
+    """Games by part, each part a run of rounds (rules.md §1.4 Splitting; §6(3)).
+
+    The number of rounds is the tournament's, or the highest round a game carries if more
+    (ours: the games are the record).
+    """
+    rounds = max([tournament.rounds, *(g.round or 0 for g in games)])
+    sizes = split_rounds(c, rounds)
+    if len(sizes) == 1:
+        return [games]
+    part_of_round: list[int] = []
+    for index, size in enumerate(sizes):
+        part_of_round.extend([index] * size)
+    parts: list[list[Game]] = [[] for _ in sizes]
+    for game in games:
+        if game.round is None or game.round < 1:
+            raise RuleError(
+                f"game {game.id} has no round number, but tournament {tournament.name!r} "
+                f"(C = {c}, {rounds} rounds) is rated in parts by round (rules.md §1.4)"
+            )
+        parts[part_of_round[game.round - 1]].append(game)
+    return parts
+
+
+def _chronological_parts(games: list[Game], per_part: int) -> list[list[Game]]:
+    """A period's games in date order, cut into the fewest runs in which nobody plays more
+    than ``per_part`` games (ours: a club player's games are their rounds; rules.md §1.4)."""
+    parts: list[list[Game]] = [[]]
+    counts: dict[PlayerId, int] = {}
+    for game in games:
+        if counts.get(game.black, 0) >= per_part or counts.get(game.white, 0) >= per_part:
+            parts.append([])
+            counts = {}
+        counts[game.black] = counts.get(game.black, 0) + 1
+        counts[game.white] = counts.get(game.white, 0) + 1
+        parts[-1].append(game)
+    return parts
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "±0"
