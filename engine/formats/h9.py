@@ -1,0 +1,675 @@
+"""EGD tournament results ("h9" files): read and write (formats.md, EGD tournament results).
+
+A file is header lines (``; KEY[value]``), comments (other ``;`` lines) and player lines::
+
+       1 Nagy Péter                      3D HU Bp     33  128 0 0    4+/w0    2+/b0   |12345678
+         Schmidt Jonas                   1K DE Mun    31  120 0 0    2-/b0    4+/w2
+
+A player line is: place (blank when tied), name (one or more words), rank, country, club,
+numeric criteria columns (ignored), one round token per round, and optionally ``|PIN``. The
+name ends at the first word that starts with a digit (the rank); the round tokens are the
+last ``rounds`` tokens of every line, and every line has the same number of them.
+
+Reading is all or nothing: :func:`parse_h9` returns the whole file or raises a
+:class:`~engine.errors.FormatError` carrying the line number and the token.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engine.errors import FormatError, RankError
+from engine.formats.tournament_file import (
+    EVEN_RULE,
+    ByeKind,
+    FileBye,
+    FileGame,
+    FilePlayer,
+    TournamentFile,
+    format_komi,
+    parse_komi,
+)
+from engine.handicap import rank_handicap
+from engine.ranks import RANK_EXAMPLE, Rank, parse_rank_lenient
+from engine.types import Outcome, Result
+
+UTF8 = "UTF-8"
+LATIN9 = "ISO-8859-15"  # formats.md: OpenGotha writes ISO-8859-15, the others UTF-8
+TEXT = "text"  # the caller passed already decoded text
+
+UNKNOWN_COUNTRY = "XX"  # formats.md: country XX if unknown
+UNKNOWN_CLUB = "xxxx"  # formats.md: club xxxx if unknown
+
+ROUND_TOKEN_EXAMPLE = (
+    "a round token is OPP RES [SEP] [COLOUR] [HANDICAP], e.g. 12+/w0, 7-!b2, 23+ or 0+"
+)
+DATE_EXAMPLE = "DT[2026-04-11,2026-04-12] (first and last day, YYYY-MM-DD)"
+HANDICAP_RULE_EXAMPLE = "HA[h2] (handicap = rank difference reduced by 2; h9: no handicap)"
+
+_KEY_RE = re.compile(r"\s*([A-Za-z]{2})\[([^\]]*)\]")
+_ONE_KEY_RE = re.compile(r"^\s*([A-Za-z]{2})\[(.*)\]\s*$")
+_PIN_RE = re.compile(r"\|\s*(\d*)\s*$")
+_PLACE_RE = re.compile(r"^(\d+)[.=]?$")
+_COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
+_ROUND_RE = re.compile(
+    r"^(?P<opp>\d+)(?P<res>[-+=?])(?P<sep>[/!])?(?P<colour>[wWbB])?(?P<stones>\d)?$"
+)
+# criteria columns (MMS, SOS, ...): numbers that may carry ? or = (formats.md: ignore them)
+_CRITERION_RE = re.compile(r"^(?:\d+(?:[.,]\d+)?½?|½|-)[?=]?$|^[?=]$")
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_HA_RE = re.compile(r"^[hH]?(\d+)$")
+_NOTE_KEY_RE = re.compile(r"^[A-Z]{2}$")
+
+_RESULT_OF_BLACK = {"+": Result.BLACK, "-": Result.WHITE, "=": Result.JIGO, "?": None}
+_OPPOSITE = {"+": "-", "-": "+", "=": "=", "?": "?"}
+_BYE_KINDS: dict[str, ByeKind] = {"+": "win", "=": "half", "-": "none"}
+_BYE_TOKENS = {kind: f"0{res}" for res, kind in _BYE_KINDS.items()}
+
+
+# ------------------------------------------------------------------------------- reading
+
+
+@dataclass
+class _Header:
+    values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    comments: list[str] = field(default_factory=list)
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    line: int
+    place: int | None
+    name: str
+    rank: Rank
+    pro: bool
+    country: str | None
+    club: str | None
+    pin: str | None
+    rest: tuple[str, ...]  # criteria columns and round tokens
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    text: str
+    opp: int
+    res: str
+    played: bool
+    colour: str | None  # "w" or "b"
+    stones: int | None  # None: not written
+
+
+def parse_h9(data: bytes | str) -> TournamentFile:
+    """Read an EGD results file (formats.md, EGD tournament results).
+
+    Args:
+        data: the file's bytes (UTF-8 when valid, else ISO-8859-15; the choice is reported in
+            ``encoding`` and ``warnings``) or already decoded text.
+
+    Returns:
+        The whole tournament. Games are ordered by round, then by the lower position.
+
+    Raises:
+        FormatError: for the first problem found, with its line number, the token and what
+            was expected; nothing is returned for a file with any error.
+    """
+    text, encoding, warnings = _decode(data)
+    header = _Header()
+    rows: list[_Row] = []
+    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        if stripped.startswith(";"):
+            _read_header_line(stripped[1:], number, header)
+        else:
+            rows.append(_read_player_line(raw, number))
+    if not rows:
+        raise FormatError("the file has no player lines (place, name, rank, country, club, …)")
+    rounds = _count_rounds(rows)
+    tokens = [
+        [_read_token(tok, row.line, len(rows)) for tok in row.rest[len(row.rest) - rounds :]]
+        for row in rows
+    ]
+    for position, row in enumerate(rows, 1):
+        for tok in tokens[position - 1]:
+            if tok.opp == position:
+                raise FormatError(
+                    f"{tok.text!r} pairs the player with themselves (line position "
+                    f"{position}); the opponent is the other player's line position",
+                    line=row.line,
+                    token=tok.text,
+                )
+        if row.pro:
+            warnings.append(
+                f"line {row.line}: {row.name} has a professional rank, read as {row.rank}"
+            )
+    handicap_rule = _handicap_rule(header)
+    games, byes = _pair(rows, tokens, handicap_rule)
+    inferred = sum(g.handicap_inferred for g in games)
+    if inferred:
+        warnings.append(
+            f"{inferred} games give neither colour nor handicap: stones computed from "
+            f"HA[h{handicap_rule}]"
+        )
+    unknown = sum(1 for g in games if g.result is None and g.double is None)
+    if unknown:
+        warnings.append(f"{unknown} games have an unknown result (?): stored, never rated")
+    start, end = _dates(header)
+    if start is None:
+        warnings.append(f"the file has no dates; add them, e.g. {DATE_EXAMPLE}")
+    even = (
+        all(g.stones == 0 for g in games) if handicap_rule is None else handicap_rule >= EVEN_RULE
+    )
+    players = tuple(
+        FilePlayer(
+            position=position,
+            line=row.line,
+            name=row.name,
+            rank=row.rank,
+            pro=row.pro,
+            country=row.country,
+            club=row.club,
+            egd_pin=row.pin,
+            place=row.place,
+        )
+        for position, row in enumerate(rows, 1)
+    )
+    return TournamentFile(
+        name=_value(header, "EV") or "",
+        start=start,
+        end=end,
+        rounds=rounds,
+        komi=_komi(header),
+        time_minutes=_time_minutes(header),
+        handicap_rule=handicap_rule,
+        even=even,
+        class_=_value(header, "CL"),
+        place=_value(header, "PC"),
+        code=_value(header, "TC"),
+        comment="\n".join(header.comments) or None,
+        notes=dict(header.notes),
+        encoding=encoding,
+        players=players,
+        games=tuple(games),
+        byes=tuple(byes),
+        unknown_results=unknown,
+        warnings=tuple(warnings),
+    )
+
+
+def _decode(data: bytes | str) -> tuple[str, str, list[str]]:
+    """Valid UTF-8 is UTF-8, anything else ISO-8859-15 (formats.md, Encoding)."""
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff"), TEXT, []
+    raw = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return raw.decode("utf-8"), UTF8, []
+    except UnicodeDecodeError:
+        return raw.decode("iso8859_15"), LATIN9, [f"the file is not UTF-8: read as {LATIN9}"]
+
+
+def _read_header_line(content: str, number: int, header: _Header) -> None:
+    pairs: list[tuple[str, str]] = []
+    position = 0
+    while (match := _KEY_RE.match(content, position)) is not None:
+        pairs.append((match[1], match[2]))
+        position = match.end()
+    if not pairs or content[position:].strip():
+        single = _ONE_KEY_RE.match(content)
+        if single is None:
+            return  # a comment, e.g. the column titles "; Pl Name Rk Co Club MMS SOS"
+        pairs = [(single[1], single[2])]
+    for raw_key, raw_value in pairs:
+        key, value = raw_key.upper(), raw_value.strip()
+        if key == "CM":
+            header.comments.append(value)
+        elif key in ("CL", "EV", "PC", "DT", "HA", "KM", "TM", "TC"):
+            if key in header.values:
+                first = header.values[key][1]
+                raise FormatError(
+                    f"{key}[…] is given twice (lines {first} and {number}); keep one",
+                    line=number,
+                    token=f"{key}[{raw_value}]",
+                )
+            header.values[key] = (value, number)
+        elif key in header.notes:
+            header.notes[key] += "\n" + value
+        else:
+            header.notes[key] = value
+
+
+def _value(header: _Header, key: str) -> str | None:
+    found = header.values.get(key)
+    return found[0] or None if found else None
+
+
+def _dates(header: _Header) -> tuple[dt.date | None, dt.date | None]:
+    found = header.values.get("DT")
+    if found is None or not found[0]:
+        return None, None
+    value, number = found
+    parts = [part.strip() for part in value.split(",")]
+    if len(parts) > 2 or not all(_DATE_RE.match(part) for part in parts):
+        raise FormatError(
+            f"cannot read the dates DT[{value}]; write {DATE_EXAMPLE}", line=number, token=value
+        )
+    try:
+        dates = [dt.date.fromisoformat(part) for part in parts]
+    except ValueError as exc:
+        raise FormatError(
+            f"DT[{value}] holds an impossible date ({exc}); write {DATE_EXAMPLE}",
+            line=number,
+            token=value,
+        ) from None
+    start, end = dates[0], dates[-1]
+    if end < start:
+        raise FormatError(
+            f"DT[{value}] ends before it starts; write {DATE_EXAMPLE}", line=number, token=value
+        )
+    return start, end
+
+
+def _handicap_rule(header: _Header) -> int | None:
+    found = header.values.get("HA")
+    if found is None or not found[0]:
+        return None
+    value, number = found
+    match = _HA_RE.match(value)
+    if match is None:
+        raise FormatError(
+            f"cannot read the handicap rule HA[{value}]; write {HANDICAP_RULE_EXAMPLE}",
+            line=number,
+            token=value,
+        )
+    return int(match[1])
+
+
+def _komi(header: _Header) -> Fraction | None:
+    found = header.values.get("KM")
+    if found is None or not found[0]:
+        return None
+    return parse_komi(found[0], line=found[1])
+
+
+def _time_minutes(header: _Header) -> int | None:
+    found = header.values.get("TM")
+    if found is None or not found[0]:
+        return None
+    value, number = found
+    if not value.isdigit():
+        raise FormatError(
+            f"cannot read the time TM[{value}]; write the adjusted time in whole minutes, "
+            f"e.g. TM[60]",
+            line=number,
+            token=value,
+        )
+    return int(value)
+
+
+def _read_player_line(raw: str, number: int) -> _Row:
+    pin = None
+    pin_match = _PIN_RE.search(raw)
+    if pin_match is not None:
+        pin = pin_match[1] or None
+        raw = raw[: pin_match.start()]
+    tokens = raw.split()
+    if not tokens:
+        raise FormatError("a player line holds only an EGD PIN", line=number, token="|")
+    place = None
+    first = 0
+    place_match = _PLACE_RE.match(tokens[0])
+    if place_match is not None:
+        place, first = int(place_match[1]), 1
+    elif tokens[0][0].isdigit():
+        raise FormatError(
+            f"{tokens[0]!r} is neither a place number nor the start of a name",
+            line=number,
+            token=tokens[0],
+        )
+    end = first
+    while end < len(tokens) and not tokens[end][0].isdigit():
+        end += 1  # the name ends at the rank, the first word that starts with a digit
+    if end == first:
+        token = tokens[first] if first < len(tokens) else tokens[-1]
+        raise FormatError(
+            f"no name before the rank {token!r}; a player line is: place, name, rank, "
+            f"country, club, criteria, one token per round",
+            line=number,
+            token=token,
+        )
+    if end == len(tokens):
+        raise FormatError(
+            f"no rank after the name {' '.join(tokens[first:])!r} ({RANK_EXAMPLE}, or 1p)",
+            line=number,
+            token=tokens[-1],
+        )
+    name = " ".join(" ".join(tokens[first:end]).replace("_", " ").split())
+    rank_token = tokens[end]
+    try:
+        rank, pro = parse_rank_lenient(rank_token)
+    except RankError as exc:
+        raise FormatError(
+            f"{rank_token!r} after the name {name!r} is not a rank: {exc}",
+            line=number,
+            token=rank_token,
+        ) from None
+    if end + 2 >= len(tokens):
+        raise FormatError(
+            f"expected a country (2 letters, XX if unknown) and a club (xxxx if unknown) "
+            f"after the rank {rank_token!r}",
+            line=number,
+            token=rank_token,
+        )
+    country_token, club = tokens[end + 1], tokens[end + 2]
+    if _COUNTRY_RE.match(country_token) is None:
+        raise FormatError(
+            f"{country_token!r} after the rank is not a country: write 2 letters such as HU, "
+            f"or XX if unknown",
+            line=number,
+            token=country_token,
+        )
+    country = country_token.upper()
+    return _Row(
+        line=number,
+        place=place,
+        name=name,
+        rank=rank,
+        pro=pro,
+        country=None if country == UNKNOWN_COUNTRY else country,
+        club=None if club.lower() == UNKNOWN_CLUB else club,
+        pin=pin,
+        rest=tuple(tokens[end + 3 :]),
+    )
+
+
+def _is_round(token: str) -> bool:
+    return _ROUND_RE.match(token) is not None
+
+
+def _is_criterion(token: str) -> bool:
+    return _CRITERION_RE.match(token) is not None
+
+
+def _trailing_rounds(row: _Row) -> int:
+    count = 0
+    for token in reversed(row.rest):
+        if not _is_round(token):
+            break
+        count += 1
+    return count
+
+
+def _count_rounds(rows: list[_Row]) -> int:
+    """The number of rounds: every line has the same criteria columns and round tokens.
+
+    The round tokens are the trailing run of round-shaped tokens common to every line. A
+    criterion that carries ``=`` or ``?`` (``33=``) reads as a round token too, so a line may
+    show a longer run; a line whose run is shorter than the others' has a broken token.
+    """
+    widths = Counter(len(row.rest) for row in rows)
+    width, _ = widths.most_common(1)[0]
+    for row in rows:
+        if len(row.rest) != width:
+            model = next(r for r in rows if len(r.rest) == width)
+            raise FormatError(
+                f"round count mismatch: {len(row.rest)} columns after the club where line "
+                f"{model.line} has {width} (criteria, then one token per round); every player "
+                f"needs the same number of round tokens",
+                line=row.line,
+                token=row.rest[-1] if row.rest else row.club,
+            )
+    runs = [_trailing_rounds(row) for row in rows]
+    rounds = min(runs)
+    criteria = width - rounds
+    if any(
+        _is_round(tok) and not _is_criterion(tok) for row in rows for tok in row.rest[:criteria]
+    ):
+        # another line has a real round token where this one has something else
+        culprit = rows[runs.index(rounds)]
+        token = culprit.rest[criteria - 1]
+        raise FormatError(
+            f"{token!r} is not a round token ({ROUND_TOKEN_EXAMPLE})",
+            line=culprit.line,
+            token=token,
+        )
+    for row in rows:
+        for tok in row.rest[:criteria]:
+            if not _is_criterion(tok):
+                raise FormatError(
+                    f"unknown token {tok!r}: expected a number (a criteria column such as MMS) "
+                    f"or a round token ({ROUND_TOKEN_EXAMPLE})",
+                    line=row.line,
+                    token=tok,
+                )
+    if rounds == 0:
+        raise FormatError(
+            f"no round tokens found after the criteria columns ({ROUND_TOKEN_EXAMPLE})",
+            line=rows[0].line,
+            token=rows[0].rest[-1] if rows[0].rest else rows[0].club,
+        )
+    return rounds
+
+
+def _read_token(text: str, line: int, players: int) -> _Token:
+    match = _ROUND_RE.match(text)
+    if match is None:  # pragma: no cover - _count_rounds only leaves round-shaped tokens
+        raise FormatError(
+            f"{text!r} is not a round token ({ROUND_TOKEN_EXAMPLE})", line=line, token=text
+        )
+    opp = int(match["opp"])
+    if opp == 0 and (match["sep"] or match["colour"] or match["stones"] or match["res"] == "?"):
+        raise FormatError(
+            f"{text!r}: a round without an opponent is written 0+ (bye, a win), 0= (bye, half) "
+            f"or 0- (not paired)",
+            line=line,
+            token=text,
+        )
+    if opp > players:
+        raise FormatError(
+            f"opponent {opp} in {text!r} is out of range: the file has {players} player lines "
+            f"and opponents are numbered by line position",
+            line=line,
+            token=text,
+        )
+    colour = match["colour"].lower() if match["colour"] else None
+    stones = int(match["stones"]) if match["stones"] else None
+    return _Token(text, opp, match["res"], match["sep"] != "!", colour, stones)
+
+
+def _pair(
+    rows: list[_Row], tokens: list[list[_Token]], handicap_rule: int | None
+) -> tuple[list[FileGame], list[FileBye]]:
+    """Join both players' tokens of every game; they must agree (formats.md)."""
+    games: list[FileGame] = []
+    byes: list[FileBye] = []
+    for round_index in range(len(tokens[0])):
+        for index, row in enumerate(rows):
+            position = index + 1
+            mine = tokens[index][round_index]
+            if mine.opp == 0:
+                byes.append(FileBye(round_index + 1, position, _BYE_KINDS[mine.res], row.line))
+                continue
+            other_row = rows[mine.opp - 1]
+            theirs = tokens[mine.opp - 1][round_index]
+            _check_agreement(round_index + 1, position, row, mine, other_row, theirs)
+            if position < mine.opp:
+                games.append(
+                    _game(round_index + 1, position, row, mine, other_row, theirs, handicap_rule)
+                )
+    return games, byes
+
+
+def _check_agreement(
+    round_number: int, position: int, row: _Row, mine: _Token, other: _Row, theirs: _Token
+) -> None:
+    def disagree(what: str) -> FormatError:
+        return FormatError(
+            f"round {round_number}: line {row.line} ({row.name}) has {mine.text!r} but line "
+            f"{other.line} ({other.name}) has {theirs.text!r}; the two tokens of a game must "
+            f"agree ({what})",
+            line=row.line,
+            token=mine.text,
+        )
+
+    if theirs.opp != position:
+        raise disagree(f"line {other.line} should name opponent {position}")
+    if mine.played != theirs.played:
+        raise disagree("both played (/) or both by default (!)")
+    double = mine.res == theirs.res and mine.res in "+-"
+    if theirs.res != _OPPOSITE[mine.res] and not (double and not mine.played):
+        raise disagree("opposite results: + and -, = and =, ? and ?")
+    if mine.colour is not None and mine.colour == theirs.colour:
+        raise disagree("opposite colours, w and b")
+    if mine.stones is not None and theirs.stones is not None and mine.stones != theirs.stones:
+        raise disagree("the same handicap")
+
+
+def _game(
+    round_number: int,
+    position: int,
+    row: _Row,
+    mine: _Token,
+    other: _Row,
+    theirs: _Token,
+    handicap_rule: int | None,
+) -> FileGame:
+    opponent = mine.opp
+    colour_known = mine.colour is not None or theirs.colour is not None
+    stones = mine.stones if mine.stones is not None else theirs.stones
+    inferred = False
+    if colour_known:
+        mine_black = mine.colour == "b" if mine.colour is not None else theirs.colour == "w"
+        stones = stones or 0
+    else:
+        if stones is None and handicap_rule is not None:
+            # formats.md: no colour and no handicap → the rank difference reduced per HA[hN]
+            inferred = True
+            stones = (
+                0
+                if handicap_rule >= EVEN_RULE
+                else rank_handicap(
+                    position, row.rank, opponent, other.rank, reduction=handicap_rule
+                ).stones
+            )
+        stones = stones or 0
+        # colour unknown: with stones the weaker player is black; even: the lower position
+        mine_black = row.rank < other.rank if stones and row.rank != other.rank else True
+    black_token = mine if mine_black else theirs
+    double: Outcome | None = None
+    if mine.res == theirs.res and mine.res in "+-":
+        double = Outcome.WIN if mine.res == "+" else Outcome.LOSS
+        result = None
+    else:
+        result = _RESULT_OF_BLACK[black_token.res]
+    black, white = (position, opponent) if mine_black else (opponent, position)
+    return FileGame(
+        round=round_number,
+        black=black,
+        white=white,
+        result=result,
+        played=mine.played,
+        stones=stones,
+        colour_known=colour_known,
+        handicap_inferred=inferred,
+        line=row.line,
+        double=double,
+    )
+
+
+# ------------------------------------------------------------------------------- writing
+
+
+def write_h9(tf: TournamentFile) -> str:
+    """Write an EGD results file that :func:`parse_h9` reads back to the same tournament.
+
+    Ranks are hoshi's (``3d``, ``12k``; a professional rank is written as the 7d it was read
+    as). Criteria columns are not written. A game whose colours are unknown is written
+    without colour, with its handicap unless it was inferred from ``HA``. A round in which a
+    player has neither game nor bye is written ``0-`` (not paired).
+
+    Raises:
+        ValueError: when the tournament is inconsistent (a player in two games of a round, a
+            position out of range).
+    """
+    n = len(tf.players)
+    cells: list[list[str | None]] = [[None] * tf.rounds for _ in range(n)]
+
+    def put(position: int, round_number: int, text: str) -> None:
+        if not 1 <= position <= n or not 1 <= round_number <= tf.rounds:
+            raise ValueError(f"position {position} or round {round_number} is out of range")
+        if cells[position - 1][round_number - 1] is not None:
+            raise ValueError(f"position {position} has two entries in round {round_number}")
+        cells[position - 1][round_number - 1] = text
+
+    for game in tf.games:
+        for me, them in ((game.black, game.white), (game.white, game.black)):
+            put(me, game.round, _token_for(game, me, them, tf.handicap_rule))
+    for bye in tf.byes:
+        put(bye.player, bye.round, _BYE_TOKENS[bye.kind])
+
+    lines = [f"; {key}[{value}]" for key, value in _header_items(tf)]
+    lines.append(";")
+    lines.append(f"; {'Pl':>2} {'Name':<30} {'Rk':>3} Co Club")
+    name_width = max([30, *(len(p.name) for p in tf.players)])
+    for player, row in zip(tf.players, cells, strict=True):
+        place = "" if player.place is None else str(player.place)
+        tokens = " ".join(f"{cell or '0-':>7}" for cell in row)
+        pin = f"  |{player.egd_pin}" if player.egd_pin else ""
+        lines.append(
+            f"{place:>4} {player.name:<{name_width}} {player.rank!s:>3} "
+            f"{player.country or UNKNOWN_COUNTRY:<2} {player.club or UNKNOWN_CLUB:<5} "
+            f"{tokens}{pin}".rstrip()
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _header_items(tf: TournamentFile) -> list[tuple[str, str]]:
+    items: list[tuple[str, str]] = []
+    if tf.class_:
+        items.append(("CL", tf.class_))
+    if tf.name:
+        items.append(("EV", tf.name))
+    if tf.place:
+        items.append(("PC", tf.place))
+    if tf.start is not None and tf.end is not None:
+        items.append(("DT", f"{tf.start.isoformat()},{tf.end.isoformat()}"))
+    if tf.handicap_rule is not None:
+        items.append(("HA", f"h{tf.handicap_rule}"))
+    if tf.komi is not None:
+        items.append(("KM", format_komi(tf.komi)))
+    minutes = tf.time_minutes
+    if minutes is None and tf.time is not None and not tf.time.unlimited:
+        minutes = int(tf.time.extended_s() // 60)  # whole minutes, rounded down
+    if minutes is not None:
+        items.append(("TM", str(minutes)))
+    if tf.code:
+        items.append(("TC", tf.code))
+    if tf.comment:
+        items.extend(("CM", part) for part in tf.comment.split("\n"))
+    for key, value in tf.notes.items():
+        if _NOTE_KEY_RE.match(key):  # other formats' notes are not h9 header keys
+            items.extend((key, part) for part in value.split("\n"))
+    return items
+
+
+def _token_for(game: FileGame, me: int, them: int, handicap_rule: int | None) -> str:
+    black = me == game.black
+    if game.double is not None:
+        res = "+" if game.double is Outcome.WIN else "-"
+    elif game.result is None:
+        res = "?"
+    elif game.result is Result.JIGO:
+        res = "="
+    else:
+        res = "+" if (game.result is Result.BLACK) == black else "-"
+    sep = "/" if game.played else "!"
+    if game.colour_known:
+        return f"{them}{res}{sep}{'b' if black else 'w'}{game.stones}"
+    if game.handicap_inferred or (handicap_rule is None and game.stones == 0):
+        return f"{them}{res}" if game.played else f"{them}{res}!"
+    return f"{them}{res}{sep}{game.stones}"

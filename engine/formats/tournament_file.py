@@ -1,0 +1,301 @@
+"""What a tournament results file holds, whichever format it came in (formats.md).
+
+:func:`engine.formats.h9.parse_h9` and :func:`engine.formats.opengotha.parse_opengotha` both
+return a :class:`TournamentFile`; :func:`to_engine` turns one into the engine's
+:class:`~engine.types.Tournament`, :class:`~engine.types.Entry` and :class:`~engine.types.Game`
+values once the caller has matched the file's players to player ids.
+
+Players are numbered by their *position*: 1-based, in the order of the player lines (h9) or the
+``<Player>`` elements (OpenGotha XML). Line numbers are kept for messages but are not part of a
+value's substance (``compare=False``), so a file written and read back compares equal.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Set
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from engine.errors import FormatError
+from engine.ranks import Rank
+from engine.timecontrol import TimeControl
+from engine.types import DEFAULT_KOMI, Entry, Game, Outcome, PlayerId, Result, Tournament
+
+ByeKind = Literal["win", "half", "none"]
+"""``0+`` a bye counted as a win, ``0=`` a bye counted as half, ``0-`` not paired."""
+
+EVEN_RULE = 9  # formats.md: HA[h9] and above: no handicap at all, an even tournament
+
+# rules.md §5: komi with handicap stones — none for one stone, 0.5 to white for two or more
+ONE_STONE_KOMI = Fraction(0)
+HANDICAP_KOMI = Fraction(1, 2)
+
+KOMI_EXAMPLE = "komi is a number of points such as 6.5, 7.5 or 0.5"
+
+
+@dataclass(frozen=True, slots=True)
+class FilePlayer:
+    """One player line (h9) or ``<Player>`` (XML).
+
+    ``rank`` is on hoshi's ladder; ``pro`` marks a professional rank read as 7d
+    (:func:`engine.ranks.parse_rank_lenient`). ``place`` is the printed place, ``None`` when
+    blank (tied with the line above) or absent. ``country`` and ``club`` are ``None`` when the
+    file says unknown (``XX``, ``xxxx``) or nothing.
+    """
+
+    position: int
+    line: int = field(compare=False)
+    name: str
+    rank: Rank
+    pro: bool = False
+    country: str | None = None
+    club: str | None = None
+    egd_pin: str | None = None
+    place: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileGame:
+    """One game, read from both players' tokens (h9) or one ``<Game>`` (XML).
+
+    ``black`` and ``white`` are player positions. ``result`` is ``None`` when unknown (``?``)
+    and for a both-win or both-lose result, which ``double`` then records (``Outcome.WIN``:
+    both won, ``Outcome.LOSS``: both lost; always unplayed). ``played`` is false for a result
+    by default (``!``, ``_BYDEF``), never rated (rules.md, common vocabulary). When
+    ``colour_known`` is false the file did not say who had black: with stones the weaker
+    player is black, otherwise the lower position. ``handicap_inferred`` marks stones computed
+    from ``HA[hN]`` because the file gave neither colour nor handicap (formats.md).
+    """
+
+    round: int
+    black: int
+    white: int
+    result: Result | None
+    played: bool = True
+    stones: int = 0
+    colour_known: bool = True
+    handicap_inferred: bool = False
+    line: int = field(default=0, compare=False)
+    double: Outcome | None = None
+
+    def positions(self) -> tuple[int, int]:
+        return (self.black, self.white)
+
+
+@dataclass(frozen=True, slots=True)
+class FileBye:
+    """A round in which a player had no opponent: ``kind`` says what it counted as."""
+
+    round: int
+    player: int
+    kind: ByeKind
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFile:
+    """A whole tournament file, independent of its format (formats.md).
+
+    ``handicap_rule`` is the N of ``HA[hN]`` (``None``: not given); ``even`` is true for
+    ``h9`` and above, and for a file without a handicap rule whose games all have 0 stones.
+    ``time_minutes`` is the (adjusted) time ``TM``; ``time`` a full time control when the
+    format gives one (OpenGotha XML). ``notes`` keeps header keys hoshi does not use.
+    ``unknown_results`` counts games whose result is ``?``; ``warnings`` says what the reader
+    assumed (encoding, professional ranks, inferred handicaps).
+    """
+
+    name: str
+    start: dt.date | None
+    end: dt.date | None
+    rounds: int
+    board: int = 19
+    komi: Fraction | None = None
+    time_minutes: int | None = None
+    time: TimeControl | None = None
+    handicap_rule: int | None = None
+    even: bool = True
+    class_: str | None = None
+    place: str | None = None
+    code: str | None = None
+    comment: str | None = None
+    notes: Mapping[str, str] = field(default_factory=dict)
+    encoding: str = field(default="text", compare=False)
+    players: tuple[FilePlayer, ...] = ()
+    games: tuple[FileGame, ...] = ()
+    byes: tuple[FileBye, ...] = ()
+    unknown_results: int = 0
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    def player(self, position: int) -> FilePlayer:
+        """The player at a 1-based position."""
+        return self.players[position - 1]
+
+
+# ------------------------------------------------------------------------------- numbers
+
+
+_DECIMAL_RE = re.compile(r"^\s*(?P<sign>[-+]?)(?P<whole>\d+)(?:[.,](?P<fraction>\d+))?\s*$")
+
+
+def parse_komi(text: str, *, line: int | None = None) -> Fraction:
+    """Read a komi such as ``6.5``, ``7,5`` or ``-0.5`` exactly.
+
+    Raises:
+        FormatError: naming the text, with an example.
+    """
+    match = _DECIMAL_RE.match(text)
+    if match is None:
+        raise FormatError(
+            f"cannot read the komi {text.strip()!r} ({KOMI_EXAMPLE})",
+            line=line,
+            token=text.strip(),
+        )
+    fraction = match["fraction"] or ""
+    value = Fraction(int(match["whole"] + fraction), 10 ** len(fraction))
+    return -value if match["sign"] == "-" else value
+
+
+def format_komi(komi: Fraction) -> str:
+    """A komi as a decimal: ``6.5``, ``7``, ``-0.5``.
+
+    Raises:
+        ValueError: for a value that has no short decimal form (komi are whole or half points).
+    """
+    sign = "-" if komi < 0 else ""
+    magnitude = abs(komi)
+    if magnitude.denominator == 1:
+        return f"{sign}{magnitude.numerator}"
+    if magnitude.denominator == 2:
+        return f"{sign}{magnitude.numerator // 2}.5"
+    if 100 % magnitude.denominator == 0:
+        hundredths = magnitude.numerator * (100 // magnitude.denominator)
+        return f"{sign}{hundredths // 100}.{hundredths % 100:02d}".rstrip("0")
+    raise ValueError(f"komi {komi} has no short decimal form")
+
+
+def game_komi(stones: int, even_komi: Fraction | None) -> Fraction:
+    """The komi of a game: the tournament's for even games, rules.md §5 for handicap games."""
+    if stones == 0:
+        return DEFAULT_KOMI if even_komi is None else even_komi
+    return ONE_STONE_KOMI if stones == 1 else HANDICAP_KOMI
+
+
+# ------------------------------------------------------------------------------- to engine
+
+
+def round_dates(start: dt.date, end: dt.date, rounds: int) -> tuple[dt.date, ...]:
+    """The date of each round: the rounds spread over the tournament's days in order.
+
+    Decision (ours; the files do not date rounds): round ``r`` (0-based) is played on day
+    ``r × days // rounds``, so the days hold the rounds as evenly as possible, earlier days
+    taking the extra round (like rules.md §1.4's splitting Decision): 5 rounds over 2 days →
+    3 and 2; 4 rounds over 10 days → days 1, 3, 6, 8.
+    """
+    if end < start:
+        raise ValueError(f"the tournament ends ({end}) before it starts ({start})")
+    days = (end - start).days + 1
+    return tuple(start + dt.timedelta(days=r * days // rounds) for r in range(rounds))
+
+
+def tournament_time(tf: TournamentFile) -> TimeControl | None:
+    """The tournament's time control: the file's own, or its adjusted time ``TM`` as base time.
+
+    ``TM`` is already the adjusted (extended) time, so it is kept as base time without
+    overtime and its extended time is ``TM`` again (rules.md §1.2).
+    """
+    if tf.time is not None:
+        return tf.time
+    if tf.time_minutes is None:
+        return None
+    return TimeControl(base_s=tf.time_minutes * 60)
+
+
+def to_engine(
+    tf: TournamentFile,
+    player_ids: Mapping[int, PlayerId],
+    registered: Set[PlayerId],
+    tournament_id: int,
+    game_id_start: int,
+) -> tuple[Tournament, tuple[Entry, ...], tuple[Game, ...]]:
+    """The engine's view of a tournament file, once its players are matched to player ids.
+
+    Args:
+        tf: the parsed file.
+        player_ids: the player id of every position (1-based) in the file.
+        registered: the ids that are registered players; the others are guests, rated at
+            their declared rank and not stored as ranked players (rules.md §1.4 step 2).
+        tournament_id: the id the tournament gets.
+        game_id_start: the id of the first game; the others follow in the file's order.
+
+    Returns:
+        The tournament (``participants`` = the number of players, ``even`` per formats.md,
+        time from the file), one entry per player, and every game including unplayed ones
+        and unknown results (stored, never rated). Byes are not games.
+
+    Raises:
+        FormatError: when the file has no dates, or two positions are matched to one player.
+        ValueError: when a position has no player id.
+    """
+    if tf.start is None or tf.end is None:
+        raise FormatError(
+            "the file gives no tournament dates; add them, e.g. DT[2026-04-11,2026-04-12]"
+        )
+    missing = [p.position for p in tf.players if p.position not in player_ids]
+    if missing:
+        raise ValueError(f"no player id for positions {missing}")
+    seen: dict[PlayerId, FilePlayer] = {}
+    for player in tf.players:
+        pid = player_ids[player.position]
+        if pid in seen:
+            first = seen[pid]
+            raise FormatError(
+                f"{first.name!r} (line {first.line}) and {player.name!r} (line {player.line}) "
+                f"are matched to the same player; a player can appear only once",
+                line=player.line,
+                token=player.name,
+            )
+        seen[pid] = player
+    time = tournament_time(tf)
+    tournament = Tournament(
+        id=tournament_id,
+        name=tf.name,
+        start=tf.start,
+        end=tf.end,
+        rounds=tf.rounds,
+        board=tf.board,
+        time=time,
+        even=tf.even,
+        handicap_reduction=tf.handicap_rule or 0,
+        participants=len(tf.players),
+    )
+    entries = tuple(
+        Entry(
+            player=player_ids[p.position],
+            rank=p.rank,
+            registered=player_ids[p.position] in registered,
+            country=p.country,
+        )
+        for p in tf.players
+    )
+    dates = round_dates(tf.start, tf.end, tf.rounds) if tf.rounds else ()
+    games = tuple(
+        Game(
+            id=game_id_start + index,
+            black=player_ids[g.black],
+            white=player_ids[g.white],
+            result=g.result,
+            date=dates[g.round - 1],
+            stones=g.stones,
+            komi=game_komi(g.stones, tf.komi),
+            played=g.played,
+            board=tf.board,
+            time=time,
+            tournament=tournament_id,
+            round=g.round,
+        )
+        for index, g in enumerate(tf.games)
+    )
+    return tournament, entries, games
