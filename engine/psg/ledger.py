@@ -1,0 +1,673 @@
+"""The PSG ledger: ranks, PSG points, norms, promotion and EGF verification (rules.md §4).
+
+Seed: ``psg-regulamin-rankingowy-2005-2009.txt``. ``apply`` validates every event before it
+touches the ledger, so a rejected event changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.errors import RuleError
+from engine.handicap import rank_handicap
+from engine.psg.checks import (
+    check_egf,
+    check_month,
+    check_registration,
+    override_rank,
+    teacher_target,
+)
+from engine.psg.entries import EntryStanding, entry_rank_violations
+from engine.psg.report import card_fields, next_rank, promotion_lines, results_text
+from engine.psg.state import (
+    GameScore,
+    PlayerState,
+    PsgParams,
+    Results,
+    add_months,
+    month_end,
+    month_index,
+    month_name,
+    new_results,
+)
+from engine.psg.tables import (
+    cell,
+    game_points,
+    model_rating,
+    norm_reached,
+    norm_value,
+    time_control_counts,
+)
+from engine.psg.verification import record_egf, verify_month
+from engine.ranks import Rank
+from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.timecontrol import TimeControl
+from engine.types import (
+    DayEnded,
+    EgfRating,
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    MonthEnded,
+    Outcome,
+    Override,
+    PeriodClosed,
+    PlayerId,
+    Registered,
+    TeacherAction,
+    TeacherKind,
+    Tournament,
+    TournamentRated,
+    VerificationSuspended,
+)
+
+_Before = tuple[int | None, int | None, int | None]  # min-games, fewer-games, list shows
+
+
+class Psg:
+    """PSG ranking regulations 2005–2009 as a ledger (rules.md §4; RatingSystem protocol)."""
+
+    key = "psg"
+
+    def __init__(self, params: PsgParams | None = None) -> None:
+        self.params = params if params is not None else PsgParams()
+        self._players: dict[PlayerId, PlayerState] = {}
+        # §8(2): arranged games per pair (lower id, higher id) → (their rank versions, count)
+        self._pairs: dict[tuple[PlayerId, PlayerId], tuple[int, int, int]] = {}
+        self._last_month: int | None = None
+        self._today: dt.date | None = None
+        self._time_ok: dict[TimeControl | None, bool | None] = {}
+
+    # ------------------------------------------------------------------ events
+
+    def apply(self, event: Event) -> list[Change]:
+        """Fold one event in (rules.md §4); raises :class:`RuleError` and changes nothing."""
+        if isinstance(event, GamePlayed):
+            return self._game_played(event.game)
+        if isinstance(event, TournamentRated):
+            return self._tournament(event)
+        if isinstance(event, Registered):
+            return self._register(event)
+        if isinstance(event, MonthEnded):
+            return self._month_ended(event)
+        if isinstance(event, EgfRating):
+            return self._egf_rating(event)
+        if isinstance(event, TeacherAction):
+            return self._teacher(event)
+        if isinstance(event, VerificationSuspended):
+            return self._suspension(event)
+        if isinstance(event, Override):
+            return self._override(event)
+        if isinstance(event, DayEnded | PeriodClosed):
+            return []  # other systems' schedules: nothing happens under PSG
+        raise RuleError(
+            f"{type(event).__name__} is not a PSG event (PSG uses games, tournaments, EGF "
+            f"ratings, month ends, teacher actions and overrides)"
+        )
+
+    def _player(self, player: PlayerId, what: str) -> PlayerState:
+        state = self._players.get(player)
+        if state is None:
+            raise RuleError(f"{what}: player {player} is not registered in the PSG ranking")
+        return state
+
+    def _seen(self, date: dt.date) -> None:
+        if self._today is None or date > self._today:
+            self._today = date
+
+    def _register(self, event: Registered) -> list[Change]:
+        """A new participant (rules.md §4.1)."""
+        if event.player in self._players:
+            raise RuleError(f"player {event.player} is already registered in the PSG ranking")
+        check_registration(event, self.params)
+        self._seen(event.date)
+        state = PlayerState(event.rank, event.date)
+        self._players[event.player] = state
+        note = "registered" + (" (rank approved by the committee)" if event.committee else "")
+        if state.results is None:
+            note += "; no PSG points below 20k (§15(2))"
+        rank = event.rank
+        shows = state.list_shows
+        return [Change(event.player, event.date, "registration", None, shows, rank, rank, note)]
+
+    # ------------------------------------------------------------------ games
+
+    def _game_played(self, game: Game) -> list[Change]:
+        """A club game is an arranged game (rules.md §4.1, Decision — club games)."""
+        black = self._player(game.black, f"game {game.id}")
+        white = self._player(game.white, f"game {game.id}")
+        deadline = game.date + dt.timedelta(days=self.params.report_days)
+        source = f"game:{game.id}"
+        return self._rate_game(game, black, white, black.rank, white.rank, True, deadline, source)
+
+    def _tournament(self, event: TournamentRated) -> list[Change]:
+        """A tournament's games in round order (rules.md §4.1–§4.4).
+
+        The due handicap is the difference of the entries' ranks (the ranks played with).
+        """
+        tournament = event.tournament
+        name = f"tournament {tournament.name!r}"
+        entries: dict[PlayerId, Entry] = {}
+        members: dict[PlayerId, PlayerState | None] = {}
+        for entry in event.entries:
+            if entry.player in entries:
+                raise RuleError(f"{name}: player {entry.player} is entered twice")
+            entries[entry.player] = entry
+            # a guest's id is a file line number that may equal a registry id: never look it up
+            members[entry.player] = self._player(entry.player, name) if entry.registered else None
+        for game in event.games:
+            for side in (game.black, game.white):
+                if side not in entries:
+                    raise RuleError(
+                        f"{name}, game {game.id}: player {side} has no entry; add them to the "
+                        f"entries with their rank"
+                    )
+        deadline = tournament.end + dt.timedelta(days=self.params.report_days)
+        source = f"tournament:{tournament.id}"
+        changes: list[Change] = []
+        for game in sorted(event.games, key=_round):
+            changes += self._rate_game(
+                game,
+                members[game.black],
+                members[game.white],
+                entries[game.black].rank,
+                entries[game.white].rank,
+                # §10(2) (rules.md §4.1): a tournament may count as arranged games
+                tournament.arranged or game.arranged,
+                deadline,
+                source,
+                tournament,
+            )
+        if any(m is not None for m in members.values()):
+            self._seen(tournament.end)
+        return changes
+
+    def _ineligible(
+        self,
+        game: Game,
+        arranged: bool,
+        black: PlayerState | None,
+        white: PlayerState | None,
+        black_rank: Rank,
+        white_rank: Rank,
+        tournament: Tournament | None,
+    ) -> str | None:
+        """Why the game is not a ranked game at all (rules.md §4.1), or ``None``."""
+        if game.board not in self.params.boards:
+            return f"{game.board}×{game.board} games are not ranked (19×19 only)"
+        if game.pair_go:
+            return "pair go is not a ranked game"
+        time = game.time if game.time is not None or tournament is None else tournament.time
+        if time in self._time_ok:
+            ok = self._time_ok[time]
+        else:
+            ok = self._time_ok[time] = time_control_counts(time)
+        if ok is False:
+            return f"time control {time} is too short for a ranked game (§6)"
+        if ok is None and not self.params.unknown_time_counts:
+            return "time control unknown, so not a ranked game (§6)"
+        if not arranged:
+            return None
+        if black is None or white is None:
+            return "an arranged game needs two participants (§8(1))"
+        due = white_rank - black_rank  # black's view: positive = black is the weaker one
+        if game.stones != due or cell(due, due) is None or cell(-due, -due) is None:
+            return (
+                f"arranged game not counted: handicap {game.stones} must equal the rank "
+                f"difference of {black_rank} and {white_rank} and lie in the points table "
+                f"for both players (§8(1))"
+            )
+        return None
+
+    def _rate_game(
+        self,
+        game: Game,
+        black: PlayerState | None,
+        white: PlayerState | None,
+        black_rank: Rank,
+        white_rank: Rank,
+        arranged: bool,
+        deadline: dt.date,
+        source: str,
+        tournament: Tournament | None = None,
+    ) -> list[Change]:
+        """Score one game for its participants, then check their promotions (§4.1–§4.4)."""
+        if not game.rated or (black is None and white is None):
+            return []  # unplayed or unknown result: stored, never rated (rules.md, vocabulary)
+        date = game.date
+        prefix = (
+            f"game {game.id}" if game.round is None else f"game {game.id} (round {game.round})"
+        )
+        reason = self._ineligible(game, arranged, black, white, black_rank, white_rank, tournament)
+        pair: tuple[PlayerId, PlayerId] | None = None
+        versions = (0, 0)
+        count = 0
+        if reason is None and arranged and black is not None and white is not None:
+            # §8(2) (rules.md §4.1): at most two arranged games with the same opponent count;
+            # the count restarts when either rank changes (rank versions, not ranks: a rank
+            # that changes and changes back still restarts it)
+            if game.black < game.white:
+                pair, versions = (game.black, game.white), (black.rank_version, white.rank_version)
+            else:
+                pair, versions = (game.white, game.black), (white.rank_version, black.rank_version)
+            known = self._pairs.get(pair)
+            if known is not None and known[0] == versions[0] and known[1] == versions[1]:
+                count = known[2]
+            if count >= self.params.max_arranged_per_pair:
+                reason = (
+                    f"not counted: {count} arranged games between these players already count "
+                    f"at these ranks (§8(2))"
+                )
+        if reason is not None:
+            return self._not_counted(game, black, white, source, f"{prefix}: {reason}")
+        if pair is not None:
+            self._pairs[pair] = (versions[0], versions[1], count + 1)
+        self._seen(date)
+        # both sides are scored with the ranks before the game, then promotions are checked
+        sides = []
+        if black is not None:
+            sides.append(self._score(game, game.black, black, white_rank - black_rank, deadline))
+        if white is not None:
+            sides.append(self._score(game, game.white, white, black_rank - white_rank, deadline))
+        changes = []
+        for pid, state, before, points, notes in sides:
+            rank_before = state.rank
+            results = state.results
+            promoted = None
+            if results is not None and points is not None:
+                lost_arranged = (
+                    arranged
+                    and game.result is not None
+                    and (game.outcome_for(pid) is Outcome.LOSS)
+                )
+                after: _Before = (results.min_result, results.fewer_result, results.list_shows)
+                promoted = self._after_counted_game(state, lost_arranged, before, date, notes)
+            else:
+                after = before
+            state.last_score = GameScore(game.id, True, points, *after, promoted, tuple(notes))
+            changes.append(
+                Change(
+                    pid,
+                    date,
+                    source,
+                    before[2],
+                    state.list_shows,
+                    rank_before,
+                    state.rank,
+                    f"{prefix}: " + "; ".join(notes),
+                )
+            )
+        return changes
+
+    def _not_counted(
+        self,
+        game: Game,
+        black: PlayerState | None,
+        white: PlayerState | None,
+        source: str,
+        note: str,
+    ) -> list[Change]:
+        """A game that is no ranked game: a note for each participant, nothing else changes."""
+        changes = []
+        for pid, state in ((game.black, black), (game.white, white)):
+            if state is None:
+                continue
+            results = state.results
+            after: _Before = (None, None, None)
+            if results is not None:
+                after = (results.min_result, results.fewer_result, results.list_shows)
+            state.last_score = GameScore(game.id, False, None, *after, None, (note,))
+            shows, rank = state.list_shows, state.rank
+            changes.append(Change(pid, game.date, source, shows, shows, rank, rank, note))
+        return changes
+
+    def _score(
+        self, game: Game, pid: PlayerId, state: PlayerState, due: int, deadline: dt.date
+    ) -> tuple[PlayerId, PlayerState, _Before, int | None, list[str]]:
+        """One player's part of a ranked game: activity, late flag, points (§4.1–§4.3)."""
+        date = game.date
+        notes: list[str] = []
+        results = state.results
+        if (
+            results is not None
+            and results.n
+            and date >= add_months(state.last_ranked, self.params.inactive_months)
+        ):
+            # §18(4) (rules.md §4.3): the results reset after 13 months without a ranked game
+            results = state.results = Results(results.minimum)
+            state.tainted = False
+            notes.append(f"results reset: {self.params.inactive_months} months without a game")
+        if date > state.last_ranked:
+            state.last_ranked = date
+        if state.last_played is None or date > state.last_played:
+            state.last_played = date
+        state.games += 1
+        before: _Before = (None, None, None)
+        outcome = game.outcome_for(pid)
+        played = game.stones_for(pid)
+        points = game_points(state.rank, due, played, outcome)
+        if results is None:
+            notes.append(f"{outcome.value}; no PSG points below 20k (§15(2))")
+        else:
+            before = (results.min_result, results.fewer_result, results.list_shows)
+            if points is None:
+                notes.append(
+                    f"{outcome.value}; empty cell (due {due:+d}, played {played:+d}): not "
+                    f"counted in the results (§17(1))"
+                )
+            else:
+                results.add(points)
+                notes.append(f"{outcome.value} {points:+d} (due {due:+d}, played {played:+d})")
+        if game.reported is not None and game.reported > deadline:
+            # §7 (rules.md §4.1): a late report is flagged for the manager, not rejected
+            state.late_reports += 1
+            days = (game.reported - deadline).days
+            notes.append(
+                f"reported {days} day(s) after the {self.params.report_days}-day deadline: "
+                f"flagged for the manager (§7)"
+            )
+        return pid, state, before, points, notes
+
+    # ------------------------------------------------------------------ promotion
+
+    def _points_norm(self, rank: Rank, min_result: int | None, fewer: int | None) -> bool:
+        """Whether results alone meet the norm or condition (b)'s points (§19, §20(2))."""
+        target = next_rank(rank)
+        if target is None:
+            return False
+        if norm_reached(target, min_result, fewer):
+            return True
+        value = norm_value(target)
+        return (
+            target > self.params.auto_promotion_limit
+            and value is not None
+            and fewer is not None
+            and fewer >= value
+        )
+
+    def _after_counted_game(
+        self,
+        state: PlayerState,
+        lost_arranged: bool,
+        before: _Before,
+        date: dt.date,
+        notes: list[str],
+    ) -> Rank | None:
+        """The promotion check after every counted game (rules.md §4.4, Decision)."""
+        results = state.results
+        assert results is not None
+        if (
+            lost_arranged
+            and self._points_norm(state.rank, results.min_result, results.fewer_result)
+            and not self._points_norm(state.rank, before[0], before[1])
+        ):
+            # §19(1) (rules.md §4.1): a norm reached by losing an arranged game does not count;
+            # it stays void until the next counted game (the EGF and release checks skip it)
+            state.tainted = True
+            notes.append("norm reached by losing an arranged game: it does not count (§19(1))")
+            return None
+        state.tainted = False
+        return self._maybe_promote(state, date, notes)
+
+    def _promotion_due(self, state: PlayerState) -> tuple[Rank, str] | None:
+        """The target and the reason when the player is to be promoted now (rules.md §4.4)."""
+        results = state.results
+        target = next_rank(state.rank)
+        if results is None or target is None or state.tainted:
+            return None
+        params = self.params
+        minr, fewr = results.min_result, results.fewer_result
+        # Decision (rules.md §4.4): the results exist only after the minimum number of games
+        # with the current rank, so no norm can be met before that (§17(2))
+        normed = norm_reached(target, minr, fewr)
+        if target <= params.auto_promotion_limit:  # §20(1): up to 6k on the norm alone
+            if not normed:
+                return None
+            if state.held and target <= params.hold_limit:
+                return None  # §21: a teacher holds back promotion up to 7k
+            return target, f"norm ({results_text(minr, fewr)})"
+        model = model_rating(target)
+        value = norm_value(target)
+        latest = state.latest_egf()
+        if model is None or value is None or latest is None:
+            return None
+        egf = latest[1]
+        need_a = model - params.norm_egf_margin
+        if normed and egf >= need_a:
+            return target, f"norm ({results_text(minr, fewr)}) and EGF {egf} ≥ {need_a} (§20(2)a)"
+        # Decision (rules.md §4.4): condition (b)'s "norm value" is 135 for a kyu target and
+        # the dan norm table's value for a dan target
+        if fewr is not None and fewr >= value and egf >= model:
+            return target, f"fewer-games result {fewr} ≥ {value} and EGF {egf} ≥ {model} (§20(2)b)"
+        return None
+
+    def _maybe_promote(self, state: PlayerState, date: dt.date, notes: list[str]) -> Rank | None:
+        due = self._promotion_due(state)
+        if due is None:
+            return None
+        target, why = due
+        notes.append(f"promoted {state.rank} → {target}: {why}")
+        self._set_rank(state, target, date)
+        return target
+
+    def _set_rank(self, state: PlayerState, rank: Rank, date: dt.date) -> None:
+        """Any rank change: the results reset (§18(4)); after a raise the §23 clock waits."""
+        raised = rank > state.rank
+        state.rank = rank
+        state.rank_version += 1
+        state.rank_since = date
+        state.results = new_results(rank)
+        state.tainted = False
+        state.below_run, state.below_last = 0, None
+        if raised:
+            # §23(3) (rules.md §4.5): after a promotion the clock starts only with an EGF rating
+            # from a tournament game played after it
+            state.clock_from = None
+            state.raised_month = month_index(date.year, date.month)
+
+    # ------------------------------------------------------------------ EGF and verification
+
+    def _egf_rating(self, event: EgfRating) -> list[Change]:
+        """Record an EGF rating by month (rules.md §4.4–§4.5); it may complete a promotion.
+
+        Decision (ours): a norm waiting for its EGF condition is promoted as soon as a good
+        enough EGF rating is recorded (§20(2) names no moment; the norm still stands).
+        """
+        state = self._player(event.player, "EGF rating")
+        check_egf(event)
+        month = month_index(event.year, event.month)
+        notes = record_egf(state, month, event.rating, event.from_tournament, self.params)
+        date = dt.date(event.year, event.month, 1)
+        if self._today is not None and self._today > date:
+            date = self._today
+        rank_before, shows_before = state.rank, state.list_shows
+        self._maybe_promote(state, date, notes)
+        if not notes:
+            return []
+        note = f"EGF {event.rating} ({month_name(month)}): " + "; ".join(notes)
+        source = f"egf:{month_name(month)}"
+        return [
+            Change(event.player, date, source, shows_before, state.list_shows, rank_before,
+                    state.rank, note)
+        ]  # fmt: skip
+
+    def _month_ended(self, event: MonthEnded) -> list[Change]:
+        """Month end: the 13-month reset and the §23 verification (rules.md §4.3, §4.5)."""
+        check_month(event.year, event.month)
+        month = month_index(event.year, event.month)
+        if self._last_month is not None and month <= self._last_month:
+            raise RuleError(
+                f"month {month_name(month)} was already checked; the next month end is "
+                f"{month_name(self._last_month + 1)} or later"
+            )
+        self._last_month = month
+        end = month_end(event.year, event.month)
+        self._seen(end)
+        source = f"month:{month_name(month)}"
+        params = self.params
+        changes: list[Change] = []
+        for pid in sorted(self._players):
+            state = self._players[pid]
+            results = state.results
+            if (
+                results is not None
+                and results.n
+                and end >= add_months(state.last_ranked, params.inactive_months)
+            ):
+                # §18(4) (rules.md §4.3): checked at month end as well as at each game
+                shows = results.list_shows
+                state.results = Results(results.minimum)
+                state.tainted = False
+                reset = f"results reset: {params.inactive_months} months without a ranked game"
+                changes.append(Change(pid, end, source, shows, 0, state.rank, state.rank, reset))
+            note = verify_month(state, month, params)
+            if note is not None:
+                rank_before, shows_before = state.rank, state.list_shows
+                self._set_rank(state, state.rank + -1, end)
+                changes.append(
+                    Change(pid, end, source, shows_before, state.list_shows, rank_before,
+                            state.rank, note)
+                )  # fmt: skip
+        return changes
+
+    def _suspension(self, event: VerificationSuspended) -> list[Change]:
+        """The manager suspends or resumes a player's §23 check (rules.md §4.5)."""
+        state = self._player(event.player, "verification")
+        if state.suspended == event.suspended:
+            now = "suspended" if event.suspended else "running"
+            raise RuleError(f"verification for player {event.player} is already {now}")
+        self._seen(event.date)
+        state.suspended = event.suspended
+        state.below_run, state.below_last = 0, None
+        note = "verification suspended (§23(4))" if event.suspended else "verification resumed"
+        shows, rank = state.list_shows, state.rank
+        return [Change(event.player, event.date, "verification", shows, shows, rank, rank, note)]
+
+    # ------------------------------------------------------------------ organiser actions
+
+    def _teacher(self, event: TeacherAction) -> list[Change]:
+        """Teacher promotion (§22) or hold/release of automatic promotion (§21; rules.md §4.4).
+
+        Decision (ours): HOLD withholds automatic promotions to ranks up to 7k (the results
+        keep growing and are not reset); promotion to 6k and above cannot be held (§21: "Awans
+        na 6 kyu następuje automatycznie"). RELEASE ends the hold and checks the norm at once.
+        """
+        state = self._player(event.player, "teacher action")
+        target = teacher_target(state, event, self.params)
+        if target is not None:
+            note = f"promoted by a teacher ({event.teacher_rank}): {state.rank} → {target} (§22)"
+        elif event.kind is TeacherKind.HOLD:
+            note = f"promotion held by a teacher (up to {self.params.hold_limit}, §21)"
+        else:
+            note = "the teacher's hold is released (§21)"
+        self._seen(event.date)
+        rank_before, shows_before = state.rank, state.list_shows
+        notes = [note]
+        if target is not None:
+            self._set_rank(state, target, event.date)
+        elif event.kind is TeacherKind.HOLD:
+            state.held = True
+        else:
+            state.held = False
+            self._maybe_promote(state, event.date, notes)
+        return [
+            Change(event.player, event.date, "teacher", shows_before, state.list_shows,
+                    rank_before, state.rank, "; ".join(notes))
+        ]  # fmt: skip
+
+    def _override(self, event: Override) -> list[Change]:
+        """A committee rank change (rules.md §4.4); it resets the results as any rank change."""
+        state = self._player(event.player, "override")
+        rank = override_rank(state, event, self.params)
+        self._seen(event.date)
+        rank_before, shows_before = state.rank, state.list_shows
+        self._set_rank(state, rank, event.date)
+        note = f"override {rank_before} → {rank}: {event.reason}"
+        return [
+            Change(event.player, event.date, "override", shows_before, state.list_shows,
+                    rank_before, state.rank, note)
+        ]  # fmt: skip
+
+    # ------------------------------------------------------------------ queries
+
+    def players(self) -> Iterable[PlayerId]:
+        """Every registered participant."""
+        return list(self._players)
+
+    def rank(self, player: PlayerId) -> Rank:
+        """The player's PSG rank (``KeyError`` for an unknown player)."""
+        return self._players[player].rank
+
+    def last_score(self, player: PlayerId) -> GameScore | None:
+        """How the player's latest ranked game was scored (``None`` before any)."""
+        return self._players[player].last_score
+
+    def active(self, player: PlayerId, on: dt.date | None = None) -> bool:
+        """§3(5): a ranked game within the last 13 months (from registration at first).
+
+        ``on`` defaults to the latest date the ledger has seen. A manager's declaration of
+        activity is not modelled.
+        """
+        state = self._players[player]
+        today = on if on is not None else self._today
+        if today is None:
+            return True
+        return today < add_months(state.last_ranked, self.params.inactive_months)
+
+    def card(self, player: PlayerId) -> Card:
+        """Rank, results, games, latest EGF, activity and flags (rules.md §4.3)."""
+        state = self._players[player]
+        active = self.active(player)
+        label, fields = card_fields(state, active)
+        shows = state.list_shows
+        return Card(
+            player=player,
+            rank=state.rank,
+            rating=shows,
+            rating_label=label,
+            sort_key=(active, state.rank.step, shows if shows is not None else -(10**9)),
+            games=state.games,
+            last_played=state.last_played,
+            fields=fields,
+        )
+
+    def promotion(self, player: PlayerId) -> Progress:
+        """Norm needed, where the player stands, EGF condition, verification (§4.4–§4.5)."""
+        state = self._players[player]
+        lines = promotion_lines(state, self.params)
+        return Progress(player, state.rank, next_rank(state.rank), tuple(lines))
+
+    def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
+        """Stones = rank difference (rules.md §5)."""
+        rank_a, rank_b = self._players[a].rank, self._players[b].rank
+        return rank_handicap(
+            a, rank_a, b, rank_b, reduction=reduction, even_komi=self.params.even_komi
+        )
+
+    def entry_standings(self) -> dict[PlayerId, EntryStanding]:
+        """Each participant's rank and activity for the entry rules (rules.md §4.1)."""
+        return {pid: EntryStanding(s.rank, self.active(pid)) for pid, s in self._players.items()}
+
+    def entry_rank_violations(
+        self, entries: Iterable[Entry], approvals: Mapping[PlayerId, Rank] | None = None
+    ) -> list[str]:
+        """The §4.1 entry-rank problems of a tournament's entries against this ledger."""
+        return entry_rank_violations(entries, self.entry_standings(), approvals=approvals)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole ledger as canonical JSON-able data."""
+        players = self._players
+        return {
+            "system": self.key,
+            "today": None if self._today is None else self._today.isoformat(),
+            "last_month": None if self._last_month is None else month_name(self._last_month),
+            "players": {str(pid): players[pid].snapshot() for pid in sorted(players)},
+            "arranged_pairs": [[a, b, *v] for (a, b), v in sorted(self._pairs.items())],
+        }
+
+
+def _round(game: Game) -> int:
+    return game.round if game.round is not None else 0
