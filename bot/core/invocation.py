@@ -1,0 +1,45 @@
+"""Who asks what, from where: the platform-neutral request every adapter builds."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The person typing. ``chat_admin`` is the platform's own admin right in this chat
+    (a Telegram chat administrator, a Discord member with Manage Server, the console user)."""
+
+    platform: str
+    account: str
+    name: str
+    chat_admin: bool = False
+
+    @property
+    def identity(self) -> str:
+        """How the log names this person: ``telegram:12345``."""
+        return f"{self.platform}:{self.account}"
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """One command as typed: ``/name text`` by ``caller`` in ``chat``.
+
+    ``attachment`` is a file sent with the command (a pasted results table), ``private``
+    is true in a one-to-one chat with the bot.
+    """
+
+    command: str
+    text: str
+    caller: Caller
+    chat_id: str
+    private: bool = False
+    attachment: bytes | None = None
+    attachment_name: str | None = None
+    received_at: dt.datetime | None = None
+
+    @property
+    def chat(self) -> str:
+        """How the log names the chat: ``telegram:-100123``."""
+        return f"{self.caller.platform}:{self.chat_id}"

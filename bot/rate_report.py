@@ -1,0 +1,317 @@
+"""``hoshi rate``: rate one finished tournament file offline (issue 1/6, item 4).
+
+The organiser's calculator: a tournament file (EGD h9 or OpenGotha XML) plus an optional table
+of starting ratings in, every player's before/after values out. Pure composition of engine
+parts; the CLI in :mod:`bot.__main__` reads the files and prints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine import mgsz
+from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
+from engine.formats.tournament_file import to_engine
+from engine.mgsz.tables import RATED_BOARDS
+from engine.ranks import Rank
+from engine.system import Card
+from engine.systems import SYSTEMS
+from engine.timecontrol import TimeControl
+from engine.types import DayEnded, Game, Importance, Registered, Tournament, TournamentRated
+
+# systems whose players carry a number a starting-ratings table can set (Elo, points)
+RATED_SYSTEMS = frozenset({"mgsz", "tensuusei"})
+
+IMPORTANCE_FLAGS = {
+    "invitational": "invitational_or_national_championship",
+    "championship": "invitational_or_national_championship",
+    "hungarian": "invitational_or_national_championship",
+    "european": "european_or_world_championship",
+    "world": "european_or_world_championship",
+    "ec": "european_or_world_championship",
+    "wc": "european_or_world_championship",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MultiplierInputs:
+    """``--C``, ``--time``, ``--participants``, ``--importance`` (all optional)."""
+
+    manual: int | None = None
+    time: TimeControl | None = None
+    participants: int | None = None
+    importance: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RatedPlayer:
+    position: int
+    name: str
+    rank_before: Rank
+    rating_before: int | Fraction | str | None
+    start_from: str
+    games: int
+    game_points: str
+    change: str
+    rating_after: int | Fraction | str | None
+    rank_after: Rank
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RateReport:
+    system: str
+    tournament: str
+    encoding: str
+    multiplier_lines: tuple[str, ...]
+    players: tuple[RatedPlayer, ...]
+    warnings: tuple[str, ...]
+
+    def as_json(self) -> str:
+        rows = [
+            {
+                "name": p.name,
+                "rank_before": str(p.rank_before),
+                "rating_before": _jsonable(p.rating_before),
+                "start_from": p.start_from,
+                "games": p.games,
+                "game_points": p.game_points,
+                "change": p.change,
+                "rating_after": _jsonable(p.rating_after),
+                "rank_after": str(p.rank_after),
+                **({"note": p.note} if p.note else {}),
+            }
+            for p in self.players
+        ]
+        return json.dumps(rows, ensure_ascii=False, indent=2)
+
+    def as_table(self) -> str:
+        header = ("Pl", "Name", "Rank", "Start", "from", "Gm", "Points", "Change", "New", "Rank")
+        rows = [
+            (
+                str(p.position),
+                p.name,
+                str(p.rank_before),
+                _text(p.rating_before),
+                p.start_from,
+                str(p.games),
+                p.game_points,
+                p.change,
+                _text(p.rating_after),
+                str(p.rank_after) + (" ↑" if p.rank_after > p.rank_before else ""),
+            )
+            for p in self.players
+        ]
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        right = {0, 3, 5, 6, 7, 8}
+
+        def line(row: Sequence[str]) -> str:
+            cells = (
+                c.rjust(w) if i in right else c.ljust(w)
+                for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            )
+            return "  ".join(cells).rstrip()
+
+        out = [f"{self.tournament} — rated under {self.system}", *self.multiplier_lines, ""]
+        out += [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+        notes = [f"{p.name}: {p.note}" for p in self.players if p.note]
+        out += ["", *self.warnings, *notes] if self.warnings or notes else []
+        return "\n".join(out)
+
+
+def read_tournament(data: bytes, filename: str = "") -> TournamentFile:
+    """Parse an EGD h9 file or an OpenGotha XML file (by its content, then its name)."""
+    head = data.lstrip()[:200].lower()
+    if head.startswith((b"<?xml", b"<tournament")) or filename.endswith(".xml"):
+        return parse_opengotha(data)
+    return parse_h9(data)
+
+
+def rate(
+    tf: TournamentFile,
+    system_key: str,
+    ratings: Sequence[RatingRow] = (),
+    inputs: MultiplierInputs = MultiplierInputs(),
+) -> RateReport:
+    """Rate ``tf`` under ``system_key`` from the starting ``ratings``.
+
+    Players found in ``ratings`` (by name, accent- and case-insensitive, either name order)
+    start from that rating (and rank, when given); the others start from their declared rank:
+    the rank table value under MGSZ (rules.md §1.4), the initial points under Tensuusei.
+    """
+    system = SYSTEMS[system_key]()
+    by_key: dict[str, RatingRow] = {}
+    for row in ratings:
+        for key in name_keys(row.name):
+            by_key.setdefault(key, row)
+    starting: dict[int, RatingRow | None] = {}
+    for player in tf.players:
+        starting[player.position] = next(
+            (by_key[k] for k in name_keys(player.name) if k in by_key), None
+        )
+    tournament, entries, games = to_engine(
+        tf, {p.position: p.position for p in tf.players}, {p.position for p in tf.players}, 1, 1
+    )
+    tournament, lines = _with_multiplier(tournament, tf, inputs, system_key)
+    for player in tf.players:
+        row = starting[player.position]
+        system.apply(
+            Registered(
+                player=player.position,
+                rank=row.rank if row and row.rank else player.rank,
+                date=tournament.start,
+                rating=row.rating if row and system_key in RATED_SYSTEMS else None,
+                country=player.country,
+                committee=True,  # the organiser rating offline is the committee (§1.5)
+            )
+        )
+    before = {p.position: system.card(p.position) for p in tf.players}
+    changes = system.apply(TournamentRated(tournament, entries, games))
+    changes += system.apply(DayEnded(tournament.end))  # Tensuusei settles the days (§2.3)
+    # the per-player note matters only when the tournament was split (rules.md §1.4)
+    notes = {c.player: c.note for c in changes if "parts" in c.note}
+    after = {p.position: system.card(p.position) for p in tf.players}
+    split = any("parts of" in line for line in lines)
+    start = {p: b.rating for p, b in before.items() if isinstance(b.rating, int)}
+    points = _mgsz_points(games, start) if system_key == "mgsz" and not split else {}
+    rated: list[RatedPlayer] = []
+    for player in tf.players:
+        b, a = before[player.position], after[player.position]
+        rated.append(
+            RatedPlayer(
+                position=player.position,
+                name=player.name,
+                rank_before=b.rank,
+                rating_before=b.rating,
+                start_from="csv" if starting[player.position] else "rank",
+                games=sum(1 for g in games if g.rated and player.position in (g.black, g.white)),
+                game_points=points.get(player.position, ""),
+                change=_difference(b, a),
+                rating_after=a.rating,
+                rank_after=a.rank,
+                note=notes.get(player.position, ""),
+            )
+        )
+    warnings = list(tf.warnings)
+    if tf.unknown_results:
+        warnings.append(f"{tf.unknown_results} game(s) with an unknown result (?) were not rated")
+    return RateReport(
+        system_key, tf.name, tf.encoding, tuple(lines), tuple(rated), tuple(warnings)
+    )
+
+
+def _with_multiplier(
+    tournament: Tournament, tf: TournamentFile, inputs: MultiplierInputs, system_key: str
+) -> tuple[Tournament, list[str]]:
+    """Apply the multiplier flags and say where every input of C came from (rules.md §1.2)."""
+    flags = {IMPORTANCE_FLAGS[f] for f in inputs.importance}
+    importance = Importance(
+        invitational_or_national_championship="invitational_or_national_championship" in flags,
+        european_or_world_championship="european_or_world_championship" in flags,
+    )
+    time = inputs.time or tournament.time
+    participants = inputs.participants or tournament.participants
+    tournament = dataclasses.replace(
+        tournament,
+        time=time,
+        participants=participants,
+        importance=importance,
+        multiplier=inputs.manual,
+    )
+    if system_key != "mgsz":
+        return tournament, []
+    sources = []
+    if inputs.manual is not None:
+        sources.append(f"C = {inputs.manual} from --C")
+    else:
+        sources.append(
+            f"time {time} from "
+            + (
+                "--time"
+                if inputs.time
+                else f"the file ({'TM' if tf.time_minutes is not None else 'time control'})"
+            )
+        )
+        even_from = (
+            f"HA[h{tf.handicap_rule}]"
+            if tf.handicap_rule is not None
+            else "no HA key, games' stones"
+        )
+        sources.append(f"{'even' if tournament.even else 'handicap'} tournament from {even_from}")
+        sources.append(
+            f"{participants} participants from "
+            + ("--participants" if inputs.participants else "the file's player lines")
+        )
+        if inputs.importance:
+            sources.append("importance from --importance " + ",".join(inputs.importance))
+    m = mgsz.multiplier(
+        tournament.board,
+        time,
+        even=tournament.even,
+        participants=participants,
+        importance=importance,
+        manual=inputs.manual,
+    )
+    parts = mgsz.split_rounds(m.C, tournament.rounds) if m.rated and m.C else [tournament.rounds]
+    lines = [f"Multiplier: {'; '.join(m.breakdown())}", f"Inputs: {'; '.join(sources)}"]
+    if len(parts) > 1:
+        lines.append(
+            f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} "
+            f"parts of {', '.join(map(str, parts))} rounds (rules.md §1.4 splitting)"
+        )
+    return tournament, lines
+
+
+def _mgsz_points(games: Sequence[Game], start: dict[int, int]) -> dict[int, str]:
+    """ΣJp per player from the starting Elos (rules.md §1.3), in exact thousandths."""
+    total: dict[int, int] = {}
+    for game in games:
+        if not game.rated or game.board not in RATED_BOARDS:
+            continue
+        for player in (game.black, game.white):
+            opponent = game.opponent(player)
+            total[player] = total.get(player, 0) + mgsz.game_points_milli(
+                start[player], start[opponent], game.outcome_for(player), game.stones_for(player)
+            )
+    return {player: _milli(value) for player, value in total.items()}
+
+
+def _milli(value: int) -> str:
+    sign = "-" if value < 0 else "+"
+    return f"{sign}{abs(value) // 1000}.{abs(value) % 1000:03d}"
+
+
+def _difference(before: Card, after: Card) -> str:
+    b, a = _number(before.rating), _number(after.rating)
+    if b is None or a is None:
+        return "" if before.rating == after.rating else "changed"
+    delta = a - b
+    return f"{int(delta):+d}" if delta.denominator == 1 else f"{float(delta):+g}"
+
+
+def _number(value: int | Fraction | str | None) -> Fraction | None:
+    """A card's rating as an exact number (Swedish totals are exact decimal strings)."""
+    if value is None:
+        return None
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _text(value: int | Fraction | str | None) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, Fraction):
+        return f"{float(value):g}"
+    return str(value)
+
+
+def _jsonable(value: int | Fraction | str | None) -> int | str | float | None:
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value

@@ -1,0 +1,120 @@
+"""``hoshi rate``: the offline calculator on a hand-made 40-player, 5-round tournament."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.rate_report import MultiplierInputs, rate, read_tournament
+from engine.formats import parse_ratings_csv
+
+DATA = Path(__file__).resolve().parent.parent / "engine" / "formats" / "data"
+CUP = DATA / "spring_cup_40x5.h9"
+START = DATA / "spring_cup_start.csv"
+
+
+def _report(system: str = "mgsz", inputs: MultiplierInputs | None = None):
+    tf = read_tournament(CUP.read_bytes(), CUP.name)
+    return rate(tf, system, parse_ratings_csv(START.read_bytes()), inputs or MultiplierInputs())
+
+
+def _row(report, name: str):
+    return next(p for p in report.players if p.name == name)
+
+
+def test_a_player_checked_by_hand() -> None:
+    """Balázs Anikó (5k, 1760 from the CSV), C = 15 (60 min) + 10 (even) = 25.
+
+    By hand from the chance table (rules.md §1.3): R1 beat Gál 1739 (Δ21, higher won) +0.450;
+    R2 beat Török 1782 (Δ22, lower won) +0.550; R3 lost to Fehér 1770 (Δ10) −0.480; R4 beat
+    Szűcs 1720 (no CSV row: 5k table value; Δ40, higher won) +0.400; R5 beat Szilágyi 1807
+    (Δ47, lower won) +0.610. ΣJp = 1.530; 25 × 1.530 = 38.25 → 38; 1798 ≥ 1765: 4k at once.
+    """
+    row = _row(_report(), "Balázs Anikó")
+    assert (row.rating_before, row.start_from, row.games) == (1760, "csv", 5)
+    assert row.game_points == "+1.530"
+    assert (row.change, row.rating_after, str(row.rank_after)) == ("+38", 1798, "4k")
+
+
+def test_unknown_players_start_at_their_rank_value_and_unplayed_games_are_not_rated() -> None:
+    report = _report()
+    szucs = _row(report, "Szűcs Ferenc")
+    assert (szucs.start_from, szucs.rating_before) == ("rank", 1720)  # 5k (rules.md §1.4)
+    fekete = _row(report, "Fekete Judit")
+    assert fekete.games == 4  # round 5 was "27+!b0": a win by default, unplayed
+
+
+def test_elo_is_conserved_up_to_rounding() -> None:
+    report = _report()
+    total = sum(int(p.change) for p in report.players)
+    assert abs(total) <= len(report.players) // 2 + 1  # each change rounds by at most 0.5
+
+
+def test_the_report_says_where_the_multiplier_came_from() -> None:
+    text = _report().as_table()
+    assert "C = 25" in text and "from the file (TM)" in text and "HA[h9]" in text
+    manual = _report(inputs=MultiplierInputs(manual=45)).as_table()
+    assert "C = 45, set by hand" in manual and "from --C" in manual
+
+
+def test_a_big_manual_multiplier_splits_the_tournament() -> None:
+    report = _report(inputs=MultiplierInputs(manual=70))  # 70 × 5 rounds ≥ 300
+    assert "rated in 2 parts of 3, 2 rounds" in report.as_table()
+
+
+@pytest.mark.parametrize("system", ["mgsz", "tensuusei", "swedish", "psg"])
+def test_every_system_rates_the_file(system: str) -> None:
+    report = _report(system)
+    assert len(report.players) == 40
+    rows = json.loads(report.as_json())
+    assert {"name", "rank_before", "rating_before", "rating_after", "rank_after"} <= set(rows[0])
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rate", "--system", "mgsz", str(CUP), "--ratings", str(START), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    anikó = next(r for r in rows if r["name"] == "Balázs Anikó")
+    assert (anikó["rating_before"], anikó["rating_after"], anikó["rank_after"]) == (
+        1760,
+        1798,
+        "4k",
+    )
+
+
+def test_cli_refuses_a_corrupted_file_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = CUP.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if "Németh Levente" in line)
+    lines[number - 1] = lines[number - 1].replace("12+/w0", "12+/x0")
+    bad = tmp_path / "bad.h9"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["rate", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing printed as if rated
+    assert f"line {number}" in captured.err and "12+/x0" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["rate", "missing.h9"], "cannot read"),
+        (["rate", str(CUP), "--importance", "olympic"], "unknown --importance"),
+        (["rate", str(CUP), "--C", "-3"], "--C must be"),
+        (["rate", str(CUP), "--time", "fast"], "duration"),
+        (["rate", str(CUP), "--participants", "1"], "--participants"),
+    ],
+)
+def test_cli_bad_flags(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_cli_bad_ratings_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ratings = tmp_path / "r.csv"
+    ratings.write_text("name,rating\nNagy Bálint,lots\n", encoding="utf-8")
+    assert main(["rate", str(CUP), "--ratings", str(ratings)]) == 2
+    assert "line 2" in capsys.readouterr().err
