@@ -1,0 +1,292 @@
+"""Clubs, their chats, settings, organisers and join codes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import secrets
+
+from storage import log, settings
+from storage.codec import from_timestamp, timestamp
+from storage.common import ClubRef, clean_identity, clean_name, club_id
+from storage.db import Database, Transaction
+from storage.errors import NotFound, Refused
+from storage.log import Reader
+from storage.names import fold
+from storage.projections import ClubWrite, club_write
+from storage.records import Club
+
+JOIN_CODE_LIFETIME = dt.timedelta(hours=24)
+JOIN_CODE_BYTES = 5  # ten hex digits
+
+
+def _system_choice(db: Database, system: str) -> str:
+    key = system.strip().lower()
+    if key not in db.systems:
+        raise Refused(
+            f"unknown rating system {system!r}; choose one of {', '.join(sorted(db.systems))}"
+        )
+    return key
+
+
+async def _club(reader: Reader, seq: int) -> Club | None:
+    row = await reader.fetchone("SELECT seq, name FROM clubs WHERE seq = ?", (seq,))
+    if row is None:
+        return None
+    return Club(row[0], row[1], await settings.current_system(reader, row[0]))
+
+
+async def create_club(
+    db: Database, name: str, system: str, *, actor: str, chat: str | None = None
+) -> Club:
+    """Create a club with its rating system; ``actor`` becomes its first organiser.
+
+    Raises:
+        Refused: the name is taken or the system unknown.
+    """
+    name = clean_name(name, "club name")
+    key = _system_choice(db, system)
+    async with db.transaction() as tx:
+        if await tx.fetchone("SELECT 1 FROM clubs WHERE folded = ?", (fold(name),)):
+            raise Refused(f"there is already a club called {name!r}; choose another name")
+        seq = await log.append(tx, db.clock, club=None, kind=log.CLUB, actor=actor, chat=chat)
+        await tx.execute(
+            "INSERT INTO clubs (seq, name, folded, system) VALUES (?, ?, ?, ?)",
+            (seq, name, fold(name), key),
+        )
+        async with club_write(db, seq, tx) as write:
+            await write.event(log.ORGANISER_ADD, actor=actor, chat=chat, key=actor)
+    return Club(seq, name, key)
+
+
+async def get_club(db: Database, name: str | int) -> Club | None:
+    """A club by name (case/accent-insensitive) or id."""
+    if isinstance(name, int):
+        return await _club(db, name)
+    row = await db.fetchone("SELECT seq FROM clubs WHERE folded = ?", (fold(name),))
+    return None if row is None else await _club(db, row[0])
+
+
+async def clubs(db: Database) -> list[Club]:
+    """Every club, oldest first."""
+    found = []
+    for (seq,) in await db.fetchall("SELECT seq FROM clubs ORDER BY seq"):
+        club = await _club(db, seq)
+        assert club is not None
+        found.append(club)
+    return found
+
+
+async def only_club_or_create(
+    db: Database, default_name: str, system: str, *, actor: str = "console"
+) -> Club:
+    """The only club; created as ``default_name`` when there is none (bot.md, ``--club``).
+
+    Raises:
+        Refused: there are several clubs (name one).
+    """
+    existing = await clubs(db)
+    if len(existing) == 1:
+        return existing[0]
+    if existing:
+        names = ", ".join(club.name for club in existing)
+        raise Refused(f"this database holds several clubs ({names}); name one with --club")
+    return await create_club(db, default_name, system, actor=actor)
+
+
+async def club_for_chat(db: Database, platform: str, chat_id: str | int) -> Club | None:
+    """The club a chat is bound to, if any."""
+    row = await db.fetchone(
+        "SELECT club FROM chat_bindings WHERE platform = ? AND chat_id = ? "
+        "ORDER BY seq DESC LIMIT 1",
+        (platform, str(chat_id)),
+    )
+    return None if row is None else await _club(db, row[0])
+
+
+async def chats(db: Database, club: ClubRef) -> list[tuple[str, str]]:
+    """Every chat bound to the club, as ``(platform, chat_id)``, in binding order."""
+    rows = await db.fetchall(
+        "SELECT platform, chat_id FROM chat_bindings WHERE club = ? ORDER BY seq",
+        (club_id(club),),
+    )
+    return [(platform, chat_id) for platform, chat_id in rows]
+
+
+async def _bind(
+    write: ClubWrite, platform: str, chat_id: str, *, actor: str, chat: str | None
+) -> bool:
+    row = await write.tx.fetchone(
+        "SELECT club FROM chat_bindings WHERE platform = ? AND chat_id = ? "
+        "ORDER BY seq DESC LIMIT 1",
+        (platform, chat_id),
+    )
+    if row is not None:
+        if row[0] == write.club:
+            return False
+        other = await _club(write.tx, row[0])
+        assert other is not None
+        raise Refused(f"this chat already belongs to the club {other.name!r}")
+    seq = await write.append(log.BINDING, actor=actor, chat=chat)
+    await write.tx.execute(
+        "INSERT INTO chat_bindings (seq, club, platform, chat_id) VALUES (?, ?, ?, ?)",
+        (seq, write.club, platform, chat_id),
+    )
+    return True
+
+
+async def bind_chat(
+    db: Database, club: ClubRef, platform: str, chat_id: str | int, *, actor: str
+) -> bool:
+    """Bind a chat to the club; ``False`` when it already was.
+
+    Raises:
+        Refused: the chat belongs to another club.
+    """
+    platform = clean_identity(platform, "platform")
+    async with club_write(db, club_id(club)) as write:
+        chat = f"{platform}:{chat_id}"
+        return await _bind(write, platform, str(chat_id), actor=actor, chat=chat)
+
+
+async def club_settings(db: Database, club: ClubRef) -> dict[str, str]:
+    """The club's settings: the latest value of each, over the defaults."""
+    return await settings.settings(db, club_id(club))
+
+
+async def set_setting(
+    db: Database, club: ClubRef, key: str, value: str, *, actor: str, chat: str | None = None
+) -> bool:
+    """Change a club setting; ``False`` when it already had that value.
+
+    ``system`` switches the club's rating system (instantly: every system's ledger is kept);
+    a ``<system>.…`` rating setting rebuilds the club's projections.
+
+    Raises:
+        Refused: a malformed key or an unknown system.
+    """
+    key = key.strip().lower()
+    if not settings.KEY_RE.match(key):
+        raise Refused(f"setting names are lower-case words like timezone, not {key!r}")
+    if key == settings.SYSTEM:
+        value = _system_choice(db, value)
+    async with club_write(db, club_id(club)) as write:
+        if (await settings.settings(write.tx, write.club)).get(key) == value:
+            return False
+        await write.event(log.SETTING, actor=actor, chat=chat, key=key, payload={"value": value})
+        if key == settings.SYSTEM:
+            write.set_current(value)
+        elif settings.is_rating_setting(key, frozenset(db.systems)):
+            await write.rebuild()
+    return True
+
+
+async def _organisers(reader: Reader, club: int) -> set[str]:
+    found: set[str] = set()
+    for kind, key in await reader.fetchall(
+        "SELECT kind, key FROM events WHERE club = ? AND kind IN (?, ?) ORDER BY seq",
+        (club, log.ORGANISER_ADD, log.ORGANISER_REMOVE),
+    ):
+        if kind == log.ORGANISER_ADD:
+            found.add(key)
+        else:
+            found.discard(key)
+    return found
+
+
+async def organisers(db: Database, club: ClubRef) -> set[str]:
+    """The identities the club names as organisers (chat admins are the bot's business)."""
+    return await _organisers(db, club_id(club))
+
+
+async def add_organiser(
+    db: Database, club: ClubRef, identity: str, *, actor: str, chat: str | None = None
+) -> bool:
+    """Name an organiser; ``False`` when they already were one."""
+    identity = clean_identity(identity)
+    async with club_write(db, club_id(club)) as write:
+        if identity in await _organisers(write.tx, write.club):
+            return False
+        await write.event(log.ORGANISER_ADD, actor=actor, chat=chat, key=identity)
+    return True
+
+
+async def remove_organiser(
+    db: Database, club: ClubRef, identity: str, *, actor: str, chat: str | None = None
+) -> None:
+    """Remove an organiser.
+
+    Raises:
+        Refused: they are not an organiser, or they are the last one.
+    """
+    identity = clean_identity(identity)
+    async with club_write(db, club_id(club)) as write:
+        current = await _organisers(write.tx, write.club)
+        if identity not in current:
+            raise Refused(f"{identity} is not an organiser of this club")
+        if current == {identity}:
+            raise Refused(f"{identity} is the club's last organiser; add another one first")
+        await write.event(log.ORGANISER_REMOVE, actor=actor, chat=chat, key=identity)
+
+
+def _code_hash(code: str) -> str:
+    return hashlib.sha256(code.strip().upper().encode()).hexdigest()
+
+
+async def new_join_code(
+    db: Database, club: ClubRef, *, actor: str, chat: str | None = None
+) -> str:
+    """A one-time code that binds another chat to the club (``/club join CODE``), valid 24 h.
+
+    Only a hash of the code is stored.
+    """
+    code = secrets.token_hex(JOIN_CODE_BYTES).upper()
+    expires = timestamp(db.clock() + JOIN_CODE_LIFETIME)
+    async with club_write(db, club_id(club)) as write:
+        await write.event(
+            log.JOIN_CODE,
+            actor=actor,
+            chat=chat,
+            key=_code_hash(code),
+            payload={"expires": expires},
+        )
+    return code
+
+
+async def _redeemable(db: Database, tx: Transaction, code: str) -> tuple[int, int]:
+    row = await tx.fetchone(
+        "SELECT seq, club, payload FROM events WHERE kind = ? AND key = ?",
+        (log.JOIN_CODE, _code_hash(code)),
+    )
+    if row is None:
+        raise NotFound(f"{code.strip()!r} is not a join code; ask an organiser for /club code")
+    seq, club, payload = row
+    if await tx.fetchone(
+        "SELECT 1 FROM events WHERE kind = ? AND target = ?", (log.JOIN_REDEEMED, seq)
+    ):
+        raise Refused("this join code was already used; ask an organiser for a new one")
+    if db.clock() > from_timestamp(json.loads(payload)["expires"]):
+        raise Refused("this join code has expired (codes last 24 hours); ask for a new one")
+    return seq, club
+
+
+async def redeem_join_code(
+    db: Database, code: str, platform: str, chat_id: str | int, *, actor: str
+) -> Club:
+    """Bind a chat to the club that issued ``code`` (used once).
+
+    Raises:
+        NotFound: no such code.
+        Refused: the code was used or has expired, or the chat belongs to another club.
+    """
+    platform = clean_identity(platform, "platform")
+    chat = f"{platform}:{chat_id}"
+    async with db.transaction() as tx:
+        seq, club = await _redeemable(db, tx, code)
+        async with club_write(db, club, tx) as write:
+            await _bind(write, platform, str(chat_id), actor=actor, chat=chat)
+            await write.event(log.JOIN_REDEEMED, actor=actor, chat=chat, target=seq)
+        found = await _club(tx, club)
+    assert found is not None
+    return found

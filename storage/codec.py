@@ -1,0 +1,213 @@
+"""Text forms of engine values as the log and the projections store them.
+
+Komi is stored as integer half points (6.5 → 13), a time control as its text
+``str(TimeControl)`` and re-parsed, a result as ``B+``/``W+``/``jigo``, dates as ISO text.
+Projection values (cards, rating changes) are canonical JSON: equal values, equal bytes — the
+incremental and the full rebuild of the projections must agree byte for byte.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from enum import Enum
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from engine.ranks import Rank
+from engine.system import Card, Change
+from engine.timecontrol import TimeControl
+from engine.types import Result
+from storage.errors import Refused
+
+RESULTS: dict[str | None, Result | None] = {r.value: r for r in Result} | {None: None}
+
+
+def result_text(result: Result | None) -> str | None:
+    """``B+``, ``W+``, ``jigo``, or ``None`` for an unknown result."""
+    return None if result is None else result.value
+
+
+def komi_half_points(komi: Fraction | int) -> int:
+    """Komi as integer half points (6.5 → 13, −2 → −4).
+
+    Raises:
+        Refused: for a komi that is not a whole or half point.
+    """
+    doubled = Fraction(komi) * 2
+    if doubled.denominator != 1:
+        raise Refused(f"komi must be a whole or half point, e.g. 6.5 or 0, not {float(komi):g}")
+    return doubled.numerator
+
+
+@lru_cache(maxsize=256)
+def komi_from_half_points(half_points: int) -> Fraction:
+    """The inverse of :func:`komi_half_points` (cached: a club uses a handful of komi)."""
+    return Fraction(half_points, 2)
+
+
+def time_text(time: TimeControl | None) -> str | None:
+    """A time control as stored: its own text form, which must read back to the same value."""
+    if time is None:
+        return None
+    text = str(time)
+    if TimeControl.parse(text) != time:
+        raise Refused(f"the time control {text!r} cannot be stored faithfully; write it simply")
+    return text
+
+
+@lru_cache(maxsize=1024)
+def time_from_text(text: str | None) -> TimeControl | None:
+    """The stored text of a time control read back (cached: parsing is slow, texts repeat)."""
+    return None if text is None else TimeControl.parse(text)
+
+
+@lru_cache(maxsize=65536)
+def date_from_text(text: str) -> dt.date:
+    """An ISO date read back (cached: a club's games share few dates)."""
+    return dt.date.fromisoformat(text)
+
+
+def optional_date(text: str | None) -> dt.date | None:
+    return None if text is None else date_from_text(text)
+
+
+def optional_text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+@lru_cache(maxsize=128)
+def rank_from_text(text: str) -> Rank:
+    return Rank.parse(text)
+
+
+def optional_rank(text: str | None) -> Rank | None:
+    return None if text is None else rank_from_text(text)
+
+
+def timestamp(at: dt.datetime) -> str:
+    """A UTC ISO timestamp (naive datetimes are taken as UTC)."""
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=dt.UTC)
+    return at.astimezone(dt.UTC).isoformat(timespec="microseconds")
+
+
+def from_timestamp(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text)
+
+
+# ---------------------------------------------------------------- canonical JSON values
+
+
+def encode(value: Any) -> Any:
+    """A value as JSON-able data that :func:`decode` reads back.
+
+    Fractions, ranks, dates and enums become one-key objects (``{"q": [3, 2]}``,
+    ``{"rank": "3k"}``, ``{"date": "2026-04-11"}``, ``{"enum": "win"}``); tuples become lists.
+    """
+    if value is None or isinstance(value, bool | str | int | float):
+        return value
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return {"q": [value.numerator, 1]}
+        return {"q": [value.numerator, value.denominator]}
+    if isinstance(value, Rank):
+        return {"rank": str(value)}
+    if isinstance(value, dt.datetime):
+        return {"datetime": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"date": value.isoformat()}
+    if isinstance(value, Enum):
+        return {"enum": encode(value.value)}
+    if isinstance(value, tuple | list):
+        return [encode(item) for item in value]
+    if isinstance(value, dict):
+        return {"dict": [[encode(k), encode(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot store a {type(value).__name__} in a projection: {value!r}")
+
+
+def decode(data: Any) -> Any:
+    """The inverse of :func:`encode` (lists come back as tuples, enums as their values)."""
+    if isinstance(data, list):
+        return tuple(decode(item) for item in data)
+    if isinstance(data, dict):
+        ((tag, inner),) = data.items()
+        if tag == "q":
+            return Fraction(inner[0], inner[1])
+        if tag == "rank":
+            return rank_from_text(inner)
+        if tag == "date":
+            return date_from_text(inner)
+        if tag == "datetime":
+            return dt.datetime.fromisoformat(inner)
+        if tag == "enum":
+            return decode(inner)
+        if tag == "dict":
+            return {decode(k): decode(v) for k, v in inner}
+        raise ValueError(f"unknown projection tag {tag!r}")
+    return data
+
+
+def dumps(data: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def value_text(value: Any) -> str:
+    return dumps(encode(value))
+
+
+def value_from_text(text: str) -> Any:
+    return decode(json.loads(text))
+
+
+def card_json(card: Card) -> str:
+    """A card as canonical JSON (the ``player_state.card`` column)."""
+    return dumps(
+        {
+            "player": card.player,
+            "rank": str(card.rank),
+            "rating": encode(card.rating),
+            "rating_label": card.rating_label,
+            "sort_key": encode(card.sort_key),
+            "games": card.games,
+            "last_played": encode(card.last_played),
+            "pending": encode(card.pending),
+            "fields": encode(card.fields),
+        }
+    )
+
+
+def card_from_json(text: str) -> Card:
+    """The inverse of :func:`card_json`."""
+    data = json.loads(text)
+    return Card(
+        player=data["player"],
+        rank=rank_from_text(data["rank"]),
+        rating=decode(data["rating"]),
+        rating_label=data["rating_label"],
+        sort_key=decode(data["sort_key"]),
+        games=data["games"],
+        last_played=decode(data["last_played"]),
+        pending=decode(data["pending"]),
+        fields=tuple((str(k), str(v)) for k, v in decode(data["fields"])),
+    )
+
+
+def change_row(club: int, system: str, seq: int, idx: int, change: Change) -> tuple[Any, ...]:
+    """A change as a ``rating_history`` row (column order of the table)."""
+    return (
+        club,
+        system,
+        seq,
+        idx,
+        change.player,
+        change.date.isoformat(),
+        change.source,
+        value_text(change.rating_before),
+        value_text(change.rating_after),
+        str(change.rank_before),
+        str(change.rank_after),
+        change.note,
+    )

@@ -1,0 +1,229 @@
+"""Taking things back: void a game, correct a game, undo one's last entry.
+
+Nothing is deleted or overwritten: each is a new event naming its target, the original rows
+stay and are shown as voided, corrected or undone, and every rating derived from them is
+recomputed from the log (bot.md, ``/undo``, ``/void``, ``/correct``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from engine.errors import EngineError
+from storage import log
+from storage import overlay as overlays
+from storage.common import ClubRef, club_id
+from storage.db import Database
+from storage.errors import NotFound, Refused
+from storage.games import (
+    GAME_OK,
+    GAME_PENDING,
+    Context,
+    game_columns,
+    game_row,
+    position,
+    raw_pending,
+)
+from storage.log import LOG_COLUMNS, entry_from, events
+from storage.overlay import Overlay
+from storage.players import load_players
+from storage.projections import ClubWrite, club_write
+from storage.records import GameRow, Undone
+
+CORRECTABLE = frozenset(
+    {
+        "black",
+        "white",
+        "result",
+        "date",
+        "stones",
+        "komi",
+        "played",
+        "board",
+        "time",
+        "round",
+        "arranged",
+        "counts_as_tournament",
+        "pair_go",
+        "reported",
+    }
+)
+
+
+async def _live_game(write: ClubWrite, game: int) -> GameRow:
+    row = await game_row(write.tx, write.club, game)
+    if row is None:
+        raise NotFound(f"there is no game {game} in this club")
+    if row.status not in (GAME_OK, GAME_PENDING):
+        raise Refused(f"game {game} is already {row.status}")
+    return row
+
+
+async def _rated(write: ClubWrite, row: GameRow, folded: Overlay) -> int | None:
+    """The game's position in the rating history (``None``: it is not rated)."""
+    return position(row.game, await raw_pending(write.tx, row.id), folded)
+
+
+async def void_game(
+    db: Database,
+    club: ClubRef,
+    game: int,
+    *,
+    actor: str,
+    chat: str | None = None,
+    reason: str = "",
+) -> GameRow:
+    """Void a game: it stays in the log, shown as voided, and counts for nothing.
+
+    Raises:
+        NotFound: no such game. Refused: it is already voided or undone.
+    """
+    async with club_write(db, club_id(club)) as write:
+        row = await _live_game(write, game)
+        folded = await overlays.load(write.tx, write.club)
+        payload = {"reason": reason}
+        await write.event(log.VOID, actor=actor, chat=chat, target=game, payload=payload)
+        if await _rated(write, row, folded) is not None:
+            await write.rebuild()
+        voided = await game_row(write.tx, write.club, game)
+    assert voided is not None
+    return voided
+
+
+async def correct_game(
+    db: Database,
+    club: ClubRef,
+    game: int,
+    *,
+    actor: str,
+    chat: str | None = None,
+    **changes: Any,
+) -> GameRow:
+    """Correct a game's data; it keeps its place in history and everything is re-rated.
+
+    Changeable: black, white, result, date, stones, komi, played, board, time, round,
+    arranged, counts_as_tournament, pair_go, reported (to move a game to another tournament,
+    void it and record it again).
+
+    Raises:
+        NotFound: no such game. Refused: unknown fields, bad values, no change, a voided game.
+        EngineError: the club's system refuses the corrected game; nothing is written.
+    """
+    unknown = set(changes) - CORRECTABLE
+    if unknown:
+        raise Refused(
+            f"cannot correct {', '.join(sorted(unknown))} of a game; correctable: "
+            f"{', '.join(sorted(CORRECTABLE))} (void the game and record it again otherwise)"
+        )
+    async with club_write(db, club_id(club)) as write:
+        row = await _live_game(write, game)
+        try:
+            corrected = dataclasses.replace(row.game, **changes)
+        except EngineError:
+            raise
+        except ValueError as error:
+            raise Refused(str(error)) from None
+        context = await Context.load(write.tx, write.club)
+        problems = context.problems(corrected, correcting=True)
+        if problems:
+            raise Refused("; ".join(problems))
+        before, after = game_columns(row.game), game_columns(corrected)
+        diff = {column: value for column, value in after.items() if before[column] != value}
+        if not diff:
+            raise Refused(f"nothing to correct: game {game} already has those values")
+        await write.event(
+            log.CORRECT, actor=actor, chat=chat, target=game, payload={"changes": diff}
+        )
+        where = await _rated(write, row, context.overlay)
+        if where is not None:
+            await write.rebuild(strict={where})
+        fixed = await game_row(write.tx, write.club, game)
+    assert fixed is not None
+    return fixed
+
+
+async def undo_last(db: Database, club: ClubRef, *, actor: str, chat: str | None = None) -> Undone:
+    """Take back ``actor``'s last undoable entry not already undone (or voided).
+
+    Undoable: games, registrations, voids, corrections, confirmations, overrides, EGF
+    ratings, teacher actions and suspensions.
+
+    Raises:
+        Refused: nothing to undo, or a registration whose player already has games.
+    """
+    async with club_write(db, club_id(club)) as write:
+        folded = await overlays.load(write.tx, write.club)
+        marks = ", ".join("?" for _ in log.UNDOABLE)
+        rows = await write.tx.fetchall(
+            f"SELECT {LOG_COLUMNS} FROM log WHERE club = ? AND actor = ? AND kind IN ({marks}) "
+            "ORDER BY seq DESC",
+            (write.club, actor, *log.UNDOABLE),
+        )
+        for row in rows:
+            if row[0] in folded.undone or (row[2] == log.GAME and row[0] in folded.voided):
+                continue
+            entry = entry_from(row)
+            break
+        else:
+            raise Refused("there is nothing of yours to undo")
+        undone = await _undo(write, entry.seq, entry.kind, folded)
+        await write.event(log.UNDO, actor=actor, chat=chat, target=entry.seq)
+        if undone.rebuild:
+            await write.rebuild()
+        game = None
+        if undone.game is not None:
+            game = await game_row(write.tx, write.club, undone.game)
+        return Undone(entry, game, undone.player, undone.event)
+
+
+@dataclasses.dataclass(slots=True)
+class _Target:
+    rebuild: bool
+    game: int | None = None
+    player: Any = None
+    event: Any = None
+
+
+async def _undo(write: ClubWrite, seq: int, kind: str, folded: Overlay) -> _Target:
+    """What undoing entry ``seq`` involves (refusing a registration still in use)."""
+    if kind == log.GAME:
+        row = await game_row(write.tx, write.club, seq)
+        assert row is not None
+        return _Target(await _rated(write, row, folded) is not None, game=seq)
+    if kind == log.PLAYER:
+        player = (await load_players(write.tx, write.club)).get(seq)
+        assert player is not None
+        await _refuse_if_used(write, seq, player.name, folded)
+        return _Target(not player.guest, player=player)
+    (event,) = [e for e in await events(write.tx, write.club, [kind]) if e.seq == seq]
+    if kind in (log.VOID, log.CORRECT, log.CONFIRM):
+        assert event.target is not None
+        row = await game_row(write.tx, write.club, event.target)
+        assert row is not None
+        # the game's place in the rating history, taken with or without this entry
+        rated = position(row.game, await raw_pending(write.tx, row.id), folded) is not None
+        return _Target(rated, game=event.target, event=event)
+    return _Target(True, event=event)
+
+
+async def _refuse_if_used(write: ClubWrite, player: int, name: str, folded: Overlay) -> None:
+    rows = await write.tx.fetchall(
+        "SELECT seq FROM games WHERE club = ? AND (black = ? OR white = ?)",
+        (write.club, player, player),
+    )
+    used = [seq for (seq,) in rows if not folded.removed(seq)]
+    used += [  # a correction may have put the player into a game
+        seq
+        for seq, changes in folded.corrections.items()
+        if player in (changes.get("black"), changes.get("white")) and not folded.removed(seq)
+    ]
+    entries = await write.tx.fetchall(
+        "SELECT seq FROM tournament_entries WHERE club = ? AND player = ?", (write.club, player)
+    )
+    used += [seq for (seq,) in entries if seq not in folded.undone]
+    if used:
+        raise Refused(
+            f"{name} already has games or tournament entries; void those first, then undo the "
+            "registration"
+        )

@@ -1,0 +1,203 @@
+"""The database: one writer connection behind a lock, one reader, migrations at open.
+
+Every write is a transaction ``async with db.transaction() as tx:`` — ``BEGIN IMMEDIATE`` …
+``COMMIT``, rolled back on any exception — taken under one ``asyncio.Lock``, so coroutines never
+interleave inside a transaction (stack-notes.md, SQLite). Reads go through a second connection
+and see the last committed state (WAL). ``await db.close()`` closes both: an open aiosqlite
+connection keeps a thread alive and hangs the process at exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import importlib
+import os
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from engine.system import RatingSystem
+from storage import migrate
+
+if TYPE_CHECKING:
+    from storage.projections import ClubLedgers
+
+Row = tuple[Any, ...]
+SystemFactory = Callable[[], RatingSystem]
+Clock = Callable[[], dt.datetime]
+
+BUSY_TIMEOUT_MS = 5000
+SYNCHRONOUS_MODES = ("NORMAL", "FULL")
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Transaction:
+    """One write transaction on the writer connection (only valid inside ``db.transaction()``)."""
+
+    def __init__(self, connection: aiosqlite.Connection):
+        self._connection = connection
+        self._rollback_hooks: list[Callable[[], None]] = []
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        await self._connection.execute_fetchall(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for every row."""
+        cursor = await self._connection.executemany(sql, rows)
+        await cursor.close()
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query, as tuples."""
+        return [tuple(row) for row in await self._connection.execute_fetchall(sql, params)]
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def chunks(
+        self, sql: str, params: Sequence[Any] = (), size: int = 4096
+    ) -> AsyncIterator[list[Row]]:
+        """The rows of a query in lists of up to ``size`` (for scans too big to hold at once)."""
+        cursor = await self._connection.execute(sql, params)
+        try:
+            while rows := await cursor.fetchmany(size):
+                yield rows  # type: ignore[misc]  # sqlite3 rows are tuples (no row factory)
+        finally:
+            await cursor.close()
+
+    def on_rollback(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` if this transaction rolls back (to drop in-memory state it touched)."""
+        self._rollback_hooks.append(hook)
+
+
+class Database:
+    """An open hoshi database (see :func:`open_db`)."""
+
+    def __init__(
+        self,
+        path: str,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        *,
+        systems: Mapping[str, SystemFactory] | None,
+        clock: Clock,
+        version: int,
+    ):
+        self.path = path
+        self.version = version
+        self.clock = clock
+        self._writer = writer
+        self._reader = reader
+        self._shared = reader is writer
+        self._lock = asyncio.Lock()
+        self._systems = dict(systems) if systems is not None else None
+        self.ledgers: dict[int, ClubLedgers] = {}
+        """Each club's in-memory ledgers (storage.projections), built on first use."""
+
+    @property
+    def systems(self) -> Mapping[str, SystemFactory]:
+        """The rating systems by key (default: the engine's registry ``engine.systems``)."""
+        if self._systems is None:
+            registry = importlib.import_module("engine.systems")
+            self._systems = dict(registry.SYSTEMS)
+        return self._systems
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception."""
+        async with self._lock:
+            tx = Transaction(self._writer)
+            await self._writer.execute_fetchall("BEGIN IMMEDIATE")
+            try:
+                yield tx
+                await self._writer.execute_fetchall("COMMIT")
+            except BaseException:
+                try:
+                    if self._writer.in_transaction:
+                        await self._writer.execute_fetchall("ROLLBACK")
+                finally:
+                    for hook in tx._rollback_hooks:
+                        hook()
+                raise
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a read-only query on the reader connection (committed state)."""
+        if self._shared:
+            async with self._lock:
+                return [tuple(r) for r in await self._reader.execute_fetchall(sql, params)]
+        return [tuple(r) for r in await self._reader.execute_fetchall(sql, params)]
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def close(self) -> None:
+        """Close every connection (idempotent)."""
+        self.ledgers.clear()
+        await self._writer.close()
+        if not self._shared:
+            await self._reader.close()
+
+
+async def _connect(path: str, *, synchronous: str, query_only: bool) -> aiosqlite.Connection:
+    connection = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await connection.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await connection.execute_fetchall("PRAGMA foreign_keys = ON")
+        await connection.execute_fetchall(f"PRAGMA synchronous = {synchronous}")
+        if query_only:
+            await connection.execute_fetchall("PRAGMA query_only = ON")
+    except BaseException:
+        await connection.close()
+        raise
+    return connection
+
+
+async def open_db(
+    path: str | os.PathLike[str],
+    *,
+    systems: Mapping[str, SystemFactory] | None = None,
+    clock: Clock = utc_now,
+    migrations: Traversable | Path | None = None,
+    synchronous: str = "NORMAL",
+) -> Database:
+    """Open (creating if needed) and migrate a hoshi database.
+
+    Args:
+        path: the SQLite file (``":memory:"`` works too, with one shared connection).
+        systems: rating-system factories by key; default the engine's registry.
+        clock: the source of log timestamps (tests inject a fixed clock).
+        migrations: a directory of ``NNNN_name.sql`` files (default: the packaged ones).
+        synchronous: ``NORMAL`` (default) or ``FULL``.
+
+    Raises:
+        SchemaVersionError: the database is newer than this hoshi.
+    """
+    if synchronous.upper() not in SYNCHRONOUS_MODES:
+        raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
+    synchronous = synchronous.upper()
+    name = os.fspath(path)
+    steps = migrate.discover(migrations if migrations is not None else migrate.packaged())
+    writer = await _connect(name, synchronous=synchronous, query_only=False)
+    try:
+        if name != ":memory:":
+            await writer.execute_fetchall("PRAGMA journal_mode = WAL")
+        version = await migrate.apply(writer, steps)
+        reader = (
+            writer
+            if name == ":memory:"
+            else await _connect(name, synchronous=synchronous, query_only=True)
+        )
+    except BaseException:
+        await writer.close()
+        raise
+    return Database(name, writer, reader, systems=systems, clock=clock, version=version)

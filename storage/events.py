@@ -1,0 +1,270 @@
+"""Organiser and scheduler events that enter the rating history.
+
+Overrides, EGF ratings, teacher actions and suspensions name a player; the end of a day
+(Tensuusei, rules.md §2.3), of a month (PSG, §4.5) and of a rating period (MGSZ club games,
+§1.4 Decision) are idempotent: a second call for the same day, month or period is a no-op.
+Each is applied at the end of the club's history; the club's current system may refuse it
+(``EngineError``), and then nothing is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Any
+
+from engine.ranks import Rank
+from engine.system import Change
+from engine.types import (
+    DayEnded,
+    EgfRating,
+    Event,
+    MonthEnded,
+    Override,
+    PeriodClosed,
+    TeacherAction,
+    TeacherKind,
+    Tournament,
+    VerificationSuspended,
+)
+from storage import log
+from storage.codec import optional_text
+from storage.common import ClubRef, PlayerRef, club_id, player_id
+from storage.db import Database
+from storage.errors import NotFound, Refused
+from storage.history import tournament_columns
+from storage.players import load_players
+from storage.projections import ClubWrite, club_write
+
+SCHEDULER = "scheduler"
+
+
+async def _player_event(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    kind: str,
+    payload: dict[str, Any],
+    make: type[Event] | Any,
+    event_fields: dict[str, Any],
+    *,
+    actor: str,
+    chat: str | None,
+) -> list[Change]:
+    async with club_write(db, club_id(club)) as write:
+        known = (await load_players(write.tx, write.club, guests=False)).get(player_id(player))
+        if known is None:
+            raise NotFound(f"there is no registered player {player_id(player)} in this club")
+        seq = await write.event(
+            kind, actor=actor, chat=chat, target=known.id, payload={"player": known.id, **payload}
+        )
+        return await write.apply(seq, make(player=known.id, **event_fields))
+
+
+async def record_override(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    *,
+    reason: str,
+    date: dt.date,
+    actor: str,
+    chat: str | None = None,
+    rating: int | None = None,
+    rank: Rank | None = None,
+) -> list[Change]:
+    """A committee adjustment of rating and/or rank, with who/when/why (rules.md §1.5, §4.4).
+
+    Raises:
+        Refused: neither rating nor rank given, or no reason.
+        EngineError: the club's system refuses it.
+    """
+    if rating is None and rank is None:
+        raise Refused('an override needs rating=N or rank=R, e.g. rank=2d reason="committee"')
+    reason = " ".join(reason.split())
+    if not reason:
+        raise Refused('an override needs a reason, e.g. reason="committee decision 2026-03"')
+    payload = {"date": date.isoformat(), "reason": reason, "rating": rating}
+    payload["rank"] = optional_text(rank)
+    fields = {"date": date, "reason": reason, "rating": rating, "rank": rank}
+    return await _player_event(
+        db, club, player, log.OVERRIDE, payload, Override, fields, actor=actor, chat=chat
+    )
+
+
+async def record_egf(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    rating: int,
+    *,
+    year: int,
+    month: int,
+    actor: str,
+    chat: str | None = None,
+    from_tournament: bool = True,
+) -> list[Change]:
+    """An EGF rating known for a player in a month (rules.md §4.4–4.5)."""
+    if not 1 <= month <= 12:
+        raise Refused(f"months run from 1 to 12, not {month}")
+    payload = {"rating": rating, "year": year, "month": month, "from_tournament": from_tournament}
+    return await _player_event(
+        db, club, player, log.EGF, payload, EgfRating, payload, actor=actor, chat=chat
+    )
+
+
+async def record_teacher_action(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    kind: TeacherKind,
+    *,
+    date: dt.date,
+    actor: str,
+    chat: str | None = None,
+    teacher_rank: Rank | None = None,
+    rank: Rank | None = None,
+) -> list[Change]:
+    """PSG: a teacher promotes a student or holds back / releases promotion (rules.md §4.4)."""
+    payload = {
+        "kind": kind.value,
+        "date": date.isoformat(),
+        "teacher_rank": optional_text(teacher_rank),
+        "rank": optional_text(rank),
+    }
+    fields = {"kind": kind, "date": date, "teacher_rank": teacher_rank, "rank": rank}
+    return await _player_event(
+        db, club, player, log.TEACHER, payload, TeacherAction, fields, actor=actor, chat=chat
+    )
+
+
+async def suspend_verification(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    *,
+    date: dt.date,
+    actor: str,
+    chat: str | None = None,
+    suspended: bool = True,
+) -> list[Change]:
+    """PSG: suspend (or resume) a player's month-end verification (rules.md §4.5)."""
+    payload = {"suspended": suspended, "date": date.isoformat()}
+    fields = {"suspended": suspended, "date": date}
+    return await _player_event(
+        db,
+        club,
+        player,
+        log.SUSPEND,
+        payload,
+        VerificationSuspended,
+        fields,
+        actor=actor,
+        chat=chat,
+    )
+
+
+async def _once(
+    write: ClubWrite,
+    kind: str,
+    key: str,
+    payload: dict[str, Any],
+    event: Event,
+    *,
+    actor: str,
+    chat: str | None,
+) -> bool:
+    if await write.tx.fetchone(
+        "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?", (kind, key, write.club)
+    ):
+        return False
+    seq = await write.event(kind, actor=actor, chat=chat, key=key, payload=payload)
+    await write.apply(seq, event)
+    return True
+
+
+async def end_day(
+    db: Database,
+    club: ClubRef,
+    date: dt.date,
+    *,
+    actor: str = SCHEDULER,
+    chat: str | None = None,
+) -> bool:
+    """Tensuusei: the club's day ends and its pairs are settled (rules.md §2.3).
+
+    Returns:
+        ``False`` when that day had already ended (nothing written).
+    """
+    async with club_write(db, club_id(club)) as write:
+        return await _once(
+            write,
+            log.DAY,
+            date.isoformat(),
+            {"date": date.isoformat()},
+            DayEnded(date),
+            actor=actor,
+            chat=chat,
+        )
+
+
+async def end_month(
+    db: Database,
+    club: ClubRef,
+    year: int,
+    month: int,
+    *,
+    actor: str = SCHEDULER,
+    chat: str | None = None,
+) -> bool:
+    """PSG: the month-end verification check (rules.md §4.5).
+
+    Returns:
+        ``False`` when that month had already ended (nothing written).
+    """
+    if not 1 <= month <= 12:
+        raise Refused(f"months run from 1 to 12, not {month}")
+    async with club_write(db, club_id(club)) as write:
+        return await _once(
+            write,
+            log.MONTH,
+            f"{year:04d}-{month:02d}",
+            {"year": year, "month": month},
+            MonthEnded(year, month),
+            actor=actor,
+            chat=chat,
+        )
+
+
+async def close_period(
+    db: Database,
+    club: ClubRef,
+    period: Tournament,
+    *,
+    actor: str = SCHEDULER,
+    chat: str | None = None,
+) -> bool:
+    """MGSZ: the club's rating period ends; its single games are rated as one tournament.
+
+    (rules.md §1.4, Decision — club games.) The period is identified by its dates; its id
+    becomes the event's log position.
+
+    Returns:
+        ``False`` when that period had already been closed (nothing written).
+    """
+    key = f"{period.start.isoformat()}/{period.end.isoformat()}"
+    async with club_write(db, club_id(club)) as write:
+        if await write.tx.fetchone(
+            "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?",
+            (log.PERIOD, key, write.club),
+        ):
+            return False
+        seq = await write.event(
+            log.PERIOD,
+            actor=actor,
+            chat=chat,
+            key=key,
+            payload={"tournament": tournament_columns(period)},
+        )
+        await write.apply(seq, PeriodClosed(dataclasses.replace(period, id=seq)))
+        return True

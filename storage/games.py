@@ -1,0 +1,500 @@
+"""Games: recording (one or a batch), confirming reports, and reading them back."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from engine.errors import EngineError
+from engine.ranks import Rank
+from engine.system import Change
+from engine.timecontrol import TimeControl
+from engine.types import Game, GamePlayed, Result, Tournament
+from storage import log
+from storage import overlay as overlays
+from storage.codec import komi_half_points, result_text, time_text
+from storage.common import ClubRef, PlayerRef, club_id, player_id
+from storage.db import Database
+from storage.errors import BatchError, NotFound, Refused, StorageError
+from storage.history import GAME_COLUMNS, GAME_SELECT, TOURNAMENT_SELECT, effective_game
+from storage.history import effective_tournament as _effective_tournament
+from storage.log import LOG_COLUMNS, Reader, entry_from
+from storage.overlay import Overlay
+from storage.players import load_players
+from storage.projections import ClubWrite, club_write
+from storage.records import (
+    GAME_OK,
+    GAME_PENDING,
+    GAME_UNDONE,
+    GAME_VOIDED,
+    GameRow,
+    Player,
+)
+
+GAME_INSERT = (
+    f"INSERT INTO games (club, pending, {', '.join(GAME_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in range(len(GAME_COLUMNS) + 2))})"
+)
+
+
+def game_columns(game: Game) -> dict[str, Any]:
+    """A game's stored column values (komi in half points, dates and time as text)."""
+    return {
+        "seq": game.id,
+        "black": game.black,
+        "white": game.white,
+        "result": result_text(game.result),
+        "date": game.date.isoformat(),
+        "stones": game.stones,
+        "komi2": komi_half_points(game.komi),
+        "played": int(game.played),
+        "board": game.board,
+        "time": time_text(game.time),
+        "tournament": game.tournament,
+        "round": game.round,
+        "arranged": int(game.arranged),
+        "counts_as_tournament": int(game.counts_as_tournament),
+        "pair_go": int(game.pair_go),
+        "reported": None if game.reported is None else game.reported.isoformat(),
+    }
+
+
+class Context:
+    """What validating games needs, loaded once per write: players, overlay, tournaments."""
+
+    def __init__(
+        self,
+        players: dict[int, Player],
+        overlay: Overlay,
+        tournaments: dict[int, Tournament],
+        entered: dict[int, set[int]],
+    ):
+        self.players = players
+        self.overlay = overlay
+        self.tournaments = tournaments
+        self.entered = entered
+
+    @classmethod
+    async def load(cls, reader: Reader, club: int) -> Context:
+        folded = await overlays.load(reader, club)
+        tournaments = {
+            row[0]: _effective_tournament(row, folded)
+            for row in await reader.fetchall(
+                f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ?", (club,)
+            )
+        }
+        entered: dict[int, set[int]] = {}
+        for seq, tournament, player in await reader.fetchall(
+            "SELECT seq, tournament, player FROM tournament_entries WHERE club = ?", (club,)
+        ):
+            if seq not in folded.undone:
+                entered.setdefault(tournament, set()).add(player)
+        return cls(await load_players(reader, club), folded, tournaments, entered)
+
+    def name(self, player: int) -> str:
+        known = self.players.get(player)
+        return known.name if known is not None else f"player {player}"
+
+    def problems(
+        self, game: Game, *, pending: bool = False, correcting: bool = False
+    ) -> list[str]:
+        """Everything wrong with recording ``game`` in this club (empty: fine).
+
+        ``correcting``: the game is already stored and being corrected, so a finalised
+        tournament does not stop it.
+        """
+        found: list[str] = []
+        for player in (game.black, game.white):
+            known = self.players.get(player)
+            if known is None:
+                found.append(f"there is no player {player} in this club")
+            elif known.guest and game.tournament is None:
+                found.append(
+                    f"{known.name} is a tournament guest, not a registered player of the club"
+                )
+        try:
+            komi_half_points(game.komi)
+        except Refused as error:
+            found.append(str(error))
+        if game.board < 2:
+            found.append(f"the board size must be a number like 19 or 13, not {game.board}")
+        if game.tournament is not None:
+            tournament = self.tournaments.get(game.tournament)
+            if tournament is None:
+                found.append(f"there is no tournament {game.tournament} in this club")
+            else:
+                if game.tournament in self.overlay.finalised and not correcting:
+                    found.append(f"{tournament.name} is already finalised; reopen it to add games")
+                if game.round is not None and not 1 <= game.round <= tournament.rounds:
+                    found.append(
+                        f"round {game.round} is outside {tournament.name}'s rounds "
+                        f"1–{tournament.rounds}"
+                    )
+            if pending:
+                found.append("a tournament game cannot wait for confirmation; record it directly")
+        elif game.round is not None:
+            found.append("a round number needs a tournament")
+        return found
+
+
+def new_game(
+    black: PlayerRef,
+    white: PlayerRef,
+    result: Result | None,
+    *,
+    stones: int,
+    komi: Fraction | int,
+    date: dt.date,
+    played: bool = True,
+    board: int = 19,
+    time: TimeControl | None = None,
+    tournament: int | None = None,
+    round: int | None = None,
+    arranged: bool = False,
+    counts_as_tournament: bool = False,
+    pair_go: bool = False,
+    reported: dt.date | None = None,
+) -> Game:
+    """A ``Game`` to record (id 0 until stored).
+
+    Raises:
+        Refused: a player against themselves, or stones outside 0–9.
+    """
+    try:
+        return Game(
+            0,
+            player_id(black),
+            player_id(white),
+            result,
+            date,
+            stones,
+            Fraction(komi),
+            played,
+            board,
+            time,
+            tournament,
+            round,
+            arranged,
+            counts_as_tournament,
+            pair_go,
+            reported,
+        )
+    except EngineError:
+        raise
+    except ValueError as error:
+        raise Refused(str(error)) from None
+
+
+async def ensure_entries(
+    write: ClubWrite, context: Context, game: Game, *, actor: str, chat: str | None
+) -> None:
+    """Enter a tournament game's players who have no entry yet, at their current rank.
+
+    A registered player enters with the rank the club's system gives them now (their
+    registration rank if the system does not know them); a guest with their declared rank.
+    """
+    if game.tournament is None:
+        return
+    entered = context.entered.setdefault(game.tournament, set())
+    system = write.ledgers.systems[write.ledgers.current]
+    for player in (game.black, game.white):
+        if player in entered:
+            continue
+        known = context.players[player]
+        rank: Rank = known.rank
+        if not known.guest:
+            with contextlib.suppress(KeyError):  # not in the ledger: keep the registered rank
+                rank = system.card(player).rank
+        await add_entry_row(
+            write, game.tournament, known, rank, registered=not known.guest, actor=actor, chat=chat
+        )
+        entered.add(player)
+
+
+async def add_entry_row(
+    write: ClubWrite,
+    tournament: int,
+    player: Player,
+    rank: Rank,
+    *,
+    registered: bool,
+    actor: str,
+    chat: str | None,
+    country: str | None = None,
+) -> int:
+    """Append a tournament entry (the rank a player entered with)."""
+    seq = await write.append(log.ENTRY, actor=actor, chat=chat)
+    await write.tx.execute(
+        "INSERT INTO tournament_entries "
+        "(seq, club, tournament, player, rank, registered, country) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            seq,
+            write.club,
+            tournament,
+            player.id,
+            str(rank),
+            int(registered),
+            country if country is not None else player.country,
+        ),
+    )
+    return seq
+
+
+async def insert_game(
+    write: ClubWrite,
+    context: Context,
+    game: Game,
+    *,
+    pending: bool = False,
+    actor: str,
+    chat: str | None,
+) -> tuple[Game, list[Change]]:
+    """Append a game; a club game not pending is applied to the ledgers at once.
+
+    Returns:
+        The stored game (its id is its seq) and the current system's changes.
+    """
+    await ensure_entries(write, context, game, actor=actor, chat=chat)
+    seq = await write.append(log.GAME, actor=actor, chat=chat)
+    stored = dataclasses.replace(game, id=seq)
+    columns = game_columns(stored)
+    await write.tx.execute(
+        GAME_INSERT, (write.club, int(pending), *(columns[c] for c in GAME_COLUMNS))
+    )
+    changes: list[Change] = []
+    if game.tournament is None and not pending:
+        changes = await write.apply(seq, GamePlayed(stored))
+    return stored, changes
+
+
+async def record_game(
+    db: Database,
+    club: ClubRef,
+    black: PlayerRef,
+    white: PlayerRef,
+    result: Result | None,
+    *,
+    stones: int,
+    komi: Fraction | int,
+    date: dt.date,
+    actor: str,
+    chat: str | None = None,
+    played: bool = True,
+    board: int = 19,
+    time: TimeControl | None = None,
+    tournament: int | None = None,
+    round: int | None = None,
+    arranged: bool = False,
+    counts_as_tournament: bool = False,
+    pair_go: bool = False,
+    reported: dt.date | None = None,
+    pending: bool = False,
+) -> GameRow:
+    """Record one game (``/result``) in one transaction; a club game is rated at once.
+
+    ``pending`` stores a player's own report that waits for :func:`confirm_game`; a game in
+    an open ``tournament`` is rated when the tournament is finalised.
+
+    Raises:
+        Refused: unknown players or tournament, a finalised tournament, bad values.
+        EngineError: the club's rating system refuses the game; nothing is written.
+    """
+    game = new_game(
+        black,
+        white,
+        result,
+        stones=stones,
+        komi=komi,
+        date=date,
+        played=played,
+        board=board,
+        time=time,
+        tournament=tournament,
+        round=round,
+        arranged=arranged,
+        counts_as_tournament=counts_as_tournament,
+        pair_go=pair_go,
+        reported=reported,
+    )
+    async with club_write(db, club_id(club)) as write:
+        context = await Context.load(write.tx, write.club)
+        problems = context.problems(game, pending=pending)
+        if problems:
+            raise Refused("; ".join(problems))
+        stored, _ = await insert_game(
+            write, context, game, pending=pending, actor=actor, chat=chat
+        )
+        row = await game_row(write.tx, write.club, stored.id)
+    assert row is not None
+    return row
+
+
+async def record_games(
+    db: Database,
+    club: ClubRef,
+    games: Sequence[Game],
+    *,
+    actor: str,
+    chat: str | None = None,
+) -> list[GameRow]:
+    """Record a batch of games (ids ignored): all of them, or none.
+
+    Raises:
+        BatchError: naming every bad game by its 1-based number; nothing is written.
+    """
+    async with club_write(db, club_id(club)) as write:
+        context = await Context.load(write.tx, write.club)
+        problems = [
+            (number, "; ".join(found))
+            for number, game in enumerate(games, start=1)
+            if (found := context.problems(game))
+        ]
+        if problems:
+            raise BatchError(problems)
+        ids = []
+        for number, game in enumerate(games, start=1):
+            try:
+                stored, _ = await insert_game(write, context, game, actor=actor, chat=chat)
+            except (EngineError, StorageError) as error:
+                raise BatchError([(number, str(error))]) from error
+            ids.append(stored.id)
+        rows = await game_rows(write.tx, write.club, ids)
+    return rows
+
+
+async def confirm_game(
+    db: Database, club: ClubRef, game: int, *, actor: str, chat: str | None = None
+) -> GameRow:
+    """Confirm a player's pending report: from now on it counts (rated at the confirmation).
+
+    Raises:
+        NotFound: no such game. Refused: the game is not pending.
+        EngineError: the club's system refuses it; nothing is written.
+    """
+    async with club_write(db, club_id(club)) as write:
+        row = await game_row(write.tx, write.club, game)
+        if row is None:
+            raise NotFound(f"there is no game {game} in this club")
+        if row.status != GAME_PENDING:
+            raise Refused(f"game {game} is not waiting for confirmation (it is {row.status})")
+        seq = await write.event(log.CONFIRM, actor=actor, chat=chat, target=game)
+        await write.apply(seq, GamePlayed(row.game))
+        confirmed = await game_row(write.tx, write.club, game)
+    assert confirmed is not None
+    return confirmed
+
+
+# ---------------------------------------------------------------- reading games back
+
+_ROW_SELECT = (
+    f"SELECT {GAME_SELECT}, games.pending, {LOG_COLUMNS} FROM games "
+    "JOIN log ON log.seq = games.seq"
+)
+_PENDING = len(GAME_COLUMNS)
+
+
+def row_status(seq: int, pending: bool, folded: Overlay) -> str:
+    if seq in folded.undone:
+        return GAME_UNDONE
+    if seq in folded.voided:
+        return GAME_VOIDED
+    if pending and seq not in folded.confirmed:
+        return GAME_PENDING
+    return GAME_OK
+
+
+def position(game: Game, pending: bool, folded: Overlay) -> int | None:
+    """Where a game sits in the rating history (``None``: it is not rated yet)."""
+    if game.tournament is not None:
+        return folded.finalised.get(game.tournament)
+    if pending:
+        return folded.confirmed.get(game.id)
+    return game.id
+
+
+def _game_row(row: tuple[Any, ...], folded: Overlay) -> GameRow:
+    return GameRow(
+        game=effective_game(row, folded),
+        status=row_status(row[0], row[_PENDING] == 1, folded),
+        corrected=row[0] in folded.corrections,
+        entry=entry_from(row, _PENDING + 1),
+    )
+
+
+async def game_rows(
+    reader: Reader, club: int, ids: Sequence[int], folded: Overlay | None = None
+) -> list[GameRow]:
+    """The given games of the club, in the order of ``ids`` (unknown ids left out)."""
+    folded = folded or await overlays.load(reader, club)
+    found: dict[int, GameRow] = {}
+    for start in range(0, len(ids), 500):
+        part = list(ids[start : start + 500])
+        marks = ", ".join("?" for _ in part)
+        for row in await reader.fetchall(
+            f"{_ROW_SELECT} WHERE games.club = ? AND games.seq IN ({marks})", (club, *part)
+        ):
+            found[row[0]] = _game_row(row, folded)
+    return [found[i] for i in ids if i in found]
+
+
+async def game_row(reader: Reader, club: int, game: int) -> GameRow | None:
+    rows = await game_rows(reader, club, [game])
+    return rows[0] if rows else None
+
+
+async def raw_pending(reader: Reader, game: int) -> bool:
+    row = await reader.fetchone("SELECT pending FROM games WHERE seq = ?", (game,))
+    return row is not None and row[0] == 1
+
+
+async def game(db: Database, club: ClubRef, game_id: int) -> GameRow | None:
+    """One game of the club, with its status (``ok``/``voided``/``undone``/``pending``)."""
+    return await game_row(db, club_id(club), game_id)
+
+
+async def games_of(
+    db: Database, club: ClubRef, player: PlayerRef, limit: int | None = 20
+) -> list[GameRow]:
+    """The player's games, newest first (voided and undone ones too, marked by status).
+
+    A correction that changed the players is followed: the game counts for its current
+    players.
+    """
+    cid, pid = club_id(club), player_id(player)
+    folded = await overlays.load(db, cid)
+    candidates = {
+        seq
+        for (seq,) in await db.fetchall(
+            "SELECT seq FROM games WHERE black = ? AND club = ? UNION "
+            "SELECT seq FROM games WHERE white = ? AND club = ?",
+            (pid, cid, pid, cid),
+        )
+    } | set(folded.corrections)
+    rows = [
+        row
+        for row in await game_rows(db, cid, sorted(candidates, reverse=True), folded)
+        if pid in (row.game.black, row.game.white)
+    ]
+    return rows if limit is None else rows[:limit]
+
+
+async def club_games(db: Database, club: ClubRef) -> list[GameRow]:
+    """Every game of the club in log order (for export)."""
+    cid = club_id(club)
+    folded = await overlays.load(db, cid)
+    rows = await db.fetchall(f"{_ROW_SELECT} WHERE games.club = ? ORDER BY games.seq", (cid,))
+    return [_game_row(row, folded) for row in rows]
+
+
+async def pending_games(db: Database, club: ClubRef) -> list[GameRow]:
+    """Player reports still waiting for confirmation, oldest first."""
+    cid = club_id(club)
+    folded = await overlays.load(db, cid)
+    rows = await db.fetchall(
+        f"{_ROW_SELECT} WHERE games.club = ? AND games.pending = 1 ORDER BY games.seq", (cid,)
+    )
+    return [r for r in (_game_row(row, folded) for row in rows) if r.status == GAME_PENDING]

@@ -1,0 +1,78 @@
+"""How later log entries change earlier ones: undo, void, correct, confirm, finalise, reopen.
+
+Nothing in the log is rewritten; instead the :class:`Overlay` of a club says, for every entry,
+whether it still counts and with which data. A ``correct`` supersedes a game's data but keeps
+the game's position in history; ``void`` and ``undo`` remove their target from the rating
+history (the rows stay and are shown as voided/undone); a tournament is rated at its
+*effective* finalisation — the last ``finalise`` not followed by a ``reopen``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from storage import log
+from storage.log import Reader
+
+
+@dataclass(slots=True)
+class Overlay:
+    """A club's overlay events folded into lookup tables (all keyed by target seq).
+
+    ``undone``: every seq an ``undo`` took back. ``voided``: game → the void's seq (voids
+    not undone). ``corrections``: game → the merged column changes of its corrections.
+    ``confirmed``: pending game → the confirmation's seq. ``finalised``: tournament → its
+    effective finalisation seq. ``amendments``: tournament → merged column changes.
+    """
+
+    undone: set[int] = field(default_factory=set)
+    voided: dict[int, int] = field(default_factory=dict)
+    corrections: dict[int, dict[str, Any]] = field(default_factory=dict)
+    confirmed: dict[int, int] = field(default_factory=dict)
+    finalised: dict[int, int] = field(default_factory=dict)
+    amendments: dict[int, dict[str, Any]] = field(default_factory=dict)
+    reopened: dict[int, int] = field(default_factory=dict)
+
+    def removed(self, seq: int) -> bool:
+        """Whether a game (or any entry) no longer counts: undone or voided."""
+        return seq in self.undone or seq in self.voided
+
+
+async def load(reader: Reader, club: int) -> Overlay:
+    """Read the club's overlay events (a small fraction of the log) and fold them."""
+    marks = ", ".join("?" for _ in log.OVERLAY_EVENTS)
+    rows = await reader.fetchall(
+        f"SELECT seq, kind, target, payload FROM events WHERE club = ? AND kind IN ({marks}) "
+        "ORDER BY seq",
+        (club, *log.OVERLAY_EVENTS),
+    )
+    overlay = Overlay()
+    overlay.undone = {target for _, kind, target, _ in rows if kind == log.UNDO}
+    for seq, kind, target, payload in rows:
+        if kind == log.UNDO or seq in overlay.undone:
+            continue
+        if kind == log.VOID:
+            overlay.voided[target] = seq
+        elif kind == log.CORRECT:
+            overlay.corrections.setdefault(target, {}).update(json.loads(payload)["changes"])
+        elif kind == log.CONFIRM:
+            overlay.confirmed[target] = seq
+        elif kind == log.FINALISE:
+            overlay.finalised[target] = seq
+            overlay.reopened.pop(target, None)
+        elif kind == log.REOPEN:
+            overlay.finalised.pop(target, None)
+            overlay.reopened[target] = seq
+        elif kind == log.AMEND:
+            overlay.amendments.setdefault(target, {}).update(json.loads(payload)["changes"])
+    return overlay
+
+
+async def undone(reader: Reader, club: int) -> set[int]:
+    """Every seq of the club that an ``undo`` took back."""
+    rows = await reader.fetchall(
+        "SELECT target FROM events WHERE club = ? AND kind = ?", (club, log.UNDO)
+    )
+    return {target for (target,) in rows}

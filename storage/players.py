@@ -1,0 +1,309 @@
+"""Players: registration, aliases, linked chat accounts and name lookup."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from engine.ranks import Rank
+from engine.types import Registered
+from storage import log, overlay
+from storage.codec import date_from_text, rank_from_text
+from storage.common import ClubRef, PlayerRef, clean_identity, clean_name, club_id, player_id
+from storage.db import Database, Row
+from storage.errors import NotFound, Refused
+from storage.log import Reader
+from storage.names import lookup, name_key
+from storage.projections import ClubWrite, club_write
+from storage.records import Lookup, NewPlayer, Player
+
+PLAYER_SELECT = (
+    "players.seq, players.club, players.name, players.rank, players.date, players.rating, "
+    "players.country, players.home_club, players.egd_pin, players.committee, players.guest"
+)
+
+
+def player_from_row(row: Row, aliases: Iterable[str] = ()) -> Player:
+    return Player(
+        id=row[0],
+        club=row[1],
+        name=row[2],
+        rank=rank_from_text(row[3]),
+        date=date_from_text(row[4]),
+        rating=row[5],
+        country=row[6],
+        home_club=row[7],
+        egd_pin=row[8],
+        committee=row[9] == 1,
+        guest=row[10] == 1,
+        aliases=tuple(aliases),
+    )
+
+
+async def load_players(reader: Reader, club: int, *, guests: bool = True) -> dict[int, Player]:
+    """The club's players (registrations not undone), by id, in registration order."""
+    taken_back = await overlay.undone(reader, club)
+    aliases: dict[int, list[str]] = {}
+    for seq, player, alias in await reader.fetchall(
+        "SELECT seq, player, alias FROM player_aliases WHERE club = ? ORDER BY seq", (club,)
+    ):
+        if seq not in taken_back:
+            aliases.setdefault(player, []).append(alias)
+    found: dict[int, Player] = {}
+    for row in await reader.fetchall(
+        f"SELECT {PLAYER_SELECT} FROM players WHERE club = ? ORDER BY seq", (club,)
+    ):
+        if row[0] not in taken_back and (guests or row[10] == 0):
+            found[row[0]] = player_from_row(row, aliases.get(row[0], ()))
+    return found
+
+
+def names_of(player: Player) -> tuple[str, ...]:
+    return (player.name, *player.aliases)
+
+
+class NameIndex:
+    """Folded name keys of a club's players (names and aliases), for duplicate checks."""
+
+    def __init__(self, players: Iterable[Player]):
+        self._keys: dict[tuple[str, ...], Player] = {}
+        for player in players:
+            self.add(player)
+
+    def add(self, player: Player, name: str | None = None) -> None:
+        for each in (name,) if name is not None else names_of(player):
+            self._keys.setdefault(name_key(each), player)
+
+    def holder(self, name: str) -> Player | None:
+        """The player already known by ``name`` (folded, any word order), if any."""
+        return self._keys.get(name_key(name))
+
+
+async def register(
+    write: ClubWrite,
+    new: NewPlayer,
+    *,
+    date: dt.date,
+    actor: str,
+    chat: str | None,
+    index: NameIndex,
+    allow_duplicate: bool = False,
+) -> Player:
+    """Register a player inside an open club write (shared by registration and imports).
+
+    Raises:
+        Refused: an empty or duplicate name.
+        EngineError: the club's rating system refuses the registration (nothing is written).
+    """
+    name = clean_name(new.name)
+    holder = index.holder(name)
+    if holder is not None and not allow_duplicate:
+        raise Refused(
+            f"{holder.name} (id {holder.id}) is already registered; to add a different person "
+            "with the same name, register them with a distinguishing name"
+        )
+    seq = await write.append(log.PLAYER, actor=actor, chat=chat)
+    await write.tx.execute(
+        "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
+        "committee, guest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            seq,
+            write.club,
+            name,
+            str(new.rank),
+            date.isoformat(),
+            new.rating,
+            new.country,
+            new.home_club,
+            new.egd_pin,
+            int(new.committee),
+            int(new.guest),
+        ),
+    )
+    if not new.guest:  # a guest is an unregistered tournament entry (rules.md §1.4 step 2)
+        registered = Registered(seq, new.rank, date, new.rating, new.country, new.committee)
+        await write.apply(seq, registered)
+    player = Player(
+        seq,
+        write.club,
+        name,
+        new.rank,
+        date,
+        new.rating,
+        new.country,
+        new.home_club,
+        new.egd_pin,
+        new.committee,
+        new.guest,
+    )
+    index.add(player)
+    return player
+
+
+async def register_player(
+    db: Database,
+    club: ClubRef,
+    name: str,
+    rank: Rank,
+    *,
+    date: dt.date,
+    actor: str,
+    chat: str | None = None,
+    rating: int | None = None,
+    country: str | None = None,
+    home_club: str | None = None,
+    egd_pin: str | None = None,
+    committee: bool = False,
+    guest: bool = False,
+    allow_duplicate: bool = False,
+) -> Player:
+    """Add a player to the club (``/register``).
+
+    ``rating`` records an existing player's standing; ``committee`` marks a stronger initial
+    rank allowed by the committee (rules.md §1.5); ``guest`` stores a tournament guest who is
+    never a ranked player.
+
+    Raises:
+        Refused: an empty name, or a name (or alias) already registered.
+        EngineError: the club's system refuses it (e.g. MGSZ: a new player above 5k without
+            a rating or committee decision, rules.md §1.5); nothing is written.
+    """
+    new = NewPlayer(name, rank, rating, country, home_club, egd_pin, committee, guest)
+    async with club_write(db, club_id(club)) as write:
+        index = NameIndex((await load_players(write.tx, write.club)).values())
+        return await register(
+            write,
+            new,
+            date=date,
+            actor=actor,
+            chat=chat,
+            index=index,
+            allow_duplicate=allow_duplicate,
+        )
+
+
+async def players(db: Database, club: ClubRef, *, guests: bool = False) -> list[Player]:
+    """The club's players in registration order (tournament guests only when asked)."""
+    return list((await load_players(db, club_id(club), guests=guests)).values())
+
+
+async def get_player(db: Database, club: ClubRef, player: PlayerRef) -> Player | None:
+    """One player of the club by id."""
+    return (await load_players(db, club_id(club))).get(player_id(player))
+
+
+async def _known(reader: Reader, club: int, player: PlayerRef) -> Player:
+    found = (await load_players(reader, club)).get(player_id(player))
+    if found is None:
+        raise NotFound(f"there is no player {player_id(player)} in this club")
+    return found
+
+
+async def add_alias(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    alias: str,
+    *,
+    actor: str,
+    chat: str | None = None,
+) -> bool:
+    """Another name the player is found by; ``False`` when they already had it.
+
+    Raises:
+        Refused: another player already has that name or alias.
+    """
+    alias = clean_name(alias, "alias")
+    async with club_write(db, club_id(club)) as write:
+        known = await load_players(write.tx, write.club)
+        target = known.get(player_id(player))
+        if target is None:
+            raise NotFound(f"there is no player {player_id(player)} in this club")
+        holder = NameIndex(known.values()).holder(alias)
+        if holder is not None:
+            if holder.id == target.id:
+                return False
+            raise Refused(f"{alias!r} already names {holder.name} (id {holder.id})")
+        seq = await write.append(log.ALIAS, actor=actor, chat=chat)
+        await write.tx.execute(
+            "INSERT INTO player_aliases (seq, club, player, alias) VALUES (?, ?, ?, ?)",
+            (seq, write.club, target.id, alias),
+        )
+    return True
+
+
+async def link_account(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    platform: str,
+    account: str | int,
+    *,
+    actor: str,
+    chat: str | None = None,
+) -> bool:
+    """Link a chat account to a player (``/link``); the newest link of an account wins.
+
+    Returns:
+        ``False`` when the account was already linked to this player.
+    """
+    platform = clean_identity(platform, "platform")
+    async with club_write(db, club_id(club)) as write:
+        target = await _known(write.tx, write.club, player)
+        current = await _linked(write.tx, write.club, platform, str(account))
+        if current == target.id:
+            return False
+        seq = await write.append(log.LINK, actor=actor, chat=chat)
+        await write.tx.execute(
+            "INSERT INTO account_links (seq, club, player, platform, account) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (seq, write.club, target.id, platform, str(account)),
+        )
+    return True
+
+
+async def _linked(reader: Reader, club: int, platform: str, account: str) -> int | None:
+    row = await reader.fetchone(
+        "SELECT player FROM account_links WHERE club = ? AND platform = ? AND account = ? "
+        "ORDER BY seq DESC LIMIT 1",
+        (club, platform, account),
+    )
+    return None if row is None else int(row[0])
+
+
+async def player_for_account(
+    db: Database, club: ClubRef, platform: str, account: str | int
+) -> Player | None:
+    """The player a chat account is linked to, if any."""
+    linked = await _linked(db, club_id(club), platform, str(account))
+    if linked is None:
+        return None
+    return (await load_players(db, club_id(club))).get(linked)
+
+
+async def accounts_of(db: Database, club: ClubRef, player: PlayerRef) -> list[tuple[str, str]]:
+    """The accounts currently linked to the player, as ``(platform, account)``."""
+    rows = await db.fetchall(
+        "SELECT DISTINCT platform, account FROM account_links WHERE club = ? AND player = ? "
+        "ORDER BY seq",
+        (club_id(club), player_id(player)),
+    )
+    return [
+        (platform, account)
+        for platform, account in rows
+        if await _linked(db, club_id(club), platform, account) == player_id(player)
+    ]
+
+
+async def find_player(db: Database, club: ClubRef, query: str, *, guests: bool = False) -> Lookup:
+    """Find a player by name or alias: case- and accent-insensitive, either name order.
+
+    Returns:
+        A :class:`Lookup`: the exact match, or the ambiguous matches, or partial matches and
+        the closest names (never a guess).
+    """
+    candidates = await players(db, club, guests=guests)
+    exact, partial, suggestions = lookup(query, candidates, names_of)
+    if len(exact) == 1:
+        return Lookup(player=exact[0])
+    return Lookup(ambiguous=tuple(exact), partial=tuple(partial), suggestions=tuple(suggestions))

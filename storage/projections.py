@@ -1,0 +1,425 @@
+"""Projections: every rating is a fold of the club log through the engine.
+
+Each club keeps one in-memory ledger per rating system (all of them, so that switching the
+club's system is instant), built on first use by replaying the log. Two tables hold what the
+ledgers say — ``player_state`` (each player's card) and ``rating_history`` (every change) —
+and are the only mutable tables.
+
+* An entry appended at the end of history is applied to each ledger and only the changed
+  players' rows are written (:meth:`ClubWrite.apply`).
+* Anything that rewrites the past (void, correct, undo, reopen, a rating setting) rebuilds the
+  club's projections in the same transaction (:meth:`ClubWrite.rebuild`, :func:`replay_club`).
+
+Both paths give byte-identical tables. The club's *current* system is strict: an event it
+rejects (``EngineError``) aborts the transaction, and the ledgers are left as they were. The
+other systems are tolerant: an event one of them rejects is skipped there and listed in
+``ClubLedgers.rejected`` — replaying does the same, so the two paths still agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import EngineError
+from engine.system import Card, Change, RatingSystem
+from engine.types import Event
+from storage import log, overlay, settings
+from storage.codec import card_json, change_row, value_text
+from storage.db import Database, SystemFactory, Transaction
+from storage.errors import NotFound, StorageError
+from storage.history import club_events, count_events, event_players
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: events replayed so far out of the total."""
+
+HISTORY_INSERT = (
+    "INSERT INTO rating_history (club, system, seq, idx, player, date, source, rating_before, "
+    "rating_after, rank_before, rank_after, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+STATE_UPSERT = (
+    "INSERT OR REPLACE INTO player_state (club, system, player, card, sort_key, rank, games) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+FLUSH_ROWS = 20000
+
+
+@dataclass(slots=True)
+class ClubLedgers:
+    """One club's ledgers, one per rating system, and what the projections hold of them.
+
+    ``cards`` mirrors ``player_state``: system → player → card JSON. ``last_seq`` is the
+    club's last log entry folded in. ``rejected`` lists, per system, the events that system
+    refused while the club used another one: ``(seq, message)``.
+    """
+
+    club: int
+    current: str
+    systems: dict[str, RatingSystem]
+    fingerprint: str
+    last_seq: int = 0
+    cards: dict[str, dict[int, str]] = field(default_factory=dict)
+    rejected: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+
+    def order(self) -> list[str]:
+        """System keys with the current one first (it validates before anything changes)."""
+        return [self.current, *sorted(k for k in self.systems if k != self.current)]
+
+
+def fingerprint(factories: Mapping[str, SystemFactory]) -> str:
+    """Which systems (and, when their factories say, which versions) built a projection."""
+    return ",".join(f"{key}:{getattr(factories[key], 'version', '')}" for key in sorted(factories))
+
+
+async def last_club_seq(tx: Transaction, club: int) -> int:
+    row = await tx.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (club,))
+    return 0 if row is None or row[0] is None else int(row[0])
+
+
+def _new_systems(db: Database, current: str) -> dict[str, RatingSystem]:
+    factories = db.systems
+    if current not in factories:
+        raise StorageError(
+            f"the club's rating system {current!r} is not one this hoshi knows "
+            f"({', '.join(sorted(factories))})"
+        )
+    return {key: factory() for key, factory in factories.items()}
+
+
+async def fold(
+    db: Database,
+    tx: Transaction,
+    club: int,
+    *,
+    strict: Collection[int] = (),
+    write_history: bool = False,
+    progress: Progress | None = None,
+) -> ClubLedgers:
+    """Replay the club's whole log into fresh ledgers.
+
+    Args:
+        strict: positions at which the current system's rejection is raised, not skipped
+            (the corrected entry of a rewrite).
+        write_history: insert every change into ``rating_history`` (emptied by the caller).
+        progress: called as ``progress(done, total)`` after each chunk of events.
+    """
+    folded = await overlay.load(tx, club)
+    current = await settings.current_system(tx, club)
+    systems = _new_systems(db, current)
+    ledgers = ClubLedgers(club, current, systems, fingerprint(db.systems))
+    ledgers.rejected = {key: [] for key in systems}
+    order = [(key, systems[key], ledgers.rejected[key]) for key in ledgers.order()]
+    total = await count_events(tx, club, folded) if progress is not None else 0
+    done = 0
+    rows: list[tuple[Any, ...]] = []
+    async for batch in club_events(tx, club, folded):
+        for seq, event in batch:
+            for key, system, rejected in order:
+                try:
+                    changes = system.apply(event)
+                except EngineError as error:
+                    if key == current and seq in strict:
+                        raise
+                    rejected.append((seq, str(error)))
+                    continue
+                if write_history and changes:
+                    rows.extend(
+                        change_row(club, key, seq, idx, change)
+                        for idx, change in enumerate(changes)
+                    )
+        if len(rows) >= FLUSH_ROWS:
+            await tx.executemany(HISTORY_INSERT, rows)
+            rows = []
+        if progress is not None:
+            done += len(batch)
+            progress(done, total)
+    if rows:
+        await tx.executemany(HISTORY_INSERT, rows)
+    if progress is not None and done == 0:
+        progress(0, total)
+    ledgers.last_seq = await last_club_seq(tx, club)
+    return ledgers
+
+
+def all_cards(ledgers: ClubLedgers) -> dict[str, dict[int, Card]]:
+    """Every player's card under every system."""
+    return {
+        key: {player: system.card(player) for player in system.players()}
+        for key, system in ledgers.systems.items()
+    }
+
+
+def _state_row(club: int, key: str, card: Card, text: str) -> tuple[Any, ...]:
+    """A ``player_state`` row (``text`` is the card's JSON)."""
+    return (club, key, card.player, text, value_text(card.sort_key), str(card.rank), card.games)
+
+
+async def _save_projection_state(tx: Transaction, ledgers: ClubLedgers) -> None:
+    await tx.execute(
+        "INSERT OR REPLACE INTO projection_state (club, last_seq, fingerprint) VALUES (?, ?, ?)",
+        (ledgers.club, ledgers.last_seq, ledgers.fingerprint),
+    )
+
+
+async def rebuild(
+    db: Database,
+    tx: Transaction,
+    club: int,
+    *,
+    strict: Collection[int] = (),
+    progress: Progress | None = None,
+) -> ClubLedgers:
+    """Rebuild the club's projections from the log (in the caller's transaction).
+
+    The new ledgers replace the cached ones; if the transaction rolls back they are dropped
+    and rebuilt on next use.
+    """
+    await tx.execute("DELETE FROM rating_history WHERE club = ?", (club,))
+    await tx.execute("DELETE FROM player_state WHERE club = ?", (club,))
+    ledgers = await fold(db, tx, club, strict=strict, write_history=True, progress=progress)
+    rows = []
+    for key, cards in all_cards(ledgers).items():
+        texts = ledgers.cards[key] = {}
+        for player, card in cards.items():
+            text = texts[player] = card_json(card)
+            rows.append(_state_row(club, key, card, text))
+    await tx.executemany(STATE_UPSERT, rows)
+    await _save_projection_state(tx, ledgers)
+    _cache(db, tx, ledgers)
+    return ledgers
+
+
+def _cache(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
+    db.ledgers[ledgers.club] = ledgers
+    tx.on_rollback(lambda: _drop(db, ledgers))
+
+
+def _drop(db: Database, ledgers: ClubLedgers) -> None:
+    if db.ledgers.get(ledgers.club) is ledgers:
+        del db.ledgers[ledgers.club]
+
+
+async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
+    """The club's ledgers: cached, or replayed from the log on first use.
+
+    On first use the projections are checked against the replay (same last entry, same
+    systems, same cards) and rebuilt when they differ — after an upgrade of the engine, or
+    when another process wrote the log.
+    """
+    last = await last_club_seq(tx, club)
+    if last == 0:
+        raise NotFound(f"there is no club {club}")
+    cached = db.ledgers.get(club)
+    if cached is not None and cached.last_seq == last:
+        return cached
+    ledgers = await fold(db, tx, club)
+    stored = await tx.fetchone(
+        "SELECT last_seq, fingerprint FROM projection_state WHERE club = ?", (club,)
+    )
+    if stored == (ledgers.last_seq, ledgers.fingerprint):
+        ledgers.cards = {
+            key: {player: card_json(card) for player, card in cards.items()}
+            for key, cards in all_cards(ledgers).items()
+        }
+        saved: dict[str, dict[int, str]] = {key: {} for key in ledgers.systems}
+        for key, player, text in await tx.fetchall(
+            "SELECT system, player, card FROM player_state WHERE club = ?", (club,)
+        ):
+            saved.setdefault(key, {})[player] = text
+        if saved == ledgers.cards:
+            db.ledgers[club] = ledgers
+            return ledgers
+    return await rebuild(db, tx, club)
+
+
+class ClubWrite:
+    """One club's side of a write transaction: append log entries, keep projections current.
+
+    Obtain it with :func:`club_write`. Appended entries go to the end of history, so
+    :meth:`apply` folds their engine event into every ledger incrementally; a rewrite of the
+    past calls :meth:`rebuild` instead.
+    """
+
+    def __init__(self, db: Database, tx: Transaction, ledgers: ClubLedgers):
+        self.db = db
+        self.tx = tx
+        self.ledgers = ledgers
+        self._dirty_marked = False
+
+    @property
+    def club(self) -> int:
+        return self.ledgers.club
+
+    def _dirty(self) -> None:
+        """The cached ledgers are about to change: drop them if the transaction rolls back."""
+        if not self._dirty_marked:
+            self._dirty_marked = True
+            ledgers = self.ledgers
+            self.tx.on_rollback(lambda: _drop(self.db, ledgers))
+
+    async def append(self, kind: str, *, actor: str, chat: str | None) -> int:
+        """A new log entry of this club; returns its seq (insert the typed row after it)."""
+        return await log.append(
+            self.tx, self.db.clock, club=self.club, kind=kind, actor=actor, chat=chat
+        )
+
+    async def event(
+        self,
+        kind: str,
+        *,
+        actor: str,
+        chat: str | None,
+        target: int | None = None,
+        key: str | None = None,
+        payload: dict[str, Any] | None = None,
+    ) -> int:
+        """A new event of this club; returns its seq."""
+        return await log.append_event(
+            self.tx,
+            self.db.clock,
+            club=self.club,
+            kind=kind,
+            actor=actor,
+            chat=chat,
+            target=target,
+            key=key,
+            payload=payload,
+        )
+
+    async def apply(self, seq: int, event: Event, *, strict: bool = True) -> list[Change]:
+        """Fold an event appended at ``seq`` into every ledger and write what changed.
+
+        Returns:
+            The changes under the club's current system.
+
+        Raises:
+            EngineError: the current system refused the event (``strict``); nothing changed.
+        """
+        ledgers = self.ledgers
+        if seq <= ledgers.last_seq:
+            raise RuntimeError(f"entry {seq} is not at the end of club {self.club}'s history")
+        per_system: dict[str, list[Change]] = {}
+        for key in ledgers.order():
+            try:
+                changes = ledgers.systems[key].apply(event)
+            except EngineError as error:
+                if strict and key == ledgers.current:
+                    raise
+                self._dirty()
+                ledgers.rejected.setdefault(key, []).append((seq, str(error)))
+                continue
+            self._dirty()
+            per_system[key] = changes
+        rows = [
+            change_row(self.club, key, seq, idx, change)
+            for key in sorted(per_system)
+            for idx, change in enumerate(per_system[key])
+        ]
+        if rows:
+            await self.tx.executemany(HISTORY_INSERT, rows)
+        named = event_players(event)
+        for key in ledgers.systems:
+            touched: set[int] | None = None
+            if named is not None:
+                touched = named | {change.player for change in per_system.get(key, ())}
+            await self._refresh_cards(key, touched)
+        return per_system.get(ledgers.current, [])
+
+    async def _refresh_cards(self, key: str, players: Iterable[int] | None) -> None:
+        system = self.ledgers.systems[key]
+        saved = self.ledgers.cards.setdefault(key, {})
+        known = set(system.players())
+        rows = []
+        for player in sorted(known if players is None else set(players) & known):
+            card = system.card(player)
+            text = card_json(card)
+            if saved.get(player) != text:
+                self._dirty()
+                saved[player] = text
+                rows.append(_state_row(self.club, key, card, text))
+        if rows:
+            await self.tx.executemany(STATE_UPSERT, rows)
+
+    async def rebuild(self, *, strict: Collection[int] = ()) -> None:
+        """Rebuild the club's projections after a rewrite of the past (this transaction)."""
+        self._dirty()
+        self.ledgers = await rebuild(self.db, self.tx, self.club, strict=strict)
+
+    def set_current(self, key: str) -> None:
+        """The club switched its rating system (every ledger is kept, so nothing replays)."""
+        if key not in self.ledgers.systems:
+            raise StorageError(f"unknown rating system {key!r}")
+        self._dirty()
+        self.ledgers.current = key
+
+    async def finish(self) -> None:
+        """Record that the projections include every entry appended so far."""
+        last = await last_club_seq(self.tx, self.club)
+        if last != self.ledgers.last_seq:
+            self._dirty()
+            self.ledgers.last_seq = last
+        await _save_projection_state(self.tx, self.ledgers)
+
+
+@asynccontextmanager
+async def club_write(
+    db: Database, club: int, tx: Transaction | None = None
+) -> AsyncIterator[ClubWrite]:
+    """``async with club_write(db, club_id) as w:`` — a write transaction on one club.
+
+    Pass ``tx`` to join a transaction already open (e.g. one that first had to find the club).
+    """
+    if tx is None:
+        async with db.transaction() as own, club_write(db, club, own) as write:
+            yield write
+        return
+    write = ClubWrite(db, tx, await ledgers_for(db, tx, club))
+    yield write
+    await write.finish()
+
+
+async def replay_club(db: Database, club: int, progress: Progress | None = None) -> ClubLedgers:
+    """Rebuild a club's projections from its whole log, in one transaction.
+
+    Args:
+        progress: ``progress(done, total)`` after each chunk of events.
+    """
+    async with db.transaction() as tx:
+        if await last_club_seq(tx, club) == 0:
+            raise NotFound(f"there is no club {club}")
+        return await rebuild(db, tx, club, progress=progress)
+
+
+async def ensure_fresh(db: Database, club: int) -> None:
+    """Make sure the club's projections include its whole log before reading them.
+
+    Every write keeps them current; this catches a club whose projections were never built
+    (a database from elsewhere) or were built by other systems.
+    """
+    row = await db.fetchone(
+        "SELECT (SELECT MAX(seq) FROM log WHERE club = ?), "
+        "(SELECT last_seq FROM projection_state WHERE club = ?), "
+        "(SELECT fingerprint FROM projection_state WHERE club = ?)",
+        (club, club, club),
+    )
+    if row is None or row[0] is None:
+        raise NotFound(f"there is no club {club}")
+    if (row[1], row[2]) != (row[0], fingerprint(db.systems)):
+        async with db.transaction() as tx:
+            await ledgers_for(db, tx, club)
+
+
+async def ledger(db: Database, club: int, system: str | None = None) -> RatingSystem:
+    """The in-memory ledger of one system (default: the club's current one).
+
+    Use it synchronously (handicap and promotion queries); do not hold it across an ``await``
+    — a later write may replace it.
+    """
+    async with db.transaction() as tx:
+        ledgers = await ledgers_for(db, tx, club)
+    key = ledgers.current if system is None else system
+    if key not in ledgers.systems:
+        raise StorageError(f"unknown rating system {key!r} ({', '.join(sorted(ledgers.systems))})")
+    return ledgers.systems[key]

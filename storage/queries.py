@@ -1,0 +1,191 @@
+"""Reading ratings: cards, the ranking list, history rows, chart series, export.
+
+All of these read the projections (``player_state``, ``rating_history``), which every write
+keeps current; ``ledger`` hands out the in-memory engine ledger for handicap and promotion
+questions.
+"""
+
+from __future__ import annotations
+
+from functools import cmp_to_key
+from typing import Any
+
+from engine.system import Card
+from storage import overlay as overlays
+from storage import settings
+from storage.codec import card_from_json, date_from_text, rank_from_text, value_from_text
+from storage.common import ClubRef, PlayerRef, club_id, player_id
+from storage.db import Database
+from storage.errors import NotFound, StorageError
+from storage.games import GAME_UNDONE, GAME_VOIDED, club_games, games_of
+from storage.players import load_players
+from storage.projections import ensure_fresh, ledger, ledgers_for
+from storage.records import (
+    HISTORY_CORRECTED,
+    HISTORY_RATED,
+    HISTORY_UNDONE,
+    HISTORY_VOIDED,
+    Club,
+    Export,
+    HistoryRow,
+    SeriesPoint,
+    Standing,
+)
+from storage.tournaments import tournaments
+
+__all__ = [
+    "card",
+    "export_rows",
+    "history",
+    "ledger",
+    "rating_series",
+    "rejected",
+    "standings",
+]
+
+
+async def _system(db: Database, club: int, system: str | None) -> str:
+    await ensure_fresh(db, club)
+    key = await settings.current_system(db, club) if system is None else system
+    if key not in db.systems:
+        raise StorageError(
+            f"unknown rating system {key!r}; choose one of {', '.join(sorted(db.systems))}"
+        )
+    return key
+
+
+async def card(db: Database, club: ClubRef, player: PlayerRef, system: str | None = None) -> Card:
+    """The player's card under ``system`` (default: the club's current system).
+
+    Raises:
+        NotFound: the system has no card for the player (unknown, or a guest).
+    """
+    cid, pid = club_id(club), player_id(player)
+    key = await _system(db, cid, system)
+    row = await db.fetchone(
+        "SELECT card FROM player_state WHERE club = ? AND system = ? AND player = ?",
+        (cid, key, pid),
+    )
+    if row is None:
+        raise NotFound(f"player {pid} has no rating under {key} in this club")
+    return card_from_json(row[0])
+
+
+def _compare(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
+    return (a > b) - (a < b)
+
+
+async def standings(
+    db: Database, club: ClubRef, system: str | None = None, limit: int | None = None
+) -> list[Standing]:
+    """The ranking list: higher sort keys first, equal keys share a place (1, 2, 2, 4 …)."""
+    cid = club_id(club)
+    key = await _system(db, cid, system)
+    known = await load_players(db, cid)
+    cards = [
+        (known[player], card_from_json(text))
+        for player, text in await db.fetchall(
+            "SELECT player, card FROM player_state WHERE club = ? AND system = ?", (cid, key)
+        )
+        if player in known
+    ]
+    cards.sort(key=lambda pc: (pc[0].name, pc[0].id))
+    cards.sort(key=cmp_to_key(lambda x, y: _compare(y[1].sort_key, x[1].sort_key)))
+    found: list[Standing] = []
+    for index, (player, each) in enumerate(cards):
+        tied = found and found[-1].card.sort_key == each.sort_key
+        place = found[-1].place if tied else index + 1
+        found.append(Standing(place, player, each))
+    return found if limit is None else found[:limit]
+
+
+async def history(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    limit: int | None = 20,
+    system: str | None = None,
+) -> list[HistoryRow]:
+    """The player's rating changes, newest first, with their voided and undone games.
+
+    A change caused by a corrected game is marked ``corrected``.
+    """
+    cid, pid = club_id(club), player_id(player)
+    key = await _system(db, cid, system)
+    folded = await overlays.load(db, cid)
+    found: list[HistoryRow] = []
+    for seq, date, source, before, after, rank_before, rank_after, note in await db.fetchall(
+        "SELECT seq, date, source, rating_before, rating_after, rank_before, rank_after, note "
+        "FROM rating_history WHERE club = ? AND system = ? AND player = ? ORDER BY seq, idx",
+        (cid, key, pid),
+    ):
+        kind, _, ident = source.partition(":")
+        corrected = kind == "game" and ident.isdigit() and int(ident) in folded.corrections
+        found.append(
+            HistoryRow(
+                seq=seq,
+                date=date_from_text(date),
+                source=source,
+                status=HISTORY_CORRECTED if corrected else HISTORY_RATED,
+                rating_before=value_from_text(before),
+                rating_after=value_from_text(after),
+                rank_before=rank_from_text(rank_before),
+                rank_after=rank_from_text(rank_after),
+                note=note,
+            )
+        )
+    for row in await games_of(db, cid, pid, limit=None):
+        if row.status in (GAME_VOIDED, GAME_UNDONE):
+            status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
+            found.append(HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row))
+    found.sort(key=lambda r: r.seq, reverse=True)
+    return found if limit is None else found[:limit]
+
+
+async def rating_series(
+    db: Database, club: ClubRef, player: PlayerRef, system: str | None = None
+) -> list[SeriesPoint]:
+    """The player's rating after each change, oldest first: ``(date, rating, rank, source)``."""
+    cid, pid = club_id(club), player_id(player)
+    key = await _system(db, cid, system)
+    return [
+        SeriesPoint(date_from_text(date), value_from_text(after), rank_from_text(rank), source)
+        for date, after, rank, source in await db.fetchall(
+            "SELECT date, rating_after, rank_after, source FROM rating_history "
+            "WHERE club = ? AND system = ? AND player = ? ORDER BY seq, idx",
+            (cid, key, pid),
+        )
+    ]
+
+
+async def rejected(
+    db: Database, club: ClubRef, system: str | None = None
+) -> list[tuple[int, str]]:
+    """Events a system refused while replaying (``(seq, message)``): what a switch would lose."""
+    async with db.transaction() as tx:
+        ledgers = await ledgers_for(db, tx, club_id(club))
+    return list(ledgers.rejected.get(ledgers.current if system is None else system, ()))
+
+
+async def export_rows(db: Database, club: ClubRef, system: str | None = None) -> Export:
+    """The club's players with their cards, its tournaments and every game (for export)."""
+    cid = club_id(club)
+    key = await _system(db, cid, system)
+    row = await db.fetchone("SELECT name FROM clubs WHERE seq = ?", (cid,))
+    if row is None:
+        raise NotFound(f"there is no club {cid}")
+    known = await load_players(db, cid)
+    cards = {
+        player: card_from_json(text)
+        for player, text in await db.fetchall(
+            "SELECT player, card FROM player_state WHERE club = ? AND system = ?", (cid, key)
+        )
+    }
+    current = await settings.current_system(db, cid)
+    return Export(
+        club=Club(cid, row[0], current),
+        system=key,
+        players=tuple((player, cards.get(player.id)) for player in known.values()),
+        tournaments=tuple(await tournaments(db, cid)),
+        games=tuple(await club_games(db, cid)),
+    )

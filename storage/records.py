@@ -1,0 +1,210 @@
+"""The frozen records storage hands out: clubs, players, log entries, game and tournament rows.
+
+Repositories return these (or engine types), never cursors (STYLE.md, storage/).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from engine.ranks import Rank
+from engine.system import Card, Value
+from engine.types import Game, Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class Club:
+    """A rating community: one current rating system, any number of bound chats."""
+
+    id: int
+    name: str
+    system: str
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player's registration facts (their current rank and rating come from a card).
+
+    ``rank`` is the rank registered with; ``rating`` an initial rating given at registration;
+    ``guest`` marks a tournament guest who is stored but never a ranked player (rules.md §1.4
+    step 2); ``aliases`` are other names the player is found by.
+    """
+
+    id: int
+    club: int
+    name: str
+    rank: Rank
+    date: dt.date
+    rating: int | None = None
+    country: str | None = None
+    home_club: str | None = None
+    egd_pin: str | None = None
+    committee: bool = False
+    guest: bool = False
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """A player to create while importing a tournament (see ``import_tournament``)."""
+
+    name: str
+    rank: Rank
+    rating: int | None = None
+    country: str | None = None
+    home_club: str | None = None
+    egd_pin: str | None = None
+    committee: bool = False
+    guest: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """Who wrote one log entry, when and from where."""
+
+    seq: int
+    club: int | None
+    kind: str
+    at: dt.datetime
+    actor: str
+    chat: str | None
+
+
+GAME_OK = "ok"
+GAME_VOIDED = "voided"
+GAME_UNDONE = "undone"
+GAME_PENDING = "pending"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as the log holds it now: its effective data (corrections applied) and status.
+
+    ``status`` is ``ok``, ``voided``, ``undone`` or ``pending`` (a player's report awaiting
+    confirmation); ``corrected`` says whether a correction changed the original data;
+    ``entry`` tells who recorded it.
+    """
+
+    game: Game
+    status: str
+    corrected: bool
+    entry: LogEntry
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament with its state: open, or finalised at a log position."""
+
+    tournament: Tournament
+    club: int
+    finalised_seq: int | None
+    finalised_at: dt.datetime | None
+    notes: str | None
+    entry: LogEntry
+
+    @property
+    def id(self) -> int:
+        return self.tournament.id
+
+    @property
+    def finalised(self) -> bool:
+        return self.finalised_seq is not None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One row of the events table: kind, target and decoded JSON payload."""
+
+    seq: int
+    kind: str
+    target: int | None
+    key: str | None
+    payload: dict[str, Any]
+    entry: LogEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """The answer to a name lookup.
+
+    ``player``: the one exact match (case/accent-insensitive, name or alias, either name
+    order). ``ambiguous``: several exact matches — ask back, never guess. ``partial``: players
+    whose names contain every word of the query (``Nagy`` → ``Nagy Péter``), for the caller to
+    offer. ``suggestions``: the closest names on a miss.
+    """
+
+    player: Player | None = None
+    ambiguous: tuple[Player, ...] = ()
+    partial: tuple[Player, ...] = ()
+    suggestions: tuple[Player, ...] = ()
+
+
+HISTORY_RATED = "rated"
+HISTORY_CORRECTED = "corrected"
+HISTORY_VOIDED = "voided"
+HISTORY_UNDONE = "undone"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """A row of ``/history``: a rating change, or a game taken back (voided/undone).
+
+    ``status`` is ``rated``, ``corrected`` (a change caused by a corrected game), ``voided``
+    or ``undone`` (no rating values then). ``seq`` is the row's position in the club's history.
+    """
+
+    seq: int
+    date: dt.date
+    source: str
+    status: str
+    rating_before: Value = None
+    rating_after: Value = None
+    rank_before: Rank | None = None
+    rank_after: Rank | None = None
+    note: str = ""
+    game: GameRow | None = None
+
+
+class SeriesPoint(NamedTuple):
+    """One point of a rating chart: ``(date, rating, rank, source)``."""
+
+    date: dt.date
+    rating: Value
+    rank: Rank
+    source: str
+
+
+class Standing(NamedTuple):
+    """A line of the ranking list, ``(place, player, card)``; equal sort keys share a place."""
+
+    place: int
+    player: Player
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A club's data for export: players with their cards, tournaments and every game."""
+
+    club: Club
+    system: str
+    players: tuple[tuple[Player, Card | None], ...]
+    tournaments: tuple[TournamentRow, ...]
+    games: tuple[GameRow, ...]
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """What ``/undo`` took back: the log entry, and the game, player or event it was."""
+
+    entry: LogEntry
+    game: GameRow | None = None
+    player: Player | None = None
+    event: EventRow | None = None

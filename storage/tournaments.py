@@ -1,0 +1,436 @@
+"""Tournaments: opening, importing (one transaction), entries, finalising and reopening.
+
+A tournament's games are rated together when it is finalised, at the finalisation's place in
+the club's history (rules.md §1.4); reopening takes that rating back (the projections are
+rebuilt) and a new finalisation rates it at its new place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError
+from engine.ranks import Rank
+from engine.system import Change
+from engine.types import Entry, Game, Tournament
+from storage import log
+from storage import overlay as overlays
+from storage.codec import from_timestamp
+from storage.common import ClubRef, PlayerRef, clean_name, club_id, player_id
+from storage.db import Database
+from storage.errors import BatchError, NotFound, Refused, StorageError
+from storage.games import Context, add_entry_row, game_rows, insert_game
+from storage.history import (
+    TOURNAMENT_SELECT,
+    effective_tournament,
+    tournament_columns,
+    tournament_rated,
+)
+from storage.log import LOG_COLUMNS, Reader, entry_from
+from storage.names import fold
+from storage.overlay import Overlay
+from storage.players import NameIndex, load_players, register
+from storage.projections import ClubWrite, club_write
+from storage.records import GameRow, NewPlayer, Player, TournamentRow
+
+TournamentRef = TournamentRow | int | str
+
+AMENDABLE = frozenset(
+    {
+        "name",
+        "start",
+        "end",
+        "rounds",
+        "board",
+        "time",
+        "even",
+        "handicap_reduction",
+        "participants",
+        "importance",
+        "multiplier",
+        "arranged",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an import wrote: the tournament, the players it created, its games."""
+
+    tournament: TournamentRow
+    created: tuple[Player, ...]
+    games: tuple[GameRow, ...]
+
+
+def _problems(tournament: Tournament) -> list[str]:
+    found = []
+    if not " ".join(tournament.name.split()):
+        found.append("the tournament needs a name")
+    if tournament.end < tournament.start:
+        found.append(
+            f"the tournament ends ({tournament.end}) before it starts ({tournament.start})"
+        )
+    if tournament.rounds < 1:
+        found.append(f"a tournament needs at least one round, not {tournament.rounds}")
+    if tournament.board < 2:
+        found.append(f"the board size must be a number like 19 or 13, not {tournament.board}")
+    if tournament.handicap_reduction < 0:
+        found.append(f"a handicap reduction cannot be negative ({tournament.handicap_reduction})")
+    if tournament.multiplier is not None and tournament.multiplier <= 0:
+        found.append(f"a multiplier C set by hand must be positive, not {tournament.multiplier}")
+    if tournament.participants is not None and tournament.participants < 0:
+        found.append(f"participants cannot be negative ({tournament.participants})")
+    return found
+
+
+_ROW_SELECT = (
+    f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS} "
+    "FROM tournaments JOIN log ON log.seq = tournaments.seq"
+)
+_NOTES = 14
+
+
+async def _rows(
+    reader: Reader, club: int, folded: Overlay, where: str = "", params: Sequence[Any] = ()
+) -> list[TournamentRow]:
+    rows = await reader.fetchall(
+        f"{_ROW_SELECT} WHERE tournaments.club = ? {where} ORDER BY tournaments.seq",
+        (club, *params),
+    )
+    found = []
+    for row in rows:
+        finalised = folded.finalised.get(row[0])
+        at = None
+        if finalised is not None:
+            stamp = await reader.fetchone("SELECT at FROM log WHERE seq = ?", (finalised,))
+            at = None if stamp is None else from_timestamp(stamp[0])
+        found.append(
+            TournamentRow(
+                tournament=effective_tournament(row, folded),
+                club=row[_NOTES + 1],
+                finalised_seq=finalised,
+                finalised_at=at,
+                notes=row[_NOTES],
+                entry=entry_from(row, _NOTES + 2),
+            )
+        )
+    return found
+
+
+async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentRow:
+    folded = await overlays.load(reader, club)
+    rows = await _rows(reader, club, folded)
+    if isinstance(ref, TournamentRow):
+        ref = ref.id
+    if isinstance(ref, int):
+        matches = [row for row in rows if row.id == ref]
+    else:
+        matches = [row for row in rows if fold(row.tournament.name) == fold(ref)]
+    if not matches:
+        raise NotFound(f"there is no tournament {ref!r} in this club")
+    return matches[-1]
+
+
+async def tournament(
+    db: Database, club: ClubRef, name_or_id: TournamentRef
+) -> TournamentRow | None:
+    """A tournament of the club by id or name (case/accent-insensitive)."""
+    try:
+        return await _resolve(db, club_id(club), name_or_id)
+    except NotFound:
+        return None
+
+
+async def tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
+    """Every tournament of the club, oldest first."""
+    cid = club_id(club)
+    return await _rows(db, cid, await overlays.load(db, cid))
+
+
+async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
+    """The club's tournaments not finalised (open, or reopened)."""
+    return [row for row in await tournaments(db, club) if not row.finalised]
+
+
+async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry]:
+    """A tournament's entries (the latest entry of each player), in entry order."""
+    cid = club_id(club)
+    row = await _resolve(db, cid, ref)
+    taken_back = await overlays.undone(db, cid)
+    found: dict[int, Entry] = {}
+    for seq, player, rank, registered, country in await db.fetchall(
+        "SELECT seq, player, rank, registered, country FROM tournament_entries "
+        "WHERE tournament = ? ORDER BY seq",
+        (row.id,),
+    ):
+        if seq not in taken_back:
+            found[player] = Entry(player, Rank.parse(rank), registered == 1, country)
+    return list(found.values())
+
+
+async def _create(
+    write: ClubWrite, tournament: Tournament, *, notes: str | None, actor: str, chat: str | None
+) -> int:
+    problems = _problems(tournament)
+    if problems:
+        raise Refused("; ".join(problems))
+    name = clean_name(tournament.name, "tournament name")
+    folded = await overlays.load(write.tx, write.club)
+    for existing in await _rows(write.tx, write.club, folded):
+        if fold(existing.tournament.name) == fold(name):
+            raise Refused(f"there is already a tournament called {name!r}; choose another name")
+    seq = await write.append(log.TOURNAMENT, actor=actor, chat=chat)
+    columns = tournament_columns(dataclasses.replace(tournament, name=name))
+    names = ", ".join(columns)
+    await write.tx.execute(
+        f"INSERT INTO tournaments (seq, club, notes, {names}) "
+        f"VALUES (?, ?, ?, {', '.join('?' for _ in columns)})",
+        (seq, write.club, notes, *columns.values()),
+    )
+    return seq
+
+
+async def create_tournament(
+    db: Database,
+    club: ClubRef,
+    tournament: Tournament,
+    *,
+    actor: str,
+    chat: str | None = None,
+    notes: str | None = None,
+) -> TournamentRow:
+    """Open a tournament (``/tournament new``); ``tournament.id`` is ignored.
+
+    Raises:
+        Refused: a taken name or impossible fields (dates, rounds, board).
+    """
+    async with club_write(db, club_id(club)) as write:
+        seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
+        return await _resolve(write.tx, write.club, seq)
+
+
+async def import_tournament(
+    db: Database,
+    club: ClubRef,
+    tournament: Tournament,
+    *,
+    players: Mapping[int, PlayerRef | NewPlayer],
+    games: Sequence[Game],
+    entries: Sequence[Entry] = (),
+    actor: str,
+    chat: str | None = None,
+    notes: str | None = None,
+    registered_on: dt.date | None = None,
+) -> ImportResult:
+    """Create a tournament, its new players, entries and all games in ONE transaction.
+
+    Args:
+        tournament: the tournament's facts (``id`` ignored).
+        players: the file's player ids (as used by ``games`` and ``entries``) → an existing
+            player of the club, or a :class:`NewPlayer` to register (``guest=True`` for a
+            foreign player who is never ranked).
+        games: the games with file player ids (ids, ``tournament`` ignored).
+        entries: declared entry ranks by file player id; a player without one enters at
+            their current rank.
+        registered_on: the registration date of new players (default: the start date).
+
+    Raises:
+        BatchError: every problem found (bad players, games or fields); nothing is written.
+    """
+    date = registered_on or tournament.start
+    async with club_write(db, club_id(club)) as write:
+        try:
+            seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
+        except StorageError as error:
+            raise BatchError([(0, f"tournament: {error}")]) from error
+        known = await load_players(write.tx, write.club)
+        index = NameIndex(known.values())
+        mapping: dict[int, int] = {}
+        created: list[Player] = []
+        problems: list[tuple[int, str]] = []
+        for number, spec in players.items():
+            if isinstance(spec, NewPlayer):
+                try:
+                    player = await register(
+                        write, spec, date=date, actor=actor, chat=chat, index=index
+                    )
+                except (EngineError, StorageError) as error:
+                    problems.append((number, f"player {spec.name}: {error}"))
+                    continue
+                created.append(player)
+                mapping[number] = player.id
+            elif player_id(spec) in known:
+                mapping[number] = player_id(spec)
+            else:
+                problems.append((number, f"there is no player {player_id(spec)} in this club"))
+        for entry in entries:
+            if entry.player not in mapping and entry.player not in players:
+                problems.append((entry.player, f"entry for unknown file player {entry.player}"))
+        remapped: list[Game] = []
+        for number, game in enumerate(games, start=1):
+            if game.black not in mapping or game.white not in mapping:
+                if game.black not in players or game.white not in players:
+                    problems.append((number, f"game {number}: a player is not in the file"))
+                continue
+            remapped.append(
+                dataclasses.replace(
+                    game, black=mapping[game.black], white=mapping[game.white], tournament=seq
+                )
+            )
+        if problems:
+            raise BatchError(problems)
+        context = await Context.load(write.tx, write.club)
+        by_id = context.players
+        for entry in entries:
+            player = by_id[mapping[entry.player]]
+            await add_entry_row(
+                write,
+                seq,
+                player,
+                entry.rank,
+                registered=not player.guest,
+                actor=actor,
+                chat=chat,
+                country=entry.country,
+            )
+            context.entered.setdefault(seq, set()).add(player.id)
+        problems = [
+            (number, "; ".join(found))
+            for number, game in enumerate(remapped, start=1)
+            if (found := context.problems(game))
+        ]
+        if problems:
+            raise BatchError(problems)
+        ids = []
+        for game in remapped:
+            stored, _ = await insert_game(write, context, game, actor=actor, chat=chat)
+            ids.append(stored.id)
+        rows = await game_rows(write.tx, write.club, ids)
+        row = await _resolve(write.tx, write.club, seq)
+    return ImportResult(row, tuple(created), tuple(rows))
+
+
+async def add_entry(
+    db: Database,
+    club: ClubRef,
+    ref: TournamentRef,
+    player: PlayerRef,
+    rank: Rank,
+    *,
+    actor: str,
+    chat: str | None = None,
+    country: str | None = None,
+) -> None:
+    """Enter a player in an open tournament with a declared rank (a later entry replaces it).
+
+    Raises:
+        Refused: the tournament is finalised. NotFound: unknown player or tournament.
+    """
+    async with club_write(db, club_id(club)) as write:
+        row = await _resolve(write.tx, write.club, ref)
+        if row.finalised:
+            raise Refused(f"{row.tournament.name} is already finalised; reopen it to change it")
+        known = (await load_players(write.tx, write.club)).get(player_id(player))
+        if known is None:
+            raise NotFound(f"there is no player {player_id(player)} in this club")
+        await add_entry_row(
+            write,
+            row.id,
+            known,
+            rank,
+            registered=not known.guest,
+            actor=actor,
+            chat=chat,
+            country=country,
+        )
+
+
+async def finalise_tournament(
+    db: Database, club: ClubRef, ref: TournamentRef, *, actor: str, chat: str | None = None
+) -> list[Change]:
+    """Rate a tournament now, at the end of the club's history (rules.md §1.4).
+
+    Returns:
+        The rating changes under the club's current system.
+
+    Raises:
+        Refused: it is already finalised (reopen it first).
+        EngineError: the club's system refuses it; nothing is written.
+    """
+    async with club_write(db, club_id(club)) as write:
+        row = await _resolve(write.tx, write.club, ref)
+        if row.finalised:
+            when = f" on {row.finalised_at:%Y-%m-%d}" if row.finalised_at else ""
+            raise Refused(
+                f"{row.tournament.name} was already finalised{when}; reopen it to rate it again"
+            )
+        seq = await write.event(log.FINALISE, actor=actor, chat=chat, target=row.id)
+        event = await tournament_rated(write.tx, row.id, await overlays.load(write.tx, write.club))
+        return await write.apply(seq, event)
+
+
+async def reopen_tournament(
+    db: Database, club: ClubRef, ref: TournamentRef, *, actor: str, chat: str | None = None
+) -> TournamentRow:
+    """Take a tournament's rating back so that it can be changed and finalised again.
+
+    Raises:
+        Refused: it is not finalised.
+    """
+    async with club_write(db, club_id(club)) as write:
+        row = await _resolve(write.tx, write.club, ref)
+        if not row.finalised:
+            raise Refused(f"{row.tournament.name} is not finalised, so there is nothing to reopen")
+        await write.event(log.REOPEN, actor=actor, chat=chat, target=row.id)
+        await write.rebuild()
+        return await _resolve(write.tx, write.club, row.id)
+
+
+async def amend_tournament(
+    db: Database,
+    club: ClubRef,
+    ref: TournamentRef,
+    *,
+    actor: str,
+    chat: str | None = None,
+    **changes: Any,
+) -> TournamentRow:
+    """Change a tournament's facts (e.g. set the multiplier C by hand, rules.md §1.2 §6(2)).
+
+    A finalised tournament is re-rated at its place in history.
+
+    Raises:
+        Refused: an unknown field, impossible values, or a taken name.
+        EngineError: the club's system refuses the changed tournament; nothing is written.
+    """
+    unknown = set(changes) - AMENDABLE
+    if unknown:
+        raise Refused(
+            f"cannot change {', '.join(sorted(unknown))} of a tournament; "
+            f"changeable: {', '.join(sorted(AMENDABLE))}"
+        )
+    async with club_write(db, club_id(club)) as write:
+        row = await _resolve(write.tx, write.club, ref)
+        amended = dataclasses.replace(row.tournament, **changes)
+        problems = _problems(amended)
+        if problems:
+            raise Refused("; ".join(problems))
+        if fold(amended.name) != fold(row.tournament.name):
+            folded = await overlays.load(write.tx, write.club)
+            for existing in await _rows(write.tx, write.club, folded):
+                if fold(existing.tournament.name) == fold(amended.name):
+                    raise Refused(f"there is already a tournament called {amended.name!r}")
+        before, after = tournament_columns(row.tournament), tournament_columns(amended)
+        diff = {column: value for column, value in after.items() if before[column] != value}
+        if not diff:
+            raise Refused(f"nothing to change: {row.tournament.name} already has those values")
+        await write.event(
+            log.AMEND, actor=actor, chat=chat, target=row.id, payload={"changes": diff}
+        )
+        if row.finalised_seq is not None:
+            await write.rebuild(strict={row.finalised_seq})
+        return await _resolve(write.tx, write.club, row.id)
