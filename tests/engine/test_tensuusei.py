@@ -1,0 +1,421 @@
+"""Tensuusei points (rules.md §2): the seed's vectors, the decisions, and conservation."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import EngineError, RuleError
+from engine.ranks import Rank
+from engine.system import replay
+from engine.tensuusei import (
+    Tensuusei,
+    TensuuseiParams,
+    handicap_from_points,
+    initial_points,
+    next_step_points,
+    rank_equivalent,
+)
+from engine.types import (
+    DayEnded,
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    MonthEnded,
+    Override,
+    Registered,
+    Result,
+    Tournament,
+    TournamentRated,
+)
+from tests.conftest import load_vectors
+
+VECTORS = load_vectors("tensuusei")
+DAY = dt.date(2024, 5, 1)
+NEXT_DAY = dt.date(2024, 5, 2)
+
+
+def ledger(points: dict[int, int], params: TensuuseiParams | None = None) -> Tensuusei:
+    """A ledger with players registered at the given points."""
+    system = Tensuusei(params) if params is not None else Tensuusei()
+    for player, value in points.items():
+        system.apply(Registered(player, Rank.parse("5k"), DAY, rating=value))
+    return system
+
+
+def game(
+    gid: int, black: int, white: int, result: Result | None, date: dt.date = DAY, **kw: Any
+) -> GamePlayed:
+    return GamePlayed(Game(id=gid, black=black, white=white, result=result, date=date, **kw))
+
+
+def won_by(gid: int, winner: int, loser: int, date: dt.date = DAY) -> GamePlayed:
+    """A game ``winner`` won, ``winner`` holding White."""
+    return game(gid, loser, winner, Result.WHITE, date)
+
+
+def points(system: Tensuusei, player: int) -> int:
+    rating = system.card(player).rating
+    assert isinstance(rating, int)
+    return rating
+
+
+# ------------------------------------------------------------------- the seed's vectors
+
+
+def _handicap_id(case: dict[str, Any]) -> str:
+    return str(case.get("name", f"{case['points'][0]} vs {case['points'][1]}"))
+
+
+@pytest.mark.parametrize("case", VECTORS["handicaps"], ids=_handicap_id)
+def test_handicap_table(case: dict[str, Any]) -> None:
+    first, second = case["points"]
+    white_points, black_points = max(first, second), min(first, second)
+    assert white_points - black_points == case["difference"]
+    assert handicap_from_points(white_points, black_points) == (
+        case["stones"],
+        case["komi"],
+        False,
+    )
+
+
+@pytest.mark.parametrize("case", VECTORS["handicaps"], ids=_handicap_id)
+def test_handicap_advice_from_the_ledger(case: dict[str, Any]) -> None:
+    system = ledger({0: case["points"][0], 1: case["points"][1]})
+    advice = system.handicap(0, 1)
+    assert (advice.stones, advice.komi) == (case["stones"], Fraction(case["komi"]))
+    if case["white"] == "either":
+        assert {advice.white, advice.black} == {0, 1}
+        assert any("nigiri" in note for note in advice.notes)
+    else:
+        assert advice.white == case["white"]
+        assert advice.black == 1 - case["white"]
+
+
+@pytest.mark.parametrize(("rank", "expected"), sorted(VECTORS["initial_points"].items()))
+def test_initial_points(rank: str, expected: int) -> None:
+    assert initial_points(Rank.parse(rank)) == expected
+    system = Tensuusei()
+    system.apply(Registered(1, Rank.parse(rank), DAY))
+    assert system.card(1).rating == expected
+
+
+@pytest.mark.parametrize(
+    "case", VECTORS["day_settlement"], ids=[c["name"] for c in VECTORS["day_settlement"]]
+)
+def test_day_settlement(case: dict[str, Any]) -> None:
+    names = list(case["start"])
+    ids = {name: number for number, name in enumerate(names, start=1)}
+    system = ledger({ids[name]: value for name, value in case["start"].items()})
+    first, second = ids[names[0]], ids[names[1]]
+    for gid, winner in enumerate(case["games_same_day"], start=1):
+        # the first-named player holds White, as in the seed's "2–1 for White"
+        result = Result.WHITE if ids[winner] == first else Result.BLACK
+        system.apply(game(gid, second, first, result))
+        for name, start in case["start"].items():  # nothing moves during the day
+            assert points(system, ids[name]) == start
+    system.apply(DayEnded(DAY))
+    for name, expected in case["end_of_day"].items():
+        assert points(system, ids[name]) == expected
+        assert system.card(ids[name]).pending is None
+
+
+# ------------------------------------------------------------------------ decision lines
+
+
+@pytest.mark.parametrize(
+    ("white", "black", "expected"),
+    [
+        (208, 100, (8, -5, True)),  # d = 108: the table's last cell, flagged
+        (400, 100, (8, -5, True)),  # far beyond
+        (207, 100, (8, -5, False)),  # d = 107: the table's last cell itself
+        (112, 100, (1, 6, False)),  # one stone, komi +6 to White: played as the table says
+        (123, 100, (1, -5, False)),  # one stone, komi 5 to Black
+        (100, 100, (0, 6, False)),
+    ],
+    ids=["d=108", "d=300", "d=107", "1 stone komi 6", "1 stone komi -5", "even"],
+)
+def test_handicap_decisions(white: int, black: int, expected: tuple[int, int, bool]) -> None:
+    assert handicap_from_points(white, black) == expected
+
+
+def test_beyond_the_table_is_said() -> None:
+    advice = ledger({1: 250, 2: 100}).handicap(1, 2)
+    assert (advice.white, advice.stones, advice.komi) == (1, 8, Fraction(-5))
+    assert any("beyond the table" in note for note in advice.notes)
+
+
+def test_white_must_have_the_higher_points() -> None:
+    with pytest.raises(RuleError, match="White takes the higher points"):
+        handicap_from_points(100, 101)
+
+
+@pytest.mark.parametrize(
+    ("result", "winner"),
+    [(Result.WHITE, 2), (Result.BLACK, 1), (Result.JIGO, 2)],
+    ids=["W+", "B+", "jigo is a win for White"],
+)
+def test_who_wins(result: Result, winner: int) -> None:
+    system = ledger({1: 100, 2: 100}, TensuuseiParams(settle_end_of_day=False))
+    system.apply(game(1, 1, 2, result))
+    loser = 3 - winner
+    assert (points(system, winner), points(system, loser)) == (101, 99)
+
+
+def test_fourth_game_of_a_pair_in_a_day_is_not_rated() -> None:
+    system = ledger({1: 100, 2: 100}, TensuuseiParams(settle_end_of_day=False))
+    for gid in (1, 2, 3):
+        system.apply(won_by(gid, 1, 2))
+    changes = system.apply(won_by(4, 2, 1))
+    assert (points(system, 1), points(system, 2)) == (103, 97)
+    assert {c.player for c in changes} == {1, 2}
+    assert all(c.rating_before == c.rating_after for c in changes)
+    assert all("not rated" in c.note for c in changes)
+    # the next day the pair counts again, and other pairs were never limited
+    system.apply(won_by(5, 2, 1, NEXT_DAY))
+    assert (points(system, 1), points(system, 2)) == (102, 98)
+    assert system.card(1).games == 4
+
+
+def test_pair_limit_is_per_pair_not_per_player() -> None:
+    system = ledger({1: 100, 2: 100, 3: 100}, TensuuseiParams(settle_end_of_day=False))
+    for gid in (1, 2, 3):
+        system.apply(won_by(gid, 1, 2))
+    system.apply(won_by(4, 1, 3))
+    assert points(system, 1) == 104
+
+
+def test_pair_limit_can_be_switched_off() -> None:
+    params = TensuuseiParams(max_games_per_pair_day=None, settle_end_of_day=False)
+    system = ledger({1: 100, 2: 100}, params)
+    for gid in range(1, 6):
+        system.apply(won_by(gid, 1, 2))
+    assert points(system, 1) == 105
+
+
+@pytest.mark.parametrize(
+    ("rank", "expected"),
+    [("9k", 22), ("10k", 10), ("11k", -2), ("12k", -14), ("20k", -110), ("30k", -230)],
+)
+def test_points_below_9k_continue_the_line_and_may_be_negative(rank: str, expected: int) -> None:
+    assert initial_points(Rank.parse(rank)) == expected
+
+
+@pytest.mark.parametrize(
+    ("rank", "expected"),
+    [("1d", 100), ("1k", 90), ("5k", 50), ("3d", 120), ("15k", -50)],
+)
+def test_anchor_and_spacing_are_settings(rank: str, expected: int) -> None:
+    params = TensuuseiParams(anchor_1d=100, spacing=10)
+    assert initial_points(Rank.parse(rank), params) == expected
+    system = Tensuusei(params)
+    system.apply(Registered(1, Rank.parse(rank), DAY))
+    assert system.card(1).rating == expected
+    assert system.card(1).rank == Rank.parse(rank)
+
+
+def test_rule_two_off_moves_points_at_once() -> None:
+    system = ledger({1: 120, 2: 100}, TensuuseiParams(settle_end_of_day=False))
+    changes = system.apply(won_by(7, 2, 1))
+    assert [(c.player, c.rating_before, c.rating_after, c.source) for c in changes] == [
+        (2, 100, 101, "game:7"),
+        (1, 120, 119, "game:7"),
+    ]
+    assert system.apply(DayEnded(DAY)) == []
+    assert system.card(1).pending is None
+
+
+def test_rule_two_on_keeps_the_day_pending() -> None:
+    system = ledger({1: 120, 2: 100})
+    assert system.apply(won_by(1, 2, 1)) == []
+    system.apply(won_by(2, 2, 1))
+    card = system.card(2)
+    assert (card.rating, card.pending) == (100, 2)
+    assert system.card(1).pending == -2
+    # /handicap uses the settled (start-of-day) points: d = 20 → 1 stone, komi −2
+    advice = system.handicap(1, 2)
+    assert (advice.white, advice.stones, advice.komi) == (1, 1, Fraction(-2))
+    changes = system.apply(DayEnded(DAY))
+    assert [(c.player, c.rating_before, c.rating_after) for c in changes] == [
+        (1, 120, 118),
+        (2, 100, 102),
+    ]
+    assert all(c.source == "day:2024-05-01" for c in changes)
+    assert "0–2" in changes[0].note
+
+
+def test_day_end_settles_only_games_dated_up_to_it() -> None:
+    system = ledger({1: 100, 2: 100})
+    system.apply(won_by(1, 1, 2, DAY))
+    system.apply(won_by(2, 1, 2, NEXT_DAY))
+    system.apply(DayEnded(DAY))
+    assert (points(system, 1), system.card(1).pending) == (101, 1)
+    # a late report for a settled day waits for the next end of day
+    system.apply(won_by(3, 1, 2, DAY))
+    system.apply(DayEnded(NEXT_DAY))
+    assert (points(system, 1), system.card(1).pending) == (103, None)
+
+
+def test_net_result_per_pair() -> None:
+    system = ledger({1: 100, 2: 100, 3: 100})
+    system.apply(won_by(1, 1, 2))
+    system.apply(won_by(2, 2, 1))
+    system.apply(won_by(3, 1, 3))
+    changes = system.apply(DayEnded(DAY))
+    assert (points(system, 1), points(system, 2), points(system, 3)) == (101, 100, 99)
+    assert len(changes) == 4  # one row per player per pair
+
+
+def test_tournament_games_are_rated_and_guests_skipped() -> None:
+    system = ledger({1: 100, 2: 100}, TensuuseiParams(settle_end_of_day=False))
+    tournament = Tournament(id=9, name="Cup", start=DAY, end=DAY, rounds=2)
+    games = (
+        Game(id=1, black=1, white=2, result=Result.BLACK, date=DAY, round=1),
+        Game(id=2, black=1, white=50, result=Result.WHITE, date=DAY, round=2),
+        Game(id=3, black=2, white=1, result=None, date=DAY, round=2),
+        Game(id=4, black=2, white=1, result=Result.BLACK, date=DAY, round=2, played=False),
+    )
+    entries = (Entry(1, Rank.parse("5k")), Entry(2, Rank.parse("5k")))
+    entries += (Entry(50, Rank.parse("3k"), registered=False),)
+    system.apply(TournamentRated(tournament, entries, games))
+    assert (points(system, 1), points(system, 2)) == (101, 99)
+    assert 50 not in set(system.players())
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"played": False}, {"board": 13}, {"pair_go": True}],
+    ids=["unplayed", "13x13", "pair go"],
+)
+def test_games_that_are_stored_not_rated(extra: dict[str, Any]) -> None:
+    system = ledger({1: 100, 2: 100}, TensuuseiParams(settle_end_of_day=False))
+    assert system.apply(game(1, 1, 2, Result.BLACK, **extra)) == []
+    assert system.apply(game(2, 1, 2, None)) == []
+    assert (points(system, 1), points(system, 2)) == (100, 100)
+
+
+def test_override_sets_points() -> None:
+    system = ledger({1: 100})
+    changes = system.apply(Override(1, DAY, "committee", rating=130))
+    assert (changes[0].rating_before, changes[0].rating_after) == (100, 130)
+    assert system.card(1).rank == Rank.parse("1d")
+    system.apply(Override(1, DAY, "back to 3k", rank=Rank.parse("3k")))
+    assert points(system, 1) == 94
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (won_by(1, 1, 99), "not registered"),
+        (Registered(1, Rank.parse("3k"), DAY), "already registered"),
+        (Override(99, DAY, "x", rating=5), "not registered"),
+        (Override(1, DAY, "x"), "rating=120 or rank=2k"),
+    ],
+    ids=["unknown player in a game", "registered twice", "override unknown", "empty override"],
+)
+def test_rejected_events_change_nothing(event: Event, message: str) -> None:
+    system = ledger({1: 100, 2: 90})
+    system.apply(won_by(10, 1, 2))
+    before = json.dumps(system.snapshot())
+    with pytest.raises(RuleError, match=message):
+        system.apply(event)
+    assert json.dumps(system.snapshot()) == before
+
+
+def test_other_systems_events_are_ignored() -> None:
+    system = ledger({1: 100})
+    before = system.snapshot()
+    assert system.apply(MonthEnded(2024, 5)) == []
+    assert system.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"spacing": 0}, {"max_games_per_pair_day": 0}],
+    ids=["spacing 0", "limit 0"],
+)
+def test_bad_params_are_refused(params: dict[str, Any]) -> None:
+    with pytest.raises(EngineError):
+        TensuuseiParams(**params)
+
+
+@pytest.mark.parametrize(
+    ("value", "rank", "next_points"),
+    [(130, "1d", 142), (129, "1k", 130), (118, "1k", 130), (-3, "12k", -2), (400, "9d", 406)],
+)
+def test_rank_equivalent_and_next_step(value: int, rank: str, next_points: int) -> None:
+    assert rank_equivalent(value) == Rank.parse(rank)
+    assert next_step_points(value) == next_points
+
+
+def test_promotion_explains_there_is_none() -> None:
+    system = ledger({1: 125})
+    progress = system.promotion(1)
+    text = " ".join(progress.lines)
+    assert "no promotion" in text
+    assert "125 points" in text
+    assert "begins at 130" in text and "5 to go" in text
+    assert progress.target == Rank.parse("1d")
+    assert progress.rank == Rank.parse("1k")
+
+
+def test_unknown_player_queries_raise_key_error() -> None:
+    with pytest.raises(KeyError):
+        Tensuusei().card(5)
+
+
+# ------------------------------------------------------------------------- properties
+
+PLAYERS = range(1, 6)
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> list[Event]:
+    """Registrations, then games over a few days with end-of-day events mixed in."""
+    events: list[Event] = [
+        Registered(p, Rank.parse("5k"), DAY, rating=draw(st.integers(-50, 250))) for p in PLAYERS
+    ]
+    for gid in range(draw(st.integers(0, 40))):
+        black = draw(st.sampled_from(PLAYERS))
+        white = draw(st.sampled_from([p for p in PLAYERS if p != black]))
+        date = DAY + dt.timedelta(days=draw(st.integers(0, 3)))
+        result = draw(st.sampled_from([Result.BLACK, Result.WHITE, Result.JIGO, None]))
+        events.append(game(gid, black, white, result, date))
+        if draw(st.booleans()):
+            events.append(DayEnded(DAY + dt.timedelta(days=draw(st.integers(0, 3)))))
+    return events
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories(), st.booleans(), st.sampled_from([None, 1, 3]))
+def test_points_are_conserved(events: list[Event], settle: bool, limit: int | None) -> None:
+    params = TensuuseiParams(max_games_per_pair_day=limit, settle_end_of_day=settle)
+    system = Tensuusei(params)
+    changes = replay(system, events)
+    start = sum(e.rating or 0 for e in events if isinstance(e, Registered))
+    settled = sum(points(system, p) for p in PLAYERS)
+    pending = sum(system.card(p).pending or 0 for p in PLAYERS)
+    assert settled + pending == start
+    moved = [c for c in changes if c.source != "registration"]
+    assert (
+        sum(int(c.rating_after or 0) - int(c.rating_before or 0) for c in moved) == settled - start
+    )
+    replay(system, [DayEnded(DAY + dt.timedelta(days=10))])
+    assert sum(points(system, p) for p in PLAYERS) == start
+
+
+@settings(max_examples=60, deadline=None)
+@given(histories())
+def test_replay_twice_gives_the_same_snapshot(events: list[Event]) -> None:
+    first, second = Tensuusei(), Tensuusei()
+    replay(first, events)
+    replay(second, events)
+    assert first.snapshot() == second.snapshot()
+    json.dumps(first.snapshot())  # plain data
