@@ -54,7 +54,47 @@ def _parser() -> argparse.ArgumentParser:
         help="invitational, championship (Hungarian), european, world; repeat or comma-separate",
     )
     rate.set_defaults(run=_run_rate)
+
+    console = commands.add_parser(
+        "console",
+        help="run the bot in this terminal (no token needed)",
+        description="The bot on a terminal: you are the club's organiser. With standard input "
+        "not a terminal it reads one command per line (hoshi console --db club.sqlite < "
+        "session.txt).",
+    )
+    _club_options(console)
+    console.add_argument("--system", choices=SYSTEM_CHOICES, help="system of a new club")
+    console.add_argument("--quiet", action="store_true", help="scripted: do not echo commands")
+    console.set_defaults(run=_run_console)
     return parser
+
+
+def _club_options(parser: argparse.ArgumentParser) -> None:
+    """``--db`` and ``--club``, taken by every subcommand that opens a club (bot.md)."""
+    parser.add_argument("--db", type=Path, help="the SQLite database (default: from the config)")
+    parser.add_argument("--club", help="the club (default: the only club, created on first use)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="config file (default: HOSHI_CONFIG or the user config directory)",
+    )
+
+
+def _run_console(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.adapters.console import run_console
+    from bot.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    return asyncio.run(
+        run_console(
+            config, db_path=args.db, club=args.club, system=args.system, echo=not args.quiet
+        )
+    )
 
 
 def _run_rate(args: argparse.Namespace) -> int:

@@ -1,0 +1,211 @@
+"""The console adapter: the bot on a terminal, no token needed (``hoshi console``).
+
+Interactive on a terminal; when standard input is not a terminal it reads one command per
+line and prints each reply, so a whole club session can be scripted::
+
+    hoshi console --db club.sqlite < session.txt
+
+The console user is the club's organiser. Pictures and files are written to the charts
+directory and their paths printed. A pasted table follows its command as a block::
+
+    /tournament import <<END
+    ; EV[Spring Cup]
+    ...
+    END
+
+Lines starting with ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+import storage
+from bot.config import Config
+from bot.core.app import Core
+from bot.core.invocation import Caller, Invocation
+from bot.core.replies import Reply
+from storage.db import Database, open_db
+from storage.errors import StorageError
+from storage.records import Club
+
+PLATFORM = "console"
+CALLER = Caller(PLATFORM, "local", "console", chat_admin=True)
+_HEREDOC = re.compile(r"\s*<<\s*([A-Za-z_]+)\s*$")
+
+
+def chat_id(club: Club) -> str:
+    """The console's chat for a club: each club of the database has its own."""
+    return f"club-{club.id}"
+
+
+def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocation:
+    """A console line as an invocation (the leading ``/`` is optional)."""
+    text = line.strip().lstrip("/")
+    name, _, rest = text.partition(" ")
+    return Invocation(
+        command=name,
+        text=rest.strip(),
+        caller=CALLER,
+        chat_id=chat,
+        attachment=attachment,
+        attachment_name="pasted.txt" if attachment is not None else None,
+    )
+
+
+def commands(lines: Iterator[str]) -> Iterator[tuple[str, bytes | None]]:
+    """Command lines with their pasted blocks; comments and blank lines skipped."""
+    for raw in lines:
+        line = raw.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        match = _HEREDOC.search(line)
+        if match is None:
+            yield line, None
+            continue
+        end = match.group(1)
+        block: list[str] = []
+        for body in lines:
+            if body.rstrip("\n").strip() == end:
+                break
+            block.append(body.rstrip("\n"))
+        yield line[: match.start()], ("\n".join(block) + "\n").encode("utf-8")
+
+
+class Console:
+    """Renders replies as plain text; pictures and documents go to ``out_dir``."""
+
+    def __init__(self, core: Core, club: Club, out: TextIO, out_dir: Path) -> None:
+        self.core = core
+        self.chat = chat_id(club)
+        self.out = out
+        self.out_dir = out_dir
+
+    async def run_line(self, line: str, attachment: bytes | None = None) -> Reply:
+        reply = await self.core.handle(invocation(line, self.chat, attachment))
+        self.out.write(self.render(reply) + "\n")
+        self.out.flush()
+        return reply
+
+    def render(self, reply: Reply) -> str:
+        parts = [reply.as_text()] if reply.blocks else []
+        if reply.picture is not None:
+            path = self._write(reply.picture.filename, reply.picture.png)
+            parts.append(f"[picture written to {path}]")
+        if reply.document is not None:
+            path = self._write(reply.document.filename, reply.document.data)
+            parts.append(f"[file written to {path}]")
+        parts.extend(f"[button: {b.label}] → {b.command}" for b in reply.buttons)
+        return "\n".join(parts)
+
+    def _write(self, filename: str, data: bytes) -> Path:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = _free_path(self.out_dir / filename)
+        path.write_bytes(data)
+        return path
+
+    async def script(self, source: TextIO, echo: bool = True) -> int:
+        """Run every command of ``source``; returns how many replies were errors."""
+        errors = 0
+        for line, attachment in commands(iter(source)):
+            if echo:
+                self.out.write(f"> {line.strip()}\n")
+            reply = await self.run_line(line, attachment)
+            errors += reply.error
+            if echo:
+                self.out.write("\n")
+        return errors
+
+    async def interactive(self) -> None:
+        self.out.write(
+            "hoshi console — you are the club's organiser. /help lists the "
+            "commands; Ctrl-D quits.\n"
+        )
+        while True:
+            try:
+                line = await asyncio.to_thread(input, "hoshi> ")
+            except EOFError:
+                self.out.write("\n")
+                return
+            if not line.strip():
+                continue
+            match = _HEREDOC.search(line)
+            attachment = None
+            if match is not None:
+                block = []
+                while True:
+                    try:
+                        body = await asyncio.to_thread(input, "... ")
+                    except EOFError:
+                        break
+                    if body.strip() == match.group(1):
+                        break
+                    block.append(body)
+                line = line[: match.start()]
+                attachment = ("\n".join(block) + "\n").encode("utf-8")
+            await self.run_line(line, attachment)
+
+
+def _free_path(path: Path) -> Path:
+    """``path``, or ``name-2.png``, ``name-3.png`` … if it exists."""
+    if not path.exists():
+        return path
+    for n in range(2, 10_000):
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+    raise OSError(f"too many files named like {path}")
+
+
+def stdin_is_terminal() -> bool:
+    return sys.stdin.isatty()
+
+
+async def run_console(
+    config: Config,
+    *,
+    db_path: Path | None = None,
+    club: str | None = None,
+    system: str | None = None,
+    echo: bool = True,
+    source: TextIO | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Open the club and run the console until the input ends; returns the exit status."""
+    path = (db_path or config.db_path).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    out = out or sys.stdout
+    db = await open_db(path)
+    try:
+        try:
+            the_club = await console_club(db, club, system or config.system, config.club)
+        except StorageError as exc:
+            out.write(f"hoshi: {exc}\n")
+            return 2
+        core = Core(db, config)
+        console = Console(core, the_club, out, config.charts_dir)
+        if source is None and stdin_is_terminal():
+            out.write(f"Club: {the_club.name} ({the_club.system}) · database: {path}\n")
+            await console.interactive()
+            return 0
+        errors = await console.script(source or sys.stdin, echo=echo)
+        return 1 if errors and not echo else 0
+    finally:
+        await db.close()
+
+
+async def console_club(db: Database, name: str | None, system: str, default: str) -> Club:
+    """The console's club — named, or the only one (created on first use) — bound to the
+    console chat (bot.md, Arguments)."""
+    if name:
+        found = await storage.get_club(db, name)
+        club = found or await storage.create_club(db, name, system, actor=CALLER.identity)
+    else:
+        club = await storage.only_club_or_create(db, default, system, actor=CALLER.identity)
+    await storage.bind_chat(db, club, PLATFORM, chat_id(club), actor=CALLER.identity)
+    return club

@@ -1,0 +1,114 @@
+"""The command core: parse → check permission → call engine/storage → format.
+
+Every adapter turns a platform message into an :class:`Invocation` and renders the
+:class:`Reply` that :meth:`Core.handle` returns. One central handler turns errors into replies
+(STYLE.md, Errors): a user error shows its message and the usage line; anything else is logged
+with an incident id and the user sees only "Something went wrong (ref …)".
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import secrets
+from collections.abc import Callable
+
+import bot.core.handlers  # noqa: F401  (fills the command table)
+import storage
+from bot.config import Config
+from bot.core.commands import COMMANDS, CONSOLE, Command, lookup
+from bot.core.context import Context
+from bot.core.errors import NotPermitted, UserError
+from bot.core.invocation import Invocation
+from bot.core.replies import Reply, Text
+from engine.errors import EngineError
+from storage.db import Clock, Database
+from storage.errors import StorageError
+from storage.records import Club
+
+log = logging.getLogger("hoshi.core")
+
+UNBOUND = (
+    "This chat is not linked to a club yet. A chat administrator can start one with "
+    "/club new NAME [mgsz|tensuusei|swedish|psg], e.g. /club new Budapest Go Club mgsz, "
+    "or join an existing club with /club join CODE (an organiser gets the code with /club code)."
+)
+
+
+class Core:
+    """The platform-neutral bot: one per process, shared by every adapter."""
+
+    def __init__(self, db: Database, config: Config, *, clock: Clock | None = None) -> None:
+        self.db = db
+        self.config = config
+        self.clock: Clock = clock or db.clock
+        self.listeners: list[Callable[[Invocation, Reply], None]] = []
+
+    async def handle(self, inv: Invocation) -> Reply:
+        """Answer one command. Never raises: every failure becomes a reply."""
+        cmd = lookup(inv.command)
+        if cmd is None or (cmd.access == CONSOLE and inv.caller.platform != "console"):
+            return self._unknown(inv.command)
+        try:
+            return await self._run(cmd, inv)
+        except NotPermitted as exc:
+            return Reply.text(str(exc), error=True, private=True)
+        except UserError as exc:
+            return self._user_error(cmd, str(exc), exc.show_usage)
+        except (EngineError, StorageError) as exc:
+            return self._user_error(cmd, str(exc), True)
+        except Exception:
+            ref = secrets.token_hex(3)
+            log.exception(
+                "incident %s: /%s from %s in %s", ref, cmd.name, inv.caller.identity, inv.chat
+            )
+            return Reply.text(
+                f"Something went wrong (ref {ref}). Nothing was changed; an organiser can "
+                "report the reference to the bot's operator.",
+                error=True,
+            )
+
+    async def context(self, inv: Invocation) -> Context:
+        """The club of the chat (if bound), the caller's role and the club's settings."""
+        club = await storage.club_for_chat(self.db, inv.caller.platform, inv.chat_id)
+        if club is None:
+            return Context(self, inv, None, inv.caller.chat_admin, {})
+        return Context(
+            self,
+            inv,
+            club,
+            await self.is_organiser(club, inv),
+            await storage.club_settings(self.db, club),
+        )
+
+    async def is_organiser(self, club: Club, inv: Invocation) -> bool:
+        """Chat administrators, plus the people the club names (bot.md)."""
+        if inv.caller.chat_admin:
+            return True
+        return inv.caller.identity in await storage.organisers(self.db, club)
+
+    async def _run(self, cmd: Command, inv: Invocation) -> Reply:
+        ctx = await self.context(inv)
+        if cmd.needs_club and ctx.club is None:
+            return Reply.text(UNBOUND, error=True)
+        if cmd.organiser_only and not ctx.organiser:
+            where = f" of {ctx.club.name}" if ctx.club else ""
+            raise NotPermitted(
+                f"/{cmd.name} is for the organisers{where}: chat administrators and the people "
+                "an organiser adds with /club organiser add. Nothing was changed."
+            )
+        return await cmd.handler(ctx)
+
+    def _user_error(self, cmd: Command, message: str, usage: bool) -> Reply:
+        text = message[:1].upper() + message[1:]
+        blocks = [Text(text)]
+        if usage:
+            example = f" — e.g. {cmd.examples[0]}" if cmd.examples else ""
+            blocks.append(Text(f"Usage: {cmd.usage}{example}"))
+        return Reply(blocks=tuple(blocks), error=True)
+
+    def _unknown(self, name: str) -> Reply:
+        name = name.lstrip("/").split("@", 1)[0]
+        close = difflib.get_close_matches(name.lower(), list(COMMANDS), n=3, cutoff=0.6)
+        hint = f" Did you mean {', '.join('/' + c for c in close)}?" if close else ""
+        return Reply.text(f"There is no command /{name}.{hint} /help lists them all.", error=True)

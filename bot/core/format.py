@@ -1,0 +1,81 @@
+"""Shared wording: how values, ranks, games and cards read in every reply."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+from engine.system import Card, Value
+from engine.systems import SYSTEM_TITLES
+from engine.types import Game, Result
+
+SIGNED_SOURCES = {"registration": "registered", "override": "committee override"}
+
+
+def value(v: Value) -> str:
+    """A rating value as people write it: 1865, 37.5, —."""
+    if v is None:
+        return "—"
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            return str(v.numerator)
+        return f"{float(v):.2f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def signed(v: Value) -> str:
+    """A change with its sign: +16, −4.5 (a string value is shown as it is)."""
+    if v is None:
+        return "—"
+    if isinstance(v, int | Fraction):
+        text = value(abs(Fraction(v)))
+        return f"+{text}" if v > 0 else (f"−{text}" if v < 0 else "±0")
+    return str(v)
+
+
+def difference(before: Value, after: Value) -> Value:
+    """``after − before`` when both are numbers (Swedish totals are decimal strings)."""
+    a, b = number(after), number(before)
+    if a is None or b is None:
+        return None
+    delta = a - b
+    return delta.numerator if delta.denominator == 1 else delta
+
+
+def number(v: Value) -> Fraction | None:
+    if v is None:
+        return None
+    if isinstance(v, int | Fraction):
+        return Fraction(v)
+    try:
+        return Fraction(v)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def komi(k: Fraction) -> str:
+    text = value(k)
+    return text if k >= 0 else text.replace("-", "−")
+
+
+def day(d: dt.date | None) -> str:
+    return d.isoformat() if d else "—"
+
+
+def result(game: Game) -> str:
+    """``B+``, ``W+``, ``jigo``, ``unplayed``, ``?`` as stored."""
+    if not game.played:
+        return "unplayed"
+    if game.result is None:
+        return "?"
+    return "jigo" if game.result is Result.JIGO else game.result.value
+
+
+def system_title(key: str) -> str:
+    return SYSTEM_TITLES.get(key, key)
+
+
+def card_lines(card: Card) -> list[str]:
+    """The card's extra fields and the pending change, one line each."""
+    lines = [f"{label}: {text}" for label, text in card.fields]
+    return lines

@@ -1,0 +1,390 @@
+"""Players' questions: /rating, /top, /history, /chart, /handicap, /multiplier, /promotion."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import storage
+from bot.chart import Band, ChartData, Marker, render_chart
+from bot.core import format as fmt
+from bot.core.commands import Param, command
+from bot.core.context import Context
+from bot.core.errors import BadArgument
+from bot.core.names import describe, resolve, resolve_pair
+from bot.core.parse import join, positive_int
+from bot.core.replies import Picture, Reply, Table, Text
+from engine import mgsz
+from engine.errors import EngineError
+from engine.formats import fold_name
+from engine.mgsz.tables import RANK_BOUNDS
+from engine.ranks import Rank
+from engine.tensuusei import TensuuseiParams, initial_points
+from engine.timecontrol import TimeControl
+from engine.types import Importance
+from storage.records import Player
+
+TOP_DEFAULT, TOP_MAX = 10, 200
+HISTORY_DEFAULT, HISTORY_MAX = 10, 100
+
+
+async def player_or_self(ctx: Context, name: str) -> Player:
+    """The named player, or with no name the caller's own linked player."""
+    if name.strip():
+        return await resolve(ctx, name)
+    caller = ctx.inv.caller
+    linked = await storage.player_for_account(
+        ctx.db, ctx.the_club, caller.platform, caller.account
+    )
+    if linked is None:
+        raise BadArgument(
+            "name a player, or link your account first with /link YOUR NAME "
+            "(then /rating alone shows your own card)"
+        )
+    return linked
+
+
+@command(
+    "rating",
+    usage="/rating [NAME]",
+    summary="A player's card: rank, rating, place, last change, games, pending changes.",
+    examples=("/rating Nagy Péter", "/rating szabo", "/rating"),
+    params=(Param("name", "player", "the player (default: you)", required=False),),
+)
+async def rating(ctx: Context) -> Reply:
+    player = await player_or_self(ctx, ctx.args().text())
+    system = ctx.the_club.system
+    card = await storage.card(ctx.db, ctx.the_club, player.id)
+    standings = await storage.standings(ctx.db, ctx.the_club)
+    place = next((s.place for s in standings if s.player.id == player.id), None)
+    history = await storage.history(ctx.db, ctx.the_club, player.id, 1)
+    head = f"{player.name} — {card.rank}"
+    facts = [f"{card.rating_label}: {fmt.value(card.rating)}"]
+    if place is not None:
+        facts.append(f"place {place} of {len(standings)}")
+    facts.append(f"{card.games} rated game{'s' if card.games != 1 else ''}")
+    if card.last_played:
+        facts.append(f"last played {fmt.day(card.last_played)}")
+    lines = [" · ".join(facts)]
+    if history and history[0].rating_after is not None:
+        last = history[0]
+        delta = fmt.difference(last.rating_before, last.rating_after)
+        lines.append(
+            f"last change: {fmt.signed(delta)} ({await source_label(ctx, last.source)}, "
+            f"{fmt.day(last.date)})"
+        )
+    lines.extend(fmt.card_lines(card))
+    return Reply(
+        blocks=(
+            Text(head, title=True),
+            Text("\n".join(lines)),
+            Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
+        )
+    )
+
+
+@command(
+    "top",
+    usage="/top [N]",
+    summary="The club's ranking list (the first N players, default 10).",
+    examples=("/top", "/top 25"),
+    params=(Param("n", "int", "how many players", required=False),),
+)
+async def top(ctx: Context) -> Reply:
+    words = ctx.args().words
+    if len(words) > 1:
+        raise BadArgument(f"/top takes one number, not {join(words)!r}")
+    n = positive_int(words[0].text, "N", high=TOP_MAX) if words else TOP_DEFAULT
+    standings = await storage.standings(ctx.db, ctx.the_club)
+    if not standings:
+        return Reply.text("No players yet. Organisers add them with /register NAME RANK.")
+    label = standings[0].card.rating_label
+    rows = tuple(
+        (
+            str(s.place),
+            s.player.name,
+            str(s.card.rank),
+            fmt.value(s.card.rating),
+            str(s.card.games),
+        )
+        for s in standings[:n]
+    )
+    title = f"{ctx.the_club.name} — {fmt.system_title(ctx.the_club.system)}"
+    more = len(standings) - len(rows)
+    blocks: list[Text | Table] = [
+        Text(title, title=True),
+        Table(("#", "Name", "Rank", label, "Games"), rows, "rllrr"),
+    ]
+    if more > 0:
+        blocks.append(Text(f"… and {more} more: /top {min(TOP_MAX, len(standings))}"))
+    return Reply(blocks=tuple(blocks))
+
+
+@command(
+    "history",
+    usage="/history NAME [N]",
+    summary="A player's last games and tournaments with the rating change of each.",
+    examples=("/history Nagy Péter", "/history Kovács 20"),
+    params=(
+        Param("name", "player", "the player"),
+        Param("n", "int", "how many rows (default 10)", required=False),
+    ),
+)
+async def history(ctx: Context) -> Reply:
+    words = ctx.args().words
+    n = HISTORY_DEFAULT
+    if len(words) > 1 and re.fullmatch(r"\d+", words[-1].text) and not words[-1].quoted:
+        n = positive_int(words[-1].text, "N", high=HISTORY_MAX)
+        words = words[:-1]
+    player = await player_or_self(ctx, join(words))
+    rows = await storage.history(ctx.db, ctx.the_club, player.id, n)
+    if not rows:
+        return Reply.text(f"{player.name} has no history yet.")
+    table_rows = []
+    for row in rows:
+        if row.rating_after is None and row.rating_before is None:
+            change = row.status
+        else:
+            delta = fmt.difference(row.rating_before, row.rating_after)
+            change = (
+                f"{fmt.value(row.rating_before)} → {fmt.value(row.rating_after)} "
+                f"({fmt.signed(delta)})"
+            )
+        rank = (
+            ""
+            if row.rank_after is None or row.rank_after == row.rank_before
+            else f"{row.rank_before} → {row.rank_after}"
+        )
+        what = await source_label(ctx, row.source, player.id)
+        if row.status not in ("rated",):
+            what += f" [{row.status}]"
+        table_rows.append((fmt.day(row.date), what, change, rank))
+    return Reply(
+        blocks=(
+            Text(f"{player.name} — last {len(rows)}", title=True),
+            Table(("Date", "What", "Rating", "Rank"), tuple(table_rows)),
+        )
+    )
+
+
+async def source_label(ctx: Context, source: str, player: int | None = None) -> str:
+    """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``."""
+    kind, _, ident = source.partition(":")
+    if kind == "tournament" and ident.isdigit():
+        try:
+            row = await storage.tournament(ctx.db, ctx.the_club, int(ident))
+        except Exception:  # a period or a since-removed tournament: keep the raw label
+            return source
+        return row.tournament.name
+    if kind == "game" and ident.isdigit():
+        found = await storage.game(ctx.db, ctx.the_club, int(ident))
+        if found is None:
+            return f"game #{ident}"
+        game = found.game
+        if player is None:
+            return f"game #{ident} ({fmt.result(game)})"
+        opponent = await storage.get_player(ctx.db, ctx.the_club, game.opponent(player))
+        name = opponent.name if opponent else "?"
+        return f"game #{ident} vs {name} ({fmt.result(game)})"
+    if kind == "day":
+        return f"end of day {ident}"
+    if kind == "month":
+        return f"month end {ident}"
+    return fmt.SIGNED_SOURCES.get(source, source)
+
+
+@command(
+    "chart",
+    usage="/chart [NAME]",
+    summary="A picture of a player's rating over time, rank bands shaded, tournaments marked.",
+    examples=("/chart Nagy Péter",),
+    params=(Param("name", "player", "the player (default: you)", required=False),),
+)
+async def chart(ctx: Context) -> Reply:
+    player = await player_or_self(ctx, ctx.args().text())
+    series = await storage.rating_series(ctx.db, ctx.the_club, player.id)
+    points = tuple(
+        (point.date, float(fmt.number(point.rating) or 0))
+        for point in series
+        if fmt.number(point.rating) is not None
+    )
+    if not points:
+        return Reply.text(f"{player.name} has no rating history to draw yet.")
+    system = ctx.the_club.system
+    markers = []
+    for point in series:
+        if point.source.startswith("tournament:"):
+            markers.append(Marker(point.date, await source_label(ctx, point.source)))
+    label = await storage.card(ctx.db, ctx.the_club, player.id)
+    data = ChartData(
+        title=f"{player.name} — {fmt.system_title(system)}",
+        y_label=label.rating_label if label else "rating",
+        points=points,
+        bands=chart_bands(system, ctx.settings),
+        markers=tuple(markers),
+    )
+    png = await asyncio.to_thread(render_chart, data)  # CPU work off the event loop
+    slug = re.sub(r"[^a-z0-9]+", "-", fold_name(player.name)).strip("-") or "player"
+    return Reply(
+        blocks=(
+            Text(
+                f"{player.name}: {len(points)} points from {fmt.day(points[0][0])} "
+                f"to {fmt.day(points[-1][0])}"
+            ),
+        ),
+        picture=Picture(png, f"hoshi-{slug}.png", f"{player.name} — {fmt.system_title(system)}"),
+    )
+
+
+def chart_bands(system: str, settings: dict[str, str]) -> tuple[Band, ...]:
+    """Rank bands behind the line: MGSZ's rank table; Tensuusei's 12-point steps."""
+    if system == "mgsz":
+        bounds = sorted(RANK_BOUNDS.items(), key=lambda item: item[1])
+        return tuple(
+            Band(low, bounds[i + 1][1] if i + 1 < len(bounds) else low + 200, str(rank))
+            for i, (rank, low) in enumerate(bounds)
+        )
+    if system == "tensuusei":
+        params = TensuuseiParams()
+        bands = []
+        for step in range(-29, 9):
+            rank = Rank(step)
+            low = initial_points(rank, params) - params.spacing // 2
+            bands.append(Band(low, low + params.spacing, str(rank)))
+        return tuple(bands)
+    return ()
+
+
+@command(
+    "handicap",
+    usage="/handicap A B [reduce=N]",
+    summary="Stones and komi for a game between two players under the club's system.",
+    examples=("/handicap Nagy Péter Kovács Anna", '/handicap "Nagy Péter" vs Szabó reduce=1'),
+    options={"reduce"},
+    params=(
+        Param("a", "player", "first player"),
+        Param("b", "player", "second player"),
+        Param("reduce", "int", "reduce the handicap by N (tournament rule)", False, True),
+    ),
+)
+async def handicap(ctx: Context) -> Reply:
+    args = ctx.args({"reduce"})
+    reduce = (
+        positive_int(args.options["reduce"], "reduce", low=0, high=9)
+        if "reduce" in args.options
+        else 0
+    )
+    a, b = await resolve_pair(ctx, args.words, "/handicap")
+    system = await storage.ledger(ctx.db, ctx.the_club.id)
+    try:
+        advice = system.handicap(a.id, b.id, reduction=reduce)
+    except KeyError as exc:
+        raise BadArgument(f"no rating yet for one of the players ({exc})") from None
+    black, white = (a, b) if advice.black == a.id else (b, a)
+    if advice.stones == 0:
+        setup = f"Even game, komi {fmt.komi(advice.komi)}"
+    elif advice.stones == 1 and advice.komi == 0:
+        setup = "1 stone: Black moves first, no komi"
+    else:
+        plural = "s" if advice.stones > 1 else ""
+        setup = f"{advice.stones} stone{plural}, komi {fmt.komi(advice.komi)}"
+    lines = [f"Black: {describe(black)}", f"White: {describe(white)}", setup]
+    lines.extend(f"({note})" for note in advice.notes)
+    return Reply(blocks=(Text("Handicap", title=True), Text("\n".join(lines))))
+
+
+_IMPORTANCE_WORDS = {
+    "invitational": "invitational",
+    "championship": "invitational",
+    "hungarian": "invitational",
+    "national": "invitational",
+    "european": "eu",
+    "world": "eu",
+    "ec": "eu",
+    "wc": "eu",
+}
+
+
+@command(
+    "multiplier",
+    usage="/multiplier TIME [even|handicap] [>80|participants=N] [invitational|championship] "
+    "[european|world] [13x13] [C=N]",
+    summary="The MGSZ tournament multiplier C with its breakdown (rules.md §1.2).",
+    examples=("/multiplier 60m 3x20s japanese even >80 championship", "/multiplier 45m even"),
+    options={"participants", "c", "board"},
+    needs_club=False,
+    params=(Param("time", "text", "time control and flags, e.g. 60m 3x20s japanese even >80"),),
+)
+async def multiplier(ctx: Context) -> Reply:
+    args = ctx.args({"participants", "c", "board"})
+    even, participants, board = False, None, 19
+    flags: set[str] = set()
+    time_words: list[str] = []
+    for token in args.words:
+        word = token.text.lower()
+        if word in ("even", "no-handicap"):
+            even = True
+        elif word == "handicap":
+            even = False
+        elif re.fullmatch(r">\s*80|>80|over80", word):
+            participants = 81
+        elif word in ("13x13", "13×13"):
+            board = 13
+        elif word in ("19x19", "19×19"):
+            board = 19
+        elif word in _IMPORTANCE_WORDS:
+            flags.add(_IMPORTANCE_WORDS[word])
+        else:
+            time_words.append(token.text)
+    if "participants" in args.options:
+        participants = positive_int(args.options["participants"], "participants", high=100_000)
+    if "board" in args.options:
+        board = positive_int(args.options["board"], "board", low=5, high=25)
+    manual = (
+        positive_int(args.options["c"], "C", low=0, high=1000) if "c" in args.options else None
+    )
+    time = None
+    if time_words:
+        try:
+            time = TimeControl.parse(" ".join(time_words))
+        except EngineError as exc:
+            raise BadArgument(str(exc)) from None
+    elif manual is None and board == 19:
+        raise BadArgument("the time control is missing, e.g. /multiplier 60m 3x20s japanese even")
+    result = mgsz.multiplier(
+        board,
+        time,
+        even=even,
+        participants=participants,
+        importance=Importance("invitational" in flags, "eu" in flags),
+        manual=manual,
+    )
+    return Reply(
+        blocks=(
+            Text(f"Multiplier C = {result.C}", title=True),
+            Text("\n".join(result.breakdown())),
+        )
+    )
+
+
+@command(
+    "promotion",
+    usage="/promotion [NAME]",
+    summary="Progress toward the next rank under the club's system.",
+    examples=("/promotion Nagy Péter",),
+    params=(Param("name", "player", "the player (default: you)", required=False),),
+)
+async def promotion(ctx: Context) -> Reply:
+    player = await player_or_self(ctx, ctx.args().text())
+    system = await storage.ledger(ctx.db, ctx.the_club.id)
+    try:
+        progress = system.promotion(player.id)
+    except KeyError:
+        raise BadArgument(f"{player.name} has no standing under this system yet") from None
+    target = f" → {progress.target}" if progress.target else ""
+    return Reply(
+        blocks=(
+            Text(f"{player.name}: {progress.rank}{target}", title=True),
+            Text("\n".join(progress.lines)),
+        )
+    )

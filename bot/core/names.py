@@ -1,0 +1,108 @@
+"""Turning typed names into players: accents and case ignored, aliases, closest matches on a
+miss, ambiguity asked back, never guessed (bot.md, What every reply and error must be like)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import storage
+from bot.core.context import Context
+from bot.core.errors import Ambiguous, BadArgument, UnknownPlayer
+from bot.core.parse import Token, join
+from storage.records import Lookup, Player
+
+MAX_LISTED = 5
+PAIR_SEPARATORS = {"vs", "vs.", "v", "-", "–", "—", "and", ",", "&"}
+
+
+def describe(player: Player) -> str:
+    """``Nagy Péter (3k, HU)`` — enough to tell two namesakes apart."""
+    extra = ", ".join(x for x in (str(player.rank), player.country, player.home_club) if x)
+    return f"{player.name} ({extra})"
+
+
+async def lookup(ctx: Context, name: str) -> Lookup:
+    return await storage.find_player(ctx.db, ctx.the_club, name)
+
+
+def refusal(name: str, found: Lookup) -> Ambiguous | UnknownPlayer:
+    """The error for a lookup that found no single player."""
+    if found.ambiguous:
+        listed = "; ".join(describe(p) for p in found.ambiguous[:MAX_LISTED])
+        return Ambiguous(
+            f"{len(found.ambiguous)} players are called {name!r}: {listed}. "
+            "Which one? Add an alias with /register or use the full name in quotes."
+        )
+    close = [*found.partial, *(p for p in found.suggestions if p not in found.partial)]
+    if close:
+        listed = ", ".join(p.name for p in close[:MAX_LISTED])
+        return UnknownPlayer(f"no player called {name!r}. Did you mean: {listed}?")
+    return UnknownPlayer(
+        f"no player called {name!r} in this club. Organisers add players with "
+        "/register NAME RANK, e.g. /register Nagy Péter 3k"
+    )
+
+
+async def resolve(ctx: Context, name: str) -> Player:
+    """The one player ``name`` denotes (one partial match is accepted: ``Nagy`` → Nagy Péter).
+
+    Raises:
+        UnknownPlayer: with the closest names.
+        Ambiguous: listing the namesakes.
+    """
+    name = name.strip()
+    if not name:
+        raise BadArgument("a player's name is missing")
+    found = await lookup(ctx, name)
+    if found.player is not None:
+        return found.player
+    if not found.ambiguous and len(found.partial) == 1:
+        return found.partial[0]
+    raise refusal(name, found)
+
+
+async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tuple[Player, Player]:
+    """Two players named one after the other: ``Nagy Péter Kovács Anna``, ``"A" "B"`` or
+    ``A vs B``. Without quotes or a separator every split is tried; exactly one split must
+    name two players.
+
+    Raises:
+        BadArgument: fewer than two names, or no or several readings.
+        UnknownPlayer, Ambiguous: for a side that does not resolve.
+    """
+    words = list(tokens)
+    for i, token in enumerate(words):
+        if not token.quoted and token.text.lower() in PAIR_SEPARATORS:
+            return await _both(ctx, join(words[:i]), join(words[i + 1 :]), what)
+    if len(words) < 2:
+        raise BadArgument(f"{what} needs two players, e.g. Nagy Péter vs Kovács Anna")
+    if len(words) == 2:
+        return await _both(ctx, words[0].text, words[1].text, what)
+    readings: list[tuple[Player, Player]] = []
+    for i in range(1, len(words)):
+        if words[i - 1].quoted and not words[i].quoted and i < len(words) - 1:
+            continue
+        first = await lookup(ctx, join(words[:i]))
+        second = await lookup(ctx, join(words[i:]))
+        if first.player is not None and second.player is not None:
+            readings.append((first.player, second.player))
+    if len(readings) == 1:
+        return readings[0]
+    if len(readings) > 1:
+        raise BadArgument(
+            f"I can read those names in {len(readings)} ways; put each name in quotes or "
+            f'write vs between them, e.g. "Nagy Péter" vs "Kovács Anna"'
+        )
+    # no split names two known players: explain the likeliest one
+    middle = len(words) // 2
+    return await _both(ctx, join(words[:middle]), join(words[middle:]), what)
+
+
+async def _both(ctx: Context, a: str, b: str, what: str) -> tuple[Player, Player]:
+    if not a or not b:
+        raise BadArgument(f"{what} needs two players, e.g. Nagy Péter vs Kovács Anna")
+    first = await resolve(ctx, a)
+    second = await resolve(ctx, b)
+    if first.id == second.id:
+        raise BadArgument(f"both names are {first.name}; {what} needs two different players")
+    return first, second
