@@ -17,8 +17,6 @@ from storage.common import ClubRef, club_id
 from storage.db import Database
 from storage.errors import NotFound, Refused
 from storage.games import (
-    GAME_OK,
-    GAME_PENDING,
     Context,
     game_columns,
     game_row,
@@ -29,7 +27,7 @@ from storage.log import LOG_COLUMNS, entry_from, events
 from storage.overlay import Overlay
 from storage.players import load_players
 from storage.projections import ClubWrite, club_write
-from storage.records import GameRow, Undone
+from storage.records import GAME_OK, GAME_PENDING, GameRow, Undone
 
 CORRECTABLE = frozenset(
     {

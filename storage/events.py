@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from engine.ranks import Rank
@@ -45,7 +46,7 @@ async def _player_event(
     player: PlayerRef,
     kind: str,
     payload: dict[str, Any],
-    make: type[Event] | Any,
+    make: Callable[..., Event],
     event_fields: dict[str, Any],
     *,
     actor: str,

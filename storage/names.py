@@ -1,50 +1,28 @@
-"""Name folding and lookup: case- and accent-insensitive, either name order (bot.md, Arguments).
+"""Name lookup: case- and accent-insensitive, either name order (bot.md, Arguments).
 
-Folding lives here in one place: :func:`fold` uses ``engine.formats.names.fold_name`` when the
-engine provides it and a local NFKD + casefold otherwise.
+Folding is the engine's (``engine.formats.names.fold_name``, shared with the file importers);
+this module adds the separators people type between names (commas, dots) and the matching.
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from engine.formats.names import fold_name
+
 T = TypeVar("T")
 
-# Letters NFKD does not decompose into a base letter plus marks.
-_LETTERS = str.maketrans(
-    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"}
-)
-_SEPARATORS = str.maketrans({"_": " ", ",": " ", ".": " ", ";": " "})
+_SEPARATORS = str.maketrans({",": " ", ".": " ", ";": " "})
 
 SUGGESTIONS = 5
 SUGGESTION_CUTOFF = 0.6
 
 
-def _local_fold(name: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.translate(_LETTERS).translate(_SEPARATORS).split())
-
-
-def _engine_fold() -> Callable[[str], str] | None:
-    try:
-        module = importlib.import_module("engine.formats.names")
-    except ImportError:
-        return None
-    found: Callable[[str], str] | None = getattr(module, "fold_name", None)
-    return found
-
-
-_FOLD = _engine_fold() or _local_fold
-
-
 def fold(name: str) -> str:
-    """``"Szabó  Éva"`` → ``"szabo eva"``: casefolded, accents dropped, spaces collapsed."""
-    return " ".join(_local_fold(_FOLD(name)).split())
+    """``"Szabó,  Éva"`` → ``"szabo eva"``: casefolded, accents dropped, spaces collapsed."""
+    return " ".join(fold_name(name).translate(_SEPARATORS).split())
 
 
 def name_key(name: str) -> tuple[str, ...]:

@@ -7,9 +7,6 @@ questions.
 
 from __future__ import annotations
 
-from functools import cmp_to_key
-from typing import Any
-
 from engine.system import Card
 from storage import overlay as overlays
 from storage import settings
@@ -17,10 +14,12 @@ from storage.codec import card_from_json, date_from_text, rank_from_text, value_
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import NotFound, StorageError
-from storage.games import GAME_UNDONE, GAME_VOIDED, club_games, games_of
+from storage.games import club_games, games_of
 from storage.players import load_players
 from storage.projections import ensure_fresh, ledger, ledgers_for
 from storage.records import (
+    GAME_UNDONE,
+    GAME_VOIDED,
     HISTORY_CORRECTED,
     HISTORY_RATED,
     HISTORY_UNDONE,
@@ -71,10 +70,6 @@ async def card(db: Database, club: ClubRef, player: PlayerRef, system: str | Non
     return card_from_json(row[0])
 
 
-def _compare(a: tuple[Any, ...], b: tuple[Any, ...]) -> int:
-    return (a > b) - (a < b)
-
-
 async def standings(
     db: Database, club: ClubRef, system: str | None = None, limit: int | None = None
 ) -> list[Standing]:
@@ -90,10 +85,10 @@ async def standings(
         if player in known
     ]
     cards.sort(key=lambda pc: (pc[0].name, pc[0].id))
-    cards.sort(key=cmp_to_key(lambda x, y: _compare(y[1].sort_key, x[1].sort_key)))
+    cards.sort(key=lambda pc: pc[1].sort_key, reverse=True)  # stable: ties stay by name
     found: list[Standing] = []
     for index, (player, each) in enumerate(cards):
-        tied = found and found[-1].card.sort_key == each.sort_key
+        tied = bool(found) and found[-1].card.sort_key == each.sort_key
         place = found[-1].place if tied else index + 1
         found.append(Standing(place, player, each))
     return found if limit is None else found[:limit]

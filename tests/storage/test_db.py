@@ -1,0 +1,143 @@
+"""storage.db: PRAGMAs, the one-writer lock, transactions, closing."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage.db import Database, open_db
+from tests.storage.conftest import open_test_db
+from tests.storage.fake_system import SYSTEMS
+
+
+async def test_wal_foreign_keys_and_synchronous(db: Database) -> None:
+    assert await db.fetchall("PRAGMA journal_mode") == [("wal",)]
+    assert await db.fetchall("PRAGMA foreign_keys") == [(1,)]
+    assert await db.fetchall("PRAGMA synchronous") == [(1,)]  # NORMAL
+    async with db.transaction() as tx:
+        assert await tx.fetchall("PRAGMA foreign_keys") == [(1,)]
+        assert await tx.fetchall("PRAGMA busy_timeout") == [(5000,)]
+
+
+async def test_synchronous_full_on_request(tmp_path: Path) -> None:
+    db = await open_db(tmp_path / "full.db", systems=SYSTEMS, synchronous="full")
+    try:
+        assert await db.fetchall("PRAGMA synchronous") == [(2,)]
+    finally:
+        await db.close()
+
+
+async def test_unknown_synchronous_mode_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="NORMAL or FULL, not 'OFF'"):
+        await open_db(tmp_path / "x.db", synchronous="OFF")
+
+
+async def test_foreign_keys_are_enforced(db: Database) -> None:
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO players (seq, club, name, rank, date) VALUES (99, 12345, 'x', '5k', "
+                "'2026-01-01')"
+            )
+
+
+async def test_reader_connection_is_read_only(db: Database) -> None:
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        await db.fetchall("CREATE TABLE nope (x)")
+
+
+async def _write_marker(db: Database, name: str, started: list[str], pause: bool) -> None:
+    async with db.transaction() as tx:
+        started.append(f"begin {name}")
+        await tx.execute("CREATE TABLE IF NOT EXISTS marks (name TEXT)")
+        await tx.execute("INSERT INTO marks VALUES (?)", (name,))
+        if pause:
+            await asyncio.sleep(0)  # let the other writer try to run inside this transaction
+            await asyncio.sleep(0)
+        started.append(f"end {name}")
+
+
+async def test_concurrent_writers_serialise(db: Database) -> None:
+    order: list[str] = []
+    await asyncio.gather(
+        _write_marker(db, "a", order, pause=True), _write_marker(db, "b", order, pause=True)
+    )
+    assert order == ["begin a", "end a", "begin b", "end b"]
+    assert sorted(await db.fetchall("SELECT name FROM marks")) == [("a",), ("b",)]
+
+
+async def test_a_failing_transaction_does_not_discard_another_writers_rows(db: Database) -> None:
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE marks (name TEXT)")
+
+    async def fails() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO marks VALUES ('doomed')")
+            await asyncio.sleep(0)
+            raise RuntimeError("boom")
+
+    async def succeeds() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO marks VALUES ('kept')")
+
+    results = await asyncio.gather(fails(), succeeds(), return_exceptions=True)
+    assert isinstance(results[0], RuntimeError)
+    assert await db.fetchall("SELECT name FROM marks") == [("kept",)]
+
+
+async def test_rollback_runs_hooks_and_commit_does_not(db: Database) -> None:
+    calls: list[str] = []
+    async with db.transaction() as tx:
+        tx.on_rollback(lambda: calls.append("committed?"))
+    assert calls == []
+    with pytest.raises(KeyError):
+        async with db.transaction() as tx:
+            tx.on_rollback(lambda: calls.append("rolled back"))
+            raise KeyError("x")
+    assert calls == ["rolled back"]
+
+
+async def test_reads_see_only_committed_rows(db: Database) -> None:
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE marks (name TEXT)")
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO marks VALUES ('pending')")
+        assert await db.fetchall("SELECT * FROM marks") == []
+        assert await tx.fetchall("SELECT * FROM marks") == [("pending",)]
+    assert await db.fetchall("SELECT * FROM marks") == [("pending",)]
+
+
+async def test_chunks_stream_every_row(db: Database) -> None:
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE numbers (n INTEGER)")
+        await tx.executemany("INSERT INTO numbers VALUES (?)", [(i,) for i in range(10)])
+        sizes = [len(rows) async for rows in tx.chunks("SELECT n FROM numbers", (), 4)]
+    assert sizes == [4, 4, 2]
+
+
+async def test_memory_database_works_with_one_connection() -> None:
+    db = await open_db(":memory:", systems=SYSTEMS)
+    try:
+        async with db.transaction() as tx:
+            await tx.execute("CREATE TABLE marks (name TEXT)")
+            await tx.execute("INSERT INTO marks VALUES ('x')")
+        assert await db.fetchall("SELECT * FROM marks") == [("x",)]
+    finally:
+        await db.close()
+
+
+async def test_close_is_idempotent(tmp_path: Path) -> None:
+    db = await open_test_db(tmp_path / "x.db")
+    await db.close()
+    await db.close()
+
+
+async def test_default_systems_come_from_the_engine_registry(tmp_path: Path) -> None:
+    db = await open_db(tmp_path / "x.db")
+    try:
+        assert set(db.systems) == {"mgsz", "tensuusei", "swedish", "psg"}
+    finally:
+        await db.close()

@@ -1,0 +1,136 @@
+"""storage.migrate: forward-only numbered migrations with PRAGMA user_version."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import migrate
+from storage.db import open_db
+from storage.errors import SchemaVersionError
+from tests.storage.fake_system import SYSTEMS
+
+PACKAGED = Path(migrate.__file__).parent / "migrations"
+
+
+def _version(path: Path) -> int:
+    with sqlite3.connect(path) as connection:
+        version: int = connection.execute("PRAGMA user_version").fetchone()[0]
+    connection.close()
+    return version
+
+
+def _dir_with(tmp_path: Path, extra: dict[str, str]) -> Path:
+    directory = tmp_path / "migrations"
+    directory.mkdir()
+    shutil.copy(PACKAGED / "0001_initial.sql", directory)
+    for name, sql in extra.items():
+        (directory / name).write_text(sql, encoding="utf-8")
+    return directory
+
+
+async def test_a_fresh_database_gets_every_migration(tmp_path: Path) -> None:
+    db = await open_db(tmp_path / "new.db", systems=SYSTEMS)
+    try:
+        assert db.version == len(migrate.discover(migrate.packaged()))
+        tables = {name for (name,) in await db.fetchall("SELECT name FROM sqlite_master")}
+        assert {"log", "games", "events", "player_state", "rating_history"} <= tables
+    finally:
+        await db.close()
+    assert _version(tmp_path / "new.db") == db.version
+
+
+async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
+    for _ in range(2):
+        db = await open_db(tmp_path / "again.db", systems=SYSTEMS)
+        await db.close()
+    assert _version(tmp_path / "again.db") == 1
+
+
+async def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    db = await open_db(path, systems=SYSTEMS)
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO log (seq, club, kind, at, actor) VALUES (1, 1, 'club', 'x', 'console')"
+        )
+    await db.close()
+    directory = _dir_with(
+        tmp_path,
+        {"0002_notes.sql": "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('v2');"},
+    )
+    db = await open_db(path, systems=SYSTEMS, migrations=directory)
+    try:
+        assert db.version == 2
+        assert await db.fetchall("SELECT text FROM notes") == [("v2",)]
+        assert await db.fetchall("SELECT seq, kind FROM log") == [(1, "club")]  # data kept
+    finally:
+        await db.close()
+    assert _version(path) == 2
+
+
+async def test_a_newer_database_is_refused_naming_both_versions(tmp_path: Path) -> None:
+    path = tmp_path / "newer.db"
+    directory = _dir_with(tmp_path, {"0002_more.sql": "CREATE TABLE more (x);"})
+    db = await open_db(path, systems=SYSTEMS, migrations=directory)
+    await db.close()
+    with pytest.raises(SchemaVersionError, match="schema version 2.* versions up to 1"):
+        await open_db(path, systems=SYSTEMS)
+    assert _version(path) == 2
+
+
+async def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
+    path = tmp_path / "fail.db"
+    db = await open_db(path, systems=SYSTEMS)
+    await db.close()
+    directory = _dir_with(
+        tmp_path, {"0002_broken.sql": "CREATE TABLE half (x); INSERT INTO nowhere VALUES (1);"}
+    )
+    with pytest.raises(sqlite3.OperationalError, match="no such table: nowhere"):
+        await open_db(path, systems=SYSTEMS, migrations=directory)
+    assert _version(path) == 1
+    with sqlite3.connect(path) as connection:
+        tables = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
+    connection.close()
+    assert "half" not in tables
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["0001_a.sql", "0003_c.sql"], "0003_c.sql is out of sequence: expected number 0002"),
+        (["0002_b.sql"], "0002_b.sql is out of sequence: expected number 0001"),
+        (["0001_a.sql", "0001_b.sql"], "0001_b.sql is out of sequence: expected number 0002"),
+    ],
+    ids=["gap", "no-first", "repeat"],
+)
+def test_migration_numbers_must_run_without_gaps(
+    tmp_path: Path, names: list[str], message: str
+) -> None:
+    for name in names:
+        (tmp_path / name).write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        migrate.discover(tmp_path)
+
+
+def test_other_files_are_ignored(tmp_path: Path) -> None:
+    (tmp_path / "0001_a.sql").write_text("SELECT 1;", encoding="utf-8")
+    (tmp_path / "README.md").write_text("notes", encoding="utf-8")
+    (tmp_path / "draft.sql").write_text("SELECT 2;", encoding="utf-8")
+    assert [m.name for m in migrate.discover(tmp_path)] == ["0001_a.sql"]
+
+
+def test_the_packaged_migrations_are_package_data() -> None:
+    names = [m.name for m in migrate.discover(migrate.packaged())]
+    assert names[0] == "0001_initial.sql"
+
+
+@pytest.mark.parametrize(
+    ("current", "expected"), [(0, [1, 2]), (1, [2]), (2, [])], ids=["fresh", "v1", "current"]
+)
+def test_pending(current: int, expected: list[int]) -> None:
+    known = [migrate.Migration(1, "a", ""), migrate.Migration(2, "b", "")]
+    assert [m.version for m in migrate.pending(current, known)] == expected

@@ -1,0 +1,73 @@
+"""storage.names: folding and lookup (case, accents, aliases, both orders, ambiguity)."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.names import fold, lookup, name_key
+
+
+@pytest.mark.parametrize(
+    ("name", "folded"),
+    [
+        ("Szabó Éva", "szabo eva"),
+        ("  SZABO   eva ", "szabo eva"),
+        ("Schmidt, Jonas", "schmidt jonas"),
+        ("Łukasz Wróbel", "lukasz wrobel"),
+        ("van_der_Berg Jan", "van der berg jan"),
+    ],
+)
+def test_fold(name: str, folded: str) -> None:
+    assert fold(name) == folded
+
+
+def test_name_key_ignores_word_order() -> None:
+    assert name_key("Nagy Péter") == name_key("péter NAGY") == ("nagy", "peter")
+
+
+CLUB = {
+    1: ("Nagy Péter",),
+    2: ("Kovács Anna", "Anni"),
+    3: ("Nagy Pál",),
+    4: ("Szabó Éva",),
+    5: ("Szabo Eva",),  # a second person whose name folds the same
+}
+
+
+def _find(query: str) -> tuple[list[int], list[int], list[int]]:
+    return lookup(query, list(CLUB), lambda p: CLUB[p])
+
+
+@pytest.mark.parametrize(
+    ("query", "exact"),
+    [
+        ("Nagy Péter", [1]),
+        ("nagy peter", [1]),
+        ("Péter Nagy", [1]),
+        ("Anni", [2]),
+        ("ANNA KOVACS", [2]),
+        ("Szabo Eva", [4, 5]),
+    ],
+    ids=["as-written", "case-accents", "reversed", "alias", "reversed-folded", "ambiguous"],
+)
+def test_exact_matches(query: str, exact: list[int]) -> None:
+    assert _find(query)[0] == exact
+
+
+def test_partial_matches_contain_every_word() -> None:
+    exact, partial, _ = _find("Nagy")
+    assert exact == [] and partial == [1, 3]
+
+
+def test_suggestions_on_a_miss() -> None:
+    exact, partial, suggestions = _find("Kovach Ana")
+    assert exact == [] and partial == []
+    assert suggestions[0] == 2
+
+
+def test_nothing_close_gives_nothing() -> None:
+    assert _find("Zzyzx Qwerty") == ([], [], [])
+
+
+def test_an_empty_query_matches_nobody() -> None:
+    assert _find("   ") == ([], [], [])
