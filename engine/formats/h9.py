@@ -153,12 +153,12 @@ def parse_h9(data: bytes | str) -> TournamentFile:
     inferred = sum(g.handicap_inferred for g in games)
     if inferred:
         warnings.append(
-            f"{inferred} games give neither colour nor handicap: stones computed from "
+            f"{_games_count(inferred)} neither colour nor handicap: stones computed from "
             f"HA[h{handicap_rule}]"
         )
     unknown = sum(1 for g in games if g.result is None and g.double is None)
     if unknown:
-        warnings.append(f"{unknown} games have an unknown result (?): stored, never rated")
+        warnings.append(f"{_games_count(unknown)} an unknown result (?): stored, never rated")
     start, end = _dates(header)
     if start is None:
         warnings.append(f"the file has no dates; add them, e.g. {DATE_EXAMPLE}")
@@ -200,6 +200,10 @@ def parse_h9(data: bytes | str) -> TournamentFile:
         unknown_results=unknown,
         warnings=tuple(warnings),
     )
+
+
+def _games_count(count: int) -> str:
+    return "1 game has" if count == 1 else f"{count} games have"
 
 
 def _decode(data: bytes | str) -> tuple[str, str, list[str]]:

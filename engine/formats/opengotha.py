@@ -104,7 +104,8 @@ def parse_opengotha(data: bytes | str) -> TournamentFile:
     time = _time(general)
     unknown = sum(1 for g in games if g.result is None and g.double is None)
     if unknown:
-        warnings.append(f"{unknown} games have an unknown result: stored, never rated")
+        counted = "1 game has" if unknown == 1 else f"{unknown} games have"
+        warnings.append(f"{counted} an unknown result: stored, never rated")
     notes = {
         attribute: general.get(attribute, "")
         for attribute in _NOTE_ATTRIBUTES

@@ -1,0 +1,92 @@
+"""Name keys (bot.md: names are matched case- and accent-insensitively, surname first or last)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.formats.names import fold_name, name_keys, name_variants
+
+FOLDED = [
+    ("Szabó Éva", "szabo eva"),
+    ("SZABO EVA", "szabo eva"),
+    ("szabo_eva", "szabo eva"),
+    ("  Nagy   Péter ", "nagy peter"),
+    ("Kovács\tAnna", "kovacs anna"),
+    ("Szűcs Ödön", "szucs odon"),  # Hungarian double acute
+    ("Łukasz Wróbel", "lukasz wrobel"),  # ł does not decompose
+    ("Øystein Ærø", "oystein aero"),
+    ("Straße", "strasse"),
+    ("Đorđe", "dorde"),
+    ("Ko\u200bvács", "kovacs"),  # zero-width space
+    ("\ufeffNagy\u00adPéter", "nagypeter"),  # BOM and soft hyphen
+    ("ﬁala", "fiala"),  # NFKD ligature
+    ("Nagy_Kovács  _Anna", "nagy kovacs anna"),
+]
+
+
+@pytest.mark.parametrize("name, key", FOLDED, ids=[n for n, _ in FOLDED])
+def test_fold_name(name: str, key: str) -> None:
+    assert fold_name(name) == key
+
+
+VARIANTS = [
+    ("Nagy Péter", ("Nagy Péter", "Péter Nagy")),
+    ("Madonna", ("Madonna",)),
+    ("Kovács Anna Mária", ("Kovács Anna Mária", "Anna Mária Kovács", "Mária Kovács Anna")),
+    ("Schmidt, Jonas", ("Schmidt Jonas", "Jonas Schmidt")),
+    ("van_der_Berg Jan", ("van der Berg Jan", "der Berg Jan van", "Berg Jan van der",
+                          "Jan van der Berg")),
+    ("  Nagy   Péter ", ("Nagy Péter", "Péter Nagy")),
+    ("Ho Ho", ("Ho Ho",)),
+    ("", ()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, variants", VARIANTS, ids=[n or "empty" for n, _ in VARIANTS])
+def test_name_variants(name: str, variants: tuple[str, ...]) -> None:
+    assert name_variants(name) == variants
+
+
+MATCHES = [
+    ("Nagy Péter", "peter nagy", True),
+    ("Nagy Péter", "NAGY_PETER", True),
+    ("van der Berg Jan", "Jan van der Berg", True),
+    ("Szabó Éva", "Szabo Eva", True),
+    ("Nagy Péter", "Nagy Pál", False),
+    ("Nagy Péter", "Péter", False),
+]
+
+
+@pytest.mark.parametrize("a, b, match", MATCHES, ids=[f"{a}~{b}" for a, b, _ in MATCHES])
+def test_name_keys_meet_for_the_same_person(a: str, b: str, match: bool) -> None:
+    assert bool(name_keys(a) & name_keys(b)) is match
+
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZáéíóöőúüűÁÉÍÓÖŐÚÜŰłŁøßąęńśźż"
+names = st.text(LETTERS + " _\t\u200b", max_size=30)
+
+
+@given(names)
+def test_fold_is_idempotent_ascii_and_tidy(name: str) -> None:
+    key = fold_name(name)
+    assert fold_name(key) == key
+    assert key.isascii()
+    assert key == key.strip() and "  " not in key
+    assert key == key.lower()
+
+
+@given(names)
+def test_fold_ignores_case(name: str) -> None:
+    assert fold_name(name.upper()) == fold_name(name) == fold_name(name.lower())
+
+
+@given(st.lists(st.text(LETTERS, min_size=1, max_size=8), min_size=1, max_size=4))
+def test_every_variant_has_the_same_words(words: list[str]) -> None:
+    variants = name_variants(" ".join(words))
+    assert variants[0] == " ".join(words)
+    for variant in variants:
+        assert sorted(variant.split()) == sorted(words)
+    # surname first ↔ surname last: moving the first word to the end is a variant
+    assert " ".join(words[1:] + words[:1]) in variants
