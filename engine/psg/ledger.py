@@ -33,6 +33,7 @@ from engine.psg.state import (
     new_results,
 )
 from engine.psg.tables import (
+    LOWEST_NORM,
     cell,
     game_points,
     model_rating,
@@ -57,14 +58,17 @@ from engine.types import (
     PeriodClosed,
     PlayerId,
     Registered,
+    Result,
     TeacherAction,
     TeacherKind,
-    Tournament,
     TournamentRated,
     VerificationSuspended,
 )
 
 _Before = tuple[int | None, int | None, int | None]  # min-games, fewer-games, list shows
+# (outcome, its word): enum hashing and ``.value`` are slow on the per-game path
+_WIN, _LOSS, _JIGO = (Outcome.WIN, "win"), (Outcome.LOSS, "loss"), (Outcome.JIGO, "jigo")
+_SHORTEST_INACTIVITY_DAYS = 365  # no span of 12 or more months is shorter: a cheap pre-check
 
 
 class Psg:
@@ -79,7 +83,9 @@ class Psg:
         self._pairs: dict[tuple[PlayerId, PlayerId], tuple[int, int, int]] = {}
         self._last_month: int | None = None
         self._today: dt.date | None = None
-        self._time_ok: dict[TimeControl | None, bool | None] = {}
+        self._time_ok: dict[TimeControl | None, bool | None] = {}  # a cache, not state
+        self._last_time: TimeControl | None = None
+        self._last_time_ok: bool | None = None
 
     # ------------------------------------------------------------------ events
 
@@ -141,7 +147,9 @@ class Psg:
         white = self._player(game.white, f"game {game.id}")
         deadline = game.date + dt.timedelta(days=self.params.report_days)
         source = f"game:{game.id}"
-        return self._rate_game(game, black, white, black.rank, white.rank, True, deadline, source)
+        return self._rate_game(
+            game, black, white, black.rank, white.rank, True, deadline, source, game.time
+        )
 
     def _tournament(self, event: TournamentRated) -> list[Change]:
         """A tournament's games in round order (rules.md §4.1–§4.4).
@@ -179,7 +187,7 @@ class Psg:
                 tournament.arranged or game.arranged,
                 deadline,
                 source,
-                tournament,
+                game.time if game.time is not None else tournament.time,
             )
         if any(m is not None for m in members.values()):
             self._seen(tournament.end)
@@ -191,20 +199,25 @@ class Psg:
         arranged: bool,
         black: PlayerState | None,
         white: PlayerState | None,
-        black_rank: Rank,
-        white_rank: Rank,
-        tournament: Tournament | None,
+        due: int,
+        time: TimeControl | None,
     ) -> str | None:
-        """Why the game is not a ranked game at all (rules.md §4.1), or ``None``."""
+        """Why the game is not a ranked game at all (rules.md §4.1), or ``None``.
+
+        ``due`` is black's due handicap (positive: black is the weaker one).
+        """
         if game.board not in self.params.boards:
             return f"{game.board}×{game.board} games are not ranked (19×19 only)"
         if game.pair_go:
             return "pair go is not a ranked game"
-        time = game.time if game.time is not None or tournament is None else tournament.time
-        if time in self._time_ok:
-            ok = self._time_ok[time]
+        if time is self._last_time:  # a tournament's games share one TimeControl object
+            ok = self._last_time_ok
         else:
-            ok = self._time_ok[time] = time_control_counts(time)
+            if time in self._time_ok:
+                ok = self._time_ok[time]
+            else:
+                ok = self._time_ok[time] = time_control_counts(time)
+            self._last_time, self._last_time_ok = time, ok
         if ok is False:
             return f"time control {time} is too short for a ranked game (§6)"
         if ok is None and not self.params.unknown_time_counts:
@@ -213,14 +226,35 @@ class Psg:
             return None
         if black is None or white is None:
             return "an arranged game needs two participants (§8(1))"
-        due = white_rank - black_rank  # black's view: positive = black is the weaker one
         if game.stones != due or cell(due, due) is None or cell(-due, -due) is None:
             return (
                 f"arranged game not counted: handicap {game.stones} must equal the rank "
-                f"difference of {black_rank} and {white_rank} and lie in the points table "
-                f"for both players (§8(1))"
+                f"difference {abs(due)} and lie in the points table for both players (§8(1))"
             )
         return None
+
+    def _arranged_limit(
+        self, game: Game, black: PlayerState, white: PlayerState
+    ) -> tuple[tuple[PlayerId, PlayerId], tuple[int, int, int], str | None]:
+        """§8(2) (rules.md §4.1): at most two arranged games with the same opponent count; the
+        count restarts when either rank changes (rank versions, not ranks: a rank that changes
+        and changes back still restarts it). Returns the pair key, its new value, a refusal.
+        """
+        if game.black < game.white:
+            pair, first, second = (game.black, game.white), black, white
+        else:
+            pair, first, second = (game.white, game.black), white, black
+        known = self._pairs.get(pair)
+        count = 0
+        if known is not None and (known[0], known[1]) == (first.rank_version, second.rank_version):
+            count = known[2]
+        if count >= self.params.max_arranged_per_pair:
+            refusal = (
+                f"not counted: {count} arranged games between these players already count at "
+                f"these ranks (§8(2))"
+            )
+            return pair, known or (0, 0, 0), refusal
+        return pair, (first.rank_version, second.rank_version, count + 1), None
 
     def _rate_game(
         self,
@@ -232,73 +266,62 @@ class Psg:
         arranged: bool,
         deadline: dt.date,
         source: str,
-        tournament: Tournament | None = None,
+        time: TimeControl | None,
     ) -> list[Change]:
         """Score one game for its participants, then check their promotions (§4.1–§4.4)."""
-        if not game.rated or (black is None and white is None):
+        result = game.result
+        if result is None or not game.played or (black is None and white is None):
             return []  # unplayed or unknown result: stored, never rated (rules.md, vocabulary)
-        date = game.date
         prefix = (
             f"game {game.id}" if game.round is None else f"game {game.id} (round {game.round})"
         )
-        reason = self._ineligible(game, arranged, black, white, black_rank, white_rank, tournament)
-        pair: tuple[PlayerId, PlayerId] | None = None
-        versions = (0, 0)
-        count = 0
+        due = white_rank.step - black_rank.step  # black's view: positive = black is weaker
+        reason = self._ineligible(game, arranged, black, white, due, time)
         if reason is None and arranged and black is not None and white is not None:
-            # §8(2) (rules.md §4.1): at most two arranged games with the same opponent count;
-            # the count restarts when either rank changes (rank versions, not ranks: a rank
-            # that changes and changes back still restarts it)
-            if game.black < game.white:
-                pair, versions = (game.black, game.white), (black.rank_version, white.rank_version)
-            else:
-                pair, versions = (game.white, game.black), (white.rank_version, black.rank_version)
-            known = self._pairs.get(pair)
-            if known is not None and known[0] == versions[0] and known[1] == versions[1]:
-                count = known[2]
-            if count >= self.params.max_arranged_per_pair:
-                reason = (
-                    f"not counted: {count} arranged games between these players already count "
-                    f"at these ranks (§8(2))"
-                )
+            pair, value, reason = self._arranged_limit(game, black, white)
+            if reason is None:
+                self._pairs[pair] = value
         if reason is not None:
             return self._not_counted(game, black, white, source, f"{prefix}: {reason}")
-        if pair is not None:
-            self._pairs[pair] = (versions[0], versions[1], count + 1)
+        date = game.date
         self._seen(date)
+        if result is Result.JIGO:
+            black_outcome = white_outcome = _JIGO
+        elif result is Result.BLACK:
+            black_outcome, white_outcome = _WIN, _LOSS
+        else:
+            black_outcome, white_outcome = _LOSS, _WIN
         # both sides are scored with the ranks before the game, then promotions are checked
         sides = []
         if black is not None:
-            sides.append(self._score(game, game.black, black, white_rank - black_rank, deadline))
+            sides.append((game.black, black, black_outcome, due, game.stones))
         if white is not None:
-            sides.append(self._score(game, game.white, white, black_rank - white_rank, deadline))
+            sides.append((game.white, white, white_outcome, -due, -game.stones))
+        scored = [
+            (pid, state, outcome, *self._score(game, state, due, played, outcome, deadline))
+            for pid, state, outcome, due, played in sides
+        ]
         changes = []
-        for pid, state, before, points, notes in sides:
+        for pid, state, outcome, before, points, notes in scored:
             rank_before = state.rank
             results = state.results
             promoted = None
+            after = before
             if results is not None and points is not None:
-                lost_arranged = (
-                    arranged
-                    and game.result is not None
-                    and (game.outcome_for(pid) is Outcome.LOSS)
-                )
-                after: _Before = (results.min_result, results.fewer_result, results.list_shows)
-                promoted = self._after_counted_game(state, lost_arranged, before, date, notes)
-            else:
-                after = before
-            state.last_score = GameScore(game.id, True, points, *after, promoted, tuple(notes))
+                fewer = results.fewer_result
+                after = (results.min_result, fewer, results.list_shows)
+                if fewer is not None and fewer >= LOWEST_NORM:
+                    lost_arranged = arranged and outcome is _LOSS
+                    promoted = self._after_counted_game(state, lost_arranged, before, date, notes)
+                else:
+                    # no norm asks for less; the fewer-games result is at least the min-games
+                    # result whenever that is positive (§18(3))
+                    state.tainted = False
+            state.last_score = (game.id, True, points, *after, promoted, tuple(notes))
+            note = f"{prefix}: " + "; ".join(notes)
+            shows = state.list_shows
             changes.append(
-                Change(
-                    pid,
-                    date,
-                    source,
-                    before[2],
-                    state.list_shows,
-                    rank_before,
-                    state.rank,
-                    f"{prefix}: " + "; ".join(notes),
-                )
+                Change(pid, date, source, before[2], shows, rank_before, state.rank, note)
             )
         return changes
 
@@ -319,57 +342,64 @@ class Psg:
             after: _Before = (None, None, None)
             if results is not None:
                 after = (results.min_result, results.fewer_result, results.list_shows)
-            state.last_score = GameScore(game.id, False, None, *after, None, (note,))
+            state.last_score = (game.id, False, None, *after, None, (note,))
             shows, rank = state.list_shows, state.rank
             changes.append(Change(pid, game.date, source, shows, shows, rank, rank, note))
         return changes
 
     def _score(
-        self, game: Game, pid: PlayerId, state: PlayerState, due: int, deadline: dt.date
-    ) -> tuple[PlayerId, PlayerState, _Before, int | None, list[str]]:
+        self,
+        game: Game,
+        state: PlayerState,
+        due: int,
+        played: int,
+        outcome: tuple[Outcome, str],
+        deadline: dt.date,
+    ) -> tuple[_Before, int | None, list[str]]:
         """One player's part of a ranked game: activity, late flag, points (§4.1–§4.3)."""
         date = game.date
         notes: list[str] = []
         results = state.results
+        last = state.last_ranked
         if (
             results is not None
             and results.n
-            and date >= add_months(state.last_ranked, self.params.inactive_months)
+            and (date - last).days >= _SHORTEST_INACTIVITY_DAYS
+            and date >= add_months(last, self.params.inactive_months)
         ):
             # §18(4) (rules.md §4.3): the results reset after 13 months without a ranked game
             results = state.results = Results(results.minimum)
             state.tainted = False
             notes.append(f"results reset: {self.params.inactive_months} months without a game")
-        if date > state.last_ranked:
+        if date > last:
             state.last_ranked = date
         if state.last_played is None or date > state.last_played:
             state.last_played = date
         state.games += 1
         before: _Before = (None, None, None)
-        outcome = game.outcome_for(pid)
-        played = game.stones_for(pid)
-        points = game_points(state.rank, due, played, outcome)
+        points = game_points(state.rank, due, played, outcome[0])
+        word = outcome[1]
         if results is None:
-            notes.append(f"{outcome.value}; no PSG points below 20k (§15(2))")
+            notes.append(f"{word}; no PSG points below 20k (§15(2))")
         else:
             before = (results.min_result, results.fewer_result, results.list_shows)
             if points is None:
                 notes.append(
-                    f"{outcome.value}; empty cell (due {due:+d}, played {played:+d}): not "
-                    f"counted in the results (§17(1))"
+                    f"{word}; empty cell (due {due:+d}, played {played:+d}): not counted in the "
+                    f"results (§17(1))"
                 )
             else:
                 results.add(points)
-                notes.append(f"{outcome.value} {points:+d} (due {due:+d}, played {played:+d})")
-        if game.reported is not None and game.reported > deadline:
+                notes.append(f"{word} {points:+d} (due {due:+d}, played {played:+d})")
+        reported = game.reported
+        if reported is not None and reported > deadline:
             # §7 (rules.md §4.1): a late report is flagged for the manager, not rejected
             state.late_reports += 1
-            days = (game.reported - deadline).days
             notes.append(
-                f"reported {days} day(s) after the {self.params.report_days}-day deadline: "
-                f"flagged for the manager (§7)"
+                f"reported {(reported - deadline).days} day(s) after the "
+                f"{self.params.report_days}-day deadline: flagged for the manager (§7)"
             )
-        return pid, state, before, points, notes
+        return before, points, notes
 
     # ------------------------------------------------------------------ promotion
 
@@ -415,11 +445,15 @@ class Psg:
     def _promotion_due(self, state: PlayerState) -> tuple[Rank, str] | None:
         """The target and the reason when the player is to be promoted now (rules.md §4.4)."""
         results = state.results
+        if results is None or state.tainted:
+            return None
+        minr, fewr = results.min_result, results.fewer_result
+        if (minr is None or minr < LOWEST_NORM) and (fewr is None or fewr < LOWEST_NORM):
+            return None  # no norm and no condition (b) asks for less (the common case)
         target = next_rank(state.rank)
-        if results is None or target is None or state.tainted:
+        if target is None:
             return None
         params = self.params
-        minr, fewr = results.min_result, results.fewer_result
         # Decision (rules.md §4.4): the results exist only after the minimum number of games
         # with the current rank, so no norm can be met before that (§17(2))
         normed = norm_reached(target, minr, fewr)
@@ -603,7 +637,8 @@ class Psg:
 
     def last_score(self, player: PlayerId) -> GameScore | None:
         """How the player's latest ranked game was scored (``None`` before any)."""
-        return self._players[player].last_score
+        score = self._players[player].last_score
+        return None if score is None else GameScore(*score)
 
     def active(self, player: PlayerId, on: dt.date | None = None) -> bool:
         """§3(5): a ranked game within the last 13 months (from registration at first).

@@ -180,7 +180,8 @@ class PlayerState:
         self.suspended = False
         self.below_run = 0  # consecutive checked months below the §23 line
         self.below_last: int | None = None  # the last of them
-        self.last_score: GameScore | None = None
+        # the fields of a GameScore, kept as a plain tuple on the per-game path
+        self.last_score: tuple[Any, ...] | None = None
 
     @property
     def list_shows(self) -> int | None:
@@ -217,7 +218,9 @@ class PlayerState:
             "suspended": self.suspended,
             "below_run": self.below_run,
             "below_last": _month_or_none(self.below_last),
-            "last_score": None if self.last_score is None else self.last_score.snapshot(),
+            "last_score": None
+            if self.last_score is None
+            else GameScore(*self.last_score).snapshot(),
         }
 
 

@@ -69,6 +69,9 @@ DAN_NORMS: dict[Rank, int] = {
 # result ≥ 135. Keys name the result each threshold applies to.
 KYU_NORMS: dict[str, int] = {"min_games": 100, "fewer_games": 135}
 
+# The lowest number any norm or condition (b) asks for: results below it cannot promote.
+LOWEST_NORM = min(*KYU_NORMS.values(), *DAN_NORMS.values())
+
 # PSG Tabela Ratingów Modelowych (rules.md §4.4; seed §3(4)): model EGF rating by rank.
 MODEL_RATINGS: dict[Rank, int] = {
     Rank.dan(7): 2700,
@@ -105,6 +108,8 @@ BONUS_WEAKEST = Rank.kyu(20)
 BONUS_STRONGEST = Rank.kyu(1)
 # Seed §15(2) (rules.md §4.1): PSG points are computed for 20k and stronger.
 POINTS_WEAKEST = Rank.kyu(20)
+_BONUS_WEAKEST_STEP, _BONUS_STRONGEST_STEP = BONUS_WEAKEST.step, BONUS_STRONGEST.step
+_POINTS_WEAKEST_STEP = POINTS_WEAKEST.step
 
 # Seed §6 (rules.md §4.1): time controls of a ranked game.
 BYOYOMI_BASE_S = 30 * 60  # ≥ 30 min each with byo-yomi …
@@ -130,7 +135,8 @@ def cell(due: int, played: int) -> tuple[int, int] | None:
 
 def kyu_bonus(rank: Rank) -> int:
     """The §16(2) bonus: a 20k–1k player adds their kyu number (rules.md §4.2); else 0."""
-    return rank.number if BONUS_WEAKEST <= rank <= BONUS_STRONGEST else 0
+    step = rank.step  # integer steps: this runs for every game
+    return 1 - step if _BONUS_WEAKEST_STEP <= step <= _BONUS_STRONGEST_STEP else 0
 
 
 def game_points(rank: Rank, due: int, played: int, outcome: Outcome) -> int | None:
@@ -143,13 +149,15 @@ def game_points(rank: Rank, due: int, played: int, outcome: Outcome) -> int | No
         The points, or ``None`` when the cell is empty or the player is weaker than 20k
         (§15(2): no points are computed for them).
     """
-    if rank < POINTS_WEAKEST:
+    step = rank.step
+    if step < _POINTS_WEAKEST_STEP:
         return None
-    pair = cell(due, played)
+    row = DUE_STRONGEST if due > DUE_STRONGEST else DUE_WEAKEST if due < DUE_WEAKEST else due
+    pair = _CELLS.get((row, played))  # cell(), inlined: this runs for every game
     if pair is None:
         return None
     win, loss = pair
-    bonus = kyu_bonus(rank)
+    bonus = 1 - step if _BONUS_WEAKEST_STEP <= step <= _BONUS_STRONGEST_STEP else 0
     if outcome is Outcome.WIN:
         return win + bonus
     if outcome is Outcome.LOSS:
