@@ -764,6 +764,9 @@ class Swedish:
     def sequence(self, player: PlayerId, target: Rank) -> SequenceTracker | None:
         """The player's sequences toward ``target``; ``None`` unless it is above their rank.
 
+        The tracker is up to date when returned; ask again after more games (the targets
+        beyond the next one are brought up to date only when asked for).
+
         Raises:
             KeyError: for an unknown player.
             RuleError: for a rank that is not a target under the club's settings.

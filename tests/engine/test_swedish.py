@@ -355,6 +355,8 @@ def test_only_a_total_below_zero_starts_over() -> None:
     assert (tracker.total, tracker.total_halves) == (0, 2)
     games.play("1k", "win")  # +25
     games.play("1k", "loss")  # −35: −10, starts over with no games
+    tracker = system.sequence(SUBJECT, r("1d"))
+    assert tracker is not None
     assert (tracker.total, tracker.total_halves) == (0, 0)
 
 
