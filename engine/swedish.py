@@ -655,7 +655,7 @@ class Swedish:
             note = self._promotion_note(tracker, player.met, fresh=tracker.ok)
             player.rank = target
             # rules.md §3.3 Decision: the next target is evaluated on the same game history
-            self._retarget(player)
+            self._retarget(player, evaluate=True)
             after = self._value(player)
             changes.append(
                 Change(pid, game.date, source, before, after, before_rank, target, note)
@@ -706,8 +706,11 @@ class Swedish:
         tally.skipped = None
         return change
 
-    def _retarget(self, player: _Player) -> None:
-        """Point the player at the next target above their rank, brought up to date."""
+    def _retarget(self, player: _Player, *, evaluate: bool = False) -> None:
+        """Point the player at the next target above their rank, brought up to date.
+
+        ``evaluate`` (after a promotion) checks the new target at the latest game at once.
+        """
         player.met = None
         step = self._next_target.get(player.rank.step)
         if step is None:
@@ -716,8 +719,9 @@ class Swedish:
         tracker = self._tracker(player, step)
         player.next = tracker
         player.table = self._tables[step]
-        # rules.md §3.3 Decision: at the latest game, any sequence ending there may qualify
-        player.met = tracker.witness
+        if evaluate:
+            # rules.md §3.3 Decision: any sequence ending at the latest game may qualify
+            player.met = tracker.witness
 
     def _tracker(self, player: _Player, target_step: int) -> SequenceTracker:
         """The target's tracker, brought up to date with the player's stored games."""
