@@ -114,4 +114,4 @@ async def dump(db: Database, tables: Mapping[str, str] = PROJECTIONS) -> dict[st
 
 async def dump_all(db: Database) -> dict[str, list[Any]]:
     """The log tables and the projections."""
-    return await dump(db, {**{t: "seq" for t in LOG_TABLES}, **PROJECTIONS})
+    return await dump(db, {**dict.fromkeys(LOG_TABLES, "seq"), **PROJECTIONS})

@@ -34,7 +34,7 @@ def test_komi_as_half_points(komi: Fraction, half_points: int) -> None:
 
 
 def test_a_komi_that_is_not_a_half_point_is_refused() -> None:
-    with pytest.raises(Refused, match="whole or half point, e.g. 6.5 or 0, not 6.25"):
+    with pytest.raises(Refused, match=r"whole or half point, e\.g\. 6\.5 or 0, not 6\.25"):
         codec.komi_half_points(Fraction(25, 4))
 
 

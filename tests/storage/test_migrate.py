@@ -77,7 +77,7 @@ async def test_a_newer_database_is_refused_naming_both_versions(tmp_path: Path) 
     directory = _dir_with(tmp_path, {"0002_more.sql": "CREATE TABLE more (x);"})
     db = await open_db(path, systems=SYSTEMS, migrations=directory)
     await db.close()
-    with pytest.raises(SchemaVersionError, match="schema version 2.* versions up to 1"):
+    with pytest.raises(SchemaVersionError, match=r"schema version 2.* versions up to 1"):
         await open_db(path, systems=SYSTEMS)
     assert _version(path) == 2
 

@@ -1,0 +1,226 @@
+"""storage.games: recording games (one or a batch), pending reports, reading them back."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+import pytest
+
+from engine.errors import RuleError
+from engine.timecontrol import TimeControl
+from engine.types import Game, Result, Tournament
+from storage import (
+    BatchError,
+    Club,
+    Database,
+    NotFound,
+    Player,
+    Refused,
+    card,
+    club_games,
+    confirm_game,
+    create_tournament,
+    finalise_tournament,
+    game,
+    games_of,
+    new_game,
+    pending_games,
+    record_games,
+)
+from tests.storage.conftest import DAY, KOMI, ORGANISER, dump_all, player
+from tests.storage.conftest import game as record
+
+
+@pytest.fixture
+async def pair(db: Database, club: Club) -> tuple[Player, Player]:
+    return await player(db, club, "Nagy Péter"), await player(db, club, "Kovács Anna", "7k")
+
+
+async def test_record_a_game(db: Database, club: Club, pair: tuple[Player, Player]) -> None:
+    black, white = pair
+    time = TimeControl.parse("60m 3x20s japanese")
+    row = await record(
+        db, club, black, white, Result.WHITE, stones=2, komi=Fraction(1, 2), time=time, chat="t:1"
+    )
+    assert row.game == Game(
+        row.id, black.id, white.id, Result.WHITE, DAY, 2, Fraction(1, 2), time=time
+    )
+    assert (row.status, row.corrected) == ("ok", False)
+    assert (row.entry.actor, row.entry.chat, row.entry.kind) == (ORGANISER, "t:1", "game")
+    assert await game(db, club, row.id) == row
+    assert (await card(db, club, white)).rating == 101
+    assert (await card(db, club, black)).rating == 99
+
+
+async def test_unknown_results_and_unplayed_games_are_stored_not_rated(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    black, white = pair
+    unknown = await record(db, club, black, white, None)
+    bye = await record(db, club, black, white, Result.BLACK, played=False)
+    assert unknown.game.result is None and not bye.game.played
+    assert (await card(db, club, black)).rating == 100
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"white": 999}, "there is no player 999 in this club"),
+        ({"stones": 12}, "handicap stones must be 0–9, not 12"),
+        ({"komi": Fraction(1, 3)}, "komi must be a whole or half point"),
+        ({"board": 0}, "board size must be a number like 19 or 13, not 0"),
+        ({"round": 2}, "a round number needs a tournament"),
+        ({"tournament": 999}, "there is no tournament 999 in this club"),
+    ],
+    ids=["unknown-player", "stones", "komi", "board", "round-without-tournament", "tournament"],
+)
+async def test_refusals_write_nothing(
+    db: Database, club: Club, pair: tuple[Player, Player], change: dict[str, object], message: str
+) -> None:
+    black, white = pair
+    options = {"white": white, **change}
+    before = await dump_all(db)
+    with pytest.raises(Refused, match=message):
+        await record(db, club, black, **options)  # type: ignore[arg-type]
+    assert await dump_all(db) == before
+
+
+async def test_a_player_cannot_play_themselves(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    with pytest.raises(Refused, match="cannot play themselves"):
+        await record(db, club, pair[0], pair[0])
+
+
+async def test_a_guest_cannot_play_a_club_game(db: Database, club: Club) -> None:
+    guest = await player(db, club, "Schmidt Jonas", "1k", guest=True)
+    member = await player(db, club, "Nagy Péter")
+    with pytest.raises(Refused, match="Schmidt Jonas is a tournament guest"):
+        await record(db, club, member, guest)
+
+
+async def test_an_engine_refusal_writes_nothing(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    before = await dump_all(db)
+    with pytest.raises(RuleError, match="pair go"):
+        await record(db, club, *pair, pair_go=True)
+    assert await dump_all(db) == before
+    assert (await card(db, club, pair[0])).games == 0
+    # and the ledgers still work incrementally afterwards
+    await record(db, club, *pair)
+    assert (await card(db, club, pair[0])).rating == 101
+
+
+async def test_tournament_games_wait_for_finalisation(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(
+        db, club, Tournament(0, "Spring Cup", DAY, DAY, rounds=3), actor=ORGANISER
+    )
+    row = await record(db, club, *pair, tournament=cup.id, round=1)
+    assert row.game.tournament == cup.id
+    assert (await card(db, club, pair[0])).rating == 100
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    assert (await card(db, club, pair[0])).rating == 101
+    with pytest.raises(Refused, match="Spring Cup is already finalised; reopen it to add games"):
+        await record(db, club, *pair, tournament=cup.id, round=2)
+
+
+async def test_a_round_outside_the_tournament(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(
+        db, club, Tournament(0, "Cup", DAY, DAY, rounds=3), actor=ORGANISER
+    )
+    with pytest.raises(Refused, match="round 4 is outside Cup's rounds 1–3"):
+        await record(db, club, *pair, tournament=cup.id, round=4)
+
+
+async def test_batches_are_all_or_nothing(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    black, white = pair
+    good = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY)
+    bad_player = new_game(black, 404, Result.BLACK, stones=0, komi=KOMI, date=DAY)
+    bad_komi = new_game(black, white, Result.BLACK, stones=0, komi=Fraction(1, 3), date=DAY)
+    before = await dump_all(db)
+    with pytest.raises(BatchError) as refused:
+        await record_games(db, club, [good, bad_player, good, bad_komi], actor=ORGANISER)
+    assert [number for number, _ in refused.value.problems] == [2, 4]
+    assert "#2: there is no player 404" in str(refused.value)
+    assert await dump_all(db) == before
+
+
+async def test_a_batch_refused_by_the_engine_leaves_ledgers_untouched(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    black, white = pair
+    good = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY)
+    pair_go = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY, pair_go=True)
+    before = await dump_all(db)
+    with pytest.raises(BatchError, match=r"#3: .*pair go"):
+        await record_games(db, club, [good, good, pair_go], actor=ORGANISER)
+    assert await dump_all(db) == before
+    await record(db, club, black, white)  # the in-memory ledgers did not keep games 1–2
+    assert (await card(db, club, black)).rating == 101
+
+
+async def test_a_batch(db: Database, club: Club, pair: tuple[Player, Player]) -> None:
+    black, white = pair
+    games = [
+        new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY),
+        new_game(white, black, Result.BLACK, stones=0, komi=KOMI, date=DAY),
+    ]
+    rows = await record_games(db, club, games, actor=ORGANISER)
+    assert [r.game.black for r in rows] == [black.id, white.id]
+    assert rows[0].id < rows[1].id
+    assert (await card(db, club, black)).games == 2
+
+
+async def test_pending_reports_count_once_confirmed(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    black, white = pair
+    row = await record(db, club, black, white, pending=True, actor="telegram:5")
+    assert row.status == "pending"
+    assert await pending_games(db, club) == [row]
+    assert (await card(db, club, black)).rating == 100
+    confirmed = await confirm_game(db, club, row.id, actor="telegram:6")
+    assert confirmed.status == "ok"
+    assert await pending_games(db, club) == []
+    assert (await card(db, club, black)).rating == 101
+    with pytest.raises(Refused, match=f"game {row.id} is not waiting for confirmation"):
+        await confirm_game(db, club, row.id, actor="telegram:6")
+    with pytest.raises(NotFound, match="no game 999"):
+        await confirm_game(db, club, 999, actor="telegram:6")
+
+
+async def test_a_tournament_game_cannot_be_pending(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(
+        db, club, Tournament(0, "Cup", DAY, DAY, rounds=3), actor=ORGANISER
+    )
+    with pytest.raises(Refused, match="cannot wait for confirmation"):
+        await record(db, club, *pair, tournament=cup.id, pending=True)
+
+
+async def test_games_of_a_player_newest_first(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    black, white = pair
+    third = await player(db, club, "Szabó Éva")
+    first = await record(db, club, black, white)
+    second = await record(db, club, third, black, date=DAY + dt.timedelta(days=1))
+    await record(db, club, third, white)
+    assert [r.id for r in await games_of(db, club, black)] == [second.id, first.id]
+    assert [r.id for r in await games_of(db, club, black, limit=1)] == [second.id]
+    assert [r.id for r in await club_games(db, club)] == sorted(
+        r.id for r in await games_of(db, club, third, limit=None) + [first]
+    )
+
+
+async def test_an_unknown_game(db: Database, club: Club) -> None:
+    assert await game(db, club, 12345) is None

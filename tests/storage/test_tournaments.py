@@ -1,0 +1,277 @@
+"""storage.tournaments: open, import, entries, finalise, reopen, amend."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from engine.errors import RuleError
+from engine.ranks import Rank
+from engine.types import Entry, Game, Importance, Result, Tournament
+from storage import (
+    BatchError,
+    Club,
+    Database,
+    NewPlayer,
+    NotFound,
+    Player,
+    Refused,
+    add_entry,
+    amend_tournament,
+    card,
+    create_tournament,
+    entries,
+    finalise_tournament,
+    import_tournament,
+    open_tournaments,
+    players,
+    reopen_tournament,
+    tournament,
+    tournaments,
+)
+from tests.storage.conftest import DAY, ORGANISER, dump_all, game, player
+
+CUP = Tournament(
+    0,
+    "Spring Cup",
+    DAY,
+    DAY + dt.timedelta(days=1),
+    rounds=4,
+    even=False,
+    handicap_reduction=2,
+    importance=Importance(invitational_or_national_championship=True),
+    multiplier=25,
+)
+
+
+@pytest.fixture
+async def pair(db: Database, club: Club) -> tuple[Player, Player]:
+    return await player(db, club, "Nagy Péter"), await player(db, club, "Kovács Anna", "7k")
+
+
+async def test_create_a_tournament(db: Database, club: Club) -> None:
+    row = await create_tournament(db, club, CUP, actor=ORGANISER, notes="CL[B]")
+    assert row.tournament == Tournament(
+        row.id,
+        "Spring Cup",
+        CUP.start,
+        CUP.end,
+        4,
+        even=False,
+        handicap_reduction=2,
+        importance=CUP.importance,
+        multiplier=25,
+    )
+    assert (row.notes, row.finalised, row.club) == ("CL[B]", False, club.id)
+    assert await tournament(db, club, "spring cup") == row
+    assert await tournament(db, club, row.id) == row
+    assert await tournament(db, club, "Autumn") is None
+    assert await tournaments(db, club) == [row]
+    assert await open_tournaments(db, club) == [row]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": "spring  CUP"}, "already a tournament called 'spring CUP'"),
+        ({"name": "X", "end": DAY - dt.timedelta(days=1)}, "ends .* before it starts"),
+        ({"name": "X", "rounds": 0}, "at least one round, not 0"),
+        ({"name": "X", "multiplier": 0}, "multiplier C set by hand must be positive, not 0"),
+        ({"name": "  "}, "needs a name"),
+    ],
+    ids=["taken", "dates", "rounds", "multiplier", "name"],
+)
+async def test_create_refusals(
+    db: Database, club: Club, changes: dict[str, object], message: str
+) -> None:
+    import dataclasses
+
+    await create_tournament(db, club, CUP, actor=ORGANISER)
+    before = await dump_all(db)
+    with pytest.raises(Refused, match=message):
+        await create_tournament(db, club, dataclasses.replace(CUP, **changes), actor=ORGANISER)
+    assert await dump_all(db) == before
+
+
+async def test_entries_default_to_the_current_rank(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(db, club, CUP, actor=ORGANISER)
+    await add_entry(db, club, cup, pair[0], Rank.kyu(4), actor=ORGANISER)
+    await game(db, club, *pair, tournament=cup.id, round=1)
+    assert await entries(db, club, cup) == [
+        Entry(pair[0].id, Rank.kyu(4)),
+        Entry(pair[1].id, Rank.kyu(7)),
+    ]
+    await add_entry(db, club, cup, pair[0], Rank.kyu(5), actor=ORGANISER)  # replaces
+    assert (await entries(db, club, cup))[0] == Entry(pair[0].id, Rank.kyu(5))
+
+
+async def test_finalise_rates_once(db: Database, club: Club, pair: tuple[Player, Player]) -> None:
+    cup = await create_tournament(db, club, CUP, actor=ORGANISER)
+    await game(db, club, *pair, tournament=cup.id, round=1)
+    await game(db, club, *pair, tournament=cup.id, round=2)
+    changes = await finalise_tournament(db, club, "Spring Cup", actor=ORGANISER)
+    assert [(c.player, c.rating_before, c.rating_after, c.source) for c in changes] == [
+        (pair[0].id, 100, 102, f"tournament:{cup.id}"),
+        (pair[1].id, 100, 98, f"tournament:{cup.id}"),
+    ]
+    row = await tournament(db, club, cup.id)
+    assert row is not None and row.finalised and row.finalised_at is not None
+    assert await open_tournaments(db, club) == []
+    with pytest.raises(Refused, match="Spring Cup was already finalised on 2026-03-01; reopen"):
+        await finalise_tournament(db, club, cup, actor=ORGANISER)
+
+
+async def test_reopen_takes_the_rating_back(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(db, club, CUP, actor=ORGANISER)
+    await game(db, club, *pair, tournament=cup.id, round=1)
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    reopened = await reopen_tournament(db, club, cup, actor=ORGANISER)
+    assert not reopened.finalised
+    assert (await card(db, club, pair[0])).rating == 100
+    await game(db, club, *pair, tournament=cup.id, round=2)  # open again: games may be added
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    assert (await card(db, club, pair[0])).rating == 102
+
+
+async def test_reopening_an_open_tournament_is_refused(db: Database, club: Club) -> None:
+    cup = await create_tournament(db, club, CUP, actor=ORGANISER)
+    with pytest.raises(Refused, match="Spring Cup is not finalised, so there is nothing to"):
+        await reopen_tournament(db, club, cup, actor=ORGANISER)
+
+
+async def test_an_unknown_tournament(db: Database, club: Club) -> None:
+    with pytest.raises(NotFound, match="no tournament 'Autumn'"):
+        await finalise_tournament(db, club, "Autumn", actor=ORGANISER)
+
+
+async def test_amend_a_finalised_tournament_rerates_it(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(db, club, CUP, actor=ORGANISER)
+    await game(db, club, *pair, tournament=cup.id, round=1)
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    amended = await amend_tournament(db, club, cup, actor=ORGANISER, multiplier=30, name="Cup")
+    assert amended.tournament.multiplier == 30 and amended.tournament.name == "Cup"
+    assert amended.finalised
+    with pytest.raises(Refused, match="nothing to change"):
+        await amend_tournament(db, club, cup, actor=ORGANISER, multiplier=30)
+    with pytest.raises(Refused, match="cannot change id of a tournament"):
+        await amend_tournament(db, club, cup, actor=ORGANISER, id=5)
+
+
+class TestImport:
+    GAMES = (
+        Game(0, 1, 2, Result.BLACK, DAY, round=1),
+        Game(0, 3, 1, Result.WHITE, DAY, round=2),
+        Game(0, 2, 3, Result.JIGO, DAY, round=3),
+    )
+
+    async def test_one_transaction_creates_everything(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        result = await import_tournament(
+            db,
+            club,
+            CUP,
+            players={
+                1: pair[0],
+                2: NewPlayer("Szabó Éva", Rank.kyu(9)),
+                3: NewPlayer("Schmidt Jonas", Rank.kyu(1), country="DE", guest=True),
+            },
+            entries=[Entry(1, Rank.kyu(4)), Entry(3, Rank.kyu(1), country="DE")],
+            games=self.GAMES,
+            actor=ORGANISER,
+        )
+        eva, jonas = result.created
+        assert (eva.name, jonas.name, jonas.guest) == ("Szabó Éva", "Schmidt Jonas", True)
+        assert [(g.game.black, g.game.white) for g in result.games] == [
+            (pair[0].id, eva.id),
+            (jonas.id, pair[0].id),
+            (eva.id, jonas.id),
+        ]
+        assert all(g.game.tournament == result.tournament.id for g in result.games)
+        assert {e.player: (e.rank, e.registered) for e in await entries(db, club, CUP.name)} == {
+            pair[0].id: (Rank.kyu(4), True),
+            jonas.id: (Rank.kyu(1), False),
+            eva.id: (Rank.kyu(9), True),
+        }
+        await finalise_tournament(db, club, result.tournament, actor=ORGANISER)
+        # the fake rates only games between registered entries: Nagy beat Éva
+        assert (await card(db, club, pair[0])).rating == 101
+        assert (await card(db, club, eva)).rating == 99
+
+    async def test_any_problem_writes_nothing(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        before = await dump_all(db)
+        with pytest.raises(BatchError) as refused:
+            await import_tournament(
+                db,
+                club,
+                CUP,
+                players={
+                    1: pair[0],
+                    2: NewPlayer("Kovács Anna", Rank.kyu(9)),  # already registered
+                    3: NewPlayer("Too Strong", Rank.dan(2)),  # refused by the engine
+                    4: 999,
+                },
+                games=self.GAMES,
+                actor=ORGANISER,
+            )
+        messages = dict(refused.value.problems)
+        assert "Kovács Anna" in messages[2] and "already registered" in messages[2]
+        assert "at most 5k" in messages[3]
+        assert "no player 999" in messages[4]
+        assert await dump_all(db) == before
+        assert len(await players(db, club)) == 2
+
+    async def test_a_bad_game_writes_nothing(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        before = await dump_all(db)
+        with pytest.raises(BatchError, match="#1: round 9 is outside"):
+            await import_tournament(
+                db,
+                club,
+                CUP,
+                players={1: pair[0], 2: pair[1]},
+                games=[Game(0, 1, 2, Result.BLACK, DAY, round=9)],
+                actor=ORGANISER,
+            )
+        assert await dump_all(db) == before
+
+    async def test_a_game_with_a_player_missing_from_the_file(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        with pytest.raises(BatchError, match="game 1: a player is not in the file"):
+            await import_tournament(
+                db,
+                club,
+                CUP,
+                players={1: pair[0]},
+                games=[Game(0, 1, 7, Result.BLACK, DAY, round=1)],
+                actor=ORGANISER,
+            )
+
+    async def test_a_taken_tournament_name(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        await create_tournament(db, club, CUP, actor=ORGANISER)
+        with pytest.raises(BatchError, match="tournament: there is already a tournament"):
+            await import_tournament(db, club, CUP, players={1: pair[0]}, games=[], actor=ORGANISER)
+
+
+async def test_a_refused_finalisation_writes_nothing(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(db, club, CUP, actor=ORGANISER)
+    await game(db, club, *pair, tournament=cup.id, round=1, pair_go=True)
+    before = await dump_all(db)
+    with pytest.raises(RuleError, match="pair go"):
+        await finalise_tournament(db, club, cup, actor=ORGANISER)
+    assert await dump_all(db) == before
