@@ -75,7 +75,9 @@ def system_title(key: str) -> str:
     return SYSTEM_TITLES.get(key, key)
 
 
+SHOWN_APART = frozenset({"last change"})  # /rating words these itself, with names
+
+
 def card_lines(card: Card) -> list[str]:
-    """The card's extra fields and the pending change, one line each."""
-    lines = [f"{label}: {text}" for label, text in card.fields]
-    return lines
+    """The card's extra fields, one line each (those /rating shows otherwise left out)."""
+    return [f"{label}: {text}" for label, text in card.fields if label not in SHOWN_APART]

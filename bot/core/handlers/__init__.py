@@ -1,3 +1,10 @@
-"""Command handlers by topic; importing this package fills the command table."""
+"""Command handlers by topic; importing this package fills the command table (in help order)."""
 
-from bot.core.handlers import help, ratings  # noqa: F401
+from bot.core.handlers import (  # noqa: F401
+    club,
+    games,
+    help,
+    ratings,
+    registry,
+    tournaments,
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import re
 
 import storage
@@ -19,10 +20,11 @@ from engine.errors import EngineError
 from engine.formats import fold_name
 from engine.mgsz.tables import RANK_BOUNDS
 from engine.ranks import Rank
+from engine.system import Value
 from engine.tensuusei import TensuuseiParams, initial_points
 from engine.timecontrol import TimeControl
 from engine.types import Importance
-from storage.records import Player
+from storage.records import Player, SeriesPoint
 
 TOP_DEFAULT, TOP_MAX = 10, 200
 HISTORY_DEFAULT, HISTORY_MAX = 10, 100
@@ -68,10 +70,9 @@ async def rating(ctx: Context) -> Reply:
     lines = [" · ".join(facts)]
     if history and history[0].rating_after is not None:
         last = history[0]
-        delta = fmt.difference(last.rating_before, last.rating_after)
         lines.append(
-            f"last change: {fmt.signed(delta)} ({await source_label(ctx, last.source)}, "
-            f"{fmt.day(last.date)})"
+            f"last change: {change_text(last.rating_before, last.rating_after)} "
+            f"({await source_label(ctx, last.source)}, {fmt.day(last.date)})"
         )
     lines.extend(fmt.card_lines(card))
     return Reply(
@@ -145,11 +146,7 @@ async def history(ctx: Context) -> Reply:
         if row.rating_after is None and row.rating_before is None:
             change = row.status
         else:
-            delta = fmt.difference(row.rating_before, row.rating_after)
-            change = (
-                f"{fmt.value(row.rating_before)} → {fmt.value(row.rating_after)} "
-                f"({fmt.signed(delta)})"
-            )
+            change = change_text(row.rating_before, row.rating_after, full=True)
         rank = (
             ""
             if row.rank_after is None or row.rank_after == row.rank_before
@@ -165,6 +162,14 @@ async def history(ctx: Context) -> Reply:
             Table(("Date", "What", "Rating", "Rank"), tuple(table_rows)),
         )
     )
+
+
+def change_text(before: Value, after: Value, *, full: bool = False) -> str:
+    """``+16``; with ``full`` ``1947 → 1963 (+16)``; a first value reads ``start 1720``."""
+    if before is None:
+        return f"start {fmt.value(after)}"
+    delta = fmt.signed(fmt.difference(before, after))
+    return f"{fmt.value(before)} → {fmt.value(after)} ({delta})" if full else delta
 
 
 async def source_label(ctx: Context, source: str, player: int | None = None) -> str:
@@ -203,11 +208,7 @@ async def source_label(ctx: Context, source: str, player: int | None = None) -> 
 async def chart(ctx: Context) -> Reply:
     player = await player_or_self(ctx, ctx.args().text())
     series = await storage.rating_series(ctx.db, ctx.the_club, player.id)
-    points = tuple(
-        (point.date, float(fmt.number(point.rating) or 0))
-        for point in series
-        if fmt.number(point.rating) is not None
-    )
+    points = chart_points(series)
     if not points:
         return Reply.text(f"{player.name} has no rating history to draw yet.")
     system = ctx.the_club.system
@@ -236,10 +237,20 @@ async def chart(ctx: Context) -> Reply:
     )
 
 
+def chart_points(series: list[SeriesPoint]) -> tuple[tuple[dt.date, float], ...]:
+    """The series in history order; a point dated after the next one (a player registered
+    after a back-dated tournament) is drawn at the next one's date, so the line runs forward."""
+    points = [(p.date, float(v)) for p in series if (v := fmt.number(p.rating)) is not None]
+    for i in range(len(points) - 2, -1, -1):
+        if points[i][0] > points[i + 1][0]:
+            points[i] = (points[i + 1][0], points[i][1])
+    return tuple(points)
+
+
 def chart_bands(system: str, settings: dict[str, str]) -> tuple[Band, ...]:
     """Rank bands behind the line: MGSZ's rank table; Tensuusei's 12-point steps."""
     if system == "mgsz":
-        bounds = sorted(RANK_BOUNDS.items(), key=lambda item: item[1])
+        bounds = sorted(RANK_BOUNDS, key=lambda item: item[1])
         return tuple(
             Band(low, bounds[i + 1][1] if i + 1 < len(bounds) else low + 200, str(rank))
             for i, (rank, low) in enumerate(bounds)

@@ -1,0 +1,247 @@
+"""Club settings and chats: /club …, /export."""
+
+from __future__ import annotations
+
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import storage
+from bot import exporting
+from bot.core import format as fmt
+from bot.core.commands import ORGANISER, Param, command
+from bot.core.context import Context
+from bot.core.errors import BadArgument, NotPermitted
+from bot.core.names import resolve
+from bot.core.parse import Token, join
+from bot.core.replies import Document, Reply, Text
+from engine.errors import EngineError
+from engine.formats.tournament_file import parse_komi
+from engine.systems import SYSTEMS
+
+CLUB_USAGE = (
+    "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | "
+    "timezone ZONE | komi K | organiser add|remove WHO"
+)
+SETTABLE = {"komi": "the club's even-game komi (rules.md §5), e.g. 6.5"}
+
+
+@command(
+    "club",
+    usage=CLUB_USAGE,
+    summary="Club settings; bind another chat to the same club.",
+    examples=(
+        "/club new Budapest Go Club mgsz",
+        "/club system tensuusei",
+        "/club timezone Europe/Budapest",
+        "/club organiser add telegram:12345",
+        "/club code",
+        "/club join K7Q2-MX4P",
+    ),
+    access=ORGANISER,
+    needs_club=False,
+    params=(
+        Param(
+            "action",
+            "choice",
+            "what to do",
+            choices=("new", "join", "code", "show", "system", "timezone", "komi", "organiser"),
+        ),
+        Param("value", "text", "the setting's value", required=False),
+    ),
+)
+async def club(ctx: Context) -> Reply:
+    words = ctx.args().words
+    if not words:
+        return (
+            await _show(ctx)
+            if ctx.club
+            else Reply.text("This chat has no club yet. " + CLUB_USAGE, error=True)
+        )
+    action, rest = words[0].text.lower(), words[1:]
+    value = join(rest)
+    if action == "new":
+        return await _new(ctx, rest)
+    if action == "join":
+        return await _join(ctx, value)
+    if ctx.club is None:
+        raise BadArgument(
+            "this chat has no club yet: start one with /club new NAME SYSTEM or "
+            "join one with /club join CODE"
+        )
+    if action == "show":
+        return await _show(ctx)
+    if action == "code":
+        code = await storage.new_join_code(ctx.db, ctx.club, actor=ctx.actor, chat=ctx.chat)
+        return Reply.text(
+            f"Join code for {ctx.club.name}: {code}",
+            f"In the other chat, an administrator types /club join {code} (valid 24 hours, once).",
+            private=True,
+        )
+    if action == "system":
+        key = value.lower()
+        if key not in SYSTEMS:
+            raise BadArgument(f"the system must be one of {', '.join(SYSTEMS)}, not {value!r}")
+        changed = await storage.set_setting(
+            ctx.db, ctx.club, "system", key, actor=ctx.actor, chat=ctx.chat
+        )
+        state = "now uses" if changed else "already uses"
+        return Reply.text(
+            f"{ctx.club.name} {state} {fmt.system_title(key)}. Every rating is "
+            "derived from the same games, so switching back loses nothing."
+        )
+    if action == "timezone":
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise BadArgument(
+                f"{value!r} is not a time zone; use a name like Europe/Budapest or Asia/Tokyo"
+            ) from None
+        await storage.set_setting(
+            ctx.db, ctx.club, "timezone", value, actor=ctx.actor, chat=ctx.chat
+        )
+        return Reply.text(f"{ctx.club.name}'s time zone is now {value}.")
+    if action == "komi":
+        try:
+            komi = parse_komi(value)
+        except EngineError:
+            raise BadArgument(f"komi must be a number like 6.5 or 7, not {value!r}") from None
+        await storage.set_setting(
+            ctx.db, ctx.club, "komi", fmt.value(komi), actor=ctx.actor, chat=ctx.chat
+        )
+        return Reply.text(f"Even games in {ctx.club.name} now default to komi {fmt.value(komi)}.")
+    if action in ("organiser", "organizer"):
+        return await _organiser(ctx, rest)
+    raise BadArgument(f"unknown /club action {action!r}; {CLUB_USAGE}")
+
+
+async def _new(ctx: Context, rest: list[Token]) -> Reply:
+    if ctx.club is not None:
+        raise BadArgument(f"this chat already belongs to {ctx.club.name}")
+    if not ctx.inv.caller.chat_admin:
+        raise NotPermitted("only a chat administrator can start a club in this chat")
+    system = "mgsz"
+    if rest and not rest[-1].quoted and rest[-1].text.lower() in SYSTEMS:
+        system, rest = rest[-1].text.lower(), rest[:-1]
+    name = join(rest)
+    if not name:
+        raise BadArgument("name the club, e.g. /club new Budapest Go Club mgsz")
+    new = await storage.create_club(ctx.db, name, system, actor=ctx.actor, chat=ctx.chat)
+    await storage.bind_chat(ctx.db, new, ctx.inv.caller.platform, ctx.inv.chat_id, actor=ctx.actor)
+    return Reply.text(
+        f"Club {new.name} created with {fmt.system_title(system)}; this chat is "
+        "bound to it and you are its organiser.",
+        "Next: /register NAME RANK for each player, then /result or /tournament.",
+    )
+
+
+async def _join(ctx: Context, code: str) -> Reply:
+    if not code:
+        raise BadArgument(
+            "give the code, e.g. /club join K7Q2-MX4P (an organiser of the club "
+            "gets one with /club code)"
+        )
+    if ctx.club is not None:
+        raise BadArgument(f"this chat already belongs to {ctx.club.name}")
+    if not ctx.inv.caller.chat_admin:
+        raise NotPermitted("only a chat administrator can bind this chat to a club")
+    joined = await storage.redeem_join_code(
+        ctx.db, code.strip(), ctx.inv.caller.platform, ctx.inv.chat_id, actor=ctx.actor
+    )
+    return Reply.text(
+        f"This chat now belongs to {joined.name}: the same players, games and "
+        "ratings as its other chats."
+    )
+
+
+async def _show(ctx: Context) -> Reply:
+    assert ctx.club is not None
+    chats = await storage.chats(ctx.db, ctx.club)
+    organisers = sorted(await storage.organisers(ctx.db, ctx.club))
+    players = await storage.players(ctx.db, ctx.club)
+    settings = ctx.settings
+    lines = [
+        f"System: {fmt.system_title(settings.get('system', ctx.club.system))}",
+        f"Time zone: {settings.get('timezone', 'UTC')}",
+        f"Even-game komi: {settings.get('komi', '6.5')}",
+        f"Players: {len(players)}",
+        "Chats: " + ", ".join(f"{p}:{c}" for p, c in chats),
+        "Organisers (besides chat administrators): " + (", ".join(organisers) or "none"),
+    ]
+    return Reply(blocks=(Text(ctx.club.name, title=True), Text("\n".join(lines))))
+
+
+async def _organiser(ctx: Context, rest: list[Token]) -> Reply:
+    assert ctx.club is not None
+    if len(rest) < 2 or rest[0].text.lower() not in ("add", "remove"):
+        raise BadArgument(
+            "write /club organiser add WHO or /club organiser remove WHO; WHO is "
+            "telegram:ID, discord:ID or a linked player's name"
+        )
+    verb, who = rest[0].text.lower(), join(rest[1:])
+    identities = await _identities(ctx, who)
+    done = []
+    for identity in identities:
+        if verb == "add":
+            await storage.add_organiser(ctx.db, ctx.club, identity, actor=ctx.actor, chat=ctx.chat)
+        else:
+            await storage.remove_organiser(
+                ctx.db, ctx.club, identity, actor=ctx.actor, chat=ctx.chat
+            )
+        done.append(identity)
+    verb_text = "is now an organiser" if verb == "add" else "is no longer an organiser"
+    return Reply.text(f"{', '.join(done)} {verb_text} of {ctx.club.name}.")
+
+
+async def _identities(ctx: Context, who: str) -> list[str]:
+    if re.fullmatch(r"(telegram|discord|console):[\w-]+", who):
+        return [who]
+    player = await resolve(ctx, who)
+    accounts = await storage.accounts_of(ctx.db, ctx.the_club, player.id)
+    if not accounts:
+        raise BadArgument(
+            f"{player.name} has no linked chat account; they can /link first, "
+            "or name the account as telegram:ID or discord:ID"
+        )
+    return [f"{platform}:{account}" for platform, account in accounts]
+
+
+@command(
+    "export",
+    usage="/export [csv|games|json|h9 TOURNAMENT]",
+    summary="The club's players and ratings (csv, json), its games (games) or a tournament "
+    "(h9) as a file.",
+    examples=("/export csv", "/export json", "/export h9 Spring Cup"),
+    access=ORGANISER,
+    params=(
+        Param("format", "choice", "file format", required=False, choices=exporting.FORMATS),
+        Param("tournament", "text", "for h9: the tournament", required=False),
+    ),
+)
+async def export(ctx: Context) -> Reply:
+    words = ctx.args().words
+    kind = words[0].text.lower() if words else "csv"
+    if kind not in exporting.FORMATS:
+        raise BadArgument(
+            f"the format must be one of {', '.join(exporting.FORMATS)}, not {kind!r}"
+        )
+    data = await storage.export_rows(ctx.db, ctx.the_club)
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", ctx.the_club.name).strip("-").lower() or "club"
+    if kind == "h9":
+        name = join(words[1:])
+        if not name:
+            raise BadArgument("name the tournament, e.g. /export h9 Spring Cup")
+        row = await storage.tournament(ctx.db, ctx.the_club, name)
+        if row is None:
+            raise BadArgument(f"there is no tournament {name!r} in this club")
+        text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.id}.h9"
+    elif kind == "json":
+        text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
+    elif kind == "games":
+        text, filename = exporting.games_csv(data), f"{slug}-games.csv"
+    else:
+        text, filename = exporting.players_csv(data), f"{slug}-players.csv"
+    count = sum(1 for p, _ in data.players if not p.guest)
+    return Reply(
+        blocks=(Text(f"{ctx.the_club.name}: {count} players, {len(data.games)} games."),),
+        document=Document(text.encode("utf-8"), filename, filename),
+    )

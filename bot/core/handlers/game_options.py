@@ -1,0 +1,88 @@
+"""Reading the options a game takes: ``h=`` ``komi=`` ``date=`` ``time=`` ``board=`` (bot.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+from bot.core.context import Context
+from bot.core.errors import BadArgument
+from bot.core.parse import positive_int
+from engine.errors import EngineError
+from engine.formats import parse_result
+from engine.formats.tournament_file import parse_komi
+from engine.timecontrol import TimeControl
+from engine.types import Result
+
+GAME_OPTIONS = frozenset({"h", "komi", "date", "time", "board"})
+EARLIEST = dt.date(1900, 1, 1)
+DEFAULT_EVEN_KOMI = "6.5"
+RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")
+
+
+def read_result(text: str) -> tuple[Result | None, bool] | None:
+    """The result a token denotes, or ``None`` when the token is not a result."""
+    if text.lower() in ("0",):  # SGF's draw is too easily a typo here; ask for "jigo"
+        return None
+    try:
+        return parse_result(text)
+    except EngineError:
+        return None
+
+
+def stones(value: str) -> int:
+    return positive_int(value, "h (handicap stones)", low=0, high=9)
+
+
+def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
+    """The komi given, or the default: the club's even komi, 0.5 with stones, 0 with one."""
+    if value is not None:
+        try:
+            k = parse_komi(value)
+        except EngineError:
+            raise BadArgument(
+                f"komi must be a number like 6.5, 0.5 or -3, not {value!r}"
+            ) from None
+        if not -50 <= k <= 50:
+            raise BadArgument(f"komi must be between -50 and 50, not {value}")
+        return k
+    if stones_ == 1:
+        return Fraction(0)
+    if stones_ > 1:
+        return Fraction(1, 2)
+    return parse_komi(ctx.settings.get("komi", DEFAULT_EVEN_KOMI))
+
+
+def date(ctx: Context, value: str | None) -> dt.date:
+    """``YYYY-MM-DD`` (default today, club time), not in the future, not before 1900."""
+    today = ctx.today()
+    if value is None:
+        return today
+    if value.lower() == "today":
+        return today
+    if value.lower() == "yesterday":
+        return today - dt.timedelta(days=1)
+    try:
+        day = dt.date.fromisoformat(value)
+    except ValueError:
+        raise BadArgument(
+            f"date must be YYYY-MM-DD, e.g. date={today.isoformat()}, not {value!r}"
+        ) from None
+    if day > today + dt.timedelta(days=1):
+        raise BadArgument(f"the date {day.isoformat()} is in the future")
+    if day < EARLIEST:
+        raise BadArgument(f"the date {day.isoformat()} is before {EARLIEST.year}")
+    return day
+
+
+def time_control(value: str | None) -> TimeControl | None:
+    if value is None:
+        return None
+    try:
+        return TimeControl.parse(value)
+    except EngineError as exc:
+        raise BadArgument(f"time={value!r}: {exc}") from None
+
+
+def board(value: str | None) -> int:
+    return 19 if value is None else positive_int(value, "board", low=5, high=25)

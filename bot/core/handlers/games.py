@@ -1,0 +1,301 @@
+"""Recording and fixing single games: /result, /undo, /void, /correct."""
+
+from __future__ import annotations
+
+import storage
+from bot.core import format as fmt
+from bot.core.commands import ORGANISER, Param, command
+from bot.core.context import Context
+from bot.core.errors import BadArgument
+from bot.core.handlers import game_options as opt
+from bot.core.names import resolve, resolve_pair
+from bot.core.parse import Token, join, positive_int
+from bot.core.replies import Reply, Table, Text
+from engine.system import Change
+from engine.types import Result
+from storage.records import GameRow, Player
+
+BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
+
+
+@command(
+    "result",
+    usage="/result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19]",
+    summary="Record a single game. RESULT is B+, W+, B+R, W+3.5, jigo or unplayed; "
+    "also NAME beat NAME [h=N].",
+    examples=(
+        "/result Nagy Péter Kovács Anna B+",
+        '/result "Szabó Éva" "Tóth Ádám" W+3.5 h=2',
+        "/result Kiss beat Tóth h=3",
+    ),
+    access=ORGANISER,
+    options=opt.GAME_OPTIONS,
+    params=(
+        Param("black", "player", "who had Black (the winner, in the 'beat' form)"),
+        Param("white", "player", "who had White"),
+        Param("result", "result", "B+, W+, B+R, W+3.5, jigo or unplayed"),
+        Param("h", "int", "handicap stones (0–9)", False, True),
+        Param("komi", "text", "komi to White, e.g. 6.5", False, True),
+        Param("date", "text", "YYYY-MM-DD (default today)", False, True),
+    ),
+)
+async def result(ctx: Context) -> Reply:
+    args = ctx.args(opt.GAME_OPTIONS)
+    black, white, outcome, played, note = await _players_and_result(ctx, args.words, args.options)
+    stones = opt.stones(args.options["h"]) if "h" in args.options else 0
+    row = await storage.record_game(
+        ctx.db,
+        ctx.the_club,
+        black.id,
+        white.id,
+        outcome,
+        stones=stones,
+        komi=opt.komi(ctx, args.options.get("komi"), stones),
+        date=opt.date(ctx, args.options.get("date")),
+        played=played,
+        board=opt.board(args.options.get("board")),
+        time=opt.time_control(args.options.get("time")),
+        actor=ctx.actor,
+        chat=ctx.chat,
+    )
+    lines = [game_line(row, black, white)]
+    if note:
+        lines.append(note)
+    lines.append(await rated_line(ctx, row, (black, white)))
+    return Reply(blocks=(Text(f"Game #{row.id} recorded", title=True), Text("\n".join(lines))))
+
+
+async def _players_and_result(
+    ctx: Context, words: list[Token], options: dict[str, str]
+) -> tuple[Player, Player, Result | None, bool, str]:
+    """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap)."""
+    for i, token in enumerate(words):
+        if not token.quoted and token.text.lower() in BEAT_WORDS:
+            winner = await resolve(ctx, join(words[:i]))
+            loser = await resolve(ctx, join(words[i + 1 :]))
+            if winner.id == loser.id:
+                raise BadArgument("a player cannot beat themselves")
+            return await _beat(ctx, winner, loser, options)
+    position = next(
+        (
+            i
+            for i in range(len(words) - 1, -1, -1)
+            if not words[i].quoted and opt.read_result(words[i].text) is not None
+        ),
+        None,
+    )
+    if position is None:
+        raise BadArgument(
+            "the result is missing: write B+, W+, B+R, W+3.5, jigo or unplayed after the two names"
+        )
+    if position != len(words) - 1:
+        extra = join(words[position + 1 :])
+        raise BadArgument(f"unexpected {extra!r} after the result (options look like h=2)")
+    outcome, played = opt.read_result(words[position].text)  # type: ignore[misc]
+    black, white = await resolve_pair(ctx, words[:position], "/result")
+    return black, white, outcome, played, ""
+
+
+async def _beat(
+    ctx: Context, winner: Player, loser: Player, options: dict[str, str]
+) -> tuple[Player, Player, Result | None, bool, str]:
+    stones = opt.stones(options["h"]) if "h" in options else 0
+    if stones == 0:
+        return (
+            winner,
+            loser,
+            Result.BLACK,
+            True,
+            (
+                "Colours were not given: recorded the winner as Black (even game, so the rating "
+                "does not depend on it; use /result BLACK WHITE B+ to record colours)."
+            ),
+        )
+    ledger = await storage.ledger(ctx.db, ctx.the_club.id)
+    winner_rank, loser_rank = ledger.card(winner.id).rank, ledger.card(loser.id).rank
+    if winner_rank == loser_rank:
+        raise BadArgument(
+            f"{winner.name} and {loser.name} have the same rank, so I cannot tell who took the "
+            "stones; write /result BLACK WHITE B+ h=N"
+        )
+    if winner_rank < loser_rank:  # the weaker player takes Black and the stones
+        return winner, loser, Result.BLACK, True, ""
+    return loser, winner, Result.WHITE, True, ""
+
+
+def game_line(row: GameRow, black: Player, white: Player) -> str:
+    game = row.game
+    setup = "even" if game.stones == 0 else f"h{game.stones}"
+    return (
+        f"{black.name} (B) – {white.name} (W): {fmt.result(game)}, {setup}, "
+        f"komi {fmt.komi(game.komi)}, {fmt.day(game.date)}"
+        + (f", {game.board}×{game.board}" if game.board != 19 else "")
+    )
+
+
+async def rated_line(ctx: Context, row: GameRow, players: tuple[Player, Player]) -> str:
+    """What the game did to the two players' ratings under the club's system."""
+    if not row.game.played:
+        return "Unplayed: stored and shown, never rated."
+    if row.game.result is None:
+        return "Result unknown: stored, not rated."
+    parts = []
+    for player in players:
+        card = await storage.card(ctx.db, ctx.the_club, player.id)
+        pending = f" (pending {fmt.value(card.pending)})" if card.pending not in (None, 0) else ""
+        parts.append(f"{player.name} {fmt.value(card.rating)}{pending}")
+    return f"{ctx.the_club.system}: " + " · ".join(parts)
+
+
+def changes_table(changes: list[Change], names: dict[int, str]) -> Table:
+    rows = []
+    for change in changes:
+        delta = fmt.difference(change.rating_before, change.rating_after)
+        rank = (
+            f"{change.rank_before} → {change.rank_after}"
+            if change.rank_after != change.rank_before
+            else str(change.rank_after)
+        )
+        rows.append(
+            (
+                names.get(change.player, f"#{change.player}"),
+                fmt.value(change.rating_before),
+                fmt.signed(delta),
+                fmt.value(change.rating_after),
+                rank,
+            )
+        )
+    return Table(("Name", "Before", "Change", "After", "Rank"), tuple(rows), "lrrrl")
+
+
+@command(
+    "undo",
+    usage="/undo",
+    summary="Take back your last entry (a game, a registration, a correction …).",
+    examples=("/undo",),
+    access=ORGANISER,
+)
+async def undo(ctx: Context) -> Reply:
+    if ctx.args().words:
+        raise BadArgument("/undo takes no arguments; to remove a particular game use /void ID")
+    undone = await storage.undo_last(ctx.db, ctx.the_club, actor=ctx.actor, chat=ctx.chat)
+    if undone.game is not None:
+        what = (
+            f"game #{undone.game.id} ({fmt.result(undone.game.game)}, "
+            f"{fmt.day(undone.game.game.date)})"
+        )
+    elif undone.player is not None:
+        what = f"the registration of {undone.player.name}"
+    elif undone.event is not None:
+        what = f"the {undone.event.kind.replace('_', ' ')} of {undone.entry.at:%Y-%m-%d %H:%M}"
+    else:
+        what = f"entry {undone.entry.seq} ({undone.entry.kind})"
+    return Reply.text(
+        f"Undone: {what}. It stays in the history, marked as undone; every "
+        "rating after it was recomputed."
+    )
+
+
+@command(
+    "void",
+    usage='/void GAME_ID [reason="..."]',
+    summary="Void a game: it stays in the history, marked void, and counts for nothing.",
+    examples=("/void 12", '/void 12 reason="entered twice"'),
+    access=ORGANISER,
+    options={"reason"},
+    params=(
+        Param("game_id", "int", "the game's number (#12)"),
+        Param("reason", "text", "why", False, True),
+    ),
+)
+async def void(ctx: Context) -> Reply:
+    args = ctx.args({"reason"})
+    game_id = _game_id(args.words)
+    row = await storage.void_game(
+        ctx.db,
+        ctx.the_club,
+        game_id,
+        actor=ctx.actor,
+        chat=ctx.chat,
+        reason=args.options.get("reason", ""),
+    )
+    return Reply.text(
+        f"Game #{row.id} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) is "
+        "void. Every rating after it was recomputed; the game stays in the history."
+    )
+
+
+CORRECTABLE = frozenset(
+    {"result", "h", "komi", "date", "black", "white", "board", "time", "played"}
+)
+
+
+@command(
+    "correct",
+    usage="/correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
+    "[board=N] [time=…] [swap]",
+    summary="Fix a game; it keeps its place in history and every rating after it is recomputed.",
+    examples=("/correct 12 result=W+", "/correct 12 h=2 komi=0.5", "/correct 12 swap"),
+    access=ORGANISER,
+    options=CORRECTABLE,
+    params=(
+        Param("game_id", "int", "the game's number"),
+        Param("changes", "text", "e.g. result=W+ h=2", required=False),
+    ),
+)
+async def correct(ctx: Context) -> Reply:
+    args = ctx.args(CORRECTABLE)
+    swap = any(not t.quoted and t.text.lower() == "swap" for t in args.words)
+    game_id = _game_id([t for t in args.words if t.text.lower() != "swap"])
+    current = await storage.game(ctx.db, ctx.the_club, game_id)
+    if current is None:
+        raise BadArgument(f"there is no game #{game_id} in this club")
+    changes: dict[str, object] = {}
+    o = args.options
+    if "result" in o:
+        read = opt.read_result(o["result"])
+        if read is None:
+            raise BadArgument(
+                f"result={o['result']!r}: write B+, W+, B+R, W+3.5, jigo or unplayed"
+            )
+        changes["result"], changes["played"] = read
+    if "played" in o:
+        changes["played"] = o["played"].lower() in ("yes", "true", "1")
+    if "h" in o:
+        changes["stones"] = opt.stones(o["h"])
+    if "komi" in o:
+        changes["komi"] = opt.komi(ctx, o["komi"], 0)
+    if "date" in o:
+        changes["date"] = opt.date(ctx, o["date"])
+    if "board" in o:
+        changes["board"] = opt.board(o["board"])
+    if "time" in o:
+        changes["time"] = opt.time_control(o["time"])
+    for colour in ("black", "white"):
+        if colour in o:
+            changes[colour] = (await resolve(ctx, o[colour])).id
+    if swap:
+        changes["black"], changes["white"] = current.game.white, current.game.black
+    if not changes:
+        raise BadArgument("say what to change, e.g. /correct 12 result=W+ or /correct 12 swap")
+    row = await storage.correct_game(
+        ctx.db, ctx.the_club, game_id, actor=ctx.actor, chat=ctx.chat, **changes
+    )
+    black = await storage.get_player(ctx.db, ctx.the_club, row.game.black)
+    white = await storage.get_player(ctx.db, ctx.the_club, row.game.white)
+    assert black is not None and white is not None
+    return Reply(
+        blocks=(
+            Text(f"Game #{row.id} corrected", title=True),
+            Text(
+                game_line(row, black, white) + "\nIt keeps its place in history; every rating "
+                "after it was recomputed. The original stays in the history."
+            ),
+        )
+    )
+
+
+def _game_id(words: list[Token]) -> int:
+    if len(words) != 1:
+        raise BadArgument("give one game number, e.g. 12 (the # shown when it was recorded)")
+    return positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)

@@ -1,0 +1,204 @@
+"""The club's register: /register, /override, /egf."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import storage
+from bot.core import format as fmt
+from bot.core.commands import ORGANISER, Param, command
+from bot.core.context import Context
+from bot.core.errors import BadArgument
+from bot.core.names import describe, resolve
+from bot.core.parse import join, positive_int
+from bot.core.replies import Reply, Text
+from engine.errors import RankError
+from engine.ranks import Rank, is_rank
+
+REGISTER_OPTIONS = frozenset({"country", "club", "pin", "rating", "alias"})
+COMMITTEE_WORDS = {"override", "committee"}
+
+
+@command(
+    "register",
+    usage="/register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [alias=...] [override]",
+    summary="Add a player. A rating records an existing standing; under MGSZ a new player "
+    "without one starts at 5k at most unless marked override (committee decision).",
+    examples=(
+        "/register Nagy Péter 5k",
+        "/register Kovács Anna 2d 2090 country=HU",
+        "/register Szabó Éva 3k override",
+    ),
+    access=ORGANISER,
+    options=REGISTER_OPTIONS,
+    params=(
+        Param("name", "text", "the player's name (surname first is usual)"),
+        Param("rank", "rank", "e.g. 5k or 1d"),
+        Param("rating", "int", "an existing rating (Elo or points)", required=False),
+    ),
+)
+async def register(ctx: Context) -> Reply:
+    args = ctx.args(REGISTER_OPTIONS)
+    words = list(args.words)
+    committee = False
+    if words and not words[-1].quoted and words[-1].text.lower() in COMMITTEE_WORDS:
+        committee, words = True, words[:-1]
+    rating: int | None = None
+    if words and re.fullmatch(r"-?\d+", words[-1].text) and len(words) >= 3:
+        rating = positive_int(words[-1].text, "RATING", low=-10_000, high=10_000)
+        words = words[:-1]
+    if "rating" in args.options:
+        rating = positive_int(args.options["rating"], "rating", low=-10_000, high=10_000)
+    rank_at = next(
+        (
+            i
+            for i in range(len(words) - 1, -1, -1)
+            if not words[i].quoted and is_rank(words[i].text)
+        ),
+        None,
+    )
+    if rank_at is None and len(words) >= 3 and is_rank(f"{words[-2].text}{words[-1].text}"):
+        rank_text, name_words = f"{words[-2].text} {words[-1].text}", words[:-2]
+    elif rank_at is None:
+        bad = words[-1].text if words else ""
+        try:
+            Rank.parse(bad)
+        except RankError as exc:
+            raise BadArgument(f"the rank is missing or unreadable: {exc}") from None
+        raise BadArgument("the rank is missing, e.g. /register Nagy Péter 5k")
+    else:
+        if rank_at != len(words) - 1:
+            raise BadArgument(f"unexpected {join(words[rank_at + 1 :])!r} after the rank")
+        rank_text, name_words = words[rank_at].text, words[:rank_at]
+    name = join(name_words)
+    if not name:
+        raise BadArgument("the name is missing, e.g. /register Nagy Péter 5k")
+    country = args.options.get("country")
+    if country is not None and not re.fullmatch(r"[A-Za-z]{2}", country):
+        raise BadArgument(f"country= takes a two-letter code like HU, not {country!r}")
+    pin = args.options.get("pin")
+    if pin is not None and not re.fullmatch(r"\d{4,10}", pin):
+        raise BadArgument(f"pin= takes an EGD PIN (digits), not {pin!r}")
+    player = await storage.register_player(
+        ctx.db,
+        ctx.the_club,
+        name,
+        Rank.parse(rank_text),
+        date=ctx.today(),
+        actor=ctx.actor,
+        chat=ctx.chat,
+        rating=rating,
+        country=country.upper() if country else None,
+        home_club=args.options.get("club"),
+        egd_pin=pin,
+        committee=committee,
+    )
+    if "alias" in args.options:
+        await storage.add_alias(
+            ctx.db, ctx.the_club, player.id, args.options["alias"], actor=ctx.actor, chat=ctx.chat
+        )
+    card = await storage.card(ctx.db, ctx.the_club, player.id)
+    lines = [f"{card.rating_label}: {fmt.value(card.rating)}"]
+    if committee:
+        lines.append("Initial rank recorded as a committee decision.")
+    return Reply(
+        blocks=(Text(f"Registered {describe(player)}", title=True), Text("\n".join(lines)))
+    )
+
+
+@command(
+    "override",
+    usage='/override NAME rating=N|rank=R reason="..."',
+    summary="A committee adjustment of a player's rating or rank, recorded with who, when "
+    "and why.",
+    examples=(
+        '/override Nagy Péter rank=2d reason="committee decision 2026/3"',
+        '/override Kovács rating=2100 reason="EGD import fix"',
+    ),
+    access=ORGANISER,
+    options={"rating", "rank", "reason"},
+    params=(
+        Param("name", "player", "the player"),
+        Param("rating", "int", "new rating", False, True),
+        Param("rank", "rank", "new rank", False, True),
+        Param("reason", "text", "why (required)", True, True),
+    ),
+)
+async def override(ctx: Context) -> Reply:
+    args = ctx.args({"rating", "rank", "reason"})
+    player = await resolve(ctx, args.text())
+    o = args.options
+    if "rating" not in o and "rank" not in o:
+        raise BadArgument("give rating=N or rank=R (or both)")
+    reason = o.get("reason", "").strip()
+    if not reason:
+        raise BadArgument('an override needs a reason, e.g. reason="committee decision"')
+    rank = None
+    if "rank" in o:
+        try:
+            rank = Rank.parse(o["rank"])
+        except RankError as exc:
+            raise BadArgument(str(exc)) from None
+    rating = (
+        positive_int(o["rating"], "rating", low=-10_000, high=10_000) if "rating" in o else None
+    )
+    await storage.record_override(
+        ctx.db,
+        ctx.the_club,
+        player.id,
+        reason=reason,
+        date=ctx.today(),
+        actor=ctx.actor,
+        chat=ctx.chat,
+        rating=rating,
+        rank=rank,
+    )
+    card = await storage.card(ctx.db, ctx.the_club, player.id)
+    return Reply.text(
+        f"{player.name} is now {card.rank}, {card.rating_label} "
+        f"{fmt.value(card.rating)} (override: {reason})."
+    )
+
+
+@command(
+    "egf",
+    usage="/egf NAME RATING [YYYY-MM]",
+    summary="Record a player's EGF rating for a month (PSG promotion and verification checks).",
+    examples=("/egf Nagy Péter 2045", "/egf Kovács Anna 1890 2026-03"),
+    access=ORGANISER,
+    params=(
+        Param("name", "player", "the player"),
+        Param("rating", "int", "EGF rating"),
+        Param("month", "text", "YYYY-MM (default this month)", required=False),
+    ),
+)
+async def egf(ctx: Context) -> Reply:
+    words = ctx.args().words
+    today = ctx.today()
+    year, month = today.year, today.month
+    if words and re.fullmatch(r"\d{4}-\d{1,2}", words[-1].text):
+        y, m = words[-1].text.split("-")
+        year, month = int(y), int(m)
+        if (
+            not 1 <= month <= 12
+            or not 1900 <= year <= today.year
+            or dt.date(year, month, 1) > today
+        ):
+            raise BadArgument(f"month must be a past or current YYYY-MM, not {words[-1].text}")
+        words = words[:-1]
+    if len(words) < 2 or not re.fullmatch(r"-?\d+", words[-1].text):
+        raise BadArgument("give the name and the EGF rating, e.g. /egf Nagy Péter 2045")
+    rating = positive_int(words[-1].text, "RATING", low=-1000, high=3500)
+    player = await resolve(ctx, join(words[:-1]))
+    await storage.record_egf(
+        ctx.db,
+        ctx.the_club,
+        player.id,
+        rating,
+        year=year,
+        month=month,
+        actor=ctx.actor,
+        chat=ctx.chat,
+    )
+    return Reply.text(f"EGF rating {rating} recorded for {player.name} ({year}-{month:02d}).")

@@ -1,0 +1,153 @@
+"""A club's data as files: players/games CSV, ratings JSON, a tournament as EGD h9
+(formats.md). Shared by ``/export`` and ``hoshi export``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.core import format as fmt
+from engine.formats import CsvGame, CsvPlayer, write_games_csv, write_h9, write_players_csv
+from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
+from engine.system import Card
+from storage.records import Export, TournamentRow
+
+FORMATS = ("csv", "games", "json", "h9")
+
+
+def players_csv(export: Export) -> str:
+    """``name,rank,rating,country,club,egd_pin`` with each player's current rank and rating."""
+    rows = []
+    for player, card in export.players:
+        if player.guest:
+            continue
+        rating = card.rating if card is not None and isinstance(card.rating, int) else None
+        rows.append(
+            CsvPlayer(
+                0,
+                player.name,
+                card.rank if card else player.rank,
+                rating,
+                player.country,
+                player.home_club,
+                player.egd_pin,
+            )
+        )
+    return write_players_csv(rows)
+
+
+def games_csv(export: Export) -> str:
+    """Every live game (voided and undone ones left out), with tournament names and rounds."""
+    names = {p.id: p.name for p, _ in export.players}
+    tournaments = {t.id: t.tournament.name for t in export.tournaments}
+    rows = [
+        CsvGame(
+            0,
+            row.game.date,
+            names.get(row.game.black, "?"),
+            names.get(row.game.white, "?"),
+            row.game.result,
+            row.game.played,
+            row.game.stones,
+            row.game.komi,
+            tournaments.get(row.game.tournament) if row.game.tournament else None,
+            row.game.round,
+        )
+        for row in export.games
+        if row.status == "ok"
+    ]
+    return write_games_csv(rows)
+
+
+def ratings_json(export: Export) -> str:
+    """formats.md, Ratings export: one object per player with the system's rating values."""
+    games: dict[int, int] = {}
+    for row in export.games:
+        if row.status == "ok" and row.game.rated:
+            for player in (row.game.black, row.game.white):
+                games[player] = games.get(player, 0) + 1
+    out = []
+    for player, card in export.players:
+        if player.guest or card is None:
+            continue
+        item: dict[str, Any] = {"name": player.name, "rank": str(card.rank)}
+        item.update(_rating_values(export.system, card))
+        item["games"] = card.games
+        item["last_played"] = fmt.day(card.last_played) if card.last_played else None
+        if player.country:
+            item["country"] = player.country
+        if player.egd_pin:
+            item["egd_pin"] = player.egd_pin
+        out.append(item)
+    return json.dumps(out, ensure_ascii=False, indent=2)
+
+
+def _rating_values(system: str, card: Card) -> dict[str, Any]:
+    fields = dict(card.fields)
+    if system == "mgsz":
+        return {"elo": card.rating}
+    if system == "tensuusei":
+        return {"points": card.rating, "pending": card.pending or 0}
+    if system == "psg":
+        return {
+            "psg_min_result": _maybe_int(fields.get("min-games result")),
+            "psg_fewer_result": _maybe_int(fields.get("fewer-games result")),
+            "psg_list": card.rating,
+        }
+    if system == "swedish":
+        return {
+            "swedish_sequences": {
+                "target": fields.get("target"),
+                "points": card.rating,
+                "games": fields.get("sequence games"),
+            }
+        }
+    return {"rating": fmt.value(card.rating)}
+
+
+def _maybe_int(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text.replace("+", "").replace("−", "-"))
+    except ValueError:
+        return None
+
+
+def tournament_h9(export: Export, row: TournamentRow) -> str:
+    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14)."""
+    t = row.tournament
+    games = [g.game for g in export.games if g.game.tournament == t.id and g.status == "ok"]
+    ids = sorted({p for g in games for p in (g.black, g.white)})
+    position = {pid: i + 1 for i, pid in enumerate(ids)}
+    players = {p.id: (p, card) for p, card in export.players}
+    file_players = tuple(
+        FilePlayer(
+            position=position[pid],
+            line=0,
+            name=players[pid][0].name,
+            rank=(players[pid][1].rank if players[pid][1] else players[pid][0].rank),
+            country=players[pid][0].country,
+            club=players[pid][0].home_club,
+            egd_pin=players[pid][0].egd_pin,
+        )
+        for pid in ids
+    )
+    file_games = tuple(
+        FileGame(g.round or 1, position[g.black], position[g.white], g.result, g.played, g.stones)
+        for g in games
+    )
+    tf = TournamentFile(
+        name=t.name,
+        start=t.start,
+        end=t.end,
+        rounds=t.rounds,
+        board=t.board,
+        komi=next((g.komi for g in games if g.stones == 0), None),
+        time_minutes=int(t.time.extended_minutes()) if t.time and not t.time.unlimited else None,
+        handicap_rule=9 if t.even else t.handicap_reduction,
+        even=t.even,
+        players=file_players,
+        games=file_games,
+    )
+    return write_h9(tf)

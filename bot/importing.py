@@ -1,0 +1,193 @@
+"""Importing a tournament file into a club: match names, list new players, derive C, all or
+nothing (formats.md; rules.md §1.2, §1.6, §4.1). Shared by ``/tournament import`` and
+``hoshi import``."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+
+import storage
+from engine import mgsz
+from engine.formats import TournamentFile, parse_h9, parse_opengotha
+from engine.formats.tournament_file import to_engine
+from engine.mgsz import Mgsz
+from engine.psg import Psg
+from engine.types import Entry, Game, Tournament
+from storage.db import Database
+from storage.errors import Refused
+from storage.records import Club, NewPlayer, Player
+from storage.tournaments import ImportResult
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    """What an import would write, and what the organiser should know before it does."""
+
+    file: TournamentFile
+    tournament: Tournament
+    players: dict[int, int | NewPlayer]
+    entries: tuple[Entry, ...]
+    games: tuple[Game, ...]
+    matched: tuple[tuple[str, Player], ...]
+    new: tuple[NewPlayer, ...]
+    notes: tuple[str, ...]
+
+
+def read_file(data: bytes, filename: str = "") -> TournamentFile:
+    """An EGD h9 file or an OpenGotha XML file, recognised by content, then by name."""
+    head = data.lstrip()[:200].lower()
+    if head.startswith((b"<?xml", b"<tournament")) or filename.lower().endswith(".xml"):
+        return parse_opengotha(data)
+    return parse_h9(data)
+
+
+async def plan_import(
+    db: Database,
+    club: Club,
+    tf: TournamentFile,
+    *,
+    settings: dict[str, str],
+    manual_c: int | None = None,
+    name: str | None = None,
+) -> ImportPlan:
+    """Match the file's players to the club's, decide who is new, derive the multiplier.
+
+    New players from the club's country (setting ``country``; every new player when unset)
+    join the register at their declared rank; others are guests, rated at their declared rank
+    and never ranked (rules.md §1.4 step 2).
+
+    Raises:
+        Refused: a name in the file matches several players of the club.
+    """
+    home = settings.get("country", "").upper() or None
+    players: dict[int, int | NewPlayer] = {}
+    matched: list[tuple[str, Player]] = []
+    new: list[NewPlayer] = []
+    problems: list[str] = []
+    names = Counter(p.name for p in tf.players)
+    for fp in tf.players:
+        found = await storage.find_player(db, club, fp.name, guests=True)
+        if found.player is not None and names[fp.name] == 1:
+            players[fp.position] = found.player.id
+            matched.append((fp.name, found.player))
+            continue
+        if found.ambiguous:
+            listed = ", ".join(f"{p.name} ({p.rank})" for p in found.ambiguous)
+            problems.append(f"line {fp.line}: {fp.name!r} matches several players: {listed}")
+            continue
+        name_new = fp.name
+        if names[fp.name] > 1 or found.player is not None:  # namesakes: tell them apart
+            name_new = f"{fp.name} ({fp.club or fp.country or fp.position})"
+        guest = home is not None and fp.country is not None and fp.country != home
+        player = NewPlayer(
+            name_new,
+            fp.rank,
+            country=fp.country,
+            home_club=fp.club,
+            egd_pin=fp.egd_pin,
+            guest=guest,
+        )
+        players[fp.position] = player
+        new.append(player)
+    if problems:
+        raise Refused("the file cannot be imported:\n" + "\n".join(problems))
+    ids = {p.position: p.position for p in tf.players}
+    guests = {pos for pos, p in players.items() if isinstance(p, NewPlayer) and p.guest}
+    registered = {p.position for p in tf.players} - guests
+    tournament, entries, games = to_engine(tf, ids, registered, 0, 1)
+    tournament = dataclasses.replace(tournament, multiplier=manual_c, name=name or tournament.name)
+    notes = list(tf.warnings)
+    if tf.unknown_results:
+        notes.append(
+            f"{tf.unknown_results} game(s) with an unknown result (?) are stored, not rated"
+        )
+    notes.extend(await _rule_notes(db, club, tournament, entries, players))
+    return ImportPlan(
+        tf, tournament, players, entries, games, tuple(matched), tuple(new), tuple(notes)
+    )
+
+
+async def _rule_notes(
+    db: Database,
+    club: Club,
+    tournament: Tournament,
+    entries: tuple[Entry, ...],
+    players: dict[int, int | NewPlayer],
+) -> list[str]:
+    """The multiplier (MGSZ) and entry ranks that break the club system's rules."""
+    notes: list[str] = []
+    ledger = await storage.ledger(db, club.id)
+    known = {pos: pid for pos, pid in players.items() if isinstance(pid, int)}
+    as_club = [
+        dataclasses.replace(e, player=known[e.player]) for e in entries if e.player in known
+    ]
+    if isinstance(ledger, Mgsz):
+        m = mgsz.multiplier(
+            tournament.board,
+            tournament.time,
+            even=tournament.even,
+            participants=tournament.participants,
+            importance=tournament.importance,
+            manual=tournament.multiplier,
+        )
+        notes.append(
+            "Multiplier: "
+            + "; ".join(m.breakdown())
+            + ("" if tournament.multiplier else " (derived from the file; set it with C=NN)")
+        )
+        for pid, declared, expected in ledger.entry_rank_mismatches(as_club):
+            player = await storage.get_player(db, club, pid)
+            name = player.name if player else f"#{pid}"
+            notes.append(
+                f"{name} entered as {declared} but their Elo is in the {expected} "
+                "band (rules.md §1.6): correct the entry if needed"
+            )
+    elif isinstance(ledger, Psg):
+        notes.extend(ledger.entry_rank_violations(as_club))
+    return notes
+
+
+async def apply_import(
+    db: Database, club: Club, plan: ImportPlan, *, actor: str, chat: str | None
+) -> ImportResult:
+    """Write the tournament, its new players, entries and games in one transaction."""
+    return await storage.import_tournament(
+        db,
+        club,
+        plan.tournament,
+        players=plan.players,
+        games=plan.games,
+        entries=plan.entries,
+        actor=actor,
+        chat=chat,
+    )
+
+
+def summary_lines(plan: ImportPlan, result: ImportResult | None = None) -> list[str]:
+    t = plan.tournament
+    rated = sum(1 for g in plan.games if g.rated)
+    lines = [
+        f"{t.name}: {t.start.isoformat()} – {t.end.isoformat()}, {t.rounds} rounds, "
+        f"{len(plan.file.players)} players, {len(plan.games)} games ({rated} to rate), "
+        f"{'even' if t.even else 'handicap'}, encoding {plan.file.encoding}",
+        f"Matched {len(plan.matched)} registered player(s); "
+        f"{sum(1 for p in plan.new if not p.guest)} new, "
+        f"{sum(1 for p in plan.new if p.guest)} guest(s).",
+    ]
+    if plan.new:
+        lines.append(
+            "New: "
+            + ", ".join(
+                f"{p.name} {p.rank}" + (" (guest)" if p.guest else "") for p in plan.new[:30]
+            )
+            + (" …" if len(plan.new) > 30 else "")
+        )
+    lines.extend(plan.notes)
+    if result is not None:
+        lines.append(
+            f"Imported as tournament #{result.tournament.id}; it stays open until "
+            f"/tournament finalise {t.name}."
+        )
+    return lines
