@@ -28,6 +28,7 @@ from engine.system import Card, Change, RatingSystem
 from engine.types import Event
 from storage import log, overlay, settings
 from storage.codec import card_json, change_row, value_text
+from storage.common import ClubRef, club_id
 from storage.db import Database, SystemFactory, Transaction
 from storage.errors import NotFound, StorageError
 from storage.history import club_events, count_events, event_players
@@ -380,16 +381,18 @@ async def club_write(
     await write.finish()
 
 
-async def replay_club(db: Database, club: int, progress: Progress | None = None) -> ClubLedgers:
+async def replay_club(
+    db: Database, club: ClubRef, progress: Progress | None = None
+) -> ClubLedgers:
     """Rebuild a club's projections from its whole log, in one transaction.
 
     Args:
         progress: ``progress(done, total)`` after each chunk of events.
     """
     async with db.transaction() as tx:
-        if await last_club_seq(tx, club) == 0:
-            raise NotFound(f"there is no club {club}")
-        return await rebuild(db, tx, club, progress=progress)
+        if await last_club_seq(tx, club_id(club)) == 0:
+            raise NotFound(f"there is no club {club_id(club)}")
+        return await rebuild(db, tx, club_id(club), progress=progress)
 
 
 async def ensure_fresh(db: Database, club: int) -> None:
@@ -411,14 +414,14 @@ async def ensure_fresh(db: Database, club: int) -> None:
             await ledgers_for(db, tx, club)
 
 
-async def ledger(db: Database, club: int, system: str | None = None) -> RatingSystem:
+async def ledger(db: Database, club: ClubRef, system: str | None = None) -> RatingSystem:
     """The in-memory ledger of one system (default: the club's current one).
 
     Use it synchronously (handicap and promotion queries); do not hold it across an ``await``
     — a later write may replace it.
     """
     async with db.transaction() as tx:
-        ledgers = await ledgers_for(db, tx, club)
+        ledgers = await ledgers_for(db, tx, club_id(club))
     key = ledgers.current if system is None else system
     if key not in ledgers.systems:
         raise StorageError(f"unknown rating system {key!r} ({', '.join(sorted(ledgers.systems))})")
