@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import storage
 from engine import mgsz
-from engine.formats import TournamentFile, parse_h9, parse_opengotha
+from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
 from engine.formats.tournament_file import to_engine
 from engine.mgsz import Mgsz
 from engine.psg import Psg
@@ -51,6 +52,8 @@ async def plan_import(
     settings: dict[str, str],
     manual_c: int | None = None,
     name: str | None = None,
+    ratings: Sequence[RatingRow] = (),
+    committee: bool = False,
 ) -> ImportPlan:
     """Match the file's players to the club's, decide who is new, derive the multiplier.
 
@@ -58,15 +61,29 @@ async def plan_import(
     join the register at their declared rank; others are guests, rated at their declared rank
     and never ranked (rules.md §1.4 step 2).
 
+    ``ratings`` gives new players their starting rating (and rank), as ``hoshi rate
+    --ratings`` does; ``committee`` records the declared ranks of new players as committee
+    decisions (MGSZ: stronger than 5k without a rating, rules.md §1.5).
+
     Raises:
-        Refused: a name in the file matches several players of the club.
+        Refused: a name in the file matches several players of the club; under MGSZ, new
+            players stronger than the initial-rank limit with neither a rating nor
+            ``committee``.
     """
+    starting: dict[str, RatingRow] = {}
+    for row in ratings:
+        for key in name_keys(row.name):
+            starting.setdefault(key, row)
     home = settings.get("country", "").upper() or None
     players: dict[int, int | NewPlayer] = {}
     matched: list[tuple[str, Player]] = []
     new: list[NewPlayer] = []
     problems: list[str] = []
     names = Counter(p.name for p in tf.players)
+    starting: dict[str, RatingRow] = {}
+    for row in ratings:
+        for key in name_keys(row.name):
+            starting.setdefault(key, row)
     for fp in tf.players:
         found = await storage.find_player(db, club, fp.name, guests=True)
         if found.player is not None and names[fp.name] == 1:
@@ -81,16 +98,20 @@ async def plan_import(
         if names[fp.name] > 1 or found.player is not None:  # namesakes: tell them apart
             name_new = f"{fp.name} ({fp.club or fp.country or fp.position})"
         guest = home is not None and fp.country is not None and fp.country != home
+        start = next((starting[k] for k in name_keys(fp.name) if k in starting), None)
         player = NewPlayer(
             name_new,
-            fp.rank,
+            start.rank if start and start.rank else fp.rank,
+            rating=start.rating if start else None,
             country=fp.country,
             home_club=fp.club,
             egd_pin=fp.egd_pin,
+            committee=committee,
             guest=guest,
         )
         players[fp.position] = player
         new.append(player)
+    problems.extend(await _initial_rank_problems(db, club, new))
     if problems:
         raise Refused("the file cannot be imported:\n" + "\n".join(problems))
     ids = {p.position: p.position for p in tf.players}
@@ -107,6 +128,26 @@ async def plan_import(
     return ImportPlan(
         tf, tournament, players, entries, games, tuple(matched), tuple(new), tuple(notes)
     )
+
+
+async def _initial_rank_problems(db: Database, club: Club, new: list[NewPlayer]) -> list[str]:
+    """MGSZ: new players above the initial-rank limit need a rating or the committee (§1.5)."""
+    ledger = await storage.ledger(db, club.id)
+    if not isinstance(ledger, Mgsz):
+        return []
+    limit = ledger.params.max_initial_rank
+    strong = [
+        p for p in new if not p.guest and p.rating is None and not p.committee and p.rank > limit
+    ]
+    if not strong:
+        return []
+    listed = ", ".join(f"{p.name} {p.rank}" for p in strong)
+    return [
+        f"{len(strong)} new player(s) are stronger than {limit}: {listed}. Under MGSZ a new "
+        f"player without a rating starts at {limit} at most (rules.md §1.5): give starting "
+        "ratings (a CSV of name,rating[,rank]), register them first with a rating, or record "
+        "the declared ranks as a committee decision (committee)."
+    ]
 
 
 async def _rule_notes(
