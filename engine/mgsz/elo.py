@@ -252,8 +252,11 @@ def rank_after_tournament(
         The new title, and the counts for the ranks still above it.
     """
     counts = {rank: n for rank, n in reached.items() if rank.step > title.step}
+    top = min(band_step(elo), STRONGEST_STEP)
+    if top <= title.step:  # no bound above the title reached: nothing to count
+        return title, counts
     new_step = title.step
-    for step in range(title.step + 1, min(band_step(elo), STRONGEST_STEP) + 1):
+    for step in range(title.step + 1, top + 1):
         if elo < BOUND_BY_STEP[step]:
             break
         if step < CONFIRM_FROM_STEP:  # 4k and weaker: the first time is enough (§5(2))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from engine.errors import RuleError
@@ -52,8 +55,12 @@ from engine.types import (
 # rules.md §1.5 (MGSZ §5(3)): the strongest initial rank an organiser may give
 MAX_INITIAL_RANK = Rank.kyu(5)
 
-# Black's score in thousandths, for the game-points hot path (rules.md §1.3)
-_SCORE_BLACK_MILLI = {Result.BLACK: 1000, Result.WHITE: 0, Result.JIGO: 500}
+_BLACK = attrgetter("black")
+_WHITE = attrgetter("white")
+_DATE = attrgetter("date")
+_STONES = attrgetter("stones")
+_BOARD = attrgetter("board")
+_DATE_ID = attrgetter("date", "id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,14 +169,16 @@ class Mgsz:
     def _game_played(self, event: GamePlayed) -> list[Change]:
         """A club game: kept for the rating period, rated when it closes (§1.4 Decision)."""
         game = event.game
-        _refuse_pair_go(game)
-        for player in (game.black, game.white):
-            if player not in self._players:
-                raise RuleError(
-                    f"player {player} of game {game.id} is not registered; register them first"
-                )
+        if game.pair_go:
+            _refuse_pair_go(game)
+        players = self._players
+        if game.black not in players or game.white not in players:
+            unknown = game.black if game.black not in players else game.white
+            raise RuleError(
+                f"player {unknown} of game {game.id} is not registered; register them first"
+            )
         # rules.md §1.6: other board sizes are stored, not rated; unplayed games earn nothing
-        if game.rated and game.board in RATED_BOARDS:
+        if game.played and game.result is not None and game.board in RATED_BOARDS:
             # rules.md §1.4 Decision — club games: rated together when the period closes
             self._pending.append(game)
         return []
@@ -180,23 +189,33 @@ class Mgsz:
         Games dated after the period's end stay pending for the next period (ours).
         """
         period = event.tournament
-        games = [g for g in self._pending if g.date <= period.end]
-        if not games:
+        pending = self._pending
+        if not pending:
             return []
-        games.sort(key=lambda g: (g.date, g.id))
+        if max(map(_DATE, pending)) <= period.end:
+            games, kept = sorted(pending, key=_DATE_ID), []
+        else:
+            games = sorted((g for g in pending if g.date <= period.end), key=_DATE_ID)
+            kept = [g for g in pending if g.date > period.end]
+            if not games:
+                return []
         # Decision (rules.md §1.4, club games): the even addition only if every game was even
-        even = all(g.stones == 0 for g in games)
-        participants = {p for g in games for p in (g.black, g.white)}
-        c_by_board = self._multipliers(period, {g.board for g in games}, even, len(participants))
-        rated = [g for g in games if c_by_board[g.board] > 0]
+        even = not any(map(_STONES, games))
+        participants = _players_of(games)
+        boards = set(map(_BOARD, games))
+        c_by_board = self._multipliers(period, boards, even, len(participants))
+        rated = games
+        if not all(c_by_board[board] for board in boards):
+            rated = [g for g in games if c_by_board[g.board] > 0]
         parts = (
             _chronological_parts(rated, rounds_per_part_limit(max(c_by_board.values())))
             if self.params.split_club_periods
             else [rated]
         )
         start = {p: self._players[p].elo for p in participants}
-        outcome = self._rate(f"tournament:{period.id}", period.end, parts, c_by_board, start)
-        kept = [g for g in self._pending if g.date > period.end]
+        outcome = self._rate(
+            f"tournament:{period.id}", period.end, parts, c_by_board, start, chronological=True
+        )
         changes = self._commit(outcome, c_by_board.get(period.board, 0))
         self._pending = kept
         return changes
@@ -231,13 +250,12 @@ class Mgsz:
         # §6(1) step 2: guests and foreign players play at their declared rank's table value;
         # registered players at their starting Elo (rules.md §1.4)
         start: dict[PlayerId, int] = {}
-        for game in rated:
-            for player in (game.black, game.white):
-                entry = entries.get(player)
-                if entry is not None and not entry.registered:
-                    start[player] = rank_floor(entry.rank)
-                else:
-                    start[player] = self._players[player].elo
+        for player in _players_of(rated):
+            entry = entries.get(player)
+            if entry is not None and not entry.registered:
+                start[player] = rank_floor(entry.rank)
+            else:
+                start[player] = self._players[player].elo
         guests = {p for p, e in entries.items() if not e.registered}
         outcome = self._rate(
             f"tournament:{tournament.id}", tournament.end, parts, c_by_board, start, guests
@@ -313,37 +331,51 @@ class Mgsz:
         c_by_board: dict[int, int],
         start: dict[PlayerId, int],
         guests: AbstractSet[PlayerId] = frozenset(),
+        *,
+        chronological: bool = False,
     ) -> _Outcome:
         """Rate the parts one after another; every game of a part uses the Elo from before the
-        part (rules.md §1.4: starting Elo; Splitting). Nothing is stored here."""
+        part (rules.md §1.4: starting Elo; Splitting). Nothing is stored here.
+
+        The replay's hot loop: plain dicts and ints, one call per game.
+        """
         elo = dict(start)
         part_changes: dict[PlayerId, list[int]] = {}
-        games: dict[PlayerId, int] = {}
-        last: dict[PlayerId, dt.date] = {}
-        score = _SCORE_BLACK_MILLI
+        black_wins, white_wins = Result.BLACK, Result.WHITE
+        every = parts[0] if len(parts) == 1 else list(chain.from_iterable(parts))
+        boards = set(map(_BOARD, every))
+        # one board (the usual case): sum Jp and multiply by C once per player
+        single_c = c_by_board[next(iter(boards))] if len(boards) == 1 else 0
         for part in parts:
-            acc: dict[PlayerId, int] = {}
+            acc: defaultdict[PlayerId, int] = defaultdict(int)
             for game in part:
+                result = game.result
+                score = 1000 if result is black_wins else 0 if result is white_wins else 500
                 black, white = game.black, game.white
-                weighted = c_by_board[game.board] * black_jp_milli(
-                    elo[black],
-                    elo[white],
-                    game.stones,
-                    score[game.result],  # type: ignore[index]
-                )
-                acc[black] = acc.get(black, 0) + weighted
-                acc[white] = acc.get(white, 0) - weighted
-                for player in (black, white):
-                    games[player] = games.get(player, 0) + 1
-                    if player not in last or last[player] < game.date:
-                        last[player] = game.date
+                jp = black_jp_milli(elo[black], elo[white], game.stones, score)
+                if not single_c:
+                    jp *= c_by_board[game.board]
+                acc[black] += jp
+                acc[white] -= jp
             for player, total_milli in acc.items():
+                if single_c:
+                    total_milli *= single_c
                 if player in guests:
                     continue  # §6(1) step 2: a guest keeps its table value and is not stored
                 # rules.md §1.4: new Elo = starting Elo + floor(C × ΣJp + 0.5), exactly
                 change = round_half_up_milli(total_milli)
                 elo[player] += change
                 part_changes.setdefault(player, []).append(change)
+        games = Counter(map(_BLACK, every))
+        games.update(map(_WHITE, every))
+        if not chronological:
+            every = sorted(every, key=_DATE)
+        # in date order later dates overwrite earlier ones: each player's last game
+        last = dict(zip(map(_BLACK, every), map(_DATE, every), strict=True))
+        last_white = dict(zip(map(_WHITE, every), map(_DATE, every), strict=True))
+        for player, day in last_white.items():
+            if last.get(player, day) <= day:
+                last[player] = day
         new_elo = {p: elo[p] for p in part_changes}
         c_main = max(c_by_board.values(), default=0)
         return _Outcome(source, date, c_main, new_elo, part_changes, games, last, len(parts))
@@ -593,17 +625,29 @@ def _round_parts(tournament: Tournament, games: list[Game], c: int) -> list[list
     return parts
 
 
+def _players_of(games: list[Game]) -> set[PlayerId]:
+    """Everyone who played one of ``games``."""
+    players = set(map(_BLACK, games))
+    players.update(map(_WHITE, games))
+    return players
+
+
 def _chronological_parts(games: list[Game], per_part: int) -> list[list[Game]]:
     """A period's games in date order, cut into the fewest runs in which nobody plays more
     than ``per_part`` games (ours: a club player's games are their rounds; rules.md §1.4)."""
+    most = Counter(map(_BLACK, games))
+    most.update(map(_WHITE, games))
+    if max(most.values(), default=0) <= per_part:
+        return [games]
     parts: list[list[Game]] = [[]]
-    counts: dict[PlayerId, int] = {}
+    counts: defaultdict[PlayerId, int] = defaultdict(int)
     for game in games:
-        if counts.get(game.black, 0) >= per_part or counts.get(game.white, 0) >= per_part:
+        black, white = game.black, game.white
+        if counts[black] >= per_part or counts[white] >= per_part:
             parts.append([])
-            counts = {}
-        counts[game.black] = counts.get(game.black, 0) + 1
-        counts[game.white] = counts.get(game.white, 0) + 1
+            counts = defaultdict(int)
+        counts[black] += 1
+        counts[white] += 1
         parts[-1].append(game)
     return parts
 

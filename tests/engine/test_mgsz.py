@@ -912,6 +912,17 @@ def test_a_period_with_c_by_hand_and_one_without_time() -> None:
     assert ledger.elo(1) == 1940
 
 
+def test_a_period_mixing_boards_weights_each_game_by_its_board() -> None:
+    """19×19 game (C = 15 + 10 even = 25): 1 beats 2, ±0.500 × 25 = ±12.5; 13×13 game (C = 5):
+    2 beats 1, ∓0.500 × 5 = ∓2.5. Player 1: 12.5 − 2.5 = 10 → 1930; player 2: 1910."""
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    ledger.apply(GamePlayed(game(1, 1, 2, Result.BLACK)))
+    ledger.apply(GamePlayed(game(2, 1, 2, Result.WHITE, board=13)))
+    changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
+    assert (ledger.elo(1), ledger.elo(2)) == (1930, 1910)
+    assert one_change(changes, 1).note == "C = 25, 2 games"
+
+
 @pytest.mark.parametrize(
     ("bad", "fragment"),
     [
@@ -951,6 +962,20 @@ def test_override_sets_elo_and_rank_even_down() -> None:
     assert (change.source, change.note) == ("override", "committee 2026/3")
     assert (change.rating_before, change.rating_after) == (2100, 1900)
     assert (change.rank_before, change.rank_after) == (R("2d"), R("1k"))
+
+
+def test_a_rank_override_restarts_the_confirmation_counts() -> None:
+    # 1d at 2060 after a tournament: 2d reached once; the committee sets 1d again (ours:
+    # counts above the new rank restart), so the next tournament at 2060 counts once more
+    ledger = ledger_with(reg(1, "1d", 2060), reg(2, "5k", 2060), reg(3, "5k", 2060))
+    jigo = game(1, 1, 2, Result.JIGO, rnd=1)
+    ledger.apply(rated(tournament(1, rounds=1, c=2), entries_for(ledger, 1, 2), [jigo]))
+    assert ("2d bound reached", "1/2") in ledger.card(1).fields
+    ledger.apply(Override(1, DAY, "committee: stays 1d", rank=R("1d")))
+    jigo = game(2, 1, 3, Result.JIGO, rnd=1)
+    ledger.apply(rated(tournament(2, rounds=1, c=2), entries_for(ledger, 1, 3), [jigo]))
+    assert ledger.rank(1) == R("1d")
+    assert ("2d bound reached", "1/2") in ledger.card(1).fields
 
 
 @pytest.mark.parametrize(
