@@ -28,7 +28,6 @@ from engine.mgsz.tables import (
     CONFIRM_FROM_STEP,
     CONFIRMATIONS,
     RATED_BOARDS,
-    SMALL_BOARD,
     STRONGEST_STEP,
 )
 from engine.ranks import Rank
@@ -216,7 +215,7 @@ class Mgsz:
         outcome = self._rate(
             f"tournament:{period.id}", period.end, parts, c_by_board, start, chronological=True
         )
-        changes = self._commit(outcome, c_by_board.get(period.board, 0))
+        changes = self._commit(outcome, _shown_c(c_by_board, period.board))
         self._pending = kept
         return changes
 
@@ -246,7 +245,7 @@ class Mgsz:
         rated = [g for g in rated if c_by_board[g.board] > 0]
         if not rated:
             return []
-        parts = _round_parts(tournament, rated, c_by_board[tournament.board] or 1)
+        parts = _round_parts(tournament, rated, max(c_by_board.values()))
         # §6(1) step 2: guests and foreign players play at their declared rank's table value;
         # registered players at their starting Elo (rules.md §1.4)
         start: dict[PlayerId, int] = {}
@@ -260,7 +259,7 @@ class Mgsz:
         outcome = self._rate(
             f"tournament:{tournament.id}", tournament.end, parts, c_by_board, start, guests
         )
-        return self._commit(outcome, c_by_board.get(tournament.board, 0))
+        return self._commit(outcome, _shown_c(c_by_board, tournament.board))
 
     def _override(self, event: Override) -> list[Change]:
         """A committee adjustment of Elo and/or title (rules.md §1.5; MGSZ §3(3))."""
@@ -315,10 +314,10 @@ class Mgsz:
         """C for each board size present: the tournament's own C for its board (manual or
         computed, rules.md §1.2), the computed C for a game on the other rated size (ours)."""
         c_by_board: dict[int, int] = {}
-        for board in boards | {tournament.board}:
+        for board in boards:
+            # a C set by hand is for the tournament's own board; a 13×13 game in a 19×19
+            # event keeps its 5 (rules.md §1.2: 13×13 is 5 always)
             manual = tournament.multiplier if board == tournament.board else None
-            if board != tournament.board and board == SMALL_BOARD:
-                manual = None  # 13×13: C = 5 always (rules.md §1.2)
             m = tournament_multiplier(tournament, board, even, participants, manual)
             c_by_board[board] = m.C if m.rated else 0
         return c_by_board
@@ -650,6 +649,11 @@ def _chronological_parts(games: list[Game], per_part: int) -> list[list[Game]]:
         counts[white] += 1
         parts[-1].append(game)
     return parts
+
+
+def _shown_c(c_by_board: dict[int, int], board: int) -> int:
+    """The C named in the history note: the event's own board's, else the one used."""
+    return c_by_board.get(board) or max(c_by_board.values(), default=0)
 
 
 def _signed(value: int) -> str:

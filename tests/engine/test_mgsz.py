@@ -792,6 +792,14 @@ def test_a_13x13_game_in_a_tournament_uses_5() -> None:
     assert ledger.elo(1) == 1923  # 0.5 × 5 = 2.5 → 3
 
 
+def test_a_13x13_game_needs_no_time_control() -> None:
+    # a 19×19 event without a time control or C: its 13×13 game is still 5 (§1.2)
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    t = tournament(rounds=1, time=None)
+    ledger.apply(rated(t, entries_for(ledger, 1, 2), [game(1, 1, 2, rnd=1, board=13)]))
+    assert ledger.elo(1) == 1923
+
+
 def test_a_tournament_below_category_e_changes_nothing() -> None:
     ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
     t = tournament(rounds=1, time="5m")
