@@ -1,398 +1,51 @@
-"""Swedish promotion points for 1 kyu and stronger (rules.md §3).
-
-Seed: ``sweden-upgrade-rules-1kyu-and-stronger.txt`` (Rankingkommittén, June 2004). Not a
-rating but a promotion tracker: for a target rank T a player collects points over an unbroken
-sequence of valid games; the points of a game depend on the opponent's rank against the
-*reference rank* T − 1 (§3.2); a sequence qualifies by the §3.3 requirements.
-
-Points are kept exactly as integer **quarter-points** and games as integer **half-games**
-(§3.2: a half game halves the points, a jigo halves the win and the loss).
-
-For each target, :class:`SequenceTracker` keeps, incrementally and in O(1) amortised per game:
-the best sequence ending at the latest valid game (Kadane: a total that drops below zero
-starts over, §3.3 Decision) and whether *any* sequence ending at that game qualifies (§3.3
-Decision). The ledger follows the player's next target at every game; the states of the
-targets beyond it are brought up to date from the player's stored games only when asked for
-(a query, or a promotion: §3.3 Decision, "the next target is evaluated on the same game
-history"), so the per-game path touches one target.
-
-Decisions where rules.md and the seed are silent (ours, each named where it is applied):
-
-* a game whose time control is unknown (neither the game's nor the tournament's) does not
-  count: it cannot be shown to meet §3.1's 30-minute minimum; an organiser records the time
-  control and the history is replayed;
-* a game with no time limit counts as a whole game;
-* only 19×19 games count, pair go never;
-* the D-dan wins (§3.3) are wins in valid games (half games too, one win each) against an
-  opponent whose entry rank is D dan or stronger;
-* once a sequence has met the requirement for the player's current target, it stays met until
-  the player's rank changes: the promotion then waits only for the D-dan wins, which may come
-  "at any time" (§3.3);
-* an ``Override`` of the rank does not itself promote; the next check is at the next valid game.
-"""
+"""Swedish promotion points: the ledger (rules.md §3; the RatingSystem)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from engine.errors import EngineError, RuleError
+from engine.errors import RuleError
 from engine.handicap import rank_handicap
-from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
+from engine.ranks import Rank
+from engine.swedish.points import (
+    _target_table,
+    _weigh,
+    format_half_games,
+    format_quarters,
+)
+from engine.swedish.sequences import (
+    SequenceTracker,
+)
+from engine.swedish.tables import (
+    _HIGHEST_STEP,
+    _JIGO,
+    _LADDER,
+    _LOSS,
+    _MISSING_GAME_Q,
+    _WIN,
+    DEFAULT_PARAMS,
+    HALVES,
+    KYU_TARGETS,
+    QUARTERS,
+    REGION_REVIEW_GAMES,
+    REQUIREMENTS,
+    Requirement,
+    SwedishParams,
+)
 from engine.system import Card, Change, HandicapAdvice, Progress
-from engine.timecontrol import TimeControl
 from engine.types import (
     Event,
     Game,
     GamePlayed,
-    Outcome,
     Override,
     PlayerId,
     Registered,
     Result,
     TournamentRated,
 )
-
-# Seed §2 "Värdet av ett partiresultat" (rules.md §3.2): the opponent's rank minus the
-# reference rank → (win, loss) points. Rows beyond +3 use +3, beyond −2 use −2.
-POINTS_TABLE: dict[int, tuple[int, int]] = {
-    3: (35, 0),  # three or more stronger
-    2: (35, -10),  # two stronger
-    1: (35, -25),  # one stronger
-    0: (25, -35),  # same rank
-    -1: (10, -35),  # one weaker
-    -2: (0, -35),  # two or more weaker
-}
-STRONGEST_ROW = 3
-WEAKEST_ROW = -2
-
-# Seed §3 "Krav för upprankning" (rules.md §3.3): target → (minimum points, minimum games).
-REQUIREMENTS: dict[str, tuple[int, int]] = {
-    "1k": (100, 13),
-    "1d": (150, 17),
-    "2d": (200, 20),
-    "3d": (200, 20),
-    "4d": (200, 20),
-    "5d": (200, 20),
-    "6d": (200, 20),
-}
-# Seed §3: "p >= 10*k" — each game short of the minimum costs ten extra points.
-POINTS_PER_MISSING_GAME = 10
-# Seed §3: "För upprankning i området 4-2 kyu rekommenderas 80-100 poäng. Klubbarna sköter den
-# uppgraderingen" — the kyu targets a club may switch on (rules.md §3.3).
-KYU_TARGETS = ("4k", "3k", "2k")
-KYU_POINTS = 80  # ours: the low end of the seed's recommended 80–100 points
-KYU_GAMES = 10  # ours: the seed names no game count for kyu targets
-
-# Seed §1 "Giltiga partier" (rules.md §3.1): komi 5½ to 8 to White; at least one hour of base
-# time counts fully, at least half an hour counts as half a game.
-KOMI_MIN = Fraction(11, 2)
-KOMI_MAX = Fraction(8)
-WHOLE_GAME_BASE_S = 60 * 60
-HALF_GAME_BASE_S = 30 * 60
-RATED_BOARD = 19  # ours: "go-partier på lika villkor" are 19×19 games
-REGION_REVIEW_GAMES = 3  # seed §2: "fler än tre partier" against other regions → review
-
-QUARTERS = 4  # quarter-points per point
-HALVES = 2  # half-games per game
-_MISSING_GAME_Q = POINTS_PER_MISSING_GAME * QUARTERS // HALVES  # quarter-points a half game
-
-_OUTCOME_CODE = {Outcome.WIN: 0, Outcome.LOSS: 1, Outcome.JIGO: 2}
-_WIN, _LOSS, _JIGO = 0, 1, 2
-_LOWEST_STEP = 1 - WEAKEST_KYU
-_HIGHEST_STEP = STRONGEST_DAN
-_LADDER = range(_LOWEST_STEP, _HIGHEST_STEP + 1)
-
-
-@dataclass(frozen=True, slots=True)
-class Requirement:
-    """Minimum points and games for a target (rules.md §3.3), in whole points and games."""
-
-    points: int
-    games: int
-
-
-@dataclass(frozen=True, slots=True)
-class SwedishParams:
-    """A club's Swedish settings (rules.md §3.1, §3.3).
-
-    ``kyu_targets`` switches on the club-managed targets 4k, 3k and 2k with ``kyu_points``
-    and ``kyu_games`` (seed: 80–100 points recommended); ``komi_min``/``komi_max`` bound an
-    even game's komi (seed: 5½ to 8).
-    """
-
-    kyu_targets: bool = False
-    kyu_points: int = KYU_POINTS
-    kyu_games: int = KYU_GAMES
-    komi_min: Fraction = KOMI_MIN
-    komi_max: Fraction = KOMI_MAX
-
-    def __post_init__(self) -> None:
-        if self.kyu_points < 1 or self.kyu_games < 1:
-            raise EngineError(
-                "kyu targets need at least 1 point and 1 game, not "
-                f"{self.kyu_points} points in {self.kyu_games} games (e.g. 80 points, 10 games)"
-            )
-        # exact komi bounds whatever was passed (5.5 is exactly 11/2)
-        object.__setattr__(self, "komi_min", Fraction(self.komi_min))
-        object.__setattr__(self, "komi_max", Fraction(self.komi_max))
-        if self.komi_min > self.komi_max:
-            raise EngineError(f"komi_min {self.komi_min} is above komi_max {self.komi_max}")
-
-
-DEFAULT_PARAMS = SwedishParams()
-
-
-# ------------------------------------------------------------------------- pure functions
-
-
-def game_points_quarters(
-    opponent_rank: Rank, reference_rank: Rank, outcome: Outcome, half_games: int = HALVES
-) -> int:
-    """A game's points toward a target, in quarter-points (rules.md §3.2; seed §2 table).
-
-    Args:
-        opponent_rank: the rank the opponent played the tournament with.
-        reference_rank: one rank below the target.
-        outcome: the result from the player's side; a jigo is half a win and half a loss.
-        half_games: 2 for a whole game, 1 for a half game (halves the points).
-
-    Returns:
-        Quarter-points (``+35`` → 140; a half-game jigo at the same rank → −10).
-    """
-    row = max(WEAKEST_ROW, min(STRONGEST_ROW, opponent_rank - reference_rank))
-    return _whole_game_quarters(row, _OUTCOME_CODE[outcome]) * half_games // HALVES
-
-
-def _whole_game_quarters(row: int, outcome: int) -> int:
-    win, loss = POINTS_TABLE[row]
-    if outcome == _WIN:
-        return win * QUARTERS
-    if outcome == _LOSS:
-        return loss * QUARTERS
-    return (win + loss) * QUARTERS // 2  # rules.md §3.2: jigo = half a win and half a loss
-
-
-def invalid_reason(
-    game: Game, tournament_time: TimeControl | None = None, params: SwedishParams = DEFAULT_PARAMS
-) -> str | None:
-    """Why a game does not count in a sequence, or ``None`` (rules.md §3.1)."""
-    return _weigh(game, tournament_time, params)[1]
-
-
-def game_weight(
-    game: Game, tournament_time: TimeControl | None = None, params: SwedishParams = DEFAULT_PARAMS
-) -> int:
-    """How much a game counts, in half-games: 0, 1 or 2 (rules.md §3.1).
-
-    Not counted (0): unplayed, result unknown, handicap stones, komi outside 5½–8, base time
-    under 30 minutes, time control unknown (ours), not 19×19, pair go. Base time of 30–59
-    minutes counts as half a game (1), 60 minutes or more, or no time limit, as a whole (2).
-
-    Args:
-        game: the game; its own time control wins over the tournament's.
-        tournament_time: the tournament's time control, if the game has none.
-        params: the club's komi bounds.
-    """
-    return _weigh(game, tournament_time, params)[0]
-
-
-def _weigh(
-    game: Game, tournament_time: TimeControl | None, params: SwedishParams
-) -> tuple[int, str | None]:
-    """(half-games, why not counted) for a game (rules.md §3.1)."""
-    if not game.played:
-        return 0, "unplayed"
-    if game.result is None:
-        return 0, "result unknown"
-    if game.pair_go:
-        return 0, "pair go"
-    if game.board != RATED_BOARD:
-        return 0, f"{game.board}×{game.board} board"
-    if game.stones != 0:
-        return 0, "handicap game"
-    komi = game.komi
-    low, high = params.komi_min, params.komi_max
-    # exact: komi_min ≤ n/d ≤ komi_max compared as integers (cheaper than Fraction's operators)
-    n, d = komi.numerator, komi.denominator
-    if n * low.denominator < low.numerator * d or n * high.denominator > high.numerator * d:
-        return 0, f"komi {komi} outside {low}–{high}"
-    time = game.time if game.time is not None else tournament_time
-    if time is None:
-        return 0, "time control unknown"  # ours: cannot be shown to meet the 30-minute minimum
-    if time.unlimited or time.base_s >= WHOLE_GAME_BASE_S:
-        return HALVES, None  # ours: no time limit counts as a whole game
-    if time.base_s >= HALF_GAME_BASE_S:
-        return 1, None
-    return 0, "base time under 30 minutes"
-
-
-def qualifies(points: int, games: int, req: Requirement) -> bool:
-    """Whether a sequence meets a requirement (rules.md §3.3; seed: ``p >= 10*k``).
-
-    n ≥ N games with at least P points qualify; n = N − k games qualify when the points
-    exceed P by at least 10·k (half games count half). Both cases read
-    ``p + 10·min(n, N) ≥ P + 10·N``.
-
-    Args:
-        points: the sequence's points, in quarter-points.
-        games: the sequence's games, in half-games.
-        req: the target's requirement.
-    """
-    window = req.games * HALVES
-    return points + _MISSING_GAME_Q * min(games, window) >= _measure_needed(req)
-
-
-def _measure_needed(req: Requirement) -> int:
-    return req.points * QUARTERS + _MISSING_GAME_Q * req.games * HALVES
-
-
-def format_quarters(quarters: int) -> str:
-    """Quarter-points as an exact decimal: 150 → ``"37.5"``, −25 → ``"-6.25"``."""
-    sign = "-" if quarters < 0 else ""
-    whole, rest = divmod(abs(quarters), QUARTERS)
-    return f"{sign}{whole}{('', '.25', '.5', '.75')[rest]}"
-
-
-def format_half_games(halves: int) -> str:
-    """Half-games as games: 15 → ``"7.5"``."""
-    whole, rest = divmod(halves, HALVES)
-    return f"{whole}.5" if rest else str(whole)
-
-
-def _target_table(target_step: int) -> dict[int, tuple[int, int, int]]:
-    """Whole-game quarter-points toward a target by opponent step: (win, loss, jigo) (§3.2)."""
-    table: dict[int, tuple[int, int, int]] = {}
-    for opponent in _LADDER:
-        row = max(WEAKEST_ROW, min(STRONGEST_ROW, opponent - (target_step - 1)))
-        table[opponent] = (
-            _whole_game_quarters(row, _WIN),
-            _whole_game_quarters(row, _LOSS),
-            _whole_game_quarters(row, _JIGO),
-        )
-    return table
-
-
-# ------------------------------------------------------------------ one target's sequences
-
-
-class SequenceTracker:
-    """The sequences toward one target, game by game (rules.md §3.3 Decisions).
-
-    ``total``/``total_games`` is the best sequence ending at the latest game (Kadane: a total
-    that drops below zero starts over, with no games); ``ok`` says whether *any* sequence
-    ending at the latest game qualifies — not necessarily the best one, since fewer games can
-    qualify with extra points. With prefix sums S (quarter-points) and H (half-games), a
-    sequence after prefix i qualifies when S − S_i ≥ 4P if it has at least N games, or
-    (S + 20H) − (S_i + 20H_i) ≥ 4P + 40N if it has fewer. The prefixes less than N games back
-    sit in a deque whose keys S_i + 20H_i rise from the front (a prefix with a smaller key later
-    dominates an earlier one for good); the older prefixes keep only their smallest S_i. Each
-    prefix enters and leaves once: O(1) amortised a game, at most 2N prefixes held.
-    """
-
-    __slots__ = (
-        "_need_measure",
-        "_need_points",
-        "_window",
-        "count",
-        "foreign",
-        "halves",
-        "last",
-        "ok",
-        "old_foreign",
-        "old_halves",
-        "old_points",
-        "points",
-        "recent",
-        "requirement",
-        "target",
-        "total",
-        "total_foreign",
-        "total_halves",
-        "witness",
-    )
-
-    def __init__(self, target: Rank, requirement: Requirement) -> None:
-        self.target = target
-        self.requirement = requirement
-        self._window = requirement.games * HALVES
-        self._need_points = requirement.points * QUARTERS
-        self._need_measure = _measure_needed(requirement)
-        self.count = 0  # games seen
-        self.points = 0  # prefix sum S, quarter-points
-        self.halves = 0  # prefix sum H, half-games
-        self.foreign = 0  # prefix count of games against other regions
-        self.total = 0  # Kadane: best sequence ending now
-        self.total_halves = 0
-        self.total_foreign = 0
-        self.last = 0  # the latest game's points
-        self.recent: deque[tuple[int, int, int, int]] = deque()  # (S+20H, S, H, F) of prefixes
-        self.old_points: int | None = None  # smallest S of the prefixes ≥ N games back
-        self.old_halves = 0
-        self.old_foreign = 0
-        self.ok = False
-        self.witness: tuple[int, int, int] | None = None  # (points, halves, foreign) when ok
-
-    def add(self, points: int, halves: int, foreign: bool = False) -> bool:
-        """One more valid game (quarter-points, half-games); whether any sequence qualifies."""
-        s, h, f = self.points, self.halves, self.foreign
-        key = s + _MISSING_GAME_Q * h
-        recent = self.recent
-        while recent and recent[-1][0] >= key:
-            recent.pop()  # dominated: a later prefix with a key no larger (and S no larger)
-        recent.append((key, s, h, f))
-        s += points
-        h += halves
-        if foreign:
-            f += 1
-            self.foreign = f
-        self.points = s
-        self.halves = h
-        window = self._window
-        while recent and h - recent[0][2] >= window:
-            _, old_s, old_h, old_f = recent.popleft()
-            if self.old_points is None or old_s < self.old_points:
-                self.old_points, self.old_halves, self.old_foreign = old_s, old_h, old_f
-        self.count += 1
-        self.last = points
-        total = self.total + points
-        if total < 0:  # rules.md §3.3 Decision: a total below zero starts over ("nollställs")
-            self.total = self.total_halves = self.total_foreign = 0
-        else:
-            self.total = total
-            self.total_halves += halves
-            if foreign:
-                self.total_foreign += 1
-        # rules.md §3.3 Decision: qualified if ANY sequence ending at this game qualifies
-        old = self.old_points
-        if old is not None and s - old >= self._need_points:
-            self.witness = (s - old, h - self.old_halves, f - self.old_foreign)
-        elif recent and s + _MISSING_GAME_Q * h - recent[0][0] >= self._need_measure:
-            _, front_s, front_h, front_f = recent[0]
-            self.witness = (s - front_s, h - front_h, f - front_f)
-        elif self.ok:
-            self.ok = False
-            self.witness = None
-            return False
-        else:
-            return False
-        self.ok = True
-        return True
-
-    def summary(self) -> dict[str, Any]:
-        """The tracker as plain data (for snapshots)."""
-        return {
-            "games_seen": self.count,
-            "total": format_quarters(self.total),
-            "games": format_half_games(self.total_halves),
-            "points": format_quarters(self.last) if self.count else None,
-            "qualifies": self.ok,
-        }
-
 
 # ------------------------------------------------------------------------------- the ledger
 
