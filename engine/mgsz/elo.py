@@ -218,8 +218,7 @@ def split_rounds(multiplier: int, rounds: int) -> list[int]:
         raise RuleError(f"a tournament cannot have {rounds} rounds")
     if multiplier * rounds < SPLIT_AT:
         return [rounds]
-    per_part = max(1, (SPLIT_AT - 1) // multiplier)  # the most rounds a part may hold
-    parts = -(-rounds // per_part)
+    parts = -(-rounds // rounds_per_part_limit(multiplier))  # ceiling division
     size, extra = divmod(rounds, parts)
     return [size + 1] * extra + [size] * (parts - extra)
 

@@ -27,7 +27,9 @@ from engine.mgsz.multiplier import Multiplier, multiplier
 from engine.mgsz.tables import (
     CONFIRM_FROM_STEP,
     CONFIRMATIONS,
+    FULL_BOARD,
     RATED_BOARDS,
+    SMALL_BOARD,
     STRONGEST_STEP,
 )
 from engine.ranks import Rank
@@ -530,12 +532,18 @@ class Mgsz:
         ]
         return {"system": self.key, "players": players, "pending": pending}
 
-    def entry_rank_mismatches(self, entries: Iterable[Entry]) -> list[tuple[PlayerId, Rank, Rank]]:
+    def entry_rank_mismatches(
+        self, entries: Iterable[Entry], *, board: int = FULL_BOARD
+    ) -> list[tuple[PlayerId, Rank, Rank]]:
         """Registered entries whose declared rank is not their current Elo band's (§1.6; §9(1)a).
+
+        §9(2): on 13×13 (children's events) any entry rank is allowed, so nothing is listed.
 
         Returns:
             (player, declared rank, expected rank) for each; unknown players are skipped.
         """
+        if board == SMALL_BOARD:
+            return []
         mismatches: list[tuple[PlayerId, Rank, Rank]] = []
         for entry in entries:
             standing = self._players.get(entry.player)

@@ -144,6 +144,8 @@ def _time_category(
     if time.unlimited:
         top, _, _, value = TIME_CATEGORIES[0]
         return top, value, None, None, (UNLIMITED_NOTE,)
+    # rules.md §1.2 Decision: Fischer is not in the seed; timecontrol counts it like Japanese
+    # byo-yomi (45 × increment) and the result is marked so an organiser can override it
     notes = (FISCHER_NOTE,) if time.overtime is Overtime.FISCHER else ()
     base_s = time.base_s
     extended_s = time.extended_s()

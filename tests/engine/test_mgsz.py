@@ -1085,6 +1085,7 @@ def test_entry_rank_mismatches() -> None:
         Entry(4, R("2d")),  # unknown: the importer lists new players itself
     ]
     assert ledger.entry_rank_mismatches(entries) == [(1, R("1d"), R("3k"))]
+    assert ledger.entry_rank_mismatches(entries, board=13) == []  # §9(2): any rank on 13×13
 
 
 def test_snapshot_is_json_data() -> None:
