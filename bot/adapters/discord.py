@@ -1,0 +1,642 @@
+"""The Discord adapter: discord.py 2.x slash commands in front of the command core.
+
+The ``app_commands`` tree is generated from the command table: one slash command per public
+command, one typed option per :class:`~bot.core.commands.Param` (players autocompleted from
+the club's names, numbers as integers, systems and other choices as choices, files as
+attachments). Each callback rebuilds the command's argument text and calls
+:meth:`Core.handle`; the reply comes back as an embed where it reads better (cards, tables in
+code blocks), as plain messages otherwise, ephemeral for errors and private replies, with
+buttons as a ``discord.ui.View``. A Discord server is one chat: it binds to a club as a whole.
+
+Organisers are members with Manage Server plus the people the club names; the core decides, so
+organiser commands are visible to everyone and refused with an explanation when not allowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import io
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+
+import storage
+from bot.adapters.buttons import ButtonCommands, split_command
+from bot.config import SYSTEM_KEYS, DiscordConfig
+from bot.core.app import Core
+from bot.core.commands import Command, Param, public_commands
+from bot.core.invocation import Caller, Invocation
+from bot.core.replies import Reply, Table, Text, split_text
+from engine.formats import fold_name
+
+log = logging.getLogger("hoshi.discord")
+
+PLATFORM = "discord"
+CONTENT_LIMIT = 2000  # message content
+EMBED_TITLE_LIMIT = 256
+EMBED_DESCRIPTION_LIMIT = 4096
+DESCRIPTION_LIMIT = 100  # slash command and option descriptions
+MAX_CHOICES = 25  # choices and autocomplete results
+CUSTOM_ID_LIMIT = 100  # component custom ids
+MODAL_TITLE_LIMIT = 45
+PASTE_LIMIT = 4000  # a modal's paragraph input
+MAX_MESSAGES = 4  # a longer answer is sent as a file
+MAX_ATTACHMENT_BYTES = 5_000_000
+DEFER_AFTER_S = 2.0  # Discord wants a first response within 3 s; defer a slow command
+EMBED_COLOUR = discord.Colour(0x2F6F9F)
+BUTTON_PREFIX = "hoshi:"
+_OPTION_NAME = re.compile(r"[^-_\w]+")
+
+
+# --- the table as slash commands -----------------------------------------------------------
+
+
+def options_of(cmd: Command) -> tuple[Param, ...]:
+    """The command's typed params; a command whose usage takes arguments but whose table
+    entry names none gets one free-text option."""
+    if cmd.params:
+        return cmd.params
+    if len(cmd.usage.split()) > 1:
+        return (Param("arguments", "text", cmd.usage, required=False),)
+    return ()
+
+
+def option_name(name: str, taken: set[str]) -> str:
+    """A Discord option name (lower case, 1–32 of ``-_`` letters and digits), unique."""
+    base = _OPTION_NAME.sub("_", name.lower()).strip("_")[:32] or "value"
+    candidate, n = base, 2
+    while candidate in taken:
+        candidate = f"{base[:29]}_{n}"
+        n += 1
+    taken.add(candidate)
+    return candidate
+
+
+def _annotation(param: Param) -> Any:
+    if param.kind == "int":
+        return int
+    if param.kind == "file":
+        return discord.Attachment
+    return str
+
+
+def _choices(param: Param) -> tuple[str, ...]:
+    if param.choices:
+        return param.choices
+    if param.kind == "system":
+        return SYSTEM_KEYS
+    return ()
+
+
+def argument_text(params: Sequence[Param], values: Sequence[Any]) -> str:
+    """The argument text the core reads, from typed option values in table order.
+
+    Player names with spaces are quoted (``"Nagy Péter"``); options are ``key=value`` (quoted
+    when the value has spaces); files travel separately as the attachment.
+    """
+    words: list[str] = []
+    for param, value in zip(params, values, strict=True):
+        if value is None or param.kind == "file":
+            continue
+        text = str(value).strip()
+        if not text:
+            continue
+        if param.kind == "player":
+            text = text.replace('"', "")
+            text = f'"{text}"' if any(ch.isspace() for ch in text) else text
+        if param.option:
+            text = text.replace('"', "")
+            value_text = f'"{text}"' if any(ch.isspace() for ch in text) else text
+            words.append(f"{param.name}={value_text}")
+        else:
+            words.append(text)
+    return " ".join(words)
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Outgoing:
+    """One Discord message: content and/or an embed, and files."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+
+    def kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.content:
+            out["content"] = self.content
+        if self.embed is not None:
+            out["embed"] = self.embed
+        if self.files:
+            out["files"] = [discord.File(io.BytesIO(data), filename=n) for n, data in self.files]
+        return out
+
+
+def _escape(text: str) -> str:
+    return discord.utils.escape_markdown(text)
+
+
+def _code(text: str) -> str:
+    return "```\n" + text.replace("```", "ˋˋˋ") + "\n```"
+
+
+def _fit(text: str, limit: int, wrap: Callable[[str], str]) -> list[str]:
+    """``text`` in wrapped pieces of at most ``limit`` characters, split at line breaks."""
+    size = limit
+    while True:
+        pieces = [wrap(p) for p in split_text(text, size)]
+        if all(len(p) <= limit for p in pieces):
+            return pieces
+        size = max(1, size * 3 // 4)  # escaping and fences take room
+
+
+def markdown_units(blocks: Sequence[Text | Table], limit: int) -> list[str]:
+    """Each block as Discord markdown (user text escaped, titles bold, tables in code
+    blocks), split so that no unit exceeds ``limit``."""
+    units: list[str] = []
+    for block in blocks:
+        if isinstance(block, Table):
+            units.extend(_fit("\n".join(block.lines()), limit, _code))
+        elif block.title:
+            units.extend(_fit(block.text, limit, lambda t: f"**{_escape(t)}**"))
+        else:
+            units.extend(_fit(block.text, limit, _escape))
+    return units
+
+
+def pack(units: Sequence[str], limit: int) -> list[str]:
+    """Units joined by blank lines into as few texts of at most ``limit`` as they fit."""
+    texts: list[str] = []
+    current = ""
+    for unit in units:
+        candidate = f"{current}\n\n{unit}" if current else unit
+        if current and len(candidate) > limit:
+            texts.append(current)
+            current = unit
+        else:
+            current = candidate
+    if current:
+        texts.append(current)
+    return texts
+
+
+def _filename(name: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", name) or "file"
+
+
+def render(reply: Reply) -> list[Outgoing]:
+    """The reply as Discord messages: one embed for a titled answer that fits (a card, a
+    table), plain messages otherwise; pictures and files attached to the last message."""
+    blocks = list(reply.blocks)
+    files: list[tuple[str, bytes]] = []
+    first = blocks[0] if blocks else None
+    if (
+        not reply.error
+        and isinstance(first, Text)
+        and first.title
+        and len(first.text) <= EMBED_TITLE_LIMIT
+    ):
+        descriptions = pack(markdown_units(blocks[1:], EMBED_DESCRIPTION_LIMIT), 4096)
+        if len(descriptions) <= 1 and len(first.text) + sum(map(len, descriptions)) <= 5500:
+            embed = discord.Embed(
+                title=first.text,
+                description=descriptions[0] if descriptions else None,
+                colour=EMBED_COLOUR,
+            )
+            if reply.picture is not None:
+                name = _filename(reply.picture.filename)
+                embed.set_image(url=f"attachment://{name}")
+                if reply.picture.caption:
+                    embed.set_footer(text=reply.picture.caption[:2048])
+                files.append((name, reply.picture.png))
+            if reply.document is not None:
+                files.append((_filename(reply.document.filename), reply.document.data))
+            return [Outgoing(embed=embed, files=files)]
+    texts = pack(markdown_units(blocks, CONTENT_LIMIT), CONTENT_LIMIT)
+    document = reply.document
+    if len(texts) > MAX_MESSAGES:  # a long list reads better as a file
+        head = first.text if isinstance(first, Text) else "The answer"
+        texts = [f"{_escape(head[:200])}\n\n*The full answer is long; it is in the file.*"]
+        stem = re.sub(r"[^\w-]+", "-", head.lower()).strip("-")[:40] or "answer"
+        files.append((f"{stem}.txt", reply.as_text().encode("utf-8") + b"\n"))
+    if reply.picture is not None:
+        files.append((_filename(reply.picture.filename), reply.picture.png))
+        if reply.picture.caption:
+            texts.append(_escape(reply.picture.caption))
+    if document is not None:
+        files.append((_filename(document.filename), document.data))
+        if document.caption:
+            texts.append(_escape(document.caption))
+    texts = pack(texts, CONTENT_LIMIT) or [""]
+    messages = [Outgoing(content=t) for t in texts]
+    messages[-1].files = files
+    return messages
+
+
+# --- buttons and modals --------------------------------------------------------------------
+
+
+class CommandButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=re.compile(re.escape(BUTTON_PREFIX) + r".+", re.DOTALL),
+):
+    """A button that runs a command as the person who presses it (survives restarts for
+    commands short enough to travel in the custom id)."""
+
+    def __init__(self, label: str, custom_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=discord.ButtonStyle.secondary, custom_id=custom_id
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+    ) -> CommandButton:
+        return cls(item.label or "", item.custom_id or match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, HoshiClient)
+        await client.adapter.press(interaction, self.item.custom_id or "")
+
+
+class PasteModal(discord.ui.Modal):
+    """A form to paste a results table into, for a command that reads a file."""
+
+    def __init__(self, adapter: DiscordAdapter, cmd: Command, text: str) -> None:
+        super().__init__(title=f"/{cmd.name}: paste the table"[:MODAL_TITLE_LIMIT], timeout=900)
+        self.adapter, self.cmd, self.text = adapter, cmd, text
+        self.paste: discord.ui.TextInput[PasteModal] = discord.ui.TextInput(
+            style=discord.TextStyle.paragraph, max_length=PASTE_LIMIT
+        )
+        self.add_item(discord.ui.Label(text="Results table", component=self.paste))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        data = self.paste.value.encode("utf-8")
+        await self.adapter.run(interaction, self.cmd, self.text, (data, "pasted.txt"))
+
+
+# --- the client and the adapter ------------------------------------------------------------
+
+
+class HoshiTree(app_commands.CommandTree["HoshiClient"]):
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Log with an incident reference; the user sees only the reference."""
+        await report_incident(interaction, error)
+
+
+async def report_incident(interaction: discord.Interaction, error: BaseException) -> None:
+    ref = secrets.token_hex(3)
+    log.error("incident %s: a Discord interaction failed", ref, exc_info=error)
+    text = (
+        f"Something went wrong (ref {ref}). Nothing more was changed; an organiser can "
+        "report the reference to the bot's operator."
+    )
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("Discord: could not report incident %s: %s", ref, exc)
+
+
+class HoshiClient(discord.Client):
+    """A client with hoshi's command tree; no privileged intents are needed."""
+
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        super().__init__(
+            intents=discord.Intents(guilds=True),
+            allowed_mentions=discord.AllowedMentions.none(),  # names never ping anyone
+        )
+        self.adapter = adapter
+        self.tree = HoshiTree(self)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(CommandButton)
+        await self.adapter.sync()
+
+
+class DiscordAdapter:
+    """Bridges a discord.py client to the core. ``start()``/``stop()`` run it."""
+
+    def __init__(self, core: Core, token: str, config: DiscordConfig) -> None:
+        self.core = core
+        self.config = config
+        self._token = token
+        self.buttons = ButtonCommands(CUSTOM_ID_LIMIT, prefix=BUTTON_PREFIX)
+        self.client = HoshiClient(self)
+        self.tree = self.client.tree
+        self.commands: dict[str, app_commands.Command[Any, ..., Any]] = {}
+        for cmd in public_commands():
+            slash = self._slash_command(cmd)
+            self.tree.add_command(slash)
+            self.commands[cmd.name] = slash
+        self._gateway: asyncio.Task[None] | None = None
+
+    # --- lifecycle
+
+    async def start(self) -> None:
+        """Log in (which syncs the commands) and connect to the gateway in the background."""
+        await self.client.login(self._token)
+        self._gateway = asyncio.create_task(self.client.connect(), name="discord-gateway")
+
+    async def stop(self) -> None:
+        await self.client.close()
+        if self._gateway is not None:
+            try:
+                await self._gateway
+            except Exception:  # the gateway's own failure was already logged
+                log.debug("Discord gateway ended with an error", exc_info=True)
+            self._gateway = None
+
+    async def sync(self) -> None:
+        """Publish the commands: to each configured guild (immediate), else globally."""
+        if not self.config.guild_ids:
+            synced = await self.tree.sync()
+            log.info("Discord: %d commands synced globally", len(synced))
+            return
+        for guild_id in self.config.guild_ids:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Discord: %d commands synced to guild %s", len(synced), guild_id)
+
+    # --- the table → slash commands
+
+    def _slash_command(self, cmd: Command) -> app_commands.Command[Any, ..., Any]:
+        params = options_of(cmd)
+        names = [f"p{i}" for i in range(len(params))]
+        adapter = self
+
+        async def callback(interaction: discord.Interaction, **values: Any) -> None:
+            await adapter.slash(interaction, cmd, [values.get(n) for n in names])
+
+        signature = [
+            inspect.Parameter(
+                "interaction",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=discord.Interaction,
+            )
+        ]
+        renames: dict[str, str] = {}
+        descriptions: dict[str, str] = {}
+        choices: dict[str, list[app_commands.Choice[str]]] = {}
+        completers: dict[str, Any] = {}
+        taken: set[str] = set()
+        for name, param in zip(names, params, strict=True):
+            # a file param is optional on Discord: the table can be pasted in a form instead
+            required = param.required and param.kind != "file"
+            signature.append(
+                inspect.Parameter(
+                    name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    annotation=_annotation(param),
+                    default=inspect.Parameter.empty if required else None,
+                )
+            )
+            renames[name] = option_name(param.name, taken)
+            descriptions[name] = _cut(param.description or param.name, DESCRIPTION_LIMIT)
+            options = _choices(param)
+            if options and len(options) <= MAX_CHOICES and param.kind != "int":
+                choices[name] = [app_commands.Choice(name=c, value=c) for c in options]
+            elif options and param.kind != "int":
+                completers[name] = _choice_completer(options)
+            elif param.kind == "player":
+                completers[name] = _player_completer(self)
+        callback.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
+        callback.__name__ = callback.__qualname__ = f"slash_{cmd.name}"
+        decorated: Any = callback
+        if renames:
+            decorated = app_commands.rename(**renames)(decorated)
+        if descriptions:
+            decorated = app_commands.describe(**descriptions)(decorated)
+        if choices:
+            decorated = app_commands.choices(**choices)(decorated)
+        if completers:
+            decorated = app_commands.autocomplete(**completers)(decorated)
+        return app_commands.Command(
+            name=cmd.name,
+            description=_cut(cmd.summary or cmd.usage, DESCRIPTION_LIMIT),
+            callback=decorated,
+            extras={"hoshi": cmd.name},
+        )
+
+    # --- interactions → invocations
+
+    @staticmethod
+    def chat_of(interaction: discord.Interaction) -> tuple[str, bool]:
+        """``(chat id, private)``: a server is one chat; a DM is its own."""
+        if interaction.guild_id is not None:
+            return str(interaction.guild_id), False
+        return str(interaction.channel_id), True
+
+    def caller(self, interaction: discord.Interaction) -> Caller:
+        """The person; an administrator if they have Manage Server (or it is a DM)."""
+        _, private = self.chat_of(interaction)
+        user = interaction.user
+        admin = private or interaction.permissions.manage_guild
+        return Caller(PLATFORM, str(user.id), user.display_name, chat_admin=admin)
+
+    async def slash(
+        self, interaction: discord.Interaction, cmd: Command, values: Sequence[Any]
+    ) -> None:
+        """A slash command: rebuild its argument text and run it (or ask for a paste)."""
+        params = options_of(cmd)
+        text = argument_text(params, values)
+        files = [(v, p) for v, p in zip(values, params, strict=True) if p.kind == "file"]
+        attachment: discord.Attachment | None = next((v for v, _ in files if v is not None), None)
+        if attachment is None and any(p.required for _, p in files):
+            await interaction.response.send_modal(PasteModal(self, cmd, text))
+            return
+        if attachment is not None and attachment.size > MAX_ATTACHMENT_BYTES:
+            await self.respond(
+                interaction,
+                Reply.text(
+                    f"{attachment.filename} is {attachment.size:,} bytes; a results table "
+                    f"must be under {MAX_ATTACHMENT_BYTES:,}",
+                    error=True,
+                ),
+            )
+            return
+
+        async def read() -> tuple[bytes, str] | None:
+            if attachment is None:
+                return None
+            return await attachment.read(), attachment.filename
+
+        await self.run(interaction, cmd, text, read)
+
+    async def run(
+        self,
+        interaction: discord.Interaction,
+        cmd: Command | str,
+        text: str,
+        attachment: tuple[bytes, str] | Callable[[], Awaitable[tuple[bytes, str] | None]] | None,
+    ) -> None:
+        """Run a command as the interaction's user and respond (deferring when slow)."""
+        chat, private = self.chat_of(interaction)
+        name = cmd.name if isinstance(cmd, Command) else cmd
+
+        async def handle() -> Reply:
+            file = await attachment() if callable(attachment) else attachment
+            inv = Invocation(
+                command=name,
+                text=text,
+                caller=self.caller(interaction),
+                chat_id=chat,
+                private=private,
+                attachment=file[0] if file else None,
+                attachment_name=file[1] if file else None,
+                received_at=interaction.created_at,
+            )
+            return await self.core.handle(inv)
+
+        task = asyncio.ensure_future(handle())
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
+        if not done:
+            await interaction.response.defer(thinking=True)
+        await self.respond(interaction, await task)
+
+    async def press(self, interaction: discord.Interaction, custom_id: str) -> None:
+        """A button: run its command as the presser; replace the message on success."""
+        try:
+            command = self.buttons.decode(custom_id)
+            if command is None:
+                await interaction.response.send_message(
+                    "This button is no longer active; please use the command instead.",
+                    ephemeral=True,
+                )
+                return
+            name, rest = split_command(command)
+            chat, private = self.chat_of(interaction)
+            inv = Invocation(name, rest, self.caller(interaction), chat, private=private)
+            reply = await self.core.handle(inv)
+            outgoing = render(reply)
+            if (
+                not reply.error
+                and not reply.private
+                and len(outgoing) == 1
+                and not outgoing[0].files
+            ):
+                out = outgoing[0]
+                await interaction.response.edit_message(
+                    content=out.content,
+                    embed=out.embed,
+                    view=self.view(reply),
+                )
+                return
+            await self.respond(interaction, reply)
+        except Exception as exc:  # a failed press must still answer the presser
+            await report_incident(interaction, exc)
+
+    # --- replies → messages
+
+    def view(self, reply: Reply) -> discord.ui.View | None:
+        if not reply.buttons:
+            return None
+        view = discord.ui.View(timeout=None)
+        for button in reply.buttons:
+            view.add_item(CommandButton(button.label, self.buttons.encode(button.command)))
+        return view
+
+    async def respond(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """Send the reply: errors and private replies only to the caller (ephemeral)."""
+        ephemeral = reply.error or reply.private
+        outgoing = render(reply)
+        view = self.view(reply)
+        for i, out in enumerate(outgoing):
+            kwargs = out.kwargs()
+            if i == len(outgoing) - 1 and view is not None:
+                kwargs["view"] = view
+            if not interaction.response.is_done():
+                await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            else:
+                await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+
+    async def post(self, chat_id: str, reply: Reply) -> None:
+        """Post a reply the bot sends by itself (scheduled summaries): in a server, to its
+        system channel or the first text channel the bot may write to."""
+        channel: Any = None
+        guild = self.client.get_guild(int(chat_id))
+        if guild is not None:
+            me = guild.me
+            candidates = [guild.system_channel, *guild.text_channels]
+            channel = next(
+                (c for c in candidates if c is not None and c.permissions_for(me).send_messages),
+                None,
+            )
+        else:
+            channel = self.client.get_channel(int(chat_id))
+        if channel is None:
+            log.warning("Discord: nowhere to post in chat %s", chat_id)
+            return
+        view = self.view(reply)
+        outgoing = render(reply)
+        for i, out in enumerate(outgoing):
+            kwargs = out.kwargs()
+            if i == len(outgoing) - 1 and view is not None:
+                kwargs["view"] = view
+            await channel.send(**kwargs)
+
+
+def _player_completer(
+    adapter: DiscordAdapter,
+) -> Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]:
+    async def complete(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        chat, _ = adapter.chat_of(interaction)
+        return await player_choices(adapter.core, chat, current)
+
+    return complete
+
+
+async def player_choices(core: Core, chat_id: str, current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 of the club's players whose name contains ``current`` (accents and case
+    ignored), those starting with it first."""
+    club = await storage.club_for_chat(core.db, PLATFORM, chat_id)
+    if club is None:
+        return []
+    key = fold_name(current)
+    found = []
+    for player in await storage.players(core.db, club):
+        folded = fold_name(player.name)
+        if key in folded:
+            found.append((not folded.startswith(key), folded, player.name))
+    found.sort()
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for *_, n in found[:MAX_CHOICES]]
+
+
+def _choice_completer(
+    options: Sequence[str],
+) -> Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]:
+    async def complete(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        key = current.lower()
+        hits = [o for o in options if key in o.lower()]
+        return [app_commands.Choice(name=o[:100], value=o[:100]) for o in hits[:MAX_CHOICES]]
+
+    return complete
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

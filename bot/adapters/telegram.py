@@ -1,0 +1,624 @@
+"""The Telegram adapter: python-telegram-bot v22 in front of the command core.
+
+One ``MessageHandler`` bridges every command of the table (``/name@bot rest``, also as the
+caption of an attached file) to :meth:`Core.handle`; one ``CallbackQueryHandler`` runs the
+commands behind inline buttons as the person who pressed; one error handler logs and answers.
+Replies are HTML with every piece of user text escaped, titles bold and tables in ``<pre>``;
+messages over Telegram's 4096 characters are split, and very long answers go as a file.
+
+Long polling by default; a webhook when ``[telegram] webhook_url`` is set. Updates of one chat
+are handled in order and different chats concurrently, so a slow command never blocks another
+chat. A duplicate update (the same ``update_id`` delivered twice, as a webhook retry does) runs
+once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import secrets
+import time
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from html import escape as _html_escape
+from typing import Any
+from urllib.parse import urlparse
+
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScope,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+    Update,
+    User,
+)
+from telegram.constants import ChatAction, ChatType, ParseMode
+from telegram.error import Forbidden, NetworkError, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationHandlerStop,
+    BaseUpdateProcessor,
+    CallbackQueryHandler,
+    ContextTypes,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot.adapters.buttons import ButtonCommands, split_command
+from bot.config import TelegramConfig
+from bot.core.app import Core
+from bot.core.commands import Command, lookup, public_commands
+from bot.core.invocation import Caller, Invocation
+from bot.core.replies import Document, Reply, Table, split_text
+
+log = logging.getLogger("hoshi.telegram")
+
+PLATFORM = "telegram"
+MESSAGE_LIMIT = 4096  # Bot API sendMessage: 1-4096 characters after entity parsing
+CAPTION_LIMIT = 1024  # sendPhoto/sendDocument captions
+ALERT_LIMIT = 200  # answerCallbackQuery text
+CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: 1-64 bytes
+COMMAND_DESCRIPTION_LIMIT = 256  # BotCommand.description
+MAX_MESSAGES = 4  # a longer answer is sent as a file instead of a wall of messages
+MAX_ATTACHMENT_BYTES = 5_000_000  # results tables are kilobytes; refuse anything huge
+SEEN_UPDATES = 4096  # how many processed update ids are remembered
+ALLOWED_UPDATES = ("message", "callback_query")
+TYPING_AFTER_S = 1.0  # show "typing…" when the core takes longer than this
+TYPING_EVERY_S = 4.5  # Telegram shows a chat action for about 5 seconds
+_COMMAND = re.compile(r"/([A-Za-z0-9_]{1,64})(?:@([A-Za-z0-9_]{1,64}))?(?=\s|$)(.*)\Z", re.DOTALL)
+_BOT_COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+
+def escape(text: str) -> str:
+    """User text made safe for Telegram's HTML parse mode (``<``, ``>``, ``&``)."""
+    return _html_escape(text, quote=False)
+
+
+def visible_length(text: str) -> int:
+    """Length as Telegram counts it (UTF-16 code units)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _pieces(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` UTF-16 units, split at line breaks if possible."""
+    size = limit
+    while True:
+        pieces = split_text(text, size)
+        if all(visible_length(p) <= limit for p in pieces):
+            return pieces
+        size = max(1, size // 2)  # astral characters count twice
+
+
+def render_html(reply: Reply, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """The reply's blocks as HTML messages of at most ``limit`` visible characters each.
+
+    Every piece of text is escaped; titles are bold, tables monospace (``<pre>``). Blocks are
+    kept whole where they fit and split at line breaks where they do not.
+    """
+    units: list[tuple[int, str]] = []  # (visible length, html)
+    for block in reply.blocks:
+        if isinstance(block, Table):
+            for chunk in _pieces("\n".join(block.lines()), limit):
+                units.append((visible_length(chunk), f"<pre>{escape(chunk)}</pre>"))
+        else:
+            for chunk in _pieces(block.text, limit):
+                html = f"<b>{escape(chunk)}</b>" if block.title else escape(chunk)
+                units.append((visible_length(chunk), html))
+    messages: list[str] = []
+    current: list[str] = []
+    size = 0
+    for length, html in units:
+        if current and size + 2 + length > limit:
+            messages.append("\n\n".join(current))
+            current, size = [], 0
+        size += length + (2 if current else 0)
+        current.append(html)
+    if current:
+        messages.append("\n\n".join(current))
+    return messages
+
+
+def parse_command(text: str, bot_username: str | None) -> tuple[str, str] | None:
+    """``(name, rest)`` of ``/name@bot rest``; ``None`` for no command or another bot's."""
+    match = _COMMAND.match(text)
+    if match is None:
+        return None
+    name, target, rest = match.groups()
+    if target and (bot_username is None or target.lower() != bot_username.lower()):
+        return None
+    return name.lower(), rest.strip()
+
+
+def bot_commands(commands: Sequence[Command]) -> list[BotCommand]:
+    """Telegram's command menu for ``commands`` (names Telegram accepts, descriptions cut)."""
+    menu = []
+    for cmd in commands:
+        if not _BOT_COMMAND_NAME.fullmatch(cmd.name):
+            log.warning("/%s cannot be in Telegram's command menu (name)", cmd.name)
+            continue
+        menu.append(
+            BotCommand(cmd.name, _cut(cmd.summary or cmd.usage, COMMAND_DESCRIPTION_LIMIT))
+        )
+    return menu
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- plumbing ------------------------------------------------------------------------------
+
+
+class RecentIds:
+    """The last ``size`` ids seen, to drop an update delivered twice."""
+
+    def __init__(self, size: int = SEEN_UPDATES) -> None:
+        self._order: deque[int] = deque()
+        self._set: set[int] = set()
+        self.size = size
+
+    def add(self, key: int) -> bool:
+        """Remember ``key``; ``False`` when it was already there."""
+        if key in self._set:
+            return False
+        self._order.append(key)
+        self._set.add(key)
+        if len(self._order) > self.size:
+            self._set.discard(self._order.popleft())
+        return True
+
+
+class PerChatUpdates(BaseUpdateProcessor):
+    """Updates of one chat in arrival order, different chats concurrently.
+
+    A club's ``/register`` must be stored before the ``/result`` typed after it, while a big
+    import in one group must not hold up ``/rating`` in another (bot.md, Long work).
+    """
+
+    def __init__(self, max_concurrent_updates: int = 256) -> None:
+        super().__init__(max_concurrent_updates)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        chat = update.effective_chat if isinstance(update, Update) else None
+        if chat is None:
+            await coroutine
+            return
+        lock = self._locks.get(chat.id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[chat.id] = lock
+        async with lock:
+            await coroutine
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to free."""
+
+
+class AttachmentRefused(Exception):
+    """An attached file the bot will not read (too big)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a reply goes: a chat, its forum topic, the message it answers."""
+
+    chat_id: int
+    thread_id: int | None = None
+    reply_to: int | None = None
+
+
+# --- the adapter ---------------------------------------------------------------------------
+
+
+class TelegramAdapter:
+    """Bridges a PTB ``Application`` to the core. ``start()``/``stop()`` run it."""
+
+    def __init__(
+        self,
+        core: Core,
+        token: str,
+        config: TelegramConfig,
+        *,
+        rate_limiter: bool = True,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.core = core
+        self.config = config
+        self.buttons = ButtonCommands(CALLBACK_DATA_BYTES)
+        self._seen = RecentIds()
+        self._admins: dict[int, tuple[float, frozenset[int]]] = {}
+        self._monotonic = monotonic
+        builder = (
+            Application.builder()
+            .token(token)
+            .base_url(config.api_base_url)
+            .base_file_url(config.file_base_url)
+            .concurrent_updates(PerChatUpdates())
+            .job_queue(None)  # one scheduler for the whole process, shared by both platforms
+        )
+        if rate_limiter:
+            builder = builder.rate_limiter(AIORateLimiter())
+        self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        app = self.application
+        app.add_handler(TypeHandler(Update, self._drop_duplicates), group=-1)
+        app.add_handler(
+            MessageHandler(
+                filters.UpdateType.MESSAGE
+                & (filters.COMMAND | (filters.Document.ALL & filters.CaptionRegex(r"^/\w"))),
+                self._on_command,
+            )
+        )
+        app.add_handler(CallbackQueryHandler(self._on_button))
+        app.add_error_handler(self._on_error)
+
+    @property
+    def bot(self) -> Bot:
+        return self.application.bot
+
+    # --- lifecycle
+
+    async def start(self) -> None:
+        """Connect, publish the command menu and start receiving updates."""
+        app = self.application
+        await app.initialize()
+        await self.publish_commands()
+        await app.start()
+        assert app.updater is not None
+        if self.config.webhook_url:
+            path = urlparse(self.config.webhook_url).path.lstrip("/")
+            await app.updater.start_webhook(
+                listen=self.config.webhook_listen,
+                port=self.config.webhook_port,
+                url_path=path,
+                webhook_url=self.config.webhook_url,
+                allowed_updates=list(ALLOWED_UPDATES),
+                secret_token=secrets.token_urlsafe(32),
+            )
+            log.info("Telegram: webhook on %s", self.config.webhook_url)
+        else:
+            await app.updater.start_polling(allowed_updates=list(ALLOWED_UPDATES))
+            log.info("Telegram: polling as @%s", self.bot.username)
+
+    async def stop(self) -> None:
+        """Stop receiving, finish what runs and close the connection."""
+        app = self.application
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        await app.shutdown()
+
+    async def publish_commands(self) -> None:
+        """Telegram's command menu from the table: players' commands for everybody, every
+        command for chat administrators and in private chats."""
+        public = public_commands()
+        everyone = [c for c in public if not c.organiser_only]
+        scopes: list[tuple[BotCommandScope, list[Command]]] = [
+            (BotCommandScopeDefault(), everyone),
+            (BotCommandScopeAllPrivateChats(), public),
+            (BotCommandScopeAllChatAdministrators(), public),
+        ]
+        for scope, commands in scopes:
+            await self.bot.set_my_commands(bot_commands(commands), scope=scope)
+
+    # --- updates → invocations
+
+    async def _drop_duplicates(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        if not self._seen.add(update.update_id):
+            log.info("Telegram: update %s seen before; dropped", update.update_id)
+            raise ApplicationHandlerStop
+
+    async def _on_command(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        message, chat, user = (
+            update.effective_message,
+            update.effective_chat,
+            update.effective_user,
+        )
+        if message is None or chat is None or user is None:
+            return
+        parsed = parse_command(message.text or message.caption or "", self.bot.username)
+        if parsed is None:
+            return
+        name, rest = parsed
+        private = chat.type == ChatType.PRIVATE
+        target = Target(
+            chat.id, message.message_thread_id if message.is_topic_message else None, message.id
+        )
+        try:
+            attachment, attachment_name = await self._attachment(message, lookup(name))
+        except AttachmentRefused as exc:
+            await self.deliver(Reply.text(str(exc), error=True), target)
+            return
+        caller = Caller(
+            PLATFORM, str(user.id), user.full_name, await self.chat_admin(chat, user, message)
+        )
+        inv = Invocation(
+            command=name,
+            text=rest,
+            caller=caller,
+            chat_id=str(chat.id),
+            private=private,
+            attachment=attachment,
+            attachment_name=attachment_name,
+            received_at=message.date,
+        )
+        reply = await self._handle(inv, target)
+        await self.answer(reply, target, user, private)
+
+    async def _attachment(
+        self, message: Message, cmd: Command | None
+    ) -> tuple[bytes | None, str | None]:
+        """The file sent with the command, or the file the command replies to when the command
+        reads files (``/tournament import`` answering a posted ``.h9``)."""
+        document = message.document
+        takes_file = cmd is not None and any(p.kind == "file" for p in cmd.params)
+        if document is None and takes_file and message.reply_to_message is not None:
+            document = message.reply_to_message.document
+        if document is None:
+            return None, None
+        if document.file_size is not None and document.file_size > MAX_ATTACHMENT_BYTES:
+            raise AttachmentRefused(
+                f"{document.file_name or 'that file'} is {document.file_size:,} bytes; "
+                f"a results table must be under {MAX_ATTACHMENT_BYTES:,}"
+            )
+        file = await document.get_file()
+        data = bytes(await file.download_as_bytearray())
+        return data, document.file_name or "attachment.txt"
+
+    async def chat_admin(self, chat: Chat, user: User, message: Message | None) -> bool:
+        """The caller administers this chat (cached ``admin_cache_s``), or it is private."""
+        if chat.type == ChatType.PRIVATE:
+            return True
+        if message is not None and message.sender_chat is not None:
+            return message.sender_chat.id == chat.id  # an anonymous administrator
+        now = self._monotonic()
+        cached = self._admins.get(chat.id)
+        if cached is None or cached[0] <= now:
+            try:
+                members = await self.bot.get_chat_administrators(chat.id)
+            except TelegramError as exc:
+                log.warning("Telegram: administrators of %s unavailable: %s", chat.id, exc)
+                return False
+            cached = (now + self.config.admin_cache_s, frozenset(m.user.id for m in members))
+            self._admins[chat.id] = cached
+        return user.id in cached[1]
+
+    async def _handle(self, inv: Invocation, target: Target) -> Reply:
+        """The core's reply; "typing…" is shown while a slow command works."""
+        task = asyncio.ensure_future(self.core.handle(inv))
+        wait = TYPING_AFTER_S
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=wait)
+            if done:
+                return task.result()
+            with contextlib.suppress(TelegramError):  # only a courtesy
+                await self.bot.send_chat_action(
+                    target.chat_id, ChatAction.TYPING, message_thread_id=target.thread_id
+                )
+            wait = TYPING_EVERY_S
+
+    async def _on_button(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        command = self.buttons.decode(query.data or "")
+        message = query.message
+        if command is None or message is None:
+            await query.answer(
+                "This button is no longer active; please type the command instead.",
+                show_alert=True,
+            )
+            return
+        chat, user = message.chat, query.from_user
+        name, rest = split_command(command)
+        private = chat.type == ChatType.PRIVATE
+        caller = Caller(
+            PLATFORM, str(user.id), user.full_name, await self.chat_admin(chat, user, None)
+        )
+        inv = Invocation(name, rest, caller, str(chat.id), private=private)
+        reply = await self.core.handle(inv)
+        if reply.error:
+            await query.answer(_cut(reply.as_text(), ALERT_LIMIT), show_alert=True)
+            return
+        await query.answer()
+        messages = render_html(reply)
+        editable = (
+            isinstance(message, Message)
+            and message.text is not None
+            and not reply.private
+            and reply.picture is None
+            and reply.document is None
+            and len(messages) == 1
+        )
+        if editable:
+            await query.edit_message_text(
+                messages[0],
+                parse_mode=ParseMode.HTML,
+                reply_markup=self.keyboard(reply),
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+            return
+        thread = message.message_thread_id if isinstance(message, Message) else None
+        await self.answer(reply, Target(chat.id, thread), user, private)
+
+    # --- replies → messages
+
+    async def answer(self, reply: Reply, target: Target, user: User, private_chat: bool) -> None:
+        """Send ``reply`` for ``user``: a private reply from a group goes to their private
+        chat (never into the group: it may hold a join code)."""
+        if not reply.private or reply.error or private_chat:
+            await self.deliver(reply, target)
+            return
+        try:
+            await self.deliver(reply, Target(user.id))
+        except Forbidden:
+            username = self.bot.username
+            await self.deliver(
+                Reply.text(
+                    "I can't message you privately yet: open a chat with "
+                    f"@{username}, press Start, then send the command again.",
+                    error=True,
+                ),
+                target,
+            )
+            return
+        await self.deliver(Reply.text("I've sent you the answer in a private message."), target)
+
+    async def post(self, chat_id: str, reply: Reply) -> None:
+        """Post a reply the bot sends by itself (scheduled summaries) to a chat."""
+        await self.deliver(reply, Target(int(chat_id)))
+
+    def keyboard(self, reply: Reply) -> InlineKeyboardMarkup | None:
+        """The reply's buttons, one per row, each carrying its command (or a key to it)."""
+        if not reply.buttons:
+            return None
+        return InlineKeyboardMarkup(
+            [
+                [InlineKeyboardButton(b.label, callback_data=self.buttons.encode(b.command))]
+                for b in reply.buttons
+            ]
+        )
+
+    async def deliver(self, reply: Reply, target: Target) -> None:
+        """Text messages, then the picture, then the file; the buttons go on the last one."""
+        messages = render_html(reply)
+        document = reply.document
+        if len(messages) > MAX_MESSAGES:  # a long list reads better as a file
+            first = reply.blocks[0]
+            head = first.text if not isinstance(first, Table) else "The answer"
+            messages = [
+                f"{escape(_cut(head, 200))}\n\n<i>The full answer is long; it is in the file.</i>"
+            ]
+            document = _as_document(reply)
+            extra = reply.document
+        else:
+            extra = None
+        picture_caption = escape(reply.picture.caption) if reply.picture else ""
+        if (
+            reply.picture is not None
+            and not picture_caption
+            and len(messages) == 1
+            and visible_length(messages[0]) <= CAPTION_LIMIT
+        ):
+            picture_caption, messages = messages[0], []
+        sends: list[
+            Callable[[InlineKeyboardMarkup | None, ReplyParameters | None], Awaitable[Message]]
+        ] = []
+        for html in messages:
+            sends.append(self._text_sender(target, html))
+        if reply.picture is not None:
+            sends.append(
+                self._file_sender(
+                    target, "photo", reply.picture.png, reply.picture.filename, picture_caption
+                )
+            )
+        for doc in (document, extra):
+            if doc is not None:
+                caption = escape(_cut(doc.caption, CAPTION_LIMIT)) if doc.caption else ""
+                sends.append(
+                    self._file_sender(target, "document", doc.data, doc.filename, caption)
+                )
+        markup = self.keyboard(reply)
+        for i, send in enumerate(sends):
+            last = i == len(sends) - 1
+            quote = (
+                ReplyParameters(target.reply_to, allow_sending_without_reply=True)
+                if i == 0 and target.reply_to is not None
+                else None
+            )
+            await send(markup if last else None, quote)
+
+    def _text_sender(
+        self, target: Target, html: str
+    ) -> Callable[[InlineKeyboardMarkup | None, ReplyParameters | None], Awaitable[Message]]:
+        async def send(
+            markup: InlineKeyboardMarkup | None, quote: ReplyParameters | None
+        ) -> Message:
+            return await self.bot.send_message(
+                target.chat_id,
+                html,
+                parse_mode=ParseMode.HTML,
+                message_thread_id=target.thread_id,
+                reply_parameters=quote,
+                reply_markup=markup,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+
+        return send
+
+    def _file_sender(
+        self, target: Target, kind: str, data: bytes, filename: str, caption: str
+    ) -> Callable[[InlineKeyboardMarkup | None, ReplyParameters | None], Awaitable[Message]]:
+        async def send(
+            markup: InlineKeyboardMarkup | None, quote: ReplyParameters | None
+        ) -> Message:
+            common: dict[str, Any] = {
+                "caption": caption or None,
+                "parse_mode": ParseMode.HTML,
+                "message_thread_id": target.thread_id,
+                "reply_parameters": quote,
+                "reply_markup": markup,
+            }
+            upload = InputFile(data, filename=filename)
+            if kind == "photo":
+                return await self.bot.send_photo(target.chat_id, upload, **common)
+            return await self.bot.send_document(target.chat_id, upload, **common)
+
+        return send
+
+    # --- errors
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log every failure; tell the chat with an incident reference. Never raises."""
+        error = context.error
+        if update is None and isinstance(error, NetworkError):
+            log.warning("Telegram: network trouble: %s", error)
+            return
+        ref = secrets.token_hex(3)
+        log.error("incident %s: a Telegram update failed", ref, exc_info=error)
+        if not isinstance(update, Update):
+            return
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer(
+                    f"Something went wrong (ref {ref}).", show_alert=True
+                )
+            elif update.effective_chat is not None:
+                await self.bot.send_message(
+                    update.effective_chat.id,
+                    f"Something went wrong (ref {ref}). Nothing more was changed; an "
+                    "organiser can report the reference to the bot's operator.",
+                )
+        except TelegramError as exc:
+            log.warning("Telegram: could not report incident %s: %s", ref, exc)
+
+
+def _as_document(reply: Reply) -> Document:
+    """A reply too long for messages, as a text file named after its title."""
+    first = reply.blocks[0] if reply.blocks else None
+    stem = "answer"
+    if first is not None and not isinstance(first, Table) and first.title:
+        stem = re.sub(r"[^\w-]+", "-", first.text.lower()).strip("-")[:40] or "answer"
+    return Document(reply.as_text().encode("utf-8") + b"\n", f"{stem}.txt")

@@ -1,0 +1,174 @@
+"""``hoshi run``: the chat bots whose tokens are in the environment, in one process.
+
+One event loop, one :class:`~storage.db.Database`, one :class:`~bot.core.app.Core`, shared by
+the Telegram adapter (``TELEGRAM_TOKEN``) and the Discord adapter (``DISCORD_TOKEN``); a club
+bound to a Telegram group and a Discord server sees the same players from both. Without any
+token it says so and points to ``hoshi console`` (bot.md, Configuration). Tokens are never
+logged: HTTP client logs that would show request URLs are kept at WARNING, and a filter blanks
+the tokens out of every log line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Protocol, TextIO
+
+import storage
+from bot.config import Config
+from bot.core.app import Core
+from bot.core.replies import Notice, Reply
+
+log = logging.getLogger("hoshi.run")
+
+NO_TOKEN = (
+    "hoshi run: no bot token in the environment. Set TELEGRAM_TOKEN and/or DISCORD_TOKEN "
+    "(never in the config file), or try the bot locally without a token: hoshi console"
+)
+
+
+class Adapter(Protocol):
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+    async def post(self, chat_id: str, reply: Reply) -> None: ...
+
+
+class RedactTokens(logging.Filter):
+    """Blanks the bot tokens out of log records (defence in depth)."""
+
+    def __init__(self, tokens: list[str]) -> None:
+        super().__init__()
+        self.tokens = [t for t in tokens if t]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if any(token in message for token in self.tokens):
+            for token in self.tokens:
+                message = message.replace(token, "<token>")
+            record.msg, record.args = message, None
+        return True
+
+
+def configure_logging(config: Config, tokens: list[str]) -> None:
+    logging.basicConfig(
+        level=getattr(logging, config.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # httpx logs every request URL at INFO, and Telegram's URLs contain the token
+    for noisy in ("httpx", "httpcore"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    redact = RedactTokens(tokens)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redact)
+
+
+class Bots:
+    """The running adapters by platform; delivers notices to every chat bound to a club."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.adapters: dict[str, Adapter] = {}
+
+    async def deliver(self, notice: Notice) -> int:
+        """Post a notice (a scheduled summary) to each of the club's chats on a running
+        platform; returns how many chats got it. A failing chat does not stop the others."""
+        sent = 0
+        for platform, chat_id in await storage.chats(self.core.db, notice.club_id):
+            adapter = self.adapters.get(platform)
+            if adapter is None:
+                continue
+            try:
+                await adapter.post(chat_id, notice.reply)
+                sent += 1
+            except Exception:
+                log.exception("could not post a notice to %s:%s", platform, chat_id)
+        return sent
+
+
+async def run_bots(
+    config: Config,
+    *,
+    db_path: Path | None = None,
+    stop: asyncio.Event | None = None,
+    err: TextIO | None = None,
+    on_started: Callable[[Bots], None] | None = None,
+) -> int:
+    """Run the bots until ``stop`` is set (or SIGINT/SIGTERM); returns the exit status.
+
+    Returns 2 when no token is set, 1 when a platform refuses to start (e.g. a bad token).
+    """
+    err = err or sys.stderr
+    telegram_token, discord_token = config.telegram_token, config.discord_token
+    if not telegram_token and not discord_token:
+        err.write(NO_TOKEN + "\n")
+        return 2
+    path = (db_path or config.db_path).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stop = stop or asyncio.Event()
+    db = await storage.open_db(path)
+    try:
+        core = Core(db, config)
+        bots = Bots(core)
+        if telegram_token:
+            from bot.adapters.telegram import TelegramAdapter
+
+            bots.adapters["telegram"] = TelegramAdapter(core, telegram_token, config.telegram)
+        if discord_token:
+            from bot.adapters.discord import DiscordAdapter
+
+            bots.adapters["discord"] = DiscordAdapter(core, discord_token, config.discord)
+        started: list[Adapter] = []
+        try:
+            for platform, adapter in bots.adapters.items():
+                try:
+                    await adapter.start()
+                except Exception as exc:
+                    log.debug("%s failed to start", platform, exc_info=True)
+                    err.write(f"hoshi run: {platform} did not start: {_reason(exc)}\n")
+                    return 1
+                started.append(adapter)
+            log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
+            if on_started is not None:
+                on_started(bots)
+            with _signals_set(stop):
+                await stop.wait()
+        finally:
+            for adapter in reversed(started):
+                try:
+                    await adapter.stop()
+                except Exception:
+                    log.exception("stopping an adapter failed")
+        return 0
+    finally:
+        await db.close()
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a platform refused to start, without ever echoing a token."""
+    name = type(exc).__name__
+    if name in ("InvalidToken", "LoginFailure"):
+        return "the token was rejected"
+    return f"{name}: {exc}" if str(exc) else name
+
+
+@contextlib.contextmanager
+def _signals_set(stop: asyncio.Event) -> Iterator[None]:
+    """SIGINT and SIGTERM set ``stop`` (where the platform lets us install handlers)."""
+    loop = asyncio.get_running_loop()
+    installed = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass  # not the main thread, or not supported here
+    try:
+        yield
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)

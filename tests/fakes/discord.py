@@ -1,0 +1,306 @@
+"""A fake Discord REST API on 127.0.0.1, and gateway events injected by hand.
+
+discord.py's ``Route.BASE`` points here while the fake runs, so the real client logs in
+(``GET /users/@me``, ``GET /oauth2/applications/@me``), syncs its command tree (``PUT
+…/commands``) and answers interactions (``POST /interactions/{id}/{token}/callback``,
+follow-ups through the webhook routes) over HTTP. Interactions are injected as gateway events
+through the client's connection state (``parse_interaction_create``) — private API, wrapped
+here once (stack-notes.md, Discord without the network). Every request is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from aiohttp import web
+from discord.http import Route
+
+APP_ID = 700000000000000001
+BOT_USER_ID = 700000000000000002
+GUILD_ID = 800000000000000001
+CHANNEL_ID = 800000000000000002
+TOKEN = "fake-discord-token"
+MANAGE_GUILD = 1 << 5
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11)  # view channel, send messages
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One REST request: method, path, JSON body and uploaded files."""
+
+    method: str
+    path: str
+    body: Any = None
+    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The message data of an interaction callback or follow-up."""
+        if not isinstance(self.body, dict):
+            return {}
+        inner = self.body.get("data")
+        return inner if isinstance(inner, dict) and "type" in self.body else self.body
+
+    def summary(self) -> str:
+        body = json.dumps(self.body, ensure_ascii=False) if self.body is not None else ""
+        if len(body) > 400:
+            body = body[:399] + "…"
+        files = " ".join(f"<file {n} {len(d)} bytes>" for n, d in self.files.values())
+        return f"{self.method} {self.path} {body} {files}".rstrip()
+
+
+def discord_user(uid: int, name: str) -> dict[str, Any]:
+    return {
+        "id": str(uid),
+        "username": name.lower(),
+        "discriminator": "0",
+        "global_name": name,
+        "avatar": None,
+    }
+
+
+def member(uid: int, name: str, permissions: int) -> dict[str, Any]:
+    return {
+        "user": discord_user(uid, name),
+        "roles": [],
+        "joined_at": "2024-01-01T00:00:00+00:00",
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "permissions": str(permissions),
+    }
+
+
+class FakeDiscord:
+    """The fake REST server; ``async with FakeDiscord() as fake:`` also redirects discord.py."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.attachments: dict[str, bytes] = {}
+        self._ids = itertools.count(900000000000000001)
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self._saved_base = Route.BASE
+        self.port = 0
+
+    async def __aenter__(self) -> FakeDiscord:
+        app = web.Application()
+        app.router.add_route("*", "/api/v10/{path:.*}", self._api)
+        app.router.add_get("/attachments/{name}", self._attachment)
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]
+        Route.BASE = f"http://127.0.0.1:{self.port}/api/v10"
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        Route.BASE = self._saved_base
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    # --- injecting interactions
+
+    def attachment(self, name: str, data: bytes) -> dict[str, Any]:
+        """A resolved attachment served by this fake."""
+        self.attachments[name] = data
+        return {
+            "id": str(self.new_id()),
+            "filename": name,
+            "size": len(data),
+            "url": f"http://127.0.0.1:{self.port}/attachments/{name}",
+            "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{name}",
+            "content_type": "text/plain",
+        }
+
+    def interaction(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        who: dict[str, Any],
+        *,
+        guild_id: int | None = GUILD_ID,
+        message: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A gateway INTERACTION_CREATE payload from member ``who`` (or a DM user)."""
+        payload: dict[str, Any] = {
+            "id": str(self.new_id()),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "data": data,
+            "token": f"itoken-{self.new_id()}",
+            "version": 1,
+            "channel_id": str(CHANNEL_ID),
+            "locale": "en-US",
+            "app_permissions": "0",
+            "attachment_size_limit": 10_000_000,
+            "entitlements": [],
+        }
+        if guild_id is not None:
+            payload["guild_id"] = str(guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["member"] = who
+            payload["channel"] = {
+                "id": str(CHANNEL_ID),
+                "type": 0,
+                "guild_id": str(guild_id),
+                "name": "general",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+            }
+        else:
+            payload["user"] = who["user"]
+            payload["channel"] = {"id": str(CHANNEL_ID), "type": 1}
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    @staticmethod
+    def options(values: dict[str, Any], types: dict[str, int]) -> list[dict[str, Any]]:
+        return [{"name": k, "type": types[k], "value": v} for k, v in values.items()]
+
+    def dispatch(self, client: discord.Client, payload: dict[str, Any]) -> None:
+        """Hand a gateway event to the client as the gateway would."""
+        client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+
+    def callbacks(self, interaction_id: str | None = None) -> list[Call]:
+        """Interaction callbacks (of one interaction, when given)."""
+        marker = f"/interactions/{interaction_id}/" if interaction_id else "/interactions/"
+        return [c for c in self.calls if marker in c.path and c.path.endswith("/callback")]
+
+    def followups(self) -> list[Call]:
+        return [c for c in self.calls if c.path.startswith("/webhooks/")]
+
+    async def wait_for(self, check: Callable[[list[Call]], bool], timeout: float = 5.0) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: check(self.calls)), timeout)
+
+    async def respond_to(self, payload: dict[str, Any], count: int = 1) -> list[Call]:
+        """Wait for ``count`` responses to the interaction (its callback, then follow-ups)."""
+        token = payload["token"]
+
+        def mine(calls: list[Call]) -> list[Call]:
+            return [
+                c
+                for c in calls
+                if c.path.startswith(f"/interactions/{payload['id']}/")
+                or (c.path.startswith("/webhooks/") and token in c.path)
+            ]
+
+        await self.wait_for(lambda calls: len(mine(calls)) >= count)
+        return mine(self.calls)
+
+    # --- the server
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in self.attachments:
+            return web.Response(status=404)
+        return web.Response(body=self.attachments[name])
+
+    async def _api(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["path"]
+        body: Any = None
+        files: dict[str, tuple[str, bytes]] = {}
+        if request.content_type == "multipart/form-data":
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    name = part.filename or part.name  # type: ignore[union-attr]
+                    files[part.name] = (name, bytes(await part.read()))  # type: ignore
+        elif request.can_read_body:
+            raw = await request.read()
+            body = json.loads(raw) if raw else None
+        self.calls.append(Call(request.method, path, body, files))
+        async with self._changed:
+            self._changed.notify_all()
+        return self._answer(request.method, path, body)
+
+    def _answer(self, method: str, path: str, body: Any) -> web.Response:
+        if path == "/users/@me":
+            return _json({**discord_user(BOT_USER_ID, "hoshi"), "bot": True})
+        if path == "/oauth2/applications/@me":
+            return _json(
+                {
+                    "id": str(APP_ID),
+                    "name": "hoshi",
+                    "icon": None,
+                    "description": "",
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "verify_key": "0" * 64,
+                    "flags": 0,
+                    "owner": discord_user(1, "owner"),
+                }
+            )
+        if path.endswith("/commands") and method == "PUT":
+            commands = [
+                {**c, "id": str(self.new_id()), "application_id": str(APP_ID), "version": "1"}
+                for c in body or []
+            ]
+            return _json(commands)
+        if path.startswith("/interactions/") and path.endswith("/callback"):
+            interaction_id = path.split("/")[2]
+            kind = body.get("type") if isinstance(body, dict) else None
+            answer: dict[str, Any] = {
+                "interaction": {
+                    "id": interaction_id,
+                    "type": 2,
+                    "response_message_id": str(self.new_id()),
+                    "response_message_loading": kind == 5,
+                    "response_message_ephemeral": bool(
+                        isinstance(body, dict) and (body.get("data") or {}).get("flags", 0) & 64
+                    ),
+                }
+            }
+            return _json(answer)
+        if path.startswith("/webhooks/"):
+            return _json(self._message(body))
+        return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _message(self, body: Any) -> dict[str, Any]:
+        data = body if isinstance(body, dict) else {}
+        return {
+            "id": str(self.new_id()),
+            "channel_id": str(CHANNEL_ID),
+            "author": {**discord_user(BOT_USER_ID, "hoshi"), "bot": True},
+            "content": data.get("content") or "",
+            "timestamp": "2025-03-01T12:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": data.get("embeds") or [],
+            "pinned": False,
+            "type": 0,
+            "flags": data.get("flags", 0),
+            "components": data.get("components") or [],
+        }
+
+
+def _json(payload: Any, status: int = 200) -> web.Response:
+    # exactly "application/json": discord.py does not decode "…; charset=utf-8"
+    return web.Response(
+        body=json.dumps(payload).encode("utf-8"),
+        status=status,
+        headers={"Content-Type": "application/json"},
+    )
