@@ -24,12 +24,13 @@ from storage.records import TournamentRow
 
 USAGE = (
     "/tournament new NAME [options] | result ROUND BLACK WHITE RESULT [h=N] | "
-    "import (paste or attach h9/XML/CSV) | finalise [NAME] | reopen NAME | show [NAME] "
-    "| list"
+    "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | finalise [NAME] | "
+    "reopen NAME | show [NAME] | list"
 )
 NEW_OPTIONS = frozenset({"start", "end", "rounds", "board", "time", "reduce", "c", "participants"})
 RESULT_OPTIONS = opt.GAME_OPTIONS | {"t"}
 IMPORT_OPTIONS = frozenset({"c", "name"})
+COMMITTEE_WORDS = frozenset({"committee", "override"})
 ALL_OPTIONS = NEW_OPTIONS | RESULT_OPTIONS | IMPORT_OPTIONS
 FLAGS = {
     "even": ("even", True),
@@ -267,7 +268,17 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             "the lines below the command"
         )
     args = Args.read(text, IMPORT_OPTIONS)
+    committee = False
+    for token in args.words:
+        if token.quoted or token.text.lower() not in COMMITTEE_WORDS:
+            raise BadArgument(
+                f"unexpected {token.text!r}: /tournament import takes C=NN, name=... and "
+                "committee (new players' declared ranks as a committee decision, rules.md §1.5)"
+            )
+        committee = True
     if _looks_like_games_csv(data):
+        if committee:
+            raise BadArgument("committee is for tournament files that add players, not CSV games")
         return await _import_csv_games(ctx, args, data)
     tf = importing.read_file(data, ctx.inv.attachment_name or "")
     manual = (
@@ -280,6 +291,7 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
         settings=ctx.settings,
         manual_c=manual,
         name=args.options.get("name"),
+        committee=committee,
     )
     result = await importing.apply_import(
         ctx.db, ctx.the_club, plan, actor=ctx.actor, chat=ctx.chat
