@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import re
 import secrets
 from collections.abc import Callable
 
@@ -33,6 +34,15 @@ UNBOUND = (
     "/club new NAME [mgsz|tensuusei|swedish|psg], e.g. /club new Budapest Go Club mgsz, "
     "or join an existing club with /club join CODE (an organiser gets the code with /club code)."
 )
+
+
+def sentence(message: str) -> str:
+    """The message with a capital first letter — unless its first word is a literal the user
+    types as it is (``country=``, ``telegram:999``, ``h``), which must keep its case."""
+    first = message.split(" ", 1)[0]
+    if re.fullmatch(r"(?:a|[a-z][a-z'’-]+)[,:;.]?", first):
+        return message[:1].upper() + message[1:]
+    return message
 
 
 class Core:
@@ -100,7 +110,7 @@ class Core:
         return await cmd.handler(ctx)
 
     def _user_error(self, cmd: Command, message: str, usage: bool) -> Reply:
-        text = message[:1].upper() + message[1:]
+        text = sentence(message)
         blocks = [Text(text)]
         if usage:
             example = f" — e.g. {cmd.examples[0]}" if cmd.examples else ""
