@@ -80,10 +80,6 @@ async def plan_import(
     new: list[NewPlayer] = []
     problems: list[str] = []
     names = Counter(p.name for p in tf.players)
-    starting: dict[str, RatingRow] = {}
-    for row in ratings:
-        for key in name_keys(row.name):
-            starting.setdefault(key, row)
     for fp in tf.players:
         found = await storage.find_player(db, club, fp.name, guests=True)
         if found.player is not None and names[fp.name] == 1:
@@ -119,11 +115,7 @@ async def plan_import(
     registered = {p.position for p in tf.players} - guests
     tournament, entries, games = to_engine(tf, ids, registered, 0, 1)
     tournament = dataclasses.replace(tournament, multiplier=manual_c, name=name or tournament.name)
-    notes = list(tf.warnings)
-    if tf.unknown_results:
-        notes.append(
-            f"{tf.unknown_results} game(s) with an unknown result (?) are stored, not rated"
-        )
+    notes = list(tf.warnings)  # the readers already say how many results are unknown
     notes.extend(await _rule_notes(db, club, tournament, entries, players))
     return ImportPlan(
         tf, tournament, players, entries, games, tuple(matched), tuple(new), tuple(notes)
