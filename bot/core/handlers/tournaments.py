@@ -23,7 +23,7 @@ from engine.types import Game, Importance, Tournament
 from storage.records import TournamentRow
 
 USAGE = (
-    "/tournament new NAME [options] | result ROUND BLACK WHITE RESULT [h=N] | "
+    "/tournament new NAME [options] | result ROUND BLACK WHITE RESULT [h=N] [t=NAME] | "
     "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | finalise [NAME] | "
     "reopen NAME | show [NAME] | list"
 )
@@ -182,8 +182,9 @@ def _facts(ctx: Context, row: TournamentRow) -> list[str]:
     return lines
 
 
-async def _which(ctx: Context, name: str) -> TournamentRow:
-    """The named tournament, or with no name the club's only open one."""
+async def _which(ctx: Context, name: str, option: str | None = None) -> TournamentRow:
+    """The named tournament, or with no name the club's only open one (``option`` is how the
+    command names a tournament, e.g. ``t`` for ``t="Spring Cup"``; else the rest of the line)."""
     if name.strip():
         row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
         if row is None:
@@ -201,7 +202,8 @@ async def _which(ctx: Context, name: str) -> TournamentRow:
     if not open_:
         raise BadArgument("there is no open tournament; open one with /tournament new NAME")
     names = ", ".join(r.tournament.name for r in open_)
-    raise BadArgument(f"several tournaments are open ({names}); name one")
+    example = f'{option}="{open_[0].tournament.name}"' if option else open_[0].tournament.name
+    raise BadArgument(f"several tournaments are open ({names}); name one, e.g. {example}")
 
 
 async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
@@ -211,7 +213,7 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         raise BadArgument(
             "start with the round number, e.g. /tournament result 1 Nagy Péter Kovács Anna B+"
         )
-    row = await _which(ctx, args.options.get("t", ""))
+    row = await _which(ctx, args.options.get("t", ""), "t")
     round_ = positive_int(words[0].text, "ROUND", high=row.tournament.rounds)
     position = next(
         (
@@ -311,7 +313,7 @@ def _looks_like_games_csv(data: bytes) -> bool:
 
 async def _import_csv_games(ctx: Context, args: Args, data: bytes) -> Reply:
     """A CSV of games into an open tournament (formats.md, CSV): all rows, or none."""
-    row = await _which(ctx, args.options.get("name", ""))
+    row = await _which(ctx, args.options.get("name", ""), "name")
     games: list[Game] = []
     problems: list[str] = []
     for line in parse_games_csv(data):
