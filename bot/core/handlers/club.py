@@ -241,7 +241,13 @@ async def export(ctx: Context) -> Reply:
     else:
         text, filename = exporting.players_csv(data), f"{slug}-players.csv"
     count = sum(1 for p, _ in data.players if not p.guest)
+    games = sum(1 for g in data.games if g.status == "ok")  # voided and undone ones are left out
     return Reply(
-        blocks=(Text(f"{ctx.the_club.name}: {count} players, {len(data.games)} games."),),
+        blocks=(
+            Text(
+                f"{ctx.the_club.name}: {count} player{'s' if count != 1 else ''}, "
+                f"{games} game{'s' if games != 1 else ''}."
+            ),
+        ),
         document=Document(text.encode("utf-8"), filename, filename),
     )
