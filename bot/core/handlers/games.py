@@ -85,8 +85,10 @@ async def _players_and_result(
         None,
     )
     if position is None:
+        last = f" ({words[-1].text!r} is not one)" if words else ""
         raise BadArgument(
-            "the result is missing: write B+, W+, B+R, W+3.5, jigo or unplayed after the two names"
+            f"the result is missing{last}: write B+, W+, B+R, W+3.5, jigo or unplayed after "
+            "the two names"
         )
     if position != len(words) - 1:
         extra = join(words[position + 1 :])
