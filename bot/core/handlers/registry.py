@@ -80,6 +80,11 @@ async def register(ctx: Context) -> Reply:
     pin = args.options.get("pin")
     if pin is not None and not re.fullmatch(r"\d{4,10}", pin):
         raise BadArgument(f"pin= takes an EGD PIN (digits), not {pin!r}")
+    alias = args.options.get("alias")
+    if alias is not None:
+        # checked before registering: the alias is a second write, and a refused alias must
+        # not leave the player registered behind an error reply
+        await _check_alias(ctx, alias.strip())
     player = await storage.register_player(
         ctx.db,
         ctx.the_club,
@@ -94,9 +99,9 @@ async def register(ctx: Context) -> Reply:
         egd_pin=pin,
         committee=committee,
     )
-    if "alias" in args.options:
+    if alias is not None:
         await storage.add_alias(
-            ctx.db, ctx.the_club, player.id, args.options["alias"], actor=ctx.actor, chat=ctx.chat
+            ctx.db, ctx.the_club, player.id, alias, actor=ctx.actor, chat=ctx.chat
         )
     card = await storage.card(ctx.db, ctx.the_club, player.id)
     lines = [f"{card.rating_label}: {fmt.value(card.rating)}"]
@@ -105,6 +110,16 @@ async def register(ctx: Context) -> Reply:
     return Reply(
         blocks=(Text(f"Registered {describe(player)}", title=True), Text("\n".join(lines)))
     )
+
+
+async def _check_alias(ctx: Context, alias: str) -> None:
+    """Refuse an empty alias, or one that already names a player of the club."""
+    if not alias:
+        raise BadArgument('alias= is empty; write e.g. alias=Peti or alias="Nagy P."')
+    taken = await storage.find_player(ctx.db, ctx.the_club, alias, guests=True)
+    holder = taken.player or (taken.ambiguous[0] if taken.ambiguous else None)
+    if holder is not None:
+        raise BadArgument(f"the alias {alias!r} already names {describe(holder)}; choose another")
 
 
 @command(
