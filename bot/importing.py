@@ -80,18 +80,20 @@ async def plan_import(
     new: list[NewPlayer] = []
     problems: list[str] = []
     names = Counter(p.name for p in tf.players)
+    index = await _name_index(db, club)
     for fp in tf.players:
-        found = await storage.find_player(db, club, fp.name, guests=True)
-        if found.player is not None and names[fp.name] == 1:
-            players[fp.position] = found.player.id
-            matched.append((fp.name, found.player))
+        found = {p.id: p for key in name_keys(fp.name) for p in index.get(key, ())}
+        if len(found) == 1 and names[fp.name] == 1:
+            (player_found,) = found.values()
+            players[fp.position] = player_found.id
+            matched.append((fp.name, player_found))
             continue
-        if found.ambiguous:
-            listed = ", ".join(f"{p.name} ({p.rank})" for p in found.ambiguous)
+        if len(found) > 1:
+            listed = ", ".join(f"{p.name} ({p.rank})" for p in found.values())
             problems.append(f"line {fp.line}: {fp.name!r} matches several players: {listed}")
             continue
         name_new = fp.name
-        if names[fp.name] > 1 or found.player is not None:  # namesakes: tell them apart
+        if names[fp.name] > 1 or found:  # namesakes: tell them apart
             name_new = f"{fp.name} ({fp.club or fp.country or fp.position})"
         guest = home is not None and fp.country is not None and fp.country != home
         start = next((starting[k] for k in name_keys(fp.name) if k in starting), None)
@@ -120,6 +122,21 @@ async def plan_import(
     return ImportPlan(
         tf, tournament, players, entries, games, tuple(matched), tuple(new), tuple(notes)
     )
+
+
+async def _name_index(db: Database, club: Club) -> dict[str, list[Player]]:
+    """Every folded name key (names, aliases, either order) → the club's players holding it.
+
+    One read of the register for the whole file: matching is a dictionary look-up per line.
+    """
+    index: dict[str, list[Player]] = {}
+    for player in await storage.players(db, club, guests=True):
+        for name in (player.name, *player.aliases):
+            for key in name_keys(name):
+                holders = index.setdefault(key, [])
+                if player not in holders:
+                    holders.append(player)
+    return index
 
 
 async def _initial_rank_problems(db: Database, club: Club, new: list[NewPlayer]) -> list[str]:
