@@ -10,6 +10,7 @@ import pytest
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 SOURCES = sorted(ENGINE.rglob("*.py"))
+# io is allowed: the csv writer writes into an in-memory StringIO; open() touches files
 FORBIDDEN_MODULES = {
     "bot",
     "storage",
@@ -20,7 +21,6 @@ FORBIDDEN_MODULES = {
     "os",
     "subprocess",
     "pathlib",
-    "io",
     "logging",
     "telegram",
     "discord",
