@@ -49,6 +49,7 @@ MODAL_TITLE_LIMIT = 45
 PASTE_LIMIT = 4000  # a modal's paragraph input
 MAX_MESSAGES = 4  # a longer answer is sent as a file
 MAX_ATTACHMENT_BYTES = 5_000_000
+PASTE_OFFER_S = 900.0  # how long a "paste the table" button works
 DEFER_AFTER_S = 2.0  # Discord wants a first response within 3 s; defer a slow command
 EMBED_COLOUR = discord.Colour(0x2F6F9F)
 BUTTON_PREFIX = "hoshi:"
@@ -275,6 +276,17 @@ class CommandButton(
         await client.adapter.press(interaction, self.item.custom_id or "")
 
 
+class PasteButton(discord.ui.Button[discord.ui.View]):
+    """Opens a :class:`PasteModal` for the command it was offered with."""
+
+    def __init__(self, adapter: DiscordAdapter, cmd: Command, text: str) -> None:
+        super().__init__(label="Paste the table", style=discord.ButtonStyle.primary)
+        self.adapter, self.cmd, self.text = adapter, cmd, text
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(PasteModal(self.adapter, self.cmd, self.text))
+
+
 class PasteModal(discord.ui.Modal):
     """A form to paste a results table into, for a command that reads a file."""
 
@@ -482,7 +494,9 @@ class DiscordAdapter:
                 return None
             return await attachment.read(), attachment.filename
 
-        await self.run(interaction, cmd, text, read)
+        # a command that reads files, refused without one, offers a form to paste into
+        offer = files and attachment is None
+        await self.run(interaction, cmd, text, read, paste_offer=offer)
 
     async def run(
         self,
@@ -490,6 +504,8 @@ class DiscordAdapter:
         cmd: Command | str,
         text: str,
         attachment: tuple[bytes, str] | Callable[[], Awaitable[tuple[bytes, str] | None]] | None,
+        *,
+        paste_offer: bool = False,
     ) -> None:
         """Run a command as the interaction's user and respond (deferring when slow)."""
         chat, private = self.chat_of(interaction)
@@ -513,7 +529,9 @@ class DiscordAdapter:
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
         if not done:
             await interaction.response.defer(thinking=True)
-        await self.respond(interaction, await task)
+        reply = await task
+        paste = (cmd, text) if paste_offer and reply.error and isinstance(cmd, Command) else None
+        await self.respond(interaction, reply, paste=paste)
 
     async def press(self, interaction: discord.Interaction, custom_id: str) -> None:
         """A button: run its command as the presser; replace the message on success."""
@@ -549,19 +567,30 @@ class DiscordAdapter:
 
     # --- replies → messages
 
-    def view(self, reply: Reply) -> discord.ui.View | None:
-        if not reply.buttons:
+    def view(
+        self, reply: Reply, paste: tuple[Command, str] | None = None
+    ) -> discord.ui.View | None:
+        """The reply's buttons (and a "paste the table" button that opens a form)."""
+        if not reply.buttons and paste is None:
             return None
-        view = discord.ui.View(timeout=None)
+        view = discord.ui.View(timeout=None if paste is None else PASTE_OFFER_S)
         for button in reply.buttons:
             view.add_item(CommandButton(button.label, self.buttons.encode(button.command)))
+        if paste is not None:
+            view.add_item(PasteButton(self, *paste))
         return view
 
-    async def respond(self, interaction: discord.Interaction, reply: Reply) -> None:
+    async def respond(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        *,
+        paste: tuple[Command, str] | None = None,
+    ) -> None:
         """Send the reply: errors and private replies only to the caller (ephemeral)."""
         ephemeral = reply.error or reply.private
         outgoing = render(reply)
-        view = self.view(reply)
+        view = self.view(reply, paste)
         for i, out in enumerate(outgoing):
             kwargs = out.kwargs()
             if i == len(outgoing) - 1 and view is not None:

@@ -71,6 +71,7 @@ class FakeBotApi:
         self.admins: dict[int, set[int]] = {}  # chat id → administrator user ids
         self.unreachable: set[int] = set()  # users who never pressed Start (403 on DM)
         self.files: dict[str, tuple[str, bytes]] = {}  # file_id → (file_name, data)
+        self.fail_next: dict[str, int] = {}  # method → how many next calls answer 400
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1000)
         self._message_ids = itertools.count(1)
@@ -236,6 +237,9 @@ class FakeBotApi:
         if method != "getUpdates":
             self.calls.append(Call(method, params, files))
             await self._notify()
+        if self.fail_next.get(method, 0) > 0:
+            self.fail_next[method] -= 1
+            return _error(400, "Bad Request: failure injected by the test")
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             return _error(404, f"Not Found: method {method} not faked")
@@ -279,6 +283,9 @@ class FakeBotApi:
         return _ok(self._updates[:limit])
 
     async def _m_deleteWebhook(self, *_: Any) -> web.Response:
+        return _ok(True)
+
+    async def _m_setWebhook(self, *_: Any) -> web.Response:
         return _ok(True)
 
     async def _m_setMyCommands(self, *_: Any) -> web.Response:
@@ -364,4 +371,6 @@ def _ok(result: Any) -> web.Response:
 
 
 def _error(code: int, description: str) -> web.Response:
-    return web.json_response({"ok": False, "error_code": code, "description": description})
+    return web.json_response(
+        {"ok": False, "error_code": code, "description": description}, status=code
+    )
