@@ -1,0 +1,222 @@
+"""The core's dispatcher: unknown commands, unbound chats, and the one central error handler."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from bot.core.app import UNBOUND, sentence
+from bot.core.commands import COMMANDS, CONSOLE, command
+from bot.core.context import Context
+from bot.core.errors import BadArgument, NotPermitted
+from bot.core.invocation import Caller
+from bot.core.replies import Reply
+from engine.errors import RankError
+from storage.errors import Refused
+from tests.bot.core.fakechat import ADMIN, PLAYER, FakeChat
+
+SECRET = "db password is hunter2 at /srv/secret"
+
+
+@pytest.fixture
+def fake_commands() -> Iterator[list[str]]:
+    """Commands registered by a test for a test, removed afterwards."""
+    names: list[str] = []
+    yield names
+    for name in names:
+        COMMANDS.pop(name, None)
+
+
+def register(names: list[str], name: str, handler, **options) -> None:  # type: ignore[no-untyped-def]
+    names.append(name)
+    command(name, usage=f"/{name} X", summary="A test command.", examples=(f"/{name} 1",),
+            **options)(handler)  # fmt: skip
+
+
+# -- unknown commands --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "suggested"),
+    [("ratin", "/rating"), ("histroy", "/history"), ("tournement", "/tournament"),
+     ("hadicap", "/handicap"), ("Rating2", "/rating")],
+)  # fmt: skip
+async def test_an_unknown_command_gets_close_suggestions(
+    chat: FakeChat, typed: str, suggested: str
+) -> None:
+    said = await chat.refused(f"/{typed} Nagy", as_=PLAYER)
+    assert said.text.startswith(f"There is no command /{typed}. Did you mean ")
+    assert suggested in said.text.split("Did you mean ")[1]
+    assert said.text.endswith("/help lists them all.")
+
+
+async def test_an_unknown_command_without_close_names_points_to_help(chat: FakeChat) -> None:
+    said = await chat.refused("/xyzzy")
+    assert said.text == "There is no command /xyzzy. /help lists them all."
+
+
+async def test_the_bot_name_is_dropped_from_an_unknown_command(chat: FakeChat) -> None:
+    said = await chat.refused("/ratin@hoshi_bot Nagy")
+    assert said.text.startswith("There is no command /ratin. Did you mean /rating?")
+
+
+async def test_commands_work_with_the_bot_name_and_any_case(chat: FakeChat) -> None:
+    await chat.register("Nagy Péter 5k")
+    said = await chat.ok("/RATING@hoshi_bot nagy peter", as_=PLAYER)
+    assert "Nagy Péter — 5k" in said.text
+
+
+# -- unbound chats -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["/rating Nagy", "/top", "/register Nagy Péter 5k", "/undo"])
+async def test_a_chat_without_a_club_is_told_how_to_start_one(chat: FakeChat, line: str) -> None:
+    said = await chat.refused(line, chat_id="-999")
+    assert said.text == UNBOUND
+    assert "/club new NAME" in said.text and "/club join CODE" in said.text
+
+
+@pytest.mark.parametrize("line", ["/help", "/multiplier 45m even"])
+async def test_club_free_commands_work_in_a_chat_without_a_club(chat: FakeChat, line: str) -> None:
+    said = await chat.say(line, chat_id="-999", as_=PLAYER)
+    assert not said.error
+
+
+# -- the central error handler -----------------------------------------------------------------
+
+
+async def test_an_unexpected_exception_shows_only_an_incident_reference(
+    chat: FakeChat, fake_commands: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    async def crash(ctx: Context) -> Reply:
+        raise RuntimeError(SECRET)
+
+    register(fake_commands, "zz-crash", crash)
+    before = await chat.snapshot()
+    with caplog.at_level(logging.ERROR, logger="hoshi.core"):
+        said = await chat.say("/zz-crash 1", as_=PLAYER)
+    assert said.error
+    match = re.fullmatch(
+        r"Something went wrong \(ref ([0-9a-f]{6})\)\. Nothing was changed; an organiser can "
+        r"report the reference to the bot's operator\.",
+        said.text,
+    )
+    assert match, said.text
+    assert "hunter2" not in said.text and "RuntimeError" not in said.text
+    # the operator's log has the reference, the command and the traceback
+    record = next(r for r in caplog.records if match.group(1) in r.getMessage())
+    assert "/zz-crash" in record.getMessage() and "telegram:300" in record.getMessage()
+    assert record.exc_info is not None and SECRET in str(record.exc_info[1])
+    assert await chat.snapshot() == before
+
+
+async def test_each_incident_gets_its_own_reference(
+    chat: FakeChat, fake_commands: list[str]
+) -> None:
+    async def crash(ctx: Context) -> Reply:
+        raise KeyError("player 17")
+
+    register(fake_commands, "zz-crash2", crash)
+    refs = {(await chat.say("/zz-crash2")).text.split("ref ")[1][:6] for _ in range(5)}
+    assert len(refs) == 5
+
+
+@pytest.mark.parametrize(
+    ("error", "shown"),
+    [
+        (BadArgument("stones must be 0–9, not 12"), "Stones must be 0–9, not 12"),
+        (RankError("'5q' is not a rank (e.g. 5k)"), "'5q' is not a rank (e.g. 5k)"),
+        (Refused("the name is empty; write it like Nagy Péter"),
+         "The name is empty; write it like Nagy Péter"),
+    ],
+    ids=["user", "engine", "storage"],
+)  # fmt: skip
+async def test_errors_safe_to_show_come_with_the_usage_line(
+    chat: FakeChat, fake_commands: list[str], error: Exception, shown: str
+) -> None:
+    async def fail(ctx: Context) -> Reply:
+        raise error
+
+    register(fake_commands, "zz-fail", fail)
+    said = await chat.say("/zz-fail")
+    assert said.error
+    assert said.text == f"{shown}\n\nUsage: /zz-fail X — e.g. /zz-fail 1"
+
+
+async def test_a_user_error_may_leave_out_the_usage(
+    chat: FakeChat, fake_commands: list[str]
+) -> None:
+    async def fail(ctx: Context) -> Reply:
+        raise BadArgument("there is nothing of yours to undo", usage=False)
+
+    register(fake_commands, "zz-nousage", fail)
+    assert (await chat.say("/zz-nousage")).text == "There is nothing of yours to undo"
+
+
+async def test_not_permitted_is_private_and_without_usage(
+    chat: FakeChat, fake_commands: list[str]
+) -> None:
+    async def refuse(ctx: Context) -> Reply:
+        raise NotPermitted("only an organiser can do that")
+
+    register(fake_commands, "zz-refuse", refuse)
+    said = await chat.say("/zz-refuse")
+    assert said.error and said.reply.private
+    assert said.text == "only an organiser can do that"
+
+
+async def test_console_commands_are_invisible_elsewhere(
+    chat: FakeChat, fake_commands: list[str]
+) -> None:
+    async def tick(ctx: Context) -> Reply:
+        return Reply.text("tick")
+
+    register(fake_commands, "zz-tick", tick, access=CONSOLE, needs_club=False)
+    said = await chat.say("/zz-tick")
+    assert said.error and said.text.startswith("There is no command /zz-tick.")
+    console = Caller("console", "local", "console", chat_admin=True)
+    assert (await chat.say("/zz-tick", as_=console)).text == "tick"
+
+
+async def test_handlers_see_the_club_the_role_and_the_club_time(
+    chat: FakeChat, fake_commands: list[str]
+) -> None:
+    seen: list[Context] = []
+
+    async def spy(ctx: Context) -> Reply:
+        seen.append(ctx)
+        return Reply.text("ok")
+
+    register(fake_commands, "zz-spy", spy)
+    await chat.ok("/club timezone Asia/Tokyo")
+    await chat.say("/zz-spy a b", as_=PLAYER)
+    await chat.say("/zz-spy", as_=ADMIN)
+    player, admin = seen
+    assert player.club == chat.club and not player.organiser and admin.organiser
+    assert player.actor == "telegram:300" and player.chat == "telegram:-1001"
+    assert player.timezone.key == "Asia/Tokyo"
+    assert player.now().utcoffset().total_seconds() == 9 * 3600  # type: ignore[union-attr]
+    assert player.today().isoformat() == "2026-04-21"  # 18:00 UTC is 03:00 next day in Tokyo
+    assert [t.text for t in player.args().words] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        ("the name is missing", "The name is missing"),
+        ("a player's name is missing", "A player's name is missing"),
+        ("line 3: bad", "Line 3: bad"),
+        ("country= takes a two-letter code", "country= takes a two-letter code"),
+        ("telegram:999 is not an organiser", "telegram:999 is not an organiser"),
+        ("h (handicap stones) must be 0–9", "h (handicap stones) must be 0–9"),
+        ("'Mars' is not a time zone", "'Mars' is not a time zone"),
+        ("/top takes one number", "/top takes one number"),
+        ("N must be 1–200", "N must be 1–200"),
+        ("", ""),
+    ],
+)
+def test_sentence_capitalises_only_ordinary_words(message: str, shown: str) -> None:
+    assert sentence(message) == shown

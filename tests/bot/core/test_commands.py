@@ -1,0 +1,173 @@
+"""The command table: every command of bot.md, its help, and who may use it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot.core.commands import (
+    COMMANDS,
+    CONSOLE,
+    ORGANISER,
+    PLAYER,
+    Command,
+    Param,
+    command,
+    lookup,
+    public_commands,
+)
+from bot.core.replies import Reply
+from tests.bot.core.fakechat import ADMIN, FakeChat
+from tests.bot.core.fakechat import ORGANISER as NAMED
+from tests.bot.core.fakechat import PLAYER as MEMBER
+
+# bot.md, Commands: the players' and the organisers' tables (scheduled ones left out, issue 3)
+PLAYER_COMMANDS = ("rating", "chart", "top", "history", "handicap", "multiplier", "promotion",
+                   "link", "help")  # fmt: skip
+ORGANISER_COMMANDS = ("register", "result", "tournament", "undo", "void", "correct", "override",
+                      "egf", "club", "export")  # fmt: skip
+PARAM_KINDS = {"player", "text", "int", "rank", "result", "system", "file", "choice"}
+
+
+@pytest.mark.parametrize("name", PLAYER_COMMANDS)
+def test_player_commands_are_open_to_everyone(name: str) -> None:
+    assert COMMANDS[name].access == PLAYER
+    assert not COMMANDS[name].organiser_only
+
+
+@pytest.mark.parametrize("name", ORGANISER_COMMANDS)
+def test_organiser_commands_are_for_organisers(name: str) -> None:
+    assert COMMANDS[name].access == ORGANISER
+    assert COMMANDS[name].organiser_only
+
+
+def test_the_table_holds_exactly_the_commands_of_bot_md() -> None:
+    public = {c.name for c in public_commands()}
+    assert public == set(PLAYER_COMMANDS) | set(ORGANISER_COMMANDS)
+
+
+@pytest.mark.parametrize("cmd", list(COMMANDS.values()), ids=lambda c: c.name)
+def test_every_command_documents_itself(cmd: Command) -> None:
+    assert cmd.usage.startswith(f"/{cmd.name}")
+    assert cmd.summary.endswith(".")
+    assert cmd.examples, f"/{cmd.name} has no example"
+    assert all(e.startswith(f"/{cmd.name}") for e in cmd.examples)
+    assert {p.kind for p in cmd.params} <= PARAM_KINDS
+    for param in cmd.params:
+        assert param.description
+        assert (param.kind == "choice") == bool(param.choices) or param.kind != "choice"
+    text = cmd.help_text()
+    assert text.splitlines()[0] == cmd.usage
+    assert all(example in text for example in cmd.examples)
+    assert ("For organisers." in text) == cmd.organiser_only
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [("rating", "rating"), ("/rating", "rating"), ("RATING", "rating"),
+     ("rating@hoshi_bot", "rating"), ("/Top@hoshi_bot", "top")],
+)  # fmt: skip
+def test_lookup_ignores_slash_case_and_bot_name(typed: str, name: str) -> None:
+    found = lookup(typed)
+    assert found is not None and found.name == name
+
+
+@pytest.mark.parametrize("typed", ["", "/", "ratin", "rating2", "@rating"])
+def test_lookup_of_an_unknown_name_is_none(typed: str) -> None:
+    assert lookup(typed) is None
+
+
+@pytest.fixture
+def scratch_names() -> Iterator[list[str]]:
+    """Names of commands a test registers; removed afterwards so the table stays as shipped."""
+    names: list[str] = []
+    yield names
+    for name in names:
+        COMMANDS.pop(name, None)
+
+
+async def _nothing(ctx: object) -> Reply:
+    return Reply.text("nothing")
+
+
+def test_a_command_registered_twice_is_refused(scratch_names: list[str]) -> None:
+    scratch_names.append("zz-twice")
+    command("zz-twice", usage="/zz-twice", summary="Test.")(_nothing)
+    with pytest.raises(RuntimeError, match="registered twice"):
+        command("zz-twice", usage="/zz-twice", summary="Test.")(_nothing)
+
+
+def test_aliases_and_console_commands(scratch_names: list[str]) -> None:
+    scratch_names.append("zz-console")
+    command("zz-console", usage="/zz-console", summary="Test.", access=CONSOLE, aliases=("zzc",))(
+        _nothing
+    )
+    assert lookup("zzc") is COMMANDS["zz-console"]
+    assert COMMANDS["zz-console"] not in public_commands()
+    assert all(c.access != CONSOLE for c in public_commands())
+
+
+def test_param_defaults() -> None:
+    p = Param("name", "player", "the player")
+    assert p.required and not p.option and p.choices == ()
+
+
+# -- permissions: enumerate the table ----------------------------------------------------------
+
+ORGANISER_TABLE = [c for c in COMMANDS.values() if c.organiser_only]
+ORGANISER_LINES = [
+    (cmd.name, line) for cmd in ORGANISER_TABLE for line in (*cmd.examples, cmd.usage)
+]
+
+
+async def _club_with_data(chat: FakeChat) -> None:
+    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090", "Szabó Éva 5k")
+    await chat.ok("/result Nagy Péter Kovács Anna B+")
+    await chat.ok('/tournament new Spring Cup rounds=5 time="60m 3x30s" even')
+
+
+@pytest.mark.parametrize(("name", "line"), ORGANISER_LINES, ids=lambda v: str(v)[:40])
+async def test_a_player_is_refused_every_organiser_command(
+    chat: FakeChat, name: str, line: str
+) -> None:
+    await _club_with_data(chat)
+    said = await chat.refused(line, as_=MEMBER)
+    assert said.text == (
+        f"/{name} is for the organisers of Budapest Go Club: chat administrators and the "
+        "people an organiser adds with /club organiser add. Nothing was changed."
+    )
+    assert said.reply.private  # the refusal goes to the caller only, where the platform can
+
+
+@pytest.mark.parametrize("cmd", ORGANISER_TABLE, ids=lambda c: c.name)
+async def test_a_player_is_refused_with_a_pasted_table_too(chat: FakeChat, cmd: Command) -> None:
+    said = await chat.refused(
+        f"/{cmd.name} import", as_=MEMBER, attachment=b"; EV[x]\n", attachment_name="x.h9"
+    )
+    assert "is for the organisers" in said.text
+
+
+@pytest.mark.parametrize("cmd", ORGANISER_TABLE, ids=lambda c: c.name)
+@pytest.mark.parametrize("who", [ADMIN, NAMED])
+async def test_organisers_pass_the_permission_check(
+    chat: FakeChat, cmd: Command, who: str
+) -> None:
+    await _club_with_data(chat)
+    said = await chat.say(cmd.examples[0], as_=who)
+    assert "is for the organisers" not in said.text
+
+
+@pytest.mark.parametrize("name", PLAYER_COMMANDS)
+async def test_players_pass_the_permission_check(chat: FakeChat, name: str) -> None:
+    await _club_with_data(chat)
+    said = await chat.say(COMMANDS[name].examples[0], as_=MEMBER)
+    assert "is for the organisers" not in said.text
+
+
+async def test_a_removed_organiser_is_refused_again(chat: FakeChat) -> None:
+    await chat.ok("/club organiser add telegram:300")
+    await chat.ok("/register Nagy Péter 5k", as_=MEMBER)
+    await chat.ok("/club organiser remove telegram:300")
+    said = await chat.refused("/register Kovács Anna 5k", as_=MEMBER)
+    assert said.text.startswith("/register is for the organisers")

@@ -1,0 +1,99 @@
+"""Shared wording of values, changes, komi, dates, results and cards."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+import pytest
+
+from bot.core import format as fmt
+from engine.ranks import Rank
+from engine.system import Card, Value
+from engine.types import Game, Result
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(None, "—"), (1865, "1865"), (-4, "-4"), (Fraction(75, 2), "37.5"), (Fraction(6), "6"),
+     (Fraction(1, 3), "0.33"), (Fraction(-1, 4), "-0.25"), ("12.5", "12.5")],
+)  # fmt: skip
+def test_value(value: Value, text: str) -> None:
+    assert fmt.value(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(None, "—"), (16, "+16"), (-4, "−4"), (0, "±0"), (Fraction(-9, 2), "−4.5"),
+     (Fraction(1, 2), "+0.5"), ("n/a", "n/a")],
+)  # fmt: skip
+def test_signed_uses_a_true_minus_sign(value: Value, text: str) -> None:
+    assert fmt.signed(value) == text
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "delta"),
+    [(1947, 1963, 16), (1963, 1947, -16), (Fraction(1, 2), 2, Fraction(3, 2)),
+     ("12.5", "20", Fraction(15, 2)), ("10", "12", 2), (None, 5, None), (5, None, None),
+     ("x", "5", None)],
+)  # fmt: skip
+def test_difference(before: Value, after: Value, delta: Value) -> None:
+    result = fmt.difference(before, after)
+    assert result == delta
+    if isinstance(delta, int):
+        assert type(result) is int  # whole changes read 16, not 16/1
+
+
+@pytest.mark.parametrize(
+    ("value", "number"),
+    [(None, None), (3, Fraction(3)), (Fraction(1, 2), Fraction(1, 2)), ("2.5", Fraction(5, 2)),
+     ("abc", None), ("1/0", None)],
+)  # fmt: skip
+def test_number(value: Value, number: Fraction | None) -> None:
+    assert fmt.number(value) == number
+
+
+@pytest.mark.parametrize(
+    ("komi", "text"),
+    [(Fraction(13, 2), "6.5"), (Fraction(1, 2), "0.5"), (Fraction(0), "0"), (Fraction(-5), "−5"),
+     (Fraction(-7, 2), "−3.5")],
+)  # fmt: skip
+def test_komi(komi: Fraction, text: str) -> None:
+    assert fmt.komi(komi) == text
+
+
+def test_day() -> None:
+    assert fmt.day(dt.date(2026, 4, 1)) == "2026-04-01"
+    assert fmt.day(None) == "—"
+
+
+def _game(result: Result | None, played: bool = True) -> Game:
+    return Game(id=1, black=1, white=2, result=result, date=dt.date(2026, 4, 1), stones=0,
+                komi=Fraction(13, 2), played=played)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [(_game(Result.BLACK), "B+"), (_game(Result.WHITE), "W+"), (_game(Result.JIGO), "jigo"),
+     (_game(None), "?"), (_game(Result.BLACK, played=False), "unplayed")],
+    ids=["black", "white", "jigo", "unknown", "unplayed"],
+)  # fmt: skip
+def test_result(game: Game, text: str) -> None:
+    assert fmt.result(game) == text
+
+
+@pytest.mark.parametrize(
+    ("key", "title"),
+    [("mgsz", "MGSZ Elo (Hungary)"), ("tensuusei", "Tensuusei points (Japan)"),
+     ("swedish", "Swedish promotion points"), ("psg", "PSG ranking (Poland)"), ("go4go", "go4go")],
+)  # fmt: skip
+def test_system_title(key: str, title: str) -> None:
+    assert fmt.system_title(key) == title
+
+
+def test_card_lines_leave_out_what_rating_shows_itself() -> None:
+    card = Card(
+        player=1, rank=Rank.kyu(5), rating=1720, rating_label="Elo", sort_key=(1720,), games=0,
+        fields=(("band rank", "5k"), ("last change", "+16"), ("pending club games", "2")),
+    )  # fmt: skip
+    assert fmt.card_lines(card) == ["band rank: 5k", "pending club games: 2"]
