@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import re
 
@@ -12,6 +13,7 @@ from bot.core import format as fmt
 from bot.core.commands import Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
+from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe, resolve, resolve_pair
 from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
@@ -292,6 +294,10 @@ async def handicap(ctx: Context) -> Reply:
     except KeyError as exc:
         raise BadArgument(f"no rating yet for one of the players ({exc})") from None
     black, white = (a, b) if advice.black == a.id else (b, a)
+    if advice.stones == 0 and ctx.the_club.system != "tensuusei":
+        # rules.md §5: an even game uses the club's even-game komi (/club komi); the ledgers
+        # are built with the default, so the club's setting is applied here, as /result does
+        advice = dataclasses.replace(advice, komi=komi_default(ctx, None, 0))
     if advice.stones == 0:
         setup = f"Even game, komi {fmt.komi(advice.komi)}"
     elif advice.stones == 1 and advice.komi == 0:
