@@ -107,6 +107,12 @@ class FakeChat:
     async def close(self) -> None:
         await self.db.close()
 
+    async def bind(self, platform: str, chat_id: str = CHAT_ID) -> None:
+        """Bind another chat (e.g. a Discord server's) to the same club."""
+        await storage.bind_chat(
+            self.db, self.club, platform, chat_id, actor=CALLERS[ADMIN].identity
+        )
+
     def invocation(
         self,
         line: str,

@@ -1,0 +1,137 @@
+"""/help and /link."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import storage
+from bot.core.commands import COMMANDS, public_commands
+from bot.core.invocation import Caller
+from tests.bot.core.fakechat import PLAYER, FakeChat
+
+OTHER = Caller("telegram", "301", "Another Account")
+ELSEWHERE = Caller("discord", "555", "Discord Dóra")
+
+
+@pytest.fixture
+async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    chat = await FakeChat.open(tmp_path)
+    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+# -- /help -------------------------------------------------------------------------------------
+
+
+async def test_help_lists_every_command_by_role(club: FakeChat) -> None:
+    said = await club.ok("/help", as_=PLAYER)
+    head, players, title, organisers, tail = said.text.split("\n\n")
+    assert head == "hoshi — go club ratings (Budapest Go Club, mgsz)"
+    assert title == "For organisers"
+    for cmd in public_commands():
+        section = organisers if cmd.organiser_only else players
+        assert f"{cmd.usage} — {cmd.summary}" in section.splitlines()
+    assert "accents are optional" in tail
+
+
+async def test_help_works_in_a_chat_without_a_club(club: FakeChat) -> None:
+    said = await club.ok("/help", as_=PLAYER, chat_id="-42")
+    assert said.text.startswith("hoshi — go club ratings\n\n")
+
+
+@pytest.mark.parametrize("typed", ["result", "/result", "RESULT", "result@hoshi_bot"])
+async def test_help_for_one_command_shows_usage_and_examples(club: FakeChat, typed: str) -> None:
+    said = await club.ok(f"/help {typed}", as_=PLAYER)
+    cmd = COMMANDS["result"]
+    assert said.text == f"/result\n\n{cmd.help_text()}"
+    assert "Examples: /result Nagy Péter Kovács Anna B+ · " in said.text
+    assert said.text.endswith("For organisers.")
+
+
+async def test_help_for_an_unknown_command(club: FakeChat) -> None:
+    said = await club.refused("/help frobnicate", as_=PLAYER)
+    assert said.text == (
+        "There is no command /frobnicate; /help lists them all\n\nUsage: /help [COMMAND] — "
+        "e.g. /help"
+    )
+
+
+# -- /link -------------------------------------------------------------------------------------
+
+
+async def test_link_ties_the_callers_account_to_a_player(club: FakeChat) -> None:
+    said = await club.ok("/link nagy peter", as_=PLAYER)
+    assert said.text == (
+        "Your account is now linked to Nagy Péter (5k). /rating with no name shows this card."
+    )
+    nagy = await club.player("Nagy Péter")
+    assert await storage.accounts_of(club.db, club.club, nagy.id) == [("telegram", "300")]
+    linked = await storage.player_for_account(club.db, club.club, "telegram", "300")
+    assert linked is not None and linked.id == nagy.id
+
+
+async def test_linking_again_changes_nothing(club: FakeChat) -> None:
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    before = await club.snapshot()
+    said = await club.ok("/link Nagy Péter", as_=PLAYER)
+    assert said.text == "That account is already linked to Nagy Péter."
+    assert await club.snapshot() == before
+
+
+async def test_an_account_on_another_platform_links_freely(club: FakeChat) -> None:
+    await club.bind("discord")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    said = await club.ok("/link Nagy Péter", as_=ELSEWHERE)
+    assert said.text.startswith("Your account is now linked to Nagy Péter")
+    nagy = await club.player("Nagy Péter")
+    assert sorted(await storage.accounts_of(club.db, club.club, nagy.id)) == [
+        ("discord", "555"),
+        ("telegram", "300"),
+    ]
+
+
+async def test_a_second_account_needs_an_organisers_confirmation(club: FakeChat) -> None:
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    before = await club.snapshot()
+    said = await club.say("/link Nagy Péter", as_=OTHER)
+    assert not said.error
+    assert said.text == (
+        "Nagy Péter (5k) is already linked to another telegram account. An organiser can "
+        "confirm that this account is theirs too."
+    )
+    assert await club.snapshot() == before
+    (button,) = said.reply.buttons
+    assert button.label == "Confirm (organisers)"
+    assert button.command == '/link "Nagy Péter" account=telegram:301'
+    # the button runs as whoever presses it: the player cannot confirm themselves …
+    refused = await club.refused(button.command, as_=OTHER)
+    assert refused.text == "only an organiser can link another person's account"
+    # … an organiser can
+    said = await club.ok(button.command, as_="organiser")
+    assert said.text == (
+        "telegram:301 is now linked to Nagy Péter (5k). /rating with no name shows this card."
+    )
+    nagy = await club.player("Nagy Péter")
+    assert ("telegram", "301") in await storage.accounts_of(club.db, club.club, nagy.id)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/link", "A player's name is missing"),
+        ("/link Nobody", "No player called 'Nobody' in this club."),
+        ("/link Nagy account=12345", "account= takes platform:id, e.g. account=telegram:12345"),
+        ("/link Nagy account=telegram:", "account= takes platform:id"),
+        ("/link Nagy pin=1", "Unknown option pin= (this command takes account=)"),
+    ],
+)
+async def test_link_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line, as_="organiser")
+    assert said.text.startswith(message)
+    assert said.text.endswith("Usage: /link NAME — e.g. /link Nagy Péter")

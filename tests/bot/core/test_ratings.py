@@ -1,0 +1,425 @@
+"""Players' questions: /rating /top /history /chart /handicap /multiplier /promotion.
+
+Expected values come from rules.md (rank table §1.1, multiplier §1.2, Tensuusei §2.1–2.2,
+handicap §5) and the rulebooks' worked examples in shared/vectors — never from the code.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import storage
+from tests.bot.core.fakechat import PLAYER, FakeChat
+from tests.bot.core.scenes import SUBJECT, mgsz_tournaments, play_mgsz_example
+from tests.conftest import load_vectors
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    chat = await FakeChat.open(tmp_path)
+    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090 country=HU", "Tóth Ádám 3k 1850")
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+async def unchanged(chat: FakeChat, line: str, **kwargs: Any) -> str:
+    """Run a player's command, check it wrote nothing, return its text."""
+    before = await chat.snapshot()
+    said = await chat.say(line, as_=PLAYER, **kwargs)
+    assert await chat.snapshot() == before, f"{line} wrote to the database"
+    return said.text
+
+
+# -- /rating -----------------------------------------------------------------------------------
+
+
+async def test_rating_shows_the_card(club: FakeChat) -> None:
+    text = await unchanged(club, "/rating Kovács Anna")
+    assert text == (
+        "Kovács Anna — 2d\n\n"
+        "Elo: 2090 · place 1 of 3 · 0 rated games\n"
+        "last change: start 2090 (registered, 2026-04-20)\n"
+        "band rank: 2d\n"
+        "pending club games: 0\n\n"
+        "MGSZ Elo (Hungary) · Budapest Go Club"
+    )
+
+
+async def test_rating_of_a_new_player_starts_at_the_rank_table_value(club: FakeChat) -> None:
+    text = await unchanged(club, "/rating nagy peter")
+    assert text.startswith("Nagy Péter — 5k\n\nElo: 1720 · place 3 of 3")  # rules.md §1.1
+
+
+async def test_rating_after_a_tournament_shows_the_change(club: FakeChat) -> None:
+    case = mgsz_tournaments()[0]
+    await play_mgsz_example(club, case, "Spring Cup")
+    await club.ok("/tournament finalise Spring Cup")
+    text = await unchanged(club, f"/rating {SUBJECT}")
+    assert f"Elo: {case['new_elo']} · place " in text
+    assert f"· {len(case['games'])} rated games · last played 2026-04-20" in text
+    assert f"last change: +{case['elo_change']} (Spring Cup, 2026-04-20)" in text
+
+
+async def test_rating_with_no_name_shows_the_callers_linked_player(club: FakeChat) -> None:
+    text = await unchanged(club, "/rating")
+    assert text.startswith(
+        "Name a player, or link your account first with /link YOUR NAME (then /rating alone "
+        "shows your own card)"
+    )
+    await club.ok("/link Tóth Ádám", as_=PLAYER)
+    assert (await unchanged(club, "/rating")).startswith("Tóth Ádám — 3k\n\nElo: 1850")
+
+
+async def test_rating_of_an_unknown_player_suggests_names(club: FakeChat) -> None:
+    text = await unchanged(club, "/rating Kovacs Ana")
+    assert text.startswith("No player called 'Kovacs Ana'. Did you mean: Kovács Anna?")
+
+
+@pytest.mark.parametrize(
+    ("system", "line", "headline"),
+    [
+        ("tensuusei", "Nagy Péter 5k", "points: 70"),  # rules.md §2.2: 5k = 70
+        ("tensuusei", "Nagy Péter 1d", "points: 130"),
+        ("swedish", "Nagy Péter 2k", "points toward 1k: 0"),
+        ("psg", "Nagy Péter 10k", "sum of games: 0"),
+    ],
+)
+async def test_rating_under_each_system(
+    tmp_path: Path, system: str, line: str, headline: str
+) -> None:
+    chat = await FakeChat.open(tmp_path, system)
+    try:
+        await chat.register(line)
+        text = await unchanged(chat, "/rating Nagy")
+        assert text.splitlines()[2].startswith(f"{headline} · place 1 of 1")
+        assert text.endswith("· Budapest Go Club")
+    finally:
+        await chat.close()
+
+
+# -- /top --------------------------------------------------------------------------------------
+
+
+async def test_top_lists_the_ranking(club: FakeChat) -> None:
+    text = await unchanged(club, "/top")
+    assert text == (
+        "Budapest Go Club — MGSZ Elo (Hungary)\n\n"
+        "#  Name         Rank   Elo  Games\n"
+        "1  Kovács Anna  2d    2090      0\n"
+        "2  Tóth Ádám    3k    1850      0\n"
+        "3  Nagy Péter   5k    1720      0"
+    )
+
+
+async def test_top_shows_ten_by_default_and_says_how_many_more(club: FakeChat) -> None:
+    await club.register(*(f"Player {chr(65 + i)} {5 + i}k" for i in range(9)))
+    text = await unchanged(club, "/top")
+    rows = text.split("\n\n")[1].splitlines()[1:]
+    assert len(rows) == 10
+    assert text.endswith("… and 2 more: /top 12")
+    assert len((await unchanged(club, "/top 12")).split("\n\n")[1].splitlines()) == 13
+
+
+async def test_equal_ratings_share_a_place(club: FakeChat) -> None:
+    await club.register("Szabó Éva 5k")
+    rows = (await unchanged(club, "/top 2")).split("\n\n")[1].splitlines()
+    assert [r.split()[0] for r in rows[1:]] == ["1", "2"]
+    rows = (await unchanged(club, "/top")).split("\n\n")[1].splitlines()
+    assert [r.split()[0] for r in rows[1:]] == ["1", "2", "3", "3"]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/top 0", "N must be 1–200, not 0"),
+        ("/top 201", "N must be 1–200, not 201"),
+        ("/top ten", "N must be a whole number, not 'ten'"),
+        ("/top 1 2", "/top takes one number, not '1 2'"),
+    ],
+)
+async def test_top_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line, as_=PLAYER)
+    assert said.text == f"{message}\n\nUsage: /top [N] — e.g. /top"
+
+
+async def test_top_of_an_empty_club(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path)
+    try:
+        said = await chat.ok("/top", as_=PLAYER)
+        assert said.text == "No players yet. Organisers add them with /register NAME RANK."
+    finally:
+        await chat.close()
+
+
+# -- /history ----------------------------------------------------------------------------------
+
+
+async def test_history_shows_each_change(club: FakeChat) -> None:
+    case = mgsz_tournaments()[0]
+    await play_mgsz_example(club, case, "Spring Cup")
+    await club.ok("/tournament finalise")
+    before, after = case["player_elo"], case["new_elo"]
+    text = await unchanged(club, f"/history {SUBJECT}")
+    assert text.splitlines()[0] == f"{SUBJECT} — last 2"
+    rows = text.split("\n\n")[1].splitlines()
+    assert rows[0].split() == ["Date", "What", "Rating", "Rank"]
+    assert rows[1].split() == ["2026-04-20", "Spring", "Cup", str(before), "→", str(after),
+                               f"(+{after - before})"]  # fmt: skip
+    assert rows[2].split() == ["2026-04-20", "registered", "start", str(before)]
+    assert (await unchanged(club, f"/history {SUBJECT} 1")).splitlines()[0] == (
+        f"{SUBJECT} — last 1"
+    )
+
+
+async def test_history_marks_voided_games(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, "psg")  # PSG rates single games at once
+    try:
+        await chat.register("Nagy Péter 10k", "Kiss Anna 10k")
+        game = (await chat.ok("/result Nagy Péter Kiss Anna B+")).text.split("#")[1].split()[0]
+        await chat.ok(f"/void {game}")
+        text = await unchanged(chat, "/history Nagy Péter")
+        assert f"game #{game} vs Kiss Anna (B+) [voided]" in text
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/history Nagy Péter 0", "N must be 1–100, not 0"),
+        ("/history Nagy Péter 101", "N must be 1–100, not 101"),
+        ("/history", "Name a player, or link your account first with /link YOUR NAME"),
+        ("/history Nobody", "No player called 'Nobody' in this club."),
+    ],
+)
+async def test_history_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line, as_=PLAYER)
+    assert said.text.startswith(message)
+    assert said.text.endswith("Usage: /history NAME [N] — e.g. /history Nagy Péter")
+
+
+# -- /chart ------------------------------------------------------------------------------------
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    assert png.startswith(PNG_SIGNATURE)
+    assert png[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height
+
+
+async def test_chart_is_a_png_of_the_players_history(club: FakeChat) -> None:
+    await play_mgsz_example(club, mgsz_tournaments()[0], "Spring Cup")
+    await club.ok("/tournament finalise")
+    before = await club.snapshot()
+    said = await club.ok(f"/chart {SUBJECT}", as_=PLAYER)
+    assert await club.snapshot() == before
+    picture = said.reply.picture
+    assert picture is not None
+    assert picture.filename == "hoshi-kiss-bela.png"
+    assert picture.caption == f"{SUBJECT} — MGSZ Elo (Hungary)"
+    assert png_size(picture.png) == (1080, 720)  # phone-sized (bot.chart)
+    assert said.text == f"{SUBJECT}: 2 points from 2026-04-20 to 2026-04-20"
+
+
+async def test_chart_bad_inputs(club: FakeChat) -> None:
+    said = await club.refused("/chart Nobody", as_=PLAYER)
+    assert said.text.startswith("No player called 'Nobody' in this club.")
+    said = await club.refused("/chart", as_=PLAYER)
+    assert said.text.startswith("Name a player, or link your account first")
+
+
+# -- /handicap ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "black", "white", "setup"),
+    [
+        # rules.md §5: stones = rank difference (rank from the Elo band), komi 0.5
+        ("Nagy Péter Kovács Anna", "Nagy Péter (5k)", "Kovács Anna (2d, HU)",
+         "6 stones, komi 0.5"),
+        ('"Kovács Anna" vs "Nagy Péter"', "Nagy Péter (5k)", "Kovács Anna (2d, HU)",
+         "6 stones, komi 0.5"),
+        ("Nagy Péter Kovács Anna reduce=2", "Nagy Péter (5k)", "Kovács Anna (2d, HU)",
+         "4 stones, komi 0.5"),
+        ("Tóth Kovács", "Tóth Ádám (3k)", "Kovács Anna (2d, HU)", "4 stones, komi 0.5"),
+        ("Nagy Szabó", "Nagy Péter (5k)", "Szabó Éva (4k)", "1 stone: Black moves first, no komi"),
+    ],
+)  # fmt: skip
+async def test_handicap_under_mgsz(
+    club: FakeChat, line: str, black: str, white: str, setup: str
+) -> None:
+    await club.register("Szabó Éva 4k 1765")
+    text = await unchanged(club, f"/handicap {line}")
+    lines = text.split("\n\n")[1].splitlines()
+    assert lines[:3] == [f"Black: {black}", f"White: {white}", setup]
+
+
+async def test_handicap_for_equal_ranks_uses_the_clubs_komi(club: FakeChat) -> None:
+    await club.register("Szabó Éva 5k")
+    text = await unchanged(club, "/handicap Nagy Szabó")
+    assert "Even game, komi 6.5" in text
+    await club.ok("/club komi 7")
+    assert "Even game, komi 7" in await unchanged(club, "/handicap Nagy Szabó")
+
+
+async def test_handicap_is_capped_at_nine_stones(club: FakeChat) -> None:
+    await club.register("Kezdő Kata 20k")
+    text = await unchanged(club, "/handicap Kezdő Kata Kovács Anna")
+    assert "9 stones, komi 0.5" in text
+
+
+async def test_handicap_under_tensuusei_follows_the_points_table(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, "tensuusei")
+    try:
+        # rules.md §2.1 seed example: 130 vs 110 → 1 stone, komi −2 (two points to Black)
+        await chat.register("Erős Ede 1d 130", "Gyenge Géza 2k 110")
+        text = await unchanged(chat, "/handicap Gyenge Erős")
+        lines = text.split("\n\n")[1].splitlines()
+        assert lines[:3] == ["Black: Gyenge Géza (2k)", "White: Erős Ede (1d)", "1 stone, komi −2"]
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/handicap Nagy Péter", "Both names are Nagy Péter; /handicap needs two different "
+         "players"),
+        ("/handicap Nagy", "/handicap needs two players, e.g. Nagy Péter vs Kovács Anna"),
+        ("/handicap Nagy vs Nobody", "No player called 'Nobody' in this club."),
+        ("/handicap Nagy Kovács reduce=10", "Reduce must be 0–9, not 10"),
+        ("/handicap Nagy Kovács komi=3", "Unknown option komi= (this command takes reduce=)"),
+    ],
+)  # fmt: skip
+async def test_handicap_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line, as_=PLAYER)
+    assert said.text.startswith(message)
+    assert said.text.endswith("Usage: /handicap A B [reduce=N] — e.g. /handicap Nagy Péter "
+                              "Kovács Anna")  # fmt: skip
+
+
+# -- /multiplier -------------------------------------------------------------------------------
+
+
+def multiplier_line(case: dict[str, Any]) -> str:
+    words = ["13x13"] if case["board"] == 13 else [f"{case['base_minutes']}m"]
+    if case["overtime"]:
+        o = case["overtime"]
+        words.append(f"{o['periods']}x{o['seconds']}s {o['kind']}")
+    words.append("handicap" if case["handicap_tournament"] else "even")
+    words.append(f"participants={case['participants']}")
+    if case["invitational_or_hungarian_championship"]:
+        words.append("invitational")
+    if case["european_or_world_championship"]:
+        words.append("european")
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("case", load_vectors("mgsz")["multipliers"], ids=lambda c: c["name"])
+async def test_multiplier_from_the_rulebooks_examples(
+    club: FakeChat, case: dict[str, Any]
+) -> None:
+    text = await unchanged(club, f"/multiplier {multiplier_line(case)}")
+    assert text.splitlines()[0] == f"Multiplier C = {case['C']}"
+    assert text.endswith(f"C = {case['C']}") or "C = 5 always" in text
+
+
+@pytest.mark.parametrize(
+    ("line", "c", "facts"),
+    [
+        # bot.md's example; rules.md §1.2: 60 + 45×20 s = 75 min extended, category B (15),
+        # +5 championship, +5 over 80, +10 even 19×19
+        ("60m 3x20s japanese even >80 championship", 35,
+         ["category B: 15 (base 60 min, extended 75 min)", "+5 ", "+5 more than 80",
+          "+10 no-handicap 19×19"]),
+        ("45m even", 20, ["category C: 10"]),  # the KPMC Decision: 45 min is category C
+        ("40m 30/5m canadian handicap", 10, ["category C: 10 (base 40 min, extended 50 min)"]),
+        ("90m handicap world", 30, ["category A: 20", "+10 "]),
+        ("C=30", 30, ["set by hand"]),
+    ],
+)  # fmt: skip
+async def test_multiplier_shows_its_breakdown(
+    club: FakeChat, line: str, c: int, facts: list[str]
+) -> None:
+    text = await unchanged(club, f"/multiplier {line}")
+    assert text.splitlines()[0] == f"Multiplier C = {c}"
+    for fact in facts:
+        assert fact in text
+
+
+async def test_multiplier_needs_no_club(club: FakeChat) -> None:
+    said = await club.ok("/multiplier 45m even", as_=PLAYER, chat_id="-555")
+    assert said.text.startswith("Multiplier C = 20")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/multiplier", "The time control is missing, e.g. /multiplier 60m 3x20s japanese even"),
+        ("/multiplier even", "The time control is missing"),
+        ("/multiplier forever", "Cannot read 'forever'"),
+        ("/multiplier 60m participants=many", "Participants must be a whole number, not 'many'"),
+        ("/multiplier 60m board=3", "Board must be 5–25, not 3"),
+        ("/multiplier C=-1", "C must be 0–1000, not -1"),
+    ],
+)
+async def test_multiplier_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line, as_=PLAYER)
+    assert said.text.startswith(message)
+    assert "\n\nUsage: /multiplier TIME" in said.text
+
+
+# -- /promotion --------------------------------------------------------------------------------
+
+
+async def test_promotion_under_mgsz_counts_to_the_next_bound(club: FakeChat) -> None:
+    text = await unchanged(club, "/promotion Nagy Péter")
+    assert text.splitlines()[0] == "Nagy Péter: 5k → 4k"
+    assert "4k at Elo 1765: 45 points to go (Elo 1720)" in text  # rules.md §1.1
+    text = await unchanged(club, "/promotion Tóth")
+    assert text.splitlines()[0] == "Tóth Ádám: 3k → 2k"
+    assert "2k at Elo 1865: 15 points to go (Elo 1850)" in text
+    assert "0/2 tournaments" in text  # rules.md §1.5: 3k and stronger need the bound twice
+
+
+async def test_promotion_with_no_name_uses_the_link(club: FakeChat) -> None:
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    assert (await unchanged(club, "/promotion")).startswith("Nagy Péter: 5k → 4k")
+
+
+async def test_promotion_under_psg_names_the_norm(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, "psg")
+    try:
+        await chat.register("Nagy Péter 10k")
+        text = await unchanged(chat, "/promotion Nagy")
+        assert text.splitlines()[0] == "Nagy Péter: 10k → 9k"
+        assert "norm for 9k" in text
+    finally:
+        await chat.close()
+
+
+async def test_promotion_bad_inputs(club: FakeChat) -> None:
+    said = await club.refused("/promotion Nobody", as_=PLAYER)
+    assert said.text.startswith("No player called 'Nobody' in this club.")
+
+
+async def test_reading_commands_write_nothing(club: FakeChat) -> None:
+    await club.ok("/result Nagy Péter Kovács Anna B+")
+    before = await club.snapshot()
+    for line in ("/rating Nagy", "/top", "/history Nagy", "/chart Nagy", "/handicap Nagy Tóth",
+                 "/multiplier 45m", "/promotion Nagy", "/help", "/help rating"):  # fmt: skip
+        assert not (await club.say(line, as_=PLAYER)).error, line
+    assert await club.snapshot() == before
+    assert (
+        await storage.card(club.db, club.club, (await club.player("Nagy Péter")).id)
+    ).games == 0
