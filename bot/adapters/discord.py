@@ -153,7 +153,7 @@ def _code(text: str) -> str:
 
 def _fit(text: str, limit: int, wrap: Callable[[str], str]) -> list[str]:
     """``text`` in wrapped pieces of at most ``limit`` characters, split at line breaks."""
-    size = limit
+    size = max(1, limit - len(wrap("")))
     while True:
         pieces = [wrap(p) for p in split_text(text, size)]
         if all(len(p) <= limit for p in pieces):

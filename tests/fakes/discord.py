@@ -28,6 +28,12 @@ CHANNEL_ID = 800000000000000002
 TOKEN = "fake-discord-token"
 MANAGE_GUILD = 1 << 5
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11)  # view channel, send messages
+INTERACTION_TASKS = (  # the names discord.py gives the tasks that answer an interaction
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +44,7 @@ class Call:
     path: str
     body: Any = None
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    message_id: str | None = None  # the id of the message this request created, if any
 
     @property
     def data(self) -> dict[str, Any]:
@@ -178,6 +185,23 @@ class FakeDiscord:
         """Hand a gateway event to the client as the gateway would."""
         client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
+    async def handled(self, timeout: float = 10.0) -> None:
+        """Wait until discord.py has finished every interaction task it started (commands,
+        button and form dispatch), so that every response has been sent."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            pending = [
+                t
+                for t in asyncio.all_tasks()
+                if not t.done() and t.get_name().startswith(INTERACTION_TASKS)
+            ]
+            if not pending:
+                return
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError("interaction tasks still running")
+            await asyncio.wait(pending, timeout=left)
+
     def callbacks(self, interaction_id: str | None = None) -> list[Call]:
         """Interaction callbacks (of one interaction, when given)."""
         marker = f"/interactions/{interaction_id}/" if interaction_id else "/interactions/"
@@ -191,7 +215,9 @@ class FakeDiscord:
             await asyncio.wait_for(self._changed.wait_for(lambda: check(self.calls)), timeout)
 
     async def respond_to(self, payload: dict[str, Any], count: int = 1) -> list[Call]:
-        """Wait for ``count`` responses to the interaction (its callback, then follow-ups)."""
+        """The responses to the interaction (its callback, then follow-ups), once discord.py
+        has finished with it; at least ``count`` of them."""
+        await self.handled()
         token = payload["token"]
 
         def mine(calls: list[Call]) -> list[Call]:
@@ -228,16 +254,26 @@ class FakeDiscord:
         elif request.can_read_body:
             raw = await request.read()
             body = json.loads(raw) if raw else None
-        self.calls.append(Call(request.method, path, body, files))
+        answer = self._answer(request.method, path, body)
+        self.calls.append(Call(request.method, path, body, files, self._created(answer)))
         async with self._changed:
             self._changed.notify_all()
-        return self._answer(request.method, path, body)
+        return _json(answer[0], status=answer[1])
 
-    def _answer(self, method: str, path: str, body: Any) -> web.Response:
+    @staticmethod
+    def _created(answer: tuple[Any, int]) -> str | None:
+        payload = answer[0]
+        if not isinstance(payload, dict):
+            return None
+        if "interaction" in payload:
+            return payload["interaction"].get("response_message_id")
+        return payload.get("id") if "channel_id" in payload else None
+
+    def _answer(self, method: str, path: str, body: Any) -> tuple[Any, int]:
         if path == "/users/@me":
-            return _json({**discord_user(BOT_USER_ID, "hoshi"), "bot": True})
+            return ({**discord_user(BOT_USER_ID, "hoshi"), "bot": True}, 200)
         if path == "/oauth2/applications/@me":
-            return _json(
+            return (
                 {
                     "id": str(APP_ID),
                     "name": "hoshi",
@@ -248,14 +284,15 @@ class FakeDiscord:
                     "verify_key": "0" * 64,
                     "flags": 0,
                     "owner": discord_user(1, "owner"),
-                }
+                },
+                200,
             )
         if path.endswith("/commands") and method == "PUT":
             commands = [
                 {**c, "id": str(self.new_id()), "application_id": str(APP_ID), "version": "1"}
                 for c in body or []
             ]
-            return _json(commands)
+            return (commands, 200)
         if path.startswith("/interactions/") and path.endswith("/callback"):
             interaction_id = path.split("/")[2]
             kind = body.get("type") if isinstance(body, dict) else None
@@ -270,10 +307,10 @@ class FakeDiscord:
                     ),
                 }
             }
-            return _json(answer)
+            return (answer, 200)
         if path.startswith("/webhooks/"):
-            return _json(self._message(body))
-        return _json({"message": "404: Not Found", "code": 0}, status=404)
+            return (self._message(body), 200)
+        return ({"message": "404: Not Found", "code": 0}, 404)
 
     def _message(self, body: Any) -> dict[str, Any]:
         data = body if isinstance(body, dict) else {}

@@ -201,10 +201,12 @@ class DiscordBot:
         return call.body["data"]["choices"]
 
     async def press(
-        self, custom_id: str, who: dict[str, Any], message: dict[str, Any] | None = None
+        self, custom_id: str, who: dict[str, Any], message_id: str | None = None
     ) -> list[fd.Call]:
-        message = message or {
-            "id": str(self.fake.new_id()),
+        """Press the button ``custom_id`` on the bot's message ``message_id``."""
+        button = {"type": 2, "style": 2, "label": "button", "custom_id": custom_id}
+        message = {
+            "id": message_id or str(self.fake.new_id()),
             "channel_id": str(fd.CHANNEL_ID),
             "author": {**fd.discord_user(fd.BOT_USER_ID, "hoshi"), "bot": True},
             "content": "",
@@ -218,7 +220,7 @@ class DiscordBot:
             "embeds": [],
             "pinned": False,
             "type": 0,
-            "components": [],
+            "components": [{"type": 1, "components": [button]}],
         }
         data = {"custom_id": custom_id, "component_type": 2}
         payload = self.fake.interaction(3, data, who, message=message)
