@@ -1,0 +1,368 @@
+"""Single games: /result (both forms), /undo, /void, /correct (organisers)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import storage
+from engine.timecontrol import TimeControl
+from engine.types import Result
+from storage import log
+from tests.bot.core.fakechat import ADMIN, ORGANISER, FakeChat
+
+RESULT_USAGE = (
+    "Usage: /result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19] "
+    "— e.g. /result Nagy Péter Kovács Anna B+"
+)
+
+
+@pytest.fixture
+async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    chat = await FakeChat.open(tmp_path)
+    await chat.register(
+        "Nagy Péter 5k", "Kovács Anna 2d 2090", "Szabó Éva 5k", "Tóth Ádám 3k 1850"
+    )
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+@pytest.fixture
+async def tensuusei(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    """A Tensuusei club: each game moves a point at once, pending until the day's end."""
+    chat = await FakeChat.open(tmp_path, "tensuusei")
+    await chat.register("Nagy Péter 5k", "Kovács Anna 3k")
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+def game_id(text: str) -> int:
+    return int(text.split("Game #")[1].split()[0])
+
+
+async def ids(chat: FakeChat, *names: str) -> list[int]:
+    return [(await chat.player(n)).id for n in names]
+
+
+# -- /result -----------------------------------------------------------------------------------
+
+
+async def test_result_records_a_game(club: FakeChat) -> None:
+    said = await club.ok("/result Nagy Péter Kovács Anna B+", as_=ORGANISER)
+    gid = game_id(said.text)
+    assert said.text == (
+        f"Game #{gid} recorded\n\n"
+        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20\n"
+        "mgsz: Nagy Péter 1720 (pending 1) · Kovács Anna 2090 (pending 1)"
+    )
+    row = await storage.game(club.db, club.club, gid)
+    assert row is not None and row.status == "ok" and not row.corrected
+    g = row.game
+    assert [g.black, g.white] == await ids(club, "Nagy Péter", "Kovács Anna")
+    assert (g.result, g.played, g.stones, g.komi, g.date, g.board, g.time, g.tournament) == (
+        Result.BLACK, True, 0, Fraction(13, 2), dt.date(2026, 4, 20), 19, None, None
+    )  # fmt: skip
+    assert (row.entry.actor, row.entry.chat) == ("telegram:200", "telegram:-1001")
+
+
+@pytest.mark.parametrize(
+    ("line", "result", "played", "stones", "komi"),
+    [
+        ("Kovács Anna Nagy Péter W+R h=2", Result.WHITE, True, 2, Fraction(1, 2)),
+        ("Nagy Péter Tóth Ádám B+ h=1", Result.BLACK, True, 1, Fraction(0)),
+        ('"Nagy Péter" "Szabó Éva" jigo', Result.JIGO, True, 0, Fraction(13, 2)),
+        ("Nagy vs Szabó unplayed", None, False, 0, Fraction(13, 2)),
+        ("Nagy Péter Kovács Anna W+3.5 komi=7.5", Result.WHITE, True, 0, Fraction(15, 2)),
+        ("Nagy Péter Kovács Anna B+ h=4 komi=-3", Result.BLACK, True, 4, Fraction(-3)),
+        ("Nagy Péter Kovács Anna ?", None, True, 0, Fraction(13, 2)),
+    ],
+)
+async def test_result_forms(
+    club: FakeChat, line: str, result: Result | None, played: bool, stones: int, komi: Fraction
+) -> None:
+    said = await club.ok(f"/result {line}")
+    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    assert (g.result, g.played, g.stones, g.komi) == (result, played, stones, komi)
+    if not played:
+        assert said.text.endswith("Unplayed: stored and shown, never rated.")
+    elif result is None:
+        assert said.text.endswith("Result unknown: stored, not rated.")
+
+
+async def test_result_options(club: FakeChat) -> None:
+    said = await club.ok(
+        '/result Nagy Péter Szabó Éva B+ date=2026-04-18 time="40m 30/5m canadian" board=13'
+    )
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-18, 13×13" in said.text
+    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    assert (g.date, g.board) == (dt.date(2026, 4, 18), 13)
+    assert g.time == TimeControl.parse("40m 30/5m canadian")
+    said = await club.ok("/result Nagy Péter Szabó Éva B+ date=yesterday")
+    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    assert g.date == dt.date(2026, 4, 19)
+
+
+async def test_even_games_use_the_clubs_komi(club: FakeChat) -> None:
+    await club.ok("/club komi 7")
+    said = await club.ok("/result Nagy Péter Szabó Éva B+")
+    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    assert g.komi == 7
+
+
+async def test_the_date_is_the_clubs_day(club: FakeChat) -> None:
+    await club.ok("/club timezone Asia/Tokyo")  # 18:00 UTC is already the 21st in Tokyo
+    said = await club.ok("/result Nagy Péter Szabó Éva B+")
+    assert "2026-04-21" in said.text
+
+
+@pytest.mark.parametrize(
+    ("line", "black", "white", "result", "stones"),
+    [
+        # even: the winner is recorded as Black (colours do not change an even game's rating)
+        ("Nagy beat Kovács", "Nagy Péter", "Kovács Anna", Result.BLACK, 0),
+        ("Kovács Anna beats Nagy Péter", "Kovács Anna", "Nagy Péter", Result.BLACK, 0),
+        # with stones the weaker player took Black
+        ("Nagy beat Tóth h=2", "Nagy Péter", "Tóth Ádám", Result.BLACK, 2),
+        ("Tóth defeated Nagy h=2", "Nagy Péter", "Tóth Ádám", Result.WHITE, 2),
+    ],
+)
+async def test_result_beat_form(
+    club: FakeChat, line: str, black: str, white: str, result: Result, stones: int
+) -> None:
+    said = await club.ok(f"/result {line}")
+    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    assert [g.black, g.white] == await ids(club, black, white)
+    assert (g.result, g.stones) == (result, stones)
+    if stones == 0:
+        assert "Colours were not given: recorded the winner as Black" in said.text
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("Nagy Péter Kovács Anna", "The result is missing ('Anna' is not one): write B+, W+, "
+         "B+R, W+3.5, jigo or unplayed after the two names"),
+        ("Nagy Péter Kovács Anna X+", "The result is missing ('X+' is not one)"),
+        ("Nagy Péter Kovács Anna 0", "The result is missing ('0' is not one)"),
+        ("", "The result is missing: write B+"),
+        ("Nagy Péter Kovács Anna B+ extra", "Unexpected 'extra' after the result (options look "
+         "like h=2)"),
+        ("Nagy Péter Kovács Anna B+ h=12", "h (handicap stones) must be 0–9, not 12"),
+        ("Nagy Péter Kovács Anna B+ h=two", "h (handicap stones) must be a whole number, not "
+         "'two'"),
+        ("Nagy Péter Kovács Anna B+ komi=abc", "Komi must be a number like 6.5, 0.5 or -3, not "
+         "'abc'"),
+        ("Nagy Péter Kovács Anna B+ komi=99", "Komi must be between -50 and 50, not 99"),
+        ("Nagy Péter Kovács Anna B+ date=2026-13-01", "Date must be YYYY-MM-DD, e.g. "
+         "date=2026-04-20, not '2026-13-01'"),
+        ("Nagy Péter Kovács Anna B+ date=2026-04-22", "The date 2026-04-22 is in the future"),
+        ("Nagy Péter Kovács Anna B+ date=1899-12-31", "The date 1899-12-31 is before 1900"),
+        ("Nagy Péter Kovács Anna B+ time=forever", "time='forever': cannot read 'forever'"),
+        ("Nagy Péter Kovács Anna B+ board=3", "Board must be 5–25, not 3"),
+        ("Nagy Péter Kovács Anna B+ colour=b", "Unknown option colour= (this command takes "
+         "board=, date=, h=, komi=, time=)"),
+        ("Nagy Péter Nagy Péter B+", "A player cannot play themselves"),
+        ("Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
+        ("Nagi Peter vs Tóth B+", "No player called 'Nagi Peter'. Did you mean: Nagy Péter?"),
+        ("Nagy Péter beat Nagy Péter", "A player cannot beat themselves"),
+        ("Nagy beat Szabó h=2", "Nagy Péter and Szabó Éva have the same rank, so I cannot tell "
+         "who took the stones; write /result BLACK WHITE B+ h=N"),
+        ("Nobody beat Nagy", "No player called 'Nobody' in this club."),
+    ],
+)  # fmt: skip
+async def test_result_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(f"/result {line}")
+    assert said.text.startswith(message)
+    assert said.text.endswith(RESULT_USAGE)
+
+
+async def test_a_game_moves_tensuusei_points_at_once(tensuusei: FakeChat) -> None:
+    said = await tensuusei.ok("/result Nagy Péter Kovács Anna B+")
+    # rules.md §2: winner +1, loser −1, pending until the end of the club day (§2.3)
+    assert (await tensuusei.card("Nagy Péter")).pending == 1
+    assert (await tensuusei.card("Kovács Anna")).pending == -1
+    assert (await tensuusei.card("Nagy Péter")).rating == 70  # settled points unchanged
+    assert said.text.endswith("tensuusei: Nagy Péter 70 (pending 1) · Kovács Anna 94 (pending -1)")
+
+
+# -- /undo -------------------------------------------------------------------------------------
+
+
+async def test_undo_takes_back_the_callers_last_entry(tensuusei: FakeChat) -> None:
+    gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
+    said = await tensuusei.ok("/undo")
+    assert said.text == (
+        f"Undone: game #{gid} (B+, 2026-04-20). It stays in the history, marked as undone; "
+        "every rating after it was recomputed."
+    )
+    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    assert row is not None and row.status == "undone"
+    assert not (await tensuusei.card("Nagy Péter")).pending  # recomputed from the log
+    assert (await tensuusei.log_size()) > gid  # the original and the undo both stay
+
+
+async def test_undo_only_takes_back_ones_own_entries(club: FakeChat) -> None:
+    gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+", as_=ADMIN)).text)
+    said = await club.refused("/undo", as_=ORGANISER)  # the game is the administrator's
+    assert said.text.startswith("There is nothing of yours to undo")
+    row = await storage.game(club.db, club.club, gid)
+    assert row is not None and row.status == "ok"
+    await club.ok("/undo", as_=ADMIN)
+    row = await storage.game(club.db, club.club, gid)
+    assert row is not None and row.status == "undone"
+
+
+async def test_undo_a_registration_and_then_nothing(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path)
+    try:
+        await chat.ok("/register Nagy Péter 5k", as_=ORGANISER)
+        said = await chat.ok("/undo", as_=ORGANISER)
+        assert said.text.startswith("Undone: the registration of Nagy Péter.")
+        assert await storage.players(chat.db, chat.club) == []
+        said = await chat.refused("/undo", as_=ORGANISER)
+        assert said.text == "There is nothing of yours to undo\n\nUsage: /undo — e.g. /undo"
+    finally:
+        await chat.close()
+
+
+async def test_undo_takes_no_arguments(club: FakeChat) -> None:
+    said = await club.refused("/undo 12")
+    assert said.text.startswith("/undo takes no arguments; to remove a particular game use /void")
+
+
+# -- /void -------------------------------------------------------------------------------------
+
+
+async def test_void_a_game(tensuusei: FakeChat) -> None:
+    gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
+    said = await tensuusei.ok(f'/void #{gid} reason="entered twice"', as_=ORGANISER)
+    assert said.text == (
+        f"Game #{gid} (B+, 2026-04-20) is void. Every rating after it was recomputed; the game "
+        "stays in the history."
+    )
+    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    assert row is not None and row.status == "voided"
+    (event,) = await log.events(tensuusei.db, tensuusei.club.id, [log.VOID])
+    assert event.target == gid and event.payload.get("reason") == "entered twice"
+    assert not (await tensuusei.card("Kovács Anna")).pending
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/void", "Give one game number, e.g. 12 (the # shown when it was recorded)"),
+        ("/void 1 2", "Give one game number"),
+        ("/void abc", "GAME_ID must be a whole number, not 'abc'"),
+        ("/void 0", "GAME_ID must be 1–1000000000000, not 0"),
+        ("/void 999", "There is no game 999 in this club"),
+        ("/void 5", "There is no game 5 in this club"),  # a player's entry, not a game
+        ("/void 12 why=x", "Unknown option why= (this command takes reason=)"),
+    ],
+)
+async def test_void_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line)
+    assert said.text.startswith(message)
+
+
+async def test_a_game_is_voided_once(club: FakeChat) -> None:
+    gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
+    await club.ok(f"/void {gid}")
+    said = await club.refused(f"/void {gid}")
+    assert said.text.startswith(f"Game {gid} is already voided")
+    said = await club.refused(f"/correct {gid} result=W+")
+    assert said.text.startswith(f"Game {gid} is already voided")
+
+
+# -- /correct ----------------------------------------------------------------------------------
+
+
+async def test_correct_the_result(tensuusei: FakeChat) -> None:
+    gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
+    said = await tensuusei.ok(f"/correct {gid} result=W+", as_=ORGANISER)
+    assert said.text == (
+        f"Game #{gid} corrected\n\n"
+        "Nagy Péter (B) – Kovács Anna (W): W+, even, komi 6.5, 2026-04-20\n"
+        "It keeps its place in history; every rating after it was recomputed. The original "
+        "stays in the history."
+    )
+    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    assert row is not None and row.corrected and row.game.result is Result.WHITE
+    assert (await tensuusei.card("Nagy Péter")).pending == -1
+    assert (await tensuusei.card("Kovács Anna")).pending == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "expect"),
+    [
+        ("swap", {"black": "Kovács Anna", "white": "Nagy Péter"}),
+        ("h=2 komi=0.5", {"stones": 2, "komi": Fraction(1, 2)}),
+        ("black=Szabó", {"black": "Szabó Éva"}),
+        ("white=Tóth", {"white": "Tóth Ádám"}),
+        ("date=2026-04-01", {"date": dt.date(2026, 4, 1)}),
+        ("board=13", {"board": 13}),
+        ("result=unplayed", {"played": False}),
+        ("played=no", {"played": False}),
+        ('time="60m 3x30s"', {"time": TimeControl.parse("60m 3x30s")}),
+    ],
+)
+async def test_correct_fields(club: FakeChat, change: str, expect: dict[str, object]) -> None:
+    gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
+    await club.ok(f"/correct {gid} {change}")
+    g = (await storage.game(club.db, club.club, gid)).game  # type: ignore[union-attr]
+    for field, value in expect.items():
+        if field in ("black", "white"):
+            value = (await club.player(str(value))).id
+        assert getattr(g, field) == value, field
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("", "Say what to change, e.g. /correct 12 result=W+ or /correct 12 swap"),
+        ("result=X", "result='X': write B+, W+, B+R, W+3.5, jigo or unplayed"),
+        ("h=10", "h (handicap stones) must be 0–9, not 10"),
+        ("komi=lots", "Komi must be a number like 6.5, 0.5 or -3, not 'lots'"),
+        ("date=2027-01-01", "The date 2027-01-01 is in the future"),
+        ("black=Nobody", "No player called 'Nobody' in this club."),
+        ("white=Kovács Anna", "Give one game number"),
+        ("white=Kovács", "Nothing to correct: game "),
+        ("black=Kovács", "A player cannot play themselves"),
+        ("colour=b", "Unknown option colour="),
+    ],
+)
+async def test_correct_bad_inputs(club: FakeChat, change: str, message: str) -> None:
+    gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
+    said = await club.refused(f"/correct {gid} {change}")
+    assert said.text.startswith(message)
+    assert said.text.endswith(
+        "Usage: /correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
+        "[board=N] [time=…] [swap] — e.g. /correct 12 result=W+"
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/correct 999 result=W+", "There is no game #999 in this club"),
+        ("/correct result=W+", "Give one game number"),
+        ("/correct x result=W+", "GAME_ID must be a whole number, not 'x'"),
+    ],
+)
+async def test_correct_needs_a_game(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line)
+    assert said.text.startswith(message)
+
+
+async def test_an_undone_game_cannot_be_corrected(club: FakeChat) -> None:
+    gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
+    await club.ok("/undo")
+    said = await club.refused(f"/correct {gid} swap")
+    assert said.text.startswith(f"Game {gid} is already undone")

@@ -1,0 +1,274 @@
+"""The club's register: /register, /override, /egf (organisers)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import storage
+from engine.ranks import Rank
+from storage import log
+from tests.bot.core.fakechat import ADMIN, CALLERS, ORGANISER, FakeChat
+
+REGISTER_USAGE = (
+    "Usage: /register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [alias=...] "
+    "[override] — e.g. /register Nagy Péter 5k"
+)
+OVERRIDE_USAGE = (
+    'Usage: /override NAME rating=N|rank=R reason="..." — e.g. /override Nagy Péter rank=2d '
+    'reason="committee decision 2026/3"'
+)
+EGF_USAGE = "Usage: /egf NAME RATING [YYYY-MM] — e.g. /egf Nagy Péter 2045"
+
+
+@pytest.fixture
+async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    chat = await FakeChat.open(tmp_path)
+    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+# -- /register ---------------------------------------------------------------------------------
+
+
+async def test_register_a_new_player(club: FakeChat) -> None:
+    said = await club.ok(
+        "/register Szabó Éva 6k country=hu club=Szeged pin=14700111 alias=Évi", as_=ORGANISER
+    )
+    assert said.text == "Registered Szabó Éva (6k, HU, Szeged)\n\nElo: 1675"  # rules.md §1.1
+    player = await club.player("Szabó Éva")
+    assert (player.rank, player.rating, player.country, player.home_club, player.egd_pin) == (
+        Rank.kyu(6),
+        None,
+        "HU",
+        "Szeged",
+        "14700111",
+    )
+    assert player.aliases == ("Évi",)
+    assert player.date == dt.date(2026, 4, 20) and not player.committee and not player.guest
+    assert (await club.player("evi")).id == player.id
+    card = await club.card("Szabó Éva")
+    assert (card.rank, card.rating) == (Rank.kyu(6), 1675)
+    entry = await club.db.fetchone("SELECT actor, chat FROM log WHERE seq = ?", (player.id,))
+    assert entry == ("telegram:200", "telegram:-1001")  # who and from where
+
+
+async def test_register_with_an_existing_rating_at_any_rank(club: FakeChat) -> None:
+    said = await club.ok("/register Tóth Ádám 3d 2150")
+    assert said.text == "Registered Tóth Ádám (3d)\n\nElo: 2150"
+    assert (await club.player("Tóth Ádám")).rating == 2150
+    said = await club.ok("/register Kiss Éva 1d rating=1990")
+    assert (await club.card("Kiss Éva")).rating == 1990
+
+
+@pytest.mark.parametrize("word", ["override", "committee", "OVERRIDE"])
+async def test_register_a_stronger_rank_as_a_committee_decision(club: FakeChat, word: str) -> None:
+    said = await club.ok(f"/register Szabó Éva 3k {word}")
+    assert said.text == (
+        "Registered Szabó Éva (3k)\n\nElo: 1815\nInitial rank recorded as a committee decision."
+    )
+    assert (await club.player("Szabó Éva")).committee
+
+
+@pytest.mark.parametrize(
+    ("typed", "rank"),
+    [("Tóth 5 k", "5k"), ("Tóth 30k", "30k"), ("Tóth 35 kyu", "35k"), ('"Tóth 1d" 5k', "5k")],
+)
+async def test_register_reads_ranks_as_people_write_them(
+    club: FakeChat, typed: str, rank: str
+) -> None:
+    await club.ok(f"/register {typed}")
+    name = typed.rsplit(" ", 2 if " k" in typed or " kyu" in typed else 1)[0].strip('"')
+    assert (await club.player(name)).rank == Rank.parse(rank)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # rules.md §1.5: a new player without a rating starts at 5k at most
+        ("Szabó Éva 4k", "A new player without a rating can start at 5k at most, not 4k: a "
+         "stronger initial rank needs a rating committee decision (rules.md §1.5). Register as "
+         "5k, or record the committee's decision (override)"),
+        ("5k", "The name is missing, e.g. /register Nagy Péter 5k"),
+        ("", "The rank is missing or unreadable: '' is not a rank"),
+        ("Szabó Éva", "The rank is missing or unreadable: 'Éva' is not a rank (ranks look like "
+         "3k, 3 kyu, 1d or 2 dan)"),
+        ("Szabó Éva 5k extra", "Unexpected 'extra' after the rank"),
+        ("Szabó Éva 40k", "The rank is missing or unreadable: kyu ranks run from 35k to 1k, "
+         "not 40k"),
+        ("Szabó Éva 5k country=HUN", "country= takes a two-letter code like HU, not 'HUN'"),
+        ("Szabó Éva 5k pin=abc", "pin= takes an EGD PIN (digits), not 'abc'"),
+        ("Szabó Éva 5k rating=lots", "Rating must be a whole number, not 'lots'"),
+        ("Szabó Éva 5k 99999", "RATING must be -10000–10000, not 99999"),
+        ("Szabó Éva 5k nick=Evi", "Unknown option nick= (this command takes alias=, club=, "
+         "country=, pin=, rating=)"),
+        ("Szabó Éva 5k alias=Nagy Péter", "Unexpected 'Péter' after the rank"),
+        ("Szabó Éva 5k alias=kovacs anna", "Unexpected 'anna' after the rank"),
+        ('Szabó Éva 5k alias="kovacs anna"', "The alias 'kovacs anna' already names Kovács "
+         "Anna (2d); choose another"),
+        ('Szabó Éva 5k alias=""', "alias= is empty; write e.g. alias=Peti"),
+        ("nagy peter 5k", "Nagy Péter (id "),
+        ("Péter Nagy 5k", "Nagy Péter (id "),
+        ('"Nagy Péter', 'The quote opened at'),
+    ],
+)  # fmt: skip
+async def test_register_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(f"/register {line}")
+    assert said.text.startswith(message)
+    assert said.text.endswith(REGISTER_USAGE)
+
+
+async def test_a_refused_alias_leaves_no_player_behind(club: FakeChat) -> None:
+    """Regression: the alias was written after the player, so a taken alias answered with an
+    error and left the player registered."""
+    await club.ok("/register Szabó Éva 5k alias=Peti")
+    said = await club.refused("/register Kiss Péter 5k alias=Peti")
+    assert said.text.startswith("The alias 'Peti' already names Szabó Éva (5k)")
+    assert "Kiss Péter" not in [p.name for p in await storage.players(club.db, club.club)]
+
+
+async def test_a_duplicate_name_names_the_registered_player(club: FakeChat) -> None:
+    said = await club.refused("/register Nagy Péter 6k")
+    nagy = await club.player("Nagy Péter")
+    assert said.text.startswith(
+        f"Nagy Péter (id {nagy.id}) is already registered; to add a different person with the "
+        "same name, register them with a distinguishing name"
+    )
+
+
+@pytest.mark.parametrize(
+    ("system", "line", "message"),
+    [
+        ("psg", "Nagy Péter 5k", "A new PSG participant starts at 6k or weaker unless the "
+         "committee approves (§11(3)); 5k needs the committee flag"),
+        ("psg", "Nagy Péter 10k 1500", "PSG has ranks and points, no rating to set (got "
+         "rating 1500); register with a rank only, e.g. 12k"),
+    ],
+)  # fmt: skip
+async def test_register_under_other_systems(
+    tmp_path: Path, system: str, line: str, message: str
+) -> None:
+    chat = await FakeChat.open(tmp_path, system)
+    try:
+        said = await chat.refused(f"/register {line}")
+        assert said.text.startswith(message)
+        await chat.ok("/register Nagy Péter 10k")
+        assert (await chat.card("Nagy Péter")).rank == Rank.kyu(10)
+    finally:
+        await chat.close()
+
+
+# -- /override ---------------------------------------------------------------------------------
+
+
+async def test_override_the_rank(club: FakeChat) -> None:
+    said = await club.ok('/override Nagy Péter rank=4k reason="committee decision 2026/3"')
+    assert said.text == ("Nagy Péter is now 4k, Elo 1720 (override: committee decision 2026/3).")
+    assert (await club.card("Nagy Péter")).rank == Rank.kyu(4)
+    (event,) = await log.events(club.db, club.club.id, [log.OVERRIDE])
+    assert event.payload["reason"] == "committee decision 2026/3"
+    assert event.payload["rank"] == "4k" and event.payload["rating"] is None
+    assert (event.entry.actor, event.entry.chat) == ("telegram:100", "telegram:-1001")
+
+
+async def test_override_the_rating_shows_in_the_history(club: FakeChat) -> None:
+    said = await club.ok('/override Kovács rating=2140 reason="EGD import fix"')
+    assert said.text == "Kovács Anna is now 2d, Elo 2140 (override: EGD import fix)."
+    card = await club.card("Kovács Anna")
+    assert card.rating == 2140
+    history = (await club.ok("/history Kovács Anna", as_="player")).text
+    assert "committee override  2090 → 2140 (+50)" in history
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('Nagy Péter rating=1800', 'An override needs a reason, e.g. reason="committee '
+         'decision"'),
+        ('Nagy Péter rating=1800 reason="  "', "An override needs a reason"),
+        ('Nagy Péter reason="x"', "Give rating=N or rank=R (or both)"),
+        ('Nagy Péter rank=99k reason="x"', "Kyu ranks run from 35k to 1k, not 99k"),
+        ('Nagy Péter rank=strong reason="x"', "'strong' is not a rank"),
+        ('Nagy Péter rating=abc reason="x"', "Rating must be a whole number, not 'abc'"),
+        ('rating=1800 reason="x"', "A player's name is missing"),
+        ('Nobody rating=1800 reason="x"', "No player called 'Nobody' in this club."),
+        ('Nagy Péter rating=1800 why="x"', "Unknown option why= (this command takes rank=, "
+         "rating=, reason=)"),
+    ],
+)  # fmt: skip
+async def test_override_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(f"/override {line}")
+    assert said.text.startswith(message)
+    assert said.text.endswith(OVERRIDE_USAGE)
+
+
+async def test_override_refused_by_the_system(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, "swedish")
+    try:
+        await chat.register("Nagy Péter 2k")
+        said = await chat.refused('/override Nagy rating=100 reason="x"')
+        assert said.text.startswith(
+            "Swedish promotion points are counted from games and cannot be set; override the "
+            "rank instead, e.g. rank=1k"
+        )
+    finally:
+        await chat.close()
+
+
+# -- /egf --------------------------------------------------------------------------------------
+
+
+async def test_egf_rating_for_this_month(club: FakeChat) -> None:
+    said = await club.ok("/egf Nagy Péter 2045", as_=ORGANISER)
+    assert said.text == "EGF rating 2045 recorded for Nagy Péter (2026-04)."
+    (event,) = await log.events(club.db, club.club.id, [log.EGF])
+    nagy = await club.player("Nagy Péter")
+    assert event.target == nagy.id
+    assert (event.payload["rating"], event.payload["year"], event.payload["month"]) == (
+        2045,
+        2026,
+        4,
+    )
+
+
+async def test_egf_rating_for_a_past_month_shows_on_the_psg_card(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, "psg")
+    try:
+        await chat.register("Nagy Péter 10k")
+        said = await chat.ok("/egf Nagy 1700 2026-3")
+        assert said.text == "EGF rating 1700 recorded for Nagy Péter (2026-03)."
+        assert "EGF rating: 1700 (2026-03)" in (await chat.ok("/rating Nagy")).text
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("Kovács Anna 1890 2026-13", "Month must be a past or current YYYY-MM, not 2026-13"),
+        ("Kovács Anna 1890 2026-05", "Month must be a past or current YYYY-MM, not 2026-05"),
+        ("Kovács Anna 1890 1899-12", "Month must be a past or current YYYY-MM, not 1899-12"),
+        ("Kovács Anna abc", "Give the name and the EGF rating, e.g. /egf Nagy Péter 2045"),
+        ("Kovács Anna", "Give the name and the EGF rating"),
+        ("2045", "Give the name and the EGF rating"),
+        ("Kovács Anna 9999", "RATING must be -1000–3500, not 9999"),
+        ("Nobody 2000", "No player called 'Nobody' in this club."),
+    ],
+)
+async def test_egf_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(f"/egf {line}")
+    assert said.text.startswith(message)
+    assert said.text.endswith(EGF_USAGE)
+
+
+async def test_registry_commands_record_who_did_it(club: FakeChat) -> None:
+    await club.ok("/register Szabó Éva 5k", as_=ORGANISER)
+    await club.ok('/override Szabó rank=4k reason="x"', as_=ADMIN)
+    rows = await club.db.fetchall("SELECT kind, actor FROM log ORDER BY seq DESC LIMIT 2")
+    assert rows == [("override", CALLERS[ADMIN].identity), ("player", CALLERS[ORGANISER].identity)]
