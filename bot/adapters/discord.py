@@ -367,14 +367,22 @@ class DiscordAdapter:
 
     async def start(self) -> None:
         """Log in (which syncs the commands) and connect to the gateway in the background."""
-        await self.client.login(self._token)
+        try:
+            await self.client.login(self._token)
+        except BaseException:
+            await self.client.close()  # a refused token must not leave the session open
+            raise
         self._gateway = asyncio.create_task(self.client.connect(), name="discord-gateway")
 
     async def stop(self) -> None:
+        """Close the client; a gateway still waiting to reconnect is cancelled."""
         await self.client.close()
         if self._gateway is not None:
+            self._gateway.cancel()
             try:
                 await self._gateway
+            except asyncio.CancelledError:
+                pass
             except Exception:  # the gateway's own failure was already logged
                 log.debug("Discord gateway ended with an error", exc_info=True)
             self._gateway = None

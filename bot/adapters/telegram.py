@@ -281,6 +281,13 @@ class TelegramAdapter:
 
     async def start(self) -> None:
         """Connect, publish the command menu and start receiving updates."""
+        try:
+            await self._start()
+        except BaseException:
+            await self.stop()  # a refused token must not leave connections open
+            raise
+
+    async def _start(self) -> None:
         app = self.application
         await app.initialize()
         await self.publish_commands()
@@ -309,6 +316,7 @@ class TelegramAdapter:
         if app.running:
             await app.stop()
         await app.shutdown()
+        await app.bot.shutdown()  # idempotent; frees the connections after a failed start too
 
     async def publish_commands(self) -> None:
         """Telegram's command menu from the table: players' commands for everybody, every

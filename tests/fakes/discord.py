@@ -90,6 +90,7 @@ class FakeDiscord:
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.attachments: dict[str, bytes] = {}
+        self.reject_token = False  # answer 401 to the login, as Discord does for a bad token
         self._ids = itertools.count(900000000000000001)
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -270,6 +271,8 @@ class FakeDiscord:
         return payload.get("id") if "channel_id" in payload else None
 
     def _answer(self, method: str, path: str, body: Any) -> tuple[Any, int]:
+        if path == "/users/@me" and self.reject_token:
+            return ({"message": "401: Unauthorized", "code": 0}, 401)
         if path == "/users/@me":
             return ({**discord_user(BOT_USER_ID, "hoshi"), "bot": True}, 200)
         if path == "/oauth2/applications/@me":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,16 +109,15 @@ def telegram_factory(
     core: Core,
 ) -> Callable[..., Any]:
     """``async with telegram_factory(**config) as bot`` — a started bot on a fresh fake."""
-    from contextlib import asynccontextmanager
 
     @asynccontextmanager
-    async def start(**settings: Any) -> AsyncIterator[TelegramBot]:
+    async def start(the_core: Core | None = None, **settings: Any) -> AsyncIterator[TelegramBot]:
         async with ft.FakeBotApi() as api:
             config = TelegramConfig(
                 api_base_url=api.base_url, file_base_url=api.file_base_url, **settings
             )
             clock = Clock()
-            adapter = TelegramAdapter(core, ft.TOKEN, config, monotonic=clock)
+            adapter = TelegramAdapter(the_core or core, ft.TOKEN, config, monotonic=clock)
             bot = TelegramBot(api, adapter, clock)
 
             async def mark(update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
@@ -228,12 +228,19 @@ class DiscordBot:
         return await self.fake.respond_to(payload)
 
 
-@pytest.fixture
-async def discord_bot(core: Core) -> AsyncIterator[DiscordBot]:
+@asynccontextmanager
+async def discord_running(core: Core) -> AsyncIterator[DiscordBot]:
+    """The adapter's client logged in to a fresh fake (REST only: no gateway)."""
     async with fd.FakeDiscord() as fake:
         adapter = DiscordAdapter(core, fd.TOKEN, DiscordConfig(guild_ids=(fd.GUILD_ID,)))
-        await adapter.client.login(fd.TOKEN)  # REST only: no gateway
+        await adapter.client.login(fd.TOKEN)
         try:
             yield DiscordBot(fake, adapter)
         finally:
             await adapter.client.close()
+
+
+@pytest.fixture
+async def discord_bot(core: Core) -> AsyncIterator[DiscordBot]:
+    async with discord_running(core) as bot:
+        yield bot

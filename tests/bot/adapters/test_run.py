@@ -1,0 +1,152 @@
+"""``hoshi run``: the adapters with tokens, one loop, one database, one core."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import Config, TelegramConfig
+from bot.core.replies import Notice, Reply
+from bot.run import Bots, RedactTokens, run_bots
+from tests.bot.adapters.conftest import ADMIN, D_ADMIN, GROUP
+from tests.fakes import discord as fd
+from tests.fakes import telegram as ft
+
+
+@pytest.fixture
+def no_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+
+
+def config_file(tmp_path: Path, extra: str = "") -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[hoshi]\ndb_path = "{tmp_path / "hoshi.sqlite"}"\n{extra}', "utf-8")
+    return path
+
+
+def test_without_tokens_it_points_to_the_console(
+    no_tokens: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "--config", str(config_file(tmp_path))]) == 2
+    err = capsys.readouterr().err
+    assert "TELEGRAM_TOKEN" in err and "DISCORD_TOKEN" in err
+    assert "hoshi console" in err
+    assert not (tmp_path / "hoshi.sqlite").exists()  # nothing opened
+
+
+async def test_both_platforms_share_one_core(
+    no_tokens: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", ft.TOKEN)
+    monkeypatch.setenv("DISCORD_TOKEN", fd.TOKEN)
+    stop = asyncio.Event()
+    async with ft.FakeBotApi() as api, fd.FakeDiscord() as fake:
+        api.admins[GROUP["id"]] = {ADMIN["id"]}
+        config = Config(
+            db_path=tmp_path / "hoshi.sqlite",
+            telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
+        )
+        running: list[Bots] = []
+        task = asyncio.create_task(
+            run_bots(config, stop=stop, on_started=running.append, err=io.StringIO())
+        )
+        await api.wait_for("deleteWebhook")  # polling has begun
+        await fake.wait_for(lambda calls: any(c.method == "PUT" for c in calls))
+        while not running:
+            await asyncio.sleep(0.01)
+        (bots,) = running
+        assert set(bots.adapters) == {"telegram", "discord"}
+        telegram, discord = bots.adapters["telegram"], bots.adapters["discord"]
+        assert telegram.core is discord.core  # type: ignore[attr-defined]
+        # a club made on Telegram …
+        api.command("/club new Shared Club mgsz", GROUP, ADMIN)
+        await api.wait_for("sendMessage")
+        api.command("/register Nagy Péter 5k", GROUP, ADMIN)
+        await api.wait_for("sendMessage", 2)
+        api.command("/club code", GROUP, ADMIN)
+        (code_call, *_) = (await api.wait_for("sendMessage", 4))[2:]
+        code = code_call.params["text"].split("Join code for Shared Club: ")[1].split()[0]
+        # … joined from Discord sees the same players
+        payload = fake.interaction(
+            2,
+            {
+                "id": "1",
+                "name": "club",
+                "type": 1,
+                "options": [
+                    {"name": "action", "type": 3, "value": "join"},
+                    {"name": "value", "type": 3, "value": code},
+                ],
+            },
+            D_ADMIN,
+        )
+        fake.dispatch(discord.client, payload)  # type: ignore[attr-defined]
+        (joined,) = await fake.respond_to(payload)
+        assert "Shared Club" in joined.body["data"]["content"]
+        payload = fake.interaction(
+            2,
+            {
+                "id": "1",
+                "name": "rating",
+                "type": 1,
+                "options": [{"name": "name", "type": 3, "value": "nagy"}],
+            },
+            fd.member(5, "Someone", fd.MEMBER_PERMISSIONS),
+        )
+        fake.dispatch(discord.client, payload)  # type: ignore[attr-defined]
+        (card,) = await fake.respond_to(payload)
+        assert card.body["data"]["embeds"][0]["title"] == "Nagy Péter — 5k"
+        # a notice reaches every bound chat of a running platform
+        sent = await bots.deliver(Notice(1, Reply.text("Weekly summary")))
+        assert sent >= 1
+        assert any("Weekly summary" in c.params["text"] for c in api.sent("sendMessage"))
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
+
+
+async def test_a_rejected_token_is_reported_without_echoing_it(
+    no_tokens: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    wrong = "999999:WRONG-token-value"
+    monkeypatch.setenv("TELEGRAM_TOKEN", wrong)
+    async with ft.FakeBotApi() as api:
+        config = Config(
+            db_path=tmp_path / "hoshi.sqlite",
+            telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
+        )
+        err = io.StringIO()
+        assert await run_bots(config, err=err) == 1
+    assert "telegram did not start: the token was rejected" in err.getvalue()
+    assert wrong not in err.getvalue()
+
+
+async def test_a_rejected_discord_token_stops_the_started_telegram_bot(
+    no_tokens: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", ft.TOKEN)
+    monkeypatch.setenv("DISCORD_TOKEN", "bad-discord-token")
+    async with ft.FakeBotApi() as api, fd.FakeDiscord() as fake:
+        fake.reject_token = True
+        config = Config(
+            db_path=tmp_path / "hoshi.sqlite",
+            telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
+        )
+        err = io.StringIO()
+        assert await run_bots(config, err=err) == 1
+        assert api.sent("deleteWebhook")  # Telegram had started, and was stopped again
+    assert "discord did not start: the token was rejected" in err.getvalue()
+    assert "bad-discord-token" not in err.getvalue()
+
+
+def test_tokens_are_blanked_out_of_log_lines() -> None:
+    record = logging.LogRecord(
+        "httpx", logging.INFO, __file__, 1, "POST %s", ("https://x/bot123:SECRET/getMe",), None
+    )
+    assert RedactTokens(["123:SECRET"]).filter(record)
+    assert record.getMessage() == "POST https://x/bot<token>/getMe"
