@@ -1,0 +1,499 @@
+"""/tournament new | result | import | finalise | reopen | show | list (organisers)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import AsyncIterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import storage
+from engine.ranks import Rank
+from engine.timecontrol import TimeControl
+from engine.types import Importance, Result
+from tests.bot.core.fakechat import ORGANISER, FakeChat
+from tests.bot.core.scenes import SUBJECT, mgsz_tournaments, play_mgsz_example
+
+DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
+TINY_H9 = """\
+; EV[Tiny Cup]
+; DT[2026-04-18,2026-04-19]
+; HA[h9]
+; KM[6.5]
+; TM[60]
+;
+; Pl Name           Rk Co Club
+   1 Nagy Péter     5k HU Bp     2+/b0   3+/w0
+   2 Kovács Anna    2d HU Bp     1-/w0   0+
+   3 Új Ferenc      6k HU Bp        0+   1-/b0
+"""
+GAMES_CSV = """\
+date,black,white,result,handicap,komi,tournament,round
+2026-04-20,Nagy Péter,Kovács Anna,B+,0,6.5,Club League,1
+2026-04-20,Tóth Ádám,Kovács Anna,W+,,,Club League,2
+"""
+
+
+@pytest.fixture
+async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    chat = await FakeChat.open(tmp_path)
+    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090", "Tóth Ádám 3k 1850")
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+async def only_tournament(chat: FakeChat) -> storage.TournamentRow:
+    (row,) = await storage.tournaments(chat.db, chat.club)
+    return row
+
+
+async def tournament_games(chat: FakeChat, tid: int) -> list[storage.GameRow]:
+    return [g for g in await chat.games() if g.game.tournament == tid]
+
+
+# -- new ---------------------------------------------------------------------------------------
+
+
+async def test_new_opens_a_tournament(club: FakeChat) -> None:
+    said = await club.ok(
+        '/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=5 time="60m 3x30s" '
+        "even championship >80",
+        as_=ORGANISER,
+    )
+    row = await only_tournament(club)
+    t = row.tournament
+    assert said.text == (
+        f"Tournament #{row.id} Spring Cup opened\n\n"
+        "2026-04-11 – 2026-04-12, 5 round(s), 19×19, even, time 1h 3x30s japanese\n"
+        "Status: open\n"
+        "Multiplier: category B: 15 (base 60 min, extended 82.5 min); +5 international "
+        "invitational or Hungarian championship; +5 more than 80 participants; +10 no-handicap "
+        "19×19 tournament; C = 35"
+    )  # rules.md §1.2: 60 + 45 × 30 s = 82.5 min, category B
+    assert (t.name, t.start, t.end, t.rounds, t.board, t.even) == (
+        "Spring Cup", dt.date(2026, 4, 11), dt.date(2026, 4, 12), 5, 19, True
+    )  # fmt: skip
+    assert t.time == TimeControl.parse("60m 3x30s")
+    assert t.importance == Importance(True, False) and t.participants == 81
+    assert t.multiplier is None and not row.finalised
+
+
+async def test_new_with_c_by_hand_and_a_handicap_rule(club: FakeChat) -> None:
+    said = await club.ok("/tournament new Club Night handicap reduce=1 board=13 C=12 rounds=3")
+    t = (await only_tournament(club)).tournament
+    assert (t.even, t.handicap_reduction, t.board, t.multiplier, t.rounds) == (
+        False, 1, 13, 12, 3
+    )  # fmt: skip
+    assert (t.start, t.end) == (dt.date(2026, 4, 20), dt.date(2026, 4, 20))  # default: today
+    assert "13×13, handicap (reduced by 1)" in said.text
+    assert "Multiplier: C = 12, set by hand (rules.md §1.2, §6(2))" in said.text
+
+
+async def test_new_without_time_says_c_is_not_yet_known(club: FakeChat) -> None:
+    said = await club.ok("/tournament new Spring Cup")
+    assert "Multiplier: not yet determined — the time control is not known" in said.text
+
+
+TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [options] | result ROUND"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("", "Say what to do: /tournament new NAME"),
+        ("frobnicate", "Unknown /tournament action 'frobnicate'; /tournament new NAME"),
+        ("new", "Name the tournament, e.g. /tournament new Spring Cup rounds=5"),
+        ("new even", "Name the tournament"),
+        ("new Cup start=2026-04-12 end=2026-04-11", "The end 2026-04-11 is before the start "
+         "2026-04-12"),
+        ("new Cup rounds=0", "Rounds must be 1–50, not 0"),
+        ("new Cup rounds=51", "Rounds must be 1–50, not 51"),
+        ("new Cup time=xyz", "time='xyz': cannot read 'xyz'"),
+        ("new Cup start=tomorrow", "Date must be YYYY-MM-DD, e.g. date=2026-04-20, not "
+         "'tomorrow'"),
+        ("new Cup start=2026-05-01", "The date 2026-05-01 is in the future"),
+        ("new Cup end=2026-99-01", "end= must be YYYY-MM-DD, not '2026-99-01'"),
+        ("new Cup reduce=10", "Reduce must be 0–9, not 10"),
+        ("new Cup C=1001", "C must be 0–1000, not 1001"),
+        ("new Cup board=30", "Board must be 5–25, not 30"),
+        ("new Cup participants=1", "Participants must be 2–100000, not 1"),
+        ("new Cup prize=100", "Unknown option prize="),
+    ],
+)  # fmt: skip
+async def test_new_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(f"/tournament {line}")
+    assert said.text.startswith(message)
+    assert TOURNAMENT_USAGE in said.text
+
+
+# -- result ------------------------------------------------------------------------------------
+
+
+async def test_result_adds_a_game_to_the_open_tournament(club: FakeChat) -> None:
+    await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3 C=20")
+    tid = (await only_tournament(club)).id
+    said = await club.ok("/tournament result 3 Nagy Péter Kovács Anna B+ h=2", as_=ORGANISER)
+    (row,) = await tournament_games(club, tid)
+    assert said.text == (
+        f"Spring Cup, round 3: game #{row.id} — Nagy Péter (B) – Kovács Anna (W): B+, h2, komi "
+        "0.5, 2026-04-12. Rated when the tournament is finalised."
+    )
+    g = row.game
+    assert (g.round, g.stones, g.komi, g.result, g.date) == (
+        3, 2, Fraction(1, 2), Result.BLACK, dt.date(2026, 4, 12)
+    )  # fmt: skip
+    entries = await storage.entries(club.db, club.club, tid)
+    assert len(entries) == 2
+
+
+async def test_result_names_the_tournament_when_several_are_open(club: FakeChat) -> None:
+    await club.ok("/tournament new Autumn Cup C=10")
+    await club.ok("/tournament new Winter Cup C=10")
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+")
+    assert said.text.startswith(
+        'Several tournaments are open (Autumn Cup, Winter Cup); name one, e.g. t="Autumn Cup"'
+    )
+    await club.ok('/tournament result 1 Nagy Péter Kovács Anna B+ t="Winter Cup"')
+    winter = await storage.tournament(club.db, club.club, "Winter Cup")
+    assert winter is not None and len(await tournament_games(club, winter.id)) == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("result Nagy Péter Kovács Anna B+", "Start with the round number, e.g. /tournament "
+         "result 1 Nagy Péter Kovács Anna B+"),
+        ("result 4 Nagy Péter Kovács Anna B+", "ROUND must be 1–3, not 4"),
+        ("result 1 Nagy Péter Kovács Anna", "End with the result: B+, W+, B+R, W+3.5, jigo or "
+         "unplayed"),
+        ("result 1 Nagy Péter Kovács Anna B+ h=10", "h (handicap stones) must be 0–9, not 10"),
+        ("result 1 Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
+        ("result 1 Nagy Péter Kovács Anna B+ t=Nothing", "There is no tournament 'Nothing'; the "
+         "club has: Spring Cup"),
+    ],
+)  # fmt: skip
+async def test_result_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    await club.ok("/tournament new Spring Cup rounds=3 C=20")
+    said = await club.refused(f"/tournament {line}")
+    assert said.text.startswith(message)
+
+
+async def test_result_without_an_open_tournament(club: FakeChat) -> None:
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+")
+    assert said.text.startswith("There is no open tournament; open one with /tournament new NAME")
+
+
+# -- finalise, reopen --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", mgsz_tournaments(), ids=lambda c: c["name"])
+async def test_finalise_rates_the_rulebooks_examples(club: FakeChat, case: dict[str, Any]) -> None:
+    await play_mgsz_example(club, case, "Example Cup")
+    said = await club.ok("/tournament finalise Example Cup", as_=ORGANISER)
+    assert said.text.startswith("Example Cup is rated\n\nName ")
+    assert (await club.card(SUBJECT)).rating == case["new_elo"]
+    line = next(x for x in said.text.splitlines() if x.startswith(SUBJECT))
+    assert line.split()[2:5] == [
+        str(case["player_elo"]),
+        f"+{case['elo_change']}",
+        str(case["new_elo"]),
+    ]
+    assert (await only_tournament(club)).finalised
+
+
+async def test_finalise_announces_promotions(club: FakeChat) -> None:
+    # rules.md §1.5: 4k and weaker are awarded the first time the Elo reaches the bound (1765)
+    await club.register("Gyors Gábor 5k 1760")
+    await club.ok("/tournament new Club Cup C=20")
+    await club.ok("/tournament result 1 Gyors Gábor Kovács Anna B+")
+    said = await club.ok("/tournament finalise")
+    card = await club.card("Gyors Gábor")
+    assert card.rating >= 1765 and card.rank == Rank.kyu(4)
+    assert said.text.endswith("Promotions: Gyors Gábor 5k → 4k")
+
+
+async def test_finalise_a_tournament_without_rated_games(club: FakeChat) -> None:
+    await club.ok("/tournament new Empty Cup C=20")
+    await club.ok("/tournament result 1 Nagy Péter Kovács Anna unplayed")
+    said = await club.ok("/tournament finalise")
+    assert said.text == (
+        "Empty Cup is rated\n\nNo rating changed (no rated games, or the system rates none)."
+    )
+
+
+async def test_reopen_takes_the_rating_back_and_finalise_gives_it_again(club: FakeChat) -> None:
+    case = mgsz_tournaments()[0]
+    await play_mgsz_example(club, case, "Example Cup")
+    await club.ok("/tournament finalise")
+    said = await club.ok("/tournament reopen example cup")
+    assert said.text == (
+        "Example Cup is open again: its rating was taken back and every rating after it "
+        "recomputed. Fix it, then /tournament finalise."
+    )
+    assert (await club.card(SUBJECT)).rating == case["player_elo"]
+    assert not (await only_tournament(club)).finalised
+    await club.ok("/tournament finalize")
+    assert (await club.card(SUBJECT)).rating == case["new_elo"]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("finalise", "There is no open tournament; open one with /tournament new NAME"),
+        ("finalise Nothing", "There is no tournament 'Nothing'"),
+        ("reopen", "Name the tournament to reopen, e.g. /tournament reopen Spring Cup"),
+        ("reopen Nothing", "There is no tournament 'Nothing'"),
+        ("show", "There is no open tournament"),
+        ("show Nothing", "There is no tournament 'Nothing'"),
+    ],
+)
+async def test_finalise_reopen_show_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(f"/tournament {line}")
+    assert said.text.startswith(message)
+
+
+async def test_finalise_and_reopen_only_once(club: FakeChat) -> None:
+    await club.ok("/tournament new Cup C=20")
+    said = await club.refused("/tournament reopen Cup")
+    assert said.text.startswith("Cup is not finalised, so there is nothing to reopen")
+    await club.ok("/tournament finalise Cup")
+    said = await club.refused("/tournament finalise Cup")
+    assert said.text.startswith(
+        "Cup was already finalised on 2026-04-20; reopen it to rate it again"
+    )
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+ t=Cup")
+    assert said.text.startswith("Cup is already finalised; reopen it to add games")
+    said = await club.refused(f"/tournament import name=Cup\n{GAMES_CSV}")
+    assert said.text.startswith(
+        "Nothing was recorded — #1: Cup is already finalised; reopen it to add games"
+    )
+
+
+async def test_several_open_tournaments_must_be_named(club: FakeChat) -> None:
+    await club.ok("/tournament new Autumn Cup C=10")
+    await club.ok("/tournament new Winter Cup C=10")
+    said = await club.refused("/tournament finalise")
+    assert said.text.startswith(
+        "Several tournaments are open (Autumn Cup, Winter Cup); name one, e.g. Autumn Cup"
+    )
+
+
+# -- show, list --------------------------------------------------------------------------------
+
+
+async def test_show_and_list(club: FakeChat) -> None:
+    await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=2 C=20")
+    await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+    await club.ok("/tournament result 2 Tóth Ádám Kovács Anna W+")
+    await club.ok("/tournament result 2 Nagy Péter Tóth Ádám unplayed")
+    row = await only_tournament(club)
+    said = await club.ok("/tournament show", as_=ORGANISER)
+    assert said.text == (
+        f"#{row.id} Spring Cup\n\n"
+        "2026-04-11 – 2026-04-12, 2 round(s), 19×19, even\n"
+        "Status: open\n"
+        "Multiplier: C = 20, set by hand (rules.md §1.2, §6(2))\n"
+        "3 entries, 3 games (2 to rate)\n"
+        "Games per round: R1: 1, R2: 2"
+    )
+    said = await club.ok("/tournament list")
+    header, line = said.text.splitlines()
+    assert header.split() == ["#", "Name", "Dates", "Rounds", "Status"]
+    assert line.split() == [str(row.id), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "2",
+                            "open"]  # fmt: skip
+
+
+async def test_list_of_no_tournaments(club: FakeChat) -> None:
+    said = await club.ok("/tournament list")
+    assert said.text == "No tournaments yet. /tournament new NAME opens one."
+
+
+# -- import: pasted or attached tables ---------------------------------------------------------
+
+
+async def test_import_a_pasted_h9(club: FakeChat) -> None:
+    said = await club.ok(f"/tournament import\n{TINY_H9}", as_=ORGANISER)
+    row = await only_tournament(club)
+    assert said.text.startswith("Imported Tiny Cup\n\n")
+    assert (
+        "Tiny Cup: 2026-04-18 – 2026-04-19, 2 rounds, 3 players, 2 games (2 to rate)" in said.text
+    )
+    assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
+    assert "New: Új Ferenc 6k" in said.text
+    assert said.text.endswith(
+        f"Imported as tournament #{row.id}; it stays open until /tournament finalise Tiny Cup."
+    )
+    assert not row.finalised and row.tournament.even
+    games = await tournament_games(club, row.id)
+    names = {p.id: p.name for p in await storage.players(club.db, club.club)}
+    assert sorted((g.game.round, names[g.game.black], names[g.game.white], g.game.result)
+                  for g in games) == [
+        (1, "Nagy Péter", "Kovács Anna", Result.BLACK),
+        (2, "Új Ferenc", "Nagy Péter", Result.WHITE),
+    ]  # fmt: skip
+    assert (await club.player("Új Ferenc")).rank == Rank.kyu(6)
+
+
+async def test_import_with_result_and_a_table_is_an_import(club: FakeChat) -> None:
+    said = await club.ok(f"/tournament result\n{TINY_H9}")
+    assert said.text.startswith("Imported Tiny Cup")
+
+
+async def test_import_options_c_and_name(club: FakeChat) -> None:
+    said = await club.ok(f'/tournament import C=30 name="Kis Torna"\n{TINY_H9}')
+    t = (await only_tournament(club)).tournament
+    assert (t.name, t.multiplier) == ("Kis Torna", 30)
+    assert "Multiplier: C = 30, set by hand" in said.text
+
+
+async def test_import_the_xml_twin_gives_the_same_games(tmp_path: Path) -> None:
+    found = []
+    for name in ("kis_kupa.h9", "kis_kupa.xml"):
+        (tmp_path / name).mkdir()
+        chat = await FakeChat.open(tmp_path / name, settings={"country": "HU"})
+        try:
+            data = (DATA / name).read_bytes()
+            await chat.ok("/tournament import committee", attachment=data, attachment_name=name)
+            names = {p.id: p.name for p in await storage.players(chat.db, chat.club, guests=True)}
+            found.append(sorted(
+                (g.game.round, names[g.game.black], names[g.game.white], g.game.result,
+                 g.game.stones, g.game.komi, g.game.played, g.game.date)
+                for g in await chat.games()
+            ))  # fmt: skip
+        finally:
+            await chat.close()
+    h9, xml = found
+    assert h9 == xml and len(h9) == 6
+
+
+@pytest.mark.parametrize("committee", ["", " committee"])
+async def test_mgsz_refuses_new_players_stronger_than_5k(club: FakeChat, committee: str) -> None:
+    data = (DATA / "kis_kupa.h9").read_bytes()
+    line = f"/tournament import{committee}"
+    if not committee:
+        said = await club.refused(line, attachment=data, attachment_name="kis_kupa.h9")
+        first = said.text.splitlines()
+        assert first[0] == "The file cannot be imported:"
+        assert first[1].startswith(
+            "3 new player(s) are stronger than 5k: Horváth Zsófia 1k, Tóth Bence 2d, Müller "
+            "Jürgen 3k. Under MGSZ a new player without a rating starts at 5k at most"
+        )
+        assert "committee" in first[1]
+        return
+    said = await club.ok(line, attachment=data, attachment_name="kis_kupa.h9")
+    assert "4 new" not in said.text and "5 new, 0 guest(s)" in said.text
+    assert (await club.player("Tóth Bence")).committee
+
+
+async def test_a_club_country_makes_foreigners_guests(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, settings={"country": "HU"})
+    try:
+        data = (DATA / "kis_kupa.h9").read_bytes()
+        said = await chat.ok("/tournament import committee", attachment=data)
+        assert "4 new, 1 guest(s)" in said.text and "Müller Jürgen 3k (guest)" in said.text
+        assert [p.name for p in await storage.players(chat.db, chat.club) if p.guest] == []
+        guests = [p for p in await storage.players(chat.db, chat.club, guests=True) if p.guest]
+        assert [(p.name, p.country) for p in guests] == [("Müller Jürgen", "DE")]
+    finally:
+        await chat.close()
+
+
+async def test_the_40_player_spring_cup_imports_and_rates(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path)
+    try:
+        data = (DATA / "spring_cup_40x5.h9").read_bytes()
+        said = await chat.ok("/tournament import committee", attachment=data)
+        assert "40 players, 99 games" in said.text
+        assert len(await storage.players(chat.db, chat.club)) == 40
+        said = await chat.ok("/tournament finalise")
+        assert said.text.startswith("Budapest Spring Cup 2026 is rated")
+    finally:
+        await chat.close()
+
+
+async def test_import_csv_games_into_the_open_tournament(club: FakeChat) -> None:
+    await club.ok("/tournament new Club League C=10 rounds=2")
+    said = await club.ok(f"/tournament import\n{GAMES_CSV}")
+    assert said.text == "2 games added to Club League. Rated when the tournament is finalised."
+    tid = (await only_tournament(club)).id
+    games = sorted(g.game.round or 0 for g in await tournament_games(club, tid))
+    assert games == [1, 2]
+
+
+def broken_h9() -> bytes:
+    text = (DATA / "spring_cup_40x5.h9").read_text(encoding="utf-8")
+    return re.sub(r"13\+/b0", "13%/b0", text, count=1).encode("utf-8")
+
+
+def broken_xml() -> bytes:
+    data = (DATA / "kis_kupa.xml").read_bytes()
+    return data.replace(b'result="RESULT_BLACKWINS"', b'result="RESULT_MAYBE"', 1)
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "message"),
+    [
+        (broken_h9(), "cup.h9", "Line 16: '13%/b0' is not a round token"),
+        (broken_xml(), "cup.xml", "result='RESULT_MAYBE' in <Game "),
+        ((DATA / "kis_kupa.xml").read_bytes().replace(b"</Games>", b"", 1), "cup.xml",
+         "Line 41: not well-formed XML"),
+        (GAMES_CSV.replace("Tóth Ádám", "Kiss Béla").encode(), "games.csv",
+         "Nothing was recorded:\nline 3: no single player called 'Kiss Béla'"),
+        (GAMES_CSV.replace(",B+,", ",X+,").encode(), "games.csv",
+         "Line 2: cannot read the result 'X+'"),
+        (b"\x00\x01garbage", "cup.h9", ""),
+    ],
+    ids=["h9-bad-round", "xml-bad-result", "xml-not-well-formed", "csv-unknown-name",
+         "csv-bad-result", "garbage"],
+)  # fmt: skip
+async def test_a_malformed_table_leaves_the_database_unchanged(
+    club: FakeChat, data: bytes, name: str, message: str
+) -> None:
+    await club.ok("/tournament new Club League C=10 rounds=2")
+    line = "/tournament import" + ("" if name.endswith(".csv") else " committee")
+    said = await club.refused(line, attachment=data, attachment_name=name)
+    assert said.text.startswith(message)
+    assert "Something went wrong" not in said.text
+
+
+async def test_a_malformed_paste_leaves_the_database_unchanged(club: FakeChat) -> None:
+    broken = TINY_H9.replace("3+/w0", "3+/x0")
+    said = await club.refused(f"/tournament import\n{broken}")
+    assert said.text.startswith("Line 8: '3+/x0' is not a round token")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/tournament import", "Attach the results file (h9, OpenGotha XML or CSV), or paste it "
+         "on the lines below the command"),
+        (f"/tournament new Cup\n{TINY_H9}", "/tournament new takes no pasted table; paste "
+         "results with /tournament import"),
+        (f"/tournament import please\n{TINY_H9}", "Unexpected 'please': /tournament import "
+         "takes C=NN, name=... and committee"),
+        (f"/tournament import C=abc\n{TINY_H9}", "C must be a whole number, not 'abc'"),
+        (f"/tournament import committee\n{GAMES_CSV}", "Committee is for tournament files that "
+         "add players, not CSV games"),
+    ],
+)  # fmt: skip
+async def test_import_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line)
+    assert said.text.startswith(message)
+
+
+async def test_csv_games_need_an_open_tournament(club: FakeChat) -> None:
+    said = await club.refused(f"/tournament import\n{GAMES_CSV}")
+    assert said.text.startswith("There is no open tournament")
+    await club.ok("/tournament new A Cup C=10 rounds=2")
+    await club.ok("/tournament new B Cup C=10 rounds=2")
+    said = await club.refused(f"/tournament import\n{GAMES_CSV}")
+    assert said.text.startswith(
+        'Several tournaments are open (A Cup, B Cup); name one, e.g. name="A Cup"'
+    )
+    await club.ok(f'/tournament import name="B Cup"\n{GAMES_CSV}')
