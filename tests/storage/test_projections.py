@@ -1,0 +1,340 @@
+"""storage.projections: incremental updates equal a full replay, byte for byte; atomic errors."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.errors import EngineError
+from engine.ranks import Rank
+from engine.systems import SYSTEMS as REAL_SYSTEMS
+from engine.timecontrol import TimeControl
+from engine.types import Result, Tournament
+from storage import (
+    Club,
+    Database,
+    StorageError,
+    card,
+    close_period,
+    confirm_game,
+    correct_game,
+    create_club,
+    create_tournament,
+    end_day,
+    end_month,
+    finalise_tournament,
+    record_egf,
+    record_override,
+    reopen_tournament,
+    replay_club,
+    set_setting,
+    undo_last,
+    void_game,
+)
+from storage.db import SystemFactory
+from storage.projections import ensure_fresh, ledger
+from tests.storage.conftest import (
+    DAY,
+    ORGANISER,
+    FakeClock,
+    dump,
+    dump_all,
+    game,
+    open_test_db,
+    player,
+)
+from tests.storage.fake_system import SYSTEMS
+
+ACTORS = (ORGANISER, "discord:2")
+NAMES = ("Anna", "Bela", "Csaba", "Dora", "Erik", "Fanni")
+RESULTS = (Result.BLACK, Result.WHITE, Result.JIGO, None)
+
+KINDS = (
+    ["game"] * 6
+    + ["tgame"] * 3
+    + ["register", "void", "correct", "undo", "override", "day", "tournament"]
+    + ["finalise", "reopen", "confirm", "switch", "month", "egf", "period"]
+)
+RANKS = ("12k", "6k", "5k", "2k", "1d")
+OPERATIONS = st.tuples(
+    st.sampled_from(KINDS),
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.sampled_from(RESULTS),
+    st.booleans(),
+    st.integers(0, 3),
+)
+"""``(kind, a, b, result, flag, small)``: each kind reads the arguments it needs."""
+TIME = TimeControl.parse("60m 3x30s japanese")
+
+
+class Scenario:
+    """Runs random operations on one club, checking that every refusal changes nothing."""
+
+    def __init__(self, db: Database, club: Club, systems: list[str]):
+        self.db = db
+        self.club = club
+        self.systems = systems
+        self.players: dict[int, int] = {}
+        self.games: list[int] = []
+        self.tournaments: list[int] = []
+        self.pending: list[int] = []
+        self.actor = ORGANISER
+
+    def _game_id(self, n: int) -> int:
+        return self.games[n % len(self.games)] if self.games else 10**9
+
+    def _player(self, n: int) -> int:
+        known = list(self.players.values())
+        return known[n % len(known)] if known else 10**9
+
+    def _pair(self, n: int, m: int) -> tuple[int, int]:
+        """Two players, different whenever two are registered."""
+        known = list(self.players.values()) or [10**9]
+        black = n % len(known)
+        white = (black + 1 + m % max(len(known) - 1, 1)) % len(known)
+        return known[black], known[white]
+
+    async def run(self, operation: tuple[Any, ...]) -> None:
+        before = await dump_all(self.db)
+        try:
+            await self._do(*operation)
+        except (StorageError, EngineError):
+            assert await dump_all(self.db) == before, f"{operation} failed but wrote"
+
+    async def _do(
+        self, kind: str, a: int, b: int, result: Result | None, flag: bool, small: int
+    ) -> None:
+        db, club = self.db, self.club
+        day = DAY + dt.timedelta(days=len(self.games) // 3)
+        cup = self.tournaments[a % len(self.tournaments)] if self.tournaments else 10**9
+        if kind == "register":
+            name = f"{NAMES[a % len(NAMES)]} {len(self.players)}"
+            registered = await player(db, club, name, RANKS[b % len(RANKS)], actor=ACTORS[a % 2])
+            self.players[len(self.players)] = registered.id
+        elif kind in ("game", "tgame"):
+            options: dict[str, Any] = {"date": day + dt.timedelta(days=small)}
+            if kind == "game":
+                options |= {"pending": flag and small == 0, "actor": ACTORS[b % 2]}
+            else:
+                last = self.tournaments[-1] if self.tournaments else 10**9
+                options |= {"tournament": last, "round": 1 + small % 3, "date": day}
+            row = await game(db, club, *self._pair(a, b), result, **options)
+            self.games.append(row.id)
+            if row.status == "pending":
+                self.pending.append(row.id)
+        elif kind == "void":
+            await void_game(db, club, self._game_id(a), actor=ACTORS[b % 2])
+        elif kind == "correct":
+            await correct_game(
+                db, club, self._game_id(a), actor=ACTORS[b % 2], result=result, stones=small % 3
+            )
+        elif kind == "undo":
+            await undo_last(db, club, actor=ACTORS[a % 2])
+        elif kind == "override":
+            rank = Rank.kyu(3 + small)
+            await record_override(
+                db, club, self._player(a), reason="r", date=day, rank=rank, actor=ORGANISER
+            )
+        elif kind == "day":
+            await end_day(db, club, DAY + dt.timedelta(days=a % 6))
+        elif kind == "tournament":
+            end = day + dt.timedelta(days=small)
+            cup_facts = Tournament(0, f"Cup {len(self.tournaments)}", day, end, 3, time=TIME)
+            self.tournaments.append(
+                (await create_tournament(db, club, cup_facts, actor=ORGANISER)).id
+            )
+        elif kind == "finalise":
+            await finalise_tournament(db, club, cup, actor=ORGANISER)
+        elif kind == "reopen":
+            await reopen_tournament(db, club, cup, actor=ORGANISER)
+        elif kind == "confirm":
+            target = self.pending[a % len(self.pending)] if self.pending else self._game_id(a)
+            await confirm_game(db, club, target, actor=ORGANISER)
+        elif kind == "switch":
+            system = self.systems[a % len(self.systems)]
+            await set_setting(db, club, "system", system, actor=ORGANISER)
+        elif kind == "month":
+            await end_month(db, club, 2026, 2 + small)
+        elif kind == "egf":
+            rating = 1500 + 10 * b
+            await record_egf(
+                db, club, self._player(a), rating, year=2026, month=3, actor=ORGANISER
+            )
+        elif kind == "period":
+            start = DAY + dt.timedelta(days=7 * small)
+            period = Tournament(0, f"Period {small}", start, start, rounds=1, time=TIME)
+            await close_period(db, club, period)
+
+
+async def _snapshots(db: Database, club: Club, systems: list[str]) -> dict[str, Any]:
+    return {key: (await ledger(db, club, key)).snapshot() for key in systems}
+
+
+async def _incremental_equals_replay(
+    path: Path,
+    systems: Mapping[str, SystemFactory],
+    first: int,
+    operations: list[tuple[Any, ...]],
+) -> None:
+    keys = sorted(systems)
+    db = await open_test_db(path, FakeClock(), systems)
+    try:
+        club = await create_club(db, "Club", keys[first % len(keys)], actor=ORGANISER)
+        scenario = Scenario(db, club, keys)
+        for number in range(3):
+            await scenario.run(("register", number, 1, None, False, 0))
+        await scenario.run(("tournament", 0, 0, None, False, 0))
+        for operation in operations:
+            await scenario.run(operation)
+        incremental = await dump(db)
+        live = await _snapshots(db, club, keys)
+        await replay_club(db, club)
+        assert await dump(db) == incremental
+        assert await _snapshots(db, club, keys) == live
+        await replay_club(db, club)  # replaying twice gives the same state
+        assert await dump(db) == incremental
+    finally:
+        await db.close()
+    reopened = await open_test_db(path, FakeClock(), systems)  # a restart: rebuilt from the log
+    try:
+        await ensure_fresh(reopened, club.id)
+        assert await _snapshots(reopened, club, keys) == live
+        assert await dump(reopened) == incremental
+    finally:
+        await reopened.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), st.lists(OPERATIONS, min_size=8, max_size=40))
+def test_incremental_projections_equal_a_full_replay(
+    first: int, operations: list[tuple[Any, ...]]
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "h.db"
+        asyncio.run(_incremental_equals_replay(path, SYSTEMS, first, operations))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), st.lists(OPERATIONS, min_size=8, max_size=30))
+def test_incremental_projections_equal_a_full_replay_with_the_real_systems(
+    first: int, operations: list[tuple[Any, ...]]
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "h.db"
+        asyncio.run(_incremental_equals_replay(path, REAL_SYSTEMS, first, operations))
+
+
+async def test_replay_reports_progress(db: Database, club: Club) -> None:
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    for _ in range(5):
+        await game(db, club, a, b)
+    seen: list[tuple[int, int]] = []
+    await replay_club(db, club, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (7, 7)  # two registrations and five games
+    assert all(total == 7 for _, total in seen)
+
+
+async def test_replay_of_an_unknown_club(db: Database) -> None:
+    with pytest.raises(StorageError, match="no club 77"):
+        await replay_club(db, 77)
+
+
+async def test_a_rejected_event_leaves_the_ledgers_untouched(db: Database, club: Club) -> None:
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    await game(db, club, a, b)
+    cached = db.ledgers[club.id]
+    snapshot = (await ledger(db, club)).snapshot()
+    with pytest.raises(EngineError):
+        await game(db, club, a, b, pair_go=True)
+    assert db.ledgers[club.id] is cached  # kept: the refusal changed nothing
+    assert (await ledger(db, club)).snapshot() == snapshot
+
+
+async def test_a_failure_after_the_ledgers_changed_drops_them(db: Database, club: Club) -> None:
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    from engine.types import Game, GamePlayed
+    from storage.projections import club_write
+
+    with pytest.raises(RuntimeError, match="later failure"):
+        async with club_write(db, club.id) as write:
+            seq = await write.append("game", actor=ORGANISER, chat=None)
+            await write.apply(seq, GamePlayed(Game(seq, a.id, b.id, Result.BLACK, DAY)))
+            raise RuntimeError("later failure")
+    assert club.id not in db.ledgers  # dropped, rebuilt from the log on next use
+    assert (await card(db, club, a)).rating == 100
+    assert (await ledger(db, club)).card(a.id).rating == 100
+
+
+async def test_switching_systems_needs_no_replay(db: Database, club: Club) -> None:
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    await game(db, club, a, b)
+    cached = db.ledgers[club.id]
+    await set_setting(db, club, "system", "daily", actor=ORGANISER)
+    assert db.ledgers[club.id] is cached and cached.current == "daily"
+    assert (await card(db, club, a)).pending == 1
+
+
+async def test_projections_built_elsewhere_are_rebuilt(tmp_path: Path) -> None:
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+        await game(db, club, a, b)
+        expected = await dump(db)
+        async with db.transaction() as tx:  # as if another program had lost them
+            await tx.execute("DELETE FROM player_state")
+            await tx.execute("DELETE FROM rating_history")
+            await tx.execute("DELETE FROM projection_state")
+    finally:
+        await db.close()
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        assert (await card(db, club, a)).rating == 101
+        assert await dump(db) == expected
+    finally:
+        await db.close()
+
+
+async def test_stale_cards_are_detected_on_first_use(tmp_path: Path) -> None:
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+        await game(db, club, a, b)
+        expected = await dump(db)
+        async with db.transaction() as tx:  # as if an older engine had computed them
+            await tx.execute("UPDATE player_state SET card = '{}' WHERE player = ?", (a.id,))
+        assert await dump(db) != expected
+    finally:
+        await db.close()
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        await ledger(db, club)  # the first use replays, compares and rebuilds
+        assert await dump(db) == expected
+    finally:
+        await db.close()
+
+
+async def test_another_writer_is_noticed(tmp_path: Path) -> None:
+    first = await open_test_db(tmp_path / "h.db")
+    second = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(first, "Club", "plus", actor=ORGANISER)
+        a, b = await player(first, club, "Anna"), await player(first, club, "Bela")
+        await game(first, club, a, b)
+        await game(second, club, a, b)  # second process: its own ledgers, built from the log
+        await game(first, club, a, b)  # first notices the foreign entry and replays
+        assert (await card(first, club, a)).rating == 103
+        assert (await ledger(first, club)).card(a.id).rating == 103
+    finally:
+        await first.close()
+        await second.close()
