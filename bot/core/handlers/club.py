@@ -179,17 +179,23 @@ async def _organiser(ctx: Context, rest: list[Token]) -> Reply:
         )
     verb, who = rest[0].text.lower(), join(rest[1:])
     identities = await _identities(ctx, who)
-    done = []
+    done, already = [], []
     for identity in identities:
         if verb == "add":
-            await storage.add_organiser(ctx.db, ctx.club, identity, actor=ctx.actor, chat=ctx.chat)
+            added = await storage.add_organiser(
+                ctx.db, ctx.club, identity, actor=ctx.actor, chat=ctx.chat
+            )
+            (done if added else already).append(identity)
         else:
             await storage.remove_organiser(
                 ctx.db, ctx.club, identity, actor=ctx.actor, chat=ctx.chat
             )
-        done.append(identity)
+            done.append(identity)
     verb_text = "is now an organiser" if verb == "add" else "is no longer an organiser"
-    return Reply.text(f"{', '.join(done)} {verb_text} of {ctx.club.name}.")
+    lines = [f"{', '.join(done)} {verb_text} of {ctx.club.name}."] if done else []
+    if already:
+        lines.append(f"{', '.join(already)} was already an organiser of {ctx.club.name}.")
+    return Reply.text(*lines)
 
 
 async def _identities(ctx: Context, who: str) -> list[str]:
