@@ -1,0 +1,309 @@
+"""/club … (settings, chats, organisers) and /export (organisers)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import storage
+from bot.core.invocation import Caller
+from engine.formats import parse_games_csv, parse_h9, parse_players_csv
+from tests.bot.core.fakechat import ADMIN, CHAT_ID, ORGANISER, PLAYER, FakeChat
+
+NEW_ADMIN = Caller("telegram", "400", "Admin of another chat", chat_admin=True)
+NEW_MEMBER = Caller("telegram", "401", "Member of another chat")
+CLUB_USAGE = (
+    "Usage: /club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | timezone ZONE | "
+    "komi K | organiser add|remove WHO — e.g. /club new Budapest Go Club mgsz"
+)
+
+
+@pytest.fixture
+async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    chat = await FakeChat.open(tmp_path)
+    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+async def settings(chat: FakeChat) -> dict[str, str]:
+    return await storage.club_settings(chat.db, chat.club)
+
+
+# -- new, join, code, show ---------------------------------------------------------------------
+
+
+async def test_a_chat_administrator_starts_a_club(club: FakeChat) -> None:
+    said = await club.ok("/club new Szegedi Go Kör tensuusei", as_=NEW_ADMIN, chat_id="-77")
+    assert said.text == (
+        "Club Szegedi Go Kör created with Tensuusei points (Japan); this chat is bound to it "
+        "and you are its organiser.\n\n"
+        "Next: /register NAME RANK for each player, then /result or /tournament."
+    )
+    new = await storage.club_for_chat(club.db, "telegram", "-77")
+    assert new is not None and (new.name, new.system) == ("Szegedi Go Kör", "tensuusei")
+    assert new.id != club.club.id
+    # the new club starts empty: the other club's players are not there
+    said = await club.refused("/rating Nagy Péter", as_=NEW_ADMIN, chat_id="-77")
+    assert said.text.startswith("No player called 'Nagy Péter' in this club.")
+
+
+async def test_a_new_club_defaults_to_mgsz(club: FakeChat) -> None:
+    await club.ok("/club new Pécsi Go Klub", as_=NEW_ADMIN, chat_id="-77")
+    new = await storage.club_for_chat(club.db, "telegram", "-77")
+    assert new is not None and new.system == "mgsz"
+
+
+@pytest.mark.parametrize(
+    ("line", "who", "chat_id", "message"),
+    [
+        ("/club new Other", ADMIN, CHAT_ID, "This chat already belongs to Budapest Go Club"),
+        ("/club new", NEW_ADMIN, "-77", "Name the club, e.g. /club new Budapest Go Club mgsz"),
+        ("/club new mgsz", NEW_ADMIN, "-77", "Name the club"),
+        ("/club new Budapest Go Club", NEW_ADMIN, "-77", "a club called"),
+        ("/club show", NEW_ADMIN, "-77", "This chat has no club yet: start one with /club new "
+         "NAME SYSTEM or join one with /club join CODE"),
+        ("/club join", NEW_ADMIN, "-77", "Give the code, e.g. /club join K7Q2-MX4P"),
+        ("/club join XXXX-YYYY", NEW_ADMIN, "-77", "'XXXX-YYYY' is not a join code; ask an "
+         "organiser for /club code"),
+    ],
+)  # fmt: skip
+async def test_club_new_and_join_bad_inputs(
+    club: FakeChat, line: str, who: Caller | str, chat_id: str, message: str
+) -> None:
+    said = await club.refused(line, as_=who, chat_id=chat_id)
+    assert (
+        message.lower() in said.text.lower()
+        if message.islower()
+        else said.text.startswith(message)
+    )
+
+
+async def test_club_in_a_chat_without_a_club(club: FakeChat) -> None:
+    said = await club.refused("/club", as_=NEW_ADMIN, chat_id="-77")
+    assert said.text.startswith("This chat has no club yet. /club new NAME [SYSTEM] | join CODE")
+
+
+async def test_only_a_chat_administrator_starts_or_binds_a_club(club: FakeChat) -> None:
+    said = await club.refused("/club new Other Club", as_=NEW_MEMBER, chat_id="-77")
+    assert said.text.startswith("/club is for the organisers")
+    # a named organiser of one club is not an administrator of another chat
+    said = await club.refused("/club new Other Club", as_=ORGANISER, chat_id="-77")
+    assert said.text.startswith("/club is for the organisers")
+
+
+async def test_a_join_code_binds_another_chat_to_the_same_club(club: FakeChat) -> None:
+    said = await club.ok("/club code", as_=ORGANISER)
+    assert said.reply.private  # the code goes to the organiser only
+    code = re.search(r"Join code for Budapest Go Club: (\S+)", said.text).group(1)  # type: ignore[union-attr]
+    assert f"an administrator types /club join {code} (valid 24 hours, once)" in said.text
+    said = await club.ok(f"/club join {code}", as_=NEW_ADMIN, chat_id="-77")
+    assert said.text == (
+        "This chat now belongs to Budapest Go Club: the same players, games and ratings as its "
+        "other chats."
+    )
+    assert await storage.chats(club.db, club.club) == [("telegram", CHAT_ID), ("telegram", "-77")]
+    said = await club.ok("/rating Nagy Péter", as_=NEW_MEMBER, chat_id="-77")
+    assert said.text.startswith("Nagy Péter — 5k")
+    # once only
+    said = await club.refused(f"/club join {code}", as_=NEW_ADMIN, chat_id="-78")
+    assert said.text.startswith("This join code was already used; ask an organiser for a new one")
+
+
+async def test_a_join_code_expires_after_a_day(club: FakeChat) -> None:
+    from datetime import timedelta
+
+    code = re.search(r": (\S+)\n", (await club.ok("/club code")).text).group(1)  # type: ignore[union-attr]
+    club.clock.advance(timedelta(hours=24, seconds=1))
+    said = await club.refused(f"/club join {code}", as_=NEW_ADMIN, chat_id="-77")
+    assert "expired" in said.text.split("\n")[0]
+
+
+async def test_club_show(club: FakeChat) -> None:
+    for line in ("/club show", "/club"):
+        said = await club.ok(line, as_=ORGANISER)
+        assert said.text == (
+            "Budapest Go Club\n\n"
+            "System: MGSZ Elo (Hungary)\n"
+            "Time zone: UTC\n"
+            "Even-game komi: 6.5\n"
+            "Players: 2\n"
+            "Chats: telegram:-1001\n"
+            "Organisers (besides chat administrators): telegram:100, telegram:200"
+        )
+
+
+# -- settings ----------------------------------------------------------------------------------
+
+
+async def test_switch_the_rating_system_and_back(club: FakeChat) -> None:
+    said = await club.ok("/club system Tensuusei", as_=ORGANISER)
+    assert said.text == (
+        "Budapest Go Club now uses Tensuusei points (Japan). Every rating is derived from the "
+        "same games, so switching back loses nothing."
+    )
+    assert (await settings(club))["system"] == "tensuusei"
+    assert (await club.ok("/rating Nagy")).text.splitlines()[2].startswith("points: 70")
+    before = await club.snapshot()
+    said = await club.ok("/club system tensuusei")
+    assert said.text.startswith("Budapest Go Club already uses Tensuusei points (Japan).")
+    assert await club.snapshot() == before
+    await club.ok("/club system mgsz")
+    assert (await club.ok("/rating Nagy")).text.splitlines()[2].startswith("Elo: 1720")
+
+
+async def test_set_the_time_zone_and_the_komi(club: FakeChat) -> None:
+    said = await club.ok("/club timezone Europe/Budapest")
+    assert said.text == "Budapest Go Club's time zone is now Europe/Budapest."
+    said = await club.ok("/club komi 7")
+    assert said.text == "Even games in Budapest Go Club now default to komi 7."
+    said = await club.ok("/club komi 5.5")
+    assert (await settings(club))["timezone"] == "Europe/Budapest"
+    assert (await settings(club))["komi"] == "5.5"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/club system elo", "The system must be one of mgsz, tensuusei, swedish, psg, not 'elo'"),
+        ("/club system", "The system must be one of mgsz, tensuusei, swedish, psg, not ''"),
+        ("/club timezone Mars/Olympus", "'Mars/Olympus' is not a time zone; use a name like "
+         "Europe/Budapest or Asia/Tokyo"),
+        ("/club timezone ../../etc/passwd", "'../../etc/passwd' is not a time zone"),
+        ("/club komi lots", "Komi must be a number like 6.5 or 7, not 'lots'"),
+        ("/club frobnicate", "Unknown /club action 'frobnicate'; /club new NAME"),
+        ("/club organiser", "Write /club organiser add WHO or /club organiser remove WHO; WHO "
+         "is telegram:ID, discord:ID or a linked player's name"),
+        ("/club organiser add", "Write /club organiser add WHO"),
+        ("/club organiser promote telegram:1", "Write /club organiser add WHO"),
+        ("/club organiser add Nobody", "No player called 'Nobody' in this club."),
+        ("/club organiser add Nagy Péter", "Nagy Péter has no linked chat account; they can "
+         "/link first, or name the account as telegram:ID or discord:ID"),
+        ("/club organiser remove telegram:999", "telegram:999 is not an organiser of this club"),
+    ],
+)  # fmt: skip
+async def test_club_settings_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line)
+    assert said.text.startswith(message)
+    assert said.text.endswith(CLUB_USAGE)
+
+
+# -- organisers --------------------------------------------------------------------------------
+
+
+async def test_add_and_remove_an_organiser_by_account(club: FakeChat) -> None:
+    said = await club.ok("/club organiser add telegram:300", as_=ORGANISER)
+    assert said.text == "telegram:300 is now an organiser of Budapest Go Club."
+    assert "telegram:300" in await storage.organisers(club.db, club.club)
+    await club.ok("/register Tóth Ádám 5k", as_=PLAYER)
+    said = await club.ok("/club organizer remove telegram:300")
+    assert said.text == "telegram:300 is no longer an organiser of Budapest Go Club."
+    assert "telegram:300" not in await storage.organisers(club.db, club.club)
+    said = await club.refused("/register Kiss Éva 5k", as_=PLAYER)
+    assert said.text.startswith("/register is for the organisers")
+
+
+async def test_add_an_organiser_by_linked_player(club: FakeChat) -> None:
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    said = await club.ok("/club organiser add nagy peter")
+    assert said.text == "telegram:300 is now an organiser of Budapest Go Club."
+    assert "telegram:300" in await storage.organisers(club.db, club.club)
+
+
+async def test_the_last_organiser_stays(club: FakeChat) -> None:
+    await club.ok("/club organiser remove telegram:100")
+    said = await club.refused("/club organiser remove telegram:200")
+    assert said.text.startswith("telegram:200 is the club's last organiser; add another one first")
+
+
+# -- /export -----------------------------------------------------------------------------------
+
+
+async def played_club(chat: FakeChat) -> None:
+    await chat.ok("/tournament new Spring Cup C=20 rounds=2")
+    await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+    await chat.ok("/tournament result 2 Kovács Anna Nagy Péter W+ h=2")
+    await chat.ok("/tournament finalise")
+
+
+@pytest.mark.parametrize(
+    ("line", "filename"),
+    [
+        ("/export", "budapest-go-club-players.csv"),
+        ("/export csv", "budapest-go-club-players.csv"),
+        ("/export CSV", "budapest-go-club-players.csv"),
+        ("/export games", "budapest-go-club-games.csv"),
+        ("/export json", "budapest-go-club-ratings.json"),
+    ],
+)
+async def test_export_sends_a_file(club: FakeChat, line: str, filename: str) -> None:
+    await played_club(club)
+    before = await club.snapshot()
+    said = await club.ok(line, as_=ORGANISER)
+    assert await club.snapshot() == before
+    assert said.text == "Budapest Go Club: 2 players, 2 games."
+    doc = said.reply.document
+    assert doc is not None and doc.filename == filename
+    text = doc.data.decode("utf-8")
+    if filename.endswith("players.csv"):
+        rows = parse_players_csv(text)
+        assert [(r.name, str(r.rank)) for r in rows] == [
+            ("Nagy Péter", "5k"),
+            ("Kovács Anna", "2d"),
+        ]
+        card = await club.card("Nagy Péter")
+        assert rows[0].rating == card.rating
+    elif filename.endswith("games.csv"):
+        rows = parse_games_csv(text)
+        assert [(g.black, g.white, g.stones, g.tournament, g.round) for g in rows] == [
+            ("Nagy Péter", "Kovács Anna", 0, "Spring Cup", 1),
+            ("Kovács Anna", "Nagy Péter", 2, "Spring Cup", 2),
+        ]
+    else:
+        data = json.loads(text)
+        assert [(p["name"], p["rank"], p["games"]) for p in data] == [
+            ("Nagy Péter", "5k", 2),
+            ("Kovács Anna", "2d", 2),
+        ]
+        assert data[1]["elo"] == (await club.card("Kovács Anna")).rating
+
+
+async def test_export_a_tournament_as_h9(club: FakeChat) -> None:
+    await played_club(club)
+    said = await club.ok("/export h9 spring cup")
+    row = await storage.tournament(club.db, club.club, "Spring Cup")
+    assert row is not None
+    doc = said.reply.document
+    assert doc is not None and doc.filename == f"budapest-go-club-{row.id}.h9"
+    tf = parse_h9(doc.data)
+    assert tf.name == "Spring Cup" and tf.rounds == 2
+    assert sorted(p.name for p in tf.players) == ["Kovács Anna", "Nagy Péter"]
+    assert len(tf.games) == 2
+
+
+async def test_export_counts_only_live_games(club: FakeChat) -> None:
+    gid = (await club.ok("/result Nagy Péter Kovács Anna B+")).text.split("#")[1].split()[0]
+    await club.ok(f"/void {gid}")
+    said = await club.ok("/export games")
+    assert said.text == "Budapest Go Club: 2 players, 0 games."
+    assert parse_games_csv(said.reply.document.data) == []  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/export xml", "The format must be one of csv, games, json, h9, not 'xml'"),
+        ("/export h9", "Name the tournament, e.g. /export h9 Spring Cup"),
+        ("/export h9 Nothing", "There is no tournament 'Nothing' in this club"),
+    ],
+)
+async def test_export_bad_inputs(club: FakeChat, line: str, message: str) -> None:
+    said = await club.refused(line)
+    assert said.text.startswith(message)
+    assert said.text.endswith("Usage: /export [csv|games|json|h9 TOURNAMENT] — e.g. /export csv")
