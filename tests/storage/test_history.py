@@ -1,0 +1,222 @@
+"""storage.history: the log replayed into the engine's ordered event stream."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+
+from engine.ranks import Rank
+from engine.timecontrol import TimeControl
+from engine.types import (
+    DayEnded,
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    Registered,
+    Result,
+    Tournament,
+    TournamentRated,
+)
+from storage import (
+    Club,
+    Database,
+    Player,
+    confirm_game,
+    correct_game,
+    create_tournament,
+    end_day,
+    finalise_tournament,
+    reopen_tournament,
+    undo_last,
+    void_game,
+)
+from storage import overlay as overlays
+from storage.history import club_events, count_events, game_from_row
+from tests.storage.conftest import DAY, KOMI, ORGANISER, game, player
+
+
+async def _stream(db: Database, club: Club, chunk: int = 4096) -> list[tuple[int, Event]]:
+    async with db.transaction() as tx:
+        folded = await overlays.load(tx, club.id)
+        events = [
+            item async for batch in club_events(tx, club.id, folded, chunk=chunk) for item in batch
+        ]
+        assert await count_events(tx, club.id, folded) == len(events)
+    return events
+
+
+@pytest.fixture
+async def pair(db: Database, club: Club) -> tuple[Player, Player]:
+    return await player(db, club, "Nagy Péter"), await player(db, club, "Kovács Anna", "7k")
+
+
+async def test_registrations_and_club_games_in_log_order(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    time = TimeControl.parse("40m 30/5m canadian")
+    row = await game(db, club, a, b, Result.JIGO, stones=3, komi=Fraction(1, 2), time=time)
+    third = await player(db, club, "Szabó Éva", rating=120, country="HU", committee=True)
+    assert await _stream(db, club) == [
+        (a.id, Registered(a.id, Rank.kyu(5), DAY)),
+        (b.id, Registered(b.id, Rank.kyu(7), DAY)),
+        (
+            row.id,
+            GamePlayed(Game(row.id, a.id, b.id, Result.JIGO, DAY, 3, Fraction(1, 2), time=time)),
+        ),
+        (third.id, Registered(third.id, Rank.kyu(5), DAY, 120, "HU", True)),
+    ]
+
+
+async def test_every_game_field_reads_back(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    row = await game(
+        db,
+        club,
+        a,
+        b,
+        None,
+        stones=1,
+        komi=0,
+        played=False,
+        board=13,
+        arranged=True,
+        counts_as_tournament=True,
+        reported=DAY,
+    )
+    stored = await db.fetchone(
+        "SELECT seq, black, white, result, date, stones, komi2, played, board, time, tournament, "
+        "round, arranged, counts_as_tournament, pair_go, reported FROM games WHERE seq = ?",
+        (row.id,),
+    )
+    assert stored is not None
+    expected = Game(
+        row.id,
+        a.id,
+        b.id,
+        None,
+        DAY,
+        1,
+        Fraction(0),
+        False,
+        13,
+        None,
+        None,
+        None,
+        True,
+        True,
+        False,
+        DAY,
+    )
+    assert game_from_row(stored) == expected
+    assert (await _stream(db, club))[-1] == (row.id, GamePlayed(expected))
+
+
+async def test_chunks_do_not_change_the_stream(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    for _ in range(5):
+        await game(db, club, *pair)
+    await end_day(db, club, DAY)
+    await game(db, club, *pair)
+    assert await _stream(db, club, chunk=2) == await _stream(db, club)
+
+
+async def test_a_tournament_is_rated_at_its_effective_finalisation(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    cup = await create_tournament(db, club, Tournament(0, "Cup", DAY, DAY, 2), actor=ORGANISER)
+    first = await game(db, club, a, b, tournament=cup.id, round=1)
+    club_game = await game(db, club, b, a)
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    await reopen_tournament(db, club, cup, actor=ORGANISER)
+    second = await game(db, club, b, a, tournament=cup.id, round=2)
+    later = await game(db, club, a, b)
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    stream = await _stream(db, club)
+    positions = [position for position, _ in stream]
+    assert positions == sorted(positions)
+    (rated,) = [(p, e) for p, e in stream if isinstance(e, TournamentRated)]
+    position, event = rated
+    assert position > later.id  # the re-finalisation, not the first one
+    assert [g.id for g in event.games] == [first.id, second.id]
+    assert event.entries == (Entry(a.id, Rank.kyu(5)), Entry(b.id, Rank.kyu(7)))
+    assert event.tournament.name == "Cup"
+    assert [p for p, e in stream if isinstance(e, GamePlayed)] == [club_game.id, later.id]
+
+
+async def test_an_open_tournament_is_not_in_the_stream(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    cup = await create_tournament(db, club, Tournament(0, "Cup", DAY, DAY, 2), actor=ORGANISER)
+    await game(db, club, *pair, tournament=cup.id, round=1)
+    assert not any(isinstance(e, TournamentRated) for _, e in await _stream(db, club))
+
+
+async def test_a_correction_keeps_the_original_position(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    row = await game(db, club, a, b)
+    await end_day(db, club, DAY)
+    await correct_game(
+        db, club, row.id, actor=ORGANISER, result=Result.WHITE, black=b.id, white=a.id
+    )
+    stream = await _stream(db, club)
+    assert stream[2] == (
+        row.id,
+        GamePlayed(dataclasses.replace(row.game, result=Result.WHITE, black=b.id, white=a.id)),
+    )
+    assert stream[3] == (stream[3][0], DayEnded(DAY))
+
+
+async def test_void_and_undo_remove_their_targets(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    voided = await game(db, club, a, b)
+    undone = await game(db, club, a, b, actor="telegram:9")
+    kept = await game(db, club, b, a)
+    await void_game(db, club, voided.id, actor=ORGANISER)
+    await undo_last(db, club, actor="telegram:9")
+    games = [e.game.id for _, e in await _stream(db, club) if isinstance(e, GamePlayed)]
+    assert games == [kept.id]
+    assert voided.id not in games and undone.id not in games
+
+
+async def test_an_undone_registration_is_not_in_the_stream(db: Database, club: Club) -> None:
+    a = await player(db, club, "Nagy Péter")
+    await undo_last(db, club, actor=ORGANISER)
+    assert not any(e == Registered(a.id, Rank.kyu(5), DAY) for _, e in await _stream(db, club))
+
+
+async def test_a_pending_report_counts_from_its_confirmation(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    report = await game(db, club, a, b, pending=True)
+    other = await game(db, club, b, a)
+    assert [e.game.id for _, e in await _stream(db, club) if isinstance(e, GamePlayed)] == [
+        other.id
+    ]
+    await confirm_game(db, club, report.id, actor=ORGANISER)
+    stream = await _stream(db, club)
+    assert [(p > other.id, e.game.id) for p, e in stream if isinstance(e, GamePlayed)] == [
+        (False, other.id),
+        (True, report.id),
+    ]
+
+
+async def test_komi_reads_back_exactly(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    await game(db, club, *pair, komi=KOMI)
+    await game(db, club, *pair, komi=-2)
+    komis = [e.game.komi for _, e in await _stream(db, club) if isinstance(e, GamePlayed)]
+    assert komis == [Fraction(13, 2), Fraction(-2)]
