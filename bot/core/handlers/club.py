@@ -20,7 +20,7 @@ from engine.systems import SYSTEMS
 
 CLUB_USAGE = (
     "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | "
-    "timezone ZONE | komi K | organiser add|remove WHO"
+    "timezone ZONE | komi K | country XX | organiser add|remove WHO"
 )
 SETTABLE = {"komi": "the club's even-game komi (rules.md §5), e.g. 6.5"}
 
@@ -44,7 +44,17 @@ SETTABLE = {"komi": "the club's even-game komi (rules.md §5), e.g. 6.5"}
             "action",
             "choice",
             "what to do",
-            choices=("new", "join", "code", "show", "system", "timezone", "komi", "organiser"),
+            choices=(
+                "new",
+                "join",
+                "code",
+                "show",
+                "system",
+                "timezone",
+                "komi",
+                "country",
+                "organiser",
+            ),
         ),
         Param("value", "text", "the setting's value", required=False),
     ),
@@ -109,6 +119,8 @@ async def club(ctx: Context) -> Reply:
             ctx.db, ctx.club, "komi", fmt.value(komi), actor=ctx.actor, chat=ctx.chat
         )
         return Reply.text(f"Even games in {ctx.club.name} now default to komi {fmt.value(komi)}.")
+    if action == "country":
+        return await _country(ctx, value)
     if action in ("organiser", "organizer"):
         return await _organiser(ctx, rest)
     raise BadArgument(f"unknown /club action {action!r}; {CLUB_USAGE}")
@@ -163,11 +175,27 @@ async def _show(ctx: Context) -> Reply:
         f"System: {fmt.system_title(settings.get('system', ctx.club.system))}",
         f"Time zone: {settings.get('timezone', 'UTC')}",
         f"Even-game komi: {settings.get('komi', '6.5')}",
+        f"Country: {settings.get('country') or 'not set (every new player joins the register)'}",
         f"Players: {len(players)}",
         "Chats: " + ", ".join(f"{p}:{c}" for p, c in chats),
         "Organisers (besides chat administrators): " + (", ".join(organisers) or "none"),
     ]
     return Reply(blocks=(Text(ctx.club.name, title=True), Text("\n".join(lines))))
+
+
+async def _country(ctx: Context, value: str) -> Reply:
+    """The club's country: imported players from elsewhere are guests (rules.md §1.4 step 2)."""
+    assert ctx.club is not None
+    code = "" if value.lower() in ("none", "-") else value.upper()
+    if not value or code and not re.fullmatch(r"[A-Z]{2}", code):
+        raise BadArgument(f"country takes a two-letter code like HU (or none), not {value!r}")
+    await storage.set_setting(ctx.db, ctx.club, "country", code, actor=ctx.actor, chat=ctx.chat)
+    if not code:
+        return Reply.text(f"{ctx.club.name} has no country now: every imported player joins.")
+    return Reply.text(
+        f"{ctx.club.name} is in {code}: players from other countries in an imported tournament "
+        "are rated as guests and not added to the register."
+    )
 
 
 async def _organiser(ctx: Context, rest: list[Token]) -> Reply:
