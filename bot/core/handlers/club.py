@@ -187,7 +187,7 @@ async def _country(ctx: Context, value: str) -> Reply:
     """The club's country: imported players from elsewhere are guests (rules.md §1.4 step 2)."""
     assert ctx.club is not None
     code = "" if value.lower() in ("none", "-") else value.upper()
-    if not value or code and not re.fullmatch(r"[A-Z]{2}", code):
+    if not value or (code and not re.fullmatch(r"[A-Z]{2}", code)):
         raise BadArgument(f"country takes a two-letter code like HU (or none), not {value!r}")
     await storage.set_setting(ctx.db, ctx.club, "country", code, actor=ctx.actor, chat=ctx.chat)
     if not code:
