@@ -18,7 +18,7 @@ NEW_ADMIN = Caller("telegram", "400", "Admin of another chat", chat_admin=True)
 NEW_MEMBER = Caller("telegram", "401", "Member of another chat")
 CLUB_USAGE = (
     "Usage: /club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | timezone ZONE | "
-    "komi K | organiser add|remove WHO — e.g. /club new Budapest Go Club mgsz"
+    "komi K | country XX | organiser add|remove WHO — e.g. /club new Budapest Go Club mgsz"
 )
 
 
@@ -132,6 +132,7 @@ async def test_club_show(club: FakeChat) -> None:
             "System: MGSZ Elo (Hungary)\n"
             "Time zone: UTC\n"
             "Even-game komi: 6.5\n"
+            "Country: not set (every new player joins the register)\n"
             "Players: 2\n"
             "Chats: telegram:-1001\n"
             "Organisers (besides chat administrators): telegram:100, telegram:200"
@@ -167,9 +168,24 @@ async def test_set_the_time_zone_and_the_komi(club: FakeChat) -> None:
     assert (await settings(club))["komi"] == "5.5"
 
 
+async def test_set_the_clubs_country(club: FakeChat) -> None:
+    said = await club.ok("/club country hu")
+    assert said.text == (
+        "Budapest Go Club is in HU: players from other countries in an imported tournament are "
+        "rated as guests and not added to the register."
+    )
+    assert (await settings(club))["country"] == "HU"
+    assert "Country: HU" in (await club.ok("/club show")).text
+    said = await club.ok("/club country none")
+    assert said.text == "Budapest Go Club has no country now: every imported player joins."
+    assert (await settings(club))["country"] == ""
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
+        ("/club country HUN", "Country takes a two-letter code like HU (or none), not 'HUN'"),
+        ("/club country", "Country takes a two-letter code like HU (or none), not ''"),
         ("/club system elo", "The system must be one of mgsz, tensuusei, swedish, psg, not 'elo'"),
         ("/club system", "The system must be one of mgsz, tensuusei, swedish, psg, not ''"),
         ("/club timezone Mars/Olympus", "'Mars/Olympus' is not a time zone; use a name like "
