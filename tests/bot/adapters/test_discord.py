@@ -391,3 +391,55 @@ def test_option_names_are_valid_and_unique() -> None:
     assert option_name("c", taken) == "c_2"
     assert option_name("game id", taken) == "game_id"
     assert option_name("!!!", taken) == "value"
+
+
+# --- working state, failures, sync ---------------------------------------------------------
+
+
+async def test_a_slow_command_is_deferred_then_followed_up(
+    discord_bot: DiscordBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.adapters.discord.DEFER_AFTER_S", 0.01)
+    core = discord_bot.adapter.core
+    answer = core.handle
+
+    async def slow(inv: Any) -> Any:  # finishes only once Discord was told to wait
+        await discord_bot.fake.wait_for(
+            lambda calls: any(
+                isinstance(c.body, dict) and c.body.get("type") == DEFERRED for c in calls
+            )
+        )
+        return await answer(inv)
+
+    monkeypatch.setattr(core, "handle", slow)
+    deferral, followup = await discord_bot.slash("help", D_PLAYER)
+    assert deferral.body["type"] == DEFERRED
+    assert followup.path.startswith(f"/webhooks/{fd.APP_ID}/")
+    assert "hoshi" in content(followup)
+
+
+async def test_a_failure_is_reported_with_a_reference(
+    discord_bot: DiscordBot, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(inv: Any) -> Any:
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(discord_bot.adapter.core, "handle", broken)
+    (call,) = await discord_bot.slash("help", D_PLAYER)
+    assert ephemeral(call)
+    assert "Something went wrong (ref " in content(call)
+    assert "fire" not in content(call)
+    assert any("incident" in r.getMessage() for r in caplog.records)
+
+
+async def test_without_guilds_the_commands_are_synced_globally(core: Any) -> None:
+    from bot.adapters.discord import DiscordAdapter
+    from bot.config import DiscordConfig
+
+    async with fd.FakeDiscord() as fake:
+        adapter = DiscordAdapter(core, fd.TOKEN, DiscordConfig())
+        await adapter.client.login(fd.TOKEN)
+        await adapter.client.close()
+    (sync,) = [c for c in fake.calls if c.method == "PUT"]
+    assert sync.path == f"/applications/{fd.APP_ID}/commands"
+    assert len(sync.body) == len(public_commands())

@@ -464,3 +464,42 @@ def test_render_html_counts_astral_characters_twice() -> None:
 )
 def test_parse_command(text: str, expected: tuple[str, str] | None) -> None:
     assert parse_command(text, ft.BOT_USERNAME) == expected
+
+
+# --- working state, files, edits -----------------------------------------------------------
+
+
+async def test_a_slow_command_shows_typing(
+    telegram: TelegramBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.adapters.telegram.TYPING_AFTER_S", 0.01)
+    core = telegram.adapter.core
+    answer = core.handle
+
+    async def slow(inv: Any) -> Any:  # finishes only once the chat saw "typing…"
+        await telegram.api.wait_for("sendChatAction")
+        return await answer(inv)
+
+    monkeypatch.setattr(core, "handle", slow)
+    calls = await telegram.say("/help", ft.private(PLAYER), PLAYER)
+    assert [c.method for c in calls] == ["sendChatAction", "sendMessage"]
+    assert calls[0].params["action"] == "typing"
+    assert calls[0].params["chat_id"] == PLAYER["id"]
+
+
+async def test_a_file_reply_is_sent_as_a_document(telegram: TelegramBot) -> None:
+    await new_club(telegram)
+    await register(telegram, "Nagy Péter 5k")
+    calls = await telegram.say("/export csv", GROUP, ADMIN)
+    (document,) = [c for c in calls if c.method == "sendDocument"]
+    name, data = document.files["document"]
+    assert name.endswith(".csv")
+    assert "Nagy Péter" in data.decode("utf-8")
+
+
+async def test_an_edited_command_does_not_run_again(telegram: TelegramBot) -> None:
+    update = telegram.api.command("/help", GROUP, PLAYER)
+    await telegram.processed(update)
+    edited = telegram.api.push({"edited_message": {**update["message"], "edit_date": 1}})
+    await telegram.processed(edited)
+    assert len(telegram.api.sent("sendMessage")) == 1
