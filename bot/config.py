@@ -72,7 +72,8 @@ _SECTIONS = {"hoshi", "telegram", "discord"}
 def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> Config:
     """Read the config file (``HOSHI_CONFIG`` or the user config dir; missing = defaults).
 
-    Environment overrides: ``HOSHI_DB`` (database path), ``TELEGRAM_API_BASE_URL``.
+    Environment overrides: ``HOSHI_DB`` (database path), ``TELEGRAM_API_BASE_URL``,
+    ``TELEGRAM_FILE_BASE_URL``.
 
     Raises:
         ConfigError: naming the bad key, for unknown keys, wrong types or invalid values.
@@ -93,8 +94,10 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
         config = replace(config, db_path=Path(env["HOSHI_DB"]).expanduser())
     if env.get("TELEGRAM_API_BASE_URL"):
         base = env["TELEGRAM_API_BASE_URL"].rstrip("/")
-        telegram = replace(config.telegram, api_base_url=base)
-        config = replace(config, telegram=telegram)
+        config = replace(config, telegram=replace(config.telegram, api_base_url=base))
+    if env.get("TELEGRAM_FILE_BASE_URL"):  # a self-hosted Bot API serves files too
+        base = env["TELEGRAM_FILE_BASE_URL"].rstrip("/")
+        config = replace(config, telegram=replace(config.telegram, file_base_url=base))
     return config
 
 
