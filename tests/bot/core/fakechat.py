@@ -11,7 +11,10 @@ the club named with ``/club organiser add``, ``PLAYER`` anyone else in the chat.
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +40,37 @@ CALLERS = {
     ORGANISER: Caller(PLATFORM, "200", "Organiser Olga"),
     PLAYER: Caller(PLATFORM, "300", "Player Pál"),
 }
+
+
+_TEMPLATES: dict[tuple[str, str, tuple[str, ...]], Path] = {}
+_TEMPLATE_DIR: Path | None = None
+
+
+async def _template(system: str, name: str, players: tuple[str, ...]) -> Path:
+    """A database file holding the club and its registered ``players``, made once per test
+    session and copied for each test (migrating, creating a club and registering players for
+    every test would dominate the suite's time)."""
+    global _TEMPLATE_DIR
+    key = (system, name, players)
+    if key in _TEMPLATES:
+        return _TEMPLATES[key]
+    if _TEMPLATE_DIR is None:
+        _TEMPLATE_DIR = Path(tempfile.mkdtemp(prefix="hoshi-fakechat-"))
+        atexit.register(shutil.rmtree, _TEMPLATE_DIR, True)
+    path = _TEMPLATE_DIR / f"{system}-{len(_TEMPLATES)}.sqlite"
+    db = await storage.open_db(path, clock=FakeClock())
+    try:
+        admin = CALLERS[ADMIN].identity
+        club = await storage.create_club(db, name, system, actor=admin)
+        await storage.bind_chat(db, club, PLATFORM, CHAT_ID, actor=admin)
+        await storage.add_organiser(db, club, CALLERS[ORGANISER].identity, actor=admin)
+        if players:
+            chat = FakeChat(db, Core(db, Config(db_path=path)), club, FakeClock())
+            await chat.register(*players)
+    finally:
+        await db.close()  # the last connection to close checkpoints the WAL into the file
+    _TEMPLATES[key] = path
+    return path
 
 
 class FakeClock:
@@ -87,21 +121,23 @@ class FakeChat:
         settings: dict[str, str] | None = None,
         clock: FakeClock | None = None,
         config: Config | None = None,
+        players: tuple[str, ...] = (),
     ) -> FakeChat:
-        """A club with ``system`` bound to the chat; ``ORGANISER`` is named an organiser."""
+        """A club with ``system`` bound to the chat; ``ORGANISER`` is named an organiser;
+        ``players`` are registered by the chat administrator (``/register`` lines)."""
         clock = clock or FakeClock()
-        db = await storage.open_db(tmp_path / "hoshi.sqlite", clock=clock)
+        path = tmp_path / "hoshi.sqlite"
+        shutil.copyfile(await _template(system, name, players), path)
+        db = await storage.open_db(path, clock=clock)
         try:
-            admin = CALLERS[ADMIN].identity
-            club = await storage.create_club(db, name, system, actor=admin)
-            await storage.bind_chat(db, club, PLATFORM, CHAT_ID, actor=admin)
-            await storage.add_organiser(db, club, CALLERS[ORGANISER].identity, actor=admin)
+            club = await storage.get_club(db, name)
+            assert club is not None
             for key, value in (settings or {}).items():
-                await storage.set_setting(db, club, key, value, actor=admin)
+                await storage.set_setting(db, club, key, value, actor=CALLERS[ADMIN].identity)
         except BaseException:
             await db.close()
             raise
-        config = config or Config(db_path=tmp_path / "hoshi.sqlite", charts_dir=tmp_path)
+        config = config or Config(db_path=path, charts_dir=tmp_path)
         return cls(db, Core(db, config), club, clock)
 
     async def close(self) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -116,52 +117,48 @@ def test_param_defaults() -> None:
 # -- permissions: enumerate the table ----------------------------------------------------------
 
 ORGANISER_TABLE = [c for c in COMMANDS.values() if c.organiser_only]
-ORGANISER_LINES = [
-    (cmd.name, line) for cmd in ORGANISER_TABLE for line in (*cmd.examples, cmd.usage)
-]
 
 
-async def _club_with_data(chat: FakeChat) -> None:
-    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090", "Szabó Éva 5k")
-    await chat.ok("/result Nagy Péter Kovács Anna B+")
-    await chat.ok('/tournament new Spring Cup rounds=5 time="60m 3x30s" even')
+@pytest.fixture
+async def busy(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    """A club with players, a game and an open tournament: something to get wrong."""
+    chat = await FakeChat.open(
+        tmp_path, players=("Nagy Péter 5k", "Kovács Anna 2d 2090", "Szabó Éva 5k")
+    )
+    try:
+        await chat.ok("/result Nagy Péter Kovács Anna B+")
+        await chat.ok('/tournament new Spring Cup rounds=5 time="60m 3x30s" even')
+        yield chat
+    finally:
+        await chat.close()
 
 
-@pytest.mark.parametrize(("name", "line"), ORGANISER_LINES, ids=lambda v: str(v)[:40])
-async def test_a_player_is_refused_every_organiser_command(
-    chat: FakeChat, name: str, line: str
-) -> None:
-    await _club_with_data(chat)
-    said = await chat.refused(line, as_=MEMBER)
-    assert said.text == (
-        f"/{name} is for the organisers of Budapest Go Club: chat administrators and the "
+@pytest.mark.parametrize("cmd", ORGANISER_TABLE, ids=lambda c: c.name)
+async def test_a_player_is_refused_every_organiser_command(busy: FakeChat, cmd: Command) -> None:
+    refusal = (
+        f"/{cmd.name} is for the organisers of Budapest Go Club: chat administrators and the "
         "people an organiser adds with /club organiser add. Nothing was changed."
     )
-    assert said.reply.private  # the refusal goes to the caller only, where the platform can
-
-
-@pytest.mark.parametrize("cmd", ORGANISER_TABLE, ids=lambda c: c.name)
-async def test_a_player_is_refused_with_a_pasted_table_too(chat: FakeChat, cmd: Command) -> None:
-    said = await chat.refused(
+    for line in (*cmd.examples, cmd.usage, f"/{cmd.name}"):
+        said = await busy.refused(line, as_=MEMBER)
+        assert said.text == refusal, line
+        assert said.reply.private, line  # the refusal goes to the caller only, where it can
+    said = await busy.refused(
         f"/{cmd.name} import", as_=MEMBER, attachment=b"; EV[x]\n", attachment_name="x.h9"
     )
-    assert "is for the organisers" in said.text
+    assert said.text == refusal
 
 
 @pytest.mark.parametrize("cmd", ORGANISER_TABLE, ids=lambda c: c.name)
-@pytest.mark.parametrize("who", [ADMIN, NAMED])
-async def test_organisers_pass_the_permission_check(
-    chat: FakeChat, cmd: Command, who: str
-) -> None:
-    await _club_with_data(chat)
-    said = await chat.say(cmd.examples[0], as_=who)
-    assert "is for the organisers" not in said.text
+async def test_organisers_pass_the_permission_check(busy: FakeChat, cmd: Command) -> None:
+    for who in (ADMIN, NAMED):
+        said = await busy.say(cmd.examples[0], as_=who)
+        assert "is for the organisers" not in said.text, who
 
 
 @pytest.mark.parametrize("name", PLAYER_COMMANDS)
-async def test_players_pass_the_permission_check(chat: FakeChat, name: str) -> None:
-    await _club_with_data(chat)
-    said = await chat.say(COMMANDS[name].examples[0], as_=MEMBER)
+async def test_players_pass_the_permission_check(busy: FakeChat, name: str) -> None:
+    said = await busy.say(COMMANDS[name].examples[0], as_=MEMBER)
     assert "is for the organisers" not in said.text
 
 

@@ -23,9 +23,14 @@ RESULT_USAGE = (
 
 @pytest.fixture
 async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
-    chat = await FakeChat.open(tmp_path)
-    await chat.register(
-        "Nagy Péter 5k", "Kovács Anna 2d 2090", "Szabó Éva 5k", "Tóth Ádám 3k 1850"
+    chat = await FakeChat.open(
+        tmp_path,
+        players=(
+            "Nagy Péter 5k",
+            "Kovács Anna 2d 2090",
+            "Szabó Éva 5k",
+            "Tóth Ádám 3k 1850",
+        ),
     )
     try:
         yield chat
@@ -36,8 +41,14 @@ async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
 @pytest.fixture
 async def tensuusei(tmp_path: Path) -> AsyncIterator[FakeChat]:
     """A Tensuusei club: each game moves a point at once, pending until the day's end."""
-    chat = await FakeChat.open(tmp_path, "tensuusei")
-    await chat.register("Nagy Péter 5k", "Kovács Anna 3k")
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        players=(
+            "Nagy Péter 5k",
+            "Kovács Anna 3k",
+        ),
+    )
     try:
         yield chat
     finally:

@@ -18,14 +18,16 @@ from tests.bot.core.fakechat import CALLERS, PLAYER, TODAY, FakeChat
 
 @pytest.fixture
 async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
-    chat = await FakeChat.open(tmp_path)
-    await chat.register(
-        "Szabó Éva 5k alias=Évi",
-        "Nagy Péter 5k",
-        "Nagy Pál 5k",
-        "Kovács Anna 2d 2090 country=HU club=Szeged",
-        "Tóth Ádám 3k 1850",
-        "O'Brien Seán 5k",
+    chat = await FakeChat.open(
+        tmp_path,
+        players=(
+            "Szabó Éva 5k alias=Évi",
+            "Nagy Péter 5k",
+            "Nagy Pál 5k",
+            "Kovács Anna 2d 2090 country=HU club=Szeged",
+            "Tóth Ádám 3k 1850",
+            "O'Brien Seán 5k",
+        ),
     )
     try:
         yield chat

@@ -23,8 +23,14 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture
 async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
-    chat = await FakeChat.open(tmp_path)
-    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090 country=HU", "Tóth Ádám 3k 1850")
+    chat = await FakeChat.open(
+        tmp_path,
+        players=(
+            "Nagy Péter 5k",
+            "Kovács Anna 2d 2090 country=HU",
+            "Tóth Ádám 3k 1850",
+        ),
+    )
     try:
         yield chat
     finally:

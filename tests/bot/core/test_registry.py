@@ -26,8 +26,13 @@ EGF_USAGE = "Usage: /egf NAME RATING [YYYY-MM] — e.g. /egf Nagy Péter 2045"
 
 @pytest.fixture
 async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
-    chat = await FakeChat.open(tmp_path)
-    await chat.register("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    chat = await FakeChat.open(
+        tmp_path,
+        players=(
+            "Nagy Péter 5k",
+            "Kovács Anna 2d 2090",
+        ),
+    )
     try:
         yield chat
     finally:
