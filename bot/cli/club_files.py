@@ -1,0 +1,140 @@
+"""``hoshi import``, ``hoshi export``, ``hoshi replay``: a club's data from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bot.cli.common import club_options, fail, run_club_command
+from engine.errors import EngineError
+
+
+def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    imp = commands.add_parser(
+        "import",
+        help="import a tournament file (h9, OpenGotha XML) into a club",
+        description="Import a tournament file (EGD h9 or OpenGotha XML): it stays open until "
+        "finalised, its MGSZ multiplier derived from the file. All or nothing.",
+    )
+    imp.add_argument("file", type=Path)
+    club_options(imp)
+    imp.add_argument("--C", dest="manual_c", type=int, help="set the MGSZ multiplier C by hand")
+    imp.add_argument("--name", help="the tournament's name (default: the file's EV)")
+    imp.add_argument(
+        "--ratings", type=Path, help="CSV of starting ratings for new players: name,rating[,rank]"
+    )
+    imp.add_argument(
+        "--committee",
+        action="store_true",
+        help="record new players' declared ranks as committee decisions (MGSZ, rules.md §1.5)",
+    )
+    imp.add_argument("--finalise", action="store_true", help="rate the tournament at once")
+    imp.set_defaults(run=_run_import)
+
+    exp = commands.add_parser("export", help="write the club's players, games or ratings")
+    club_options(exp)
+    exp.add_argument("--format", choices=("csv", "games", "json", "h9"), default="csv")
+    exp.add_argument("--tournament", help="with --format h9: the tournament")
+    exp.add_argument("--output", "-o", type=Path, help="write to a file instead of stdout")
+    exp.set_defaults(run=_run_export)
+
+    rep = commands.add_parser("replay", help="rebuild every rating from the club's log")
+    club_options(rep)
+    rep.set_defaults(run=_run_replay)
+
+
+def _run_import(args: argparse.Namespace) -> int:
+    from bot import importing
+    from bot.adapters.console import CALLER
+    from engine.formats import parse_ratings_csv
+
+    try:
+        data = args.file.read_bytes()
+        ratings = parse_ratings_csv(args.ratings.read_bytes()) if args.ratings else []
+    except OSError as exc:
+        return fail(f"cannot read {exc.filename}: {exc.strerror}")
+    except EngineError as exc:
+        return fail(f"{args.ratings}: {exc}")
+
+    async def work(db, club, config) -> int:  # type: ignore[no-untyped-def]
+        import storage
+
+        settings = await storage.club_settings(db, club)
+        tf = importing.read_file(data, args.file.name)
+        plan = await importing.plan_import(
+            db,
+            club,
+            tf,
+            settings=settings,
+            manual_c=args.manual_c,
+            name=args.name,
+            ratings=ratings,
+            committee=args.committee,
+        )
+        result = await importing.apply_import(db, club, plan, actor=CALLER.identity, chat=None)
+        print("\n".join(importing.summary_lines(plan, result)))
+        if args.finalise:
+            changes = await storage.finalise_tournament(
+                db, club, result.tournament.id, actor=CALLER.identity
+            )
+            print(f"Finalised: {len(changes)} rating changes.")
+        return 0
+
+    return run_club_command(args, work)
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from bot import exporting
+
+    async def work(db, club, config) -> int:  # type: ignore[no-untyped-def]
+        import storage
+
+        data = await storage.export_rows(db, club)
+        if args.format == "h9":
+            if not args.tournament:
+                return fail("--format h9 needs --tournament NAME")
+            row = await storage.tournament(db, club, args.tournament)
+            if row is None:
+                return fail(f"there is no tournament {args.tournament!r} in {club.name}")
+            text = exporting.tournament_h9(data, row)
+        else:
+            text = {
+                "csv": exporting.players_csv,
+                "games": exporting.games_csv,
+                "json": exporting.ratings_json,
+            }[args.format](data)
+        if args.output:
+            args.output.write_text(text, encoding="utf-8")
+            print(f"wrote {args.output}", file=sys.stderr)
+        else:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return 0
+
+    return run_club_command(args, work)
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    async def work(db, club, config) -> int:  # type: ignore[no-untyped-def]
+        import time
+
+        import storage
+
+        started = time.perf_counter()
+
+        def progress(done: int, total: int) -> None:
+            width = 30
+            filled = width * done // max(total, 1)
+            print(
+                f"\rreplaying {club.name}: [{'#' * filled}{'.' * (width - filled)}] "
+                f"{done}/{total}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        await storage.replay_club(db, club.id, progress)
+        print(f"\nreplayed {club.name} in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+        return 0
+
+    return run_club_command(args, work)

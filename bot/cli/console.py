@@ -1,0 +1,38 @@
+"""``hoshi console``: the bot in this terminal, no token needed."""
+
+from __future__ import annotations
+
+import argparse
+
+from bot.cli.common import SYSTEM_CHOICES, club_options, fail
+
+
+def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    console = commands.add_parser(
+        "console",
+        help="run the bot in this terminal (no token needed)",
+        description="The bot on a terminal: you are the club's organiser. With standard input "
+        "not a terminal it reads one command per line (hoshi console --db club.sqlite < "
+        "session.txt).",
+    )
+    club_options(console)
+    console.add_argument("--system", choices=SYSTEM_CHOICES, help="system of a new club")
+    console.add_argument("--quiet", action="store_true", help="scripted: do not echo commands")
+    console.set_defaults(run=_run_console)
+
+
+def _run_console(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.adapters.console import run_console
+    from bot.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        return fail(str(exc))
+    return asyncio.run(
+        run_console(
+            config, db_path=args.db, club=args.club, system=args.system, echo=not args.quiet
+        )
+    )
