@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from bot.core import format as fmt
+from engine.errors import FormatError
 from engine.formats import CsvGame, CsvPlayer, write_games_csv, write_h9, write_players_csv
 from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
 from engine.system import Card
@@ -115,12 +116,26 @@ def _maybe_int(text: str | None) -> int | None:
 
 
 def tournament_h9(export: Export, row: TournamentRow) -> str:
-    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14)."""
+    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14).
+
+    Raises:
+        FormatError: a player has two games in one round, which an h9 file cannot hold.
+    """
     t = row.tournament
     games = [g.game for g in export.games if g.game.tournament == t.id and g.status == "ok"]
     ids = sorted({p for g in games for p in (g.black, g.white)})
     position = {pid: i + 1 for i, pid in enumerate(ids)}
     players = {p.id: (p, card) for p, card in export.players}
+    seen: set[tuple[int, int]] = set()
+    for g in games:  # an h9 line has one cell per round (formats.md)
+        for pid in (g.black, g.white):
+            if (pid, g.round or 1) in seen:
+                raise FormatError(
+                    f"{players[pid][0].name} has two games in round {g.round or 1} of {t.name}, "
+                    "and an EGD h9 file holds one game per player and round; export the games "
+                    "as CSV instead (games)"
+                )
+            seen.add((pid, g.round or 1))
     file_players = tuple(
         FilePlayer(
             position=position[pid],
