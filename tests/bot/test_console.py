@@ -1,0 +1,203 @@
+"""The console adapter: scripted sessions, pasted blocks, pictures and files written to disk."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import storage
+from bot.adapters import console
+from bot.adapters.console import commands, invocation, run_console
+from bot.config import Config
+
+DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TINY_H9 = """\
+; EV[Tiny Cup]
+; DT[2026-04-18,2026-04-19]
+; HA[h9]
+; KM[6.5]
+; TM[60]
+;
+; Pl Name           Rk Co Club
+   1 Nagy Péter     5k HU Bp     2+/b0   3+/w0
+   2 Kovács Anna    2d HU Bp     1-/w0   0+
+   3 Új Ferenc      6k HU Bp        0+   1-/b0
+"""
+
+
+def config(tmp_path: Path) -> Config:
+    return Config(db_path=tmp_path / "default.sqlite", charts_dir=tmp_path / "charts")
+
+
+async def run(tmp_path: Path, script: str, **options: object) -> tuple[int, str]:
+    out = io.StringIO()
+    options.setdefault("db_path", tmp_path / "club.sqlite")
+    status = await run_console(
+        config(tmp_path),
+        source=io.StringIO(script),
+        out=out,
+        **options,  # type: ignore[arg-type]
+    )
+    return status, out.getvalue()
+
+
+def replies(transcript: str) -> dict[str, str]:
+    """Each echoed command with its reply."""
+    found: dict[str, str] = {}
+    for block in transcript.split("\n> ")[0:]:
+        command, _, reply = block.removeprefix("> ").partition("\n")
+        found[command] = reply.strip()
+    return found
+
+
+async def test_a_scripted_session(tmp_path: Path) -> None:
+    script = f"""\
+# a whole club evening, as a script
+/register Nagy Péter 5k
+/register Kovács Anna 2d 2090
+
+result Nagy Péter Kovács Anna B+
+/rating nagy peter
+/handicap Nagy Kovács
+/tournament import <<END
+{TINY_H9}END
+/tournament finalise
+/top
+/chart Nagy Péter
+/chart Nagy Péter
+/export json
+/ratin Nagy
+"""
+    status, out = await run(tmp_path, script)
+    assert status == 0
+    said = replies(out)
+    assert "# a whole club evening" not in out  # comments are skipped
+    assert said["/register Nagy Péter 5k"] == "Registered Nagy Péter (5k)\n\nElo: 1720"
+    assert said["result Nagy Péter Kovács Anna B+"].startswith("Game #")  # the / is optional
+    assert said["/rating nagy peter"].startswith("Nagy Péter — 5k\n\nElo: 1720")
+    assert (
+        "Black: Nagy Péter (5k)\nWhite: Kovács Anna (2d)\n6 stones, komi 0.5"
+        in said["/handicap Nagy Kovács"]
+    )
+    assert said["/tournament import"].startswith("Imported Tiny Cup")
+    assert "New: Új Ferenc 6k" in said["/tournament import"]
+    assert said["/tournament finalise"].startswith("Tiny Cup is rated")
+    assert said["/ratin Nagy"] == (
+        "There is no command /ratin. Did you mean /rating? /help lists them all."
+    )
+    charts = re.findall(r"\[picture written to (.+)\]", out)
+    assert [Path(c).name for c in charts] == ["hoshi-nagy-peter.png", "hoshi-nagy-peter-2.png"]
+    for chart in charts:
+        assert Path(chart).read_bytes().startswith(PNG_SIGNATURE)
+        assert Path(chart).parent == tmp_path / "charts"
+    (export,) = re.findall(r"\[file written to (.+)\]", out)
+    assert Path(export).name == "my-go-club-ratings.json"
+    assert '"name": "Nagy Péter"' in Path(export).read_text(encoding="utf-8")
+
+
+async def test_the_database_keeps_the_club_between_sessions(tmp_path: Path) -> None:
+    await run(tmp_path, "/register Nagy Péter 5k\n", club="Pécsi Go Klub", system="tensuusei")
+    status, out = await run(tmp_path, "/rating Nagy\n", club="Pécsi Go Klub")
+    assert status == 0
+    assert "points: 70" in out and "Tensuusei points (Japan) · Pécsi Go Klub" in out
+    # without --club: the only club of the database
+    status, out = await run(tmp_path, "/club show\n")
+    assert out.splitlines()[1] == "Pécsi Go Klub"
+    db = await storage.open_db(tmp_path / "club.sqlite")
+    try:
+        assert [c.name for c in await storage.clubs(db)] == ["Pécsi Go Klub"]
+    finally:
+        await db.close()
+
+
+async def test_the_default_database_is_created_on_first_use(tmp_path: Path) -> None:
+    cfg = Config(db_path=tmp_path / "data" / "hoshi" / "hoshi.sqlite", charts_dir=tmp_path)
+    out = io.StringIO()
+    status = await run_console(cfg, source=io.StringIO("/club show\n"), out=out)
+    assert status == 0 and cfg.db_path.exists()
+    assert "My Go Club" in out.getvalue() and "MGSZ Elo (Hungary)" in out.getvalue()
+
+
+async def test_errors_set_the_exit_status_without_echo(tmp_path: Path) -> None:
+    status, out = await run(tmp_path, "/register Nagy Péter 5k\n/rating Nobody\n", echo=False)
+    assert status == 1
+    assert not out.startswith(">")
+    assert "No player called 'Nobody' in this club." in out
+    status, _ = await run(tmp_path, "/rating Nagy\n", echo=False)
+    assert status == 0
+
+
+async def test_a_bad_club_is_reported(tmp_path: Path) -> None:
+    status, out = await run(tmp_path, "/top\n", club="Elo Club", system="elo")
+    assert status == 2
+    assert out.startswith("hoshi: ") and "elo" in out
+
+
+async def test_a_malformed_paste_changes_nothing(tmp_path: Path) -> None:
+    broken = TINY_H9.replace("3+/w0", "3+/x0")
+    script = f"/register Nagy Péter 5k\n/tournament import <<END\n{broken}END\n/tournament list\n"
+    _, out = await run(tmp_path, script)
+    said = replies(out)
+    assert said["/tournament import"].startswith("Line 8: '3+/x0' is not a round token")
+    assert said["/tournament list"] == "No tournaments yet. /tournament new NAME opens one."
+
+
+def test_commands_read_heredocs_and_skip_comments() -> None:
+    lines = iter(
+        ["# comment\n", "\n", "/top 5\n", "/tournament import <<EOF\n", "a\n", "b\n", "EOF\n",
+         "/rating Nagy   <<  X\n", "x\n"]
+    )  # fmt: skip
+    assert list(commands(lines)) == [
+        ("/top 5", None),
+        ("/tournament import", b"a\nb\n"),
+        ("/rating Nagy", b"x\n"),  # an unterminated block ends with the input
+    ]
+
+
+def test_invocation() -> None:
+    inv = invocation("  /rating Nagy Péter ", "club-1")
+    assert (inv.command, inv.text, inv.chat_id, inv.attachment) == (
+        "rating", "Nagy Péter", "club-1", None
+    )  # fmt: skip
+    assert inv.caller.chat_admin and inv.caller.identity == "console:local"
+    pasted = invocation("tournament import", "club-1", b"data")
+    assert (pasted.command, pasted.attachment, pasted.attachment_name) == (
+        "tournament", b"data", "pasted.txt"
+    )  # fmt: skip
+
+
+@pytest.fixture
+def typed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Lines 'typed' at the interactive prompt; input() raises EOFError after the last."""
+    lines: list[str] = []
+    prompts: list[str] = []
+
+    def fake_input(prompt: str = "") -> str:
+        prompts.append(prompt)
+        if not lines:
+            raise EOFError
+        return lines.pop(0)
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    monkeypatch.setattr(console, "stdin_is_terminal", lambda: True)
+    yield lines
+    assert prompts[0] == "hoshi> "
+
+
+async def test_the_interactive_prompt(tmp_path: Path, typed: list[str]) -> None:
+    typed.extend(["/register Nagy Péter 5k", "", "/tournament import committee <<END",
+                  *TINY_H9.splitlines(), "END", "/top"])  # fmt: skip
+    out = io.StringIO()
+    status = await run_console(config(tmp_path), db_path=tmp_path / "i.sqlite", out=out)
+    text = out.getvalue()
+    assert status == 0
+    assert text.startswith("Club: My Go Club (mgsz) · database: ")
+    assert "hoshi console — you are the club's organiser." in text
+    assert "Registered Nagy Péter (5k)" in text and "Imported Tiny Cup" in text
+    assert "Kovács Anna" in text.split("My Go Club — MGSZ Elo (Hungary)")[1]
