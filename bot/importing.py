@@ -79,11 +79,14 @@ async def plan_import(
     matched: list[tuple[str, Player]] = []
     new: list[NewPlayer] = []
     problems: list[str] = []
-    names = Counter(p.name for p in tf.players)
+    # namesakes: file players whose names match each other (case, accents, order ignored)
+    shared = Counter(key for p in tf.players for key in name_keys(p.name))
     index = await _name_index(db, club)
+    taken: set[str] = set()  # the keys of the new players' names so far
     for fp in tf.players:
+        namesake = any(shared[key] > 1 for key in name_keys(fp.name))
         found = {p.id: p for key in name_keys(fp.name) for p in index.get(key, ())}
-        if len(found) == 1 and names[fp.name] == 1:
+        if len(found) == 1 and not namesake:
             (player_found,) = found.values()
             players[fp.position] = player_found.id
             matched.append((fp.name, player_found))
@@ -93,8 +96,11 @@ async def plan_import(
             problems.append(f"line {fp.line}: {fp.name!r} matches several players: {listed}")
             continue
         name_new = fp.name
-        if names[fp.name] > 1 or found:  # namesakes: tell them apart
+        if namesake or found:  # namesakes: tell them apart
             name_new = f"{fp.name} ({fp.club or fp.country or fp.position})"
+            if name_keys(name_new) & taken or any(k in index for k in name_keys(name_new)):
+                name_new = f"{fp.name} ({fp.club or fp.country or 'no club'}, {fp.position})"
+        taken |= name_keys(name_new)
         guest = home is not None and fp.country is not None and fp.country != home
         start = next((starting[k] for k in name_keys(fp.name) if k in starting), None)
         player = NewPlayer(
