@@ -262,3 +262,23 @@ async def test_apply_writes_everything_in_one_go(chat: FakeChat) -> None:
     assert len(await chat.games()) == 6
     assert not result.tournament.finalised
     assert await chat.log_size() > before
+
+
+FOLDED_TWINS_H9 = NAMESAKES_H9.replace("Kovács Réka    6k HU Bp ", "KOVACS Reka    6k HU Szeg")
+
+
+async def test_names_that_fold_alike_are_namesakes_too(chat: FakeChat) -> None:
+    """Regression: 'Kovács Réka' and 'KOVACS Reka' were counted as different names, both
+    matched one registered player, and the import crashed with a game against oneself."""
+    await chat.register("Kovács Réka 5k")
+    p = await plan(chat, read_text(FOLDED_TWINS_H9))
+    assert [n.name for n in p.new[:2]] == ["Kovács Réka (Szeg)", "KOVACS Reka (Szeg, 2)"]
+    assert p.matched == ()  # the registered Kovács Réka is not guessed to be either of them
+    await apply(chat, p)
+    said = await chat.ok("/tournament finalise")
+    assert "Kovács Réka (Szeg)" in said.text and "KOVACS Reka (Szeg, 2)" in said.text
+
+
+async def test_folded_namesakes_in_a_new_club_import_through_the_chat(chat: FakeChat) -> None:
+    said = await chat.ok(f"/tournament import\n{FOLDED_TWINS_H9}")
+    assert "New: Kovács Réka (Szeg) 5k, KOVACS Reka (Szeg, 2) 6k, Nagy Péter 5k" in said.text
