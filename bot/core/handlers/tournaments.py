@@ -104,14 +104,24 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     args = Args.read(text, NEW_OPTIONS)
     flags: dict[str, bool] = {}
     name_words: list[Token] = []
+    first_flag: str | None = None
     for token in args.words:
         flag = FLAGS.get(token.text.lower()) if not token.quoted else None
         if flag:
             flags[flag[0]] = flag[1]
-        elif re.fullmatch(r">\s*80", token.text):
+        elif not token.quoted and re.fullmatch(r">\s*80", token.text):
             flags["over80"] = True
-        else:
+        elif first_flag is None:
             name_words.append(token)
+            continue
+        else:
+            # bot.md, Arguments: a name ends at the first keyword; a word after the keywords
+            # means a name like "World Cup" was cut in two — say so rather than guess
+            raise BadArgument(
+                f"{token.text!r} comes after {first_flag!r}: write the name first, and in quotes "
+                f'when it holds a word like {first_flag}, e.g. /tournament new "World Cup" even'
+            )
+        first_flag = first_flag or token.text
     name = join(name_words)
     if not name:
         raise BadArgument("name the tournament, e.g. /tournament new Spring Cup rounds=5")
