@@ -101,6 +101,12 @@ async def test_new_with_c_by_hand_and_a_handicap_rule(club: FakeChat) -> None:
     assert "Multiplier: C = 12, set by hand (rules.md §1.2, §6(2))" in said.text
 
 
+async def test_a_quoted_name_may_hold_keywords(club: FakeChat) -> None:
+    await club.ok('/tournament new "World Cup" even C=10')
+    t = (await only_tournament(club)).tournament
+    assert t.name == "World Cup" and t.importance == Importance(False, False)
+
+
 async def test_new_without_time_says_c_is_not_yet_known(club: FakeChat) -> None:
     said = await club.ok("/tournament new Spring Cup")
     assert "Multiplier: not yet determined — the time control is not known" in said.text
@@ -130,6 +136,10 @@ TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [options] | result ROUND"
         ("new Cup board=30", "Board must be 5–25, not 30"),
         ("new Cup participants=1", "Participants must be 2–100000, not 1"),
         ("new Cup prize=100", "Unknown option prize="),
+        # a keyword inside a name would silently change C (rules.md §1.2): ask for quotes
+        ("new World Cup", "'Cup' comes after 'World': write the name first, and in quotes "
+         'when it holds a word like World, e.g. /tournament new "World Cup" even'),
+        ("new Spring Handicap Cup", "'Cup' comes after 'Handicap'"),
     ],
 )  # fmt: skip
 async def test_new_bad_inputs(club: FakeChat, line: str, message: str) -> None:
