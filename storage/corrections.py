@@ -122,7 +122,7 @@ async def correct_game(
             raise
         except ValueError as error:
             raise Refused(str(error)) from None
-        context = await Context.load(write.tx, write.club)
+        context = await Context.load(write.tx, write.club, [corrected])
         problems = context.problems(corrected, correcting=True)
         if problems:
             raise Refused("; ".join(problems))

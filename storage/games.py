@@ -24,7 +24,7 @@ from storage.history import GAME_COLUMNS, GAME_SELECT, TOURNAMENT_SELECT, effect
 from storage.history import effective_tournament as _effective_tournament
 from storage.log import LOG_COLUMNS, Reader, entry_from
 from storage.overlay import Overlay
-from storage.players import load_players
+from storage.players import players_by_id
 from storage.projections import ClubWrite, club_write
 from storage.records import (
     GAME_OK,
@@ -79,21 +79,31 @@ class Context:
         self.entered = entered
 
     @classmethod
-    async def load(cls, reader: Reader, club: int) -> Context:
+    async def load(cls, reader: Reader, club: int, games: Sequence[Game]) -> Context:
+        """What checking ``games`` needs: their players, tournaments and entries only."""
         folded = await overlays.load(reader, club)
-        tournaments = {
-            row[0]: _effective_tournament(row, folded)
-            for row in await reader.fetchall(
-                f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ?", (club,)
-            )
-        }
+        ids = {player for game in games for player in (game.black, game.white)}
+        wanted = sorted({game.tournament for game in games if game.tournament is not None})
+        tournaments: dict[int, Tournament] = {}
         entered: dict[int, set[int]] = {}
-        for seq, tournament, player in await reader.fetchall(
-            "SELECT seq, tournament, player FROM tournament_entries WHERE club = ?", (club,)
-        ):
-            if seq not in folded.undone:
-                entered.setdefault(tournament, set()).add(player)
-        return cls(await load_players(reader, club), folded, tournaments, entered)
+        for tournament in wanted:
+            row = await reader.fetchone(
+                f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ? AND seq = ?",
+                (club, tournament),
+            )
+            if row is None:
+                continue
+            tournaments[tournament] = _effective_tournament(row, folded)
+            entered[tournament] = {
+                player
+                for seq, player in await reader.fetchall(
+                    "SELECT seq, player FROM tournament_entries WHERE tournament = ?",
+                    (tournament,),
+                )
+                if seq not in folded.undone
+            }
+        players = await players_by_id(reader, club, ids, folded.undone)
+        return cls(players, folded, tournaments, entered)
 
     def name(self, player: int) -> str:
         known = self.players.get(player)
@@ -321,7 +331,7 @@ async def record_game(
         reported=reported,
     )
     async with club_write(db, club_id(club)) as write:
-        context = await Context.load(write.tx, write.club)
+        context = await Context.load(write.tx, write.club, [game])
         problems = context.problems(game, pending=pending)
         if problems:
             raise Refused("; ".join(problems))
@@ -347,7 +357,7 @@ async def record_games(
         BatchError: naming every bad game by its 1-based number; nothing is written.
     """
     async with club_write(db, club_id(club)) as write:
-        context = await Context.load(write.tx, write.club)
+        context = await Context.load(write.tx, write.club, games)
         problems = [
             (number, "; ".join(found))
             for number, game in enumerate(games, start=1)

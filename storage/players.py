@@ -58,6 +58,24 @@ async def load_players(reader: Reader, club: int, *, guests: bool = True) -> dic
     return found
 
 
+async def players_by_id(
+    reader: Reader, club: int, ids: Iterable[int], undone: set[int]
+) -> dict[int, Player]:
+    """Some of the club's players by id (without aliases): for checks that need only a few."""
+    wanted = sorted(set(ids))
+    found: dict[int, Player] = {}
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        for row in await reader.fetchall(
+            f"SELECT {PLAYER_SELECT} FROM players WHERE club = ? AND seq IN ({marks})",
+            (club, *part),
+        ):
+            if row[0] not in undone:
+                found[row[0]] = player_from_row(row)
+    return found
+
+
 def names_of(player: Player) -> tuple[str, ...]:
     return (player.name, *player.aliases)
 

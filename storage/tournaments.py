@@ -33,7 +33,7 @@ from storage.history import (
 from storage.log import LOG_COLUMNS, Reader, entry_from
 from storage.names import fold
 from storage.overlay import Overlay
-from storage.players import NameIndex, load_players, register
+from storage.players import NameIndex, load_players, players_by_id, register
 from storage.projections import ClubWrite, club_write
 from storage.records import GameRow, NewPlayer, Player, TournamentRow
 
@@ -283,8 +283,10 @@ async def import_tournament(
             )
         if problems:
             raise BatchError(problems)
-        context = await Context.load(write.tx, write.club)
-        by_id = context.players
+        context = await Context.load(write.tx, write.club, remapped)
+        by_id = await players_by_id(
+            write.tx, write.club, [mapping[e.player] for e in entries], context.overlay.undone
+        )
         for entry in entries:
             player = by_id[mapping[entry.player]]
             await add_entry_row(

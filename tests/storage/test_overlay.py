@@ -12,6 +12,7 @@ from storage import (
     amend_tournament,
     confirm_game,
     correct_game,
+    create_club,
     create_tournament,
     finalise_tournament,
     reopen_tournament,
@@ -81,8 +82,6 @@ async def test_amendments_and_confirmations(
 async def test_overlays_are_per_club(
     db: Database, club: Club, pair: tuple[Player, Player]
 ) -> None:
-    from storage import create_club
-
     other = await create_club(db, "Szeged", "plus", actor=ORGANISER)
     row = await game(db, club, *pair)
     await void_game(db, club, row.id, actor=ORGANISER)

@@ -15,11 +15,13 @@ from storage import (
     accounts_of,
     add_alias,
     card,
+    create_club,
     find_player,
     get_player,
     link_account,
     player_for_account,
     players,
+    set_setting,
 )
 from tests.storage.conftest import DAY, ORGANISER, dump_all, player
 
@@ -54,8 +56,6 @@ async def test_a_refused_registration_writes_nothing(db: Database, club: Club) -
 
 
 async def test_the_current_system_decides_what_is_refused(db: Database, club: Club) -> None:
-    from storage import set_setting
-
     await set_setting(db, club, "system", "daily", actor=ORGANISER)
     strong = await player(db, club, "Strong", "3d")  # Daily has no 5k limit
     assert (await card(db, club, strong)).rank == Rank.dan(3)
@@ -125,8 +125,6 @@ async def test_linking_to_an_unknown_player(db: Database, club: Club) -> None:
 
 
 async def test_players_of_other_clubs_are_invisible(db: Database, club: Club) -> None:
-    from storage import create_club
-
     other = await create_club(db, "Szeged", "plus", actor=ORGANISER)
     theirs = await player(db, other, "Nagy Péter")
     assert await get_player(db, club, theirs.id) is None

@@ -17,7 +17,7 @@ from engine.errors import EngineError
 from engine.ranks import Rank
 from engine.systems import SYSTEMS as REAL_SYSTEMS
 from engine.timecontrol import TimeControl
-from engine.types import Result, Tournament
+from engine.types import Game, GamePlayed, Result, Tournament
 from storage import (
     Club,
     Database,
@@ -40,7 +40,7 @@ from storage import (
     void_game,
 )
 from storage.db import SystemFactory
-from storage.projections import ensure_fresh, ledger
+from storage.projections import club_write, ensure_fresh, ledger
 from tests.storage.conftest import (
     DAY,
     ORGANISER,
@@ -261,8 +261,6 @@ async def test_a_rejected_event_leaves_the_ledgers_untouched(db: Database, club:
 
 async def test_a_failure_after_the_ledgers_changed_drops_them(db: Database, club: Club) -> None:
     a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
-    from engine.types import Game, GamePlayed
-    from storage.projections import club_write
 
     with pytest.raises(RuntimeError, match="later failure"):
         async with club_write(db, club.id) as write:

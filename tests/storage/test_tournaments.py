@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
@@ -85,8 +86,6 @@ async def test_create_a_tournament(db: Database, club: Club) -> None:
 async def test_create_refusals(
     db: Database, club: Club, changes: dict[str, object], message: str
 ) -> None:
-    import dataclasses
-
     await create_tournament(db, club, CUP, actor=ORGANISER)
     before = await dump_all(db)
     with pytest.raises(Refused, match=message):
