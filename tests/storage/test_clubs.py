@@ -19,6 +19,7 @@ from storage import (
     clubs,
     create_club,
     get_club,
+    log,
     new_join_code,
     only_club_or_create,
     organisers,
@@ -26,6 +27,7 @@ from storage import (
     remove_organiser,
     set_setting,
 )
+from storage.projections import club_write
 from tests.storage.conftest import ORGANISER, FakeClock, dump_all
 
 
@@ -189,3 +191,24 @@ async def test_redeeming_into_a_chat_of_another_club_changes_nothing(
         await redeem_join_code(db, code, "discord", 77, actor="discord:5")
     # the code is still unused
     assert await redeem_join_code(db, code, "discord", 78, actor="discord:5") == club
+
+
+async def test_a_club_created_in_a_rolled_back_transaction_leaves_no_ledgers(
+    db: Database,
+) -> None:
+    with pytest.raises(RuntimeError, match="later failure"):
+        async with db.transaction() as tx:
+            seq = await log.append(
+                tx, db.clock, club=None, kind="club", actor=ORGANISER, chat=None
+            )
+            await tx.execute(
+                "INSERT INTO clubs (seq, name, folded, system) VALUES (?, 'Gone', 'gone', ?)",
+                (seq, "daily"),
+            )
+            async with club_write(db, seq, tx):
+                pass
+            raise RuntimeError("later failure")
+    assert seq not in db.ledgers
+    club = await create_club(db, "Kept", "plus", actor=ORGANISER)
+    assert club.id == seq  # the id is reused, and its ledgers are the new club's
+    assert db.ledgers[club.id].current == "plus"
