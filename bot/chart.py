@@ -96,3 +96,23 @@ def render_chart(data: ChartData) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     return buffer.getvalue()
+
+
+def render_movers(title: str, movers: list[tuple[str, float]]) -> bytes:
+    """The week's movers as horizontal bars (gains green, losses red), as PNG bytes."""
+    fig = Figure(figsize=(7.2, max(2.4, 0.45 * len(movers) + 1.2)), dpi=150)
+    ax = fig.subplots()
+    names = [name for name, _ in movers][::-1]
+    values = [value for _, value in movers][::-1]
+    colours = ["#2e7d32" if v >= 0 else "#c62828" for v in values]
+    ax.barh(names, values, color=colours)
+    ax.axvline(0, color="#555555", lw=0.8)
+    for y, v in enumerate(values):
+        ax.text(v, y, f" {v:+g} ", va="center", ha="left" if v >= 0 else "right", fontsize=9)
+    ax.set_title(title, fontsize=13)
+    ax.tick_params(labelsize=9)
+    ax.margins(x=0.2)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()

@@ -10,8 +10,7 @@ from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
-from bot.core.replies import Reply, Table, Text
-from engine.system import Change
+from bot.core.replies import Reply, Text
 from engine.types import Result
 from storage.records import GameRow, Player
 
@@ -147,27 +146,6 @@ async def rated_line(ctx: Context, row: GameRow, players: tuple[Player, Player])
         pending = f" (pending {fmt.value(card.pending)})" if card.pending not in (None, 0) else ""
         parts.append(f"{player.name} {fmt.value(card.rating)}{pending}")
     return f"{ctx.the_club.system}: " + " · ".join(parts)
-
-
-def changes_table(changes: list[Change], names: dict[int, str]) -> Table:
-    rows = []
-    for change in changes:
-        delta = fmt.difference(change.rating_before, change.rating_after)
-        rank = (
-            f"{change.rank_before} → {change.rank_after}"
-            if change.rank_after != change.rank_before
-            else str(change.rank_after)
-        )
-        rows.append(
-            (
-                names.get(change.player, f"#{change.player}"),
-                fmt.value(change.rating_before),
-                fmt.signed(delta),
-                fmt.value(change.rating_after),
-                rank,
-            )
-        )
-    return Table(("Name", "Before", "Change", "After", "Rank"), tuple(rows), "lrrrl")
 
 
 @command(

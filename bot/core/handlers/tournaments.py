@@ -7,13 +7,13 @@ import re
 
 import storage
 from bot import importing
-from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
-from bot.core.handlers.games import changes_table, game_line
+from bot.core.handlers.games import game_line
 from bot.core.names import resolve_pair
+from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int
 from bot.core.replies import Reply, Table, Text
 from engine import mgsz
@@ -366,28 +366,7 @@ async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
     changes = await storage.finalise_tournament(
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
-    names = {p.id: p.name for p in await storage.players(ctx.db, ctx.the_club, guests=True)}
-    promoted = [c for c in changes if c.rank_after > c.rank_before]
-    blocks: list[Text | Table] = [Text(f"{row.tournament.name} is rated", title=True)]
-    if changes:
-        ordered = sorted(
-            changes,
-            key=lambda c: -(fmt.number(fmt.difference(c.rating_before, c.rating_after)) or 0),
-        )
-        blocks.append(changes_table(ordered, names))
-    else:
-        blocks.append(Text("No rating changed (no rated games, or the system rates none)."))
-    if promoted:
-        blocks.append(
-            Text(
-                "Promotions: "
-                + ", ".join(
-                    f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}"
-                    for c in promoted
-                )
-            )
-        )
-    return Reply(blocks=tuple(blocks))
+    return await finalisation_reply(ctx.db, ctx.the_club, row.tournament.name, changes)
 
 
 async def _reopen(ctx: Context, text: str, data: bytes | None) -> Reply:

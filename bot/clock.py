@@ -1,0 +1,52 @@
+"""Clocks: the real one, and a settable one for the console's ``--clock`` and for tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from storage.db import utc_now
+
+__all__ = ["FakeClock", "parse_duration", "utc_now"]
+
+
+class FakeClock:
+    """A clock that stands still until told to move (tests never sleep; STYLE.md)."""
+
+    def __init__(self, start: dt.datetime):
+        if start.tzinfo is None:
+            raise ValueError("a fake clock needs an aware start time")
+        self.now = start
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, delta: dt.timedelta) -> dt.datetime:
+        if delta < dt.timedelta(0):
+            raise ValueError("the clock only moves forward")
+        self.now += delta
+        return self.now
+
+    def set(self, moment: dt.datetime) -> dt.datetime:
+        if moment < self.now:
+            raise ValueError(
+                f"the clock only moves forward; it is already {self.now:%Y-%m-%d %H:%M}"
+            )
+        self.now = moment
+        return self.now
+
+
+_DURATION = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
+
+
+def parse_duration(text: str) -> dt.timedelta:
+    """``2d``, ``6h``, ``90m``, ``1d12h``.
+
+    Raises:
+        ValueError: with an example.
+    """
+    match = _DURATION.match(text.strip().lower())
+    if match is None or not any(match.groups()):
+        raise ValueError(f"{text!r} is not a duration; write e.g. 6h, 2d or 1d12h")
+    days, hours, minutes = (int(g) if g else 0 for g in match.groups())
+    return dt.timedelta(days=days, hours=hours, minutes=minutes)

@@ -1,0 +1,147 @@
+"""Replies the bot posts by itself or on request: a tournament rated, the weekly summary."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+import storage
+from bot.chart import render_movers
+from bot.core import format as fmt
+from bot.core.replies import Picture, Reply, Table, Text
+from engine.system import Change
+from storage.db import Database
+from storage.records import Club
+from storage.summaries import Movement, facts_between
+
+TOP_IN_SUMMARY = 5
+MOVERS_IN_SUMMARY = 3
+
+
+def changes_table(changes: list[Change], names: dict[int, str]) -> Table:
+    """Before, change, after and rank of each change, biggest gain first."""
+    ordered = sorted(
+        changes, key=lambda c: -(fmt.number(fmt.difference(c.rating_before, c.rating_after)) or 0)
+    )
+    rows = []
+    for change in ordered:
+        delta = fmt.difference(change.rating_before, change.rating_after)
+        rank = (
+            f"{change.rank_before} → {change.rank_after}"
+            if change.rank_after != change.rank_before
+            else str(change.rank_after)
+        )
+        rows.append(
+            (
+                names.get(change.player, f"#{change.player}"),
+                fmt.value(change.rating_before),
+                fmt.signed(delta),
+                fmt.value(change.rating_after),
+                rank,
+            )
+        )
+    return Table(("Name", "Before", "Change", "After", "Rank"), tuple(rows), "lrrrl")
+
+
+async def finalisation_reply(
+    db: Database, club: Club, tournament: str, changes: list[Change]
+) -> Reply:
+    """ "<tournament> is rated": the changes, then the promotions."""
+    names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
+    blocks: list[Text | Table] = [Text(f"{tournament} is rated", title=True)]
+    if changes:
+        blocks.append(changes_table(changes, names))
+    else:
+        blocks.append(Text("No rating changed (no rated games, or the system rates none)."))
+    promoted = [c for c in changes if c.rank_after > c.rank_before]
+    if promoted:
+        blocks.append(
+            Text(
+                "Promotions: "
+                + ", ".join(
+                    f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}"
+                    for c in promoted
+                )
+            )
+        )
+    return Reply(blocks=tuple(blocks))
+
+
+def _delta(m: Movement) -> float:
+    return float(fmt.number(fmt.difference(m.rating_before, m.rating_after)) or 0)
+
+
+async def weekly_reply(
+    db: Database, club: Club, start: dt.datetime, end: dt.datetime, *, picture: bool = True
+) -> Reply:
+    """The weekly summary (bot.md; issue 4/6): the top of the list, the biggest gains and
+    losses, promotions, new players, tournaments rated, games played — or one short line for
+    an empty week."""
+    facts = await facts_between(db, club, start, end)
+    days = f"{start.date().isoformat()} – {(end - dt.timedelta(seconds=1)).date().isoformat()}"
+    title = Text(f"{club.name}: the week {days}", title=True)
+    if facts.empty:
+        return Reply(
+            blocks=(
+                title,
+                Text(
+                    "A quiet week: no games, no new players, no "
+                    "tournaments. The list stands as it was."
+                ),
+            )
+        )
+    standings = await storage.standings(db, club)
+    blocks: list[Text | Table] = [title]
+    if standings:
+        label = standings[0].card.rating_label
+        blocks.append(
+            Table(
+                ("#", "Name", "Rank", label),
+                tuple(
+                    (str(s.place), s.player.name, str(s.card.rank), fmt.value(s.card.rating))
+                    for s in standings[:TOP_IN_SUMMARY]
+                ),
+                "rllr",
+            )
+        )
+    moved = sorted((m for m in facts.movements if _delta(m)), key=_delta, reverse=True)
+    gains = [m for m in moved if _delta(m) > 0][:MOVERS_IN_SUMMARY]
+    losses = [m for m in reversed(moved) if _delta(m) < 0][:MOVERS_IN_SUMMARY]
+    lines = []
+    if gains:
+        lines.append(
+            "Biggest gains: "
+            + ", ".join(
+                f"{m.player.name} {fmt.signed(fmt.difference(m.rating_before, m.rating_after))}"
+                for m in gains
+            )
+        )
+    if losses:
+        lines.append(
+            "Biggest losses: "
+            + ", ".join(
+                f"{m.player.name} {fmt.signed(fmt.difference(m.rating_before, m.rating_after))}"
+                for m in losses
+            )
+        )
+    promoted = [m for m in facts.movements if m.rank_after > m.rank_before]
+    if promoted:
+        lines.append(
+            "Promotions: "
+            + ", ".join(f"{m.player.name} {m.rank_before} → {m.rank_after}" for m in promoted)
+        )
+    if facts.new_players:
+        lines.append(
+            "New players: " + ", ".join(f"{p.name} ({p.rank})" for p in facts.new_players)
+        )
+    if facts.tournaments:
+        lines.append("Tournaments rated: " + ", ".join(facts.tournaments))
+    lines.append(f"Games recorded: {facts.games}")
+    blocks.append(Text("\n".join(lines)))
+    image = None
+    if picture and moved:
+        shown = (gains + losses)[: 2 * MOVERS_IN_SUMMARY]
+        movers = [(m.player.name, _delta(m)) for m in sorted(shown, key=_delta, reverse=True)]
+        png = await asyncio.to_thread(render_movers, f"{club.name}: the week's movers", movers)
+        image = Picture(png, "hoshi-weekly.png", f"{club.name}: the week's movers")
+    return Reply(blocks=tuple(blocks), picture=image)

@@ -1,0 +1,375 @@
+"""One scheduler for every club (issue 4/6; bot.md, Scheduled work).
+
+The schedule belongs to the club, not to a platform: everything that is due is worked out
+from the club's log and settings by :meth:`Scheduler.run_due`, which the process calls at
+start-up (so work missed while the bot was down runs then), whenever an APScheduler timer
+fires, and — in the console — on ``/tick``. Every job is idempotent: a tournament cannot be
+finalised twice, a day or a month ends once (storage refuses a second time), and each posted
+notice is recorded as a job run before it is posted, so a second run of the same occurrence
+is a no-op. Rating work always runs, however late; a notice (the weekly summary) older than
+the club's grace is recorded and skipped rather than posted days late.
+
+Settings read here (``/club …``, ``/weekly``): ``timezone``, ``weekly`` (``off`` or
+``mon 18:00``), ``reports``/``report_hours``, ``grace_hours``, ``time`` (the club's usual time
+control: the MGSZ period's multiplier, rules.md §1.4 club games).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import calendar
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+import storage
+from bot.core import format as fmt
+from bot.core.app import Core
+from bot.core.notices import changes_table, finalisation_reply, weekly_reply
+from bot.core.replies import Notice, Reply, Text
+from engine.mgsz import Mgsz
+from engine.system import Change
+from engine.timecontrol import TimeControl
+from engine.types import Tournament
+from storage import schedules
+from storage.records import Club
+
+log = logging.getLogger("hoshi.scheduler")
+
+Deliver = Callable[[Notice], Awaitable[object]]
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DEFAULT_WEEKLY = "mon 18:00"
+DEFAULT_GRACE_HOURS = 48
+DEFAULT_REPORT_HOURS = 48
+DEFAULT_CLUB_TIME = "60m"
+SWEEP_S = 300  # a safety net besides the precise timers
+
+
+def parse_weekly(value: str) -> tuple[int, dt.time] | None:
+    """``mon 18:00`` → (0, 18:00); ``off`` → None.
+
+    Raises:
+        ValueError: naming the bad part, with an example.
+    """
+    if value.strip().lower() in ("", "off"):
+        return None
+    parts = value.lower().split()
+    if len(parts) != 2 or parts[0][:3] not in WEEKDAYS:
+        raise ValueError(f"write a day and a time, e.g. mon 18:00, not {value!r}")
+    try:
+        at = dt.time.fromisoformat(parts[1] if len(parts[1]) > 2 else f"{parts[1]}:00")
+    except ValueError:
+        raise ValueError(f"{parts[1]!r} is not a time; write e.g. 18:00") from None
+    return WEEKDAYS.index(parts[0][:3]), at
+
+
+def last_weekly(now: dt.datetime, weekday: int, at: dt.time) -> dt.datetime:
+    """The latest ``weekday at`` (club time) at or before ``now``."""
+    candidate = dt.datetime.combine(now.date(), at, tzinfo=now.tzinfo)
+    candidate -= dt.timedelta(days=(candidate.weekday() - weekday) % 7)
+    if candidate > now:
+        candidate -= dt.timedelta(days=7)
+    return candidate
+
+
+def month_of(moment: dt.date) -> tuple[int, int]:
+    return moment.year, moment.month
+
+
+def next_month(year: int, month: int) -> tuple[int, int]:
+    return (year + 1, 1) if month == 12 else (year, month + 1)
+
+
+class Scheduler:
+    """Runs the clubs' due work; ``deliver`` posts a notice to a club's bound chats."""
+
+    def __init__(self, core: Core, deliver: Deliver, *, timers: bool = True) -> None:
+        self.core = core
+        self.deliver = deliver
+        self.timers = timers
+        self._lock = asyncio.Lock()
+        self._aps: AsyncIOScheduler | None = None
+
+    @property
+    def db(self) -> storage.Database:
+        return self.core.db
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def start(self) -> list[str]:
+        """Run whatever is due now (missed while down), then arm the timers."""
+        done = await self.run_due()
+        if self.timers:
+            aps = AsyncIOScheduler(timezone=dt.UTC)
+            aps.add_job(
+                self.run_due,
+                IntervalTrigger(seconds=SWEEP_S),
+                id="hoshi-sweep",
+                coalesce=True,
+                max_instances=1,
+                replace_existing=True,
+            )
+            aps.start()
+            self._aps = aps
+            await self._arm()
+        return done
+
+    async def stop(self) -> None:
+        if self._aps is not None:
+            self._aps.shutdown(wait=False)
+            self._aps = None
+
+    async def _arm(self) -> None:
+        """A precise timer at the next moment something becomes due."""
+        if self._aps is None:
+            return
+        moment = await self.next_due()
+        if moment is not None:
+            self._aps.add_job(
+                self.run_due,
+                DateTrigger(run_date=moment),
+                id="hoshi-next",
+                coalesce=True,
+                max_instances=1,
+                replace_existing=True,
+                misfire_grace_time=None,
+            )
+
+    # ---------------------------------------------------------------- the work
+
+    async def run_due(self) -> list[str]:
+        """Everything due for every club, once; returns what ran (``club: job``)."""
+        async with self._lock:
+            done: list[str] = []
+            now = self.core.clock()
+            for club in await storage.clubs(self.db):
+                settings = await storage.club_settings(self.db, club)
+                tz = ZoneInfo(settings.get("timezone", "UTC"))
+                for job in (
+                    self._finalisations,
+                    self._days,
+                    self._months,
+                    self._periods,
+                    self._expiries,
+                    self._weekly,
+                ):
+                    try:
+                        done.extend(
+                            f"{club.name}: {name}"
+                            for name in await job(club, settings, now.astimezone(tz))
+                        )
+                    except Exception:  # one failing job must not stop the others
+                        log.exception("scheduled %s failed for club %s", job.__name__, club.id)
+            await self._arm()
+            return done
+
+    async def _post(self, club: Club, reply: Reply) -> None:
+        try:
+            await self.deliver(Notice(club.id, reply))
+        except Exception:
+            log.exception("could not deliver a notice to club %s", club.id)
+
+    async def _finalisations(
+        self, club: Club, settings: dict[str, str], now: dt.datetime
+    ) -> list[str]:
+        done = []
+        for tournament, due in await schedules.scheduled_finalisations(self.db, club):
+            if due > now:
+                break
+            row = await storage.tournament(self.db, club, tournament)
+            if row is None or row.finalised:
+                continue
+            changes = await storage.finalise_tournament(
+                self.db, club, tournament, actor="scheduler"
+            )
+            await self._post(
+                club, await finalisation_reply(self.db, club, row.tournament.name, changes)
+            )
+            done.append(f"finalised {row.tournament.name}")
+        return done
+
+    async def _days(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+        """Tensuusei end of day (rules.md §2.3): every past day with games, at midnight."""
+        done = []
+        for day in await schedules.unsettled_days(self.db, club, now.date()):
+            if not await storage.end_day(self.db, club, day):
+                continue
+            done.append(f"day {day} settled")
+            if club.system == "tensuusei" or settings.get("system") == "tensuusei":
+                changes = [
+                    c
+                    for c in await schedules.changes_with_source(
+                        self.db, club, f"day:{day.isoformat()}"
+                    )
+                    if c.rating_after != c.rating_before
+                ]
+                await self._post(club, await self._settled(club, day, changes))
+        return done
+
+    async def _settled(self, club: Club, day: dt.date, changes: list[Change]) -> Reply:
+        names = {p.id: p.name for p in await storage.players(self.db, club, guests=True)}
+        title = Text(f"{club.name}: the day {day.isoformat()} is settled", title=True)
+        if not changes:
+            return Reply(blocks=(title, Text("Every pair broke even: no points moved.")))
+        return Reply(blocks=(title, changes_table(changes, names)))
+
+    async def _months(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+        """PSG month end (rules.md §4.5): each finished month, checked once, in order."""
+        ended = await schedules.months_ended(self.db, club)
+        if ended:
+            year, month = next_month(*map(int, ended[-1].split("-")))
+        else:
+            year, month = month_of((await schedules.club_started(self.db, club)).date())
+        done = []
+        while (year, month) < month_of(now.date()):
+            if await storage.end_month(self.db, club, year, month):
+                key = f"{year:04d}-{month:02d}"
+                done.append(f"month {key} checked")
+                if settings.get("system", club.system) == "psg":
+                    await self._demotions(club, key)
+            year, month = next_month(year, month)
+        return done
+
+    async def _demotions(self, club: Club, month: str) -> None:
+        """Post who dropped a rank at the month-end verification, if anyone did."""
+        changes = await schedules.changes_with_source(self.db, club, f"month:{month}")
+        demoted = [c for c in changes if c.rank_after < c.rank_before]
+        if not demoted:
+            return
+        names = {p.id: p.name for p in await storage.players(self.db, club)}
+        listed = ", ".join(
+            f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}" for c in demoted
+        )
+        await self._post(
+            club,
+            Reply(
+                blocks=(
+                    Text(f"{club.name}: month-end verification {month}", title=True),
+                    Text(
+                        "Down one rank after three months more than 100 below the model "
+                        f"EGF rating (rules.md §4.5): {listed}."
+                    ),
+                )
+            ),
+        )
+
+    async def _periods(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+        """MGSZ club games: each finished month's games rated as one tournament (§1.4)."""
+        ledger = await storage.ledger(self.db, club.id, "mgsz")
+        if not isinstance(ledger, Mgsz):
+            return []
+        months = sorted(
+            {
+                month_of(g.date)
+                for g in ledger.pending_games()
+                if month_of(g.date) < month_of(now.date())
+            }
+        )
+        done = []
+        for year, month in months:
+            last = calendar.monthrange(year, month)[1]
+            period = Tournament(
+                id=0,
+                name=f"Club games {year:04d}-{month:02d}",
+                start=dt.date(year, month, 1),
+                end=dt.date(year, month, last),
+                rounds=1,
+                time=TimeControl.parse(settings.get("time", DEFAULT_CLUB_TIME)),
+            )
+            if not await storage.close_period(self.db, club, period):
+                continue
+            done.append(f"period {year:04d}-{month:02d} rated")
+            if settings.get("system", club.system) == "mgsz":
+                seq = await schedules.last_event_seq(self.db, club, "period")
+                changes = await schedules.changes_with_source(self.db, club, f"tournament:{seq}")
+                await self._post(
+                    club, await finalisation_reply(self.db, club, period.name, changes)
+                )
+        return done
+
+    async def _expiries(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+        """Player reports nobody confirmed in time are voided (never rated), reporter told."""
+        hours = int(settings.get("report_hours", DEFAULT_REPORT_HOURS))
+        done = []
+        for row in await storage.pending_games(self.db, club):
+            if row.entry.at + dt.timedelta(hours=hours) > now:
+                continue
+            if not await schedules.claim_job(self.db, club, f"expire:{row.id}"):
+                continue
+            await storage.void_game(
+                self.db,
+                club,
+                row.id,
+                actor="scheduler",
+                reason=f"expired: not confirmed within {hours} h",
+            )
+            await self._post(
+                club,
+                Reply.text(
+                    f"Report #{row.id} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) "
+                    "expired: "
+                    f"nobody confirmed it within {hours} hours, so it was not rated. Reporter: "
+                    f"{row.entry.actor}. Post it again, or ask an organiser to record it."
+                ),
+            )
+            done.append(f"report #{row.id} expired")
+        return done
+
+    async def _weekly(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+        rule = parse_weekly(settings.get("weekly", "off"))
+        if rule is None:
+            return []
+        due = last_weekly(now, *rule)
+        since = await schedules.setting_changed_at(self.db, club, "weekly")
+        if since is not None and due < since:
+            return []  # switched on after this week's moment: the first one is next week
+        occurrence = f"weekly:{due.date().isoformat()}"
+        if not await schedules.claim_job(self.db, club, occurrence):
+            return []
+        grace = dt.timedelta(hours=int(settings.get("grace_hours", DEFAULT_GRACE_HOURS)))
+        if now - due > grace:
+            log.info(
+                "club %s: weekly summary of %s skipped (missed by more than %s)",
+                club.id,
+                due,
+                grace,
+            )
+            return [f"weekly summary {due.date()} skipped (too late)"]
+        await self._post(club, await weekly_reply(self.db, club, due - dt.timedelta(days=7), due))
+        return [f"weekly summary {due.date()}"]
+
+    # ---------------------------------------------------------------- when next
+
+    async def next_due(self) -> dt.datetime | None:
+        """The next moment any club has work: a scheduled finalisation, a midnight (day or
+        month end, period), a weekly summary or a report's expiry."""
+        now = self.core.clock()
+        moments: list[dt.datetime] = []
+        for club in await storage.clubs(self.db):
+            settings = await storage.club_settings(self.db, club)
+            tz = ZoneInfo(settings.get("timezone", "UTC"))
+            local = now.astimezone(tz)
+            midnight = dt.datetime.combine(
+                local.date() + dt.timedelta(days=1), dt.time(), tzinfo=tz
+            )
+            moments.append(midnight)
+            moments.extend(
+                due
+                for _, due in await schedules.scheduled_finalisations(self.db, club)
+                if due > now
+            )
+            rule = parse_weekly(settings.get("weekly", "off"))
+            if rule is not None:
+                moments.append(last_weekly(local, *rule) + dt.timedelta(days=7))
+            hours = int(settings.get("report_hours", DEFAULT_REPORT_HOURS))
+            moments.extend(
+                row.entry.at + dt.timedelta(hours=hours)
+                for row in await storage.pending_games(self.db, club)
+            )
+        future = [m for m in moments if m > now]
+        return min(future) if future else None

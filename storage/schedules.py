@@ -1,0 +1,213 @@
+"""Scheduled work in the log: finalisation times, once-only job runs, report disputes.
+
+The schedule belongs to the club, not to a platform: it lives here and the bot's scheduler
+rebuilds its timers from it at every start (stack-notes.md, Scheduling). Every run of a job
+is an event recorded once per occurrence (``job``, keyed ``weekly:2026-W47`` …): a second run
+of the same occurrence finds it and does nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from engine.system import Change
+from storage import log
+from storage.codec import rank_from_text, value_from_text
+from storage.common import ClubRef, club_id
+from storage.db import Database
+from storage.errors import NotFound, Refused
+from storage.log import Reader
+from storage.projections import club_write, ensure_fresh
+from storage.settings import current_system
+
+SCHEDULE = "schedule"
+JOB = "job"
+DISPUTE = "dispute"
+
+
+async def schedule_finalisation(
+    db: Database,
+    club: ClubRef,
+    tournament: int,
+    due_at: dt.datetime,
+    *,
+    actor: str,
+    chat: str | None = None,
+) -> None:
+    """Finalise ``tournament`` at ``due_at`` (an aware datetime); a later schedule replaces it.
+
+    Raises:
+        NotFound: no such tournament in the club. Refused: it is already finalised, or the
+            time has no time zone.
+    """
+    if due_at.tzinfo is None:
+        raise Refused("a scheduled time needs its time zone")
+    async with club_write(db, club_id(club)) as write:
+        row = await write.tx.fetchone(
+            "SELECT 1 FROM tournaments WHERE seq = ? AND club = ?", (tournament, write.club)
+        )
+        if row is None:
+            raise NotFound(f"there is no tournament {tournament} in this club")
+        if await _finalised(write.tx, write.club, tournament):
+            raise Refused("that tournament is already finalised; reopen it first")
+        await write.event(
+            SCHEDULE,
+            actor=actor,
+            chat=chat,
+            target=tournament,
+            payload={"due_at": due_at.astimezone(dt.UTC).isoformat()},
+        )
+
+
+async def _finalised(reader: Reader, club: int, tournament: int) -> bool:
+    """Whether the tournament's last finalise/reopen event is a finalise."""
+    row = await reader.fetchone(
+        "SELECT kind FROM events WHERE club = ? AND target = ? AND kind IN (?, ?) "
+        "ORDER BY seq DESC LIMIT 1",
+        (club, tournament, log.FINALISE, log.REOPEN),
+    )
+    return row is not None and row[0] == log.FINALISE
+
+
+async def scheduled_finalisations(db: Database, club: ClubRef) -> list[tuple[int, dt.datetime]]:
+    """``(tournament, due_at)`` of every open tournament with a schedule, soonest first."""
+    cid = club_id(club)
+    latest: dict[int, dt.datetime] = {}
+    for target, payload in await db.fetchall(
+        "SELECT target, payload FROM events WHERE club = ? AND kind = ? ORDER BY seq",
+        (cid, SCHEDULE),
+    ):
+        latest[target] = dt.datetime.fromisoformat(_payload(payload)["due_at"])
+    due = [(t, at) for t, at in latest.items() if not await _finalised(db, cid, t)]
+    return sorted(due, key=lambda item: item[1])
+
+
+async def claim_job(
+    db: Database, club: ClubRef, occurrence: str, *, actor: str = "scheduler"
+) -> bool:
+    """Record that the job ``occurrence`` ran; ``False`` when it already had (do nothing then)."""
+    async with club_write(db, club_id(club)) as write:
+        if await write.tx.fetchone(
+            "SELECT 1 FROM events WHERE club = ? AND kind = ? AND key = ?",
+            (write.club, JOB, occurrence),
+        ):
+            return False
+        await write.event(JOB, actor=actor, chat=None, key=occurrence, payload={})
+        return True
+
+
+async def job_done(db: Database, club: ClubRef, occurrence: str) -> bool:
+    return (
+        await db.fetchone(
+            "SELECT 1 FROM events WHERE club = ? AND kind = ? AND key = ?",
+            (club_id(club), JOB, occurrence),
+        )
+        is not None
+    )
+
+
+async def record_dispute(
+    db: Database, club: ClubRef, game: int, reason: str, *, actor: str, chat: str | None
+) -> None:
+    """A player disputes a pending report (it stays pending; organisers are told)."""
+    async with club_write(db, club_id(club)) as write:
+        await write.event(DISPUTE, actor=actor, chat=chat, target=game, payload={"reason": reason})
+
+
+async def disputed(db: Database, club: ClubRef, game: int) -> bool:
+    return (
+        await db.fetchone(
+            "SELECT 1 FROM events WHERE club = ? AND kind = ? AND target = ?",
+            (club_id(club), DISPUTE, game),
+        )
+        is not None
+    )
+
+
+def _payload(text: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+async def unsettled_days(db: Database, club: ClubRef, before: dt.date) -> list[dt.date]:
+    """Dates before ``before`` with live games and no end-of-day yet (rules.md §2.3)."""
+    cid = club_id(club)
+    settled = {
+        key
+        for (key,) in await db.fetchall(
+            "SELECT key FROM events WHERE club = ? AND kind = ?", (cid, log.DAY)
+        )
+    }
+    return [
+        dt.date.fromisoformat(day)
+        for (day,) in await db.fetchall(
+            "SELECT DISTINCT date FROM games WHERE club = ? AND date < ? AND pending = 0 "
+            "ORDER BY date",
+            (cid, before.isoformat()),
+        )
+        if day not in settled
+    ]
+
+
+async def months_ended(db: Database, club: ClubRef) -> list[str]:
+    """``YYYY-MM`` of every month-end check already run, in order."""
+    return [
+        key
+        for (key,) in await db.fetchall(
+            "SELECT key FROM events WHERE club = ? AND kind = ? ORDER BY seq",
+            (club_id(club), log.MONTH),
+        )
+    ]
+
+
+async def club_started(db: Database, club: ClubRef) -> dt.datetime:
+    """When the club was created (the first month its month-end checks cover)."""
+    row = await db.fetchone("SELECT at FROM log WHERE seq = ?", (club_id(club),))
+    if row is None:
+        raise NotFound(f"there is no club {club_id(club)}")
+    return dt.datetime.fromisoformat(row[0])
+
+
+async def setting_changed_at(db: Database, club: ClubRef, key: str) -> dt.datetime | None:
+    """When the setting ``key`` last changed (``None``: never set)."""
+    row = await db.fetchone(
+        "SELECT log.at FROM events e JOIN log ON log.seq = e.seq "
+        "WHERE e.club = ? AND e.kind = ? AND e.key = ? ORDER BY e.seq DESC LIMIT 1",
+        (club_id(club), log.SETTING, key),
+    )
+    return None if row is None else dt.datetime.fromisoformat(row[0])
+
+
+async def last_event_seq(db: Database, club: ClubRef, kind: str) -> int | None:
+    row = await db.fetchone(
+        "SELECT MAX(seq) FROM events WHERE club = ? AND kind = ?", (club_id(club), kind)
+    )
+    return None if row is None else row[0]
+
+
+async def changes_with_source(db: Database, club: ClubRef, source: str) -> list[Change]:
+    """The rating changes, under the club's current system, caused by ``source``
+    (``tournament:12``, ``month:2026-03`` …)."""
+    cid = club_id(club)
+    await ensure_fresh(db, cid)
+    system = await current_system(db, cid)
+    return [
+        Change(
+            player,
+            dt.date.fromisoformat(date),
+            source,
+            value_from_text(before),
+            value_from_text(after),
+            rank_from_text(rank_before),
+            rank_from_text(rank_after),
+            note,
+        )
+        for player, date, before, after, rank_before, rank_after, note in await db.fetchall(
+            "SELECT player, date, rating_before, rating_after, rank_before, rank_after, note "
+            "FROM rating_history WHERE club = ? AND system = ? AND source = ? "
+            "ORDER BY seq, idx",
+            (cid, system, source),
+        )
+    ]
