@@ -23,8 +23,9 @@ def _version(path: Path) -> int:
     return version
 
 
-def _dir_with(tmp_path: Path, extra: dict[str, str]) -> Path:
-    directory = tmp_path / "migrations"
+def _dir_with(tmp_path: Path, extra: dict[str, str], name: str = "migrations") -> Path:
+    """A migrations directory: the packaged version 1 plus ``extra`` files."""
+    directory = tmp_path / name
     directory.mkdir()
     shutil.copy(PACKAGED / "0001_initial.sql", directory)
     for name, sql in extra.items():
@@ -47,12 +48,13 @@ async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
     for _ in range(2):
         db = await open_db(tmp_path / "again.db", systems=SYSTEMS)
         await db.close()
-    assert _version(tmp_path / "again.db") == 1
+    assert _version(tmp_path / "again.db") == len(migrate.discover(migrate.packaged()))
 
 
 async def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    db = await open_db(path, systems=SYSTEMS)
+    db = await open_db(path, systems=SYSTEMS, migrations=_dir_with(tmp_path, {}, "v1"))
+    assert db.version == 1
     async with db.transaction() as tx:
         await tx.execute(
             "INSERT INTO log (seq, club, kind, at, actor) VALUES (1, 1, 'club', 'x', 'console')"
@@ -78,13 +80,13 @@ async def test_a_newer_database_is_refused_naming_both_versions(tmp_path: Path) 
     db = await open_db(path, systems=SYSTEMS, migrations=directory)
     await db.close()
     with pytest.raises(SchemaVersionError, match=r"schema version 2.* versions up to 1"):
-        await open_db(path, systems=SYSTEMS)
+        await open_db(path, systems=SYSTEMS, migrations=_dir_with(tmp_path, {}, "v1"))
     assert _version(path) == 2
 
 
 async def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
     path = tmp_path / "fail.db"
-    db = await open_db(path, systems=SYSTEMS)
+    db = await open_db(path, systems=SYSTEMS, migrations=_dir_with(tmp_path, {}, "v1"))
     await db.close()
     directory = _dir_with(
         tmp_path, {"0002_broken.sql": "CREATE TABLE half (x); INSERT INTO nowhere VALUES (1);"}
