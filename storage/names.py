@@ -1,7 +1,8 @@
 """Name lookup: case- and accent-insensitive, either name order (bot.md, Arguments).
 
 Folding is the engine's (``engine.formats.names.fold_name``, shared with the file importers);
-this module adds the separators people type between names (commas, dots) and the matching.
+this module adds the separators people type between names (commas, dots, parentheses) and
+the matching.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from engine.formats.names import fold_name
 
 T = TypeVar("T")
 
-_SEPARATORS = str.maketrans({",": " ", ".": " ", ";": " "})
+# Punctuation people and importers put between or around name parts: "Schmidt, Jonas",
+# "Kovács Réka (Szeg)" — a word, not part of one.
+_SEPARATORS = str.maketrans(dict.fromkeys(",.;()[]", " "))
 
 SUGGESTIONS = 5
 SUGGESTION_CUTOFF = 0.6

@@ -15,10 +15,16 @@ from storage.names import fold, lookup, name_key
         ("Schmidt, Jonas", "schmidt jonas"),
         ("Łukasz Wróbel", "lukasz wrobel"),
         ("van_der_Berg Jan", "van der berg jan"),
+        ("Kovács Réka (Szeg)", "kovacs reka szeg"),
+        ("Nagy P. [Bp]", "nagy p bp"),
     ],
 )
 def test_fold(name: str, folded: str) -> None:
     assert fold(name) == folded
+
+
+def test_a_club_in_parentheses_is_a_word_of_the_name() -> None:
+    assert name_key("Kovács Réka (Szeg)") == name_key("Kovács Réka Szeg")
 
 
 def test_name_key_ignores_word_order() -> None:
