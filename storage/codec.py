@@ -70,19 +70,23 @@ def date_from_text(text: str) -> dt.date:
 
 
 def optional_date(text: str | None) -> dt.date | None:
+    """An optional ISO date read back."""
     return None if text is None else date_from_text(text)
 
 
 def optional_text(value: object) -> str | None:
+    """``str(value)``, or ``None`` for ``None`` (ranks, time controls)."""
     return None if value is None else str(value)
 
 
 @lru_cache(maxsize=128)
 def rank_from_text(text: str) -> Rank:
+    """A stored rank read back (cached)."""
     return Rank.parse(text)
 
 
 def optional_rank(text: str | None) -> Rank | None:
+    """An optional stored rank read back."""
     return None if text is None else rank_from_text(text)
 
 
@@ -94,6 +98,7 @@ def timestamp(at: dt.datetime) -> str:
 
 
 def from_timestamp(text: str) -> dt.datetime:
+    """A stored timestamp read back (aware, UTC)."""
     return dt.datetime.fromisoformat(text)
 
 
@@ -155,10 +160,12 @@ def dumps(data: Any) -> str:
 
 
 def value_text(value: Any) -> str:
+    """A projection value as canonical JSON text."""
     return dumps(encode(value))
 
 
 def value_from_text(text: str) -> Any:
+    """The inverse of :func:`value_text`."""
     return decode(json.loads(text))
 
 

@@ -10,10 +10,12 @@ PlayerRef = Player | int
 
 
 def club_id(club: ClubRef) -> int:
+    """The id of a club given as a record or an id."""
     return club.id if isinstance(club, Club) else club
 
 
 def player_id(player: PlayerRef) -> int:
+    """The id of a player given as a record or an id."""
     return player.id if isinstance(player, Player) else player
 
 

@@ -36,6 +36,7 @@ SYNCHRONOUS_MODES = ("NORMAL", "FULL")
 
 
 def utc_now() -> dt.datetime:
+    """The default clock: now, in UTC."""
     return dt.datetime.now(dt.UTC)
 
 
@@ -60,6 +61,7 @@ class Transaction:
         return [tuple(row) for row in await self._connection.execute_fetchall(sql, params)]
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
@@ -137,6 +139,7 @@ class Database:
         return [tuple(r) for r in await self._reader.execute_fetchall(sql, params)]
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 

@@ -106,6 +106,7 @@ class Context:
         return cls(players, folded, tournaments, entered)
 
     def name(self, player: int) -> str:
+        """A player's name for messages (the id when unknown)."""
         known = self.players.get(player)
         return known.name if known is not None else f"player {player}"
 
@@ -408,6 +409,7 @@ _PENDING = len(GAME_COLUMNS)
 
 
 def row_status(seq: int, pending: bool, folded: Overlay) -> str:
+    """A game's status: undone, voided, pending or ok."""
     if seq in folded.undone:
         return GAME_UNDONE
     if seq in folded.voided:
@@ -452,11 +454,13 @@ async def game_rows(
 
 
 async def game_row(reader: Reader, club: int, game: int) -> GameRow | None:
+    """One game of the club, or ``None``."""
     rows = await game_rows(reader, club, [game])
     return rows[0] if rows else None
 
 
 async def raw_pending(reader: Reader, game: int) -> bool:
+    """Whether a game was stored as a pending report (confirmed or not)."""
     row = await reader.fetchone("SELECT pending FROM games WHERE seq = ?", (game,))
     return row is not None and row[0] == 1
 

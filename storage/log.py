@@ -115,6 +115,7 @@ def entry_from(row: Row, start: int = 0) -> LogEntry:
 
 
 async def log_entry(reader: Reader, seq: int) -> LogEntry | None:
+    """The log entry ``seq``, or ``None``."""
     row = await reader.fetchone(f"SELECT {LOG_COLUMNS} FROM log WHERE seq = ?", (seq,))
     return None if row is None else entry_from(row)
 

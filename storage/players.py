@@ -24,6 +24,7 @@ PLAYER_SELECT = (
 
 
 def player_from_row(row: Row, aliases: Iterable[str] = ()) -> Player:
+    """A :class:`Player` from a row of ``PLAYER_SELECT``."""
     return Player(
         id=row[0],
         club=row[1],
@@ -77,6 +78,7 @@ async def players_by_id(
 
 
 def names_of(player: Player) -> tuple[str, ...]:
+    """The names a player is found by: their name, then their aliases."""
     return (player.name, *player.aliases)
 
 
@@ -89,6 +91,7 @@ class NameIndex:
             self.add(player)
 
     def add(self, player: Player, name: str | None = None) -> None:
+        """Index ``player`` by all their names (or by one new ``name``)."""
         for each in (name,) if name is not None else names_of(player):
             self._keys.setdefault(name_key(each), player)
 

@@ -75,6 +75,7 @@ def fingerprint(factories: Mapping[str, SystemFactory]) -> str:
 
 
 async def last_club_seq(tx: Transaction, club: int) -> int:
+    """The club's last log entry (0: no such club)."""
     row = await tx.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (club,))
     return 0 if row is None or row[0] is None else int(row[0])
 
@@ -251,6 +252,7 @@ class ClubWrite:
 
     @property
     def club(self) -> int:
+        """The club's id."""
         return self.ledgers.club
 
     def _dirty(self) -> None:

@@ -94,6 +94,7 @@ class GameRow:
 
     @property
     def id(self) -> int:
+        """The game's id (its log seq)."""
         return self.game.id
 
 
@@ -110,10 +111,12 @@ class TournamentRow:
 
     @property
     def id(self) -> int:
+        """The tournament's id (its log seq)."""
         return self.tournament.id
 
     @property
     def finalised(self) -> bool:
+        """Whether it is rated (finalised and not reopened since)."""
         return self.finalised_seq is not None
 
 
