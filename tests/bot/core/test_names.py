@@ -188,11 +188,6 @@ async def test_guests_are_not_found_by_chat_commands(club: FakeChat) -> None:
     assert said.text.startswith("No player called 'Müller Jürgen'")
 
 
-@pytest.mark.xfail(
-    reason="storage/names.py folds only , . ; as separators: a namesake renamed on import to "
-    "'Kovács Réka (Szeg)' is not found as 'Kovács Réka Szeg' (the parentheses stay in the word)",
-    strict=True,
-)
 async def test_a_renamed_namesake_is_found_without_the_parentheses(club: FakeChat) -> None:
     await club.register("Kovács Réka (Szeg) 5k", "Kovács Réka (Bp) 5k")
     assert (await resolve(await context(club), "Kovács Réka Szeg")).name == "Kovács Réka (Szeg)"
