@@ -16,10 +16,7 @@ from tests.bot.core.fakechat import ADMIN, CHAT_ID, ORGANISER, PLAYER, FakeChat
 
 NEW_ADMIN = Caller("telegram", "400", "Admin of another chat", chat_admin=True)
 NEW_MEMBER = Caller("telegram", "401", "Member of another chat")
-CLUB_USAGE = (
-    "Usage: /club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | timezone ZONE | "
-    "komi K | country XX | organiser add|remove WHO — e.g. /club new Budapest Go Club mgsz"
-)
+CLUB_USAGE = "\n\nUsage: /club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | "
 
 
 @pytest.fixture
@@ -130,18 +127,21 @@ async def test_a_join_code_expires_after_a_day(club: FakeChat) -> None:
 
 
 async def test_club_show(club: FakeChat) -> None:
+    expected = [
+        "Budapest Go Club",
+        "",
+        "System: MGSZ Elo (Hungary)",
+        "Time zone: UTC",
+        "Even-game komi: 6.5",
+        "Country: not set (every new player joins the register)",
+        "Players: 2",
+        "Chats: telegram:-1001",
+        "Organisers (besides chat administrators): telegram:100, telegram:200",
+    ]
     for line in ("/club show", "/club"):
         said = await club.ok(line, as_=ORGANISER)
-        assert said.text == (
-            "Budapest Go Club\n\n"
-            "System: MGSZ Elo (Hungary)\n"
-            "Time zone: UTC\n"
-            "Even-game komi: 6.5\n"
-            "Country: not set (every new player joins the register)\n"
-            "Players: 2\n"
-            "Chats: telegram:-1001\n"
-            "Organisers (besides chat administrators): telegram:100, telegram:200"
-        )
+        shown = said.text.splitlines()
+        assert [x for x in shown if x in expected] == expected  # in this order; more may follow
 
 
 # -- settings ----------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ async def test_set_the_clubs_country(club: FakeChat) -> None:
 async def test_club_settings_bad_inputs(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line)
     assert said.text.startswith(message)
-    assert said.text.endswith(CLUB_USAGE)
+    assert CLUB_USAGE in said.text
 
 
 # -- organisers --------------------------------------------------------------------------------
