@@ -21,6 +21,7 @@ import calendar
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -29,7 +30,6 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 import storage
 from bot.core import format as fmt
-from bot.core.app import Core
 from bot.core.notices import changes_table, finalisation_reply, weekly_reply
 from bot.core.replies import Notice, Reply, Text
 from engine.mgsz import Mgsz
@@ -38,6 +38,9 @@ from engine.timecontrol import TimeControl
 from engine.types import Tournament
 from storage import schedules
 from storage.records import Club
+
+if TYPE_CHECKING:
+    from bot.core.app import Core
 
 log = logging.getLogger("hoshi.scheduler")
 

@@ -211,3 +211,15 @@ async def changes_with_source(db: Database, club: ClubRef, source: str) -> list[
             (cid, system, source),
         )
     ]
+
+
+async def period_name(db: Database, club: ClubRef, seq: int) -> str | None:
+    """The name of the MGSZ club-games period closed at ``seq`` (rules.md §1.4), if it is one."""
+    row = await db.fetchone(
+        "SELECT payload FROM events WHERE seq = ? AND club = ? AND kind = ?",
+        (seq, club_id(club), log.PERIOD),
+    )
+    if row is None:
+        return None
+    name: str = _payload(row[0])["tournament"]["name"]
+    return name

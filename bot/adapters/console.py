@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import TextIO
 
 import storage
+from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
-from bot.core.replies import Reply
+from bot.core.replies import Notice, Reply
+from bot.scheduler import Scheduler
 from storage.db import Database, open_db
 from storage.errors import StorageError
 from storage.records import Club
@@ -85,6 +87,11 @@ class Console:
         self.chat = chat_id(club)
         self.out = out
         self.out_dir = out_dir
+
+    async def show_notice(self, notice: Notice) -> None:
+        """What the bot posts by itself (a summary, a finalisation) to the club's chats."""
+        self.out.write(f"[posted to the chats of the club]\n{self.render(notice.reply)}\n\n")
+        self.out.flush()
 
     async def run_line(self, line: str, attachment: bytes | None = None) -> Reply:
         reply = await self.core.handle(invocation(line, self.chat, attachment))
@@ -175,20 +182,31 @@ async def run_console(
     echo: bool = True,
     source: TextIO | None = None,
     out: TextIO | None = None,
+    clock: FakeClock | None = None,
 ) -> int:
-    """Open the club and run the console until the input ends; returns the exit status."""
+    """Open the club and run the console until the input ends; returns the exit status.
+
+    With ``clock`` (``--clock``) time stands still until ``/tick`` moves it, and the scheduler
+    runs only then; otherwise the scheduler runs on the real clock as ``hoshi run``'s does.
+    """
     path = (db_path or config.db_path).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     out = out or sys.stdout
-    db = await open_db(path)
+    db = await open_db(path, clock=clock) if clock else await open_db(path)
+    scheduler: Scheduler | None = None
     try:
         try:
-            the_club = await console_club(db, club, system or config.system, config.club)
+            the_club = await console_club(
+                db, club, system or config.system, config.club, config.timezone
+            )
         except StorageError as exc:
             out.write(f"hoshi: {exc}\n")
             return 2
         core = Core(db, config)
         console = Console(core, the_club, out, config.charts_dir)
+        core.deliver = console.show_notice
+        scheduler = core.scheduler = Scheduler(core, core.deliver, timers=clock is None)
+        await scheduler.start()
         if source is None and stdin_is_terminal():
             out.write(f"Club: {the_club.name} ({the_club.system}) · database: {path}\n")
             await console.interactive()
@@ -196,16 +214,24 @@ async def run_console(
         errors = await console.script(source or sys.stdin, echo=echo)
         return 1 if errors and not echo else 0
     finally:
+        if scheduler is not None:
+            await scheduler.stop()
         await db.close()
 
 
-async def console_club(db: Database, name: str | None, system: str, default: str) -> Club:
-    """The console's club — named, or the only one (created on first use) — bound to the
-    console chat (bot.md, Arguments)."""
+async def console_club(
+    db: Database, name: str | None, system: str, default: str, timezone: str = "UTC"
+) -> Club:
+    """The console's club — named, or the only one (created on first use, in the config's time
+    zone) — bound to the console chat (bot.md, Arguments)."""
     if name:
         found = await storage.get_club(db, name)
         club = found or await storage.create_club(db, name, system, actor=CALLER.identity)
     else:
         club = await storage.only_club_or_create(db, default, system, actor=CALLER.identity)
-    await storage.bind_chat(db, club, PLATFORM, chat_id(club), actor=CALLER.identity)
+    if (
+        await storage.bind_chat(db, club, PLATFORM, chat_id(club), actor=CALLER.identity)
+        and timezone != "UTC"
+    ):  # a new club: give it the configured time zone
+        await storage.set_setting(db, club, "timezone", timezone, actor=CALLER.identity)
     return club

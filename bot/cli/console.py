@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+from zoneinfo import ZoneInfo
 
 from bot.cli.common import SYSTEM_CHOICES, club_options, fail
 
@@ -18,6 +20,12 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     club_options(console)
     console.add_argument("--system", choices=SYSTEM_CHOICES, help="system of a new club")
     console.add_argument("--quiet", action="store_true", help="scripted: do not echo commands")
+    console.add_argument(
+        "--clock",
+        metavar="TIME",
+        help='start a hand-moved clock at TIME (e.g. "2026-11-02 09:00", the config\'s time '
+        "zone); /tick moves it and runs what became due",
+    )
     console.set_defaults(run=_run_console)
 
 
@@ -25,14 +33,29 @@ def _run_console(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot.adapters.console import run_console
+    from bot.clock import FakeClock
     from bot.config import ConfigError, load_config
 
     try:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(str(exc))
+    clock = None
+    if args.clock:
+        try:
+            start = dt.datetime.fromisoformat(args.clock)
+        except ValueError:
+            return fail(f'--clock takes a time like "2026-11-02 09:00", not {args.clock!r}')
+        clock = FakeClock(
+            start if start.tzinfo else start.replace(tzinfo=ZoneInfo(config.timezone))
+        )
     return asyncio.run(
         run_console(
-            config, db_path=args.db, club=args.club, system=args.system, echo=not args.quiet
+            config,
+            db_path=args.db,
+            club=args.club,
+            system=args.system,
+            echo=not args.quiet,
+            clock=clock,
         )
     )

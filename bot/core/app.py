@@ -12,7 +12,8 @@ import difflib
 import logging
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import bot.core.handlers  # noqa: F401  (fills the command table)
 import storage
@@ -21,11 +22,14 @@ from bot.core.commands import COMMANDS, CONSOLE, Command, lookup
 from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
-from bot.core.replies import Reply, Text
+from bot.core.replies import Notice, Reply, Text
 from engine.errors import EngineError
 from storage.db import Clock, Database
 from storage.errors import StorageError
 from storage.records import Club
+
+if TYPE_CHECKING:
+    from bot.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.core")
 
@@ -52,7 +56,16 @@ class Core:
         self.db = db
         self.config = config
         self.clock: Clock = clock or db.clock
-        self.listeners: list[Callable[[Invocation, Reply], None]] = []
+        # set by whoever runs the bot: how to post to a club's chats, and the scheduler
+        self.deliver: Callable[[Notice], Awaitable[object]] | None = None
+        self.scheduler: Scheduler | None = None
+
+    async def post(self, notice: Notice) -> bool:
+        """Post a notice to the club's bound chats; ``False`` when nothing can post."""
+        if self.deliver is None:
+            return False
+        await self.deliver(notice)
+        return True
 
     async def handle(self, inv: Invocation) -> Reply:
         """Answer one command. Never raises: every failure becomes a reply."""

@@ -6,5 +6,6 @@ from bot.core.handlers import (  # noqa: F401
     help,
     ratings,
     registry,
+    schedule,
     tournaments,
 )

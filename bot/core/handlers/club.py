@@ -12,17 +12,18 @@ from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.names import resolve
-from bot.core.parse import Token, join
+from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Document, Reply, Text
 from engine.errors import EngineError
 from engine.formats.tournament_file import parse_komi
 from engine.systems import SYSTEMS
+from engine.timecontrol import TimeControl
 
 CLUB_USAGE = (
     "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | "
-    "timezone ZONE | komi K | country XX | organiser add|remove WHO"
+    "timezone ZONE | komi K | country XX | time TIME | reports on [HOURS]|off | grace HOURS | "
+    "organiser add|remove WHO"
 )
-SETTABLE = {"komi": "the club's even-game komi (rules.md §5), e.g. 6.5"}
 
 
 @command(
@@ -53,6 +54,9 @@ SETTABLE = {"komi": "the club's even-game komi (rules.md §5), e.g. 6.5"}
                 "timezone",
                 "komi",
                 "country",
+                "time",
+                "reports",
+                "grace",
                 "organiser",
             ),
         ),
@@ -121,9 +125,59 @@ async def club(ctx: Context) -> Reply:
         return Reply.text(f"Even games in {ctx.club.name} now default to komi {fmt.value(komi)}.")
     if action == "country":
         return await _country(ctx, value)
+    if action == "time":
+        return await _usual_time(ctx, value)
+    if action == "reports":
+        return await _reports(ctx, rest)
+    if action == "grace":
+        hours = positive_int(value or "?", "grace (hours)", low=1, high=24 * 60)
+        await storage.set_setting(
+            ctx.db, ctx.club, "grace_hours", str(hours), actor=ctx.actor, chat=ctx.chat
+        )
+        return Reply.text(
+            f"A scheduled summary missed while the bot was down is still posted "
+            f"up to {hours} hours late; rating work always runs."
+        )
     if action in ("organiser", "organizer"):
         return await _organiser(ctx, rest)
     raise BadArgument(f"unknown /club action {action!r}; {CLUB_USAGE}")
+
+
+async def _usual_time(ctx: Context, value: str) -> Reply:
+    """The club's usual time control: its MGSZ rating period's multiplier (rules.md §1.4)."""
+    try:
+        time = TimeControl.parse(value)
+    except EngineError as exc:
+        raise BadArgument(str(exc)) from None
+    await storage.set_setting(
+        ctx.db, ctx.the_club, "time", str(time), actor=ctx.actor, chat=ctx.chat
+    )
+    return Reply.text(
+        f"{ctx.the_club.name}'s usual time control is {time}: under MGSZ the "
+        "month's club games are rated with the multiplier it gives."
+    )
+
+
+async def _reports(ctx: Context, rest: list[Token]) -> Reply:
+    """Player-reported results: pending until the opponent (or an organiser) confirms."""
+    if not rest or rest[0].text.lower() not in ("on", "off"):
+        raise BadArgument("write /club reports on [HOURS] or /club reports off")
+    if rest[0].text.lower() == "off":
+        await storage.set_setting(
+            ctx.db, ctx.the_club, "reports", "off", actor=ctx.actor, chat=ctx.chat
+        )
+        return Reply.text("Only organisers record results now.")
+    hours = positive_int(rest[1].text, "hours", low=1, high=24 * 30) if len(rest) > 1 else 48
+    await storage.set_setting(
+        ctx.db, ctx.the_club, "reports", "on", actor=ctx.actor, chat=ctx.chat
+    )
+    await storage.set_setting(
+        ctx.db, ctx.the_club, "report_hours", str(hours), actor=ctx.actor, chat=ctx.chat
+    )
+    return Reply.text(
+        f"Players may now report their own games with /result: a report waits "
+        f"for the opponent's confirmation and expires after {hours} hours."
+    )
 
 
 async def _new(ctx: Context, rest: list[Token]) -> Reply:
@@ -176,6 +230,14 @@ async def _show(ctx: Context) -> Reply:
         f"Time zone: {settings.get('timezone', 'UTC')}",
         f"Even-game komi: {settings.get('komi', '6.5')}",
         f"Country: {settings.get('country') or 'not set (every new player joins the register)'}",
+        f"Usual time control: {settings.get('time', '60m')}",
+        "Player reports: "
+        + (
+            f"on, expiring after {settings.get('report_hours', '48')} h"
+            if settings.get("reports") == "on"
+            else "off (organisers record results)"
+        ),
+        f"Weekly summary: {settings.get('weekly', 'off')}",
         f"Players: {len(players)}",
         "Chats: " + ", ".join(f"{p}:{c}" for p, c in chats),
         "Organisers (besides chat administrators): " + (", ".join(organisers) or "none"),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import storage
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, Param, command
+from bot.core.commands import ORGANISER, PLAYER, Param, command
 from bot.core.context import Context
-from bot.core.errors import BadArgument
+from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
-from bot.core.replies import Reply, Text
+from bot.core.replies import Button, Reply, Text
 from engine.types import Result
 from storage.records import GameRow, Player
 
@@ -27,7 +27,9 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
         '/result "Szabó Éva" "Tóth Ádám" W+3.5 h=2',
         "/result Kiss beat Tóth h=3",
     ),
-    access=ORGANISER,
+    access=PLAYER,
+    details="Organisers record any game. When the club allows player reports (/club reports "
+    "on), a player may report their own game: it counts once the opponent confirms.",
     options=opt.GAME_OPTIONS,
     params=(
         Param("black", "player", "who had Black (the winner, in the 'beat' form)"),
@@ -39,8 +41,17 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
     ),
 )
 async def result(ctx: Context) -> Reply:
+    reporting = not ctx.organiser
+    if reporting and ctx.settings.get("reports") != "on":
+        raise NotPermitted(
+            f"/result is for the organisers of {ctx.the_club.name}: chat administrators and the "
+            "people an organiser adds with /club organiser add. (An organiser can let players "
+            "report their own games with /club reports on.) Nothing was changed."
+        )
     args = ctx.args(opt.GAME_OPTIONS)
     black, white, outcome, played, note = await _players_and_result(ctx, args.words, args.options)
+    if reporting:
+        return await _report(ctx, args.options, black, white, outcome, played)
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     row = await storage.record_game(
         ctx.db,
@@ -62,6 +73,55 @@ async def result(ctx: Context) -> Reply:
         lines.append(note)
     lines.append(await rated_line(ctx, row, (black, white)))
     return Reply(blocks=(Text(f"Game #{row.id} recorded", title=True), Text("\n".join(lines))))
+
+
+async def _report(
+    ctx: Context,
+    options: dict[str, str],
+    black: Player,
+    white: Player,
+    outcome: Result | None,
+    played: bool,
+) -> Reply:
+    """A player's own game: pending until the opponent confirms (issue 4/6, item 6)."""
+    caller = ctx.inv.caller
+    me = await storage.player_for_account(ctx.db, ctx.the_club, caller.platform, caller.account)
+    if me is None or me.id not in (black.id, white.id):
+        raise NotPermitted(
+            "players may report only their own games: /link YOUR NAME first, "
+            "then /result with yourself as one of the two players"
+        )
+    opponent = white if me.id == black.id else black
+    stones = opt.stones(options["h"]) if "h" in options else 0
+    row = await storage.record_game(
+        ctx.db,
+        ctx.the_club,
+        black.id,
+        white.id,
+        outcome,
+        stones=stones,
+        komi=opt.komi(ctx, options.get("komi"), stones),
+        date=opt.date(ctx, options.get("date")),
+        played=played,
+        board=opt.board(options.get("board")),
+        time=opt.time_control(options.get("time")),
+        reported=ctx.today(),
+        pending=True,
+        actor=ctx.actor,
+        chat=ctx.chat,
+    )
+    hours = ctx.settings.get("report_hours", "48")
+    return Reply(
+        blocks=(
+            Text(f"Report #{row.id} waits for {opponent.name}", title=True),
+            Text(
+                f"{game_line(row, black, white)}\n{opponent.name} (or an organiser) confirms "
+                f"with the button or /confirm {row.id}; /dispute {row.id} if it is wrong. "
+                f"Unconfirmed, it expires in {hours} hours. It is not rated until confirmed."
+            ),
+        ),
+        buttons=(Button("Confirm", f"/confirm {row.id}"), Button("Dispute", f"/dispute {row.id}")),
+    )
 
 
 async def _players_and_result(

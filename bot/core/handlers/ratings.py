@@ -26,6 +26,7 @@ from engine.system import Value
 from engine.tensuusei import TensuuseiParams, initial_points
 from engine.timecontrol import TimeControl
 from engine.types import Importance
+from storage import schedules
 from storage.records import Player, SeriesPoint
 
 TOP_DEFAULT, TOP_MAX = 10, 200
@@ -178,11 +179,11 @@ async def source_label(ctx: Context, source: str, player: int | None = None) -> 
     """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``."""
     kind, _, ident = source.partition(":")
     if kind == "tournament" and ident.isdigit():
-        try:
-            row = await storage.tournament(ctx.db, ctx.the_club, int(ident))
-        except Exception:  # a period or a since-removed tournament: keep the raw label
-            return source
-        return row.tournament.name
+        row = await storage.tournament(ctx.db, ctx.the_club, int(ident))
+        if row is not None:
+            return row.tournament.name
+        period = await schedules.period_name(ctx.db, ctx.the_club, int(ident))
+        return period or f"tournament #{ident}"
     if kind == "game" and ident.isdigit():
         found = await storage.game(ctx.db, ctx.the_club, int(ident))
         if found is None:

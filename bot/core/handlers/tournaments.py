@@ -20,12 +20,13 @@ from engine import mgsz
 from engine.errors import EngineError
 from engine.formats import parse_games_csv
 from engine.types import Game, Importance, Tournament
+from storage import schedules
 from storage.records import TournamentRow
 
 USAGE = (
     "/tournament new NAME [options] | result ROUND BLACK WHITE RESULT [h=N] [t=NAME] | "
     "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | finalise [NAME] | "
-    "reopen NAME | show [NAME] | list"
+    "schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | show [NAME] | list"
 )
 NEW_OPTIONS = frozenset({"start", "end", "rounds", "board", "time", "reduce", "c", "participants"})
 RESULT_OPTIONS = opt.GAME_OPTIONS | {"t"}
@@ -61,7 +62,7 @@ FLAGS = {
             "action",
             "choice",
             "what to do",
-            choices=("new", "result", "import", "finalise", "reopen", "show", "list"),
+            choices=("new", "result", "import", "finalise", "schedule", "reopen", "show", "list"),
         ),
         Param("args", "text", "the action's arguments", required=False),
         Param("file", "file", "a results table (h9, OpenGotha XML or CSV)", required=False),
@@ -86,6 +87,7 @@ async def tournament(ctx: Context) -> Reply:
         "import": _import,
         "finalise": _finalise,
         "reopen": _reopen,
+        "schedule": _schedule,
         "show": _show,
         "list": _list,
     }
@@ -367,6 +369,34 @@ async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
     return await finalisation_reply(ctx.db, ctx.the_club, row.tournament.name, changes)
+
+
+EVENING = dt.time(20, 0)  # "the end date's evening" (issue 4/6): 20:00 club time
+
+
+async def _schedule(ctx: Context, text: str, data: bytes | None) -> Reply:
+    """Finalise at a time: ``NAME [YYYY-MM-DD] [HH:MM]`` (default: the end date at 20:00)."""
+    words = text.split()
+    at_time = at_date = None
+    if words and re.fullmatch(r"\d{1,2}:\d{2}", words[-1]):
+        at_time = dt.time.fromisoformat(words.pop().zfill(5))
+    if words and re.fullmatch(r"\d{4}-\d{2}-\d{2}", words[-1]):
+        at_date = _any_date(words.pop(), "the date")
+    row = await _which(ctx, " ".join(words))
+    day = at_date or row.tournament.end
+    due = dt.datetime.combine(day, at_time or EVENING, tzinfo=ctx.timezone)
+    if due <= ctx.now():
+        raise BadArgument(
+            f"{due:%Y-%m-%d %H:%M} has passed; finalise now with /tournament "
+            f"finalise {row.tournament.name}, or give a later time"
+        )
+    await schedules.schedule_finalisation(
+        ctx.db, ctx.the_club, row.id, due, actor=ctx.actor, chat=ctx.chat
+    )
+    return Reply.text(
+        f"{row.tournament.name} will be rated on {due:%Y-%m-%d at %H:%M} "
+        f"({ctx.timezone.key}); the result is posted to every chat of the club."
+    )
 
 
 async def _reopen(ctx: Context, text: str, data: bytes | None) -> Reply:

@@ -1,0 +1,200 @@
+"""Work on a schedule and reports awaiting confirmation: /weekly, /summary, /confirm,
+/dispute, and the console's /tick (issue 4/6)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import storage
+from bot.clock import FakeClock, parse_duration
+from bot.core import format as fmt
+from bot.core.commands import CONSOLE, ORGANISER, PLAYER, Param, command
+from bot.core.context import Context
+from bot.core.errors import BadArgument, NotPermitted
+from bot.core.notices import weekly_reply
+from bot.core.parse import Token, join, positive_int
+from bot.core.replies import Notice, Reply, Text
+from bot.scheduler import DEFAULT_WEEKLY, WEEKDAYS, parse_weekly
+from storage import schedules
+from storage.records import GameRow
+
+
+@command(
+    "weekly",
+    usage="/weekly on|off [DAY HH:MM]",
+    summary="The weekly ranking summary, posted to every chat of the club (default Monday "
+    "18:00, club time).",
+    examples=("/weekly on", "/weekly on sun 20:00", "/weekly off"),
+    access=ORGANISER,
+    params=(
+        Param("state", "choice", "on or off", choices=("on", "off")),
+        Param("when", "text", "day and time, e.g. mon 18:00", required=False),
+    ),
+)
+async def weekly(ctx: Context) -> Reply:
+    words = ctx.args().words
+    if not words or words[0].text.lower() not in ("on", "off"):
+        raise BadArgument("write /weekly on [DAY HH:MM] or /weekly off")
+    if words[0].text.lower() == "off":
+        await storage.set_setting(
+            ctx.db, ctx.the_club, "weekly", "off", actor=ctx.actor, chat=ctx.chat
+        )
+        return Reply.text("The weekly summary is off. /summary still shows one on request.")
+    when = join(words[1:]) or DEFAULT_WEEKLY
+    try:
+        rule = parse_weekly(when)
+    except ValueError as exc:
+        raise BadArgument(str(exc)) from None
+    assert rule is not None
+    value = f"{WEEKDAYS[rule[0]]} {rule[1]:%H:%M}"
+    await storage.set_setting(
+        ctx.db, ctx.the_club, "weekly", value, actor=ctx.actor, chat=ctx.chat
+    )
+    return Reply.text(
+        f"The weekly summary will be posted every {value} "
+        f"({ctx.settings.get('timezone', 'UTC')}) to every chat of "
+        f"{ctx.the_club.name}."
+    )
+
+
+@command(
+    "summary",
+    usage="/summary",
+    summary="The ranking summary of the last seven days, now.",
+    examples=("/summary",),
+)
+async def summary(ctx: Context) -> Reply:
+    if ctx.args().words:
+        raise BadArgument("/summary takes no arguments")
+    end = ctx.core.clock()
+    return await weekly_reply(
+        ctx.db, ctx.the_club, end - dt.timedelta(days=7), end + dt.timedelta(microseconds=1)
+    )
+
+
+@command(
+    "tick",
+    usage="/tick DURATION | YYYY-MM-DD HH:MM",
+    summary="Console only: move the console's clock forward and run whatever became due.",
+    examples=("/tick 1d", "/tick 6h", "/tick 2026-12-01 00:05"),
+    access=CONSOLE,
+    needs_club=False,
+)
+async def tick(ctx: Context) -> Reply:
+    clock, scheduler = ctx.core.clock, ctx.core.scheduler
+    if not isinstance(clock, FakeClock) or scheduler is None:
+        raise BadArgument(
+            "the clock is real here; start the console with --clock "
+            '"2026-11-02 09:00" to move time by hand'
+        )
+    text = ctx.args().text()
+    if not text:
+        raise BadArgument("say how far, e.g. /tick 1d or /tick 2026-12-01 00:05")
+    try:
+        if any(ch in text for ch in "-:"):
+            moment = dt.datetime.fromisoformat(text)
+            clock.set(moment if moment.tzinfo else moment.replace(tzinfo=ctx.timezone))
+        else:
+            clock.advance(parse_duration(text))
+    except ValueError as exc:
+        raise BadArgument(str(exc)) from None
+    done = await scheduler.run_due()
+    now = clock().astimezone(ctx.timezone)
+    lines = [f"It is now {now:%Y-%m-%d %H:%M} ({ctx.timezone.key})."]
+    lines.append("Ran: " + "; ".join(done) if done else "Nothing was due.")
+    return Reply.text(*lines)
+
+
+async def _report(ctx: Context, words: list[Token]) -> GameRow:
+    if len(words) != 1:
+        raise BadArgument("give the report's number, e.g. 12")
+    game_id = positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
+    row = await storage.game(ctx.db, ctx.the_club, game_id)
+    if row is None:
+        raise BadArgument(f"there is no game #{game_id} in this club")
+    if row.status != "pending":
+        raise BadArgument(f"game #{game_id} is not waiting for a confirmation ({row.status})")
+    return row
+
+
+async def _callers_side(ctx: Context, row: GameRow) -> int | None:
+    """The game's player the caller is linked to, if any."""
+    caller = ctx.inv.caller
+    player = await storage.player_for_account(
+        ctx.db, ctx.the_club, caller.platform, caller.account
+    )
+    if player is not None and player.id in (row.game.black, row.game.white):
+        return player.id
+    return None
+
+
+@command(
+    "confirm",
+    usage="/confirm GAME_ID",
+    summary="Confirm a result your opponent reported (or, for organisers, any report).",
+    examples=("/confirm 12",),
+    access=PLAYER,
+    params=(Param("game_id", "int", "the report's number"),),
+)
+async def confirm(ctx: Context) -> Reply:
+    row = await _report(ctx, ctx.args().words)
+    side = await _callers_side(ctx, row)
+    if not ctx.organiser:
+        if side is None:
+            raise NotPermitted(
+                "only the opponent named in the report, or an organiser, can confirm it"
+            )
+        if row.entry.actor == ctx.actor:
+            raise NotPermitted("your opponent must confirm your own report")
+    confirmed = await storage.confirm_game(
+        ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
+    )
+    return Reply.text(
+        f"Game #{confirmed.id} ({fmt.result(confirmed.game)}, "
+        f"{fmt.day(confirmed.game.date)}) is confirmed and counts from now on."
+    )
+
+
+@command(
+    "dispute",
+    usage="/dispute GAME_ID [reason]",
+    summary="Dispute a reported result: it stays unrated and the organisers are told.",
+    examples=("/dispute 12 I won by resignation",),
+    access=PLAYER,
+    params=(
+        Param("game_id", "int", "the report's number"),
+        Param("reason", "text", "what is wrong", required=False),
+    ),
+)
+async def dispute(ctx: Context) -> Reply:
+    words = ctx.args().words
+    if not words:
+        raise BadArgument("give the report's number, e.g. /dispute 12 wrong result")
+    row = await _report(ctx, words[:1])
+    reason = join(words[1:])
+    if not ctx.organiser and await _callers_side(ctx, row) is None:
+        raise NotPermitted("only the players of the game, or an organiser, can dispute it")
+    await schedules.record_dispute(
+        ctx.db, ctx.the_club, row.id, reason, actor=ctx.actor, chat=ctx.chat
+    )
+    organisers = ", ".join(sorted(await storage.organisers(ctx.db, ctx.the_club)))
+    await ctx.core.post(
+        Notice(
+            ctx.the_club.id,
+            Reply(
+                blocks=(
+                    Text(f"Report #{row.id} is disputed", title=True),
+                    Text(
+                        f"{ctx.inv.caller.name} disputes game #{row.id} ({fmt.result(row.game)}, "
+                        f"{fmt.day(row.game.date)})"
+                        + (f": {reason}" if reason else "")
+                        + ". Organisers "
+                        f"({organisers}): /confirm {row.id} if it stands, or /void {row.id}."
+                    ),
+                )
+            ),
+        )
+    )
+    return Reply.text(
+        f"Game #{row.id} is disputed: it stays unrated and the organisers have been told."
+    )
