@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from platformdirs import user_config_dir, user_data_dir
 
 SYSTEM_KEYS = ("mgsz", "tensuusei", "swedish", "psg")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 class ConfigError(ValueError):
@@ -128,17 +129,23 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     if not isinstance(guilds, list) or not all(isinstance(g, int) for g in guilds):
         raise ConfigError(f"{source}: [discord] guild_ids must be a list of numbers")
     for key, value in tg.items():
-        expected = type(getattr(TelegramConfig(), key) or "")
-        if key == "webhook_url":
-            expected = str
-        if not isinstance(value, expected):
-            raise ConfigError(f"{source}: [telegram] {key} must be a {expected.__name__}")
+        expected = int if key in ("webhook_port", "admin_cache_s") else str
+        # a TOML boolean is a Python int: refuse it explicitly
+        if isinstance(value, bool) or not isinstance(value, expected):
+            kind = "whole number" if expected is int else "text"
+            raise ConfigError(f"{source}: [telegram] {key} must be {kind}, not {value!r}")
+    log_level = str(main.get("log_level", "INFO")).upper()
+    if log_level not in LOG_LEVELS:
+        raise ConfigError(
+            f"{source}: [hoshi] log_level must be one of {', '.join(LOG_LEVELS)}, "
+            f"not {log_level!r}"
+        )
     return Config(
         db_path=db_path,
         club=str(main.get("club", "My Go Club")),
         system=system,
         timezone=timezone,
-        log_level=str(main.get("log_level", "INFO")).upper(),
+        log_level=log_level,
         charts_dir=Path(str(main.get("charts_dir", "hoshi-charts"))).expanduser(),
         telegram=TelegramConfig(**tg),
         discord=DiscordConfig(guild_ids=tuple(guilds)),
