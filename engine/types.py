@@ -165,6 +165,21 @@ class Registered:
     rating: int | None = None
     country: str | None = None
     committee: bool = False
+    rating_system: str | None = None
+
+    def for_system(self, key: str) -> Registered:
+        """The registration as the system ``key`` reads it.
+
+        A registration is made under one system (``rating_system``: the club's at the time),
+        which validates it and reads its rating in its own units (Elo, points). Every other
+        system of the club takes the rank as a standing the club recorded — a committee
+        decision in MGSZ's words (rules.md §1.5) — and starts the player by its own rule from
+        that rank; a rating in another system's units means nothing to it. ``None``: read by
+        every system as it is.
+        """
+        if self.rating_system is None or self.rating_system == key:
+            return self
+        return Registered(self.player, self.rank, self.date, None, self.country, True, key)
 
 
 @dataclass(frozen=True, slots=True)

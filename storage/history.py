@@ -227,10 +227,16 @@ def engine_event(seq: int, kind: str, payload: dict[str, Any]) -> Event:
 
 
 def registered_from_row(row: Row) -> Registered:
-    """``Registered`` from ``(seq, rank, date, rating, country, committee)``."""
-    seq, rank, date, rating, country, committee = row
+    """``Registered`` from ``(seq, rank, date, rating, country, committee, rating_system)``."""
+    seq, rank, date, rating, country, committee, rating_system = row
     return Registered(
-        seq, rank_from_text(rank), date_from_text(date), rating, country, committee == 1
+        seq,
+        rank_from_text(rank),
+        date_from_text(date),
+        rating,
+        country,
+        committee == 1,
+        rating_system,
     )
 
 
@@ -267,7 +273,7 @@ async def _others(reader: Reader, club: int, overlay: Overlay) -> list[tuple[int
     """Everything but the club games, as ``(position, kind or marker, data)`` in log order."""
     others: list[tuple[int, Any, Any]] = []
     for row in await reader.fetchall(
-        "SELECT seq, rank, date, rating, country, committee FROM players "
+        "SELECT seq, rank, date, rating, country, committee, rating_system FROM players "
         "WHERE club = ? AND guest = 0",
         (club,),
     ):

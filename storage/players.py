@@ -126,7 +126,7 @@ async def register(
     seq = await write.append(log.PLAYER, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
-        "committee, guest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "committee, guest, rating_system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             write.club,
@@ -139,10 +139,13 @@ async def register(
             new.egd_pin,
             int(new.committee),
             int(new.guest),
+            write.ledgers.current,
         ),
     )
     if not new.guest:  # a guest is an unregistered tournament entry (rules.md §1.4 step 2)
-        registered = Registered(seq, new.rank, date, new.rating, new.country, new.committee)
+        registered = Registered(
+            seq, new.rank, date, new.rating, new.country, new.committee, write.ledgers.current
+        )
         await write.apply(seq, registered)
     player = Player(
         seq,

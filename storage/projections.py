@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.system import Card, Change, RatingSystem
-from engine.types import Event
+from engine.types import Event, Registered
 from storage import log, overlay, settings
 from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
@@ -67,6 +67,12 @@ class ClubLedgers:
     def order(self) -> list[str]:
         """System keys with the current one first (it validates before anything changes)."""
         return [self.current, *sorted(k for k in self.systems if k != self.current)]
+
+
+def seen_by(key: str, event: Event) -> Event:
+    """The event as the system ``key`` reads it (a registration's rating is in the units of
+    the system it was made under: ``engine.types.Registered.for_system``)."""
+    return event.for_system(key) if isinstance(event, Registered) else event
 
 
 def fingerprint(factories: Mapping[str, SystemFactory]) -> str:
@@ -120,7 +126,7 @@ async def fold(
         for seq, event in batch:
             for key, system, rejected in order:
                 try:
-                    changes = system.apply(event)
+                    changes = system.apply(seen_by(key, event))
                 except EngineError as error:
                     if key == current and seq in strict:
                         raise
@@ -306,7 +312,7 @@ class ClubWrite:
         per_system: dict[str, list[Change]] = {}
         for key in ledgers.order():
             try:
-                changes = ledgers.systems[key].apply(event)
+                changes = ledgers.systems[key].apply(seen_by(key, event))
             except EngineError as error:
                 if strict and key == ledgers.current:
                     raise

@@ -61,13 +61,13 @@ async def test_registrations_and_club_games_in_log_order(
     row = await game(db, club, a, b, Result.JIGO, stones=3, komi=Fraction(1, 2), time=time)
     third = await player(db, club, "Szabó Éva", rating=120, country="HU", committee=True)
     assert await _stream(db, club) == [
-        (a.id, Registered(a.id, Rank.kyu(5), DAY)),
-        (b.id, Registered(b.id, Rank.kyu(7), DAY)),
+        (a.id, Registered(a.id, Rank.kyu(5), DAY, rating_system="plus")),
+        (b.id, Registered(b.id, Rank.kyu(7), DAY, rating_system="plus")),
         (
             row.id,
             GamePlayed(Game(row.id, a.id, b.id, Result.JIGO, DAY, 3, Fraction(1, 2), time=time)),
         ),
-        (third.id, Registered(third.id, Rank.kyu(5), DAY, 120, "HU", True)),
+        (third.id, Registered(third.id, Rank.kyu(5), DAY, 120, "HU", True, "plus")),
     ]
 
 

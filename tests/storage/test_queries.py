@@ -134,7 +134,8 @@ async def test_ledger_is_the_live_engine_ledger(
 
 async def test_rejected_lists_what_another_system_refused(db: Database, club: Club) -> None:
     await set_setting(db, club, "system", "daily", actor=ORGANISER)
-    strong = await player(db, club, "Strong", "3d")
+    a, b = await player(db, club, "Strong", "3d"), await player(db, club, "Weak", "5k")
+    pair_go = await game(db, club, a, b, pair_go=True)  # daily rates it, plus refuses it
     assert await rejected(db, club) == []
     ((seq, message),) = await rejected(db, club, "plus")
-    assert seq == strong.id and "at most 5k" in message
+    assert seq == pair_go.id and "pair go" in message
