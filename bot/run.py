@@ -23,6 +23,7 @@ import storage
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
+from bot.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.run")
 
@@ -132,12 +133,19 @@ async def run_bots(
                     err.write(f"hoshi run: {platform} did not start: {_reason(exc)}\n")
                     return 1
                 started.append(adapter)
+            # one scheduler for the process, shared by both platforms (issue 4/6): what was
+            # missed while down runs now, then timers
+            core.deliver = bots.deliver
+            scheduler = core.scheduler = Scheduler(core, bots.deliver)
+            await scheduler.start()
             log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
             if on_started is not None:
                 on_started(bots)
             with _signals_set(stop):
                 await stop.wait()
         finally:
+            if core.scheduler is not None:
+                await core.scheduler.stop()
             for adapter in reversed(started):
                 try:
                     await adapter.stop()
