@@ -8,17 +8,25 @@ import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import storage
 from engine import mgsz
-from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
-from engine.formats.tournament_file import to_engine
+from engine.formats import (
+    RatingRow,
+    TournamentFile,
+    name_keys,
+    parse_games_csv,
+    parse_h9,
+    parse_opengotha,
+)
+from engine.formats.tournament_file import game_komi, to_engine
 from engine.mgsz import Mgsz
 from engine.psg import Psg
 from engine.types import Entry, Game, Tournament
 from storage.db import Database
 from storage.errors import Refused
-from storage.records import Club, NewPlayer, Player
+from storage.records import Club, NewPlayer, Player, TournamentRow
 from storage.tournaments import ImportResult
 
 
@@ -247,3 +255,67 @@ def summary_lines(plan: ImportPlan, result: ImportResult | None = None) -> list[
             f"/tournament finalise {t.name}."
         )
     return lines
+
+
+async def games_from_csv(
+    db: Database,
+    club: Club,
+    data: bytes,
+    *,
+    even_komi: Fraction,
+    tournament: TournamentRow | None = None,
+) -> list[Game]:
+    """The games of a CSV table (formats.md, CSV), matched to the club's players.
+
+    Names are matched like the register's (case, accents and order ignored). A row's
+    ``tournament`` column names a tournament of the club (empty: a club game); with
+    ``tournament`` given every row goes there. A missing komi follows the handicap (rules.md §5).
+
+    Raises:
+        FormatError: a malformed table. Refused: every unknown or ambiguous name and unknown
+            tournament, by line; nothing is returned then.
+    """
+    index = await _name_index(db, club)
+    known: dict[str, TournamentRow | None] = {}
+    games: list[Game] = []
+    problems: list[str] = []
+    for row in parse_games_csv(data):
+        ids = []
+        for name in (row.black, row.white):
+            found = {p.id for key in name_keys(name) for p in index.get(key, ())}
+            if len(found) != 1:
+                problems.append(
+                    f"line {row.line}: {'several players are' if found else 'no player is'}"
+                    f" called {name!r}"
+                )
+            ids.append(next(iter(found)) if len(found) == 1 else None)
+        target = tournament
+        if target is None and row.tournament:
+            if row.tournament not in known:
+                known[row.tournament] = await storage.tournament(db, club, row.tournament)
+            target = known[row.tournament]
+            if target is None:
+                problems.append(f"line {row.line}: there is no tournament {row.tournament!r}")
+        if None in ids or (row.tournament and target is None):
+            continue
+        black, white = ids
+        assert black is not None and white is not None
+        games.append(
+            Game(
+                id=0,
+                black=black,
+                white=white,
+                result=row.result,
+                date=row.date,
+                stones=row.stones,
+                komi=row.komi if row.komi is not None else game_komi(row.stones, even_komi),
+                played=row.played,
+                board=target.tournament.board if target else 19,
+                time=target.tournament.time if target else None,
+                tournament=target.id if target else None,
+                round=row.round,
+            )
+        )
+    if problems:
+        raise Refused("nothing was recorded:\n" + "\n".join(problems[:30]))
+    return games

@@ -53,6 +53,7 @@ from storage.players import (
     player_for_account,
     players,
     register_player,
+    register_players,
 )
 from storage.projections import ledger, replay_club
 from storage.queries import card, export_rows, history, rating_series, rejected, standings
@@ -154,6 +155,7 @@ __all__ = [
     "record_teacher_action",
     "redeem_join_code",
     "register_player",
+    "register_players",
     "rejected",
     "remove_organiser",
     "reopen_tournament",

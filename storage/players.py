@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from engine.errors import EngineError
 from engine.ranks import Rank
 from engine.types import Registered
 from storage import log, overlay
 from storage.codec import date_from_text, rank_from_text
 from storage.common import ClubRef, PlayerRef, clean_identity, clean_name, club_id, player_id
 from storage.db import Database, Row
-from storage.errors import NotFound, Refused
+from storage.errors import BatchError, NotFound, Refused
 from storage.log import Reader
 from storage.names import lookup, name_key
 from storage.projections import ClubWrite, club_write
@@ -204,6 +205,39 @@ async def register_player(
             index=index,
             allow_duplicate=allow_duplicate,
         )
+
+
+async def register_players(
+    db: Database,
+    club: ClubRef,
+    rows: Sequence[tuple[int, NewPlayer]],
+    *,
+    date: dt.date,
+    actor: str,
+    chat: str | None = None,
+) -> list[Player]:
+    """Register a table of players (``hoshi import players.csv``): all of them, or none.
+
+    Args:
+        rows: ``(number, player)``, ``number`` naming the row in errors (a CSV line).
+
+    Raises:
+        BatchError: naming every refused row by its number; nothing is written.
+    """
+    problems: list[tuple[int, str]] = []
+    created: list[Player] = []
+    async with club_write(db, club_id(club)) as write:
+        index = NameIndex((await load_players(write.tx, write.club)).values())
+        for number, new in rows:
+            try:
+                created.append(
+                    await register(write, new, date=date, actor=actor, chat=chat, index=index)
+                )
+            except (Refused, EngineError) as error:  # the engine refuses before changing
+                problems.append((number, str(error)))
+        if problems:  # raising inside the write rolls back everything, ledgers included
+            raise BatchError(problems)
+    return created
 
 
 async def players(db: Database, club: ClubRef, *, guests: bool = False) -> list[Player]:

@@ -13,9 +13,11 @@ from engine.errors import EngineError
 def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     imp = commands.add_parser(
         "import",
-        help="import a tournament file (h9, OpenGotha XML) into a club",
-        description="Import a tournament file (EGD h9 or OpenGotha XML): it stays open until "
-        "finalised, its MGSZ multiplier derived from the file. All or nothing.",
+        help="import a tournament (h9, OpenGotha XML) or a CSV of players or games",
+        description="Import a tournament file (EGD h9 or OpenGotha XML: it stays open until "
+        "finalised, its MGSZ multiplier derived from the file), a CSV of players "
+        "(name,rank[,rating][,country][,club][,egd_pin]) or a CSV of games "
+        "(date,black,white,result[,handicap][,komi][,tournament][,round]). All or nothing.",
     )
     imp.add_argument("file", type=Path)
     club_options(imp)
@@ -61,6 +63,8 @@ def _run_import(args: argparse.Namespace) -> int:
         import storage
 
         settings = await storage.club_settings(db, club)
+        if args.file.suffix.lower() == ".csv":
+            return await _import_csv(db, club, settings, data, committee=args.committee)
         tf = importing.read_file(data, args.file.name)
         plan = await importing.plan_import(
             db,
@@ -82,6 +86,47 @@ def _run_import(args: argparse.Namespace) -> int:
         return 0
 
     return run_club_command(args, work)
+
+
+async def _import_csv(db, club, settings, data: bytes, *, committee: bool) -> int:  # type: ignore[no-untyped-def]
+    """A CSV of players or of games (formats.md, CSV), told apart by its header."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    import storage
+    from bot import importing
+    from bot.adapters.console import CALLER
+    from engine.formats import parse_players_csv
+    from engine.formats.tournament_file import parse_komi
+    from storage.records import NewPlayer
+
+    header = data.lstrip().decode("utf-8", "replace").split("\n", 1)[0].lower()
+    if "black" in header and "white" in header:
+        games = await importing.games_from_csv(
+            db, club, data, even_komi=parse_komi(settings.get("komi", "6.5"))
+        )
+        rows = await storage.record_games(db, club, games, actor=CALLER.identity)
+        print(f"{len(rows)} games recorded in {club.name}.")
+        return 0
+    today = dt.datetime.now(ZoneInfo(settings.get("timezone", "UTC"))).date()
+    players = [
+        (
+            row.line,
+            NewPlayer(
+                row.name,
+                row.rank,
+                row.rating,
+                row.country,
+                row.club,
+                row.egd_pin,
+                committee=committee,
+            ),
+        )
+        for row in parse_players_csv(data)
+    ]
+    created = await storage.register_players(db, club, players, date=today, actor=CALLER.identity)
+    print(f"{len(created)} players registered in {club.name}.")
+    return 0
 
 
 def _run_export(args: argparse.Namespace) -> int:

@@ -18,9 +18,9 @@ from bot.core.parse import Args, Token, join, positive_int
 from bot.core.replies import Reply, Table, Text
 from engine import mgsz
 from engine.errors import EngineError
-from engine.formats import parse_games_csv
-from engine.types import Game, Importance, Tournament
+from engine.types import Importance, Tournament
 from storage import schedules
+from storage.errors import Refused
 from storage.records import TournamentRow
 
 USAGE = (
@@ -326,36 +326,12 @@ def _looks_like_games_csv(data: bytes) -> bool:
 async def _import_csv_games(ctx: Context, args: Args, data: bytes) -> Reply:
     """A CSV of games into an open tournament (formats.md, CSV): all rows, or none."""
     row = await _which(ctx, args.options.get("name", ""), "name")
-    games: list[Game] = []
-    problems: list[str] = []
-    for line in parse_games_csv(data):
-        found = []
-        for name in (line.black, line.white):
-            lookup = await storage.find_player(ctx.db, ctx.the_club, name)
-            if lookup.player is None:
-                problems.append(f"line {line.line}: no single player called {name!r}")
-            found.append(lookup.player)
-        if None in found:
-            continue
-        assert found[0] is not None and found[1] is not None
-        games.append(
-            Game(
-                id=0,
-                black=found[0].id,
-                white=found[1].id,
-                result=line.result,
-                date=line.date,
-                stones=line.stones,
-                komi=line.komi if line.komi is not None else opt.komi(ctx, None, line.stones),
-                played=line.played,
-                board=row.tournament.board,
-                time=row.tournament.time,
-                tournament=row.id,
-                round=line.round,
-            )
+    try:
+        games = await importing.games_from_csv(
+            ctx.db, ctx.the_club, data, even_komi=opt.komi(ctx, None, 0), tournament=row
         )
-    if problems:
-        raise BadArgument("nothing was recorded:\n" + "\n".join(problems[:20]))
+    except Refused as exc:
+        raise BadArgument(str(exc)) from None
     rows = await storage.record_games(ctx.db, ctx.the_club, games, actor=ctx.actor, chat=ctx.chat)
     return Reply.text(
         f"{len(rows)} games added to {row.tournament.name}. Rated when the "

@@ -460,7 +460,7 @@ def broken_xml() -> bytes:
         ((DATA / "kis_kupa.xml").read_bytes().replace(b"</Games>", b"", 1), "cup.xml",
          "Line 41: not well-formed XML"),
         (GAMES_CSV.replace("Tóth Ádám", "Kiss Béla").encode(), "games.csv",
-         "Nothing was recorded:\nline 3: no single player called 'Kiss Béla'"),
+         "Nothing was recorded:\nline 3: no player is called 'Kiss Béla'"),
         (GAMES_CSV.replace(",B+,", ",X+,").encode(), "games.csv",
          "Line 2: cannot read the result 'X+'"),
         (b"\x00\x01garbage", "cup.h9", ""),

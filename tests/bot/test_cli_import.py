@@ -1,0 +1,92 @@
+"""``hoshi import`` of CSV tables: players and games, all or nothing (formats.md, CSV)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+
+PLAYERS = (
+    "name,rank,rating,country\nNagy Péter,3k,1830,HU\nKovács Anna,2d,2080,HU\nSzabó Éva,12k,,HU\n"
+)
+GAMES = "\n".join(
+    [
+        "date,black,white,result,handicap",
+        "2026-11-01,Szabó Éva,Nagy Péter,W+,9",
+        "2026-11-02,nagy peter,Kovács Anna,B+R,3",
+        "",
+    ]
+)
+
+
+@pytest.fixture
+def hoshi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    monkeypatch.setenv("HOSHI_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main([*args, "--db", str(tmp_path / "club.sqlite")])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_players_then_games(hoshi, tmp_path: Path) -> None:
+    assert hoshi("import", write(tmp_path, "p.csv", PLAYERS))[:2] == (
+        0,
+        "3 players registered in My Go Club.\n",
+    )
+    assert hoshi("import", write(tmp_path, "g.csv", GAMES))[:2] == (
+        0,
+        "2 games recorded in My Go Club.\n",
+    )
+    _, out, _ = hoshi("export", "--format", "json")
+    rows = {row["name"]: row for row in json.loads(out)}
+    assert rows["Nagy Péter"]["elo"] == 1830 and rows["Nagy Péter"]["rank"] == "3k"
+    assert rows["Szabó Éva"]["elo"] == 1450  # 12k's table value (rules.md §1.1, §1.4)
+    _, out, _ = hoshi("export", "--format", "games")
+    assert "2026-11-02,Nagy Péter,Kovács Anna,B+,3,0.5" in out  # komi 0.5 with stones (§5)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            "p.csv",
+            "name,rank\nNagy Péter,3k\nKovács Anna,2d\n",
+            "#3: a new player without a rating can start at 5k at most, not 2d",
+        ),
+        ("p.csv", "name,rank\nNagy Péter,3k\nNagy Peter,3k\n", "#3: Nagy Péter"),
+        (
+            "g.csv",
+            "date,black,white,result\n2026-11-01,Nobody,Nagy Péter,W+\n",
+            "line 2: no player is called 'Nobody'",
+        ),
+        ("g.csv", "date,black,white,result\n2026-11-01,Nagy Péter,Nagy Péter,W+\n", "themselves"),
+    ],
+    ids=["mgsz-5k-limit", "duplicate-in-file", "unknown-name", "same-player"],
+)
+def test_a_bad_table_writes_nothing(
+    hoshi, tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    hoshi(
+        "import", write(tmp_path, "base.csv", "name,rank\nNagy Péter,3k\n".replace("3k", "5k"))
+    )  # one player the tables can name
+    before = hoshi("export", "--format", "games")[1], hoshi("export", "--format", "csv")[1]
+    code, _, err = hoshi("import", write(tmp_path, name, text))
+    assert code == 2 and message in err
+    assert (
+        hoshi("export", "--format", "games")[1],
+        hoshi("export", "--format", "csv")[1],
+    ) == before
