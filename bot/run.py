@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 import storage
+from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
@@ -98,10 +99,12 @@ async def run_bots(
     stop: asyncio.Event | None = None,
     err: TextIO | None = None,
     on_started: Callable[[Bots], None] | None = None,
+    clock: FakeClock | None = None,
 ) -> int:
     """Run the bots until ``stop`` is set (or SIGINT/SIGTERM); returns the exit status.
 
     Returns 2 when no token is set, 1 when a platform refuses to start (e.g. a bad token).
+    ``clock`` (tests): a hand-moved clock; the scheduler then runs only when asked.
     """
     err = err or sys.stderr
     telegram_token, discord_token = config.telegram_token, config.discord_token
@@ -111,7 +114,7 @@ async def run_bots(
     path = (db_path or config.db_path).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     stop = stop or asyncio.Event()
-    db = await storage.open_db(path)
+    db = await storage.open_db(path, clock=clock) if clock else await storage.open_db(path)
     try:
         core = Core(db, config)
         bots = Bots(core)
@@ -136,7 +139,7 @@ async def run_bots(
             # one scheduler for the process, shared by both platforms (issue 4/6): what was
             # missed while down runs now, then timers
             core.deliver = bots.deliver
-            scheduler = core.scheduler = Scheduler(core, bots.deliver)
+            scheduler = core.scheduler = Scheduler(core, bots.deliver, timers=clock is None)
             await scheduler.start()
             log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
             if on_started is not None:

@@ -313,6 +313,8 @@ class FakeDiscord:
             return (answer, 200)
         if path.startswith("/webhooks/"):
             return (self._message(body), 200)
+        if path.startswith("/channels/") and path.endswith("/messages") and method == "POST":
+            return (self._message(body), 200)  # a message the bot posts by itself
         return ({"message": "404: Not Found", "code": 0}, 404)
 
     def _message(self, body: Any) -> dict[str, Any]:
@@ -335,6 +337,84 @@ class FakeDiscord:
             "flags": data.get("flags", 0),
             "components": data.get("components") or [],
         }
+
+
+def guild_create(channel_id: int = CHANNEL_ID, guild_id: int = GUILD_ID) -> dict[str, Any]:
+    """A GUILD_CREATE gateway payload: a server with one text channel the bot can write in
+    (tests inject it with ``client._connection.parse_guild_create``: there is no gateway)."""
+    everyone = 1 << 10 | 1 << 11  # view channel, send messages
+    return {
+        "id": str(guild_id),
+        "name": "Go Club",
+        "owner_id": "1",
+        "icon": None,
+        "splash": None,
+        "discovery_splash": None,
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [
+            {
+                "id": str(guild_id),
+                "name": "@everyone",
+                "permissions": str(everyone),
+                "position": 0,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
+            }
+        ],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "mfa_level": 0,
+        "system_channel_id": str(channel_id),
+        "system_channel_flags": 0,
+        "rules_channel_id": None,
+        "vanity_url_code": None,
+        "description": None,
+        "banner": None,
+        "premium_tier": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": None,
+        "nsfw_level": 0,
+        "premium_progress_bar_enabled": False,
+        "unavailable": False,
+        "member_count": 2,
+        "large": False,
+        "joined_at": "2025-03-01T12:00:00+00:00",
+        "channels": [
+            {
+                "id": str(channel_id),
+                "type": 0,
+                "name": "general",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "guild_id": str(guild_id),
+            }
+        ],
+        "members": [
+            {
+                "user": {**discord_user(BOT_USER_ID, "hoshi"), "bot": True},
+                "roles": [],
+                "joined_at": "2025-03-01T12:00:00+00:00",
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+            }
+        ],
+        "threads": [],
+        "voice_states": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+    }
 
 
 def _json(payload: Any, status: int = 200) -> web.Response:

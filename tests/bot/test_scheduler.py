@@ -1,0 +1,257 @@
+"""Scheduled work with a hand-moved clock (issue 4/6): finalisation exactly once across
+restarts, a Tensuusei day settled once, PSG demotion after three months below the line and not
+after two, player reports confirmed, disputed and expired. Nothing here sleeps."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import storage
+from bot.clock import FakeClock
+from bot.config import Config
+from bot.core.app import Core
+from bot.core.invocation import Caller, Invocation
+from bot.core.replies import Notice, Reply
+from bot.scheduler import Scheduler, last_weekly, parse_weekly
+from engine.ranks import Rank
+
+ADMIN = Caller("console", "admin", "Admin Ági", chat_admin=True)
+ANNA = Caller("console", "11", "Anna")
+BELA = Caller("console", "12", "Béla")
+CHAT = "club-chat"
+
+
+class Bot:
+    """One run of hoshi on a database: a core, a scheduler and what it posted."""
+
+    def __init__(self, db: storage.Database, clock: FakeClock) -> None:
+        self.db, self.clock = db, clock
+        self.core = Core(db, Config(), clock=clock)
+        self.posted: list[Notice] = []
+        self.core.deliver = self._deliver
+        self.scheduler = self.core.scheduler = Scheduler(self.core, self._deliver, timers=False)
+
+    async def _deliver(self, notice: Notice) -> None:
+        self.posted.append(notice)
+
+    async def say(self, line: str, caller: Caller = ADMIN) -> Reply:
+        name, _, rest = line.lstrip("/").partition(" ")
+        return await self.core.handle(Invocation(name, rest, caller, CHAT))
+
+    def texts(self) -> list[str]:
+        return [n.reply.as_text() for n in self.posted]
+
+
+class Process:
+    """Start, stop and restart hoshi on one database file with one moving clock."""
+
+    def __init__(self, path: Path, clock: FakeClock) -> None:
+        self.path, self.clock = path, clock
+        self.bot: Bot | None = None
+
+    async def start(self) -> Bot:
+        db = await storage.open_db(self.path, clock=self.clock)
+        self.bot = Bot(db, self.clock)
+        await self.bot.scheduler.start()  # the start-up sweep: what was missed runs now
+        return self.bot
+
+    async def stop(self) -> None:
+        assert self.bot is not None
+        await self.bot.db.close()
+        self.bot = None
+
+    async def restart(self) -> Bot:
+        await self.stop()
+        return await self.start()
+
+
+@pytest.fixture
+async def process(tmp_path: Path) -> AsyncIterator[Process]:
+    clock = FakeClock(dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC))  # a Monday
+    proc = Process(tmp_path / "club.sqlite", clock)
+    bot = await proc.start()
+    club = await storage.create_club(bot.db, "Club", "mgsz", actor=ADMIN.identity)
+    await storage.bind_chat(bot.db, club, "console", CHAT, actor=ADMIN.identity)
+    yield proc
+    if proc.bot is not None:
+        await proc.stop()
+
+
+async def count_events(db: storage.Database, kind: str) -> int:
+    row = await db.fetchone("SELECT COUNT(*) FROM events WHERE kind = ?", (kind,))
+    assert row is not None
+    return int(row[0])
+
+
+@pytest.mark.parametrize(
+    "restarts",
+    [(), ("before",), ("before", "during_down", "after")],
+    ids=["no-restart", "restart-before", "restart-before-down-after"],
+)
+async def test_a_tournament_is_finalised_at_its_time_exactly_once(
+    process: Process, restarts: tuple[str, ...]
+) -> None:
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/register Nagy Péter 5k",
+        "/register Kovács Anna 5k",
+        "/tournament new Spring Cup start=2026-03-02 end=2026-03-02 rounds=1 time=60m even",
+        "/tournament result 1 Nagy Péter Kovács Anna B+",
+        "/tournament schedule Spring Cup 20:00",
+    ):
+        assert not (await bot.say(line)).error, line
+    process.clock.set(dt.datetime(2026, 3, 2, 19, 0, tzinfo=dt.UTC))
+    if "before" in restarts:
+        bot = await process.restart()
+    assert await bot.scheduler.run_due() == []
+    if "during_down" in restarts:  # down across the due time: the start-up sweep runs it
+        await process.stop()
+        process.clock.set(dt.datetime(2026, 3, 3, 8, 0, tzinfo=dt.UTC))
+        bot = await process.start()
+    else:
+        process.clock.set(dt.datetime(2026, 3, 2, 20, 0, tzinfo=dt.UTC))
+        assert await bot.scheduler.run_due() == ["Club: finalised Spring Cup"]
+    assert await count_events(bot.db, "finalise") == 1
+    assert sum("Spring Cup is rated" in t for t in bot.texts()) == 1
+    if "after" in restarts:
+        bot = await process.restart()
+    bot.posted.clear()
+    process.clock.advance(dt.timedelta(days=1))
+    assert "Club: finalised Spring Cup" not in await bot.scheduler.run_due()
+    assert await count_events(bot.db, "finalise") == 1
+    assert not any("Spring Cup is rated" in t for t in bot.texts())  # nothing posted twice
+    card = await storage.card(
+        bot.db, 1, (await storage.find_player(bot.db, 1, "Nagy")).partial[0].id
+    )
+    assert card.rating == 1733  # 1720 + floor(25 × 0.5 + 0.5): C = 15 + 10, Δ0 → 0.5 (§1.3–1.4)
+
+
+async def test_a_tensuusei_day_is_settled_once_even_across_a_restart(process: Process) -> None:
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/club system tensuusei",
+        "/register Nagy Péter 1d",
+        "/register Kovács Anna 1d",
+        "/result Nagy Péter Kovács Anna W+",
+        "/result Kovács Anna Nagy Péter W+",
+        "/result Nagy Péter Kovács Anna W+",
+    ):
+        assert not (await bot.say(line)).error, line
+    # before midnight the points are pending (rules.md §2.3)
+    anna = (await storage.find_player(bot.db, 1, "Kovács Anna")).player
+    assert anna is not None
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (130, 1)
+    process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
+    assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
+    assert (await storage.card(bot.db, 1, anna.id)).rating == 131  # 2–1 for White Anna
+    assert any("the day 2026-03-02 is settled" in t for t in bot.texts())
+    bot = await process.restart()
+    assert await bot.scheduler.run_due() == []
+    assert await count_events(bot.db, "day") == 1
+    assert (await storage.card(bot.db, 1, anna.id)).rating == 131
+
+
+async def test_psg_demotion_after_three_months_below_the_line_and_not_after_two(
+    process: Process,
+) -> None:
+    bot = process.bot
+    assert bot is not None
+    for line in ("/club system psg", "/register Nagy Péter 3d override"):
+        assert not (await bot.say(line)).error, line
+    nagy = (await storage.find_player(bot.db, 1, "Nagy Péter")).player
+    assert nagy is not None
+
+    async def month(year: int, month_: int, egf: int) -> Rank:
+        assert not (await bot.say(f"/egf Nagy Péter {egf} {year}-{month_:02d}")).error
+        first = dt.date(year + month_ // 12, month_ % 12 + 1, 1)
+        process.clock.set(dt.datetime.combine(first, dt.time(0, 5), tzinfo=dt.UTC))
+        assert f"Club: month {year}-{month_:02d} checked" in await bot.scheduler.run_due()
+        return (await storage.card(bot.db, 1, nagy.id)).rank
+
+    # 3d's model EGF rating is 2300 (rules.md §4.4); 2150 is more than 100 below it
+    assert await month(2026, 3, 2150) == Rank.parse("3d")
+    assert await month(2026, 4, 2150) == Rank.parse("3d")  # two months: not yet
+    assert not any("month-end verification" in t for t in bot.texts())
+    assert await month(2026, 5, 2150) == Rank.parse("2d")  # the third month: one rank down
+    (notice,) = [t for t in bot.texts() if "month-end verification 2026-05" in t]
+    assert "Nagy Péter 3d → 2d" in notice
+    bot = await process.restart()
+    assert await bot.scheduler.run_due() == []  # every month checked once
+
+
+async def test_reports_confirmed_disputed_and_expired(process: Process) -> None:
+    bot = process.bot
+    assert bot is not None
+    for line in ("/register Anna Kovács 5k", "/register Béla Nagy 5k", "/club reports on 48"):
+        assert not (await bot.say(line)).error, line
+    assert not (await bot.say("/link Anna Kovács", ANNA)).error
+    assert not (await bot.say("/link Béla Nagy", BELA)).error
+
+    async def report() -> int:
+        reply = await bot.say("/result Anna Kovács Béla Nagy B+", ANNA)
+        assert not reply.error and [b.command.split()[0] for b in reply.buttons] == [
+            "/confirm",
+            "/dispute",
+        ]
+        return int(reply.buttons[0].command.split()[1])
+
+    confirmed, disputed, expired = await report(), await report(), await report()
+    # the reporter cannot confirm their own report; the opponent can
+    assert "your opponent must confirm" in (await bot.say(f"/confirm {confirmed}", ANNA)).as_text()
+    assert "is confirmed" in (await bot.say(f"/confirm {confirmed}", BELA)).as_text()
+    reply = await bot.say(f"/dispute {disputed} I won by time", BELA)
+    assert "disputed" in reply.as_text()
+    (notice,) = [t for t in bot.texts() if f"Report #{disputed} is disputed" in t]
+    assert "I won by time" in notice and f"/confirm {disputed}" in notice
+    bot.clock.advance(dt.timedelta(hours=49))
+    done = await bot.scheduler.run_due()
+    assert (
+        f"Club: report #{disputed} expired" in done and f"Club: report #{expired} expired" in done
+    )
+    assert any(f"Report #{expired}" in t and "expired" in t for t in bot.texts())
+    statuses = {g.id: g.status for g in await storage.club_games(bot.db, 1)}
+    assert statuses == {confirmed: "ok", disputed: "voided", expired: "voided"}
+    assert await bot.scheduler.run_due() == []  # an expiry runs once
+
+
+async def test_players_cannot_report_unless_the_club_allows_it(process: Process) -> None:
+    bot = process.bot
+    assert bot is not None
+    await bot.say("/register Anna Kovács 5k")
+    await bot.say("/register Béla Nagy 5k")
+    await bot.say("/link Anna Kovács", ANNA)
+    reply = await bot.say("/result Anna Kovács Béla Nagy B+", ANNA)
+    assert reply.error and "/club reports on" in reply.as_text()
+    await bot.say("/club reports on")
+    reply = await bot.say("/result Kovács Anna Béla Nagy B+", BELA)  # Béla is not linked
+    assert reply.error and "only their own games" in reply.as_text()
+
+
+def test_weekly_rules() -> None:
+    assert parse_weekly("off") is None
+    assert parse_weekly("Sun 20:00") == (6, dt.time(20, 0))
+    with pytest.raises(ValueError, match=r"e\.g\. mon 18:00"):
+        parse_weekly("someday")
+    monday = dt.datetime(2026, 3, 2, 17, 0, tzinfo=dt.UTC)
+    assert last_weekly(monday, 0, dt.time(18)) == dt.datetime(2026, 2, 23, 18, tzinfo=dt.UTC)
+    assert last_weekly(monday, 0, dt.time(9)) == dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
+
+
+async def test_an_empty_week_posts_a_short_line(process: Process) -> None:
+    bot = process.bot
+    assert bot is not None
+    await bot.say("/weekly on mon 18:00")
+    bot.clock.set(dt.datetime(2026, 3, 9, 18, 1, tzinfo=dt.UTC))
+    await bot.scheduler.run_due()
+    bot.posted.clear()
+    bot.clock.set(dt.datetime(2026, 3, 16, 18, 1, tzinfo=dt.UTC))
+    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-16"]
+    (text,) = bot.texts()
+    assert "A quiet week" in text
