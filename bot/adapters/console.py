@@ -13,7 +13,8 @@ directory and their paths printed. A pasted table follows its command as a block
     ...
     END
 
-Lines starting with ``#`` are comments.
+Lines starting with ``#`` are comments. ``/as NAME /command …`` runs a command as another
+member of the chat (not an organiser), e.g. to report a game and confirm it from one terminal.
 """
 
 from __future__ import annotations
@@ -47,13 +48,23 @@ def chat_id(club: Club) -> str:
 
 
 def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocation:
-    """A console line as an invocation (the leading ``/`` is optional)."""
+    """A console line as an invocation (the leading ``/`` is optional).
+
+    ``/as NAME /command …`` runs the command as another person in the club's chat — an
+    ordinary member, not an organiser (console only: to try players' reports and
+    confirmations, or permissions, from one terminal).
+    """
     text = line.strip().lstrip("/")
+    caller = CALLER
+    if text.startswith("as ") and " /" in text:
+        who, _, text = text[3:].partition(" /")
+        who = who.strip()
+        caller = Caller(PLATFORM, who.replace(" ", "_"), who, chat_admin=False)
     name, _, rest = text.partition(" ")
     return Invocation(
         command=name,
         text=rest.strip(),
-        caller=CALLER,
+        caller=caller,
         chat_id=chat,
         attachment=attachment,
         attachment_name="pasted.txt" if attachment is not None else None,

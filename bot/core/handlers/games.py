@@ -203,7 +203,14 @@ async def rated_line(ctx: Context, row: GameRow, players: tuple[Player, Player])
     parts = []
     for player in players:
         card = await storage.card(ctx.db, ctx.the_club, player.id)
-        pending = f" (pending {fmt.value(card.pending)})" if card.pending not in (None, 0) else ""
+        pending = ""
+        if card.pending not in (None, 0):
+            # MGSZ counts club games awaiting the period (§1.4); Tensuusei a day's net (§2.3)
+            pending = (
+                f" ({card.pending} club game(s) wait for the period's end)"
+                if ctx.the_club.system == "mgsz"
+                else f" ({fmt.signed(card.pending)} at the end of the day)"
+            )
         parts.append(f"{player.name} {fmt.value(card.rating)}{pending}")
     return f"{ctx.the_club.system}: " + " · ".join(parts)
 
