@@ -23,6 +23,7 @@ from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
 from bot.core.replies import Notice, Reply, Text
+from bot.ratelimit import RateLimiter, kind_of
 from engine.errors import EngineError
 from storage.db import Clock, Database
 from storage.errors import StorageError
@@ -52,10 +53,19 @@ def sentence(message: str) -> str:
 class Core:
     """The platform-neutral bot: one per process, shared by every adapter."""
 
-    def __init__(self, db: Database, config: Config, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        limiter: RateLimiter | None = None,
+    ) -> None:
         self.db = db
         self.config = config
         self.clock: Clock = clock or db.clock
+        # charts, exports and imports per person (issue 6/6); on the core's clock
+        self.limiter = limiter or RateLimiter(self.clock)
         # set by whoever runs the bot: how to post to a club's chats, and the scheduler
         self.deliver: Callable[[Notice], Awaitable[object]] | None = None
         self.scheduler: Scheduler | None = None
@@ -120,6 +130,11 @@ class Core:
                 f"/{cmd.name} is for the organisers{where}: chat administrators and the people "
                 "an organiser adds with /club organiser add. Nothing was changed."
             )
+        kind = kind_of(cmd.name, inv.text, inv.attachment)
+        if kind is not None and inv.caller.platform != "console":  # the operator is not limited
+            wait_s = self.limiter.take(inv.caller.identity, kind)
+            if wait_s:
+                return Reply.text(self.limiter.refusal(kind, wait_s), error=True)
         return await cmd.handler(ctx)
 
     def _user_error(self, cmd: Command, message: str, usage: bool) -> Reply:
