@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import aiosqlite
 
 from engine.system import RatingSystem
-from storage import migrate
+from storage import deliveries, migrate
 
 if TYPE_CHECKING:
     from storage.projections import ClubLedgers
@@ -119,8 +119,11 @@ class Database:
         async with self._lock:
             tx = Transaction(self._writer)
             await self._writer.execute_fetchall("BEGIN IMMEDIATE")
+            began = self._writer.total_changes
             try:
                 yield tx
+                if self._writer.total_changes != began:  # a chat update's first change
+                    await deliveries.record(tx, self.clock)
                 await self._writer.execute_fetchall("COMMIT")
             except BaseException:
                 try:

@@ -1,0 +1,84 @@
+"""Exactly-once handling of chat updates that a platform may deliver twice (issue 6/6).
+
+An adapter names what it is handling with a key (``telegram:BOT:UPDATE_ID``) for the duration
+of the command (:func:`handling`). The first write transaction of that command that changes
+anything also records the key, atomically with the change (:func:`record`, called by
+:meth:`storage.db.Database.transaction` just before ``COMMIT``). A second delivery of the same
+update — after a crash and restart, when the in-memory duplicate filter is empty — finds the
+key (:func:`seen`) and changes nothing; if two copies race, the later transaction finds the key
+and is rolled back with :class:`Duplicate`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from storage.codec import timestamp
+from storage.errors import Refused
+
+if TYPE_CHECKING:
+    from storage.db import Clock, Database, Transaction
+
+KEEP = dt.timedelta(days=7)  # Telegram keeps an unconfirmed update for 24 hours
+
+
+class Duplicate(Refused):
+    """This update was already acted on; nothing was done again."""
+
+
+@dataclass(slots=True)
+class _Handling:
+    key: str
+    recorded: bool = False
+
+
+_current: contextvars.ContextVar[_Handling | None] = contextvars.ContextVar(
+    "hoshi_delivery", default=None
+)
+
+
+@contextlib.contextmanager
+def handling(key: str | None) -> Iterator[None]:
+    """Within this block, the first committed change records ``key`` (``None``: no key)."""
+    if key is None:
+        yield
+        return
+    token = _current.set(_Handling(key))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+async def record(tx: Transaction, clock: Clock) -> None:
+    """Record the key being handled in ``tx`` (a transaction that changed something).
+
+    Raises:
+        Duplicate: the key was recorded before; the caller rolls the transaction back.
+    """
+    current = _current.get()
+    if current is None or current.recorded:
+        return
+    if await tx.fetchone("SELECT 1 FROM deliveries WHERE key = ?", (current.key,)):
+        raise Duplicate("this message was already handled; nothing was done again")
+    now = clock()
+    await tx.execute("DELETE FROM deliveries WHERE at < ?", (timestamp(now - KEEP),))
+    await tx.execute(
+        "INSERT INTO deliveries (key, at) VALUES (?, ?)", (current.key, timestamp(now))
+    )
+    current.recorded = True
+
+    def forget() -> None:  # the transaction did not commit after all
+        current.recorded = False
+
+    tx.on_rollback(forget)
+
+
+async def seen(db: Database, key: str) -> bool:
+    """Whether an update with ``key`` was already acted on (its change committed)."""
+    return await db.fetchone("SELECT 1 FROM deliveries WHERE key = ?", (key,)) is not None
