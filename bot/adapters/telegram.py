@@ -9,7 +9,8 @@ messages over Telegram's 4096 characters are split, and very long answers go as 
 Long polling by default; a webhook when ``[telegram] webhook_url`` is set. Updates of one chat
 are handled in order and different chats concurrently, so a slow command never blocks another
 chat. A duplicate update (the same ``update_id`` delivered twice, as a webhook retry does) runs
-once.
+once — also after a restart: the update's key is stored with the first change it makes
+(storage.deliveries), and a redelivered update that finds it changes nothing.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from bot.core.app import Core
 from bot.core.commands import Command, lookup, public_commands
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Document, Reply, Table, split_text
+from storage import deliveries
 
 log = logging.getLogger("hoshi.telegram")
 
@@ -333,10 +335,35 @@ class TelegramAdapter:
 
     # --- updates → invocations
 
+    def delivery(self, update: Update) -> str:
+        """The update's key for exactly-once handling (update ids are per bot)."""
+        return f"{PLATFORM}:{self.bot.id}:{update.update_id}"
+
     async def _drop_duplicates(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
         if not self._seen.add(update.update_id):
             log.info("Telegram: update %s seen before; dropped", update.update_id)
             raise ApplicationHandlerStop
+        if await deliveries.seen(self.core.db, self.delivery(update)):
+            # delivered again after a restart: what it did is stored; do not do it twice
+            log.info("Telegram: update %s was handled before; dropped", update.update_id)
+            await self._already_handled(update)
+            raise ApplicationHandlerStop
+
+    async def _already_handled(self, update: Update) -> None:
+        """Tell the sender that a redelivered message changed nothing the second time."""
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer("Already done.")
+            elif update.effective_message is not None and update.effective_chat is not None:
+                await self.deliver(
+                    Reply.text(
+                        "I had already handled this message before a restart; nothing was "
+                        "done again."
+                    ),
+                    Target(update.effective_chat.id, reply_to=update.effective_message.id),
+                )
+        except TelegramError as exc:
+            log.warning("Telegram: could not answer a redelivered update: %s", exc)
 
     async def _on_command(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
         message, chat, user = (
@@ -371,6 +398,7 @@ class TelegramAdapter:
             attachment=attachment,
             attachment_name=attachment_name,
             received_at=message.date,
+            delivery=self.delivery(update),
         )
         reply = await self._handle(inv, target)
         await self.answer(reply, target, user, private)
@@ -393,6 +421,11 @@ class TelegramAdapter:
             )
         file = await document.get_file()
         data = bytes(await file.download_as_bytearray())
+        if len(data) > MAX_ATTACHMENT_BYTES:  # the declared size is optional, or may lie
+            raise AttachmentRefused(
+                f"{document.file_name or 'that file'} is {len(data):,} bytes; "
+                f"a results table must be under {MAX_ATTACHMENT_BYTES:,}"
+            )
         return data, document.file_name or "attachment.txt"
 
     async def chat_admin(self, chat: Chat, user: User, message: Message | None) -> bool:
@@ -445,7 +478,9 @@ class TelegramAdapter:
         caller = Caller(
             PLATFORM, str(user.id), user.full_name, await self.chat_admin(chat, user, None)
         )
-        inv = Invocation(name, rest, caller, str(chat.id), private=private)
+        inv = Invocation(
+            name, rest, caller, str(chat.id), private=private, delivery=self.delivery(update)
+        )
         reply = await self.core.handle(inv)
         if reply.error:
             await query.answer(_cut(reply.as_text(), ALERT_LIMIT), show_alert=True)

@@ -25,6 +25,7 @@ from bot.core.invocation import Invocation
 from bot.core.replies import Notice, Reply, Text
 from bot.ratelimit import RateLimiter, kind_of
 from engine.errors import EngineError
+from storage import deliveries
 from storage.db import Clock, Database
 from storage.errors import StorageError
 from storage.records import Club
@@ -83,7 +84,8 @@ class Core:
         if cmd is None or (cmd.access == CONSOLE and inv.caller.platform != "console"):
             return self._unknown(inv.command)
         try:
-            return await self._run(cmd, inv)
+            with deliveries.handling(inv.delivery):  # a redelivered update changes nothing
+                return await self._run(cmd, inv)
         except NotPermitted as exc:
             return Reply.text(str(exc), error=True, private=True)
         except UserError as exc:

@@ -27,7 +27,9 @@ class Invocation:
     """One command as typed: ``/name text`` by ``caller`` in ``chat``.
 
     ``attachment`` is a file sent with the command (a pasted results table), ``private``
-    is true in a one-to-one chat with the bot.
+    is true in a one-to-one chat with the bot. ``delivery`` names a platform update that may
+    arrive twice (``telegram:BOT:UPDATE_ID``): whatever it changes is changed once
+    (storage.deliveries).
     """
 
     command: str
@@ -38,6 +40,7 @@ class Invocation:
     attachment: bytes | None = None
     attachment_name: str | None = None
     received_at: dt.datetime | None = None
+    delivery: str | None = None
 
     @property
     def chat(self) -> str:
