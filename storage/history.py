@@ -295,16 +295,18 @@ async def _others(reader: Reader, club: int, overlay: Overlay) -> list[tuple[int
     return others
 
 
-async def _other_event(reader: Reader, item: tuple[int, Any, Any], overlay: Overlay) -> Event:
+async def _other_event(
+    reader: Reader, item: tuple[int, Any, Any], tournaments: _Tournaments
+) -> Event:
     position, kind, data = item
     if kind is Registered:
         return registered_from_row(data)
     if kind is _TOURNAMENT:
-        return await tournament_rated(reader, data, overlay)
+        return await tournaments.rated(data)
     if kind is _CONFIRMED:
         row = await reader.fetchone(f"SELECT {GAME_SELECT} FROM games WHERE seq = ?", (data,))
         assert row is not None
-        return GamePlayed(effective_game(row, overlay))
+        return GamePlayed(effective_game(row, tournaments.overlay))
     return engine_event(position, kind, json.loads(data))
 
 
@@ -326,6 +328,143 @@ async def count_events(reader: Reader, club: int, overlay: Overlay) -> int:
     return games + len(await _others(reader, club, overlay))
 
 
+class _Games:
+    """Game rows made into ``Game`` objects on the hot path: dates, komi and time controls
+    are read once per distinct stored text, not once per game."""
+
+    def __init__(self, overlay: Overlay) -> None:
+        self.overlay = overlay
+        self.special = overlay.undone | overlay.voided.keys() | overlay.corrections.keys()
+        self.dates: dict[str, dt.date] = {}
+        self.komis: dict[int, Any] = {}
+        self.times: dict[str | None, Any] = {None: None}
+
+    def game(self, row: Row) -> Game | None:
+        """The game of a ``GAME_SELECT`` row as it counts now (``None``: voided or undone)."""
+        seq = row[0]
+        if seq in self.special:
+            if self.overlay.removed(seq):
+                return None
+            return effective_game(row, self.overlay)
+        date = self.dates.get(row[4])
+        if date is None:
+            date = self.dates[row[4]] = dt.date.fromisoformat(row[4])
+        komi = self.komis.get(row[6])
+        if komi is None:
+            komi = self.komis[row[6]] = komi_from_half_points(row[6])
+        time = self.times.get(row[9], self.times)
+        if time is self.times:
+            time = self.times[row[9]] = time_from_text(row[9])
+        reported = row[15]
+        return Game(
+            seq,
+            row[1],
+            row[2],
+            RESULTS[row[3]],
+            date,
+            row[5],
+            komi,
+            row[7] == 1,
+            row[8],
+            time,
+            row[10],
+            row[11],
+            row[12] == 1,
+            row[13] == 1,
+            row[14] == 1,
+            None if reported is None else dt.date.fromisoformat(reported),
+        )
+
+
+class _Tournaments:
+    """The finalised tournaments of a club, rated from the game rows of the one scan.
+
+    Their games are gathered from the scan as it passes them and rated at the tournament's
+    effective finalisation, which comes after all of them (a finalised tournament takes no
+    new games). A tournament with a game stored after that position — not something hoshi
+    writes — is read by its own query instead (:func:`tournament_rated`), so the order of
+    the history never depends on that rule.
+    """
+
+    ENTRY_BATCH = 500  # tournaments whose entries are read in one query
+
+    def __init__(self, tx: Transaction, club: int, overlay: Overlay, games: _Games) -> None:
+        self.tx = tx
+        self.club = club
+        self.overlay = overlay
+        self.games = games
+        self.rows: dict[int, list[Row]] = {}  # tournament → its game rows scanned so far
+        self.separate: set[int] = set()  # tournaments read by their own query
+        self.tournaments: dict[int, Row] = {}
+        self.entries: dict[int, dict[int, Entry]] = {}
+        self.order: list[int] = []  # finalised tournaments by position
+        self.next_batch = 0
+
+    async def load(self) -> None:
+        """The tournament rows, and which tournaments need their own query."""
+        finalised = self.overlay.finalised
+        self.order = sorted(finalised, key=finalised.__getitem__)
+        self.tournaments = {
+            row[0]: row
+            for row in await self.tx.fetchall(
+                f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ?", (self.club,)
+            )
+        }
+        for tournament, last in await self.tx.fetchall(
+            "SELECT tournament, MAX(seq) FROM games "
+            "WHERE club = ? AND tournament IS NOT NULL GROUP BY tournament",
+            (self.club,),
+        ):
+            position = finalised.get(tournament)
+            if position is not None and last > position:
+                self.separate.add(tournament)
+
+    def add(self, row: Row) -> None:
+        """A tournament game passed by the scan."""
+        tournament = row[10]
+        if tournament not in self.separate:
+            rows = self.rows.get(tournament)
+            if rows is None:
+                rows = self.rows[tournament] = []
+            rows.append(row)
+
+    async def rated(self, tournament: int) -> TournamentRated:
+        """The tournament rated at its finalisation (every game row before it is scanned)."""
+        if tournament in self.separate or tournament not in self.tournaments:
+            return await tournament_rated(self.tx, tournament, self.overlay)
+        if tournament not in self.entries:
+            await self._load_entries(tournament)
+        entries = self.entries.pop(tournament, {})
+        make = self.games.game
+        games = tuple(
+            game for row in self.rows.pop(tournament, ()) if (game := make(row)) is not None
+        )
+        row = self.tournaments[tournament]
+        return TournamentRated(
+            effective_tournament(row, self.overlay), tuple(entries.values()), games
+        )
+
+    async def _load_entries(self, tournament: int) -> None:
+        """The entries of the next few finalised tournaments, in one query."""
+        while self.next_batch < len(self.order):
+            part = self.order[self.next_batch : self.next_batch + self.ENTRY_BATCH]
+            self.next_batch += len(part)
+            marks = ", ".join("?" for _ in part)
+            undone = self.overlay.undone
+            for each in part:
+                self.entries.setdefault(each, {})
+            for seq, of, player, rank, registered, country in await self.tx.fetchall(
+                "SELECT seq, tournament, player, rank, registered, country "
+                f"FROM tournament_entries WHERE tournament IN ({marks}) ORDER BY seq",
+                part,
+            ):
+                if seq not in undone:
+                    entry = Entry(player, rank_from_text(rank), registered == 1, country)
+                    self.entries[of][player] = entry
+            if tournament in self.entries:
+                return
+
+
 async def club_events(
     tx: Transaction, club: int, overlay: Overlay, *, chunk: int = CHUNK
 ) -> AsyncIterator[list[tuple[int, Event]]]:
@@ -333,71 +472,37 @@ async def club_events(
 
     ``position`` is the log seq at which the event takes effect (a tournament: its effective
     finalisation).
+
+    One scan of the club's game rows in ``seq`` order feeds both the club games (at their own
+    positions) and the tournaments (gathered until their finalisation); the next chunk of rows
+    is fetched while this one becomes events, so SQLite and Python work side by side.
     """
     others = await _others(tx, club, overlay)
     next_other = 0
-    special = overlay.undone | overlay.voided.keys() | overlay.corrections.keys()
-    results = RESULTS
-    dates: dict[str, dt.date] = {}
-    komis: dict[int, Any] = {}
-    times: dict[str | None, Any] = {None: None}
-    fromiso = dt.date.fromisoformat
-    sql = (
-        f"SELECT {GAME_SELECT} FROM games "
-        "WHERE club = ? AND tournament IS NULL AND pending = 0 ORDER BY seq"
-    )
+    games = _Games(overlay)
+    tournaments = _Tournaments(tx, club, overlay, games)
+    await tournaments.load()
+    make = games.game
+    gather = tournaments.add
+    sql = f"SELECT {GAME_SELECT} FROM games WHERE club = ? AND pending = 0 ORDER BY seq"
     async for rows in tx.chunks(sql, (club,), chunk):
         batch: list[tuple[int, Event]] = []
         for row in rows:
             seq = row[0]
             while next_other < len(others) and others[next_other][0] < seq:
                 item = others[next_other]
-                batch.append((item[0], await _other_event(tx, item, overlay)))
+                batch.append((item[0], await _other_event(tx, item, tournaments)))
                 next_other += 1
-            if seq in special:
-                if overlay.removed(seq):
-                    continue
-                batch.append((seq, GamePlayed(effective_game(row, overlay))))
+            if row[10] is not None:
+                gather(row)
                 continue
-            date = dates.get(row[4])
-            if date is None:
-                date = dates[row[4]] = fromiso(row[4])
-            komi = komis.get(row[6])
-            if komi is None:
-                komi = komis[row[6]] = komi_from_half_points(row[6])
-            time = times.get(row[9], times)
-            if time is times:
-                time = times[row[9]] = time_from_text(row[9])
-            reported = row[15]
-            batch.append(
-                (
-                    seq,
-                    GamePlayed(
-                        Game(
-                            seq,
-                            row[1],
-                            row[2],
-                            results[row[3]],
-                            date,
-                            row[5],
-                            komi,
-                            row[7] == 1,
-                            row[8],
-                            time,
-                            None,
-                            row[11],
-                            row[12] == 1,
-                            row[13] == 1,
-                            row[14] == 1,
-                            None if reported is None else fromiso(reported),
-                        )
-                    ),
-                )
-            )
+            game = make(row)
+            if game is not None:
+                batch.append((seq, GamePlayed(game)))
         yield batch
     tail: list[tuple[int, Event]] = []
     for item in others[next_other:]:
-        tail.append((item[0], await _other_event(tx, item, overlay)))
+        tail.append((item[0], await _other_event(tx, item, tournaments)))
         if len(tail) >= chunk:
             yield tail
             tail = []

@@ -66,7 +66,8 @@ class ClubLedgers:
 
     def order(self) -> list[str]:
         """System keys with the current one first (it validates before anything changes)."""
-        return [self.current, *sorted(k for k in self.systems if k != self.current)]
+        first = [self.current] if self.current in self.systems else []
+        return [*first, *sorted(k for k in self.systems if k != self.current)]
 
 
 def seen_by(key: str, event: Event) -> Event:
@@ -86,14 +87,16 @@ async def last_club_seq(tx: Transaction, club: int) -> int:
     return 0 if row is None or row[0] is None else int(row[0])
 
 
-def _new_systems(db: Database, current: str) -> dict[str, RatingSystem]:
+def _new_systems(
+    db: Database, current: str, only: Collection[str] | None = None
+) -> dict[str, RatingSystem]:
     factories = db.systems
     if current not in factories:
         raise StorageError(
             f"the club's rating system {current!r} is not one this hoshi knows "
             f"({', '.join(sorted(factories))})"
         )
-    return {key: factory() for key, factory in factories.items()}
+    return {key: factory() for key, factory in factories.items() if only is None or key in only}
 
 
 async def fold(
@@ -104,6 +107,7 @@ async def fold(
     strict: Collection[int] = (),
     write_history: bool = False,
     progress: Progress | None = None,
+    systems: Collection[str] | None = None,
 ) -> ClubLedgers:
     """Replay the club's whole log into fresh ledgers.
 
@@ -112,13 +116,15 @@ async def fold(
             (the corrected entry of a rewrite).
         write_history: insert every change into ``rating_history`` (emptied by the caller).
         progress: called as ``progress(done, total)`` after each chunk of events.
+        systems: replay only these systems (default: all of the database's) — ledgers for
+            measuring or checking one system; never cached.
     """
     folded = await overlay.load(tx, club)
     current = await settings.current_system(tx, club)
-    systems = _new_systems(db, current)
-    ledgers = ClubLedgers(club, current, systems, fingerprint(db.systems))
-    ledgers.rejected = {key: [] for key in systems}
-    order = [(key, systems[key], ledgers.rejected[key]) for key in ledgers.order()]
+    fresh = _new_systems(db, current, systems)
+    ledgers = ClubLedgers(club, current, fresh, fingerprint(db.systems))
+    ledgers.rejected = {key: [] for key in fresh}
+    order = [(key, fresh[key], ledgers.rejected[key]) for key in ledgers.order()]
     total = await count_events(tx, club, folded) if progress is not None else 0
     done = 0
     rows: list[tuple[Any, ...]] = []

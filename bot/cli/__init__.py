@@ -16,6 +16,7 @@ SUBCOMMANDS = (
     "bot.cli.run",
     "bot.cli.rate",
     "bot.cli.club_files",
+    "bot.cli.bench",
 )
 
 

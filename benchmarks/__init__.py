@@ -1,0 +1,1 @@
+"""Benchmarks: a synthetic federation and ``hoshi bench`` (README, Scaling)."""

@@ -1,0 +1,569 @@
+"""``hoshi bench``: a synthetic federation measured against the floor (README, Scaling).
+
+One run, in order, on a fresh database in a temporary directory:
+
+1. **load** — the federation (``benchmarks.federation``) written through the storage layer's
+   bulk path (``storage.bulk``), without rating;
+2. **rebuild** — the one replay that builds the projections: all four systems, every rating
+   change written to ``rating_history`` and every card to ``player_state``
+   (``storage.replay_club``; what an undo, a correction or a reopened tournament costs);
+3. **scan floor** — a plain ``sqlite3`` scan of the same game rows, with the replay's own
+   query, into Python tuples (best of three);
+4. **replay** — the club's log replayed in memory: each system alone (compared with the
+   floor), then all four in one pass (what a process start costs, ``storage.projections.fold``);
+5. **commands** — ``/rating``, ``/top`` and ``/handicap`` through the command core
+   (``Core.handle``), as a player in a bound Telegram chat;
+6. **append** — one club game recorded with the incremental projection update
+   (``storage.record_game``);
+7. **finalise** — a 300-player, 7-round tournament (1,050 games) rated, with ``/rating``
+   asked while it runs;
+8. **telegram** — updates handled per second by the real python-telegram-bot adapter polling
+   the fake Bot API (``tests/fakes/telegram.py``) in a separate process, rate limiter off (the
+   real one caps a bot at Telegram's ~30 messages a second).
+
+Peak memory (RSS) is measured per phase (Linux: the kernel's high-water mark, reset before each
+phase) and for the whole run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import gc
+import multiprocessing
+import os
+import platform
+import random
+import re
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import storage
+from benchmarks.federation import Shape, federation
+from bot.config import Config
+from bot.core.app import Core
+from bot.core.invocation import Caller, Invocation
+from engine.systems import SYSTEMS
+from engine.timecontrol import TimeControl
+from engine.types import Game, Result, Tournament
+from storage.bulk import bulk_load
+from storage.db import Database
+from storage.history import GAME_SELECT
+from storage.projections import fold
+
+CLUB = "Federation"
+SYSTEM = "mgsz"  # the club's current system (all four are replayed whatever it is)
+CHAT = "-100777"
+ORGANISER = "console"
+NOW = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
+
+TARGETS = {
+    "replay_over_scan": 3.0,
+    "replay_s": 30.0,
+    "rating_p99_ms": 5.0,
+    "append_p99_ms": 10.0,
+    "telegram_updates_per_s": 300.0,
+    "peak_rss_mb": 400.0,
+}
+"""The issue's targets at 1,000,000 games on a 2-core machine (README, Scaling)."""
+
+
+# --- measuring ---------------------------------------------------------------------------
+
+
+def rss_mb() -> float:
+    """The process's peak resident set since the last :func:`reset_peak` (MB)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:  # not Linux: the whole run's peak
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    found = re.search(r"VmHWM:\s+(\d+) kB", status)
+    return int(found.group(1)) / 1024 if found else 0.0
+
+
+def reset_peak() -> None:
+    """Start a new peak-RSS measurement (Linux ``clear_refs`` 5; a no-op elsewhere)."""
+    with suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
+
+
+@dataclass
+class Phases:
+    """Each phase's wall time and peak RSS, in run order."""
+
+    rows: dict[str, dict[str, float]] = field(default_factory=dict)
+    peak_mb: float = 0.0
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[dict[str, float]]:
+        gc.collect()
+        reset_peak()
+        row: dict[str, float] = {}
+        started = time.perf_counter()
+        yield row
+        row["s"] = time.perf_counter() - started
+        row["rss_mb"] = rss_mb()
+        self.peak_mb = max(self.peak_mb, row["rss_mb"])
+        self.rows[name] = row
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-quantile (0–1) by nearest rank: p99 of 200 samples is the 198th smallest."""
+    ordered = sorted(values)
+    index = max(0, min(len(ordered) - 1, round(q * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def latency(samples_s: list[float]) -> dict[str, float]:
+    """p50 / p99 / max in milliseconds."""
+    ms = [s * 1000 for s in samples_s]
+    return {
+        "p50_ms": statistics.median(ms),
+        "p99_ms": percentile(ms, 0.99),
+        "max_ms": max(ms),
+        "n": len(ms),
+    }
+
+
+async def timed(call: Callable[[], Awaitable[Any]], n: int) -> list[float]:
+    """``n`` wall times of ``await call()``."""
+    found = []
+    for _ in range(n):
+        started = time.perf_counter()
+        await call()
+        found.append(time.perf_counter() - started)
+    return found
+
+
+# --- the phases ----------------------------------------------------------------------------
+
+
+def scan_floor(path: Path, club: int, repeat: int = 3) -> tuple[int, float]:
+    """The floor: the replay's game query read with plain ``sqlite3`` into tuples (best of
+    ``repeat``)."""
+    sql = f"SELECT {GAME_SELECT} FROM games WHERE club = ? AND pending = 0 ORDER BY seq"
+    connection = sqlite3.connect(path)
+    try:
+        best = float("inf")
+        rows = 0
+        for _ in range(repeat):
+            started = time.perf_counter()
+            cursor = connection.execute(sql, (club,))
+            rows = 0
+            while chunk := cursor.fetchmany(4096):
+                rows += len(chunk)
+            best = min(best, time.perf_counter() - started)
+        return rows, best
+    finally:
+        connection.close()
+
+
+async def replay(db: Database, club: int, systems: list[str] | None = None) -> float:
+    """Seconds to replay the club's log in memory through ``systems`` (default: all)."""
+    started = time.perf_counter()
+    async with db.transaction() as tx:
+        await fold(db, tx, club, systems=systems)
+    return time.perf_counter() - started
+
+
+class Sampler:
+    """Seeded choices of players and games for the command and append phases."""
+
+    def __init__(self, names: list[tuple[int, str]], seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.names = names
+
+    def player(self) -> tuple[int, str]:
+        return self.rng.choice(self.names)
+
+    def pair(self) -> tuple[tuple[int, str], tuple[int, str]]:
+        a, b = self.rng.sample(self.names, 2)
+        return a, b
+
+
+def quoted(name: str) -> str:
+    return f'"{name}"'
+
+
+async def commands(core: Core, sampler: Sampler, n: int) -> dict[str, dict[str, float]]:
+    """``/rating``, ``/top`` and ``/handicap`` latencies through ``Core.handle``."""
+    caller = Caller("telegram", "4242", "Bench Player")
+
+    def ask(command: str, text: str) -> Callable[[], Awaitable[Any]]:
+        async def call() -> None:
+            reply = await core.handle(Invocation(command, text, caller, CHAT))
+            if reply.error:
+                raise RuntimeError(f"/{command} {text}: {reply.blocks}")
+
+        return call
+
+    async def rating() -> None:
+        await ask("rating", quoted(sampler.player()[1]))()
+
+    async def handicap() -> None:
+        a, b = sampler.pair()
+        await ask("handicap", f"{quoted(a[1])} vs {quoted(b[1])}")()
+
+    first = await timed(handicap, 1)  # builds the in-memory ledgers if not cached yet
+    await timed(rating, 5)  # warm caches (SQLite pages, compiled statements)
+    return {
+        "rating": latency(await timed(rating, n)),
+        "top": latency(await timed(ask("top", ""), max(20, n // 4))),
+        "handicap": latency(await timed(handicap, n)) | {"first_ms": first[0] * 1000},
+    }
+
+
+async def appends(db: Database, club: int, sampler: Sampler, n: int) -> dict[str, float]:
+    """Recording one club game at a time (incremental projection update)."""
+    rng = sampler.rng
+    day = dt.date(2030, 1, 1)
+
+    async def one() -> None:
+        (a, _), (b, _) = sampler.pair()
+        result = Result.BLACK if rng.random() < 0.5 else Result.WHITE
+        await storage.record_game(
+            db, club, a, b, result, stones=0, komi=6, date=day, actor=ORGANISER
+        )
+
+    await timed(one, 3)
+    return latency(await timed(one, n))
+
+
+async def finalise(db: Database, core: Core, club: int, sampler: Sampler) -> dict[str, float]:
+    """A 300-player, 7-round tournament: its games recorded, then finalised while players ask
+    ``/rating``."""
+    rng = random.Random(7)
+    people = rng.sample(sampler.names, 300)
+    start = dt.date(2030, 2, 1)
+    row = await storage.create_tournament(
+        db,
+        club,
+        Tournament(
+            0,
+            "Bench Open 2030",
+            start,
+            start + dt.timedelta(days=2),
+            rounds=7,
+            time=TimeControl.parse("1h 5x30s japanese"),
+        ),
+        actor=ORGANISER,
+    )
+    games = []
+    for number in range(1, 8):
+        rng.shuffle(people)
+        for i in range(0, 300, 2):
+            games.append(
+                Game(
+                    0,
+                    people[i][0],
+                    people[i + 1][0],
+                    Result.BLACK if rng.random() < 0.5 else Result.WHITE,
+                    start,
+                    tournament=row.id,
+                    round=number,
+                )
+            )
+    started = time.perf_counter()
+    await storage.record_games(db, club, games, actor=ORGANISER)
+    recorded_s = time.perf_counter() - started
+    caller = Caller("telegram", "4242", "Bench Player")
+    during: list[float] = []
+    task = asyncio.create_task(storage.finalise_tournament(db, club, row.id, actor=ORGANISER))
+    started = time.perf_counter()
+    while not task.done():
+        asked = time.perf_counter()
+        await core.handle(Invocation("rating", quoted(sampler.player()[1]), caller, CHAT))
+        during.append(time.perf_counter() - asked)
+    changes = await task
+    result = {
+        "record_games_s": recorded_s,
+        "finalise_s": time.perf_counter() - started,
+        "changes": len(changes),
+    }
+    if during:
+        result |= {f"rating_during_{k}": v for k, v in latency(during).items()}
+    return result
+
+
+# --- Telegram ------------------------------------------------------------------------------
+
+
+def _fake_server(ready: Any, stop: Any, sent: Any, updates: int, chats: int) -> None:
+    """The fake Bot API in its own process: ``updates`` /rating commands queued in ``chats``
+    group chats; ``sent`` counts the bot's sendMessage calls."""
+    from tests.fakes import telegram as ft  # a source checkout's test fakes
+
+    async def serve() -> None:
+        async with ft.FakeBotApi() as api:
+            sender = ft.user(4242, "Bench")
+            groups = [ft.group(-100_000 - i, f"Chat {i}") for i in range(chats)]
+            names = ready.recv()
+            for i in range(updates):
+                api.command(f"/rating {names[i % len(names)]}", groups[i % chats], sender)
+            ready.send(api.port)
+            while not stop.is_set():
+                sent.value = sum(1 for call in api.calls if call.method == "sendMessage")
+                await asyncio.sleep(0.005)
+
+    asyncio.run(serve())
+
+
+async def telegram(
+    core: Core, club: int, sampler: Sampler, updates: int, chats: int = 50
+) -> dict[str, float]:
+    """Updates handled per second: the real adapter against the fake Bot API."""
+    from bot.adapters.telegram import TelegramAdapter
+    from bot.config import TelegramConfig
+
+    for i in range(chats):
+        await storage.bind_chat(core.db, club, "telegram", -100_000 - i, actor=ORGANISER)
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    stop = context.Event()
+    sent = context.Value("i", 0)
+    server = context.Process(
+        target=_fake_server, args=(child, stop, sent, updates, chats), daemon=True
+    )
+    server.start()
+    try:
+        names = [quoted(sampler.player()[1]) for _ in range(200)]
+        parent.send(names)
+        port = await asyncio.to_thread(parent.recv)
+        from tests.fakes.telegram import TOKEN
+
+        config = TelegramConfig(
+            api_base_url=f"http://127.0.0.1:{port}/bot",
+            file_base_url=f"http://127.0.0.1:{port}/file/bot",
+        )
+        adapter = TelegramAdapter(core, TOKEN, config, rate_limiter=False)
+        started = time.perf_counter()
+        await adapter.start()
+        ready = time.perf_counter()
+        deadline = ready + 300
+        while sent.value < updates and time.perf_counter() < deadline:
+            await asyncio.sleep(0.01)
+        handled = sent.value
+        elapsed = time.perf_counter() - ready
+        await adapter.stop()
+    finally:
+        stop.set()
+        server.join(10)
+        if server.is_alive():
+            server.kill()
+    return {
+        "updates": handled,
+        "seconds": elapsed,
+        "updates_per_s": handled / elapsed if elapsed else 0.0,
+        "startup_s": ready - started,
+    }
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def fixed_clock() -> dt.datetime:
+    return NOW
+
+
+async def run(
+    games: int,
+    *,
+    seed: int = 1,
+    directory: Path | None = None,
+    samples: int = 200,
+    updates: int = 2000,
+    with_telegram: bool = True,
+    say: Callable[[str], None] = lambda _: None,
+) -> dict[str, Any]:
+    """Run every phase on a fresh database of ``games`` games; returns the measurements."""
+    with tempfile.TemporaryDirectory(prefix="hoshi-bench-", dir=directory) as work:
+        path = Path(work) / "federation.sqlite"
+        return await _run(path, games, seed, samples, updates, with_telegram, say)
+
+
+async def _run(
+    path: Path,
+    games: int,
+    seed: int,
+    samples: int,
+    updates: int,
+    with_telegram: bool,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
+    phases = Phases()
+    result: dict[str, Any] = {"games": games, "seed": seed}
+    shape = Shape.of(games)
+    db = await storage.open_db(path, clock=fixed_clock)
+    try:
+        club = (await storage.create_club(db, CLUB, SYSTEM, actor=ORGANISER)).id
+        say(f"load: {games:,} games, {shape.players:,} players, {shape.years} years …")
+        with phases.phase("load"):
+            loaded = await bulk_load(db, club, federation(games, seed=seed), replay=False)
+        result |= {
+            "players": len(loaded.players),
+            "tournaments": len(loaded.tournaments),
+            "entries": loaded.entries,
+            "events": loaded.events,
+            "log_entries": loaded.last_seq,
+        }
+        say("rebuild: all four systems, projections written …")
+        with phases.phase("rebuild"):
+            ledgers = await storage.replay_club(db, club)
+        result["rejected"] = {key: len(found) for key, found in ledgers.rejected.items()}
+        rows = await db.fetchone("SELECT COUNT(*) FROM rating_history WHERE club = ?", (club,))
+        result["history_rows"] = rows[0] if rows else 0
+        say("scan floor and replays …")
+        with phases.phase("scan floor"):
+            scanned, scan_s = scan_floor(path, club)
+        result |= {"scan_s": scan_s, "scan_rows": scanned}
+        by_system: dict[str, dict[str, float]] = {}
+        for key in SYSTEMS:
+            with phases.phase(f"replay {key}"):
+                seconds = await replay(db, club, [key])
+            by_system[key] = {"s": seconds, "over_scan": seconds / scan_s}
+        with phases.phase("replay all four"):
+            replay_s = await replay(db, club)
+        worst = max(by_system, key=lambda k: by_system[k]["s"])
+        result |= {
+            "replay_s": replay_s,
+            "replay_over_scan": by_system[worst]["over_scan"],
+            "replay_slowest_system": worst,
+            "replay_all_over_scan": replay_s / scan_s,
+            "replay_by_system": by_system,
+            "rebuild_s": phases.rows["rebuild"]["s"],
+        }
+        sampler = Sampler(await _names(db, club), seed)
+        await storage.bind_chat(db, club, "telegram", CHAT, actor=ORGANISER)
+        db.ledgers.clear()  # as after a restart: the first /handicap builds the ledgers
+        core = Core(db, Config(db_path=path, club=CLUB, system=SYSTEM), clock=fixed_clock)
+        say("commands through the core …")
+        with phases.phase("commands"):
+            asked = await commands(core, sampler, samples)
+        result |= {
+            "rating_p50_ms": asked["rating"]["p50_ms"],
+            "rating_p99_ms": asked["rating"]["p99_ms"],
+            "top_p50_ms": asked["top"]["p50_ms"],
+            "top_p99_ms": asked["top"]["p99_ms"],
+            "handicap_p50_ms": asked["handicap"]["p50_ms"],
+            "handicap_p99_ms": asked["handicap"]["p99_ms"],
+            "first_command_ms": asked["handicap"]["first_ms"],
+        }
+        say("appending results …")
+        with phases.phase("append"):
+            appended = await appends(db, club, sampler, samples)
+        result |= {"append_p50_ms": appended["p50_ms"], "append_p99_ms": appended["p99_ms"]}
+        say("finalising a 300-player, 7-round tournament …")
+        with phases.phase("finalise"):
+            result["finalise"] = await finalise(db, core, club, sampler)
+        if with_telegram:
+            say("Telegram adapter throughput …")
+            with phases.phase("telegram"):
+                result["telegram"] = await telegram(core, club, sampler, updates)
+            result["telegram_updates_per_s"] = result["telegram"]["updates_per_s"]
+    finally:
+        await db.close()
+    result["db_mb"] = path.stat().st_size / 1e6 if path.exists() else 0.0
+    result["phases"] = phases.rows
+    result["peak_rss_mb"] = phases.peak_mb
+    result["machine"] = {
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+    }
+    return result
+
+
+async def _names(db: Database, club: int) -> list[tuple[int, str]]:
+    """Registered (non-guest) players who played, by id and name."""
+    return [
+        (pid, name)
+        for pid, name in await db.fetchall(
+            "SELECT seq, name FROM players WHERE club = ? AND guest = 0 ORDER BY seq", (club,)
+        )
+    ]
+
+
+# --- the table -----------------------------------------------------------------------------
+
+
+def _mark(key: str, value: float) -> str:
+    target = TARGETS.get(key)
+    if target is None:
+        return ""
+    better_high = key == "telegram_updates_per_s"
+    met = value >= target if better_high else value <= target
+    return f"  {'ok' if met else 'MISSED'} (target {'≥' if better_high else '≤'} {target:g})"
+
+
+def table(result: dict[str, Any]) -> str:
+    """The measurements as a plain-text table."""
+    lines = [
+        f"hoshi bench — {result['games']:,} games, {result.get('players', 0):,} players, "
+        f"{result.get('tournaments', 0):,} tournaments (seed {result['seed']})",
+        f"machine: {result['machine']['cpus']} CPUs, Python {result['machine']['python']}, "
+        f"SQLite {result['machine']['sqlite']}; database {result['db_mb']:.0f} MB, "
+        f"{result.get('history_rows', 0):,} history rows",
+        "",
+        f"{'phase':<34}{'time':>12}{'peak RSS':>11}",
+    ]
+    for name, row in result["phases"].items():
+        lines.append(f"{name:<34}{row['s']:>11.2f}s{row['rss_mb']:>8.0f} MB")
+    lines += ["", "replay against the floor (plain sqlite3 scan of the same game rows):"]
+    lines.append(f"  scan floor {result['scan_s']:.3f} s for {result['scan_rows']:,} rows")
+    for key, row in result["replay_by_system"].items():
+        lines.append(f"  {key:<10} {row['s']:8.2f} s  {row['over_scan']:5.1f}× the floor")
+    lines.append(
+        f"  worst system {result['replay_over_scan']:.1f}× the floor"
+        + _mark("replay_over_scan", result["replay_over_scan"])
+    )
+    lines.append(
+        f"  all four in one pass {result['replay_s']:.2f} s "
+        f"({result['replay_all_over_scan']:.1f}× the floor)"
+        + _mark("replay_s", result["replay_s"])
+    )
+    lines.append(f"  rebuild with projections written {result['rebuild_s']:.2f} s")
+    lines += ["", "latency through the command core (p50 / p99):"]
+    for name in ("rating", "top", "handicap", "append"):
+        p50, p99 = result[f"{name}_p50_ms"], result[f"{name}_p99_ms"]
+        lines.append(
+            f"  /{name if name != 'append' else 'result (append)'}"
+            f"{'':<{max(1, 20 - len(name))}}{p50:8.2f} ms {p99:8.2f} ms"
+            + _mark(f"{name}_p99_ms", p99)
+        )
+    lines.append(
+        f"  first command after a start (builds the ledgers) {result['first_command_ms']:.0f} ms"
+    )
+    fin = result["finalise"]
+    lines.append(
+        f"  finalise 300 players × 7 rounds: {fin['finalise_s']:.2f} s "
+        f"(recording its 1,050 games {fin['record_games_s']:.2f} s)"
+    )
+    if "rating_during_max_ms" in fin:
+        lines.append(
+            f"  /rating while it is finalised: p50 {fin['rating_during_p50_ms']:.1f} ms, "
+            f"max {fin['rating_during_max_ms']:.0f} ms ({fin['rating_during_n']:.0f} asked)"
+        )
+    if "telegram" in result:
+        tg = result["telegram"]
+        lines.append(
+            f"  Telegram: {tg['updates_per_s']:.0f} updates/s ({tg['updates']:.0f} in "
+            f"{tg['seconds']:.2f} s)" + _mark("telegram_updates_per_s", tg["updates_per_s"])
+        )
+    lines.append(
+        f"  peak RSS of the run {result['peak_rss_mb']:.0f} MB"
+        + _mark("peak_rss_mb", result["peak_rss_mb"])
+    )
+    rejected = {k: v for k, v in result.get("rejected", {}).items() if v}
+    if rejected:
+        lines.append(f"  events refused by a system: {rejected}")
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""``hoshi bench``: the performance benchmark on a synthetic federation (README, Scaling).
+
+The benchmark lives in the source checkout (``benchmarks/``, with the fake Bot API from
+``tests/fakes``), not in the installed package: run it from a clone (``pip install -e .``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def add(commands: Any) -> None:
+    parser = commands.add_parser(
+        "bench",
+        help="measure replay, commands, appends and Telegram throughput on a synthetic federation",
+        description=(
+            "Generate a federation of N games into a fresh database in a temporary directory, "
+            "then time the replay against a plain SQLite scan, /rating, /top and /handicap, "
+            "appending a result, finalising a 300-player tournament and the Telegram adapter; "
+            "print a table (or one JSON object)."
+        ),
+    )
+    parser.add_argument(
+        "--games", type=_games, default=1_000_000, help="games to generate (default 1000000)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument(
+        "--samples", type=int, default=200, help="commands and appends timed (default 200)"
+    )
+    parser.add_argument(
+        "--updates", type=int, default=2000, help="Telegram updates sent (default 2000)"
+    )
+    parser.add_argument(
+        "--no-telegram", action="store_true", help="skip the Telegram throughput phase"
+    )
+    parser.add_argument("--dir", type=Path, default=None, help="where the temporary database goes")
+    parser.set_defaults(run=run)
+
+
+def _games(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--games takes a number like 100000, not {text!r}"
+        ) from None
+    if not 100 <= value <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"--games must be 100–10000000, not {value}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    if not (CHECKOUT / "benchmarks" / "bench.py").exists():
+        print(
+            "hoshi bench runs from a source checkout (benchmarks/ is not installed); "
+            "clone hoshi and `pip install -e .`",
+            file=sys.stderr,
+        )
+        return 2
+    if str(CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(CHECKOUT))
+    from benchmarks import bench
+
+    def say(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    result = asyncio.run(
+        bench.run(
+            args.games,
+            seed=args.seed,
+            directory=args.dir,
+            samples=args.samples,
+            updates=args.updates,
+            with_telegram=not args.no_telegram,
+            say=say,
+        )
+    )
+    print(json.dumps(result) if args.json else bench.table(result))
+    return 0

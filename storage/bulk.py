@@ -1,0 +1,513 @@
+"""Bulk loading: a long history appended in big transactions, then one replay.
+
+For a federation's past (decades of tournaments) and the benchmark's generator. Rows go into
+the log and its typed tables with one ``executemany`` per table per transaction, and nothing
+is rated on the way in: the projections are built once at the end by replaying the whole club
+log (:func:`storage.projections.replay_club`). The log stays append-only and the projections
+stay derived — a bulk-loaded club is indistinguishable from one built entry by entry
+(``incremental=True`` builds it entry by entry, through :meth:`ClubWrite.apply`, which is how
+the tests prove it).
+
+Items name players and tournaments by the caller's own keys; :func:`bulk_load` hands out the
+log positions and translates. Fields are checked as the normal paths check them (names, stones,
+boards, rounds, keys); the rating systems see every event at the replay, and an event one of
+them refuses is listed in the ledgers' ``rejected`` instead of aborting a long load
+(:attr:`BulkResult.rejected` counts them per system).
+
+Each batch is its own transaction: a failed load keeps the batches before it (the log is
+append-only), so load into a fresh club.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any, NamedTuple
+
+from engine.ranks import Rank
+from engine.timecontrol import TimeControl
+from engine.types import (
+    DayEnded,
+    Event,
+    Game,
+    GamePlayed,
+    MonthEnded,
+    PeriodClosed,
+    Registered,
+    Tournament,
+)
+from storage import log, settings
+from storage import overlay as overlays
+from storage.codec import RESULTS, dumps, komi_from_half_points, time_from_text, timestamp
+from storage.common import ClubRef, clean_name, club_id
+from storage.db import Database, Transaction
+from storage.errors import BatchError, NotFound, StorageError
+from storage.games import GAME_INSERT
+from storage.history import tournament_columns, tournament_rated
+from storage.names import fold
+from storage.players import NameIndex, load_players
+from storage.projections import ClubWrite, club_write, ledgers_for, replay_club
+from storage.records import NewPlayer, Player
+from storage.tournaments import _problems as tournament_problems
+
+BATCH = 100_000
+"""Items per transaction."""
+
+
+@dataclass(frozen=True, slots=True)
+class BulkPlayer:
+    """Register ``player`` on ``date``; later items name them by ``key``."""
+
+    key: int
+    player: NewPlayer
+    date: dt.date
+
+
+@dataclass(frozen=True, slots=True)
+class BulkTournament:
+    """Open ``tournament`` (its ``id`` is ignored); later items name it by ``key``."""
+
+    key: int
+    tournament: Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class BulkEntry:
+    """Enter player ``player`` (a key) in tournament ``tournament`` (a key) with ``rank``."""
+
+    tournament: int
+    player: int
+    rank: Rank
+    country: str | None = None
+
+
+class BulkGame(NamedTuple):
+    """A game in column form (a million of them are made: a tuple, not a dataclass).
+
+    ``black`` and ``white`` are player keys, ``tournament`` a tournament key or ``None`` (a
+    club game, rated at its own position), ``komi2`` the komi in half points, ``time`` a time
+    control's text.
+    """
+
+    black: int
+    white: int
+    result: str | None
+    date: dt.date
+    stones: int = 0
+    komi2: int = 13
+    played: bool = True
+    board: int = 19
+    time: str | None = None
+    tournament: int | None = None
+    round: int | None = None
+    arranged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BulkFinalise:
+    """Finalise tournament ``tournament`` (a key): it is rated here (rules.md §1.4)."""
+
+    tournament: int
+
+
+BulkItem = (
+    BulkPlayer | BulkTournament | BulkEntry | BulkGame | BulkFinalise | DayEnded | MonthEnded
+) | PeriodClosed
+"""What a bulk load appends; day, month and period ends are the scheduler's events."""
+
+
+@dataclass(slots=True)
+class BulkResult:
+    """What :func:`bulk_load` wrote, and how many events each system refused at the replay."""
+
+    players: dict[int, int] = field(default_factory=dict)
+    """Player key → player id (log seq)."""
+    tournaments: dict[int, int] = field(default_factory=dict)
+    """Tournament key → tournament id (log seq)."""
+    games: int = 0
+    entries: int = 0
+    events: int = 0
+    skipped: int = 0
+    """Day, month or period ends already recorded (a no-op, as in storage.events)."""
+    rejected: dict[str, int] = field(default_factory=dict)
+    last_seq: int = 0
+
+
+_SCHEDULED = (log.DAY, log.MONTH, log.PERIOD)
+_PLAYER_INSERT = (
+    "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
+    "committee, guest, rating_system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_TOURNAMENT_COLUMNS = (
+    "seq",
+    "club",
+    "notes",
+    "name",
+    "start_date",
+    "end_date",
+    "rounds",
+    "board",
+    "time",
+    "even",
+    "handicap_reduction",
+    "participants",
+    "invitational_or_national",
+    "european_or_world",
+    "multiplier",
+    "arranged",
+)  # the order of storage.history.tournament_columns
+_TOURNAMENT_INSERT = (
+    f"INSERT INTO tournaments ({', '.join(_TOURNAMENT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in _TOURNAMENT_COLUMNS)})"
+)
+_ENTRY_INSERT = (
+    "INSERT INTO tournament_entries (seq, club, tournament, player, rank, registered, country) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_EVENT_INSERT = (
+    "INSERT INTO events (seq, club, kind, target, key, payload) VALUES (?, ?, ?, ?, ?, ?)"
+)
+_LOG_INSERT = "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+class _Loader:
+    """The state of one load: key maps, names taken, idempotency keys seen."""
+
+    def __init__(self, db: Database, club: int, actor: str, chat: str | None) -> None:
+        self.db = db
+        self.club = club
+        self.actor = actor
+        self.chat = chat
+        self.result = BulkResult()
+        self.system = ""
+        self.names = NameIndex(())
+        self.guests: set[int] = set()  # player ids of tournament guests
+        self.rounds: dict[int, int] = {}  # tournament id → its rounds
+        self.finalised: set[int] = set()  # tournament ids finalised in this load
+        self.tournament_names: set[str] = set()
+        self.scheduled: set[tuple[str, str]] = set()
+        self.times: dict[str | None, TimeControl | None] = {None: None}
+        self.number = 0  # items seen, for error messages
+
+    async def start(self, tx: Transaction) -> None:
+        """What the checks need from the club as it is."""
+        if not await tx.fetchone("SELECT 1 FROM clubs WHERE seq = ?", (self.club,)):
+            raise NotFound(f"there is no club {self.club}")
+        self.system = await settings.current_system(tx, self.club)
+        known: dict[int, Player] = await load_players(tx, self.club)
+        self.names = NameIndex(known.values())
+        self.guests = {pid for pid, player in known.items() if player.guest}
+        for seq, name, rounds in await tx.fetchall(
+            "SELECT seq, name, rounds FROM tournaments WHERE club = ?", (self.club,)
+        ):
+            self.tournament_names.add(fold(name))
+            self.rounds[seq] = rounds
+        marks = ", ".join("?" for _ in _SCHEDULED)
+        self.scheduled = {
+            (kind, key)
+            for kind, key in await tx.fetchall(
+                f"SELECT kind, key FROM events WHERE club = ? AND kind IN ({marks})",
+                (self.club, *_SCHEDULED),
+            )
+        }
+
+    def _refuse(self, message: str) -> BatchError:
+        return BatchError([(self.number, message)])
+
+    def _player(self, key: int) -> int:
+        found = self.result.players.get(key)
+        if found is None:
+            raise self._refuse(f"no player with key {key} was loaded before this item")
+        return found
+
+    def _tournament(self, key: int) -> int:
+        found = self.result.tournaments.get(key)
+        if found is None:
+            raise self._refuse(f"no tournament with key {key} was loaded before this item")
+        if found in self.finalised:
+            raise self._refuse(f"tournament {key} is already finalised")
+        return found
+
+    def _time(self, text: str | None) -> TimeControl | None:
+        if text not in self.times:
+            try:
+                self.times[text] = time_from_text(text)
+            except ValueError as error:
+                raise self._refuse(f"time control {text!r}: {error}") from None
+        return self.times[text]
+
+    async def insert(
+        self, tx: Transaction, items: list[BulkItem], *, events: bool
+    ) -> list[tuple[int, Any]]:
+        """Append ``items``; with ``events``, return ``(seq, event or finalised tournament)``.
+
+        The events are built only when asked (the incremental path applies them one by one;
+        the replay path reads them back from the log).
+        """
+        row = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) FROM log")
+        assert row is not None
+        seq: int = row[0]
+        at = timestamp(self.db.clock())
+        club, actor, chat, result = self.club, self.actor, self.chat, self.result
+        log_rows: list[tuple[Any, ...]] = []
+        players: list[tuple[Any, ...]] = []
+        tournaments: list[tuple[Any, ...]] = []
+        entries: list[tuple[Any, ...]] = []
+        games: list[tuple[Any, ...]] = []
+        event_rows: list[tuple[Any, ...]] = []
+        applied: list[tuple[int, Any]] = []
+        results, player_of = RESULTS, self._player
+        for item in items:
+            self.number += 1
+            seq += 1
+            if type(item) is BulkGame:
+                black, white = player_of(item.black), player_of(item.white)
+                tournament = None if item.tournament is None else self._tournament(item.tournament)
+                self._check_game(item, black, white, tournament)
+                log_rows.append((seq, club, log.GAME, at, actor, chat))
+                games.append(
+                    (
+                        club,
+                        0,
+                        seq,
+                        black,
+                        white,
+                        item.result,
+                        item.date.isoformat(),
+                        item.stones,
+                        item.komi2,
+                        int(item.played),
+                        item.board,
+                        item.time,
+                        tournament,
+                        item.round,
+                        int(item.arranged),
+                        0,
+                        0,
+                        None,
+                    )
+                )
+                result.games += 1
+                if events and tournament is None:
+                    game = Game(
+                        seq,
+                        black,
+                        white,
+                        results[item.result],
+                        item.date,
+                        item.stones,
+                        komi_from_half_points(item.komi2),
+                        item.played,
+                        item.board,
+                        self._time(item.time),
+                        None,
+                        item.round,
+                        item.arranged,
+                    )
+                    applied.append((seq, GamePlayed(game)))
+            elif isinstance(item, BulkEntry):
+                tournament = self._tournament(item.tournament)
+                player = player_of(item.player)
+                log_rows.append((seq, club, log.ENTRY, at, actor, chat))
+                registered = int(player not in self.guests)
+                entries.append(
+                    (seq, club, tournament, player, str(item.rank), registered, item.country)
+                )
+                result.entries += 1
+            elif isinstance(item, BulkPlayer):
+                new = item.player
+                name = self._name(new.name)
+                log_rows.append((seq, club, log.PLAYER, at, actor, chat))
+                players.append(
+                    (
+                        seq,
+                        club,
+                        name,
+                        str(new.rank),
+                        item.date.isoformat(),
+                        new.rating,
+                        new.country,
+                        new.home_club,
+                        new.egd_pin,
+                        int(new.committee),
+                        int(new.guest),
+                        self.system,
+                    )
+                )
+                self.names.add(Player(seq, club, name, new.rank, item.date))
+                result.players[item.key] = seq
+                if new.guest:
+                    self.guests.add(seq)
+                elif events:
+                    registered_event = Registered(
+                        seq, new.rank, item.date, new.rating, new.country, new.committee,
+                        self.system,
+                    )  # fmt: skip
+                    applied.append((seq, registered_event))
+            elif isinstance(item, BulkTournament):
+                columns = self._tournament_columns(item)
+                log_rows.append((seq, club, log.TOURNAMENT, at, actor, chat))
+                tournaments.append((seq, club, None, *columns.values()))
+                result.tournaments[item.key] = seq
+                self.rounds[seq] = item.tournament.rounds
+            elif isinstance(item, BulkFinalise):
+                tournament = self._tournament(item.tournament)
+                self.finalised.add(tournament)
+                log_rows.append((seq, club, log.FINALISE, at, actor, chat))
+                event_rows.append((seq, club, log.FINALISE, tournament, None, "{}"))
+                result.events += 1
+                if events:
+                    applied.append((seq, tournament))
+            elif isinstance(item, DayEnded | MonthEnded | PeriodClosed):
+                kind, key, payload = _scheduled(item)
+                if (kind, key) in self.scheduled:
+                    seq -= 1
+                    result.skipped += 1
+                    continue
+                self.scheduled.add((kind, key))
+                log_rows.append((seq, club, kind, at, actor, chat))
+                event_rows.append((seq, club, kind, None, key, payload))
+                result.events += 1
+                if events:
+                    event: Event = item
+                    if isinstance(item, PeriodClosed):
+                        event = PeriodClosed(dataclasses.replace(item.tournament, id=seq))
+                    applied.append((seq, event))
+            else:
+                raise self._refuse(f"cannot bulk-load a {type(item).__name__}")
+        await tx.executemany(_LOG_INSERT, log_rows)
+        await tx.executemany(_PLAYER_INSERT, players)
+        await tx.executemany(_TOURNAMENT_INSERT, tournaments)
+        await tx.executemany(_ENTRY_INSERT, entries)
+        await tx.executemany(GAME_INSERT, games)
+        await tx.executemany(_EVENT_INSERT, event_rows)
+        result.last_seq = seq
+        return applied
+
+    def _name(self, name: str) -> str:
+        try:
+            cleaned = clean_name(name)
+        except StorageError as error:
+            raise self._refuse(str(error)) from None
+        holder = self.names.holder(cleaned)
+        if holder is not None:
+            raise self._refuse(f"{holder.name} (id {holder.id}) is already registered")
+        return cleaned
+
+    def _tournament_columns(self, item: BulkTournament) -> dict[str, Any]:
+        tournament = item.tournament
+        problems = tournament_problems(tournament)
+        if fold(tournament.name) in self.tournament_names:
+            problems.append(f"there is already a tournament called {tournament.name!r}")
+        if problems:
+            raise self._refuse("; ".join(problems))
+        self.tournament_names.add(fold(tournament.name))
+        return tournament_columns(tournament)
+
+    def _check_game(self, game: BulkGame, black: int, white: int, tournament: int | None) -> None:
+        problems = []
+        if black == white:
+            problems.append("a player cannot play themselves")
+        if not 0 <= game.stones <= 9:
+            problems.append(f"handicap stones must be 0–9, not {game.stones}")
+        if game.result not in RESULTS:
+            problems.append(f"a result is B+, W+, jigo or unknown, not {game.result!r}")
+        if game.board < 2:
+            problems.append(f"the board size must be a number like 19 or 13, not {game.board}")
+        if tournament is None:
+            if game.round is not None:
+                problems.append("a round number needs a tournament")
+            if black in self.guests or white in self.guests:
+                problems.append("a tournament guest is not a registered player of the club")
+        elif game.round is not None and not 1 <= game.round <= self.rounds[tournament]:
+            problems.append(f"round {game.round} is outside 1–{self.rounds[tournament]}")
+        self._time(game.time)
+        if problems:
+            raise self._refuse("; ".join(problems))
+
+
+def _scheduled(item: DayEnded | MonthEnded | PeriodClosed) -> tuple[str, str, str]:
+    """The event kind, idempotency key and payload text the scheduler would write."""
+    if isinstance(item, DayEnded):
+        day = item.date.isoformat()
+        return log.DAY, day, dumps({"date": day})
+    if isinstance(item, MonthEnded):
+        key = f"{item.year:04d}-{item.month:02d}"
+        return log.MONTH, key, dumps({"year": item.year, "month": item.month})
+    period = item.tournament
+    key = f"{period.start.isoformat()}/{period.end.isoformat()}"
+    return log.PERIOD, key, dumps({"tournament": tournament_columns(period)})
+
+
+async def _apply(write: ClubWrite, tx: Transaction, applied: list[tuple[int, Any]]) -> None:
+    """The incremental path: each event folded into the ledgers as it was appended."""
+    folded = await overlays.load(tx, write.club)
+    for seq, event in applied:
+        if isinstance(event, int):  # a finalisation: the tournament as stored now
+            event = await tournament_rated(tx, event, folded)
+        await write.apply(seq, event, strict=False)
+
+
+async def bulk_load(
+    db: Database,
+    club: ClubRef,
+    items: Iterable[BulkItem],
+    *,
+    actor: str = "import",
+    chat: str | None = None,
+    batch: int = BATCH,
+    incremental: bool = False,
+    replay: bool = True,
+    progress: Callable[[str, int], None] | None = None,
+) -> BulkResult:
+    """Append a long history to a club, then build its projections with one replay.
+
+    Args:
+        items: in log order; consumed lazily, ``batch`` at a time (a generator is fine).
+        actor: who the log names as the writer (e.g. ``import`` or ``console``).
+        batch: items per transaction.
+        incremental: fold every event into the ledgers as it is appended (the normal write
+            path, :meth:`ClubWrite.apply`) instead of one replay at the end. Slower; the two
+            give identical projections.
+        replay: ``False`` leaves the replay to the caller (:func:`replay_club`, e.g. to time
+            it); until then the club's projections are stale and rebuilt on first use.
+        progress: called as ``progress(stage, done)`` — ``("load", items)`` after each batch,
+            ``("replay", events)`` during the replay.
+
+    Raises:
+        NotFound: no such club.
+        BatchError: naming the first bad item by its 1-based number; the batches before it
+            stay loaded, its own batch is not.
+    """
+    cid = club_id(club)
+    loader = _Loader(db, cid, actor, chat)
+    db.ledgers.pop(cid, None)
+    iterator = iter(items)
+    started = False
+    while chunk := list(islice(iterator, batch)):
+        async with db.transaction() as tx:
+            if not started:
+                await loader.start(tx)
+                started = True
+            if incremental:
+                async with club_write(db, cid, tx) as write:
+                    applied = await loader.insert(tx, chunk, events=True)
+                    await _apply(write, tx, applied)
+            else:
+                await loader.insert(tx, chunk, events=False)
+        if progress is not None:
+            progress("load", loader.number)
+    result = loader.result
+    if incremental:
+        async with db.transaction() as tx:
+            ledgers = await ledgers_for(db, tx, cid)
+    elif not replay:
+        return result
+    else:
+        report = None if progress is None else (lambda done, _total: progress("replay", done))
+        ledgers = await replay_club(db, cid, report)
+    result.rejected = {key: len(found) for key, found in ledgers.rejected.items()}
+    return result
