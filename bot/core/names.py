@@ -43,6 +43,15 @@ def refusal(name: str, found: Lookup) -> Ambiguous | UnknownPlayer:
     )
 
 
+def single(found: Lookup) -> Player | None:
+    """The one player a lookup names: an exact match, or the only partial one."""
+    if found.player is not None:
+        return found.player
+    if not found.ambiguous and len(found.partial) == 1:
+        return found.partial[0]
+    return None
+
+
 async def resolve(ctx: Context, name: str) -> Player:
     """The one player ``name`` denotes (one partial match is accepted: ``Nagy`` → Nagy Péter).
 
@@ -54,11 +63,10 @@ async def resolve(ctx: Context, name: str) -> Player:
     if not name:
         raise BadArgument("a player's name is missing")
     found = await lookup(ctx, name)
-    if found.player is not None:
-        return found.player
-    if not found.ambiguous and len(found.partial) == 1:
-        return found.partial[0]
-    raise refusal(name, found)
+    player = single(found)
+    if player is None:
+        raise refusal(name, found)
+    return player
 
 
 async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tuple[Player, Player]:
@@ -82,10 +90,10 @@ async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tupl
     for i in range(1, len(words)):
         if words[i - 1].quoted and not words[i].quoted and i < len(words) - 1:
             continue
-        first = await lookup(ctx, join(words[:i]))
-        second = await lookup(ctx, join(words[i:]))
-        if first.player is not None and second.player is not None:
-            readings.append((first.player, second.player))
+        first = single(await lookup(ctx, join(words[:i])))
+        second = single(await lookup(ctx, join(words[i:])))
+        if first is not None and second is not None and (first, second) not in readings:
+            readings.append((first, second))  # splits naming the same pair are one reading
     if len(readings) == 1:
         return readings[0]
     if len(readings) > 1:
