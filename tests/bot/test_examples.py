@@ -36,3 +36,23 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
     ):
         assert shown in text, shown
     assert (tmp_path / "charts" / "hoshi-weekly.png").exists()
+
+
+async def test_the_first_season_runs_as_documented(tmp_path: Path) -> None:
+    out = io.StringIO()
+    config = Config(db_path=tmp_path / "club.sqlite", charts_dir=tmp_path / "charts")
+    with (EXAMPLES / "first-season.txt").open(encoding="utf-8") as script:
+        assert await run_console(config, source=script, out=out) == 0
+    text = out.getvalue()
+    assert "Something went wrong" not in text
+    for shown in (
+        "a new player without a rating can start at 5k at most",  # the refusal it shows
+        "Nagy Péter (B) – Varga Gábor (W): W+",                   # names without quotes
+        "Undone: game",
+        "Tavaszi Kupa 2026 is rated",
+        "Game #9 corrected",
+        "is void",
+        "Szabó Éva is now 2k",
+    ):
+        assert shown.lower() in text.lower(), shown
+    assert (tmp_path / "charts" / "hoshi-toth-bence.png").exists()
