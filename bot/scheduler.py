@@ -33,6 +33,7 @@ from bot.core import format as fmt
 from bot.core.notices import changes_table, finalisation_reply, weekly_reply
 from bot.core.replies import Notice, Reply, Text
 from engine.mgsz import Mgsz
+from engine.psg import Psg
 from engine.system import Change
 from engine.timecontrol import TimeControl
 from engine.types import Tournament
@@ -239,24 +240,43 @@ class Scheduler:
         return done
 
     async def _demotions(self, club: Club, month: str) -> None:
-        """Post who dropped a rank at the month-end verification, if anyone did."""
+        """Post who dropped a rank at the month-end verification, and who is on the way:
+        one or two months below the line already (rules.md §4.5)."""
         changes = await schedules.changes_with_source(self.db, club, f"month:{month}")
         demoted = [c for c in changes if c.rank_after < c.rank_before]
-        if not demoted:
-            return
         names = {p.id: p.name for p in await storage.players(self.db, club)}
-        listed = ", ".join(
-            f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}" for c in demoted
+        ledger = await storage.ledger(self.db, club.id, "psg")
+        warned = (
+            [(p, ledger.months_below(p)) for p in ledger.players() if ledger.months_below(p)]
+            if isinstance(ledger, Psg)
+            else []
         )
+        if not demoted and not warned:
+            return
+        lines = []
+        if demoted:
+            lines.append(
+                "Down one rank after three months more than 100 below the model EGF "
+                "rating (rules.md §4.5): "
+                + ", ".join(
+                    f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}"
+                    for c in demoted
+                )
+                + "."
+            )
+        if warned:
+            lines.append(
+                "Warning — months in a row more than 100 below the model rating (a "
+                "third one drops a rank): "
+                + ", ".join(f"{names.get(p, p)} {n}" for p, n in warned)
+                + "."
+            )
         await self._post(
             club,
             Reply(
                 blocks=(
                     Text(f"{club.name}: month-end verification {month}", title=True),
-                    Text(
-                        "Down one rank after three months more than 100 below the model "
-                        f"EGF rating (rules.md §4.5): {listed}."
-                    ),
+                    Text("\n".join(lines)),
                 )
             ),
         )

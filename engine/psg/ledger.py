@@ -669,6 +669,15 @@ class Psg:
             fields=fields,
         )
 
+    def months_below(self, player: PlayerId) -> int:
+        """Consecutive checked months the player's EGF rating has been more than 100 below
+        their rank's model rating (rules.md §4.5; §23): 0 when not below the line.
+
+        Raises:
+            KeyError: an unknown player.
+        """
+        return self._players[player].below_run
+
     def promotion(self, player: PlayerId) -> Progress:
         """Norm needed, where the player stands, EGF condition, verification (§4.4–§4.5)."""
         state = self._players[player]

@@ -177,8 +177,10 @@ async def test_psg_demotion_after_three_months_below_the_line_and_not_after_two(
 
     # 3d's model EGF rating is 2300 (rules.md §4.4); 2150 is more than 100 below it
     assert await month(2026, 3, 2150) == Rank.parse("3d")
-    assert await month(2026, 4, 2150) == Rank.parse("3d")  # two months: not yet
-    assert not any("month-end verification" in t for t in bot.texts())
+    assert await month(2026, 4, 2150) == Rank.parse("3d")  # two months: not yet …
+    warning = [t for t in bot.texts() if "month-end verification 2026-04" in t]
+    assert len(warning) == 1 and "Nagy Péter 2" in warning[0]  # … but warned
+    assert "Down one rank" not in warning[0]
     assert await month(2026, 5, 2150) == Rank.parse("2d")  # the third month: one rank down
     (notice,) = [t for t in bot.texts() if "month-end verification 2026-05" in t]
     assert "Nagy Péter 3d → 2d" in notice
