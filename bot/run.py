@@ -41,18 +41,32 @@ class Adapter(Protocol):
 
 
 class RedactTokens(logging.Filter):
-    """Blanks the bot tokens out of log records (defence in depth)."""
+    """Blanks the bot tokens out of log records (defence in depth): the message, and the
+    traceback and stack of a record that carries them — PTB's ``InvalidToken`` names the
+    token it was refused, and a traceback prints it."""
 
     def __init__(self, tokens: list[str]) -> None:
         super().__init__()
         self.tokens = [t for t in tokens if t]
 
+    def redact(self, text: str) -> str:
+        for token in self.tokens:
+            text = text.replace(token, "<token>")
+        return text
+
     def filter(self, record: logging.LogRecord) -> bool:
+        if not self.tokens:
+            return True
         message = record.getMessage()
         if any(token in message for token in self.tokens):
-            for token in self.tokens:
-                message = message.replace(token, "<token>")
-            record.msg, record.args = message, None
+            record.msg, record.args = self.redact(message), None
+        if record.exc_info and not record.exc_text:
+            # formatted once here, as the handler's formatter would, and kept redacted
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
         return True
 
 
@@ -133,7 +147,10 @@ async def run_bots(
                     await adapter.start()
                 except Exception as exc:
                     log.debug("%s failed to start", platform, exc_info=True)
-                    err.write(f"hoshi run: {platform} did not start: {_reason(exc)}\n")
+                    reason = RedactTokens([t for t in (telegram_token, discord_token) if t])
+                    err.write(
+                        f"hoshi run: {platform} did not start: {reason.redact(_reason(exc))}\n"
+                    )
                     return 1
                 started.append(adapter)
             # one scheduler for the process, shared by both platforms (issue 4/6): what was
