@@ -95,17 +95,30 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
 async def spawn(
     args: list[str], home: Path, env: dict[str, str], *, stdin: bool
 ) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        *args,
-        stdin=asyncio.subprocess.PIPE if stdin else asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=env,
-        cwd=home,
-    )
+    """``python -m bot ARGS``; its log (standard error) is appended to ``home/hoshi.log``
+    (a pipe nobody reads would fill up and stop the bot)."""
+    with (home / "hoshi.log").open("ab") as log:
+        log.write(f"--- hoshi {' '.join(args)}\n".encode())
+        log.flush()
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            *args,
+            stdin=asyncio.subprocess.PIPE if stdin else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=log,
+            env=env,
+            cwd=home,
+        )
+
+
+def log_tail(home: Path, size: int = 1500) -> str:
+    """The end of the log the scene's processes wrote."""
+    try:
+        return (home / "hoshi.log").read_bytes()[-size:].decode("utf-8", "replace")
+    except FileNotFoundError:
+        return ""
 
 
 async def kill(process: asyncio.subprocess.Process) -> None:
@@ -320,8 +333,7 @@ async def console_scene(
             figures.kills += 1
         text = (await output).decode("utf-8", "replace")
         if last and process.returncode != 0:
-            err = await process.stderr.read() if process.stderr else b""
-            figures.problems.append(f"the last console run failed: {err[-500:]!r}")
+            figures.problems.append(f"the last console run failed: {log_tail(work)}")
         answered = {by_pair[(b, w)] for b, w in _ACK.findall(text)}
         acknowledged |= answered
         await check_after_kill(
@@ -454,7 +466,7 @@ async def telegram_scene(
             process = await spawn(args, work, env, stdin=False)
             feeding = asyncio.ensure_future(poster(per_run))
             try:
-                await wait_until(lambda: api.polls > polls, process, "polling")  # noqa: B023
+                await wait_until(lambda: api.polls > polls, process, "polling", work)  # noqa: B023
                 if last:
                     await feeding
                     # every queued update answered: nothing pending, every post answered
@@ -472,8 +484,7 @@ async def telegram_scene(
                     process.send_signal(signal.SIGTERM)
                     code = await asyncio.wait_for(process.wait(), START_TIMEOUT_S)
                     if code != 0:
-                        err = await process.stderr.read() if process.stderr else b""
-                        figures.problems.append(f"the last run exited {code}: {err[-800:]!r}")
+                        figures.problems.append(f"the last run exited {code}: {log_tail(work)}")
                 else:
                     await asyncio.sleep(rng.uniform(0.0, 1.5))
                     await kill(process)
@@ -519,13 +530,17 @@ def drained(api: ft.FakeBotApi, by_message: dict[int, Result]) -> bool:
 
 
 async def wait_until(
-    condition: Callable[[], bool], process: asyncio.subprocess.Process, what: str
+    condition: Callable[[], bool],
+    process: asyncio.subprocess.Process,
+    what: str,
+    home: Path | None = None,
 ) -> None:
+    """Poll ``condition`` until it holds; fail if hoshi exits or takes too long."""
     deadline = time.monotonic() + START_TIMEOUT_S
     while not condition():
         if process.returncode is not None:
-            err = await process.stderr.read() if process.stderr else b""
-            raise RuntimeError(f"hoshi exited ({process.returncode}) before {what}: {err!r}")
+            tail = log_tail(home) if home is not None else ""
+            raise RuntimeError(f"hoshi exited ({process.returncode}) before {what}: {tail}")
         if time.monotonic() > deadline:
             raise TimeoutError(f"hoshi did not reach {what} within {START_TIMEOUT_S} s")
         await asyncio.sleep(0.02)
@@ -601,8 +616,9 @@ async def scheduler_scene(work: Path, kills: int, *, seed: int = 3, say: Say = p
             if last:
                 await asyncio.wait_for(process.wait(), START_TIMEOUT_S)
                 if process.returncode != 0:
-                    err = await process.stderr.read() if process.stderr else b""
-                    figures.problems.append(f"a last sweep exited {process.returncode}: {err!r}")
+                    figures.problems.append(
+                        f"a last sweep exited {process.returncode}: {log_tail(work)}"
+                    )
             else:
                 await asyncio.sleep(rng.uniform(0.9 * idle, 1.05 * full))
                 await kill(process)
