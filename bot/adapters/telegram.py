@@ -10,7 +10,10 @@ Long polling by default; a webhook when ``[telegram] webhook_url`` is set. Updat
 are handled in order and different chats concurrently, so a slow command never blocks another
 chat. A duplicate update (the same ``update_id`` delivered twice, as a webhook retry does) runs
 once — also after a restart: the update's key is stored with the first change it makes
-(storage.deliveries), and a redelivered update that finds it changes nothing.
+(storage.deliveries), and a redelivered update that finds it changes nothing. So that a crash
+loses nothing either, long polling confirms an update to Telegram only once it has been handled
+(:class:`ConfirmAfterHandling`): what was still being handled is delivered again at the next
+start — exactly once, all in all.
 """
 
 from __future__ import annotations
@@ -79,6 +82,7 @@ COMMAND_DESCRIPTION_LIMIT = 256  # BotCommand.description
 MAX_MESSAGES = 4  # a longer answer is sent as a file instead of a wall of messages
 MAX_ATTACHMENT_BYTES = 5_000_000  # results tables are kilobytes; refuse anything huge
 SEEN_UPDATES = 4096  # how many processed update ids are remembered
+SHORT_POLL_S = 0.5  # how often to ask for new updates while earlier ones are being handled
 ALLOWED_UPDATES = ("message", "callback_query")
 TYPING_AFTER_S = 1.0  # show "typing…" when the core takes longer than this
 TYPING_EVERY_S = 4.5  # Telegram shows a chat action for about 5 seconds
@@ -188,18 +192,88 @@ class RecentIds:
         return True
 
 
+class InFlight:
+    """The ids of updates fetched from Telegram, and which of them are still being handled."""
+
+    def __init__(self) -> None:
+        self.fetched = RecentIds()
+        self.handling: set[int] = set()
+        self.last: int | None = None  # the newest id fetched
+        self.idle = asyncio.Event()  # set while nothing is being handled
+        self.idle.set()
+
+    def fetch(self, update_id: int) -> bool:
+        """Note a fetched update; ``False`` when it was fetched before (drop it)."""
+        if not self.fetched.add(update_id):
+            return False
+        self.handling.add(update_id)
+        self.idle.clear()
+        self.last = update_id if self.last is None else max(self.last, update_id)
+        return True
+
+    def done(self, update_id: int) -> None:
+        self.handling.discard(update_id)
+        if not self.handling:
+            self.idle.set()
+
+
+class ConfirmAfterHandling:
+    """The bot as PTB's ``Updater`` sees it: ``getUpdates`` confirms only handled updates.
+
+    Telegram forgets every update below the ``offset`` of a ``getUpdates`` call. PTB asks for
+    the next batch (confirming the last) as soon as it has queued one, so updates still being
+    handled when the process dies would be lost. Here, while any update is being handled, the
+    offset stays at the oldest of them and Telegram is asked briefly every
+    :data:`SHORT_POLL_S` instead of long-polling (usually they are all handled sooner, and the
+    long poll goes on at once); updates fetched again are dropped. After a
+    crash the next start gets them again, and storage.deliveries keeps their effects single.
+    Everything else is the real bot's.
+    """
+
+    def __init__(self, bot: Bot, in_flight: InFlight) -> None:
+        self._bot = bot
+        self._in_flight = in_flight
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._bot, name)
+
+    async def get_updates(
+        self, offset: int | None = None, timeout: Any = None, **kwargs: Any
+    ) -> tuple[Update, ...]:
+        if self._in_flight.handling:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._in_flight.idle.wait(), SHORT_POLL_S)
+            if self._in_flight.handling:
+                offset, timeout = min(self._in_flight.handling), 0
+        updates = await self._bot.get_updates(offset=offset, timeout=timeout, **kwargs)
+        return tuple(u for u in updates if self._in_flight.fetch(u.update_id))
+
+
 class PerChatUpdates(BaseUpdateProcessor):
     """Updates of one chat in arrival order, different chats concurrently.
 
     A club's ``/register`` must be stored before the ``/result`` typed after it, while a big
     import in one group must not hold up ``/rating`` in another (bot.md, Long work).
+    ``on_done`` is told when an update has been handled (:class:`ConfirmAfterHandling`).
     """
 
-    def __init__(self, max_concurrent_updates: int = 256) -> None:
+    def __init__(
+        self,
+        max_concurrent_updates: int = 256,
+        on_done: Callable[[int], None] | None = None,
+    ) -> None:
         super().__init__(max_concurrent_updates)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._on_done = on_done
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        try:
+            await self._in_order(update, coroutine)
+        finally:
+            if self._on_done is not None and isinstance(update, Update):
+                self._on_done(update.update_id)
+
+    async def _in_order(self, update: object, coroutine: Awaitable[Any]) -> None:
         chat = update.effective_chat if isinstance(update, Update) else None
         if chat is None:
             await coroutine
@@ -250,6 +324,7 @@ class TelegramAdapter:
         self.config = config
         self.buttons = ButtonCommands(CALLBACK_DATA_BYTES)
         self._seen = RecentIds()
+        self._in_flight = InFlight()
         self._admins: dict[int, tuple[float, frozenset[int]]] = {}
         self._monotonic = monotonic
         builder = (
@@ -257,13 +332,15 @@ class TelegramAdapter:
             .token(token)
             .base_url(config.api_base_url)
             .base_file_url(config.file_base_url)
-            .concurrent_updates(PerChatUpdates())
+            .concurrent_updates(PerChatUpdates(on_done=self._in_flight.done))
             .job_queue(None)  # one scheduler for the whole process, shared by both platforms
         )
         if rate_limiter:
             builder = builder.rate_limiter(AIORateLimiter())
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         app = self.application
+        if app.updater is not None:  # long polling confirms only what was handled
+            app.updater.bot = ConfirmAfterHandling(app.bot, self._in_flight)  # type: ignore[assignment]
         app.add_handler(TypeHandler(Update, self._drop_duplicates), group=-1)
         app.add_handler(
             MessageHandler(
@@ -316,9 +393,19 @@ class TelegramAdapter:
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:
-            await app.stop()
+            await app.stop()  # finishes the updates being handled …
+        await self._confirm_handled()  # … and tells Telegram, so a restart does not get them
         await app.shutdown()
         await app.bot.shutdown()  # idempotent; frees the connections after a failed start too
+
+    async def _confirm_handled(self) -> None:
+        last = self._in_flight.last
+        if self.config.webhook_url or last is None or self._in_flight.handling:
+            return
+        try:
+            await self.bot.get_updates(offset=last + 1, timeout=0)
+        except TelegramError as exc:  # they will come again, and change nothing again
+            log.info("Telegram: could not confirm the last updates: %s", exc)
 
     async def publish_commands(self) -> None:
         """Telegram's command menu from the table: players' commands for everybody, every
