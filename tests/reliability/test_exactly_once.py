@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import storage
+from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice
@@ -24,12 +25,14 @@ from tests.reliability.conftest import (
     ADMIN,
     GROUP,
     Clock,
+    Telegram,
     make_club,
     open_core,
     table_rows,
     telegram_on,
     texts,
 )
+from tests.reliability.crashing import RedeliveringBotApi
 
 PLAYERS = ("Nagy Péter", "Kovács Anna", "Szabó Éva", "Tóth Ádám")
 PETER = ft.user(202, "Péter", "Nagy")
@@ -272,3 +275,54 @@ async def test_scheduled_work_run_again_in_a_new_process_is_a_no_op(tmp_path: Pa
         assert len(posted) == first_posts
     finally:
         await core.db.close()
+
+
+class GatedCore(Core):
+    """A core that holds every command naming Kovács until the test opens the gate."""
+
+    gate: asyncio.Event
+
+    async def handle(self, inv: Invocation) -> Any:
+        if "Kovács" in inv.text:
+            await self.gate.wait()
+        return await super().handle(inv)
+
+
+async def test_an_update_is_confirmed_to_telegram_only_once_handled(tmp_path: Path) -> None:
+    """Until a command is handled Telegram keeps its update (a crash now would get it again);
+    meanwhile other chats are answered; once handled, it is confirmed."""
+    clock = Clock()
+    path = await arranged(tmp_path, clock)
+    db = await storage.open_db(path, clock=clock)
+    core = GatedCore(db, Config(db_path=path), clock=clock)
+    core.gate = asyncio.Event()
+    other = ft.private(ft.user(404, "Olga"))
+    try:
+        async with RedeliveringBotApi() as api, telegram_on(core, api) as bot:
+            await checks_with_the_gate_closed(core, api, bot, other)
+    finally:
+        await db.close()
+
+
+async def checks_with_the_gate_closed(
+    core: GatedCore, api: RedeliveringBotApi, bot: Telegram, other: dict[str, Any]
+) -> None:
+    try:
+        api.admins[GROUP["id"]] = {ADMIN["id"]}
+        slow = api.message("/result Nagy Péter Kovács Anna B+", GROUP, ADMIN)
+        while slow["update_id"] not in api.handed:
+            await asyncio.sleep(0.01)
+        calls = await bot.say("/help", ft.user(404, "Olga"), other)
+        assert texts(calls)  # another chat is answered meanwhile …
+        polls = api.polls
+        while api.polls < polls + 2:  # … and Telegram is asked again, twice …
+            await asyncio.sleep(0.01)
+        assert api.pending() >= 1  # … without confirming the update being handled
+        assert await games(core) == []
+        core.gate.set()
+        await bot.processed(slow)
+        while api.pending():  # handled: confirmed with the next request
+            await asyncio.sleep(0.01)
+        assert len(await games(core)) == 1
+    finally:
+        core.gate.set()  # a failing check must not leave the bot stuck on stopping
