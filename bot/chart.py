@@ -7,6 +7,7 @@ Rendering is CPU work: callers run :func:`render_chart` off the event loop
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 from dataclasses import dataclass
 
@@ -16,6 +17,25 @@ matplotlib.use("Agg")
 
 import matplotlib.dates as mdates
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties, findfont, get_font
+
+# names are text, never formulas: "$" in a name must not start mathtext (a malformed one raised)
+matplotlib.rcParams["text.parse_math"] = False
+
+MISSING_GLYPH = "\u25a1"  # □, for a character the chart's font cannot draw
+
+
+@functools.cache
+def _glyphs() -> frozenset[int]:
+    """The characters the chart font can draw."""
+    return frozenset(get_font(findfont(FontProperties())).get_charmap())
+
+
+def drawable(text: str) -> str:
+    """``text`` with the characters the font lacks (CJK without a CJK font, controls) shown
+    as □ — matplotlib would draw an empty box anyway, and warn for each one."""
+    glyphs = _glyphs()
+    return "".join(c if ord(c) in glyphs or c in " \n" else MISSING_GLYPH for c in text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +83,7 @@ def render_chart(data: ChartData) -> bytes:
         ax.text(
             1.01,
             mid,
-            band.label,
+            drawable(band.label),
             transform=ax.get_yaxis_transform(),
             va="center",
             fontsize=9,
@@ -74,7 +94,7 @@ def render_chart(data: ChartData) -> bytes:
     if len(data.markers) <= 8:
         for marker in data.markers:
             ax.annotate(
-                marker.label[:18],
+                drawable(marker.label[:18]),
                 (mdates.date2num(marker.date), y_high),
                 fontsize=7,
                 rotation=90,
@@ -83,8 +103,8 @@ def render_chart(data: ChartData) -> bytes:
                 color="#666666",
             )
     ax.plot(dates, values, marker="o", ms=4, lw=2, color="#1f4e79")  # type: ignore[arg-type]
-    ax.set_title(data.title, fontsize=13)
-    ax.set_ylabel(data.y_label, fontsize=11)
+    ax.set_title(drawable(data.title), fontsize=13)
+    ax.set_ylabel(drawable(data.y_label), fontsize=11)
     ax.grid(axis="y", alpha=0.3)
     locator = mdates.AutoDateLocator(minticks=3, maxticks=7)
     ax.xaxis.set_major_locator(locator)
@@ -102,14 +122,14 @@ def render_movers(title: str, movers: list[tuple[str, float]]) -> bytes:
     """The week's movers as horizontal bars (gains green, losses red), as PNG bytes."""
     fig = Figure(figsize=(7.2, max(2.4, 0.45 * len(movers) + 1.2)), dpi=150)
     ax = fig.subplots()
-    names = [name for name, _ in movers][::-1]
+    names = [drawable(name) for name, _ in movers][::-1]
     values = [value for _, value in movers][::-1]
     colours = ["#2e7d32" if v >= 0 else "#c62828" for v in values]
     ax.barh(names, values, color=colours)
     ax.axvline(0, color="#555555", lw=0.8)
     for y, v in enumerate(values):
         ax.text(v, y, f" {v:+g} ", va="center", ha="left" if v >= 0 else "right", fontsize=9)
-    ax.set_title(title, fontsize=13)
+    ax.set_title(drawable(title), fontsize=13)
     ax.tick_params(labelsize=9)
     ax.margins(x=0.2)
     fig.tight_layout()
