@@ -1,0 +1,123 @@
+"""Fuzzing the command core (issue 6/6, item 1), in CI sizes.
+
+Hypothesis feeds lines (tests/reliability/strategies.py) to :meth:`Core.handle` and, for a
+smaller number, to the real Telegram adapter talking to the fake Bot API. Found crashes — a
+"Something went wrong (ref …)" is one — fail the test with the minimal line and the logged
+traceback. ``python -m benchmarks.fuzz`` runs 100,000 lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import storage
+from bot.adapters.telegram import CAPTION_LIMIT, MESSAGE_LIMIT, visible_length
+from tests.fakes import telegram as ft
+from tests.reliability.conftest import telegram_on
+from tests.reliability.fuzzing import CRASH, Fuzzer, TelegramHtml
+from tests.reliability.strategies import fuzzed_lines
+
+CORE_EXAMPLES = 600
+TELEGRAM_EXAMPLES = 60
+
+
+def test_fuzzed_lines_never_crash_the_core(tmp_path: Path) -> None:
+    loop = asyncio.new_event_loop()
+    fuzzer = loop.run_until_complete(Fuzzer.open(tmp_path / "fuzz.sqlite"))
+    try:
+
+        @settings(
+            max_examples=CORE_EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(fuzzed_lines())
+        def one_line(line: Any) -> None:
+            problems = loop.run_until_complete(fuzzer.feed(line))
+            assert not problems, "\n".join(problems)
+
+        one_line()
+        assert loop.run_until_complete(fuzzer.finish(tmp_path)) == []
+        found = fuzzer.found
+        print(f"{found.inputs} lines fuzzed: {dict(found.replies)}, {len(found.crashes)} crashes")
+        assert found.replies["ok"] > CORE_EXAMPLES // 20  # the lines get past the first check
+    finally:
+        loop.run_until_complete(fuzzer.close())
+        loop.close()
+
+
+def sent_problems(call: ft.Call) -> list[str]:
+    """A Bot API call as Telegram would check it: length after parsing, only hoshi's tags."""
+    text = call.params.get("text") or call.params.get("caption") or ""
+    limit = MESSAGE_LIMIT if "text" in call.params else CAPTION_LIMIT
+    problems = []
+    parser = TelegramHtml()
+    parser.feed(text)
+    parser.close()
+    problems += parser.errors
+    if parser.stack:
+        problems.append(f"<{parser.stack[-1]}> never closed")
+    shown = visible_length(unescape(re.sub(r"</?(b|i|pre|code)>", "", text)))
+    if shown > limit:
+        problems.append(f"{call.method} of {shown} characters")
+    if call.method == "sendMessage" and not unescape(re.sub(r"<[^>]*>", "", text)).strip():
+        problems.append("an empty message")
+    if CRASH.search(text):
+        problems.append("a crash")
+    return [f"{call.method}: {p}: {text[:200]!r}" for p in problems]
+
+
+def test_fuzzed_messages_through_the_telegram_adapter(tmp_path: Path) -> None:
+    """The same lines as Telegram messages (with documents): PTB parses them, the adapter
+    renders the answers, the fake Bot API receives them."""
+    loop = asyncio.new_event_loop()
+    fuzzer = loop.run_until_complete(Fuzzer.open(tmp_path / "fuzz.sqlite"))
+    api = ft.FakeBotApi()
+    loop.run_until_complete(api.__aenter__())
+    api.admins[-1001] = {100}
+    bot_context = telegram_on(fuzzer.core, api)
+    bot = loop.run_until_complete(bot_context.__aenter__())
+    users = {"admin": 100, "organiser": 200, "linked": 300, "player": 400}
+    try:
+
+        @settings(
+            max_examples=TELEGRAM_EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(fuzzed_lines(), st.sampled_from(sorted(users)))
+        def one_message(line: Any, role: str) -> None:
+            text = f"/{line.command} {line.text}".strip()
+            sender = ft.user(users[role], role.title())
+            document = (
+                (line.filename or "table.txt", line.attachment)
+                if line.attachment is not None
+                else None
+            )
+            before = len(api.calls)
+
+            async def send() -> None:
+                update = api.message(text, ft.group(-1001), sender, document=document)
+                await bot.processed(update, timeout=30)
+
+            loop.run_until_complete(send())
+            problems = [p for c in api.calls[before:] for p in sent_problems(c)]
+            assert not problems, f"{line!r}:\n" + "\n".join(problems)
+
+        one_message()
+        assert loop.run_until_complete(fuzzer.finish(tmp_path)) == []
+        assert loop.run_until_complete(storage.clubs(fuzzer.db))
+    finally:
+        loop.run_until_complete(bot_context.__aexit__(None, None, None))
+        loop.run_until_complete(api.close())
+        loop.run_until_complete(fuzzer.close())
+        loop.close()
