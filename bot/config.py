@@ -48,6 +48,19 @@ class DiscordConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class BackupConfig:
+    """The daily backup (issue 6/6): where, after which hour (the config's time zone), and
+    how many to keep (0: no scheduled backups)."""
+
+    directory: Path | None = None  # None: a "backups" folder beside the database
+    hour: int = 3
+    keep: int = 7
+
+    def directory_for(self, db_path: Path) -> Path:
+        return self.directory or db_path.expanduser().parent / "backups"
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     db_path: Path = field(default_factory=default_db_path)
     club: str = "My Go Club"
@@ -57,6 +70,7 @@ class Config:
     charts_dir: Path = Path("hoshi-charts")
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
+    backup: BackupConfig = field(default_factory=BackupConfig)
 
     @property
     def telegram_token(self) -> str | None:
@@ -67,7 +81,7 @@ class Config:
         return os.environ.get("DISCORD_TOKEN") or None
 
 
-_SECTIONS = {"hoshi", "telegram", "discord"}
+_SECTIONS = {"hoshi", "telegram", "discord", "backup"}
 
 
 def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> Config:
@@ -111,6 +125,7 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     )
     tg = _section(raw, "telegram", source, set(TelegramConfig.__dataclass_fields__))
     dc = _section(raw, "discord", source, {"guild_ids"})
+    backup = _backup(_section(raw, "backup", source, {"directory", "hour", "keep"}), source)
     system = str(main.get("system", "mgsz")).lower()
     if system not in SYSTEM_KEYS:
         raise ConfigError(
@@ -149,6 +164,28 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
         charts_dir=Path(str(main.get("charts_dir", "hoshi-charts"))).expanduser(),
         telegram=TelegramConfig(**tg),
         discord=DiscordConfig(guild_ids=tuple(guilds)),
+        backup=backup,
+    )
+
+
+def _backup(section: dict[str, Any], source: Path) -> BackupConfig:
+    for key, low, high in (("hour", 0, 23), ("keep", 0, 10_000)):
+        value = section.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(
+                f"{source}: [backup] {key} must be a whole number from {low} to {high}, "
+                f"not {value!r}"
+            )
+    directory = section.get("directory")
+    if directory is not None and (not isinstance(directory, str) or not directory.strip()):
+        raise ConfigError(
+            f"{source}: [backup] directory must be a folder's path, not {directory!r}"
+        )
+    defaults = BackupConfig()
+    return BackupConfig(
+        directory=Path(directory).expanduser() if directory else None,
+        hour=section.get("hour", defaults.hour),
+        keep=section.get("keep", defaults.keep),
     )
 
 

@@ -169,8 +169,35 @@ class Scheduler:
                         )
                     except Exception:  # one failing job must not stop the others
                         log.exception("scheduled %s failed for club %s", job.__name__, club.id)
+            await self._daily_backup(now)
             await self._arm()
             return done
+
+    async def _daily_backup(self, now: dt.datetime) -> None:
+        """The database's daily backup, after ``[backup] hour`` (the config's time zone), and
+        the oldest beyond ``[backup] keep`` deleted (issue 6/6). A backup taken since today's
+        hour — by this job, or by hand with ``hoshi backup`` — makes a re-run (after a crash
+        too) a no-op. Only a bot on the real clock does it, not the console's hand-moved one."""
+        from pathlib import Path
+
+        from storage import backup
+
+        settings, path = self.core.config.backup, self.db.path
+        if not self.timers or settings.keep <= 0 or path == ":memory:":
+            return
+        local = now.astimezone(ZoneInfo(self.core.config.timezone))
+        due = dt.datetime.combine(local.date(), dt.time(settings.hour), tzinfo=local.tzinfo)
+        directory = settings.directory_for(Path(path))
+        taken = [backup.taken_at(b) or due for b in backup.backups(directory)]
+        if local < due or any(at >= due for at in taken):
+            return
+        try:
+            made = await backup.backup(Path(path), directory, now=now)
+            removed = backup.prune(directory, settings.keep)
+        except Exception:  # the bot goes on; the next sweep tries again
+            log.exception("the daily backup into %s failed", directory)
+            return
+        log.info("daily backup %s; %d older removed", made, len(removed))
 
     async def _post(self, club: Club, reply: Reply) -> None:
         try:

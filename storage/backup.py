@@ -1,0 +1,221 @@
+"""Backups of a hoshi database, and restoring one (issue 6/6, item 6).
+
+A backup is taken with SQLite's online backup API (``sqlite3.Connection.backup``): a consistent
+copy of the whole database, the write-ahead log included, taken while the bot keeps running.
+It is written under a temporary name, checked (``PRAGMA integrity_check``), switched to a
+self-contained rollback journal, flushed to disk, and only then renamed to its timestamped name
+``hoshi-YYYYMMDD-HHMMSSZ.sqlite`` (UTC): a file with that name is always a whole, checked backup.
+
+Restoring checks the backup first — a SQLite file, intact, with hoshi's log, at a schema
+version this hoshi knows — and refuses before touching anything when it is not. Then the
+current database is itself backed up (``hoshi-before-restore-….sqlite``) and the backup's pages
+are copied into it through SQLite (never a file rename, which would leave a stale write-ahead
+log beside the new file), and the result is checked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from storage import migrate
+from storage.errors import StorageError
+
+PREFIX = "hoshi-"
+SUFFIX = ".sqlite"
+_NAME = re.compile(r"^hoshi-(\d{8}-\d{6})Z\.sqlite$")
+_STAMP = "%Y%m%d-%H%M%S"
+BUSY_TIMEOUT_S = 5.0
+
+
+class BackupError(StorageError):
+    """A backup could not be made, or a file is not a backup hoshi can restore."""
+
+
+@dataclass(frozen=True, slots=True)
+class BackupInfo:
+    """What a checked database file holds."""
+
+    path: Path
+    version: int
+    clubs: int
+    games: int
+    size: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.clubs} club{'s' if self.clubs != 1 else ''}, {self.games} "
+            f"game{'s' if self.games != 1 else ''}, schema version {self.version}, "
+            f"{self.size / 1e6:.1f} MB, integrity ok"
+        )
+
+
+def backup_name(at: dt.datetime) -> str:
+    """``hoshi-20261122-031500Z.sqlite`` for a backup taken at ``at`` (UTC in the name)."""
+    return f"{PREFIX}{at.astimezone(dt.UTC).strftime(_STAMP)}Z{SUFFIX}"
+
+
+def taken_at(path: Path) -> dt.datetime | None:
+    """When a backup file was taken, from its name; ``None`` for any other file."""
+    match = _NAME.match(path.name)
+    if match is None:
+        return None
+    return dt.datetime.strptime(match[1], _STAMP).replace(tzinfo=dt.UTC)
+
+
+def backups(directory: Path) -> list[Path]:
+    """The backups in ``directory``, oldest first (files named like :func:`backup_name`)."""
+    if not directory.is_dir():
+        return []
+    found = [(at, p) for p in directory.iterdir() if (at := taken_at(p)) is not None]
+    return [p for _, p in sorted(found)]
+
+
+def check(path: Path) -> BackupInfo:
+    """Check that ``path`` is an intact hoshi database this hoshi can open.
+
+    Raises:
+        BackupError: naming what is wrong (not SQLite, damaged, not hoshi's, too new).
+    """
+    if not path.is_file():
+        raise BackupError(f"{path} does not exist")
+    with path.open("rb") as head:
+        if head.read(16) != b"SQLite format 3\x00":
+            raise BackupError(f"{path} is not a SQLite database")
+    try:
+        with contextlib.closing(_connect(path, read_only=True)) as con:
+            problems = [row[0] for row in con.execute("PRAGMA integrity_check") if row[0] != "ok"]
+            if problems:
+                raise BackupError(f"{path} is damaged: {'; '.join(problems[:3])}")
+            if con.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                raise BackupError(f"{path} is damaged: rows point at rows that are missing")
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+            if not {"log", "clubs", "games"} <= tables:
+                raise BackupError(f"{path} is a SQLite file, but not a hoshi database")
+            version = int(con.execute("PRAGMA user_version").fetchone()[0])
+            clubs = int(con.execute("SELECT COUNT(*) FROM clubs").fetchone()[0])
+            games = int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"{path} cannot be read as a database: {exc}") from None
+    newest = len(migrate.discover(migrate.packaged()))
+    if not 1 <= version <= newest:
+        raise BackupError(
+            f"{path} is at schema version {version}, but this hoshi knows versions 1 to "
+            f"{newest}; {'upgrade hoshi to restore it' if version > newest else 'not hoshi'}"
+        )
+    return BackupInfo(path, version, clubs, games, path.stat().st_size)
+
+
+def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    if read_only:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    else:
+        con = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
+    con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    return con
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A checked, self-contained copy of ``source`` at ``target`` (replaced atomically).
+
+    Raises:
+        BackupError: the source cannot be read, or the copy does not check out.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        with contextlib.closing(_connect(source)) as src:
+            with contextlib.closing(sqlite3.connect(partial)) as dst:
+                src.backup(dst)  # all pages in one step: one consistent snapshot
+                dst.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
+        check(partial)
+        _fsync(partial)
+        os.replace(partial, target)
+        _fsync(target.parent)
+    except sqlite3.DatabaseError as exc:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"could not back up {source}: {exc}") from None
+    except BackupError:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def _stale_partials(directory: Path) -> None:
+    """Remove what a backup killed half-way left behind."""
+    if directory.is_dir():
+        for leftover in directory.glob(f"{PREFIX}*{SUFFIX}.partial"):
+            leftover.unlink(missing_ok=True)
+
+
+async def backup(source: Path, directory: Path, *, now: dt.datetime) -> Path:
+    """Back ``source`` up into ``directory`` as ``hoshi-<now>.sqlite``; returns its path.
+
+    Runs in a thread: the online backup reads the whole file.
+
+    Raises:
+        BackupError: the backup failed (nothing is left under the backup's name).
+    """
+    _stale_partials(directory)
+    target = directory / backup_name(now)
+    await asyncio.to_thread(copy_database, source, target)
+    return target
+
+
+def prune(directory: Path, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` backups in ``directory``; returns the deleted ones
+    (only files named like backups are ever touched)."""
+    if keep < 1:
+        raise ValueError(f"keep at least one backup, not {keep}")
+    old = backups(directory)[:-keep]
+    for path in old:
+        path.unlink(missing_ok=True)
+    return old
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    info: BackupInfo  # what the database now holds
+    previous: Path | None  # the safety copy of the database it replaced
+
+
+def restore(source: Path, target: Path, safety_directory: Path, *, now: dt.datetime) -> Restored:
+    """Replace the database ``target`` with the backup ``source``, checking it first.
+
+    The current database (if any) is backed up to ``safety_directory`` as
+    ``hoshi-before-restore-<now>.sqlite`` before anything is replaced. Stop the bot first: a
+    running bot would keep serving what it had in memory.
+
+    Raises:
+        BackupError: the backup is not sound, or the current database could not be saved
+            first; nothing was changed then.
+    """
+    check(source)
+    previous = None
+    if target.exists():
+        previous = safety_directory / f"{PREFIX}before-restore-{backup_name(now)[len(PREFIX) :]}"
+        copy_database(target, previous)
+    try:
+        with contextlib.closing(_connect(source, read_only=True)) as src:
+            with contextlib.closing(_connect(target)) as dst:
+                src.backup(dst)
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(
+            f"could not write {target}: {exc} — is hoshi still running? The database was "
+            + (f"saved first as {previous}" if previous else "not there before")
+        ) from None
+    return Restored(check(target), previous)
