@@ -17,6 +17,7 @@ SUBCOMMANDS = (
     "bot.cli.rate",
     "bot.cli.club_files",
     "bot.cli.bench",
+    "bot.cli.backup",
 )
 
 
