@@ -45,7 +45,8 @@ async def weekly(ctx: Context) -> Reply:
         rule = parse_weekly(when)
     except ValueError as exc:
         raise BadArgument(str(exc)) from None
-    assert rule is not None
+    if rule is None:  # "/weekly on off": parse_weekly reads "off" as no schedule
+        raise BadArgument(f"after on, write a day and a time, e.g. mon 18:00, not {when!r}")
     value = f"{WEEKDAYS[rule[0]]} {rule[1]:%H:%M}"
     await storage.set_setting(
         ctx.db, ctx.the_club, "weekly", value, actor=ctx.actor, chat=ctx.chat
