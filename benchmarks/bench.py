@@ -98,10 +98,11 @@ def reset_peak() -> None:
 
 @dataclass
 class Phases:
-    """Each phase's wall time and peak RSS, in run order."""
+    """Each phase's wall time and peak RSS, in run order (each reported as it ends)."""
 
     rows: dict[str, dict[str, float]] = field(default_factory=dict)
     peak_mb: float = 0.0
+    say: Callable[[str], None] = lambda _: None
 
     @contextmanager
     def phase(self, name: str) -> Iterator[dict[str, float]]:
@@ -114,6 +115,7 @@ class Phases:
         row["rss_mb"] = rss_mb()
         self.peak_mb = max(self.peak_mb, row["rss_mb"])
         self.rows[name] = row
+        self.say(f"  {name}: {row['s']:.2f} s, peak RSS {row['rss_mb']:.0f} MB")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -399,7 +401,7 @@ async def _run(
     with_telegram: bool,
     say: Callable[[str], None],
 ) -> dict[str, Any]:
-    phases = Phases()
+    phases = Phases(say=say)
     result: dict[str, Any] = {"games": games, "seed": seed}
     shape = Shape.of(games)
     db = await storage.open_db(path, clock=fixed_clock)

@@ -31,10 +31,12 @@ def _system_choice(db: Database, system: str) -> str:
 
 
 async def _club(reader: Reader, seq: int) -> Club | None:
-    row = await reader.fetchone("SELECT seq, name FROM clubs WHERE seq = ?", (seq,))
+    row = await reader.fetchone(
+        f"SELECT seq, name, {settings.CURRENT_SYSTEM} FROM clubs WHERE seq = ?", (seq, seq, seq)
+    )
     if row is None:
         return None
-    return Club(row[0], row[1], await settings.current_system(reader, row[0]))
+    return Club(row[0], row[1], settings.system_from(row[2], row[3], row[0]))
 
 
 async def create_club(
@@ -97,12 +99,16 @@ async def only_club_or_create(
 
 async def club_for_chat(db: Database, platform: str, chat_id: str | int) -> Club | None:
     """The club a chat is bound to, if any."""
-    row = await db.fetchone(
-        "SELECT club FROM chat_bindings WHERE platform = ? AND chat_id = ? "
-        "ORDER BY seq DESC LIMIT 1",
+    row = await db.fetchone(  # one round trip: every command starts here
+        "SELECT clubs.seq, clubs.name, (SELECT payload FROM events WHERE club = clubs.seq "
+        "AND kind = 'setting' AND key = 'system' ORDER BY seq DESC LIMIT 1), clubs.system "
+        "FROM clubs WHERE clubs.seq = (SELECT club FROM chat_bindings "
+        "WHERE platform = ? AND chat_id = ? ORDER BY seq DESC LIMIT 1)",
         (platform, str(chat_id)),
     )
-    return None if row is None else await _club(db, row[0])
+    if row is None:
+        return None
+    return Club(row[0], row[1], settings.system_from(row[2], row[3], row[0]))
 
 
 async def chats(db: Database, club: ClubRef) -> list[tuple[str, str]]:

@@ -82,8 +82,9 @@ async def void_game(
         folded = await overlays.load(write.tx, write.club)
         payload = {"reason": reason}
         await write.event(log.VOID, actor=actor, chat=chat, target=game, payload=payload)
-        if await _rated(write, row, folded) is not None:
-            await write.rebuild()
+        where = await _rated(write, row, folded)
+        if where is not None:
+            await write.rebuild(since=where)
         voided = await game_row(write.tx, write.club, game)
     assert voided is not None
     return voided
@@ -135,7 +136,7 @@ async def correct_game(
         )
         where = await _rated(write, row, context.overlay)
         if where is not None:
-            await write.rebuild(strict={where})
+            await write.rebuild(strict={where}, since=where)
         fixed = await game_row(write.tx, write.club, game)
     assert fixed is not None
     return fixed
@@ -167,8 +168,8 @@ async def undo_last(db: Database, club: ClubRef, *, actor: str, chat: str | None
             raise Refused("there is nothing of yours to undo")
         undone = await _undo(write, entry.seq, entry.kind, folded)
         await write.event(log.UNDO, actor=actor, chat=chat, target=entry.seq)
-        if undone.rebuild:
-            await write.rebuild()
+        if undone.since is not None:
+            await write.rebuild(since=undone.since)
         game = None
         if undone.game is not None:
             game = await game_row(write.tx, write.club, undone.game)
@@ -177,7 +178,7 @@ async def undo_last(db: Database, club: ClubRef, *, actor: str, chat: str | None
 
 @dataclasses.dataclass(slots=True)
 class _Target:
-    rebuild: bool
+    since: int | None  # the earliest rating-history position the undo changes (None: none)
     game: int | None = None
     player: Any = None
     event: Any = None
@@ -188,21 +189,21 @@ async def _undo(write: ClubWrite, seq: int, kind: str, folded: Overlay) -> _Targ
     if kind == log.GAME:
         row = await game_row(write.tx, write.club, seq)
         assert row is not None
-        return _Target(await _rated(write, row, folded) is not None, game=seq)
+        return _Target(await _rated(write, row, folded), game=seq)
     if kind == log.PLAYER:
         player = (await load_players(write.tx, write.club)).get(seq)
         assert player is not None
         await _refuse_if_used(write, seq, player.name, folded)
-        return _Target(not player.guest, player=player)
+        return _Target(None if player.guest else seq, player=player)
     (event,) = [e for e in await events(write.tx, write.club, [kind]) if e.seq == seq]
     if kind in (log.VOID, log.CORRECT, log.CONFIRM):
         assert event.target is not None
         row = await game_row(write.tx, write.club, event.target)
         assert row is not None
         # the game's place in the rating history, taken with or without this entry
-        rated = position(row.game, await raw_pending(write.tx, row.id), folded) is not None
+        rated = position(row.game, await raw_pending(write.tx, row.id), folded)
         return _Target(rated, game=event.target, event=event)
-    return _Target(True, event=event)
+    return _Target(seq, event=event)
 
 
 async def _refuse_if_used(write: ClubWrite, player: int, name: str, folded: Overlay) -> None:

@@ -10,10 +10,11 @@ connection keeps a thread alive and hangs the process at exit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import importlib
 import os
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -43,9 +44,11 @@ def utc_now() -> dt.datetime:
 class Transaction:
     """One write transaction on the writer connection (only valid inside ``db.transaction()``)."""
 
-    def __init__(self, connection: aiosqlite.Connection):
+    def __init__(self, connection: aiosqlite.Connection, memo: dict[Hashable, Any] | None = None):
         self._connection = connection
         self._rollback_hooks: list[Callable[[], None]] = []
+        self.memo: dict[Hashable, Any] = memo if memo is not None else {}
+        """The database's memos (storage.memo), shared with its reads."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
@@ -66,13 +69,29 @@ class Transaction:
         return rows[0] if rows else None
 
     async def chunks(
-        self, sql: str, params: Sequence[Any] = (), size: int = 4096
+        self, sql: str, params: Sequence[Any] = (), size: int = 4096, *, prefetch: bool = False
     ) -> AsyncIterator[list[Row]]:
-        """The rows of a query in lists of up to ``size`` (for scans too big to hold at once)."""
+        """The rows of a query in lists of up to ``size`` (for scans too big to hold at once).
+
+        ``prefetch``: SQLite reads the next list while the caller works on this one, on its own
+        thread (for long scans; the caller's other statements queue behind the read-ahead).
+        """
         cursor = await self._connection.execute(sql, params)
         try:
-            while rows := await cursor.fetchmany(size):
-                yield rows  # type: ignore[misc]  # sqlite3 rows are tuples (no row factory)
+            if not prefetch:
+                while rows := await cursor.fetchmany(size):
+                    yield rows  # type: ignore[misc]  # sqlite3 rows are tuples (no row factory)
+                return
+            ahead = asyncio.ensure_future(cursor.fetchmany(size))
+            try:
+                while rows := await ahead:
+                    ahead = asyncio.ensure_future(cursor.fetchmany(size))
+                    yield rows  # type: ignore[misc]
+            finally:
+                if not ahead.done():
+                    ahead.cancel()
+                    with contextlib.suppress(BaseException):
+                        await ahead
         finally:
             await cursor.close()
 
@@ -104,6 +123,9 @@ class Database:
         self._systems = dict(systems) if systems is not None else None
         self.ledgers: dict[int, ClubLedgers] = {}
         """Each club's in-memory ledgers (storage.projections), built on first use."""
+        self.memo: dict[Hashable, Any] = {}
+        """Read data derived from the log, kept with the log position it was read at
+        (storage.memo)."""
 
     @property
     def systems(self) -> Mapping[str, SystemFactory]:
@@ -117,7 +139,7 @@ class Database:
     async def transaction(self) -> AsyncIterator[Transaction]:
         """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception."""
         async with self._lock:
-            tx = Transaction(self._writer)
+            tx = Transaction(self._writer, self.memo)
             await self._writer.execute_fetchall("BEGIN IMMEDIATE")
             began = self._writer.total_changes
             try:
@@ -149,6 +171,7 @@ class Database:
     async def close(self) -> None:
         """Close every connection (idempotent)."""
         self.ledgers.clear()
+        self.memo.clear()
         await self._writer.close()
         if not self._shared:
             await self._reader.close()

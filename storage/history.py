@@ -485,7 +485,7 @@ async def club_events(
     make = games.game
     gather = tournaments.add
     sql = f"SELECT {GAME_SELECT} FROM games WHERE club = ? AND pending = 0 ORDER BY seq"
-    async for rows in tx.chunks(sql, (club,), chunk):
+    async for rows in tx.chunks(sql, (club,), chunk, prefetch=True):
         batch: list[tuple[int, Event]] = []
         for row in rows:
             seq = row[0]

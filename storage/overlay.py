@@ -15,6 +15,7 @@ from typing import Any
 
 from storage import log
 from storage.log import Reader
+from storage.memo import remembered
 
 
 @dataclass(slots=True)
@@ -40,8 +41,19 @@ class Overlay:
         return seq in self.undone or seq in self.voided
 
 
+_KEY = "SELECT " + ", ".join(
+    "(SELECT MAX(seq) FROM events WHERE club = ? AND kind = ?)" for _ in log.OVERLAY_EVENTS
+)  # one index seek per kind: changes whenever an overlay event is appended
+
+
 async def load(reader: Reader, club: int) -> Overlay:
-    """Read the club's overlay events (a small fraction of the log) and fold them."""
+    """The club's overlay events (a small fraction of the log), folded (a memo: the overlay
+    is read again only when an overlay event was appended; do not change what it returns)."""
+    params = [value for kind in log.OVERLAY_EVENTS for value in (club, kind)]
+    return await remembered(reader, ("overlay", club), _KEY, params, lambda: _load(reader, club))
+
+
+async def _load(reader: Reader, club: int) -> Overlay:
     marks = ", ".join("?" for _ in log.OVERLAY_EVENTS)
     rows = await reader.fetchall(
         f"SELECT seq, kind, target, payload FROM events WHERE club = ? AND kind IN ({marks}) "

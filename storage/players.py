@@ -14,6 +14,7 @@ from storage.common import ClubRef, PlayerRef, clean_identity, clean_name, club_
 from storage.db import Database, Row
 from storage.errors import BatchError, NotFound, Refused
 from storage.log import Reader
+from storage.memo import remembered
 from storage.names import lookup, name_key
 from storage.projections import ClubWrite, club_write
 from storage.records import Lookup, NewPlayer, Player
@@ -42,8 +43,43 @@ def player_from_row(row: Row, aliases: Iterable[str] = ()) -> Player:
     )
 
 
+_PLAYERS_KEY = (
+    "SELECT (SELECT MAX(seq) FROM players WHERE club = ?), "
+    "(SELECT MAX(seq) FROM player_aliases WHERE club = ?), "
+    "(SELECT MAX(seq) FROM events WHERE club = ? AND kind = 'undo')"
+)  # changes with every registration, alias and undo (players are never renamed)
+
+
 async def load_players(reader: Reader, club: int, *, guests: bool = True) -> dict[int, Player]:
     """The club's players (registrations not undone), by id, in registration order."""
+    every = await remembered(
+        reader, ("players", club), _PLAYERS_KEY, (club, club, club), lambda: _load(reader, club)
+    )
+    if guests:
+        return dict(every)
+    return {pid: player for pid, player in every.items() if not player.guest}
+
+
+async def _name_index(
+    reader: Reader, club: int, guests: bool
+) -> tuple[list[Player], dict[tuple[str, ...], list[Player]]]:
+    """The candidates of a name lookup, and their folded name keys (each player once per key,
+    in registration order)."""
+
+    async def build() -> tuple[list[Player], dict[tuple[str, ...], list[Player]]]:
+        candidates = list((await load_players(reader, club, guests=guests)).values())
+        index: dict[tuple[str, ...], list[Player]] = {}
+        for player in candidates:
+            for key in dict.fromkeys(name_key(name) for name in names_of(player)):
+                index.setdefault(key, []).append(player)
+        return candidates, index
+
+    return await remembered(
+        reader, ("names", club, guests), _PLAYERS_KEY, (club, club, club), build
+    )
+
+
+async def _load(reader: Reader, club: int) -> dict[int, Player]:
     taken_back = await overlay.undone(reader, club)
     aliases: dict[int, list[str]] = {}
     for seq, player, alias in await reader.fetchall(
@@ -55,7 +91,7 @@ async def load_players(reader: Reader, club: int, *, guests: bool = True) -> dic
     for row in await reader.fetchall(
         f"SELECT {PLAYER_SELECT} FROM players WHERE club = ? ORDER BY seq", (club,)
     ):
-        if row[0] not in taken_back and (guests or row[10] == 0):
+        if row[0] not in taken_back:
             found[row[0]] = player_from_row(row, aliases.get(row[0], ()))
     return found
 
@@ -360,8 +396,12 @@ async def find_player(db: Database, club: ClubRef, query: str, *, guests: bool =
         A :class:`Lookup`: the exact match, or the ambiguous matches, or partial matches and
         the closest names (never a guess).
     """
-    candidates = await players(db, club, guests=guests)
-    exact, partial, suggestions = lookup(query, candidates, names_of)
+    candidates, index = await _name_index(db, club_id(club), guests)
+    key = name_key(query)
+    exact = index.get(key, []) if key else []
     if len(exact) == 1:
         return Lookup(player=exact[0])
-    return Lookup(ambiguous=tuple(exact), partial=tuple(partial), suggestions=tuple(suggestions))
+    if exact:
+        return Lookup(ambiguous=tuple(exact))
+    _, partial, suggestions = lookup(query, candidates, names_of)  # a miss: the slow search
+    return Lookup(partial=tuple(partial), suggestions=tuple(suggestions))

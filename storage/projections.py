@@ -18,6 +18,7 @@ other systems are tolerant: an event one of them rejects is skipped there and li
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from storage.common import ClubRef, club_id
 from storage.db import Database, SystemFactory, Transaction
 from storage.errors import NotFound, StorageError
 from storage.history import club_events, count_events, event_players
+from storage.memo import forget_club
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: events replayed so far out of the total."""
@@ -108,6 +110,7 @@ async def fold(
     write_history: bool = False,
     progress: Progress | None = None,
     systems: Collection[str] | None = None,
+    history_since: int = 0,
 ) -> ClubLedgers:
     """Replay the club's whole log into fresh ledgers.
 
@@ -115,6 +118,8 @@ async def fold(
         strict: positions at which the current system's rejection is raised, not skipped
             (the corrected entry of a rewrite).
         write_history: insert every change into ``rating_history`` (emptied by the caller).
+        history_since: with ``write_history``, only the changes of events at this position
+            or later (the ones before it are in the table already).
         progress: called as ``progress(done, total)`` after each chunk of events.
         systems: replay only these systems (default: all of the database's) — ledgers for
             measuring or checking one system; never cached.
@@ -138,7 +143,7 @@ async def fold(
                         raise
                     rejected.append((seq, str(error)))
                     continue
-                if write_history and changes:
+                if write_history and changes and seq >= history_since:
                     rows.extend(
                         change_row(club, key, seq, idx, change)
                         for idx, change in enumerate(changes)
@@ -184,15 +189,29 @@ async def rebuild(
     *,
     strict: Collection[int] = (),
     progress: Progress | None = None,
+    since: int = 0,
 ) -> ClubLedgers:
     """Rebuild the club's projections from the log (in the caller's transaction).
 
-    The new ledgers replace the cached ones; if the transaction rolls back they are dropped
-    and rebuilt on next use.
+    The whole log is replayed; ``since`` is the earliest position the rewrite touched: the
+    rating history before it depends only on the events before it, which did not change, so
+    only the rows from there on are written again (an undo of last week's game rewrites last
+    week, not the club's thirty years). The new ledgers replace the cached ones; if the
+    transaction rolls back they are dropped and rebuilt on next use.
     """
-    await tx.execute("DELETE FROM rating_history WHERE club = ?", (club,))
+    forget_club(tx, club)  # the projections may change at the same log position
+    if since <= 0:
+        await tx.execute("DELETE FROM rating_history WHERE club = ?", (club,))
+    else:
+        for key in db.systems:  # the primary key's order: (club, system, seq, idx)
+            await tx.execute(
+                "DELETE FROM rating_history WHERE club = ? AND system = ? AND seq >= ?",
+                (club, key, since),
+            )
     await tx.execute("DELETE FROM player_state WHERE club = ?", (club,))
-    ledgers = await fold(db, tx, club, strict=strict, write_history=True, progress=progress)
+    ledgers = await fold(
+        db, tx, club, strict=strict, write_history=True, progress=progress, history_since=since
+    )
     rows = []
     for key, cards in all_cards(ledgers).items():
         texts = ledgers.cards[key] = {}
@@ -345,10 +364,15 @@ class ClubWrite:
     async def _refresh_cards(self, key: str, players: Iterable[int] | None) -> None:
         system = self.ledgers.systems[key]
         saved = self.ledgers.cards.setdefault(key, {})
-        known = set(system.players())
         rows = []
-        for player in sorted(known if players is None else set(players) & known):
-            card = system.card(player)
+        if players is None:  # a club-wide event: every card may have changed
+            cards = [(player, system.card(player)) for player in sorted(system.players())]
+        else:  # the players the event named or changed (the ledger may not know all of them)
+            cards = []
+            for player in sorted(set(players)):
+                with contextlib.suppress(KeyError):  # card(): KeyError for an unknown player
+                    cards.append((player, system.card(player)))
+        for player, card in cards:
             text = card_json(card)
             if saved.get(player) != text:
                 self._dirty()
@@ -357,10 +381,14 @@ class ClubWrite:
         if rows:
             await self.tx.executemany(STATE_UPSERT, rows)
 
-    async def rebuild(self, *, strict: Collection[int] = ()) -> None:
-        """Rebuild the club's projections after a rewrite of the past (this transaction)."""
+    async def rebuild(self, *, strict: Collection[int] = (), since: int = 0) -> None:
+        """Rebuild the club's projections after a rewrite of the past (this transaction).
+
+        ``since``: the earliest log position the rewrite changed (0: it may have changed
+        anything, e.g. a rating setting).
+        """
         self._dirty()
-        self.ledgers = await rebuild(self.db, self.tx, self.club, strict=strict)
+        self.ledgers = await rebuild(self.db, self.tx, self.club, strict=strict, since=since)
 
     def set_current(self, key: str) -> None:
         """The club switched its rating system (every ledger is kept, so nothing replays)."""
@@ -407,6 +435,23 @@ async def replay_club(
         if await last_club_seq(tx, club_id(club)) == 0:
             raise NotFound(f"there is no club {club_id(club)}")
         return await rebuild(db, tx, club_id(club), progress=progress)
+
+
+async def fresh_system(db: Database, club: int) -> str:
+    """:func:`ensure_fresh`, and the club's current system, in one round trip (every read of
+    the projections starts here)."""
+    row = await db.fetchone(
+        "SELECT (SELECT MAX(seq) FROM log WHERE club = ?), last_seq, fingerprint, "
+        f"{settings.CURRENT_SYSTEM} FROM (SELECT NULL) "
+        "LEFT JOIN projection_state ON projection_state.club = ?",
+        (club, club, club, club),
+    )
+    if row is None or row[0] is None:
+        raise NotFound(f"there is no club {club}")
+    if (row[1], row[2]) != (row[0], fingerprint(db.systems)):
+        async with db.transaction() as tx:
+            await ledgers_for(db, tx, club)
+    return settings.system_from(row[3], row[4], club)
 
 
 async def ensure_fresh(db: Database, club: int) -> None:

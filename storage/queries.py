@@ -14,9 +14,10 @@ from storage.codec import card_from_json, date_from_text, rank_from_text, value_
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import NotFound, StorageError
-from storage.games import club_games, games_of
+from storage.games import club_games, game_rows
+from storage.memo import remembered
 from storage.players import load_players
-from storage.projections import ensure_fresh, ledger, ledgers_for
+from storage.projections import fresh_system, ledger, ledgers_for
 from storage.records import (
     GAME_UNDONE,
     GAME_VOIDED,
@@ -44,8 +45,8 @@ __all__ = [
 
 
 async def _system(db: Database, club: int, system: str | None) -> str:
-    await ensure_fresh(db, club)
-    key = await settings.current_system(db, club) if system is None else system
+    current = await fresh_system(db, club)
+    key = current if system is None else system
     if key not in db.systems:
         raise StorageError(
             f"unknown rating system {key!r}; choose one of {', '.join(sorted(db.systems))}"
@@ -70,20 +71,46 @@ async def card(db: Database, club: ClubRef, player: PlayerRef, system: str | Non
     return card_from_json(row[0])
 
 
+_STANDINGS_KEY = (
+    "SELECT last_seq, fingerprint, "
+    "(SELECT MAX(seq) FROM players WHERE club = ?), "
+    "(SELECT MAX(seq) FROM player_aliases WHERE club = ?), "
+    "(SELECT MAX(seq) FROM events WHERE club = ? AND kind = 'undo') "
+    "FROM projection_state WHERE club = ?"
+)  # the projections' position and systems, and the players (names order ties)
+
+
 async def standings(
     db: Database, club: ClubRef, system: str | None = None, limit: int | None = None
 ) -> list[Standing]:
     """The ranking list: higher sort keys first, equal keys share a place (1, 2, 2, 4 …)."""
     cid = club_id(club)
     key = await _system(db, cid, system)
+    ranked = await remembered(
+        db,
+        ("standings", cid, key),
+        _STANDINGS_KEY,
+        (cid, cid, cid, cid),
+        lambda: _ranked(db, cid, key),
+    )
+    return list(ranked) if limit is None else ranked[:limit]
+
+
+async def _ranked(db: Database, cid: int, key: str) -> list[Standing]:
     known = await load_players(db, cid)
-    cards = [
-        (known[player], card_from_json(text))
-        for player, text in await db.fetchall(
-            "SELECT player, card FROM player_state WHERE club = ? AND system = ?", (cid, key)
-        )
-        if player in known
-    ]
+    # cards decoded before are reused while their text is the same (a write changes a few)
+    decoded: dict[int, tuple[str, Card]] = db.memo.setdefault(("cards", cid, key), {})
+    fresh: dict[int, tuple[str, Card]] = {}
+    cards = []
+    for player, text in await db.fetchall(
+        "SELECT player, card FROM player_state WHERE club = ? AND system = ?", (cid, key)
+    ):
+        seen = decoded.get(player)
+        card = seen[1] if seen is not None and seen[0] == text else card_from_json(text)
+        fresh[player] = (text, card)
+        if player in known:
+            cards.append((known[player], card))
+    db.memo[("cards", cid, key)] = fresh
     cards.sort(key=lambda pc: (pc[0].name, pc[0].id))
     cards.sort(key=lambda pc: pc[1].sort_key, reverse=True)  # stable: ties stay by name
     found: list[Standing] = []
@@ -91,7 +118,7 @@ async def standings(
         tied = bool(found) and found[-1].card.sort_key == each.sort_key
         place = found[-1].place if tied else index + 1
         found.append(Standing(place, player, each))
-    return found if limit is None else found[:limit]
+    return found
 
 
 async def history(
@@ -109,11 +136,16 @@ async def history(
     key = await _system(db, cid, system)
     folded = await overlays.load(db, cid)
     found: list[HistoryRow] = []
-    for seq, date, source, before, after, rank_before, rank_after, note in await db.fetchall(
-        "SELECT seq, date, source, rating_before, rating_after, rank_before, rank_after, note "
-        "FROM rating_history WHERE club = ? AND system = ? AND player = ? ORDER BY seq, idx",
-        (cid, key, pid),
-    ):
+    sql = (
+        "SELECT seq, idx, date, source, rating_before, rating_after, rank_before, rank_after, "
+        "note FROM rating_history WHERE club = ? AND system = ? AND player = ? "
+    )
+    if limit is None:
+        rows = await db.fetchall(sql + "ORDER BY seq, idx", (cid, key, pid))
+    else:  # the newest ``limit`` only (a long career has thousands), in the same order
+        rows = await db.fetchall(sql + "ORDER BY seq DESC, idx LIMIT ?", (cid, key, pid, limit))
+        rows.sort(key=lambda row: (row[0], row[1]))
+    for seq, _, date, source, before, after, rank_before, rank_after, note in rows:
         kind, _, ident = source.partition(":")
         corrected = kind == "game" and ident.isdigit() and int(ident) in folded.corrections
         found.append(
@@ -129,8 +161,10 @@ async def history(
                 note=note,
             )
         )
-    for row in await games_of(db, cid, pid, limit=None):
-        if row.status in (GAME_VOIDED, GAME_UNDONE):
+    # voided and undone games are shown too: only they can be (newest first, as games_of)
+    removed = sorted(folded.voided.keys() | folded.undone, reverse=True)
+    for row in await game_rows(db, cid, removed, folded):
+        if pid in (row.game.black, row.game.white) and row.status in (GAME_VOIDED, GAME_UNDONE):
             status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
             found.append(HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row))
     found.sort(key=lambda r: r.seq, reverse=True)

@@ -101,19 +101,24 @@ async def _rows(
         f"{_ROW_SELECT} WHERE tournaments.club = ? {where} ORDER BY tournaments.seq",
         (club, *params),
     )
+    finalised = [seq for row in rows if (seq := folded.finalised.get(row[0])) is not None]
+    stamps: dict[int, str] = {}
+    for start in range(0, len(finalised), 500):
+        part = finalised[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        stamps.update(
+            await reader.fetchall(f"SELECT seq, at FROM log WHERE seq IN ({marks})", part)
+        )
     found = []
     for row in rows:
-        finalised = folded.finalised.get(row[0])
-        at = None
-        if finalised is not None:
-            stamp = await reader.fetchone("SELECT at FROM log WHERE seq = ?", (finalised,))
-            at = None if stamp is None else from_timestamp(stamp[0])
+        seq = folded.finalised.get(row[0])
+        stamp = None if seq is None else stamps.get(seq)
         found.append(
             TournamentRow(
                 tournament=effective_tournament(row, folded),
                 club=row[_NOTES + 1],
-                finalised_seq=finalised,
-                finalised_at=at,
+                finalised_seq=seq,
+                finalised_at=None if stamp is None else from_timestamp(stamp),
                 notes=row[_NOTES],
                 entry=entry_from(row, _NOTES + 2),
             )
@@ -121,18 +126,52 @@ async def _rows(
     return found
 
 
+async def _one(reader: Reader, club: int, folded: Overlay, seq: int) -> list[TournamentRow]:
+    """One tournament by id, its finalisation's time read in the same round trip."""
+    finalised = folded.finalised.get(seq)
+    row = await reader.fetchone(
+        f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS}, "
+        "(SELECT at FROM log WHERE seq = ?) "
+        "FROM tournaments JOIN log ON log.seq = tournaments.seq "
+        "WHERE tournaments.club = ? AND tournaments.seq = ?",
+        (finalised, club, seq),
+    )
+    if row is None:
+        return []
+    stamp = row[-1]
+    return [
+        TournamentRow(
+            tournament=effective_tournament(row, folded),
+            club=row[_NOTES + 1],
+            finalised_seq=finalised,
+            finalised_at=None if stamp is None else from_timestamp(stamp),
+            notes=row[_NOTES],
+            entry=entry_from(row, _NOTES + 2),
+        )
+    ]
+
+
 async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentRow:
     folded = await overlays.load(reader, club)
-    rows = await _rows(reader, club, folded)
     if isinstance(ref, TournamentRow):
         ref = ref.id
     if isinstance(ref, int):
-        matches = [row for row in rows if row.id == ref]
+        rows = await _one(reader, club, folded, ref)
     else:
-        matches = [row for row in rows if fold(row.tournament.name) == fold(ref)]
-    if not matches:
+        wanted = fold(ref)
+        ids = [
+            seq
+            for seq, name in await reader.fetchall(
+                "SELECT seq, name FROM tournaments WHERE club = ? ORDER BY seq", (club,)
+            )
+            if fold(folded.amendments.get(seq, {}).get("name", name)) == wanted
+        ]
+        rows = (
+            await _rows(reader, club, folded, "AND tournaments.seq = ?", ids[-1:]) if ids else []
+        )
+    if not rows:
         raise NotFound(f"there is no tournament {ref!r} in this club")
-    return matches[-1]
+    return rows[-1]
 
 
 async def tournament(
@@ -388,7 +427,7 @@ async def reopen_tournament(
         if not row.finalised:
             raise Refused(f"{row.tournament.name} is not finalised, so there is nothing to reopen")
         await write.event(log.REOPEN, actor=actor, chat=chat, target=row.id)
-        await write.rebuild()
+        await write.rebuild(since=row.finalised_seq or 0)
         return await _resolve(write.tx, write.club, row.id)
 
 
@@ -434,5 +473,5 @@ async def amend_tournament(
             log.AMEND, actor=actor, chat=chat, target=row.id, payload={"changes": diff}
         )
         if row.finalised_seq is not None:
-            await write.rebuild(strict={row.finalised_seq})
+            await write.rebuild(strict={row.finalised_seq}, since=row.finalised_seq)
         return await _resolve(write.tx, write.club, row.id)

@@ -1,0 +1,59 @@
+"""Memos: read data derived from the log, kept in memory with the log position it was read at.
+
+Commands ask the same questions again and again — a club's overlay, its players and their
+names, its ranking list — and at federation size each answer costs tens of milliseconds to
+read again. A memo keeps the answer with a *key*: a small query over the log (the latest
+``seq`` of the tables the answer is made of, answered from an index) that changes whenever the
+answer may have changed. Every use runs the key query first and reads again on any difference,
+so a memo never answers from a log other than the one it is asked about — also when another
+process writes the database.
+
+A memo made inside a write transaction is dropped if the transaction rolls back (its key
+would name positions the log never kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Any, TypeVar
+
+from storage.db import Transaction
+from storage.log import Reader
+
+T = TypeVar("T")
+
+
+async def remembered(
+    reader: Reader,
+    slot: Hashable,
+    key_sql: str,
+    params: Sequence[Any],
+    build: Callable[[], Awaitable[T]],
+) -> T:
+    """``await build()``, or its memo in ``slot`` if ``key_sql`` still answers the same.
+
+    ``reader`` is the database or a transaction (either shares the database's memos); any
+    other reader gets no memo.
+    """
+    store: dict[Hashable, Any] | None = getattr(reader, "memo", None)
+    key = await reader.fetchone(key_sql, params)
+    if store is not None:
+        found = store.get(slot)
+        if found is not None and found[0] == key:
+            value: T = found[1]
+            return value
+    value = await build()
+    if store is not None:
+        store[slot] = (key, value)
+        if isinstance(reader, Transaction):
+            reader.on_rollback(lambda: store.pop(slot, None))
+    return value
+
+
+def forget_club(reader: Reader, club: int) -> None:
+    """Drop every memo of a club (slots are ``(name, club, …)``): for a change its keys
+    cannot see, such as projections rebuilt in place at the same log position."""
+    store: dict[Hashable, Any] | None = getattr(reader, "memo", None)
+    if store is not None:
+        for slot in [s for s in store if isinstance(s, tuple) and s[1:2] == (club,)]:
+            del store[slot]
