@@ -139,10 +139,12 @@ def copy_database(source: Path, target: Path) -> None:
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
-        with contextlib.closing(_connect(source)) as src:
-            with contextlib.closing(sqlite3.connect(partial)) as dst:
-                src.backup(dst)  # all pages in one step: one consistent snapshot
-                dst.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
+        with (
+            contextlib.closing(_connect(source)) as src,
+            contextlib.closing(sqlite3.connect(partial)) as dst,
+        ):
+            src.backup(dst)  # all pages in one step: one consistent snapshot
+            dst.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
         check(partial)
         _fsync(partial)
         os.replace(partial, target)
@@ -210,9 +212,11 @@ def restore(source: Path, target: Path, safety_directory: Path, *, now: dt.datet
         previous = safety_directory / f"{PREFIX}before-restore-{backup_name(now)[len(PREFIX) :]}"
         copy_database(target, previous)
     try:
-        with contextlib.closing(_connect(source, read_only=True)) as src:
-            with contextlib.closing(_connect(target)) as dst:
-                src.backup(dst)
+        with (
+            contextlib.closing(_connect(source, read_only=True)) as src,
+            contextlib.closing(_connect(target)) as dst,
+        ):
+            src.backup(dst)
     except sqlite3.DatabaseError as exc:
         raise BackupError(
             f"could not write {target}: {exc} — is hoshi still running? The database was "
