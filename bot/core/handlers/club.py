@@ -119,6 +119,10 @@ async def club(ctx: Context) -> Reply:
             komi = parse_komi(value)
         except EngineError:
             raise BadArgument(f"komi must be a number like 6.5 or 7, not {value!r}") from None
+        if not -50 <= komi <= 50 or (komi * 2).denominator != 1:  # what a game's komi= takes
+            raise BadArgument(
+                f"komi must be a whole or half point from -50 to 50, like 6.5 or 7, not {value}"
+            )
         await storage.set_setting(
             ctx.db, ctx.club, "komi", fmt.value(komi), actor=ctx.actor, chat=ctx.chat
         )
