@@ -38,6 +38,7 @@ def test_fuzzed_lines_never_crash_the_core(tmp_path: Path) -> None:
             max_examples=CORE_EXAMPLES,
             deadline=None,
             database=None,
+            derandomize=True,  # the same lines every run: CI never flakes; the benchmark explores
             suppress_health_check=list(HealthCheck),
         )
         @given(fuzzed_lines())
@@ -93,6 +94,7 @@ def test_fuzzed_messages_through_the_telegram_adapter(tmp_path: Path) -> None:
             max_examples=TELEGRAM_EXAMPLES,
             deadline=None,
             database=None,
+            derandomize=True,
             suppress_health_check=list(HealthCheck),
         )
         @given(fuzzed_lines(), st.sampled_from(sorted(users)))
@@ -139,6 +141,11 @@ FOUND = {
     ],
     # "/weekly on off": an assert on parse_weekly's None
     "weekly-on-off": [("weekly", "on off")],
+    # /club komi took any number; a huge one overflowed SQLite's integer on every even game
+    "huge-club-komi": [
+        ("club", "komi 99999999999999999999"),
+        ("result", "Nagy Péter Tóth Ádám B+"),
+    ],
 }
 
 
@@ -154,3 +161,32 @@ async def test_what_fuzzing_found_stays_fixed(
         assert fuzzer.found.crashes == []
     finally:
         await fuzzer.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: engine/ and storage/projections.py (not this suite's to change) — a PSG "
+    "card's 'active' depends on the newest event's date, but an event rewrites only the rows of "
+    "the players it names, so an uninvolved player's stored card goes stale until a rebuild",
+)
+async def test_stored_projections_equal_a_replay_when_time_moves_on(tmp_path: Path) -> None:
+    """Found by fuzzing (the end-of-run replay check): registering a player years later."""
+    import datetime as dt
+
+    from engine.ranks import Rank
+
+    db = await storage.open_db(tmp_path / "psg.sqlite")
+    try:
+        club = await storage.create_club(db, "C", "psg", actor="t:1")
+        first = await storage.register_player(
+            db, club, "Kiss Béla", Rank.kyu(8), date=dt.date(2026, 1, 9), actor="t:1"
+        )
+        await storage.register_player(
+            db, club, "Later One", Rank.kyu(8), date=dt.date(2029, 7, 21), actor="t:1"
+        )
+        sql = "SELECT card FROM player_state WHERE club = ? AND system = 'psg' AND player = ?"
+        stored = await db.fetchone(sql, (club.id, first.id))
+        await storage.replay_club(db, club)
+        assert await db.fetchone(sql, (club.id, first.id)) == stored
+    finally:
+        await db.close()
