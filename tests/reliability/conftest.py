@@ -52,13 +52,13 @@ async def make_club(
     players: Iterable[str] = (),
     admin: str = f"telegram:{ADMIN['id']}",
 ) -> Club:
-    """A club bound to ``chats`` with ``players`` (all 5k) registered."""
+    """A club bound to ``chats`` with ``players`` (all 8k) registered."""
     club = await storage.create_club(db, name, system, actor=admin)
     for platform, chat_id in chats:
         await storage.bind_chat(db, club, platform, chat_id, actor=admin)
     for player in players:
         await storage.register_player(
-            db, club, player, Rank.kyu(5), date=TODAY - dt.timedelta(days=30), actor=admin
+            db, club, player, Rank.kyu(8), date=TODAY - dt.timedelta(days=30), actor=admin
         )
     return club
 
