@@ -326,3 +326,53 @@ async def checks_with_the_gate_closed(
         assert len(await games(core)) == 1
     finally:
         core.gate.set()  # a failing check must not leave the bot stuck on stopping
+
+
+async def test_a_double_pressed_confirm_button_on_discord_confirms_once(tmp_path: Path) -> None:
+    from tests.bot.adapters.conftest import discord_running
+    from tests.fakes import discord as fd
+
+    clock = Clock()
+    path = tmp_path / "hoshi.sqlite"
+    db = await storage.open_db(path, clock=clock)
+    try:
+        club = await make_club(
+            db, chats=(("discord", str(fd.GUILD_ID)),), players=("Nagy Péter", "Kovács Anna")
+        )
+        await storage.set_setting(db, club, "reports", "on", actor="discord:1")
+        peter, anna = [p.id for p in await storage.players(db, club)]
+        await storage.link_account(db, club, peter, "discord", "202", actor="discord:1")
+        await storage.link_account(db, club, anna, "discord", "303", actor="discord:1")
+    finally:
+        await db.close()
+    core = await open_core(path, clock)
+    try:
+        async with discord_running(core) as bot:
+            reporter = fd.member(202, "Péter", fd.MEMBER_PERMISSIONS)
+            opponent = fd.member(303, "Anna", fd.MEMBER_PERMISSIONS)
+            values = {"black": "Nagy Péter", "white": "Kovács Anna", "result": "B+"}
+            (report,) = await bot.slash("result", reporter, **values)
+            rows = report.data["components"]
+            confirm = next(
+                b["custom_id"]
+                for row in rows
+                for b in row["components"]
+                if b["label"] == "Confirm"
+            )
+            first = await bot.press(confirm, opponent)
+            before = await table_rows(core.db)
+            (second,) = await bot.press(confirm, opponent)
+            assert "is confirmed" in str(first[0].body)
+            assert second.data["flags"] & 64  # told privately …
+            assert "not waiting for a confirmation" in second.data["content"]
+            assert await table_rows(core.db) == before  # … and nothing changed
+            (game,) = await games_of_club(core, "discord", str(fd.GUILD_ID))
+            assert game.status == "ok"
+    finally:
+        await core.db.close()
+
+
+async def games_of_club(core: Core, platform: str, chat: str) -> list[storage.GameRow]:
+    club = await storage.club_for_chat(core.db, platform, chat)
+    assert club is not None
+    return await storage.club_games(core.db, club)
