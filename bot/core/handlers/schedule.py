@@ -73,6 +73,9 @@ async def summary(ctx: Context) -> Reply:
     )
 
 
+MAX_TICK = dt.timedelta(days=3653)  # ten years
+
+
 @command(
     "tick",
     usage="/tick DURATION | YYYY-MM-DD HH:MM",
@@ -94,9 +97,19 @@ async def tick(ctx: Context) -> Reply:
     try:
         if any(ch in text for ch in "-:"):
             moment = dt.datetime.fromisoformat(text)
-            clock.set(moment if moment.tzinfo else moment.replace(tzinfo=ctx.timezone))
+            target = moment if moment.tzinfo else moment.replace(tzinfo=ctx.timezone)
         else:
-            clock.advance(parse_duration(text))
+            target = clock() + parse_duration(text)
+    except OverflowError:
+        target = dt.datetime.max.replace(tzinfo=dt.UTC)  # refused just below
+    except ValueError as exc:
+        raise BadArgument(str(exc)) from None
+    # every month and day on the way is worked through: a jump to the year 9999 would run
+    # for hours (found by fuzzing), and 99999999999999d overflowed
+    if target - clock() > MAX_TICK:
+        raise BadArgument(f"{text!r} is too far: move the clock at most 10 years at a time")
+    try:
+        clock.set(target)
     except ValueError as exc:
         raise BadArgument(str(exc)) from None
     done = await scheduler.run_due()
