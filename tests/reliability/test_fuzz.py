@@ -146,17 +146,21 @@ FOUND = {
         ("club", "komi 99999999999999999999"),
         ("result", "Nagy Péter Tóth Ádám B+"),
     ],
+    # the console's /tick: to the year 9999 ran for hours; a huge duration overflowed
+    "tick-to-9999": [("tick", "9999-12-31 23:59", "console")],
+    "tick-overflow": [("tick", "99999999999999999999d", "console")],
 }
 
 
 @pytest.mark.parametrize("lines", list(FOUND.values()), ids=list(FOUND))
 async def test_what_fuzzing_found_stays_fixed(
-    tmp_path: Path, lines: list[tuple[str, str]]
+    tmp_path: Path, lines: list[tuple[str, ...]]
 ) -> None:
     fuzzer = await Fuzzer.open(tmp_path / "fuzz.sqlite")
     try:
-        for command, text in lines:
-            line = Line(command, text, "admin", "telegram", None, None, False, 60)
+        for command, text, *where in lines:
+            platform = where[0] if where else "telegram"
+            line = Line(command, text, "admin", platform, None, None, False, 60)
             assert await fuzzer.feed(line) == []
         assert fuzzer.found.crashes == []
     finally:
