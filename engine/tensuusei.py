@@ -20,7 +20,7 @@ Decisions where rules.md and the seed are silent (ours, each named where it is a
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
@@ -185,8 +185,10 @@ class Tensuusei:
     def __init__(self, params: TensuuseiParams = DEFAULT_PARAMS) -> None:
         self.params = params
         self._players: dict[PlayerId, _Player] = {}
-        # games counted per (date, lower id, higher id) — local rule 1
-        self._day_counts: dict[tuple[dt.date, PlayerId, PlayerId], int] = {}
+        # games counted per date and pair — local rule 1; a pair is one int, ``_pair(low,
+        # high)``: a federation's million games keep this table, and tuple keys were twice
+        # the memory
+        self._day_counts: dict[dt.date, dict[int, int]] = {}
         # pending results per date and pair (lower id, higher id): [wins of lower, wins of higher]
         self._pending: dict[dt.date, dict[tuple[PlayerId, PlayerId], list[int]]] = {}
         self._ranks: dict[int, Rank] = {}  # rank equivalents by points, memoised
@@ -295,13 +297,16 @@ class Tensuusei:
         low, high = (black, white) if black < white else (white, black)
         limit = self.params.max_games_per_pair_day
         if limit is not None:
-            key = (game.date, low, high)
-            counted = self._day_counts.get(key, 0)
+            day_counts = self._day_counts.get(game.date)
+            if day_counts is None:
+                day_counts = self._day_counts[game.date] = {}
+            pair = _pair(low, high)
+            counted = day_counts.get(pair, 0)
             if counted >= limit:
                 # rules.md §2.3 local rule 1: stored, not rated; the history says so
                 self._not_counted(game, counted + 1, limit, changes)
                 return
-            self._day_counts[key] = counted + 1
+            day_counts[pair] = counted + 1
         # rules.md §2.1: a jigo is a win for White (as if komi were +0.5)
         if game.result is Result.BLACK:
             winner, loser = black, white
@@ -392,6 +397,10 @@ class Tensuusei:
     def players(self) -> Iterable[PlayerId]:
         """Every registered player."""
         return list(self._players)
+
+    def lapsed(self) -> Collection[PlayerId]:
+        """Nobody: no card here changes with the calendar alone."""
+        return ()
 
     def card(self, player: PlayerId) -> Card:
         """Settled points as the rating, the day's pending change apart (rules.md §2.3)."""
@@ -487,10 +496,20 @@ class Tensuusei:
                 for day, pairs in sorted(self._pending.items())
             },
             "day_counts": [
-                [day.isoformat(), low, high, count]
-                for (day, low, high), count in sorted(self._day_counts.items())
+                [day.isoformat(), pair >> _PAIR_BITS, pair & _PAIR_MASK, count]
+                for day, counts in sorted(self._day_counts.items())
+                for pair, count in sorted(counts.items())
             ],
         }
+
+
+_PAIR_BITS = 64  # player ids are SQLite integers: below 2**63
+_PAIR_MASK = (1 << _PAIR_BITS) - 1
+
+
+def _pair(low: PlayerId, high: PlayerId) -> int:
+    """A pair of player ids (``low`` < ``high``) as one int that sorts as ``(low, high)``."""
+    return (low << _PAIR_BITS) | high
 
 
 def _round_order(game: Game) -> int:

@@ -22,6 +22,7 @@ from engine.types import Result
 from storage.errors import Refused
 
 RESULTS: dict[str | None, Result | None] = {r.value: r for r in Result} | {None: None}
+_RANK_TEXT = {step: str(Rank(step)) for step in range(1 - WEAKEST_KYU, STRONGEST_DAN + 1)}
 
 
 def result_text(result: Result | None) -> str | None:
@@ -105,12 +106,29 @@ def from_timestamp(text: str) -> dt.datetime:
 # ---------------------------------------------------------------- canonical JSON values
 
 
+_PLAIN = frozenset({type(None), bool, str, int, float})
+
+
 def encode(value: Any) -> Any:
     """A value as JSON-able data that :func:`decode` reads back.
 
     Fractions, ranks, dates and enums become one-key objects (``{"q": [3, 2]}``,
     ``{"rank": "3k"}``, ``{"date": "2026-04-11"}``, ``{"enum": "win"}``); tuples become lists.
     """
+    kind = type(value)  # the common exact types first (cards are encoded by the thousand)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple or kind is list:
+        return [encode(item) for item in value]
+    if kind is Rank:
+        return {"rank": _RANK_TEXT[value.step]}
+    if kind is dt.date:
+        return {"date": value.isoformat()}
+    return _encode(value)
+
+
+def _encode(value: Any) -> Any:
+    """:func:`encode` for any type, subclasses included."""
     if value is None or isinstance(value, bool | str | int | float):
         return value
     if isinstance(value, Fraction):
@@ -175,9 +193,6 @@ def value_text(value: Any) -> str:
     return _ENCODE(encode(value))
 
 
-_RANK_TEXT = {step: str(Rank(step)) for step in range(1 - WEAKEST_KYU, STRONGEST_DAN + 1)}
-
-
 def rank_text(rank: Rank) -> str:
     """``str(rank)``, looked up (a rebuild writes two per rating change)."""
     return _RANK_TEXT[rank.step]
@@ -193,7 +208,7 @@ def card_json(card: Card) -> str:
     return dumps(
         {
             "player": card.player,
-            "rank": str(card.rank),
+            "rank": _RANK_TEXT[card.rank.step],
             "rating": encode(card.rating),
             "rating_label": card.rating_label,
             "sort_key": encode(card.sort_key),

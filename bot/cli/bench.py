@@ -42,6 +42,11 @@ def add(commands: Any) -> None:
         "--no-telegram", action="store_true", help="skip the Telegram throughput phase"
     )
     parser.add_argument("--dir", type=Path, default=None, help="where the temporary database goes")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="also build the federation entry by entry and compare it with the replay (slow)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -80,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             samples=args.samples,
             updates=args.updates,
             with_telegram=not args.no_telegram,
+            check=args.check,
             say=say,
         )
     )

@@ -1,0 +1,83 @@
+"""``hoshi bench`` at 10,000 games: every phase runs, and the replayed state is the state built
+entry by entry. Correctness only — timings are the benchmark's business, not the tests'."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import storage
+from benchmarks import bench
+from benchmarks.federation import federation
+from engine.types import Result
+from storage.bulk import bulk_load
+from storage.db import Database
+
+KEYS = {
+    "games",
+    "replay_s",
+    "scan_s",
+    "replay_over_scan",
+    "rating_p50_ms",
+    "rating_p99_ms",
+    "append_p99_ms",
+    "peak_rss_mb",
+}
+
+
+async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -> None:
+    result = await bench.run(10_000, directory=tmp_path, samples=5, updates=30, check=True)
+    assert result["check"]["identical"], result["check"]["differ"]
+    assert "rating_history" in result["check"]["compared"]
+    assert "ledger psg" in result["check"]["compared"]
+    assert set(result) >= KEYS
+    assert result["games"] == 10_000 and result["scan_rows"] == 10_000
+    assert result["history_rows"] > 10_000
+    assert set(result["replay_by_system"]) == {"mgsz", "tensuusei", "swedish", "psg"}
+    assert result["finalise"]["changes"] > 0
+    assert result["telegram"]["updates"] == 30
+    assert json.loads(json.dumps(result)) == result  # one JSON object
+    table = bench.table(result)
+    assert "10,000 games" in table and "replayed vs built entry by entry: identical" in table
+
+
+async def _projections(db: Database) -> dict[str, list[tuple[object, ...]]]:
+    return {
+        table: await db.fetchall(f"SELECT * FROM {table} ORDER BY {bench.TABLES[table]}")
+        for table in ("player_state", "rating_history", "projection_state")
+    }
+
+
+async def test_rewriting_the_past_rewrites_history_only_from_there(tmp_path: Path) -> None:
+    """A void, a correction and an undo in the middle of a federation's history rewrite the
+    rating history from that position on; the result is the full replay's, byte for byte."""
+    db = await storage.open_db(tmp_path / "f.sqlite", clock=bench.fixed_clock)
+    try:
+        club = (await storage.create_club(db, "F", "psg", actor="console")).id
+        await bulk_load(db, club, federation(3000, seed=3), actor="console")
+        club_games = [
+            seq
+            for (seq,) in await db.fetchall(
+                "SELECT seq FROM games WHERE club = ? AND tournament IS NULL ORDER BY seq",
+                (club,),
+            )
+        ]
+        middle = club_games[len(club_games) // 2]
+        await storage.void_game(db, club, middle, actor="console")
+        before = await _projections(db)
+        late = await storage.game(db, club, club_games[-5])
+        assert late is not None
+        flipped = Result.WHITE if late.game.result is Result.BLACK else Result.BLACK
+        await storage.correct_game(db, club, late.id, actor="console", result=flipped)
+        assert (await _projections(db))["rating_history"] != before["rating_history"]
+        undone = await storage.undo_last(db, club, actor="console")  # the correction
+        assert undone.event is not None and undone.event.kind == "correct"
+        after = await _projections(db)
+        for table in ("player_state", "rating_history"):
+            assert after[table] == before[table]
+        await storage.void_game(db, club, club_games[len(club_games) // 3], actor="console")
+        partial = await _projections(db)
+        await storage.replay_club(db, club)
+        assert await _projections(db) == partial
+    finally:
+        await db.close()
