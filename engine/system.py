@@ -9,7 +9,7 @@ never change the ledger.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
@@ -98,6 +98,11 @@ class RatingSystem(Protocol):
 
     def card(self, player: PlayerId) -> Card:
         """The player's card (raises ``KeyError`` for an unknown player)."""
+        ...
+
+    def lapsed(self) -> Collection[PlayerId]:
+        """Players whose card the last ``apply`` changed only because time moved on, without a
+        change of theirs (PSG activity, rules.md §4.3); empty under the other systems."""
         ...
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:

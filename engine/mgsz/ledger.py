@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from fractions import Fraction
@@ -419,6 +419,10 @@ class Mgsz:
     def players(self) -> Iterable[PlayerId]:
         """Every registered player (guests of tournaments are never stored)."""
         return list(self._players)
+
+    def lapsed(self) -> Collection[PlayerId]:
+        """Nobody: no card here changes with the calendar alone."""
+        return ()
 
     def elo(self, player: PlayerId) -> int:
         """The player's current Elo (raises ``KeyError`` for an unknown player)."""

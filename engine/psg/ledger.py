@@ -7,7 +7,8 @@ touches the ledger, so a rejected event changes nothing.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+import heapq
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from engine.errors import RuleError
@@ -83,6 +84,11 @@ class Psg:
         self._pairs: dict[tuple[PlayerId, PlayerId], tuple[int, int, int]] = {}
         self._last_month: int | None = None
         self._today: dt.date | None = None
+        # §3(5) activity: (a date on or before the day the player lapses, player), one entry
+        # per active participant — when "today" passes it, their card says inactive
+        self._lapses: list[tuple[dt.date, PlayerId]] = []
+        self._watched: set[PlayerId] = set()
+        self._lapsed: list[PlayerId] = []  # by the last apply
         self._time_ok: dict[TimeControl | None, bool | None] = {}  # a cache, not state
         self._last_time: TimeControl | None = None
         self._last_time_ok: bool | None = None
@@ -91,6 +97,8 @@ class Psg:
 
     def apply(self, event: Event) -> list[Change]:
         """Fold one event in (rules.md §4); raises :class:`RuleError` and changes nothing."""
+        if self._lapsed:
+            self._lapsed = []
         if isinstance(event, GamePlayed):
             return self._game_played(event.game)
         if isinstance(event, TournamentRated):
@@ -123,6 +131,25 @@ class Psg:
     def _seen(self, date: dt.date) -> None:
         if self._today is None or date > self._today:
             self._today = date
+            lapses = self._lapses
+            while lapses and lapses[0][0] <= date:
+                self._lapse(*heapq.heappop(lapses), date)
+
+    def _lapse(self, due: dt.date, player: PlayerId, today: dt.date) -> None:
+        """A participant's activity was due to end at ``due`` (or later, after a newer game)."""
+        ends = add_months(self._players[player].last_ranked, self.params.inactive_months)
+        if ends > today:  # a ranked game since: still active, watched until the new end
+            heapq.heappush(self._lapses, (ends, player))
+        else:
+            self._watched.discard(player)
+            self._lapsed.append(player)
+
+    def _watch(self, player: PlayerId, state: PlayerState) -> None:
+        """Watch an active participant for the day they lapse (§3(5))."""
+        if player not in self._watched:
+            self._watched.add(player)
+            ends = add_months(state.last_ranked, self.params.inactive_months)
+            heapq.heappush(self._lapses, (ends, player))
 
     def _register(self, event: Registered) -> list[Change]:
         """A new participant (rules.md §4.1)."""
@@ -132,6 +159,7 @@ class Psg:
         self._seen(event.date)
         state = PlayerState(event.rank, event.date)
         self._players[event.player] = state
+        self._watch(event.player, state)
         note = "registered" + (" (rank approved by the committee)" if event.committee else "")
         if state.results is None:
             note += "; no PSG points below 20k (§15(2))"
@@ -303,6 +331,7 @@ class Psg:
         ]
         changes = []
         for pid, state, outcome, before, points, notes in scored:
+            self._watch(pid, state)  # active again if the game made them so
             rank_before = state.rank
             results = state.results
             promoted = None
@@ -630,6 +659,14 @@ class Psg:
     def players(self) -> Iterable[PlayerId]:
         """Every registered participant."""
         return list(self._players)
+
+    def lapsed(self) -> Collection[PlayerId]:
+        """Participants the last event made inactive (§3(5): 13 months without a ranked game).
+
+        No change of theirs says so — nothing about them moved but the calendar — yet their
+        card now reads ``active: no`` and sorts below the active players.
+        """
+        return self._lapsed
 
     def rank(self, player: PlayerId) -> Rank:
         """The player's PSG rank (``KeyError`` for an unknown player)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -412,6 +412,10 @@ class Swedish:
     def players(self) -> Iterable[PlayerId]:
         """Every registered player."""
         return list(self._players)
+
+    def lapsed(self) -> Collection[PlayerId]:
+        """Nobody: no card here changes with the calendar alone."""
+        return ()
 
     def targets(self, player: PlayerId) -> list[Rank]:
         """Every target above the player's rank, weakest first (rules.md §3.3)."""

@@ -665,6 +665,29 @@ def test_results_reset_at_month_end_after_13_months() -> None:
     assert ("active", "no") in club.psg.card(1).fields
 
 
+def test_the_event_that_moves_time_past_13_months_names_who_lapsed() -> None:
+    """§3(5): nothing about a lapsing participant changes but the calendar, so ``lapsed()``
+    names them for whoever keeps their card (storage rewrites it)."""
+    club = Club()
+    club.register(1, "10k", date=dt.date(2026, 1, 1))
+    club.register(2, "10k", date=dt.date(2026, 1, 1))
+    club.tournament_game(1, "10k", W, date=dt.date(2026, 1, 20))
+    assert list(club.psg.lapsed()) == []
+    club.register(3, "10k", date=dt.date(2027, 1, 31))
+    assert list(club.psg.lapsed()) == []  # 2 lapses on 2027-02-01, 1 on 2027-02-20
+    club.register(4, "10k", date=dt.date(2027, 2, 1))
+    assert list(club.psg.lapsed()) == [2]
+    assert not club.psg.active(2) and club.psg.active(1)
+    club.tournament_game(1, "10k", W, date=dt.date(2027, 2, 10))  # 1 plays: active longer
+    assert list(club.psg.lapsed()) == []
+    club.register(5, "10k", date=dt.date(2028, 3, 10))  # 1, 3, 4 and the opponents lapse
+    lapsed = set(club.psg.lapsed())
+    assert {1, 3, 4} <= lapsed and 2 not in lapsed and 5 not in lapsed
+    assert all(not club.psg.active(p) for p in lapsed)
+    club.register(6, "10k", date=dt.date(2028, 3, 11))
+    assert list(club.psg.lapsed()) == []  # each lapse is reported once
+
+
 def test_late_report_is_flagged_not_rejected() -> None:
     club = Club()
     club.register(1, "10k")

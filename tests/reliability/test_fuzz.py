@@ -167,12 +167,6 @@ async def test_what_fuzzing_found_stays_fixed(
         await fuzzer.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: engine/ and storage/projections.py (not this suite's to change) — a PSG "
-    "card's 'active' depends on the newest event's date, but an event rewrites only the rows of "
-    "the players it names, so an uninvolved player's stored card goes stale until a rebuild",
-)
 async def test_stored_projections_equal_a_replay_when_time_moves_on(tmp_path: Path) -> None:
     """Found by fuzzing (the end-of-run replay check): registering a player years later."""
     import datetime as dt
