@@ -14,6 +14,8 @@ would name positions the log never kept).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
@@ -37,17 +39,39 @@ async def remembered(
     """
     store: dict[Hashable, Any] | None = getattr(reader, "memo", None)
     key = await reader.fetchone(key_sql, params)
-    if store is not None:
-        found = store.get(slot)
-        if found is not None and found[0] == key:
-            value: T = found[1]
-            return value
-    value = await build()
-    if store is not None:
-        store[slot] = (key, value)
-        if isinstance(reader, Transaction):
-            reader.on_rollback(lambda: store.pop(slot, None))
+    if store is None:
+        return await build()
+    found = store.get(slot)
+    if found is not None and found[0] == key:
+        value: T = found[1]
+        return value
+    building = (_BUILDING, slot)
+    underway = store.get(building)
+    if underway is not None and underway[0] == key:  # asked again while it is being read
+        with contextlib.suppress(Exception):  # that read failed: read it ourselves
+            shared: T = await asyncio.shield(underway[1])
+            return shared
+    done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    store[building] = (key, done)
+    try:
+        value = await build()
+    except BaseException as error:
+        done.set_exception(error if isinstance(error, Exception) else RuntimeError("cancelled"))
+        done.exception()  # retrieved: the waiters (if any) read again themselves
+        raise
+    finally:
+        if store.get(building, (None, None))[1] is done:
+            del store[building]
+    done.set_result(value)
+    store[slot] = (key, value)
+    if isinstance(reader, Transaction):
+        reader.on_rollback(lambda: store.pop(slot, None))
     return value
+
+
+_BUILDING = "building"
+"""Slots ``(_BUILDING, slot)`` hold a memo being read: ``(key, future)``. Fifty chats asking
+``/rating`` at once after a write read the ranking list once, not fifty times."""
 
 
 def forget_club(reader: Reader, club: int) -> None:
@@ -55,5 +79,13 @@ def forget_club(reader: Reader, club: int) -> None:
     cannot see, such as projections rebuilt in place at the same log position."""
     store: dict[Hashable, Any] | None = getattr(reader, "memo", None)
     if store is not None:
-        for slot in [s for s in store if isinstance(s, tuple) and s[1:2] == (club,)]:
+        for slot in [s for s in store if _of_club(s, club)]:
             del store[slot]
+
+
+def _of_club(slot: Hashable, club: int) -> bool:
+    if not isinstance(slot, tuple):
+        return False
+    if slot[:1] == (_BUILDING,):  # a memo being read: its later readers read again
+        return _of_club(slot[1], club)
+    return slot[1:2] == (club,)

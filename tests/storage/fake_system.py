@@ -10,7 +10,7 @@ a club-wide event. Both validate before they mutate, as the RatingSystem protoco
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -64,6 +64,9 @@ class _Base:
 
     def players(self) -> Iterable[int]:
         return list(self._players)
+
+    def lapsed(self) -> Collection[int]:
+        return ()
 
     def card(self, player: int) -> Card:
         state = self._players[player]
