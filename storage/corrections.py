@@ -212,11 +212,8 @@ async def _refuse_if_used(write: ClubWrite, player: int, name: str, folded: Over
         (write.club, player, player),
     )
     used = [seq for (seq,) in rows if not folded.removed(seq)]
-    used += [  # a correction may have put the player into a game
-        seq
-        for seq, changes in folded.corrections.items()
-        if player in (changes.get("black"), changes.get("white")) and not folded.removed(seq)
-    ]
+    # a correction may have put the player into a game
+    used += [seq for seq in sorted(folded.moved_to(player)) if not folded.removed(seq)]
     entries = await write.tx.fetchall(
         "SELECT seq FROM tournament_entries WHERE club = ? AND player = ?", (write.club, player)
     )

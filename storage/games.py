@@ -480,20 +480,24 @@ async def games_of(
     """
     cid, pid = club_id(club), player_id(player)
     folded = await overlays.load(db, cid)
-    candidates = {
-        seq
-        for (seq,) in await db.fetchall(
-            "SELECT seq FROM games WHERE black = ? AND club = ? UNION "
-            "SELECT seq FROM games WHERE white = ? AND club = ?",
-            (pid, cid, pid, cid),
-        )
-    } | set(folded.corrections)
+    candidates = await game_ids_of(db, cid, pid, folded)
     rows = [
         row
         for row in await game_rows(db, cid, sorted(candidates, reverse=True), folded)
         if pid in (row.game.black, row.game.white)
     ]
     return rows if limit is None else rows[:limit]
+
+
+async def game_ids_of(reader: Reader, club: int, player: int, folded: Overlay) -> set[int]:
+    """Every game the player was ever a player of: stored as black or white, or put in by a
+    correction (a correction may also have taken them out: check each game's row)."""
+    stored = await reader.fetchall(
+        "SELECT seq FROM games WHERE black = ? AND club = ? UNION "
+        "SELECT seq FROM games WHERE white = ? AND club = ?",
+        (player, club, player, club),
+    )
+    return {seq for (seq,) in stored} | folded.moved_to(player)
 
 
 async def club_games(db: Database, club: ClubRef) -> list[GameRow]:

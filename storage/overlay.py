@@ -35,6 +35,25 @@ class Overlay:
     finalised: dict[int, int] = field(default_factory=dict)
     amendments: dict[int, dict[str, Any]] = field(default_factory=dict)
     reopened: dict[int, int] = field(default_factory=dict)
+    # player → the games corrections put them in (built on first use)
+    _moved_to: dict[int, set[int]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def moved_to(self, player: int) -> set[int]:
+        """Games a correction made ``player`` a player of (as black or white).
+
+        Indexed once per overlay: a player's card and history ask this on every call, and a
+        federation has thousands of corrections.
+        """
+        if self._moved_to is None:
+            index: dict[int, set[int]] = {}
+            for game, changes in self.corrections.items():
+                for colour in ("black", "white"):
+                    if (moved := changes.get(colour)) is not None:
+                        index.setdefault(moved, set()).add(game)
+            self._moved_to = index
+        return self._moved_to.get(player, set())
 
     def removed(self, seq: int) -> bool:
         """Whether a game (or any entry) no longer counts: undone or voided."""

@@ -14,7 +14,7 @@ from storage.codec import card_from_json, date_from_text, rank_from_text, value_
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import NotFound, StorageError
-from storage.games import club_games, game_rows
+from storage.games import club_games, game_ids_of, game_rows
 from storage.memo import remembered
 from storage.players import load_players
 from storage.projections import fresh_system, ledger, ledgers_for
@@ -162,7 +162,8 @@ async def history(
             )
         )
     # voided and undone games are shown too: only they can be (newest first, as games_of)
-    removed = sorted(folded.voided.keys() | folded.undone, reverse=True)
+    theirs = await game_ids_of(db, cid, pid, folded)
+    removed = sorted((seq for seq in theirs if folded.removed(seq)), reverse=True)
     for row in await game_rows(db, cid, removed, folded):
         if pid in (row.game.black, row.game.white) and row.status in (GAME_VOIDED, GAME_UNDONE):
             status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
