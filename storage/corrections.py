@@ -19,6 +19,7 @@ from storage.errors import NotFound, Refused
 from storage.games import (
     Context,
     game_columns,
+    game_ids_of,
     game_row,
     position,
     raw_pending,
@@ -207,13 +208,8 @@ async def _undo(write: ClubWrite, seq: int, kind: str, folded: Overlay) -> _Targ
 
 
 async def _refuse_if_used(write: ClubWrite, player: int, name: str, folded: Overlay) -> None:
-    rows = await write.tx.fetchall(
-        "SELECT seq FROM games WHERE club = ? AND (black = ? OR white = ?)",
-        (write.club, player, player),
-    )
-    used = [seq for (seq,) in rows if not folded.removed(seq)]
-    # a correction may have put the player into a game
-    used += [seq for seq in sorted(folded.moved_to(player)) if not folded.removed(seq)]
+    games = await game_ids_of(write.tx, write.club, player, folded)
+    used = [seq for seq in sorted(games) if not folded.removed(seq)]
     entries = await write.tx.fetchall(
         "SELECT seq FROM tournament_entries WHERE club = ? AND player = ?", (write.club, player)
     )

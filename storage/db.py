@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import importlib
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
@@ -33,6 +34,10 @@ SystemFactory = Callable[[], RatingSystem]
 Clock = Callable[[], dt.datetime]
 
 BUSY_TIMEOUT_MS = 5000
+CHECKPOINT_WAL_BYTES = 4 << 20
+"""A WAL this big is copied back into the database by a background checkpoint (SQLite's own
+automatic checkpoint is about as big, but runs inside the ``COMMIT`` that crosses it: the
+slowest appends at federation size were those)."""
 SYNCHRONOUS_MODES = ("NORMAL", "FULL")
 
 
@@ -120,6 +125,8 @@ class Database:
         self._reader = reader
         self._shared = reader is writer
         self._lock = asyncio.Lock()
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpoint: asyncio.Task[None] | None = None
         self._systems = dict(systems) if systems is not None else None
         self.ledgers: dict[int, ClubLedgers] = {}
         """Each club's in-memory ledgers (storage.projections), built on first use."""
@@ -147,6 +154,7 @@ class Database:
                 if self._writer.total_changes != began:  # a chat update's first change
                     await deliveries.record(tx, self.clock)
                 await self._writer.execute_fetchall("COMMIT")
+                self._checkpoint_if_due()
             except BaseException:
                 try:
                     if self._writer.in_transaction:
@@ -168,10 +176,40 @@ class Database:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
+    def _checkpoint_if_due(self) -> None:
+        """Start a background checkpoint when the WAL has grown past
+        :data:`CHECKPOINT_WAL_BYTES` (and none is running)."""
+        if self._shared or (self._checkpoint is not None and not self._checkpoint.done()):
+            return
+        try:
+            size = os.stat(self.path + "-wal").st_size
+        except OSError:
+            return
+        if size >= CHECKPOINT_WAL_BYTES:
+            self._checkpoint = asyncio.get_running_loop().create_task(self._checkpointed())
+
+    async def _checkpointed(self) -> None:
+        """``PRAGMA wal_checkpoint(PASSIVE)`` on a connection of its own: it never waits for
+        the writer, and writers never wait for it (an interrupted checkpoint is harmless)."""
+        try:
+            if self._checkpointer is None:
+                self._checkpointer = await _connect(
+                    self.path, synchronous="NORMAL", query_only=False
+                )
+            await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:  # busy or locked: the next commit tries again
+            pass
+
     async def close(self) -> None:
         """Close every connection (idempotent)."""
         self.ledgers.clear()
         self.memo.clear()
+        if self._checkpoint is not None:
+            await self._checkpoint
+            self._checkpoint = None
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
+            self._checkpointer = None
         await self._writer.close()
         if not self._shared:
             await self._reader.close()
@@ -220,6 +258,7 @@ async def open_db(
     try:
         if name != ":memory:":
             await writer.execute_fetchall("PRAGMA journal_mode = WAL")
+            await writer.execute_fetchall("PRAGMA wal_autocheckpoint = 0")  # in the background
         version = await migrate.apply(writer, steps)
         reader = (
             writer

@@ -493,8 +493,8 @@ async def game_ids_of(reader: Reader, club: int, player: int, folded: Overlay) -
     """Every game the player was ever a player of: stored as black or white, or put in by a
     correction (a correction may also have taken them out: check each game's row)."""
     stored = await reader.fetchall(
-        "SELECT seq FROM games WHERE black = ? AND club = ? UNION "
-        "SELECT seq FROM games WHERE white = ? AND club = ?",
+        "SELECT seq FROM games INDEXED BY games_black WHERE black = ? AND club = ? UNION "
+        "SELECT seq FROM games INDEXED BY games_white WHERE white = ? AND club = ?",
         (player, club, player, club),
     )
     return {seq for (seq,) in stored} | folded.moved_to(player)

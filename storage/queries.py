@@ -121,6 +121,11 @@ async def _ranked(db: Database, cid: int, key: str) -> list[Standing]:
     return found
 
 
+_PLAYER_HISTORY = "rating_history INDEXED BY rating_history_player"
+"""One player's rows by their index: without statistics SQLite chose the primary key (the
+club's whole history, in order) and read a million rows to find a newcomer had none."""
+
+
 async def history(
     db: Database,
     club: ClubRef,
@@ -138,7 +143,7 @@ async def history(
     found: list[HistoryRow] = []
     sql = (
         "SELECT seq, idx, date, source, rating_before, rating_after, rank_before, rank_after, "
-        "note FROM rating_history WHERE club = ? AND system = ? AND player = ? "
+        f"note FROM {_PLAYER_HISTORY} WHERE club = ? AND system = ? AND player = ? "
     )
     if limit is None:
         rows = await db.fetchall(sql + "ORDER BY seq, idx", (cid, key, pid))
@@ -181,7 +186,7 @@ async def rating_series(
     return [
         SeriesPoint(date_from_text(date), value_from_text(after), rank_from_text(rank), source)
         for date, after, rank, source in await db.fetchall(
-            "SELECT date, rating_after, rank_after, source FROM rating_history "
+            f"SELECT date, rating_after, rank_after, source FROM {_PLAYER_HISTORY} "
             "WHERE club = ? AND system = ? AND player = ? ORDER BY seq, idx",
             (cid, key, pid),
         )

@@ -187,6 +187,14 @@ async def last_event_seq(db: Database, club: ClubRef, kind: str) -> int | None:
     return None if row is None else row[0]
 
 
+def _caused_after(source: str) -> int:
+    """The log position a source's changes come at or after: a ``tournament:12`` or
+    ``game:12`` is rated by an entry after its own (12); others may be anywhere (0). Reading
+    from there, a finalisation's reply reads the newest rows, not a federation's history."""
+    _, _, ident = source.partition(":")
+    return int(ident) if ident.isdigit() else 0
+
+
 async def changes_with_source(db: Database, club: ClubRef, source: str) -> list[Change]:
     """The rating changes, under the club's current system, caused by ``source``
     (``tournament:12``, ``month:2026-03`` …)."""
@@ -206,9 +214,9 @@ async def changes_with_source(db: Database, club: ClubRef, source: str) -> list[
         )
         for player, date, before, after, rank_before, rank_after, note in await db.fetchall(
             "SELECT player, date, rating_before, rating_after, rank_before, rank_after, note "
-            "FROM rating_history WHERE club = ? AND system = ? AND source = ? "
+            "FROM rating_history WHERE club = ? AND system = ? AND seq >= ? AND source = ? "
             "ORDER BY seq, idx",
-            (cid, system, source),
+            (cid, system, _caused_after(source), source),
         )
     ]
 

@@ -60,12 +60,17 @@ async def facts_between(
     first: dict[int, tuple[Value, Rank]] = {}
     last: dict[int, tuple[Value, Rank]] = {}
     counts: dict[int, int] = {}
+    span = await db.fetchone(  # the week's log positions, by the log_club_at index (0002)
+        "SELECT MIN(seq), MAX(seq) FROM log WHERE club = ? AND at >= ? AND at < ?",
+        (cid, *window),
+    )
+    low, high = span if span is not None and span[0] is not None else (0, -1)
     for player, before, after, rank_before, rank_after in await db.fetchall(
         "SELECT h.player, h.rating_before, h.rating_after, h.rank_before, h.rank_after "
         "FROM rating_history h JOIN log ON log.seq = h.seq "
-        "WHERE h.club = ? AND h.system = ? AND log.at >= ? AND log.at < ? "
-        "AND h.source != 'registration' ORDER BY h.seq, h.idx",
-        (cid, system, *window),
+        "WHERE h.club = ? AND h.system = ? AND h.seq BETWEEN ? AND ? "
+        "AND log.at >= ? AND log.at < ? AND h.source != 'registration' ORDER BY h.seq, h.idx",
+        (cid, system, low, high, *window),
     ):
         if player not in players:
             continue

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import Database, open_db
+from storage.db import CHECKPOINT_WAL_BYTES, Database, open_db
 from tests.storage.conftest import open_test_db
 from tests.storage.fake_system import SYSTEMS
 
@@ -141,3 +141,22 @@ async def test_default_systems_come_from_the_engine_registry(tmp_path: Path) -> 
         assert set(db.systems) == {"mgsz", "tensuusei", "swedish", "psg"}
     finally:
         await db.close()
+
+
+async def test_a_grown_wal_is_checkpointed_in_the_background_not_in_the_commit(
+    db: Database,
+) -> None:
+    wal = Path(db.path + "-wal")
+    main = Path(db.path)
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE filler (data BLOB)")
+    assert db._checkpoint is None  # a small WAL: nothing to do
+    before = main.stat().st_size
+    async with db.transaction() as tx:  # about 5 MB: past CHECKPOINT_WAL_BYTES
+        await tx.executemany("INSERT INTO filler VALUES (?)", [(bytes(4000),)] * 1300)
+    assert wal.stat().st_size >= CHECKPOINT_WAL_BYTES
+    assert main.stat().st_size == before  # the commit itself copied nothing back
+    assert db._checkpoint is not None
+    await db._checkpoint
+    assert main.stat().st_size >= before + 1300 * 4000  # copied back by the checkpoint
+    assert await db.fetchone("SELECT COUNT(*) FROM filler") == (1300,)
