@@ -481,6 +481,7 @@ async def _run(
         with phases.phase("rebuild"):
             ledgers = await storage.replay_club(db, club)
         result["rejected"] = {key: len(found) for key, found in ledgers.rejected.items()}
+        del ledgers  # held here, the rebuild's ledgers doubled the peak of the replays below
         rows = await db.fetchone("SELECT COUNT(*) FROM rating_history WHERE club = ?", (club,))
         result["history_rows"] = rows[0] if rows else 0
         if check:

@@ -56,7 +56,15 @@ from storage.players import (
     register_players,
 )
 from storage.projections import ledger, replay_club
-from storage.queries import card, export_rows, history, rating_series, rejected, standings
+from storage.queries import (
+    card,
+    export_rows,
+    history,
+    place,
+    rating_series,
+    rejected,
+    standings,
+)
 from storage.records import (
     Club,
     EventRow,
@@ -145,6 +153,7 @@ __all__ = [
     "open_tournaments",
     "organisers",
     "pending_games",
+    "place",
     "player_for_account",
     "players",
     "rating_series",

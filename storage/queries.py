@@ -38,6 +38,7 @@ __all__ = [
     "export_rows",
     "history",
     "ledger",
+    "place",
     "rating_series",
     "rejected",
     "standings",
@@ -86,17 +87,31 @@ async def standings(
     """The ranking list: higher sort keys first, equal keys share a place (1, 2, 2, 4 …)."""
     cid = club_id(club)
     key = await _system(db, cid, system)
-    ranked = await remembered(
+    ranked, _ = await _ranking(db, cid, key)
+    return list(ranked) if limit is None else ranked[:limit]
+
+
+async def place(
+    db: Database, club: ClubRef, player: PlayerRef, system: str | None = None
+) -> tuple[int | None, int]:
+    """The player's place in the ranking list (``None``: not in it) and the list's length."""
+    cid = club_id(club)
+    ranked, places = await _ranking(db, cid, await _system(db, cid, system))
+    return places.get(player_id(player)), len(ranked)
+
+
+async def _ranking(db: Database, cid: int, key: str) -> tuple[list[Standing], dict[int, int]]:
+    """The ranking list and each player's place in it (a memo)."""
+    return await remembered(
         db,
         ("standings", cid, key),
         _STANDINGS_KEY,
         (cid, cid, cid, cid),
         lambda: _ranked(db, cid, key),
     )
-    return list(ranked) if limit is None else ranked[:limit]
 
 
-async def _ranked(db: Database, cid: int, key: str) -> list[Standing]:
+async def _ranked(db: Database, cid: int, key: str) -> tuple[list[Standing], dict[int, int]]:
     known = await load_players(db, cid)
     # cards decoded before are reused while their text is the same (a write changes a few)
     decoded: dict[int, tuple[str, Card]] = db.memo.setdefault(("cards", cid, key), {})
@@ -118,7 +133,7 @@ async def _ranked(db: Database, cid: int, key: str) -> list[Standing]:
         tied = bool(found) and found[-1].card.sort_key == each.sort_key
         place = found[-1].place if tied else index + 1
         found.append(Standing(place, player, each))
-    return found
+    return found, {standing.player.id: standing.place for standing in found}
 
 
 _PLAYER_HISTORY = "rating_history INDEXED BY rating_history_player"

@@ -259,7 +259,7 @@ class PerChatUpdates(BaseUpdateProcessor):
 
     def __init__(
         self,
-        max_concurrent_updates: int = 256,
+        max_concurrent_updates: int = 32,
         on_done: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__(max_concurrent_updates)

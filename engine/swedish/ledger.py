@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from array import array
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -50,8 +51,11 @@ from engine.types import (
 # ------------------------------------------------------------------------------- the ledger
 
 # A stored valid game: ((opponent step + _STEP_OFFSET) * 3 + outcome) * 4 + (halves − 1) * 2
-# + foreign — one small int a game, enough to bring any target's tracker up to date.
+# + foreign — one small int a game, enough to bring any target's tracker up to date. Kept in
+# an array of unsigned 16-bit ints (2 bytes a game where a list of ints took 36: a federation's
+# million games are two million of them).
 _STEP_OFFSET = 64
+_HISTORY_TYPE = "H"
 
 
 def _decode(code: int) -> tuple[int, int, int, int]:
@@ -77,7 +81,7 @@ class _Player:
     def __init__(self, rank: Rank, country: str | None) -> None:
         self.rank = rank
         self.country = country.upper() if country else None
-        self.history: list[int] = []  # the valid games, encoded
+        self.history = array(_HISTORY_TYPE)  # the valid games, encoded
         self.wins = [0] * (_HIGHEST_STEP + 1)  # wins in valid games by the opponent's dan
         self.trackers: dict[int, SequenceTracker] = {}  # by target step
         self.next: SequenceTracker | None = None  # the next target's, always up to date

@@ -60,13 +60,12 @@ async def rating(ctx: Context) -> Reply:
     player = await player_or_self(ctx, ctx.args().text())
     system = ctx.the_club.system
     card = await storage.card(ctx.db, ctx.the_club, player.id)
-    standings = await storage.standings(ctx.db, ctx.the_club)
-    place = next((s.place for s in standings if s.player.id == player.id), None)
+    place, listed = await storage.place(ctx.db, ctx.the_club, player.id)
     history = await storage.history(ctx.db, ctx.the_club, player.id, 1)
     head = f"{player.name} — {card.rank}"
     facts = [f"{card.rating_label}: {fmt.value(card.rating)}"]
     if place is not None:
-        facts.append(f"place {place} of {len(standings)}")
+        facts.append(f"place {place} of {listed}")
     facts.append(f"{card.games} rated game{'s' if card.games != 1 else ''}")
     if card.last_played:
         facts.append(f"last played {fmt.day(card.last_played)}")
