@@ -14,8 +14,9 @@ from storage.codec import card_from_json, date_from_text, rank_from_text, value_
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import NotFound, StorageError
-from storage.games import club_games, game_ids_of, game_rows
+from storage.games import club_games, game_rows
 from storage.memo import remembered
+from storage.overlay import Overlay
 from storage.players import load_players
 from storage.projections import fresh_system, ledger, ledgers_for
 from storage.records import (
@@ -27,6 +28,7 @@ from storage.records import (
     HISTORY_VOIDED,
     Club,
     Export,
+    GameRow,
     HistoryRow,
     SeriesPoint,
     Standing,
@@ -182,14 +184,30 @@ async def history(
             )
         )
     # voided and undone games are shown too: only they can be (newest first, as games_of)
-    theirs = await game_ids_of(db, cid, pid, folded)
-    removed = sorted((seq for seq in theirs if folded.removed(seq)), reverse=True)
-    for row in await game_rows(db, cid, removed, folded):
-        if pid in (row.game.black, row.game.white) and row.status in (GAME_VOIDED, GAME_UNDONE):
-            status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
-            found.append(HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row))
+    for row in (await _removed_games(db, cid, folded)).get(pid, ()):
+        status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
+        found.append(HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row))
     found.sort(key=lambda r: r.seq, reverse=True)
     return found if limit is None else found[:limit]
+
+
+async def _removed_games(db: Database, cid: int, folded: Overlay) -> dict[int, list[GameRow]]:
+    """The club's voided and undone games by player, as of the overlay ``folded`` (kept with
+    it, and read again for a newer overlay: a void, an undo, a correction). A federation has
+    thousands of them, and every ``/rating`` asks for one player's."""
+    slot = ("removed games", cid)
+    kept = db.memo.get(slot)
+    if kept is not None and kept[0] is folded:
+        found: dict[int, list[GameRow]] = kept[1]
+        return found
+    removed = sorted(set(folded.voided) | folded.undone)
+    by_player: dict[int, list[GameRow]] = {}
+    for row in await game_rows(db, cid, removed, folded):
+        if row.status in (GAME_VOIDED, GAME_UNDONE):
+            for player in {row.game.black, row.game.white}:
+                by_player.setdefault(player, []).append(row)
+    db.memo[slot] = (folded, by_player)
+    return by_player
 
 
 async def rating_series(
