@@ -104,7 +104,7 @@ def parse_rank_lenient(text: str) -> tuple[Rank, bool]:
         The rank, and whether it was a professional rank mapped onto the amateur ladder.
     """
     stripped = text.strip()
-    if stripped.isdigit():
+    if stripped.isdecimal():
         return Rank.kyu(int(stripped)), False
     n, kind = _split(text)
     if kind == "p":

@@ -122,7 +122,7 @@ _DURATION_RE = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?:in)?)?(?:(\d+)s)?$")
 
 
 def _seconds(word: str, text: str, default_unit: str) -> int:
-    if word.isdigit():
+    if word.isdecimal():
         return int(word) * (60 if default_unit == "m" else 1)
     match = _DURATION_RE.match(word)
     if match is None or not any(match.groups()):
@@ -134,14 +134,14 @@ def _seconds(word: str, text: str, default_unit: str) -> int:
 def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> TimeControl:
     if "x" in word:  # N x T: Japanese byo-yomi
         periods, _, length = word.partition("x")
-        if kind_word not in (None, "japanese", "byoyomi", "byo-yomi") or not periods.isdigit():
+        if kind_word not in (None, "japanese", "byoyomi", "byo-yomi") or not periods.isdecimal():
             raise TimeControlError(f"{word!r} reads as Japanese byo-yomi, e.g. 60m 3x20s japanese")
         return TimeControl(
             base_s, Overtime.JAPANESE, _seconds(length, text, "s"), periods=int(periods)
         )
     if "/" in word:  # M / T: Canadian byo-yomi
         moves, _, length = word.partition("/")
-        if kind_word not in (None, "canadian") or not moves.isdigit() or int(moves) == 0:
+        if kind_word not in (None, "canadian") or not moves.isdecimal() or int(moves) == 0:
             raise TimeControlError(f"{word!r} reads as Canadian byo-yomi, e.g. 40m 30/5m canadian")
         return TimeControl(
             base_s, Overtime.CANADIAN, _seconds(length, text, "m"), moves=int(moves)

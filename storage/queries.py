@@ -169,7 +169,7 @@ async def history(
         rows.sort(key=lambda row: (row[0], row[1]))
     for seq, _, date, source, before, after, rank_before, rank_after, note in rows:
         kind, _, ident = source.partition(":")
-        corrected = kind == "game" and ident.isdigit() and int(ident) in folded.corrections
+        corrected = kind == "game" and ident.isdecimal() and int(ident) in folded.corrections
         found.append(
             HistoryRow(
                 seq=seq,

@@ -192,7 +192,7 @@ def _caused_after(source: str) -> int:
     ``game:12`` is rated by an entry after its own (12); others may be anywhere (0). Reading
     from there, a finalisation's reply reads the newest rows, not a federation's history."""
     _, _, ident = source.partition(":")
-    return int(ident) if ident.isdigit() else 0
+    return int(ident) if ident.isdecimal() else 0
 
 
 async def changes_with_source(db: Database, club: ClubRef, source: str) -> list[Change]:

@@ -150,7 +150,7 @@ def parse_result(text: str) -> tuple[Result | None, bool]:
             return result, True
         if reason in _REASONS:
             return result, _REASONS[reason]
-        if reason[0].isdigit():
+        if reason[0].isdecimal():
             margin = parse_komi(reason)
             if margin > 0:
                 return result, True

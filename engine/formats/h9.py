@@ -305,7 +305,7 @@ def _time_minutes(header: _Header) -> int | None:
     if found is None or not found[0]:
         return None
     value, number = found
-    if not value.isdigit():
+    if not value.isdecimal():
         raise FormatError(
             f"cannot read the time TM[{value}]; write the adjusted time in whole minutes, "
             f"e.g. TM[60]",
@@ -329,14 +329,14 @@ def _read_player_line(raw: str, number: int) -> _Row:
     place_match = _PLACE_RE.match(tokens[0])
     if place_match is not None:
         place, first = int(place_match[1]), 1
-    elif tokens[0][0].isdigit():
+    elif tokens[0][0].isdecimal():
         raise FormatError(
             f"{tokens[0]!r} is neither a place number nor the start of a name",
             line=number,
             token=tokens[0],
         )
     end = first
-    while end < len(tokens) and not tokens[end][0].isdigit():
+    while end < len(tokens) and not tokens[end][0].isdecimal():
         end += 1  # the name ends at the rank, the first word that starts with a digit
     if end == first:
         token = tokens[first] if first < len(tokens) else tokens[-1]

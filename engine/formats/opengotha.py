@@ -177,7 +177,7 @@ def _int(element: ET.Element, attribute: str, default: int | None, *, low: int =
             )
         return default
     stripped = text.strip()
-    if not stripped.isdigit() or int(stripped) < low:
+    if not stripped.isdecimal() or int(stripped) < low:
         raise FormatError(
             f"{attribute}={text!r} in {_where(element)} is not a whole number ≥ {low}",
             token=text,

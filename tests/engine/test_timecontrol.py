@@ -59,6 +59,8 @@ def test_text_round_trips(text: str) -> None:
         ("40m 0/5m canadian", "Canadian"),
         ("60m 3x20s canadian", "Japanese"),
         ("60m 3x20s 1/5m 10s", "cannot read"),
+        ("³", "duration"),  # a digit to str.isdigit(), not to int() (found by fuzzing)
+        ("60m ²x20s", "Japanese"),
     ],
 )
 def test_bad_time_controls_are_refused_with_an_example(text: str, fragment: str) -> None:

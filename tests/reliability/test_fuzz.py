@@ -149,6 +149,13 @@ FOUND = {
     # the console's /tick: to the year 9999 ran for hours; a huge duration overflowed
     "tick-to-9999": [("tick", "9999-12-31 23:59", "console")],
     "tick-overflow": [("tick", "99999999999999999999d", "console")],
+    # the 100,000-line run: '³' passed str.isdigit() and int() refused it
+    "superscript-time": [("multiplier", "³ world even >80")],
+    # a time of day that looks like one: 25:00 passed the pattern and dt.time refused it
+    "hour-25": [
+        ("tournament", 'new "Kupa" rounds=1 C=20'),
+        ("tournament", "schedule Kupa 2030-01-01 25:00"),
+    ],
 }
 
 

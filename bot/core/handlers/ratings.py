@@ -177,13 +177,13 @@ def change_text(before: Value, after: Value, *, full: bool = False) -> str:
 async def source_label(ctx: Context, source: str, player: int | None = None) -> str:
     """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``."""
     kind, _, ident = source.partition(":")
-    if kind == "tournament" and ident.isdigit():
+    if kind == "tournament" and ident.isdecimal():
         row = await storage.tournament(ctx.db, ctx.the_club, int(ident))
         if row is not None:
             return row.tournament.name
         period = await schedules.period_name(ctx.db, ctx.the_club, int(ident))
         return period or f"tournament #{ident}"
-    if kind == "game" and ident.isdigit():
+    if kind == "game" and ident.isdecimal():
         found = await storage.game(ctx.db, ctx.the_club, int(ident))
         if found is None:
             return f"game #{ident}"

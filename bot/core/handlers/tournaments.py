@@ -355,7 +355,14 @@ async def _schedule(ctx: Context, text: str, data: bytes | None) -> Reply:
     words = text.split()
     at_time = at_date = None
     if words and re.fullmatch(r"\d{1,2}:\d{2}", words[-1]):
-        at_time = dt.time.fromisoformat(words.pop().zfill(5))
+        typed = words.pop()
+        try:
+            at_time = dt.time.fromisoformat(typed.zfill(5))
+        except ValueError:
+            raise BadArgument(
+                f"{typed!r} is not a time of day: HH:MM from 00:00 to 23:59, "
+                "e.g. /tournament schedule Spring Cup 2026-04-12 21:30"
+            ) from None
     if words and re.fullmatch(r"\d{4}-\d{2}-\d{2}", words[-1]):
         at_date = _any_date(words.pop(), "the date")
     row = await _which(ctx, " ".join(words))
