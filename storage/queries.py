@@ -40,7 +40,7 @@ __all__ = [
     "export_rows",
     "history",
     "ledger",
-    "place",
+    "placed_card",
     "rating_series",
     "rejected",
     "standings",
@@ -64,7 +64,10 @@ async def card(db: Database, club: ClubRef, player: PlayerRef, system: str | Non
         NotFound: the system has no card for the player (unknown, or a guest).
     """
     cid, pid = club_id(club), player_id(player)
-    key = await _system(db, cid, system)
+    return await _card(db, cid, await _system(db, cid, system), pid)
+
+
+async def _card(db: Database, cid: int, key: str, pid: int) -> Card:
     row = await db.fetchone(
         "SELECT card FROM player_state WHERE club = ? AND system = ? AND player = ?",
         (cid, key, pid),
@@ -93,17 +96,26 @@ async def standings(
     return list(ranked) if limit is None else ranked[:limit]
 
 
-async def place(
+async def placed_card(
     db: Database, club: ClubRef, player: PlayerRef, system: str | None = None
-) -> tuple[int | None, int]:
-    """The player's place in the ranking list (``None``: not in it) and the list's length."""
-    cid = club_id(club)
-    ranked, places = await _ranking(db, cid, await _system(db, cid, system))
-    return places.get(player_id(player)), len(ranked)
+) -> tuple[Card, int | None, int]:
+    """The player's card, their place in the ranking list (``None``: not in it) and the list's
+    length — from the memoised list when the player is in it (``/rating``'s one read).
+
+    Raises:
+        NotFound: the system has no card for the player (unknown, or a guest).
+    """
+    cid, pid = club_id(club), player_id(player)
+    key = await _system(db, cid, system)
+    ranked, index = await _ranking(db, cid, key)
+    at = index.get(pid)
+    if at is None:
+        return await _card(db, cid, key, pid), None, len(ranked)
+    return ranked[at].card, ranked[at].place, len(ranked)
 
 
 async def _ranking(db: Database, cid: int, key: str) -> tuple[list[Standing], dict[int, int]]:
-    """The ranking list and each player's place in it (a memo)."""
+    """The ranking list and each player's position in it (a memo)."""
     return await remembered(
         db,
         ("standings", cid, key),
@@ -135,7 +147,7 @@ async def _ranked(db: Database, cid: int, key: str) -> tuple[list[Standing], dic
         tied = bool(found) and found[-1].card.sort_key == each.sort_key
         place = found[-1].place if tied else index + 1
         found.append(Standing(place, player, each))
-    return found, {standing.player.id: standing.place for standing in found}
+    return found, {standing.player.id: at for at, standing in enumerate(found)}
 
 
 _PLAYER_HISTORY = "rating_history INDEXED BY rating_history_player"

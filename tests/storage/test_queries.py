@@ -18,6 +18,7 @@ from storage import (
     export_rows,
     history,
     ledger,
+    placed_card,
     rating_series,
     rejected,
     set_setting,
@@ -40,6 +41,23 @@ async def test_card_under_each_system(db: Database, club: Club, four: list[Playe
         await card(db, club, four[0], system="elo")
     with pytest.raises(NotFound, match="player 999 has no rating under plus"):
         await card(db, club, 999)
+
+
+async def test_a_placed_card_is_the_card_with_its_place_in_the_list(
+    db: Database, club: Club, four: list[Player]
+) -> None:
+    anna, bela, csaba, dora = four
+    await game(db, club, anna, bela)
+    await game(db, club, csaba, dora)
+    for who in four:
+        found, place, listed = await placed_card(db, club, who)
+        assert found == await card(db, club, who)
+        assert place == next(s.place for s in await standings(db, club) if s.player == who)
+        assert listed == 4
+    await game(db, club, bela, anna)  # a write: the list is read again
+    assert (await placed_card(db, club, bela))[:2] == (await card(db, club, bela), 2)  # 100
+    with pytest.raises(NotFound, match="player 999 has no rating under plus"):
+        await placed_card(db, club, 999)
 
 
 async def test_standings_share_places_for_equal_keys(

@@ -59,8 +59,7 @@ async def player_or_self(ctx: Context, name: str) -> Player:
 async def rating(ctx: Context) -> Reply:
     player = await player_or_self(ctx, ctx.args().text())
     system = ctx.the_club.system
-    card = await storage.card(ctx.db, ctx.the_club, player.id)
-    place, listed = await storage.place(ctx.db, ctx.the_club, player.id)
+    card, place, listed = await storage.placed_card(ctx.db, ctx.the_club, player.id)
     history = await storage.history(ctx.db, ctx.the_club, player.id, 1)
     head = f"{player.name} — {card.rank}"
     facts = [f"{card.rating_label}: {fmt.value(card.rating)}"]
