@@ -46,9 +46,9 @@ from storage.common import ClubRef, clean_name, club_id
 from storage.db import Database, Transaction
 from storage.errors import BatchError, NotFound, StorageError
 from storage.games import GAME_INSERT
-from storage.history import tournament_columns, tournament_rated
+from storage.history import TOURNAMENT_COLUMNS, tournament_columns, tournament_rated
 from storage.names import fold
-from storage.players import NameIndex, load_players
+from storage.players import PLAYER_INSERT, NameIndex, load_players, player_row
 from storage.projections import ClubWrite, club_write, ledgers_for, replay_club
 from storage.records import NewPlayer, Player
 from storage.tournaments import _problems as tournament_problems
@@ -137,28 +137,9 @@ class BulkResult:
 
 
 _SCHEDULED = (log.DAY, log.MONTH, log.PERIOD)
-_PLAYER_INSERT = (
-    "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
-    "committee, guest, rating_system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_TOURNAMENT_COLUMNS = (
-    "seq",
-    "club",
-    "notes",
-    "name",
-    "start_date",
-    "end_date",
-    "rounds",
-    "board",
-    "time",
-    "even",
-    "handicap_reduction",
-    "participants",
-    "invitational_or_national",
-    "european_or_world",
-    "multiplier",
-    "arranged",
-)  # the order of storage.history.tournament_columns
+_TOURNAMENT_COLUMNS = ("seq", "club", "notes", *TOURNAMENT_COLUMNS[1:])
+"""The stored columns of a tournament row: the log position, the club, the notes, then the
+columns :func:`storage.history.tournament_columns` fills."""
 _TOURNAMENT_INSERT = (
     f"INSERT INTO tournaments ({', '.join(_TOURNAMENT_COLUMNS)}) "
     f"VALUES ({', '.join('?' for _ in _TOURNAMENT_COLUMNS)})"
@@ -321,22 +302,7 @@ class _Loader:
                 new = item.player
                 name = self._name(new.name)
                 log_rows.append((seq, club, log.PLAYER, at, actor, chat))
-                players.append(
-                    (
-                        seq,
-                        club,
-                        name,
-                        str(new.rank),
-                        item.date.isoformat(),
-                        new.rating,
-                        new.country,
-                        new.home_club,
-                        new.egd_pin,
-                        int(new.committee),
-                        int(new.guest),
-                        self.system,
-                    )
-                )
+                players.append(player_row(seq, club, name, new, item.date, self.system))
                 self.names.add(Player(seq, club, name, new.rank, item.date))
                 result.players[item.key] = seq
                 if new.guest:
@@ -379,7 +345,7 @@ class _Loader:
             else:
                 raise self._refuse(f"cannot bulk-load a {type(item).__name__}")
         await tx.executemany(_LOG_INSERT, log_rows)
-        await tx.executemany(_PLAYER_INSERT, players)
+        await tx.executemany(PLAYER_INSERT, players)
         await tx.executemany(_TOURNAMENT_INSERT, tournaments)
         await tx.executemany(_ENTRY_INSERT, entries)
         await tx.executemany(GAME_INSERT, games)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from engine.errors import EngineError
 from engine.ranks import Rank
@@ -137,6 +138,33 @@ class NameIndex:
         return self._keys.get(name_key(name))
 
 
+PLAYER_INSERT = (
+    "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
+    "committee, guest, rating_system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def player_row(
+    seq: int, club: int, name: str, new: NewPlayer, date: dt.date, system: str
+) -> tuple[Any, ...]:
+    """A new player's ``players`` row, for :data:`PLAYER_INSERT` (``name`` already cleaned;
+    ``system``: the club's rating system when they registered)."""
+    return (
+        seq,
+        club,
+        name,
+        str(new.rank),
+        date.isoformat(),
+        new.rating,
+        new.country,
+        new.home_club,
+        new.egd_pin,
+        int(new.committee),
+        int(new.guest),
+        system,
+    )
+
+
 async def register(
     write: ClubWrite,
     new: NewPlayer,
@@ -162,22 +190,7 @@ async def register(
         )
     seq = await write.append(log.PLAYER, actor=actor, chat=chat)
     await write.tx.execute(
-        "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
-        "committee, guest, rating_system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            seq,
-            write.club,
-            name,
-            str(new.rank),
-            date.isoformat(),
-            new.rating,
-            new.country,
-            new.home_club,
-            new.egd_pin,
-            int(new.committee),
-            int(new.guest),
-            write.ledgers.current,
-        ),
+        PLAYER_INSERT, player_row(seq, write.club, name, new, date, write.ledgers.current)
     )
     if not new.guest:  # a guest is an unregistered tournament entry (rules.md §1.4 step 2)
         registered = Registered(

@@ -101,6 +101,8 @@ class Checker:
             return recurse(node.value)
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             return all(recurse(e) for e in node.elts)  # a column list
+        if isinstance(node, ast.Starred):
+            return recurse(node.value)  # a column list unpacked into another
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return recurse(node.left) and recurse(node.right)
         if isinstance(node, ast.IfExp):
@@ -281,6 +283,10 @@ BAD = {
     ),
     "loop": 'async def f(tx, names):\n    for n in names:\n        await tx.execute(f"X {n}")\n',
     "join-of-input": 'async def f(tx, names):\n    await tx.execute(", ".join(names))\n',
+    "starred-input": (
+        "async def f(tx, names):\n    columns = ('a', *names)\n"
+        '    await tx.execute(", ".join(columns))\n'
+    ),
 }
 GOOD = {
     "placeholders": (
@@ -288,6 +294,11 @@ GOOD = {
         '    await tx.fetchall(f"SELECT 1 WHERE id IN ({marks})", ids)\n'
     ),
     "constant": 'COLUMNS = "a, b"\nasync def f(tx):\n    await tx.fetchall(f"SELECT {COLUMNS}")\n',
+    "starred-constant": (
+        "BASE = ('a', 'b')\nCOLUMNS = ('seq', *BASE[1:])\n"
+        "SQL = f\"SELECT {', '.join(COLUMNS)}\"\n"
+        "async def f(tx):\n    await tx.fetchall(SQL)\n"
+    ),
     "checked-parameter": (
         "async def q(tx, where=''):\n    await tx.fetchall(f'SELECT 1 {where}')\n"
         "async def g(tx):\n    await q(tx, 'AND x = ?')\n    await q(tx)\n"
