@@ -236,13 +236,17 @@ def card_from_json(text: str) -> Card:
     )
 
 
-def change_row(club: int, system: str, seq: int, idx: int, change: Change) -> tuple[Any, ...]:
-    """A change as a ``rating_history`` row (column order of the table)."""
+def change_row(
+    club: int, system: str, key: tuple[int, int], idx: int, change: Change
+) -> tuple[Any, ...]:
+    """A change as a ``rating_history`` row (column order of the table); ``key`` is the
+    ``(moment, position)`` of the fact that caused it (engine.calendar)."""
     return (
         club,
         system,
-        seq,
+        key[1],
         idx,
+        key[0],
         change.player,
         change.date.isoformat(),
         change.source,

@@ -8,8 +8,10 @@ recomputed from the log (bot.md, ``/undo``, ``/void``, ``/correct``).
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from typing import Any
 
+from engine.calendar import Key, day_of, event_day, start_of
 from engine.errors import EngineError
 from storage import log
 from storage import overlay as overlays
@@ -21,9 +23,11 @@ from storage.games import (
     game_columns,
     game_ids_of,
     game_row,
-    position,
+    game_rows,
+    rated_day,
     raw_pending,
 )
+from storage.history import engine_event
 from storage.log import LOG_COLUMNS, entry_from, events
 from storage.overlay import Overlay
 from storage.players import load_players
@@ -59,9 +63,15 @@ async def _live_game(write: ClubWrite, game: int) -> GameRow:
     return row
 
 
-async def _rated(write: ClubWrite, row: GameRow, folded: Overlay) -> int | None:
-    """The game's position in the rating history (``None``: it is not rated)."""
-    return position(row.game, await raw_pending(write.tx, row.id), folded)
+async def _rated(write: ClubWrite, row: GameRow, folded: Overlay, *also: dt.date) -> Key | None:
+    """Where in the calendar a change of the game rewrites the history from (``None``: it is
+    not rated): its rating day, or an earlier day in ``also`` (a corrected date)."""
+    day = await rated_day(write.tx, row.game, await raw_pending(write.tx, row.id), folded)
+    if day is None:
+        return None
+    if row.game.tournament is None:
+        day = min((day, *also))
+    return start_of(day)
 
 
 async def void_game(
@@ -135,9 +145,9 @@ async def correct_game(
         await write.event(
             log.CORRECT, actor=actor, chat=chat, target=game, payload={"changes": diff}
         )
-        where = await _rated(write, row, context.overlay)
+        where = await _rated(write, row, context.overlay, corrected.date)
         if where is not None:
-            await write.rebuild(strict={where}, since=where)
+            await write.rebuild(strict={game}, since=where)
         fixed = await game_row(write.tx, write.club, game)
     assert fixed is not None
     return fixed
@@ -179,7 +189,7 @@ async def undo_last(db: Database, club: ClubRef, *, actor: str, chat: str | None
 
 @dataclasses.dataclass(slots=True)
 class _Target:
-    since: int | None  # the earliest rating-history position the undo changes (None: none)
+    since: Key | None  # where in the calendar the undo rewrites from (None: nothing rated)
     game: int | None = None
     player: Any = None
     event: Any = None
@@ -195,16 +205,32 @@ async def _undo(write: ClubWrite, seq: int, kind: str, folded: Overlay) -> _Targ
         player = (await load_players(write.tx, write.club)).get(seq)
         assert player is not None
         await _refuse_if_used(write, seq, player.name, folded)
-        return _Target(None if player.guest else seq, player=player)
+        if player.guest:
+            return _Target(None, player=player)
+        return _Target(await _registration_since(write, player.id, player.date), player=player)
     (event,) = [e for e in await events(write.tx, write.club, [kind]) if e.seq == seq]
     if kind in (log.VOID, log.CORRECT, log.CONFIRM):
         assert event.target is not None
         row = await game_row(write.tx, write.club, event.target)
         assert row is not None
-        # the game's place in the rating history, taken with or without this entry
-        rated = position(row.game, await raw_pending(write.tx, row.id), folded)
-        return _Target(rated, game=event.target, event=event)
-    return _Target(seq, event=event)
+        # the game's place in the calendar, with or without this entry (a corrected date)
+        (raw,) = await game_rows(write.tx, write.club, [event.target], Overlay())
+        rated = await rated_day(write.tx, row.game, False, folded)
+        since = None if rated is None else start_of(min(rated, raw.game.date))
+        return _Target(since, game=event.target, event=event)
+    fact = engine_event(seq, kind, event.payload)
+    return _Target(start_of(event_day(fact)), event=event)
+
+
+async def _registration_since(write: ClubWrite, player: int, date: dt.date) -> Key:
+    """Where undoing a registration rewrites from: its date, or the day it was folded on if
+    a fact of the player came first (storage.history: a registration never follows them)."""
+    row = await write.tx.fetchone(
+        "SELECT MIN(moment) FROM rating_history WHERE club = ? AND player = ?",
+        (write.club, player),
+    )
+    folded = date if row is None or row[0] is None else min(date, day_of(row[0]))
+    return start_of(folded)
 
 
 async def _refuse_if_used(write: ClubWrite, player: int, name: str, folded: Overlay) -> None:

@@ -419,13 +419,20 @@ def row_status(seq: int, pending: bool, folded: Overlay) -> str:
     return GAME_OK
 
 
-def position(game: Game, pending: bool, folded: Overlay) -> int | None:
-    """Where a game sits in the rating history (``None``: it is not rated yet)."""
+async def rated_day(reader: Reader, game: Game, pending: bool, folded: Overlay) -> dt.date | None:
+    """The calendar day at which a game is rated (``None``: it is not rated yet): a club
+    game's date, a tournament game's tournament's end date (rules.md, top: calendar order)."""
     if game.tournament is not None:
-        return folded.finalised.get(game.tournament)
-    if pending:
-        return folded.confirmed.get(game.id)
-    return game.id
+        if game.tournament not in folded.finalised:
+            return None
+        row = await reader.fetchone(
+            f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE seq = ?", (game.tournament,)
+        )
+        assert row is not None
+        return _effective_tournament(row, folded).end
+    if pending and game.id not in folded.confirmed:
+        return None
+    return game.date
 
 
 def _game_row(row: tuple[Any, ...], folded: Overlay) -> GameRow:

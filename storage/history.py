@@ -1,24 +1,28 @@
 """The club's history as the engine sees it: the log replayed into ``engine.types`` events.
 
-Order is the log order (one global ``seq``). Registrations become ``Registered``; games outside
-tournaments ``GamePlayed`` at their own position; a tournament's games are gathered into one
-``TournamentRated`` at the position of its effective finalisation; overrides, EGF ratings,
-teacher actions, suspensions and the day/month/period ends map to their engine events. A
-voided or undone entry is left out, a corrected game carries its corrected data at its original
-position, a pending report counts from its confirmation (storage.overlay).
+Order is the calendar's (rules.md, top: "Calendar order"; engine.calendar), never the order of
+entry: registrations become ``Registered`` at their date (or just before the player's first
+fact, if that is earlier); games outside tournaments ``GamePlayed`` at their date; a finalised
+tournament's games are gathered into one ``TournamentRated`` at its end date; overrides, EGF
+ratings, teacher actions, suspensions and the day/month/period ends map to their engine events
+at their dates. The log position only breaks ties. A voided or undone entry is left out, a
+corrected game carries its corrected data (and date), a pending report counts once confirmed
+(storage.overlay).
 
-The game path is kept lean for big clubs (the target: a replay within 3× a plain scan of the
-game rows): rows come as tuples in ``seq`` order, in chunks, and become ``Game`` objects in one
-pass with cached dates, komi and time controls.
+The game path is kept lean for big clubs: rows come as tuples in calendar order, in chunks,
+and become ``Game`` objects in one pass with cached dates, komi and time controls.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
+from engine import calendar
+from engine.calendar import Key
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -51,6 +55,8 @@ from storage.codec import (
 from storage.db import Row, Transaction
 from storage.log import Reader
 from storage.overlay import Overlay
+
+FACTS = calendar.Phase.FACTS
 
 GAME_COLUMNS = (
     "seq",
@@ -266,62 +272,84 @@ async def tournament_rated(reader: Reader, tournament: int, overlay: Overlay) ->
 
 
 _TOURNAMENT = object()
-_CONFIRMED = object()
+_GAME = object()
 
 
-async def _others(reader: Reader, club: int, overlay: Overlay) -> list[tuple[int, Any, Any]]:
-    """Everything but the club games, as ``(position, kind or marker, data)`` in log order."""
-    others: list[tuple[int, Any, Any]] = []
+async def _others(reader: Reader, club: int, overlay: Overlay) -> list[tuple[Key, Any, Any]]:
+    """Everything but the club games read by the scan, as ``(key, kind or marker, data)`` in
+    calendar order: registrations, organiser and scheduler events, finalised tournaments, and
+    the club games the scan leaves out (confirmed reports, corrected games: their effective
+    date is not the stored one)."""
+    others: list[tuple[Key, Any, Any]] = []
     for row in await reader.fetchall(
         "SELECT seq, rank, date, rating, country, committee, rating_system FROM players "
         "WHERE club = ? AND guest = 0",
         (club,),
     ):
         if row[0] not in overlay.undone:
-            others.append((row[0], Registered, row))
+            registered = registered_from_row(row)
+            others.append((calendar.event_key(registered, row[0]), Registered, registered))
     marks = ", ".join("?" for _ in log.ENGINE_EVENTS)
     for seq, kind, payload in await reader.fetchall(
         f"SELECT seq, kind, payload FROM events WHERE club = ? AND kind IN ({marks})",
         (club, *log.ENGINE_EVENTS),
     ):
         if seq not in overlay.undone:
-            others.append((seq, kind, payload))
-    for tournament, position in overlay.finalised.items():
-        others.append((position, _TOURNAMENT, tournament))
-    for game, position in overlay.confirmed.items():
-        if not overlay.removed(game):
-            others.append((position, _CONFIRMED, game))
+            event = engine_event(seq, kind, json.loads(payload))
+            others.append((calendar.event_key(event, seq), kind, event))
+    if overlay.finalised:
+        for row in await reader.fetchall(
+            f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ?", (club,)
+        ):
+            if row[0] in overlay.finalised:
+                tournament = effective_tournament(row, overlay)
+                key = (calendar.moment(tournament.end, FACTS, tournament.start), row[0])
+                others.append((key, _TOURNAMENT, tournament))
+    apart = sorted(
+        game
+        for game in overlay.confirmed.keys() | overlay.corrections.keys()
+        if not overlay.removed(game)
+    )
+    for start in range(0, len(apart), 500):
+        part = apart[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        for *row, pending in await reader.fetchall(
+            f"SELECT {GAME_SELECT}, games.pending FROM games "
+            f"WHERE club = ? AND tournament IS NULL AND seq IN ({marks})",
+            (club, *part),
+        ):
+            if pending and row[0] not in overlay.confirmed:
+                continue  # a corrected report still waiting for its confirmation
+            game = effective_game(tuple(row), overlay)
+            others.append((calendar.event_key(GamePlayed(game), game.id), _GAME, game))
     others.sort(key=lambda item: item[0])
     return others
 
 
-async def _other_event(
-    reader: Reader, item: tuple[int, Any, Any], tournaments: _Tournaments
-) -> Event:
-    position, kind, data = item
-    if kind is Registered:
-        return registered_from_row(data)
+async def _other_event(item: tuple[Key, Any, Any], tournaments: _Tournaments) -> Event:
+    _, kind, data = item
     if kind is _TOURNAMENT:
         return await tournaments.rated(data)
-    if kind is _CONFIRMED:
-        row = await reader.fetchone(f"SELECT {GAME_SELECT} FROM games WHERE seq = ?", (data,))
-        assert row is not None
-        return GamePlayed(effective_game(row, tournaments.overlay))
-    return engine_event(position, kind, json.loads(data))
+    if kind is _GAME:
+        return GamePlayed(data)
+    event: Event = data
+    return event
+
+
+_CLUB_GAMES = "club = ? AND tournament IS NULL AND pending = 0"
 
 
 async def count_events(reader: Reader, club: int, overlay: Overlay) -> int:
     """How many events :func:`club_events` will yield (for progress reports)."""
-    where = "club = ? AND tournament IS NULL AND pending = 0"
-    row = await reader.fetchone(f"SELECT COUNT(*) FROM games WHERE {where}", (club,))
+    row = await reader.fetchone(f"SELECT COUNT(*) FROM games WHERE {_CLUB_GAMES}", (club,))
     assert row is not None
     games: int = row[0]
-    removed = sorted(overlay.undone | overlay.voided.keys())
-    for start in range(0, len(removed), 500):
-        part = removed[start : start + 500]
+    apart = sorted(overlay.undone | overlay.voided.keys() | overlay.corrections.keys())
+    for start in range(0, len(apart), 500):
+        part = apart[start : start + 500]
         marks = ", ".join("?" for _ in part)
         row = await reader.fetchone(
-            f"SELECT COUNT(*) FROM games WHERE {where} AND seq IN ({marks})", (club, *part)
+            f"SELECT COUNT(*) FROM games WHERE {_CLUB_GAMES} AND seq IN ({marks})", (club, *part)
         )
         assert row is not None
         games -= row[0]
@@ -339,6 +367,13 @@ class _Games:
         self.komis: dict[int, Any] = {}
         self.times: dict[str | None, Any] = {None: None}
 
+    def date(self, text: str) -> dt.date:
+        """A stored date, read once per distinct text."""
+        date = self.dates.get(text)
+        if date is None:
+            date = self.dates[text] = dt.date.fromisoformat(text)
+        return date
+
     def game(self, row: Row) -> Game | None:
         """The game of a ``GAME_SELECT`` row as it counts now (``None``: voided or undone)."""
         seq = row[0]
@@ -346,9 +381,7 @@ class _Games:
             if self.overlay.removed(seq):
                 return None
             return effective_game(row, self.overlay)
-        date = self.dates.get(row[4])
-        if date is None:
-            date = self.dates[row[4]] = dt.date.fromisoformat(row[4])
+        date = self.date(row[4])
         komi = self.komis.get(row[6])
         if komi is None:
             komi = self.komis[row[6]] = komi_from_half_points(row[6])
@@ -377,72 +410,37 @@ class _Games:
 
 
 class _Tournaments:
-    """The finalised tournaments of a club, rated from the game rows of the one scan.
+    """The finalised tournaments of a club, rated at their place in the calendar.
 
-    Their games are gathered from the scan as it passes them and rated at the tournament's
-    effective finalisation, which comes after all of them (a finalised tournament takes no
-    new games). A tournament with a game stored after that position — not something hoshi
-    writes — is read by its own query instead (:func:`tournament_rated`), so the order of
-    the history never depends on that rule.
+    Each is read when the fold reaches it: its games by the ``games_tournament`` index, its
+    entries a few hundred tournaments at a time (in calendar order, the order they are asked).
     """
 
     ENTRY_BATCH = 500  # tournaments whose entries are read in one query
 
-    def __init__(self, tx: Transaction, club: int, overlay: Overlay, games: _Games) -> None:
+    def __init__(self, tx: Transaction, overlay: Overlay, games: _Games, order: list[int]) -> None:
         self.tx = tx
-        self.club = club
         self.overlay = overlay
         self.games = games
-        self.rows: dict[int, list[Row]] = {}  # tournament → its game rows scanned so far
-        self.separate: set[int] = set()  # tournaments read by their own query
-        self.tournaments: dict[int, Row] = {}
         self.entries: dict[int, dict[int, Entry]] = {}
-        self.order: list[int] = []  # finalised tournaments by position
+        self.order = order  # finalised tournaments in calendar order
         self.next_batch = 0
 
-    async def load(self) -> None:
-        """The tournament rows, and which tournaments need their own query."""
-        finalised = self.overlay.finalised
-        self.order = sorted(finalised, key=finalised.__getitem__)
-        self.tournaments = {
-            row[0]: row
-            for row in await self.tx.fetchall(
-                f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ?", (self.club,)
-            )
-        }
-        for tournament, last in await self.tx.fetchall(
-            "SELECT tournament, MAX(seq) FROM games "
-            "WHERE club = ? AND tournament IS NOT NULL GROUP BY tournament",
-            (self.club,),
-        ):
-            position = finalised.get(tournament)
-            if position is not None and last > position:
-                self.separate.add(tournament)
-
-    def add(self, row: Row) -> None:
-        """A tournament game passed by the scan."""
-        tournament = row[10]
-        if tournament not in self.separate:
-            rows = self.rows.get(tournament)
-            if rows is None:
-                rows = self.rows[tournament] = []
-            rows.append(row)
-
-    async def rated(self, tournament: int) -> TournamentRated:
-        """The tournament rated at its finalisation (every game row before it is scanned)."""
-        if tournament in self.separate or tournament not in self.tournaments:
-            return await tournament_rated(self.tx, tournament, self.overlay)
-        if tournament not in self.entries:
-            await self._load_entries(tournament)
-        entries = self.entries.pop(tournament, {})
+    async def rated(self, tournament: Tournament) -> TournamentRated:
+        """The tournament with its entries and counting games, rated together (§1.4)."""
+        if tournament.id not in self.entries:
+            await self._load_entries(tournament.id)
+        entries = self.entries.pop(tournament.id, {})
         make = self.games.game
         games = tuple(
-            game for row in self.rows.pop(tournament, ()) if (game := make(row)) is not None
+            game
+            for row in await self.tx.fetchall(
+                f"SELECT {GAME_SELECT} FROM games WHERE tournament = ? ORDER BY seq",
+                (tournament.id,),
+            )
+            if (game := make(row)) is not None
         )
-        row = self.tournaments[tournament]
-        return TournamentRated(
-            effective_tournament(row, self.overlay), tuple(entries.values()), games
-        )
+        return TournamentRated(tournament, tuple(entries.values()), games)
 
     async def _load_entries(self, tournament: int) -> None:
         """The entries of the next few finalised tournaments, in one query."""
@@ -465,44 +463,94 @@ class _Tournaments:
                 return
 
 
+class _Registrations:
+    """Registrations not folded yet, so that a player's first fact never comes before them.
+
+    A registration takes effect at its date, but never after the player's first game,
+    tournament or organiser action: one dated later (a club entering last year's tournaments
+    after registering its members today) is folded just before that first fact, on its day
+    (engine.calendar.registration_key).
+    """
+
+    def __init__(self, others: list[tuple[Key, Any, Any]]) -> None:
+        self.waiting: dict[int, Registered] = {
+            data.player: data for _, kind, data in others if kind is Registered
+        }
+
+    def before(self, event: Event, out: list[tuple[Key, Event]]) -> None:
+        """Fold the registrations of the players ``event`` names that are still waiting."""
+        if not self.waiting:
+            return
+        if isinstance(event, GamePlayed):
+            named: Iterable[int] = (event.game.black, event.game.white)
+        else:
+            named = sorted(event_players(event) or ())
+        for player in named:
+            registered = self.waiting.pop(player, None)
+            if registered is not None:
+                day = calendar.event_day(event)
+                moved = dataclasses.replace(registered, date=day)
+                out.append((calendar.registration_key(day, player), moved))
+
+    def due(self, registered: Registered) -> bool:
+        """Whether a registration reached at its own date is still to be folded."""
+        return self.waiting.pop(registered.player, None) is not None
+
+
 async def club_events(
     tx: Transaction, club: int, overlay: Overlay, *, chunk: int = CHUNK
-) -> AsyncIterator[list[tuple[int, Event]]]:
-    """The club's engine history in log order, as lists of ``(position, event)``.
+) -> AsyncIterator[list[tuple[Key, Event]]]:
+    """The club's engine history in calendar order, as lists of ``(key, event)``.
 
-    ``position`` is the log seq at which the event takes effect (a tournament: its effective
-    finalisation).
-
-    One scan of the club's game rows in ``seq`` order feeds both the club games (at their own
-    positions) and the tournaments (gathered until their finalisation); the next chunk of rows
-    is fetched while this one becomes events, so SQLite and Python work side by side.
+    ``key`` is the fact's place in the calendar (engine.calendar: its moment, then its own log
+    position). A scan of the club's single games by date (the ``games_club_calendar`` index)
+    is merged with everything else — registrations, organiser and scheduler events, finalised
+    tournaments (rated at their end date), confirmed and corrected games — sorted in memory
+    (a small part of the log); the next chunk of rows is fetched while this one becomes events.
     """
     others = await _others(tx, club, overlay)
     next_other = 0
     games = _Games(overlay)
-    tournaments = _Tournaments(tx, club, overlay, games)
-    await tournaments.load()
+    order = [data.id for _, kind, data in others if kind is _TOURNAMENT]
+    tournaments = _Tournaments(tx, overlay, games, order)
+    registrations = _Registrations(others)
+    moments: dict[str, int] = {}
     make = games.game
-    gather = tournaments.add
-    sql = f"SELECT {GAME_SELECT} FROM games WHERE club = ? AND pending = 0 ORDER BY seq"
+    corrected = overlay.corrections.keys()
+
+    async def emit(item: tuple[Key, Any, Any], out: list[tuple[Key, Event]]) -> None:
+        if item[1] is Registered:
+            if registrations.due(item[2]):
+                out.append((item[0], item[2]))
+            return
+        event = await _other_event(item, tournaments)
+        registrations.before(event, out)
+        out.append((item[0], event))
+
+    sql = f"SELECT {GAME_SELECT} FROM games WHERE {_CLUB_GAMES} ORDER BY date, seq"
     async for rows in tx.chunks(sql, (club,), chunk, prefetch=True):
-        batch: list[tuple[int, Event]] = []
+        batch: list[tuple[Key, Event]] = []
         for row in rows:
             seq = row[0]
-            while next_other < len(others) and others[next_other][0] < seq:
-                item = others[next_other]
-                batch.append((item[0], await _other_event(tx, item, tournaments)))
-                next_other += 1
-            if row[10] is not None:
-                gather(row)
+            if seq in corrected:  # folded at its corrected date, from ``others``
                 continue
+            at = moments.get(row[4])
+            if at is None:
+                at = moments[row[4]] = calendar.moment(games.date(row[4]), FACTS)
+            key = (at, seq)
+            while next_other < len(others) and others[next_other][0] < key:
+                await emit(others[next_other], batch)
+                next_other += 1
             game = make(row)
             if game is not None:
-                batch.append((seq, GamePlayed(game)))
+                event = GamePlayed(game)
+                if registrations.waiting:
+                    registrations.before(event, batch)
+                batch.append((key, event))
         yield batch
-    tail: list[tuple[int, Event]] = []
+    tail: list[tuple[Key, Event]] = []
     for item in others[next_other:]:
-        tail.append((item[0], await _other_event(tx, item, tournaments)))
+        await emit(item, tail)
         if len(tail) >= chunk:
             yield tail
             tail = []

@@ -25,9 +25,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.calendar import Key, event_day, event_key, start_of
 from engine.errors import EngineError
 from engine.system import Card, Change, RatingSystem
-from engine.types import Event, Registered
+from engine.types import Event, GamePlayed, Registered, TournamentRated
 from storage import log, overlay, settings
 from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
@@ -40,8 +41,9 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``: events replayed so far out of the total."""
 
 HISTORY_INSERT = (
-    "INSERT INTO rating_history (club, system, seq, idx, player, date, source, rating_before, "
-    "rating_after, rank_before, rank_after, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO rating_history (club, system, seq, idx, moment, player, date, source, "
+    "rating_before, rating_after, rank_before, rank_after, note) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 STATE_UPSERT = (
     "INSERT OR REPLACE INTO player_state (club, system, player, card, sort_key, rank, games) "
@@ -55,8 +57,10 @@ class ClubLedgers:
     """One club's ledgers, one per rating system, and what the projections hold of them.
 
     ``cards`` mirrors ``player_state``: system → player → card JSON. ``last_seq`` is the
-    club's last log entry folded in. ``rejected`` lists, per system, the events that system
-    refused while the club used another one: ``(seq, message)``.
+    club's last log entry folded in; ``last_key`` the latest place in the calendar folded so
+    far (engine.calendar): a fact after it is folded at the end, one before it rewrites the
+    history from its day. ``rejected`` lists, per system, the facts that system refused while
+    the club used another one: ``(position, message)``.
     """
 
     club: int
@@ -64,8 +68,10 @@ class ClubLedgers:
     systems: dict[str, RatingSystem]
     fingerprint: str
     last_seq: int = 0
+    last_key: Key = (0, 0)
     cards: dict[str, dict[int, str]] = field(default_factory=dict)
     rejected: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    captured: list[Change] = field(default_factory=list)
 
     def order(self) -> list[str]:
         """System keys with the current one first (it validates before anything changes)."""
@@ -77,6 +83,19 @@ def seen_by(key: str, event: Event) -> Event:
     """The event as the system ``key`` reads it (a registration's rating is in the units of
     the system it was made under: ``engine.types.Registered.for_system``)."""
     return event.for_system(key) if isinstance(event, Registered) else event
+
+
+def fact_position(event: Event, seq: int) -> int:
+    """The log position that identifies a fact in the calendar's tie-break (engine.calendar):
+    a game's, a tournament's creation (so a reopened tournament finalised again keeps its
+    place), a registration's; any other event's own ``seq``."""
+    if isinstance(event, GamePlayed):
+        return event.game.id
+    if isinstance(event, TournamentRated):
+        return event.tournament.id
+    if isinstance(event, Registered):
+        return event.player
+    return seq
 
 
 def fingerprint(factories: Mapping[str, SystemFactory]) -> str:
@@ -111,16 +130,19 @@ async def fold(
     write_history: bool = False,
     progress: Progress | None = None,
     systems: Collection[str] | None = None,
-    history_since: int = 0,
+    history_since: Key = (0, 0),
+    capture: int | None = None,
 ) -> ClubLedgers:
-    """Replay the club's whole log into fresh ledgers.
+    """Replay the club's whole log, in calendar order, into fresh ledgers.
 
     Args:
         strict: positions at which the current system's rejection is raised, not skipped
             (the corrected entry of a rewrite).
         write_history: insert every change into ``rating_history`` (emptied by the caller).
-        history_since: with ``write_history``, only the changes of events at this position
-            or later (the ones before it are in the table already).
+        history_since: with ``write_history``, only the changes of facts at this place in the
+            calendar or later (the ones before it are in the table already).
+        capture: the position of a fact whose changes under the current system are kept in
+            ``ClubLedgers.captured`` (a fact entered for an earlier date: what it changed).
         progress: called as ``progress(done, total)`` after each chunk of events.
         systems: replay only these systems (default: all of the database's) — ledgers for
             measuring or checking one system; never cached.
@@ -139,6 +161,7 @@ async def fold(
             write_history=write_history,
             progress=progress,
             history_since=history_since,
+            capture=capture,
         )
 
 
@@ -171,7 +194,8 @@ async def _fold(
     strict: Collection[int],
     write_history: bool,
     progress: Progress | None,
-    history_since: int,
+    history_since: Key,
+    capture: int | None,
 ) -> ClubLedgers:
     ledgers = ClubLedgers(club, current, fresh, fingerprint(db.systems))
     ledgers.rejected = {key: [] for key in fresh}
@@ -179,21 +203,26 @@ async def _fold(
     total = await count_events(tx, club, folded) if progress is not None else 0
     done = 0
     rows: list[tuple[Any, ...]] = []
+    last = ledgers.last_key
     async for batch in club_events(tx, club, folded):
-        for seq, event in batch:
+        for at, event in batch:
+            position = at[1]
             for key, system, rejected in order:
                 try:
                     changes = system.apply(seen_by(key, event))
                 except EngineError as error:
-                    if key == current and seq in strict:
+                    if key == current and position in strict:
                         raise
-                    rejected.append((seq, str(error)))
+                    rejected.append((position, str(error)))
                     continue
-                if write_history and changes and seq >= history_since:
+                if write_history and changes and at >= history_since:
                     rows.extend(
-                        change_row(club, key, seq, idx, change)
+                        change_row(club, key, at, idx, change)
                         for idx, change in enumerate(changes)
                     )
+                if position == capture and key == current:
+                    ledgers.captured = changes
+            last = max(last, at)
         if len(rows) >= FLUSH_ROWS:
             await tx.executemany(HISTORY_INSERT, rows)
             rows = []
@@ -205,6 +234,7 @@ async def _fold(
     if progress is not None and done == 0:
         progress(0, total)
     ledgers.last_seq = await last_club_seq(tx, club)
+    ledgers.last_key = last
     return ledgers
 
 
@@ -235,31 +265,43 @@ async def rebuild(
     *,
     strict: Collection[int] = (),
     progress: Progress | None = None,
-    since: int = 0,
+    since: Key = (0, 0),
+    capture: int | None = None,
 ) -> ClubLedgers:
     """Rebuild the club's projections from the log (in the caller's transaction).
 
-    The whole log is replayed; ``since`` is the earliest position the rewrite touched: the
-    rating history before it depends only on the events before it, which did not change, so
-    only the rows from there on are written again (an undo of last week's game rewrites last
-    week, not the club's thirty years). The new ledgers replace the cached ones; if the
-    transaction rolls back they are dropped and rebuilt on next use.
+    The whole log is replayed in calendar order; ``since`` is the earliest place in the
+    calendar the rewrite touched (engine.calendar.start_of its earliest day): the rating
+    history before it depends only on the facts before it, which did not change, so only the
+    rows from there on are written again (an undo of last week's game rewrites last week, not
+    the club's thirty years). ``capture``: see :func:`fold`. The new ledgers replace the
+    cached ones; if the transaction rolls back they are dropped and rebuilt on next use.
     """
     forget_club(tx, club)  # the projections may change at the same log position
-    index = await _history_index(tx, club) if since <= 0 else None
+    whole = since <= (0, 0)
+    index = await _history_index(tx, club) if whole else None
     if index is not None:  # a big club: the index is rebuilt in one sort at the end
         await tx.execute("DROP INDEX rating_history_player")
-    if since <= 0:
+    if whole:
         await tx.execute("DELETE FROM rating_history WHERE club = ?", (club,))
     else:
-        for key in db.systems:  # the primary key's order: (club, system, seq, idx)
+        moment, position = since
+        for key in db.systems:  # by the rating_history_moment index
             await tx.execute(
-                "DELETE FROM rating_history WHERE club = ? AND system = ? AND seq >= ?",
-                (club, key, since),
+                "DELETE FROM rating_history WHERE club = ? AND system = ? "
+                "AND moment >= ? AND (moment > ? OR seq >= ?)",
+                (club, key, moment, moment, position),
             )
     await tx.execute("DELETE FROM player_state WHERE club = ?", (club,))
     ledgers = await fold(
-        db, tx, club, strict=strict, write_history=True, progress=progress, history_since=since
+        db,
+        tx,
+        club,
+        strict=strict,
+        write_history=True,
+        progress=progress,
+        history_since=since,
+        capture=capture,
     )
     if index is not None:
         await tx.execute(index)
@@ -402,8 +444,14 @@ class ClubWrite:
     async def apply(self, seq: int, event: Event, *, strict: bool = True) -> list[Change]:
         """Fold an event appended at ``seq`` into every ledger and write what changed.
 
+        The event takes its place in the calendar (engine.calendar), with the fact's own log
+        position (:func:`fact_position`) as the tie-break. After everything
+        folded so far, it is folded at the end; dated earlier (a backdated result, a late
+        tournament), the club's history is rebuilt from its day and every rating after it is
+        recomputed.
+
         Returns:
-            The changes under the club's current system.
+            The event's own changes under the club's current system.
 
         Raises:
             EngineError: the current system refused the event (``strict``); nothing changed.
@@ -411,6 +459,18 @@ class ClubWrite:
         ledgers = self.ledgers
         if seq <= ledgers.last_seq:
             raise RuntimeError(f"entry {seq} is not at the end of club {self.club}'s history")
+        at = event_key(event, fact_position(event, seq))
+        if at <= ledgers.last_key:
+            self._dirty()
+            self.ledgers = await rebuild(
+                self.db,
+                self.tx,
+                self.club,
+                strict={at[1]} if strict else (),
+                since=start_of(event_day(event)),
+                capture=at[1],
+            )
+            return self.ledgers.captured
         per_system: dict[str, list[Change]] = {}
         for key in ledgers.order():
             try:
@@ -423,8 +483,9 @@ class ClubWrite:
                 continue
             self._dirty()
             per_system[key] = changes
+        ledgers.last_key = at
         rows = [
-            change_row(self.club, key, seq, idx, change)
+            change_row(self.club, key, at, idx, change)
             for key in sorted(per_system)
             for idx, change in enumerate(per_system[key])
         ]
@@ -459,11 +520,12 @@ class ClubWrite:
         if rows:
             await self.tx.executemany(STATE_UPSERT, rows)
 
-    async def rebuild(self, *, strict: Collection[int] = (), since: int = 0) -> None:
+    async def rebuild(self, *, strict: Collection[int] = (), since: Key = (0, 0)) -> None:
         """Rebuild the club's projections after a rewrite of the past (this transaction).
 
-        ``since``: the earliest log position the rewrite changed (0: it may have changed
-        anything, e.g. a rating setting).
+        ``since``: the earliest place in the calendar the rewrite changed, e.g.
+        ``engine.calendar.start_of(day)`` (``(0, 0)``: it may have changed anything, e.g. a
+        rating setting).
         """
         self._dirty()
         self.ledgers = await rebuild(self.db, self.tx, self.club, strict=strict, since=since)

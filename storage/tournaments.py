@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.calendar import start_of
 from engine.errors import EngineError
 from engine.ranks import Rank
 from engine.system import Change
@@ -393,7 +394,8 @@ async def add_entry(
 async def finalise_tournament(
     db: Database, club: ClubRef, ref: TournamentRef, *, actor: str, chat: str | None = None
 ) -> list[Change]:
-    """Rate a tournament now, at the end of the club's history (rules.md §1.4).
+    """Rate a tournament at its end date in the club's calendar (rules.md §1.4, and top:
+    calendar order); every rating after that date is recomputed.
 
     Returns:
         The rating changes under the club's current system.
@@ -427,7 +429,7 @@ async def reopen_tournament(
         if not row.finalised:
             raise Refused(f"{row.tournament.name} is not finalised, so there is nothing to reopen")
         await write.event(log.REOPEN, actor=actor, chat=chat, target=row.id)
-        await write.rebuild(since=row.finalised_seq or 0)
+        await write.rebuild(since=start_of(row.tournament.end))
         return await _resolve(write.tx, write.club, row.id)
 
 
@@ -472,6 +474,7 @@ async def amend_tournament(
         await write.event(
             log.AMEND, actor=actor, chat=chat, target=row.id, payload={"changes": diff}
         )
-        if row.finalised_seq is not None:
-            await write.rebuild(strict={row.finalised_seq}, since=row.finalised_seq)
+        if row.finalised_seq is not None:  # re-rated at its (possibly new) end date
+            day = min(row.tournament.end, amended.end)
+            await write.rebuild(strict={row.id}, since=start_of(day))
         return await _resolve(write.tx, write.club, row.id)

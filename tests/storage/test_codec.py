@@ -149,8 +149,10 @@ def test_card_json_is_canonical() -> None:
 
 def test_change_rows_hold_every_field() -> None:
     change = Change(7, dt.date(2026, 3, 1), "game:5", 2030, 2047, Rank.dan(1), Rank.dan(1), "ok")
-    row = codec.change_row(1, "mgsz", 5, 0, change)
-    assert row == (1, "mgsz", 5, 0, 7, "2026-03-01", "game:5", "2030", "2047", "1d", "1d", "ok")
+    row = codec.change_row(1, "mgsz", (99, 5), 0, change)
+    assert row == (
+        (1, "mgsz", 5, 0, 99, 7, "2026-03-01", "game:5", "2030", "2047", "1d", "1d", "ok")
+    )
 
 
 def test_timestamps_are_utc() -> None:

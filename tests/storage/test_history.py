@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from fractions import Fraction
 
 import pytest
@@ -39,13 +40,16 @@ from tests.storage.conftest import DAY, KOMI, ORGANISER, game, player
 
 
 async def _stream(db: Database, club: Club, chunk: int = 4096) -> list[tuple[int, Event]]:
+    """``(position, event)`` in the order of the fold; the keys are checked to be sorted."""
     async with db.transaction() as tx:
         folded = await overlays.load(tx, club.id)
-        events = [
+        keyed = [
             item async for batch in club_events(tx, club.id, folded, chunk=chunk) for item in batch
         ]
-        assert await count_events(tx, club.id, folded) == len(events)
-    return events
+        assert await count_events(tx, club.id, folded) == len(keyed)
+    keys = [key for key, _ in keyed]
+    assert keys == sorted(keys)
+    return [(key[1], event) for key, event in keyed]
 
 
 @pytest.fixture
@@ -53,7 +57,7 @@ async def pair(db: Database, club: Club) -> tuple[Player, Player]:
     return await player(db, club, "Nagy Péter"), await player(db, club, "Kovács Anna", "7k")
 
 
-async def test_registrations_and_club_games_in_log_order(
+async def test_registrations_come_before_the_games_of_their_day(
     db: Database, club: Club, pair: tuple[Player, Player]
 ) -> None:
     a, b = pair
@@ -63,11 +67,35 @@ async def test_registrations_and_club_games_in_log_order(
     assert await _stream(db, club) == [
         (a.id, Registered(a.id, Rank.kyu(5), DAY, rating_system="plus")),
         (b.id, Registered(b.id, Rank.kyu(7), DAY, rating_system="plus")),
+        (third.id, Registered(third.id, Rank.kyu(5), DAY, 120, "HU", True, "plus")),
         (
             row.id,
             GamePlayed(Game(row.id, a.id, b.id, Result.JIGO, DAY, 3, Fraction(1, 2), time=time)),
         ),
-        (third.id, Registered(third.id, Rank.kyu(5), DAY, 120, "HU", True, "plus")),
+    ]
+
+
+async def test_games_come_in_date_order_whatever_the_order_of_entry(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    late = await game(db, club, a, b, date=DAY + dt.timedelta(days=2))
+    early = await game(db, club, b, a, date=DAY + dt.timedelta(days=1))
+    same_day = await game(db, club, a, b, date=DAY + dt.timedelta(days=1))
+    games = [p for p, e in await _stream(db, club) if isinstance(e, GamePlayed)]
+    assert games == [early.id, same_day.id, late.id]
+
+
+async def test_a_registration_dated_after_a_game_comes_just_before_it(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, _ = pair
+    later = await player(db, club, "Szabó Éva", date=DAY + dt.timedelta(days=30))
+    row = await game(db, club, a, later, date=DAY + dt.timedelta(days=3))
+    stream = await _stream(db, club)
+    assert stream[-2:] == [
+        (later.id, Registered(later.id, Rank.kyu(5), row.game.date, rating_system="plus")),
+        (row.id, GamePlayed(row.game)),
     ]
 
 
@@ -127,7 +155,7 @@ async def test_chunks_do_not_change_the_stream(
     assert await _stream(db, club, chunk=2) == await _stream(db, club)
 
 
-async def test_a_tournament_is_rated_at_its_effective_finalisation(
+async def test_a_tournament_is_rated_at_its_end_date_in_its_own_place(
     db: Database, club: Club, pair: tuple[Player, Player]
 ) -> None:
     a, b = pair
@@ -138,17 +166,21 @@ async def test_a_tournament_is_rated_at_its_effective_finalisation(
     await reopen_tournament(db, club, cup, actor=ORGANISER)
     second = await game(db, club, b, a, tournament=cup.id, round=2)
     later = await game(db, club, a, b)
+    before = await game(db, club, a, b, date=DAY - dt.timedelta(days=1))
     await finalise_tournament(db, club, cup, actor=ORGANISER)
     stream = await _stream(db, club)
-    positions = [position for position, _ in stream]
-    assert positions == sorted(positions)
     (rated,) = [(p, e) for p, e in stream if isinstance(e, TournamentRated)]
     position, event = rated
-    assert position > later.id  # the re-finalisation, not the first one
+    assert position == cup.id  # its own place, however often it was finalised
+    assert [p for p, e in stream if isinstance(e, TournamentRated | GamePlayed)] == [
+        before.id,
+        cup.id,
+        club_game.id,
+        later.id,
+    ]
     assert [g.id for g in event.games] == [first.id, second.id]
     assert event.entries == (Entry(a.id, Rank.kyu(5)), Entry(b.id, Rank.kyu(7)))
     assert event.tournament.name == "Cup"
-    assert [p for p, e in stream if isinstance(e, GamePlayed)] == [club_game.id, later.id]
 
 
 async def test_an_open_tournament_is_not_in_the_stream(
@@ -157,6 +189,17 @@ async def test_an_open_tournament_is_not_in_the_stream(
     cup = await create_tournament(db, club, Tournament(0, "Cup", DAY, DAY, 2), actor=ORGANISER)
     await game(db, club, *pair, tournament=cup.id, round=1)
     assert not any(isinstance(e, TournamentRated) for _, e in await _stream(db, club))
+
+
+async def test_a_corrected_date_moves_the_game(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    a, b = pair
+    first = await game(db, club, a, b)
+    second = await game(db, club, b, a)
+    await correct_game(db, club, first.id, actor=ORGANISER, date=DAY + dt.timedelta(days=1))
+    games = [p for p, e in await _stream(db, club) if isinstance(e, GamePlayed)]
+    assert games == [second.id, first.id]
 
 
 async def test_a_correction_keeps_the_original_position(
@@ -196,7 +239,7 @@ async def test_an_undone_registration_is_not_in_the_stream(db: Database, club: C
     assert not any(e == Registered(a.id, Rank.kyu(5), DAY) for _, e in await _stream(db, club))
 
 
-async def test_a_pending_report_counts_from_its_confirmation(
+async def test_a_pending_report_counts_at_its_date_once_confirmed(
     db: Database, club: Club, pair: tuple[Player, Player]
 ) -> None:
     a, b = pair
@@ -207,10 +250,7 @@ async def test_a_pending_report_counts_from_its_confirmation(
     ]
     await confirm_game(db, club, report.id, actor=ORGANISER)
     stream = await _stream(db, club)
-    assert [(p > other.id, e.game.id) for p, e in stream if isinstance(e, GamePlayed)] == [
-        (False, other.id),
-        (True, report.id),
-    ]
+    assert [p for p, e in stream if isinstance(e, GamePlayed)] == [report.id, other.id]
 
 
 async def test_komi_reads_back_exactly(
