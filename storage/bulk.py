@@ -412,6 +412,9 @@ async def _apply(write: ClubWrite, tx: Transaction, applied: list[tuple[int, Any
     """The incremental path: each event folded into the ledgers as it was appended."""
     folded = await overlays.load(tx, write.club)
     for seq, event in applied:
+        if seq <= write.ledgers.last_seq:
+            continue  # an earlier event of the batch was dated before what was folded: the
+            # rebuild from its day folded the whole log, this batch's later entries too
         if isinstance(event, int):  # a finalisation: the tournament as stored now
             event = await tournament_rated(tx, event, folded)
         await write.apply(seq, event, strict=False)

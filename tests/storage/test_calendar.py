@@ -1,0 +1,225 @@
+"""Calendar order through storage: the same dated facts, entered in any order, give the same
+projections under every system (rules.md, top: "Calendar order")."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.ranks import Rank
+from engine.systems import SYSTEMS
+from engine.timecontrol import TimeControl
+from engine.types import Result, Tournament
+from storage import (
+    Database,
+    close_period,
+    create_tournament,
+    end_day,
+    end_month,
+    finalise_tournament,
+    open_db,
+    record_game,
+    register_player,
+    reopen_tournament,
+)
+from storage.clubs import create_club
+from tests.storage.conftest import FakeClock
+
+ORGANISER = "console"
+HOUR = TimeControl.parse("60m 3x30s japanese")
+PLAYERS = (  # name, rank, MGSZ Elo: four members moving their standing into hoshi
+    ("Nagy Péter", "2k", 1870),
+    ("Kovács Anna", "1k", 1930),
+    ("Szabó Éva", "3k", 1820),
+    ("Tóth Béla", "1d", 1990),
+)
+OCTOBER = (dt.date(2026, 10, 10), dt.date(2026, 10, 11))
+NOVEMBER = (dt.date(2026, 11, 7), dt.date(2026, 11, 8))
+
+IDS = re.compile(r"\b(game|tournament|period):\d+")
+
+Fact = Callable[[Database, int, list[int]], Awaitable[None]]
+
+
+def _tournament(name: str, days: tuple[dt.date, dt.date], pairings: list[tuple[int, int]]) -> Fact:
+    """A two-round tournament entered, played and finalised in one go."""
+
+    async def enter(db: Database, club: int, players: list[int]) -> None:
+        row = await create_tournament(
+            db, club, Tournament(0, name, days[0], days[1], 2, time=HOUR), actor=ORGANISER
+        )
+        for number, (black, white) in enumerate(pairings):
+            await record_game(
+                db,
+                club,
+                players[black],
+                players[white],
+                Result.BLACK if number % 3 else Result.WHITE,
+                stones=0,
+                komi=6,
+                date=days[number // 2],
+                time=HOUR,
+                tournament=row.id,
+                round=number // 2 + 1,
+                actor=ORGANISER,
+            )
+        await finalise_tournament(db, club, row.id, actor=ORGANISER)
+
+    return enter
+
+
+def _club_game(day: dt.date, black: int, white: int, result: Result) -> Fact:
+    async def enter(db: Database, club: int, players: list[int]) -> None:
+        await record_game(
+            db,
+            club,
+            players[black],
+            players[white],
+            result,
+            stones=0,
+            komi=6,
+            date=day,
+            time=HOUR,
+            actor=ORGANISER,
+        )
+
+    return enter
+
+
+def _scheduled(day: dt.date) -> Fact:
+    """What the scheduler writes after a day: its end (Tensuusei), and after a month's last day
+    the month end (PSG) and the club-games period (MGSZ)."""
+
+    async def enter(db: Database, club: int, players: list[int]) -> None:
+        await end_day(db, club, day)
+        if (day + dt.timedelta(days=1)).day == 1:
+            await end_month(db, club, day.year, day.month)
+            first = day.replace(day=1)
+            period = Tournament(0, f"Club games {day:%Y-%m}", first, day, 1, time=HOUR)
+            await close_period(db, club, period)
+
+    return enter
+
+
+FACTS: tuple[Fact, ...] = (
+    _tournament("October Cup", OCTOBER, [(0, 1), (2, 3), (1, 2), (3, 0)]),
+    _tournament("November Cup", NOVEMBER, [(0, 2), (1, 3), (2, 1), (0, 3)]),
+    _club_game(dt.date(2026, 10, 3), 0, 1, Result.BLACK),
+    _club_game(dt.date(2026, 10, 20), 2, 0, Result.WHITE),
+    _club_game(dt.date(2026, 11, 2), 3, 2, Result.BLACK),
+    _club_game(dt.date(2026, 11, 15), 1, 0, Result.JIGO),
+    _scheduled(dt.date(2026, 10, 3)),
+    _scheduled(dt.date(2026, 10, 20)),
+    _scheduled(dt.date(2026, 10, 31)),
+    _scheduled(dt.date(2026, 11, 2)),
+    _scheduled(dt.date(2026, 11, 15)),
+    _scheduled(dt.date(2026, 11, 30)),
+)
+
+
+async def _club(path: Path) -> tuple[Database, int, list[int]]:
+    db = await open_db(
+        path, systems=SYSTEMS, clock=FakeClock(dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
+    )
+    club = await create_club(db, "Budapest Go Club", "mgsz", actor=ORGANISER)
+    players = []
+    for name, rank, elo in PLAYERS:
+        player = await register_player(
+            db,
+            club,
+            name,
+            Rank.parse(rank),
+            date=dt.date(2026, 9, 1),
+            rating=elo,
+            actor=ORGANISER,
+        )
+        players.append(player.id)
+    return db, club.id, players
+
+
+async def projections(db: Database, club: int) -> dict[str, object]:
+    """Everything the projections say, with the facts' own log positions left out (they
+    differ with the order of entry): the cards byte for byte but for a source's number
+    (``tournament:9``), the history row by row."""
+    cards = [
+        (system, player, IDS.sub(r"\1:#", card), *rest)
+        for system, player, card, *rest in await db.fetchall(
+            "SELECT system, player, card, sort_key, rank, games FROM player_state WHERE club = ? "
+            "ORDER BY system, player",
+            (club,),
+        )
+    ]
+    history = await db.fetchall(
+        "SELECT system, moment, idx, player, date, rating_before, rating_after, rank_before, "
+        "rank_after, substr(source, 1, instr(source || ':', ':')) FROM rating_history "
+        "WHERE club = ? ORDER BY system, moment, player, idx",
+        (club,),
+    )
+    return {"cards": cards, "history": history}
+
+
+async def _entered(path: Path, order: list[int]) -> dict[str, object]:
+    db, club, players = await _club(path)
+    try:
+        for index in order:
+            await FACTS[index](db, club, players)
+        return await projections(db, club)
+    finally:
+        await db.close()
+
+
+async def test_the_order_of_entry_does_not_change_any_projection(tmp_path: Path) -> None:
+    calendar = await _entered(tmp_path / "a.db", list(range(len(FACTS))))
+    backwards = await _entered(tmp_path / "b.db", list(reversed(range(len(FACTS)))))
+    assert backwards == calendar
+    assert calendar["history"]  # the facts were rated
+
+
+@settings(max_examples=8)
+@given(order=st.permutations(list(range(len(FACTS)))))
+async def test_any_order_of_entry_gives_the_same_projections(
+    tmp_path_factory: object, order: list[int]
+) -> None:
+    base = Path(tmp_path_factory.mktemp("calendar"))  # type: ignore[attr-defined]
+    assert await _entered(base / "any.db", order) == await _entered(
+        base / "calendar.db", list(range(len(FACTS)))
+    )
+
+
+async def _elo(db: Database, club: int) -> dict[int, int]:
+    rows = await db.fetchall(
+        "SELECT player, card FROM player_state WHERE club = ? AND system = 'mgsz'", (club,)
+    )
+    return {player: json.loads(card)["rating"] for player, card in rows}
+
+
+async def test_reopening_and_finalising_again_changes_nothing(tmp_path: Path) -> None:
+    """The issue's reproduction: October, then November, then October reopened and finalised
+    again without a change: every Elo as before (it was rated after November)."""
+    db, club, players = await _club(tmp_path / "club.db")
+    try:
+        await FACTS[0](db, club, players)
+        await FACTS[1](db, club, players)
+        before = await projections(db, club)
+        elo = await _elo(db, club)
+        assert len(set(elo.values())) > 1
+        october = await db.fetchone("SELECT seq FROM tournaments WHERE name = 'October Cup'")
+        assert october is not None
+        await reopen_tournament(db, club, october[0], actor=ORGANISER)
+        await finalise_tournament(db, club, october[0], actor=ORGANISER)
+        assert await projections(db, club) == before
+        assert await _elo(db, club) == elo
+    finally:
+        await db.close()
+
+
+async def test_november_entered_first_gives_the_same_elo(tmp_path: Path) -> None:
+    in_order = await _entered(tmp_path / "a.db", [0, 1])
+    november_first = await _entered(tmp_path / "b.db", [1, 0])
+    assert november_first == in_order
