@@ -508,11 +508,13 @@ async def game_ids_of(reader: Reader, club: int, player: int, folded: Overlay) -
 
 
 async def club_games(db: Database, club: ClubRef) -> list[GameRow]:
-    """Every game of the club in log order (for export)."""
+    """Every game of the club in date order, then entry (for export; rules.md, top)."""
     cid = club_id(club)
     folded = await overlays.load(db, cid)
     rows = await db.fetchall(f"{_ROW_SELECT} WHERE games.club = ? ORDER BY games.seq", (cid,))
-    return [_game_row(row, folded) for row in rows]
+    found = [_game_row(row, folded) for row in rows]
+    found.sort(key=lambda row: row.game.date)  # stable: a day's games stay in entry order
+    return found
 
 
 async def pending_games(db: Database, club: ClubRef) -> list[GameRow]:

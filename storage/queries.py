@@ -7,7 +7,9 @@ questions.
 
 from __future__ import annotations
 
+from engine.calendar import Key, event_key
 from engine.system import Card
+from engine.types import GamePlayed
 from storage import overlay as overlays
 from storage import settings
 from storage.codec import card_from_json, date_from_text, rank_from_text, value_from_text
@@ -162,45 +164,53 @@ async def history(
     limit: int | None = 20,
     system: str | None = None,
 ) -> list[HistoryRow]:
-    """The player's rating changes, newest first, with their voided and undone games.
+    """The player's rating changes, newest first in calendar order (rules.md, top), with
+    their voided and undone games at their dates.
 
     A change caused by a corrected game is marked ``corrected``.
     """
     cid, pid = club_id(club), player_id(player)
     key = await _system(db, cid, system)
     folded = await overlays.load(db, cid)
-    found: list[HistoryRow] = []
+    found: list[tuple[Key, HistoryRow]] = []
     sql = (
         "SELECT seq, idx, date, source, rating_before, rating_after, rank_before, rank_after, "
-        f"note FROM {_PLAYER_HISTORY} WHERE club = ? AND system = ? AND player = ? "
+        f"note, moment FROM {_PLAYER_HISTORY} WHERE club = ? AND system = ? AND player = ? "
     )
     if limit is None:
-        rows = await db.fetchall(sql + "ORDER BY seq, idx", (cid, key, pid))
+        rows = await db.fetchall(sql + "ORDER BY moment, seq, idx", (cid, key, pid))
     else:  # the newest ``limit`` only (a long career has thousands), in the same order
-        rows = await db.fetchall(sql + "ORDER BY seq DESC, idx LIMIT ?", (cid, key, pid, limit))
-        rows.sort(key=lambda row: (row[0], row[1]))
-    for seq, _, date, source, before, after, rank_before, rank_after, note in rows:
+        rows = await db.fetchall(
+            sql + "ORDER BY moment DESC, seq DESC, idx LIMIT ?", (cid, key, pid, limit)
+        )
+        rows.sort(key=lambda row: (row[9], row[0], row[1]))
+    for seq, _, date, source, before, after, rank_before, rank_after, note, at in rows:
         kind, _, ident = source.partition(":")
         corrected = kind == "game" and ident.isdecimal() and int(ident) in folded.corrections
         found.append(
-            HistoryRow(
-                seq=seq,
-                date=date_from_text(date),
-                source=source,
-                status=HISTORY_CORRECTED if corrected else HISTORY_RATED,
-                rating_before=value_from_text(before),
-                rating_after=value_from_text(after),
-                rank_before=rank_from_text(rank_before),
-                rank_after=rank_from_text(rank_after),
-                note=note,
+            (
+                (at, seq),
+                HistoryRow(
+                    seq=seq,
+                    date=date_from_text(date),
+                    source=source,
+                    status=HISTORY_CORRECTED if corrected else HISTORY_RATED,
+                    rating_before=value_from_text(before),
+                    rating_after=value_from_text(after),
+                    rank_before=rank_from_text(rank_before),
+                    rank_after=rank_from_text(rank_after),
+                    note=note,
+                ),
             )
         )
     # voided and undone games are shown too: only they can be (newest first, as games_of)
     for row in (await _removed_games(db, cid, folded)).get(pid, ()):
         status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
-        found.append(HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row))
-    found.sort(key=lambda r: r.seq, reverse=True)
-    return found if limit is None else found[:limit]
+        taken_back = HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row)
+        found.append((event_key(GamePlayed(row.game), row.id), taken_back))
+    found.sort(key=lambda item: item[0], reverse=True)
+    newest = [each for _, each in found]
+    return newest if limit is None else newest[:limit]
 
 
 async def _removed_games(db: Database, cid: int, folded: Overlay) -> dict[int, list[GameRow]]:
@@ -232,7 +242,7 @@ async def rating_series(
         SeriesPoint(date_from_text(date), value_from_text(after), rank_from_text(rank), source)
         for date, after, rank, source in await db.fetchall(
             f"SELECT date, rating_after, rank_after, source FROM {_PLAYER_HISTORY} "
-            "WHERE club = ? AND system = ? AND player = ? ORDER BY seq, idx",
+            "WHERE club = ? AND system = ? AND player = ? ORDER BY moment, seq, idx",
             (cid, key, pid),
         )
     ]

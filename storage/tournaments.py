@@ -186,9 +186,12 @@ async def tournament(
 
 
 async def tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
-    """Every tournament of the club, oldest first."""
+    """Every tournament of the club in calendar order: by end date, then start date (rules.md,
+    top), then entry."""
     cid = club_id(club)
-    return await _rows(db, cid, await overlays.load(db, cid))
+    found = await _rows(db, cid, await overlays.load(db, cid))
+    found.sort(key=lambda row: (row.tournament.end, row.tournament.start, row.id))
+    return found
 
 
 async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:

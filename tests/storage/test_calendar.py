@@ -19,14 +19,18 @@ from engine.types import Result, Tournament
 from storage import (
     Database,
     close_period,
+    club_games,
     create_tournament,
     end_day,
     end_month,
     finalise_tournament,
+    history,
     open_db,
+    rating_series,
     record_game,
     register_player,
     reopen_tournament,
+    tournaments,
 )
 from storage.clubs import create_club
 from tests.storage.conftest import FakeClock
@@ -223,3 +227,25 @@ async def test_november_entered_first_gives_the_same_elo(tmp_path: Path) -> None
     in_order = await _entered(tmp_path / "a.db", [0, 1])
     november_first = await _entered(tmp_path / "b.db", [1, 0])
     assert november_first == in_order
+
+
+async def test_lists_and_history_are_in_date_order(tmp_path: Path) -> None:
+    """/history, /chart, /tournament list and the exports follow the calendar: November's
+    tournament and a late October game entered first still come after October's facts."""
+    db, club, players = await _club(tmp_path / "club.db")
+    try:
+        await FACTS[1](db, club, players)  # November Cup
+        await FACTS[3](db, club, players)  # 20 October
+        await FACTS[0](db, club, players)  # October Cup
+        await FACTS[2](db, club, players)  # 3 October
+        names = [row.tournament.name for row in await tournaments(db, club)]
+        assert names == ["October Cup", "November Cup"]
+        dates = [row.game.date for row in await club_games(db, club)]
+        assert dates == sorted(dates)
+        rows = await history(db, club, players[0], limit=None)
+        assert [row.date for row in rows] == sorted((row.date for row in rows), reverse=True)
+        series = await rating_series(db, club, players[0])
+        assert [point.date for point in series] == sorted(point.date for point in series)
+        assert {point.date for point in series} >= {OCTOBER[1], NOVEMBER[1]}
+    finally:
+        await db.close()
