@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.system import Change
 from storage import log
+from storage import overlay as overlays
 from storage.codec import rank_from_text, value_from_text
 from storage.common import ClubRef, club_id
 from storage.db import Database
@@ -132,7 +133,12 @@ def _payload(text: str) -> dict[str, Any]:
 
 
 async def unsettled_days(db: Database, club: ClubRef, before: dt.date) -> list[dt.date]:
-    """Dates before ``before`` with live games and no end-of-day yet (rules.md §2.3)."""
+    """Dates before ``before`` with live games and no end-of-day yet (rules.md §2.3).
+
+    A game reported late for a day that had no games of its own makes that day due (rules.md
+    §2.3, late reports): it is settled at the next end of day, never left waiting for a later
+    day with games. Confirmed reports and corrected dates count.
+    """
     cid = club_id(club)
     settled = {
         key
@@ -140,14 +146,29 @@ async def unsettled_days(db: Database, club: ClubRef, before: dt.date) -> list[d
             "SELECT key FROM events WHERE club = ? AND kind = ?", (cid, log.DAY)
         )
     }
-    return [
-        dt.date.fromisoformat(day)
+    folded = await overlays.load(db, cid)
+    days = {
+        day
         for (day,) in await db.fetchall(
-            "SELECT DISTINCT date FROM games WHERE club = ? AND date < ? AND pending = 0 "
-            "ORDER BY date",
+            "SELECT DISTINCT date FROM games WHERE club = ? AND date < ? AND pending = 0",
             (cid, before.isoformat()),
         )
-        if day not in settled
+    }
+    confirmed = sorted(folded.confirmed)
+    for start in range(0, len(confirmed), 500):
+        part = confirmed[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        days.update(
+            day
+            for (day,) in await db.fetchall(
+                f"SELECT date FROM games WHERE club = ? AND seq IN ({marks})", (cid, *part)
+            )
+        )
+    days.update(changes["date"] for changes in folded.corrections.values() if "date" in changes)
+    return [
+        dt.date.fromisoformat(day)
+        for day in sorted(days)
+        if day < before.isoformat() and day not in settled
     ]
 
 

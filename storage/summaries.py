@@ -65,12 +65,15 @@ async def facts_between(
         (cid, *window),
     )
     low, high = span if span is not None and span[0] is not None else (0, -1)
+    # the changes of facts entered in the window (a game, a day's end …) and of tournaments
+    # finalised in it (their rows carry the tournament's own position), in calendar order
     for player, before, after, rank_before, rank_after in await db.fetchall(
         "SELECT h.player, h.rating_before, h.rating_after, h.rank_before, h.rank_after "
-        "FROM rating_history h JOIN log ON log.seq = h.seq "
-        "WHERE h.club = ? AND h.system = ? AND h.seq BETWEEN ? AND ? "
-        "AND log.at >= ? AND log.at < ? AND h.source != 'registration' ORDER BY h.seq, h.idx",
-        (cid, system, low, high, *window),
+        "FROM rating_history h WHERE h.club = ? AND h.system = ? "
+        "AND (h.seq BETWEEN ? AND ? OR h.seq IN (SELECT target FROM events WHERE club = ? "
+        "AND kind = ? AND seq BETWEEN ? AND ?)) AND h.source != 'registration' "
+        "ORDER BY h.moment, h.seq, h.idx",
+        (cid, system, low, high, cid, log.FINALISE, low, high),
     ):
         if player not in players:
             continue

@@ -257,3 +257,32 @@ async def test_an_empty_week_posts_a_short_line(process: Process) -> None:
     assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-16"]
     (text,) = bot.texts()
     assert "A quiet week" in text
+
+
+async def test_tensuusei_late_reports_are_settled_with_their_day(process: Process) -> None:
+    """A game reported for a day that has ended belongs to that day (its pair's net) and is
+    settled at once if the day has ended, or at the next end of day if that day had no games
+    (rules.md §2.3, late reports) — never left pending until a later day has games."""
+    bot = process.bot
+    assert bot is not None
+    for line in ("/club system tensuusei", "/register Nagy Péter 1k", "/register Kovács Anna 1d"):
+        assert not (await bot.say(line)).error, line
+    anna = (await storage.find_player(bot.db, 1, "Kovács Anna")).player
+    assert anna is not None
+    assert not (await bot.say("/result Nagy Péter Kovács Anna W+")).error
+    process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
+    assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
+    assert (await storage.card(bot.db, 1, anna.id)).rating == 131
+    # a second game of 2 March, reported on the 3rd: the day's net for the pair is now 2–0
+    assert not (await bot.say("/result Nagy Péter Kovács Anna W+ date=2026-03-02")).error
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (132, None)
+    # a game of 1 March, a day that had no games: a loss for Anna. The next end of day in the
+    # calendar (2 March's, already past) settles it at once; the scheduler then closes 1 March
+    assert not (await bot.say("/result Kovács Anna Nagy Péter W+ date=2026-03-01")).error
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (131, None)
+    process.clock.set(dt.datetime(2026, 3, 4, 0, 1, tzinfo=dt.UTC))
+    assert "Club: day 2026-03-01 settled" in await bot.scheduler.run_due()
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (131, None)  # 130 − 1 on 1 March, + 2 on 2 March
