@@ -313,14 +313,14 @@ async def _others(reader: Reader, club: int, overlay: Overlay) -> list[tuple[Key
     for start in range(0, len(apart), 500):
         part = apart[start : start + 500]
         marks = ", ".join("?" for _ in part)
-        for *row, pending in await reader.fetchall(
+        for *columns, pending in await reader.fetchall(
             f"SELECT {GAME_SELECT}, games.pending FROM games "
             f"WHERE club = ? AND tournament IS NULL AND seq IN ({marks})",
             (club, *part),
         ):
-            if pending and row[0] not in overlay.confirmed:
+            if pending and columns[0] not in overlay.confirmed:
                 continue  # a corrected report still waiting for its confirmation
-            game = effective_game(tuple(row), overlay)
+            game = effective_game(tuple(columns), overlay)
             others.append((calendar.event_key(GamePlayed(game), game.id), _GAME, game))
     others.sort(key=lambda item: item[0])
     return others
