@@ -111,22 +111,33 @@ def initial_points(rank: Rank, params: TensuuseiParams = DEFAULT_PARAMS) -> int:
 
 
 def rank_equivalent(points: int, params: TensuuseiParams = DEFAULT_PARAMS) -> Rank:
-    """The rank whose initial points are the highest not above ``points`` (rules.md §2.2).
+    """The rank whose initial points are nearest to ``points`` (rules.md §2.2 Decision — rank
+    equivalent).
 
-    Tensuusei has no ranks of its own; this is the rank line read backwards, limited to the
-    ladder (35k … 9d).
+    Points are what Tensuusei rates; the rank beside them is a label: with the seed's line 1d
+    covers 124–135, and a tie (exactly halfway between two ranks) goes to the stronger rank,
+    so one lost game does not turn a fresh 1d into 1k. Limited to the ladder (35k … 9d).
     """
-    step = (points - params.anchor_1d) // params.spacing + 1
+    step = _raw_step(points, params)
     return _RANKS[_HIGHEST_STEP if step > _HIGHEST_STEP else max(_LOWEST_STEP, step)]
 
 
 def next_step_points(points: int, params: TensuuseiParams = DEFAULT_PARAMS) -> int:
-    """The points where the next ``spacing`` step of the rank line begins (rules.md §2.2)."""
-    return params.anchor_1d + params.spacing * _raw_step(points, params)
+    """The points where the next rank equivalent's range begins (rules.md §2.2 Decision).
+
+    The range of the rank with initial points ``p`` starts half a ``spacing`` below ``p``
+    (a tie belonging to the stronger rank): 136 for 2d on the seed's line.
+    """
+    spacing = params.spacing
+    return params.anchor_1d + spacing * _raw_step(points, params) - spacing // 2
 
 
 def _raw_step(points: int, params: TensuuseiParams) -> int:
-    return (points - params.anchor_1d) // params.spacing + 1
+    """The rank step (1d = 1, 1k = 0) of the nearest point on the line, not limited to the
+    ladder; exactly halfway rounds up (to the stronger rank), in integers:
+    ``floor((points − anchor) / spacing + ½) + 1``."""
+    spacing = params.spacing
+    return (2 * (points - params.anchor_1d) + spacing) // (2 * spacing) + 1
 
 
 def handicap_from_points(white_points: int, black_points: int) -> tuple[int, int, bool]:

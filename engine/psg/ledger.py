@@ -455,21 +455,29 @@ class Psg:
         date: dt.date,
         notes: list[str],
     ) -> Rank | None:
-        """The promotion check after every counted game (rules.md §4.4, Decision)."""
+        """The promotion check after every counted game (rules.md §4.4, Decision).
+
+        Seed §19(1) (rules.md §4.1, Decision): no check runs after a lost arranged game, and a
+        norm that first came into being with a lost arranged game stays unrecognised (the EGF
+        and release checks skip it too) until a later game that is not a lost arranged game
+        still shows a norm — that game's check may then promote. A norm that already stood
+        before the loss keeps its standing.
+        """
+        if not lost_arranged:
+            state.tainted = False
+            return self._maybe_promote(state, date, notes)
         results = state.results
         assert results is not None
-        if (
-            lost_arranged
-            and self._points_norm(state.rank, results.min_result, results.fewer_result)
-            and not self._points_norm(state.rank, before[0], before[1])
-        ):
-            # §19(1) (rules.md §4.1): a norm reached by losing an arranged game does not count;
-            # it stays void until the next counted game (the EGF and release checks skip it)
-            state.tainted = True
-            notes.append("norm reached by losing an arranged game: it does not count (§19(1))")
-            return None
-        state.tainted = False
-        return self._maybe_promote(state, date, notes)
+        if not self._points_norm(state.rank, results.min_result, results.fewer_result):
+            state.tainted = False  # no norm left to recognise
+        elif not self._points_norm(state.rank, before[0], before[1]):
+            state.tainted = True  # the norm came into being with this loss
+        if state.tainted:
+            notes.append(
+                "norm reached by losing an arranged game: it does not count until a later game "
+                "that is not a lost arranged game still shows it (PSG regulations §19(1))"
+            )
+        return None
 
     def _promotion_due(self, state: PlayerState) -> tuple[Rank, str] | None:
         """The target and the reason when the player is to be promoted now (rules.md §4.4)."""

@@ -621,6 +621,51 @@ def test_norm_reached_by_losing_an_arranged_game(how: str, promoted: bool) -> No
         assert club.psg.rank(1) == R("9k")
 
 
+def _fifteen_kyu_after_nine_arranged_wins(club: Club) -> list[int]:
+    """A 15k wins 9 arranged games against five 15k players (at most two each count, §8(2))."""
+    club.register(1, "15k")
+    opponents = [club.opponent("15k") for _ in range(5)]
+    for opp in [*opponents[:4], *opponents[:4], opponents[4]]:
+        club.club_game(1, opp, W)
+    assert club.shows(1) == 9 * 40  # 25 + the kyu bonus 15, no result yet (minimum 10)
+    return opponents
+
+
+def test_no_promotion_after_a_second_lost_arranged_game() -> None:
+    """Seed §19(1) (rules.md §4.1 Decision): no promotion check runs after a lost arranged
+    game, and a norm that came into being with one stays unrecognised through the next."""
+    club = Club()
+    opponents = _fifteen_kyu_after_nine_arranged_wins(club)
+    club.club_game(1, opponents[4], L)  # the norm appears with this loss: 340
+    assert club.score(1).min_games_result == 340
+    assert club.psg.rank(1) == R("15k")
+    club.club_game(1, club.opponent("15k"), L)  # a second lost arranged game: still a norm
+    assert club.score(1).counted is True
+    assert club.score(1).min_games_result == 320
+    assert club.psg.rank(1) == R("15k")
+    assert any("does not count" in n for n in club.score(1).notes)
+    assert any("does not count" in line for line in club.psg.promotion(1).lines)
+
+
+@pytest.mark.parametrize("outcome", [W, J, L], ids=["win", "jigo", "tournament loss"])
+def test_a_later_game_that_is_no_lost_arranged_game_promotes_on_the_norm(
+    outcome: Outcome,
+) -> None:
+    """The norm is recognised when a later game that is not a lost arranged game still shows
+    it (rules.md §4.1 Decision): that game's check promotes."""
+    club = Club()
+    opponents = _fifteen_kyu_after_nine_arranged_wins(club)
+    club.club_game(1, opponents[4], L)
+    club.club_game(1, club.opponent("15k"), L)
+    assert club.psg.rank(1) == R("15k")
+    if outcome is L:
+        club.tournament_game(1, "15k", L)
+    else:
+        club.club_game(1, club.opponent("15k"), outcome)
+    assert club.score(1).promoted_to == R("14k")
+    assert club.psg.rank(1) == R("14k")
+
+
 def test_a_norm_that_stood_before_a_lost_arranged_game_is_not_voided() -> None:
     """A held norm (teacher) is not "reached by" the later arranged loss."""
     club = Club()

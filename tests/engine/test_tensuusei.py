@@ -348,20 +348,67 @@ def test_bad_params_are_refused(params: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("value", "rank", "next_points"),
-    [(130, "1d", 142), (129, "1k", 130), (118, "1k", 130), (-3, "12k", -2), (400, "9d", 406)],
+    [
+        (130, "1d", 136),
+        (129, "1d", 136),
+        (124, "1d", 136),  # halfway between 1k (118) and 1d (130): the stronger rank
+        (135, "1d", 136),
+        (136, "2d", 148),
+        (123, "1k", 124),
+        (118, "1k", 124),
+        (112, "1k", 124),
+        (111, "2k", 112),
+        (-3, "11k", 4),  # 11k = −2 on the line continued below 9k
+        (-8, "11k", 4),  # halfway between 12k (−14) and 11k: the stronger
+        (-9, "12k", -8),
+        (400, "9d", 412),
+        (-290, "35k", -284),
+    ],
 )
-def test_rank_equivalent_and_next_step(value: int, rank: str, next_points: int) -> None:
+def test_rank_equivalent_is_the_nearest_rank(value: int, rank: str, next_points: int) -> None:
+    """rules.md §2.2 Decision — rank equivalent: the rank whose initial points are nearest,
+    1d covering 124–135 with the seed's line; a tie goes to the stronger rank."""
     assert rank_equivalent(value) == Rank.parse(rank)
     assert next_step_points(value) == next_points
 
 
+def test_rank_equivalent_stays_on_the_ladder() -> None:
+    assert (rank_equivalent(-1000), rank_equivalent(10**6)) == (Rank.kyu(35), Rank.dan(9))
+
+
+@pytest.mark.parametrize(
+    ("value", "rank"),
+    [(100, "1d"), (95, "1d"), (94, "1k"), (104, "1d"), (105, "2d"), (85, "1k"), (84, "2k")],
+)
+def test_rank_equivalent_follows_the_clubs_anchor_and_spacing(value: int, rank: str) -> None:
+    params = TensuuseiParams(anchor_1d=100, spacing=10)
+    assert rank_equivalent(value, params) == Rank.parse(rank)
+
+
+@pytest.mark.parametrize(("value", "rank"), [(105, "1d"), (95, "1d"), (106, "2d"), (94, "1k")])
+def test_rank_equivalent_with_an_odd_spacing(value: int, rank: str) -> None:
+    assert rank_equivalent(value, TensuuseiParams(anchor_1d=100, spacing=11)) == Rank.parse(rank)
+
+
+def test_one_lost_game_leaves_a_fresh_1d_a_1d() -> None:
+    system = Tensuusei()
+    system.apply(Registered(1, Rank.parse("1d"), DAY))
+    system.apply(Registered(2, Rank.parse("1d"), DAY))
+    system.apply(won_by(1, 2, 1))
+    changes = system.apply(DayEnded(DAY))
+    lost = [c for c in changes if c.player == 1]
+    assert [(c.rating_before, c.rating_after) for c in lost] == [(130, 129)]
+    assert (lost[0].rank_before, lost[0].rank_after) == (Rank.parse("1d"), Rank.parse("1d"))
+    assert system.card(1).rank == Rank.parse("1d")
+
+
 def test_promotion_explains_there_is_none() -> None:
-    system = ledger({1: 125})
+    system = ledger({1: 120})
     progress = system.promotion(1)
     text = " ".join(progress.lines)
     assert "no promotion" in text
-    assert "125 points" in text
-    assert "begins at 130" in text and "5 to go" in text
+    assert "120 points" in text
+    assert "begins at 124" in text and "4 to go" in text
     assert progress.target == Rank.parse("1d")
     assert progress.rank == Rank.parse("1k")
 
