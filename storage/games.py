@@ -60,6 +60,7 @@ def game_columns(game: Game) -> dict[str, Any]:
         "counts_as_tournament": int(game.counts_as_tournament),
         "pair_go": int(game.pair_go),
         "reported": None if game.reported is None else game.reported.isoformat(),
+        "margin": game.margin,
     }
 
 
@@ -169,6 +170,7 @@ def new_game(
     counts_as_tournament: bool = False,
     pair_go: bool = False,
     reported: dt.date | None = None,
+    margin: str | None = None,
 ) -> Game:
     """A ``Game`` to record (id 0 until stored).
 
@@ -193,6 +195,7 @@ def new_game(
             counts_as_tournament,
             pair_go,
             reported,
+            margin,
         )
     except EngineError:
         raise
@@ -304,6 +307,7 @@ async def record_game(
     pair_go: bool = False,
     reported: dt.date | None = None,
     pending: bool = False,
+    margin: str | None = None,
 ) -> GameRow:
     """Record one game (``/result``) in one transaction; a club game is rated at once.
 
@@ -330,6 +334,7 @@ async def record_game(
         counts_as_tournament=counts_as_tournament,
         pair_go=pair_go,
         reported=reported,
+        margin=margin,
     )
     async with club_write(db, club_id(club)) as write:
         context = await Context.load(write.tx, write.club, [game])

@@ -49,9 +49,11 @@ async def result(ctx: Context) -> Reply:
             "report their own games with /club reports on.) Nothing was changed."
         )
     args = ctx.args(opt.GAME_OPTIONS)
-    black, white, outcome, played, note = await _players_and_result(ctx, args.words, args.options)
+    black, white, outcome, played, note, margin = await _players_and_result(
+        ctx, args.words, args.options
+    )
     if reporting:
-        return await _report(ctx, args.options, black, white, outcome, played)
+        return await _report(ctx, args.options, black, white, outcome, played, margin)
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     row = await storage.record_game(
         ctx.db,
@@ -67,6 +69,7 @@ async def result(ctx: Context) -> Reply:
         time=opt.time_control(args.options.get("time")),
         actor=ctx.actor,
         chat=ctx.chat,
+        margin=margin,
     )
     lines = [game_line(row, black, white)]
     if note:
@@ -82,6 +85,7 @@ async def _report(
     white: Player,
     outcome: Result | None,
     played: bool,
+    margin: str | None = None,
 ) -> Reply:
     """A player's own game: pending until the opponent confirms (issue 4/6, item 6)."""
     caller = ctx.inv.caller
@@ -109,6 +113,7 @@ async def _report(
         pending=True,
         actor=ctx.actor,
         chat=ctx.chat,
+        margin=margin,
     )
     hours = ctx.settings.get("report_hours", "48")
     return Reply(
@@ -126,15 +131,16 @@ async def _report(
 
 async def _players_and_result(
     ctx: Context, words: list[Token], options: dict[str, str]
-) -> tuple[Player, Player, Result | None, bool, str]:
-    """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap)."""
+) -> tuple[Player, Player, Result | None, bool, str, str | None]:
+    """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap); last the
+    result's SGF margin (``R``, ``3.5``; ``None`` when not given)."""
     for i, token in enumerate(words):
         if not token.quoted and token.text.lower() in BEAT_WORDS:
             winner = await resolve(ctx, join(words[:i]))
             loser = await resolve(ctx, join(words[i + 1 :]))
             if winner.id == loser.id:
                 raise BadArgument("a player cannot beat themselves")
-            return await _beat(ctx, winner, loser, options)
+            return (*await _beat(ctx, winner, loser, options), None)
     position = next(
         (
             i
@@ -152,9 +158,9 @@ async def _players_and_result(
     if position != len(words) - 1:
         extra = join(words[position + 1 :])
         raise BadArgument(f"unexpected {extra!r} after the result (options look like h=2)")
-    outcome, played = opt.read_result(words[position].text)  # type: ignore[misc]
+    outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
     black, white = await resolve_pair(ctx, words[:position], "/result")
-    return black, white, outcome, played, ""
+    return black, white, outcome, played, "", margin
 
 
 async def _beat(
@@ -305,7 +311,7 @@ async def correct(ctx: Context) -> Reply:
             raise BadArgument(
                 f"result={o['result']!r}: write B+, W+, B+R, W+3.5, jigo or unplayed"
             )
-        changes["result"], changes["played"] = read
+        changes["result"], changes["played"], changes["margin"] = read
     if "played" in o:
         changes["played"] = o["played"].lower() in ("yes", "true", "1")
     if "h" in o:

@@ -13,7 +13,7 @@ import storage
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage import log
-from tests.bot.core.fakechat import ADMIN, ORGANISER, FakeChat
+from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat
 
 RESULT_USAGE = (
     "Usage: /result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19] "
@@ -381,3 +381,54 @@ async def test_an_undone_game_cannot_be_corrected(club: FakeChat) -> None:
     await club.ok("/undo")
     said = await club.refused(f"/correct {gid} swap")
     assert said.text.startswith(f"Game {gid} is already undone")
+
+
+# -- margins (B+R, W+3.5) ----------------------------------------------------------------------
+
+
+async def test_the_margin_is_kept_shown_and_corrected(tmp_path: Path) -> None:
+    """The SGF margin goes through /result, /history, /tournament result, reports and
+    /correct; it never changes a rating."""
+    chat = await FakeChat.open(tmp_path, "psg")  # PSG rates single games at once
+    try:
+        await chat.register("Nagy Péter 10k", "Kiss Anna 10k", "Tóth Ádám 10k")
+        said = await chat.ok("/result Nagy Péter Kiss Anna W+3.5")
+        gid = game_id(said.text)
+        assert "Nagy Péter (B) – Kiss Anna (W): W+3.5, even" in said.text
+        row = await storage.game(chat.db, chat.club, gid)
+        assert row is not None and (row.game.result, row.game.margin) == (Result.WHITE, "3.5")
+        history = (await chat.ok("/history Nagy Péter")).text
+        assert f"game #{gid} vs Kiss Anna (W+3.5)" in history
+        card = await chat.card("Kiss Anna")
+
+        said = await chat.ok(f"/correct {gid} result=b+resign")
+        assert "Nagy Péter (B) – Kiss Anna (W): B+R, even" in said.text
+        row = await storage.game(chat.db, chat.club, gid)
+        assert row is not None and (row.game.result, row.game.margin) == (Result.BLACK, "R")
+        await chat.ok(f"/correct {gid} result=W+")  # a result without a margin clears it
+        row = await storage.game(chat.db, chat.club, gid)
+        assert row is not None and (row.game.result, row.game.margin) == (Result.WHITE, None)
+        assert (await chat.card("Kiss Anna")).rating == card.rating  # the margin rates nothing
+        said = await chat.ok(f"/correct {gid} result=W+T")  # the margin alone is a change
+        assert "W+T" in said.text
+
+        await chat.ok("/tournament new Cup rounds=2 even")
+        said = await chat.ok("/tournament result 1 Tóth Ádám Kiss Anna B+T")
+        assert "Tóth Ádám (B) – Kiss Anna (W): B+T, even" in said.text
+        said = await chat.ok("/result Tóth Ádám Nagy Péter W+F")
+        assert "Tóth Ádám (B) – Nagy Péter (W): W+F (unplayed), even" in said.text
+        row = await storage.game(chat.db, chat.club, game_id(said.text))
+        assert row is not None and (row.game.played, row.game.margin) == (False, "F")
+    finally:
+        await chat.close()
+
+
+async def test_a_players_report_keeps_its_margin(club: FakeChat) -> None:
+    await club.ok("/club reports on")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    said = await club.ok("/result Nagy Péter Szabó Éva B+R", as_=PLAYER)
+    assert "Nagy Péter (B) – Szabó Éva (W): B+R, even" in said.text
+    (pending,) = await storage.pending_games(club.db, club.club)
+    assert pending.game.margin == "R"
+    confirmed = await club.ok(f"/confirm {pending.id}")
+    assert f"Game #{pending.id} (B+R, " in confirmed.text
