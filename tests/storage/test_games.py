@@ -31,6 +31,8 @@ from storage import (
     new_game,
     pending_games,
     record_games,
+    same_games,
+    void_game,
 )
 from storage.bulk import BulkGame, BulkPlayer, bulk_load
 from tests.storage.conftest import DAY, KOMI, ORGANISER, dump_all, player
@@ -287,3 +289,35 @@ async def test_a_bulk_loaded_game_keeps_its_margin_like_a_recorded_one(
     assert [{n: v for n, v in zip(names, row, strict=True) if n not in same} for row in rows] == [
         {n: v for n, v in zip(names, rows[0], strict=True) if n not in same}
     ] * 2
+
+
+async def test_same_games_finds_the_same_pair_date_and_result_either_colour(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """A game entered twice (colours either way) is found; other games are not."""
+    black, white = pair
+    third = await player(db, club, "Szabó Éva")
+    first = await record(db, club, black, white, Result.BLACK, margin="R")
+    report = await record(db, club, black, white, Result.WHITE, pending=True)
+    await record(db, club, black, third, Result.BLACK)  # another opponent
+    await record(db, club, black, white, Result.BLACK, date=DAY + dt.timedelta(days=1))
+    voided = await record(db, club, black, white, Result.JIGO)
+    await void_game(db, club, voided.id, actor=ORGANISER)
+
+    def like(b: Player, w: Player, result: Result | None, **options: object) -> Game:
+        options.setdefault("date", DAY)
+        return new_game(b, w, result, stones=0, komi=KOMI, **options)  # type: ignore[arg-type]
+
+    assert [r.id for r in await same_games(db, club, like(black, white, Result.BLACK))] == [
+        first.id
+    ]
+    # the colours the other way round: the same winner
+    assert [r.id for r in await same_games(db, club, like(white, black, Result.WHITE))] == [
+        first.id
+    ]
+    assert [r.id for r in await same_games(db, club, like(white, black, Result.BLACK))] == [
+        report.id
+    ]  # a pending report counts too
+    assert await same_games(db, club, like(black, white, Result.JIGO)) == []  # voided: gone
+    assert await same_games(db, club, like(black, white, Result.BLACK, margin="3.5")) == []
+    assert await same_games(db, club, like(black, white, Result.BLACK, played=False)) == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import storage
+from bot.core.invocation import Caller
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage import log
@@ -432,3 +433,88 @@ async def test_a_players_report_keeps_its_margin(club: FakeChat) -> None:
     assert pending.game.margin == "R"
     confirmed = await club.ok(f"/confirm {pending.id}")
     assert f"Game #{pending.id} (B+R, " in confirmed.text
+
+
+# -- a game entered twice ----------------------------------------------------------------------
+
+
+async def test_a_game_entered_twice_is_asked_about_not_counted(club: FakeChat) -> None:
+    first = game_id((await club.ok("/result Nagy Péter Kovács Anna B+R")).text)
+    before = await club.log_size()
+    # the same game, colours the other way round, by another organiser
+    said = await club.say("/result Kovács Anna Nagy Péter W+ date=2026-04-20", as_=ORGANISER)
+    assert not said.error
+    assert await club.log_size() == before  # nothing was recorded
+    assert said.text == (
+        "Already recorded?\n\n"
+        "This looks like a game the club already has:\n"
+        f"#{first} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+R, entered by telegram:100 "
+        "on 2026-04-20 18:00\n"
+        "Nothing was recorded. If it is another game, add again at the end: "
+        "/result Kovács Anna Nagy Péter W+ date=2026-04-20 again"
+    )
+    assert [(b.label, b.command) for b in said.reply.buttons] == [
+        ("Record it again", "/result Kovács Anna Nagy Péter W+ date=2026-04-20 again")
+    ]
+    said = await club.ok(said.reply.buttons[0].command, as_=ORGANISER)  # pressed
+    second = game_id(said.text)
+    assert second != first
+    statuses = {g.id: g.status for g in await club.games()}
+    assert statuses == {first: "ok", second: "ok"}
+
+
+async def test_other_games_of_the_pair_are_not_asked_about(club: FakeChat) -> None:
+    for line in (
+        "Nagy Péter Kovács Anna B+R",
+        "Nagy Péter Kovács Anna W+",  # another winner
+        "Nagy Péter Kovács Anna B+R date=2026-04-19",  # another day
+        "Nagy Péter Szabó Éva B+R",  # another opponent
+        "Nagy Péter Kovács Anna B+3.5",  # another margin
+        "Nagy Péter Kovács Anna unplayed",  # not played
+    ):
+        assert (await club.ok(f"/result {line}")).text.startswith("Game #"), line
+    said = await club.say("/result Nagy Péter Kovács Anna B+")  # no margin: like both
+    assert said.text.startswith("Already recorded?") and said.text.count("\n#") == 2
+    said = await club.refused("/result Nagy Péter Kovács Anna B+ again please")
+    assert "Unexpected 'again please' after the result" in said.text
+
+
+async def test_the_second_players_report_confirms_the_first(club: FakeChat) -> None:
+    await club.ok("/club reports on")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    anna = Caller("telegram", "400", "Kovács Anna")
+    await club.ok("/link Kovács Anna", as_=anna)
+    await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    (report,) = await storage.pending_games(club.db, club.club)
+    # Kovács Anna reports the same game, colours the other way round: it confirms the report
+    said = await club.ok("/result Kovács Anna Nagy Péter W+", as_=anna)
+    assert said.text == (
+        f"Game #{report.id} confirmed\n\n"
+        "Nagy Péter reported this game already (report #{id}): "
+        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20. "
+        "Your report agrees with it, so it is confirmed and counts from now on; "
+        "no second game was recorded.".replace("{id}", str(report.id))
+    )
+    assert {g.id: g.status for g in await club.games()} == {report.id: "ok"}
+    # the reporter reporting again is asked, not confirmed
+    said = await club.say("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    assert said.text.startswith("Already recorded?") and f"#{report.id} " in said.text
+
+
+async def test_an_organisers_entry_of_a_reported_game_offers_the_confirmation(
+    club: FakeChat,
+) -> None:
+    await club.ok("/club reports on")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    (report,) = await storage.pending_games(club.db, club.club)
+    said = await club.say("/result Nagy Péter Kovács Anna B+")
+    assert f"#{report.id} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+, entered by " in (
+        said.text
+    )
+    assert "waits for confirmation" in said.text
+    assert [b.command for b in said.reply.buttons] == [
+        f"/confirm {report.id}",
+        "/result Nagy Péter Kovács Anna B+ again",
+    ]
+    assert "Nagy Péter" in said.text.split("entered by ")[1]  # the reporter's linked name
