@@ -53,6 +53,7 @@ def games_csv(export: Export) -> str:
             row.game.komi,
             tournaments.get(row.game.tournament) if row.game.tournament else None,
             row.game.round,
+            row.game.margin,
         )
         for row in export.games
         if row.status == "ok"

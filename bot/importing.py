@@ -314,6 +314,7 @@ async def games_from_csv(
                 time=target.tournament.time if target else None,
                 tournament=target.id if target else None,
                 round=row.round,
+                margin=row.margin,
             )
         )
     if problems:

@@ -54,6 +54,9 @@ class Game:
     shown, never rated by any system (rules.md, common vocabulary).
     ``arranged`` marks a PSG arranged game (rules.md §4.1); ``counts_as_tournament`` lets an
     organiser count a club game in a Swedish sequence (rules.md §3.1, Decision).
+    ``margin`` is the SGF-style margin text after ``B+``/``W+`` (``"R"`` resignation, ``"T"``
+    time, ``"F"`` forfeit, ``"3.5"`` points; ``None`` when not given): kept and shown, never
+    read by any rating system.
     """
 
     id: int
@@ -72,6 +75,7 @@ class Game:
     counts_as_tournament: bool = False
     pair_go: bool = False
     reported: dt.date | None = None
+    margin: str | None = None
 
     def __post_init__(self) -> None:
         if self.black == self.white:

@@ -43,6 +43,7 @@ from storage.games import (
     pending_games,
     record_game,
     record_games,
+    same_games,
 )
 from storage.players import (
     accounts_of,
@@ -169,6 +170,7 @@ __all__ = [
     "remove_organiser",
     "reopen_tournament",
     "replay_club",
+    "same_games",
     "set_setting",
     "standings",
     "suspend_verification",

@@ -89,7 +89,7 @@ class BulkGame(NamedTuple):
 
     ``black`` and ``white`` are player keys, ``tournament`` a tournament key or ``None`` (a
     club game, rated at its own position), ``komi2`` the komi in half points, ``time`` a time
-    control's text.
+    control's text, ``margin`` the result's SGF margin (``Game.margin``).
     """
 
     black: int
@@ -104,6 +104,7 @@ class BulkGame(NamedTuple):
     tournament: int | None = None
     round: int | None = None
     arranged: bool = False
+    margin: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +270,7 @@ class _Loader:
                         0,
                         0,
                         None,
+                        item.margin,
                     )
                 )
                 result.games += 1
@@ -287,6 +289,7 @@ class _Loader:
                         None,
                         item.round,
                         item.arranged,
+                        margin=item.margin,
                     )
                     applied.append((seq, GamePlayed(game)))
             elif isinstance(item, BulkEntry):

@@ -50,6 +50,7 @@ CORRECTABLE = frozenset(
         "counts_as_tournament",
         "pair_go",
         "reported",
+        "margin",
     }
 )
 
@@ -113,8 +114,8 @@ async def correct_game(
     """Correct a game's data; it keeps its place in history and everything is re-rated.
 
     Changeable: black, white, result, date, stones, komi, played, board, time, round,
-    arranged, counts_as_tournament, pair_go, reported (to move a game to another tournament,
-    void it and record it again).
+    arranged, counts_as_tournament, pair_go, reported, margin (to move a game to another
+    tournament, void it and record it again).
 
     Raises:
         NotFound: no such game. Refused: unknown fields, bad values, no change, a voided game.

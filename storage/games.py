@@ -60,6 +60,7 @@ def game_columns(game: Game) -> dict[str, Any]:
         "counts_as_tournament": int(game.counts_as_tournament),
         "pair_go": int(game.pair_go),
         "reported": None if game.reported is None else game.reported.isoformat(),
+        "margin": game.margin,
     }
 
 
@@ -169,6 +170,7 @@ def new_game(
     counts_as_tournament: bool = False,
     pair_go: bool = False,
     reported: dt.date | None = None,
+    margin: str | None = None,
 ) -> Game:
     """A ``Game`` to record (id 0 until stored).
 
@@ -193,6 +195,7 @@ def new_game(
             counts_as_tournament,
             pair_go,
             reported,
+            margin,
         )
     except EngineError:
         raise
@@ -304,6 +307,7 @@ async def record_game(
     pair_go: bool = False,
     reported: dt.date | None = None,
     pending: bool = False,
+    margin: str | None = None,
 ) -> GameRow:
     """Record one game (``/result``) in one transaction; a club game is rated at once.
 
@@ -330,6 +334,7 @@ async def record_game(
         counts_as_tournament=counts_as_tournament,
         pair_go=pair_go,
         reported=reported,
+        margin=margin,
     )
     async with club_write(db, club_id(club)) as write:
         context = await Context.load(write.tx, write.club, [game])
@@ -505,6 +510,44 @@ async def game_ids_of(reader: Reader, club: int, player: int, folded: Overlay) -
         (player, club, player, club),
     )
     return {seq for (seq,) in stored} | folded.moved_to(player)
+
+
+def _side(game: Game) -> tuple[bool, int | str | None]:
+    """Who won, from the players' side (the winner's id, ``jigo``, ``None`` unknown), and
+    whether it was played: the same for a game entered with the colours either way."""
+    if game.result is Result.BLACK:
+        return game.played, game.black
+    if game.result is Result.WHITE:
+        return game.played, game.white
+    return game.played, None if game.result is None else "jigo"
+
+
+def looks_the_same(a: Game, b: Game) -> bool:
+    """Whether ``b`` looks like ``a`` entered again: the same two players (colours either
+    way), date, winner (or jigo, or unknown) and played or not; margins, when both games
+    name one, must agree (B+R and B+3.5 are two games)."""
+    return (
+        {a.black, a.white} == {b.black, b.white}
+        and a.date == b.date
+        and _side(a) == _side(b)
+        and (a.margin is None or b.margin is None or a.margin == b.margin)
+    )
+
+
+async def same_games(db: Database, club: ClubRef, game: Game) -> list[GameRow]:
+    """The club's live games (recorded or awaiting confirmation) that look like ``game``
+    entered again (:func:`looks_the_same`), oldest first: a game reported twice, or a report
+    and an organiser's entry of the same game."""
+    cid = club_id(club)
+    folded = await overlays.load(db, cid)
+    candidates = await game_ids_of(db, cid, game.black, folded) & await game_ids_of(
+        db, cid, game.white, folded
+    )
+    return [
+        row
+        for row in await game_rows(db, cid, sorted(candidates), folded)
+        if row.status in (GAME_OK, GAME_PENDING) and looks_the_same(game, row.game)
+    ]
 
 
 async def club_games(db: Database, club: ClubRef) -> list[GameRow]:

@@ -75,6 +75,7 @@ GAME_COLUMNS = (
     "counts_as_tournament",
     "pair_go",
     "reported",
+    "margin",
 )
 """``games`` columns in the order of ``Game``'s fields (komi as half points)."""
 
@@ -132,6 +133,7 @@ def game_from_row(row: Row) -> Game:
         bool(row[13]),
         bool(row[14]),
         optional_date(row[15]),
+        row[16],
     )
 
 
@@ -406,6 +408,7 @@ class _Games:
             row[13] == 1,
             row[14] == 1,
             None if reported is None else dt.date.fromisoformat(reported),
+            row[16],
         )
 
 

@@ -63,12 +63,16 @@ def day(d: dt.date | None) -> str:
 
 
 def result(game: Game) -> str:
-    """``B+``, ``W+``, ``jigo``, ``unplayed``, ``?`` as stored."""
+    """``B+``, ``W+R``, ``W+3.5``, ``jigo``, ``unplayed``, ``?`` as stored, with the margin;
+    an unplayed game with a winner and a margin reads ``W+F (unplayed)``."""
+    margin = game.margin or ""
     if not game.played:
+        if game.result in (Result.BLACK, Result.WHITE) and margin:
+            return f"{game.result.value}{margin} (unplayed)"
         return "unplayed"
     if game.result is None:
         return "?"
-    return "jigo" if game.result is Result.JIGO else game.result.value
+    return "jigo" if game.result is Result.JIGO else game.result.value + margin
 
 
 def system_title(key: str) -> str:

@@ -19,6 +19,7 @@ from engine.formats.csv_tables import (
     parse_players_csv,
     parse_ratings_csv,
     parse_result,
+    parse_result_margin,
     write_games_csv,
     write_players_csv,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "parse_players_csv",
     "parse_ratings_csv",
     "parse_result",
+    "parse_result_margin",
     "round_dates",
     "to_engine",
     "write_games_csv",

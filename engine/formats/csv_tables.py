@@ -92,7 +92,9 @@ class CsvPlayer:
 class CsvGame:
     """One row of a games table; ``black`` and ``white`` are names as written.
 
-    ``komi`` is ``None`` when the table has no komi (the caller's default applies).
+    ``komi`` is ``None`` when the table has no komi (the caller's default applies);
+    ``margin`` is the result's SGF margin (``R``, ``T``, ``F``, ``3.5``; see
+    :func:`parse_result_margin`).
     """
 
     line: int
@@ -105,6 +107,7 @@ class CsvGame:
     komi: Fraction | None = None
     tournament: str | None = None
     round: int | None = None
+    margin: str | None = None
 
 
 class RatingRow(NamedTuple):
@@ -120,13 +123,9 @@ class RatingRow(NamedTuple):
 
 
 def parse_result(text: str) -> tuple[Result | None, bool]:
-    """Read an SGF-style result (formats.md, CSV; bot.md ``/result``).
+    """Read an SGF-style result (formats.md, CSV; bot.md ``/result``) without its margin.
 
-    ``B+``, ``W+``, ``B+R``/``B+Resign``, ``W+T``/``W+Time``, ``B+3.5`` (any case) are played
-    games; ``B+F``/``B+Forfeit`` keeps the winner but is **unplayed** (rules.md, common
-    vocabulary: a forfeit is unplayed, stored and shown, never rated); ``jigo``, ``draw``,
-    ``0`` (SGF's draw) and ``=`` are a jigo; ``unplayed`` is an unplayed game without a
-    result; ``?`` a played game whose result is unknown (stored, not rated).
+    See :func:`parse_result_margin`, which also gives the margin.
 
     Returns:
         The result (``None`` when unknown or unplayed without a winner) and whether the game
@@ -135,25 +134,49 @@ def parse_result(text: str) -> tuple[Result | None, bool]:
     Raises:
         FormatError: (an EngineError) naming the text, with examples of the right form.
     """
+    result, played, _ = parse_result_margin(text)
+    return result, played
+
+
+def parse_result_margin(text: str) -> tuple[Result | None, bool, str | None]:
+    """Read an SGF-style result with its margin (formats.md, CSV; bot.md ``/result``).
+
+    ``B+``, ``W+``, ``B+R``/``B+Resign``, ``W+T``/``W+Time``, ``B+3.5`` (any case) are played
+    games; ``B+F``/``B+Forfeit`` keeps the winner but is **unplayed** (rules.md, common
+    vocabulary: a forfeit is unplayed, stored and shown, never rated); ``jigo``, ``draw``,
+    ``0`` (SGF's draw) and ``=`` are a jigo; ``unplayed`` is an unplayed game without a
+    result; ``?`` a played game whose result is unknown (stored, not rated).
+
+    The margin is the SGF text after ``B+``/``W+`` (FF[4] RE property), normalised: ``R``
+    (resignation), ``T`` (time), ``F`` (forfeit), or the points as :func:`format_komi`
+    writes them (``3.5``); ``None`` when the result names none. It is kept and shown, and
+    never changes a rating.
+
+    Returns:
+        The result, whether the game was played, and the margin.
+
+    Raises:
+        FormatError: (an EngineError) naming the text, with examples of the right form.
+    """
     word = text.strip().lower()
     if word in _JIGO_WORDS:
-        return Result.JIGO, True
+        return Result.JIGO, True, None
     if word in _UNPLAYED_WORDS:
-        return None, False
+        return None, False, None
     if word in _UNKNOWN_WORDS:
-        return None, True
+        return None, True, None
     match = _WIN_RE.match(word)
     if match is not None:
         result = Result.BLACK if match["colour"] == "b" else Result.WHITE
         reason = match["reason"]
         if reason is None:
-            return result, True
+            return result, True, None
         if reason in _REASONS:
-            return result, _REASONS[reason]
+            return result, _REASONS[reason], reason[0].upper()
         if reason[0].isdecimal():
             margin = parse_komi(reason)
             if margin > 0:
-                return result, True
+                return result, True, format_komi(margin)
             raise FormatError(
                 f"{text.strip()!r}: a win by 0 points is a jigo; write jigo", token=text.strip()
             )
@@ -162,10 +185,11 @@ def parse_result(text: str) -> tuple[Result | None, bool]:
     )
 
 
-def format_result(result: Result | None, played: bool) -> str:
-    """The SGF-style text :func:`parse_result` reads back to the same result.
+def format_result(result: Result | None, played: bool, margin: str | None = None) -> str:
+    """The SGF-style text :func:`parse_result_margin` reads back to the same result.
 
-    An unplayed jigo has no SGF form and is written ``unplayed``.
+    An unplayed win is a forfeit, ``B+F``/``W+F``; an unplayed jigo has no SGF form and is
+    written ``unplayed``. A played win carries its ``margin`` (``B+R``, ``W+3.5``).
     """
     if not played:
         if result is Result.BLACK:
@@ -175,7 +199,9 @@ def format_result(result: Result | None, played: bool) -> str:
         return "unplayed"
     if result is None:
         return "?"
-    return "jigo" if result is Result.JIGO else result.value
+    if result is Result.JIGO:
+        return "jigo"
+    return result.value + (margin or "")
 
 
 # ------------------------------------------------------------------------------- reading
@@ -349,7 +375,7 @@ def parse_games_csv(data: bytes | str) -> list[CsvGame]:
         )
         result_text = _cell(row, columns, "result")
         try:
-            result, played = parse_result(result_text)
+            result, played, margin = parse_result_margin(result_text)
         except FormatError as exc:  # parse_result knows no line numbers
             raise FormatError(str(exc), line=line, token=result_text) from None
         stones_text = _cell(row, columns, "handicap")
@@ -385,6 +411,7 @@ def parse_games_csv(data: bytes | str) -> list[CsvGame]:
                     if round_text
                     else None
                 ),
+                margin=margin,
             )
         )
     return games
@@ -477,7 +504,7 @@ def write_games_csv(games: Iterable[CsvGame]) -> str:
                 g.date.isoformat(),
                 g.black,
                 g.white,
-                format_result(g.result, g.played),
+                format_result(g.result, g.played, g.margin),
                 str(g.stones),
                 "" if g.komi is None else format_komi(g.komi),
                 g.tournament or "",

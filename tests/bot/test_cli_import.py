@@ -56,7 +56,9 @@ def test_players_then_games(hoshi, tmp_path: Path) -> None:
     assert rows["Nagy Péter"]["elo"] == 1830 and rows["Nagy Péter"]["rank"] == "3k"
     assert rows["Szabó Éva"]["elo"] == 1450  # 12k's table value (rules.md §1.1, §1.4)
     _, out, _ = hoshi("export", "--format", "games")
-    assert "2026-11-02,Nagy Péter,Kovács Anna,B+,3,0.5" in out  # komi 0.5 with stones (§5)
+    assert (
+        "2026-11-02,Nagy Péter,Kovács Anna,B+R,3,0.5" in out
+    )  # margin kept; komi 0.5 with stones (§5)
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,7 @@ async def test_the_first_season_runs_as_documented(tmp_path: Path) -> None:
     for shown in (
         "a new player without a rating can start at 5k at most",  # the refusal it shows
         "Nagy Péter (B) – Varga Gábor (W): W+",  # names without quotes
+        "Already recorded?",  # the same game twice is asked about
         "Undone: game",
         "Tavaszi Kupa 2026 is rated",
         "Game #9 corrected",

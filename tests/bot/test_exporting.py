@@ -89,6 +89,13 @@ async def test_games_csv_holds_every_live_game(club: FakeChat) -> None:
     assert results[("Tóth Ádám", "Nagy Péter")][1] is False  # unplayed
     assert results[("Kovács Anna", "Szabó Éva")] == (Result.JIGO, True)
     assert any(r.komi == Fraction(1, 2) and r.stones == 2 for r in rows)
+    # the margin is kept: W+3.5 is exported as W+3.5, a plain B+ as B+
+    margins = {(r.black, r.white): r.margin for r in rows}
+    assert margins[("Nagy Péter", "Szabó Éva")] == "3.5"
+    assert margins[("Nagy Péter", "Kovács Anna")] is None
+    assert [g.game.margin for g in live] == [
+        margins[(names[g.game.black], names[g.game.white])] for g in live
+    ]
 
 
 async def test_ratings_json_under_mgsz(club: FakeChat) -> None:

@@ -4,6 +4,7 @@ multiplier from the file, MGSZ's initial-rank rule, all or nothing (bot.importin
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +283,18 @@ async def test_names_that_fold_alike_are_namesakes_too(chat: FakeChat) -> None:
 async def test_folded_namesakes_in_a_new_club_import_through_the_chat(chat: FakeChat) -> None:
     said = await chat.ok(f"/tournament import\n{FOLDED_TWINS_H9}")
     assert "New: Kovács Réka (Szeg) 5k, KOVACS Reka (Szeg, 2) 6k, Nagy Péter 5k" in said.text
+
+
+async def test_a_games_csv_keeps_each_results_margin(chat: FakeChat) -> None:
+    await chat.register("Nagy Péter 5k", "Kovács Anna 5k")
+    await chat.ok("/tournament new Cup rounds=2 even")
+    cup = await storage.tournament(chat.db, chat.club, "Cup")
+    data = (
+        "date,black,white,result,round\n"
+        "2026-04-18,Nagy Péter,Kovács Anna,W+Resign,1\n"
+        "2026-04-18,Kovács Anna,Nagy Péter,B+12.5,2\n"
+    ).encode()
+    games = await importing.games_from_csv(
+        chat.db, chat.club, data, even_komi=Fraction(13, 2), tournament=cup
+    )
+    assert [(g.round, g.margin) for g in games] == [(1, "R"), (2, "12.5")]

@@ -140,7 +140,7 @@ async def test_a_tensuusei_day_is_settled_once_even_across_a_restart(process: Pr
         "/register Kovács Anna 1d",
         "/result Nagy Péter Kovács Anna W+",
         "/result Kovács Anna Nagy Péter W+",
-        "/result Nagy Péter Kovács Anna W+",
+        "/result Nagy Péter Kovács Anna W+ again",  # a second game like the first
     ):
         assert not (await bot.say(line)).error, line
     # before midnight the points are pending (rules.md §2.3)
@@ -197,7 +197,8 @@ async def test_reports_confirmed_disputed_and_expired(process: Process) -> None:
     assert not (await bot.say("/link Béla Nagy", BELA)).error
 
     async def report() -> int:
-        reply = await bot.say("/result Anna Kovács Béla Nagy B+", ANNA)
+        # three games like one another: "again" records each (else the bot asks)
+        reply = await bot.say("/result Anna Kovács Béla Nagy B+ again", ANNA)
         assert not reply.error and [b.command.split()[0] for b in reply.buttons] == [
             "/confirm",
             "/dispute",

@@ -8,18 +8,22 @@ from fractions import Fraction
 import pytest
 
 from engine.errors import RuleError
+from engine.ranks import Rank
 from engine.timecontrol import TimeControl
 from engine.types import Game, Result, Tournament
 from storage import (
     BatchError,
     Club,
     Database,
+    NewPlayer,
     NotFound,
     Player,
     Refused,
     card,
     club_games,
     confirm_game,
+    correct_game,
+    create_club,
     create_tournament,
     finalise_tournament,
     game,
@@ -27,7 +31,10 @@ from storage import (
     new_game,
     pending_games,
     record_games,
+    same_games,
+    void_game,
 )
+from storage.bulk import BulkGame, BulkPlayer, bulk_load
 from tests.storage.conftest import DAY, KOMI, ORGANISER, dump_all, player
 from tests.storage.conftest import game as record
 
@@ -61,6 +68,35 @@ async def test_unknown_results_and_unplayed_games_are_stored_not_rated(
     bye = await record(db, club, black, white, Result.BLACK, played=False)
     assert unknown.game.result is None and not bye.game.played
     assert (await card(db, club, black)).rating == 100
+
+
+async def test_the_margin_is_stored_and_never_rated(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """B+R, W+3.5: the margin reads back from every path and changes no rating."""
+    black, white = pair
+    plain = await record(db, club, black, white, Result.WHITE)
+    before = (await card(db, club, black)).rating, (await card(db, club, white)).rating
+    by_points = await record(db, club, black, white, Result.WHITE, margin="3.5")
+    after = (await card(db, club, black)).rating, (await card(db, club, white)).rating
+    assert plain.game.margin is None and by_points.game.margin == "3.5"
+    assert after == (before[0] - 1, before[1] + 1)  # the same step as the plain win
+    batch = await record_games(
+        db,
+        club,
+        [new_game(white, black, Result.BLACK, stones=0, komi=KOMI, date=DAY, margin="R")],
+        actor=ORGANISER,
+    )
+    assert batch[0].game.margin == "R"
+    assert {r.id: r.game.margin for r in await club_games(db, club)} == {
+        plain.id: None, by_points.id: "3.5", batch[0].id: "R"
+    }  # fmt: skip
+    assert (await game(db, club, by_points.id)).game.margin == "3.5"  # type: ignore[union-attr]
+    fixed = await correct_game(
+        db, club, by_points.id, actor=ORGANISER, result=Result.BLACK, margin="T"
+    )
+    assert (fixed.game.result, fixed.game.margin, fixed.corrected) == (Result.BLACK, "T", True)
+    assert [r.game.margin for r in await games_of(db, club, black)][1] == "T"
 
 
 @pytest.mark.parametrize(
@@ -224,3 +260,64 @@ async def test_games_of_a_player_newest_first(
 
 async def test_an_unknown_game(db: Database, club: Club) -> None:
     assert await game(db, club, 12345) is None
+
+
+async def test_a_bulk_loaded_game_keeps_its_margin_like_a_recorded_one(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """storage.bulk writes the games row column for column as record_game does."""
+    black, white = pair
+    recorded = await record(db, club, black, white, Result.WHITE, margin="3.5")
+    other = await create_club(db, "Bulk Club", "plus", actor=ORGANISER)
+    new = NewPlayer("Nagy Péter", Rank.kyu(5)), NewPlayer("Kovács Anna", Rank.kyu(7))
+    await bulk_load(
+        db,
+        other,
+        [
+            BulkPlayer(1, new[0], DAY),
+            BulkPlayer(2, new[1], DAY),
+            BulkGame(1, 2, "W+", DAY, komi2=13, margin="3.5"),
+        ],
+    )
+    (bulk,) = await club_games(db, other)
+    assert bulk.game.margin == "3.5"
+    rows = await db.fetchall(
+        "SELECT * FROM games WHERE seq IN (?, ?) ORDER BY seq", (recorded.id, bulk.id)
+    )
+    names = [d[1] for d in await db.fetchall("PRAGMA table_info(games)")]
+    same = {"club", "seq", "black", "white"}  # the rest must agree column for column
+    assert [{n: v for n, v in zip(names, row, strict=True) if n not in same} for row in rows] == [
+        {n: v for n, v in zip(names, rows[0], strict=True) if n not in same}
+    ] * 2
+
+
+async def test_same_games_finds_the_same_pair_date_and_result_either_colour(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """A game entered twice (colours either way) is found; other games are not."""
+    black, white = pair
+    third = await player(db, club, "Szabó Éva")
+    first = await record(db, club, black, white, Result.BLACK, margin="R")
+    report = await record(db, club, black, white, Result.WHITE, pending=True)
+    await record(db, club, black, third, Result.BLACK)  # another opponent
+    await record(db, club, black, white, Result.BLACK, date=DAY + dt.timedelta(days=1))
+    voided = await record(db, club, black, white, Result.JIGO)
+    await void_game(db, club, voided.id, actor=ORGANISER)
+
+    def like(b: Player, w: Player, result: Result | None, **options: object) -> Game:
+        options.setdefault("date", DAY)
+        return new_game(b, w, result, stones=0, komi=KOMI, **options)  # type: ignore[arg-type]
+
+    assert [r.id for r in await same_games(db, club, like(black, white, Result.BLACK))] == [
+        first.id
+    ]
+    # the colours the other way round: the same winner
+    assert [r.id for r in await same_games(db, club, like(white, black, Result.WHITE))] == [
+        first.id
+    ]
+    assert [r.id for r in await same_games(db, club, like(white, black, Result.BLACK))] == [
+        report.id
+    ]  # a pending report counts too
+    assert await same_games(db, club, like(black, white, Result.JIGO)) == []  # voided: gone
+    assert await same_games(db, club, like(black, white, Result.BLACK, margin="3.5")) == []
+    assert await same_games(db, club, like(black, white, Result.BLACK, played=False)) == []

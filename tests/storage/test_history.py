@@ -116,10 +116,12 @@ async def test_every_game_field_reads_back(
         arranged=True,
         counts_as_tournament=True,
         reported=DAY,
+        margin="F",
     )
     stored = await db.fetchone(
         "SELECT seq, black, white, result, date, stones, komi2, played, board, time, tournament, "
-        "round, arranged, counts_as_tournament, pair_go, reported FROM games WHERE seq = ?",
+        "round, arranged, counts_as_tournament, pair_go, reported, margin "
+        "FROM games WHERE seq = ?",
         (row.id,),
     )
     assert stored is not None
@@ -140,6 +142,7 @@ async def test_every_game_field_reads_back(
         True,
         False,
         DAY,
+        "F",
     )
     assert game_from_row(stored) == expected
     assert (await _stream(db, club))[-1] == (row.id, GamePlayed(expected))

@@ -9,7 +9,7 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.parse import positive_int
 from engine.errors import EngineError
-from engine.formats import parse_result
+from engine.formats import parse_result_margin
 from engine.formats.tournament_file import parse_komi
 from engine.timecontrol import TimeControl
 from engine.types import Result
@@ -20,12 +20,13 @@ DEFAULT_EVEN_KOMI = "6.5"
 RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")
 
 
-def read_result(text: str) -> tuple[Result | None, bool] | None:
-    """The result a token denotes, or ``None`` when the token is not a result."""
+def read_result(text: str) -> tuple[Result | None, bool, str | None] | None:
+    """The result a token denotes (result, played, SGF margin such as ``R`` or ``3.5``), or
+    ``None`` when the token is not a result."""
     if text.lower() in ("0",):  # SGF's draw is too easily a typo here; ask for "jigo"
         return None
     try:
-        return parse_result(text)
+        return parse_result_margin(text)
     except EngineError:
         return None
 

@@ -8,10 +8,11 @@ from bot.core.commands import ORGANISER, PLAYER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
+from bot.core.handlers import same_game as same
 from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
-from engine.types import Result
+from engine.types import Game, Result
 from storage.records import GameRow, Player
 
 BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
@@ -29,7 +30,10 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
     ),
     access=PLAYER,
     details="Organisers record any game. When the club allows player reports (/club reports "
-    "on), a player may report their own game: it counts once the opponent confirms.",
+    "on), a player may report their own game: it counts once the opponent confirms, or once "
+    "the opponent reports the same game. A game like one already recorded (the same two "
+    "players, day and winner) is asked about first; end the command with again to record "
+    "it anyway.",
     options=opt.GAME_OPTIONS,
     params=(
         Param("black", "player", "who had Black (the winner, in the 'beat' form)"),
@@ -49,13 +53,12 @@ async def result(ctx: Context) -> Reply:
             "report their own games with /club reports on.) Nothing was changed."
         )
     args = ctx.args(opt.GAME_OPTIONS)
-    black, white, outcome, played, note = await _players_and_result(ctx, args.words, args.options)
-    if reporting:
-        return await _report(ctx, args.options, black, white, outcome, played)
+    words, again = same.split_again(args.words)
+    black, white, outcome, played, note, margin = await _players_and_result(
+        ctx, words, args.options
+    )
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
-    row = await storage.record_game(
-        ctx.db,
-        ctx.the_club,
+    game = storage.new_game(
         black.id,
         white.id,
         outcome,
@@ -65,8 +68,28 @@ async def result(ctx: Context) -> Reply:
         played=played,
         board=opt.board(args.options.get("board")),
         time=opt.time_control(args.options.get("time")),
+        margin=margin,
+    )
+    earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
+    if reporting:
+        return await _report(ctx, black, white, game, earlier)
+    if earlier:
+        return await same.ask(ctx, earlier, f"/result {ctx.inv.text}")
+    row = await storage.record_game(
+        ctx.db,
+        ctx.the_club,
+        black.id,
+        white.id,
+        outcome,
+        stones=game.stones,
+        komi=game.komi,
+        date=game.date,
+        played=game.played,
+        board=game.board,
+        time=game.time,
         actor=ctx.actor,
         chat=ctx.chat,
+        margin=game.margin,
     )
     lines = [game_line(row, black, white)]
     if note:
@@ -76,14 +99,11 @@ async def result(ctx: Context) -> Reply:
 
 
 async def _report(
-    ctx: Context,
-    options: dict[str, str],
-    black: Player,
-    white: Player,
-    outcome: Result | None,
-    played: bool,
+    ctx: Context, black: Player, white: Player, game: Game, earlier: list[GameRow]
 ) -> Reply:
-    """A player's own game: pending until the opponent confirms (issue 4/6, item 6)."""
+    """A player's own game: pending until the opponent confirms (issue 4/6, item 6).
+
+    The opponent's report of the same game confirms it instead (``same_game``)."""
     caller = ctx.inv.caller
     me = await storage.player_for_account(ctx.db, ctx.the_club, caller.platform, caller.account)
     if me is None or me.id not in (black.id, white.id):
@@ -92,23 +112,42 @@ async def _report(
             "then /result with yourself as one of the two players"
         )
     opponent = white if me.id == black.id else black
-    stones = opt.stones(options["h"]) if "h" in options else 0
+    if earlier:
+        report = await same.opponents_report(ctx, me, earlier)
+        if report is None:
+            return await same.ask(ctx, earlier, f"/result {ctx.inv.text}")
+        reporter = await same.who(ctx, report)
+        confirmed = await storage.confirm_game(
+            ctx.db, ctx.the_club, report.id, actor=ctx.actor, chat=ctx.chat
+        )
+        pair = (black, white) if confirmed.game.black == black.id else (white, black)
+        return Reply(
+            blocks=(
+                Text(f"Game #{confirmed.id} confirmed", title=True),
+                Text(
+                    f"{reporter} reported this game already (report #{report.id}): "
+                    f"{game_line(confirmed, *pair)}. Your report agrees with it, so it is "
+                    "confirmed and counts from now on; no second game was recorded."
+                ),
+            )
+        )
     row = await storage.record_game(
         ctx.db,
         ctx.the_club,
         black.id,
         white.id,
-        outcome,
-        stones=stones,
-        komi=opt.komi(ctx, options.get("komi"), stones),
-        date=opt.date(ctx, options.get("date")),
-        played=played,
-        board=opt.board(options.get("board")),
-        time=opt.time_control(options.get("time")),
+        game.result,
+        stones=game.stones,
+        komi=game.komi,
+        date=game.date,
+        played=game.played,
+        board=game.board,
+        time=game.time,
         reported=ctx.today(),
         pending=True,
         actor=ctx.actor,
         chat=ctx.chat,
+        margin=game.margin,
     )
     hours = ctx.settings.get("report_hours", "48")
     return Reply(
@@ -126,15 +165,16 @@ async def _report(
 
 async def _players_and_result(
     ctx: Context, words: list[Token], options: dict[str, str]
-) -> tuple[Player, Player, Result | None, bool, str]:
-    """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap)."""
+) -> tuple[Player, Player, Result | None, bool, str, str | None]:
+    """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap); last the
+    result's SGF margin (``R``, ``3.5``; ``None`` when not given)."""
     for i, token in enumerate(words):
         if not token.quoted and token.text.lower() in BEAT_WORDS:
             winner = await resolve(ctx, join(words[:i]))
             loser = await resolve(ctx, join(words[i + 1 :]))
             if winner.id == loser.id:
                 raise BadArgument("a player cannot beat themselves")
-            return await _beat(ctx, winner, loser, options)
+            return (*await _beat(ctx, winner, loser, options), None)
     position = next(
         (
             i
@@ -152,9 +192,9 @@ async def _players_and_result(
     if position != len(words) - 1:
         extra = join(words[position + 1 :])
         raise BadArgument(f"unexpected {extra!r} after the result (options look like h=2)")
-    outcome, played = opt.read_result(words[position].text)  # type: ignore[misc]
+    outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
     black, white = await resolve_pair(ctx, words[:position], "/result")
-    return black, white, outcome, played, ""
+    return black, white, outcome, played, "", margin
 
 
 async def _beat(
@@ -305,7 +345,7 @@ async def correct(ctx: Context) -> Reply:
             raise BadArgument(
                 f"result={o['result']!r}: write B+, W+, B+R, W+3.5, jigo or unplayed"
             )
-        changes["result"], changes["played"] = read
+        changes["result"], changes["played"], changes["margin"] = read
     if "played" in o:
         changes["played"] = o["played"].lower() in ("yes", "true", "1")
     if "h" in o:

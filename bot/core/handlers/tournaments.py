@@ -237,7 +237,7 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
     if position is None or position != len(words) - 1:
         raise BadArgument("end with the result: B+, W+, B+R, W+3.5, jigo or unplayed")
-    outcome, played = opt.read_result(words[position].text)  # type: ignore[misc]
+    outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
     black, white = await resolve_pair(ctx, words[1:position], "/tournament result")
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     t = row.tournament
@@ -268,6 +268,7 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         round=round_,
         actor=ctx.actor,
         chat=ctx.chat,
+        margin=margin,
     )
     return Reply.text(
         f"{t.name}, round {round_}: game #{game.id} — "

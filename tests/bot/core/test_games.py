@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 import storage
+from bot.core.invocation import Caller
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage import log
-from tests.bot.core.fakechat import ADMIN, ORGANISER, FakeChat
+from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat
 
 RESULT_USAGE = (
     "Usage: /result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19] "
@@ -381,3 +382,139 @@ async def test_an_undone_game_cannot_be_corrected(club: FakeChat) -> None:
     await club.ok("/undo")
     said = await club.refused(f"/correct {gid} swap")
     assert said.text.startswith(f"Game {gid} is already undone")
+
+
+# -- margins (B+R, W+3.5) ----------------------------------------------------------------------
+
+
+async def test_the_margin_is_kept_shown_and_corrected(tmp_path: Path) -> None:
+    """The SGF margin goes through /result, /history, /tournament result, reports and
+    /correct; it never changes a rating."""
+    chat = await FakeChat.open(tmp_path, "psg")  # PSG rates single games at once
+    try:
+        await chat.register("Nagy Péter 10k", "Kiss Anna 10k", "Tóth Ádám 10k")
+        said = await chat.ok("/result Nagy Péter Kiss Anna W+3.5")
+        gid = game_id(said.text)
+        assert "Nagy Péter (B) – Kiss Anna (W): W+3.5, even" in said.text
+        row = await storage.game(chat.db, chat.club, gid)
+        assert row is not None and (row.game.result, row.game.margin) == (Result.WHITE, "3.5")
+        history = (await chat.ok("/history Nagy Péter")).text
+        assert f"game #{gid} vs Kiss Anna (W+3.5)" in history
+        card = await chat.card("Kiss Anna")
+
+        said = await chat.ok(f"/correct {gid} result=b+resign")
+        assert "Nagy Péter (B) – Kiss Anna (W): B+R, even" in said.text
+        row = await storage.game(chat.db, chat.club, gid)
+        assert row is not None and (row.game.result, row.game.margin) == (Result.BLACK, "R")
+        await chat.ok(f"/correct {gid} result=W+")  # a result without a margin clears it
+        row = await storage.game(chat.db, chat.club, gid)
+        assert row is not None and (row.game.result, row.game.margin) == (Result.WHITE, None)
+        assert (await chat.card("Kiss Anna")).rating == card.rating  # the margin rates nothing
+        said = await chat.ok(f"/correct {gid} result=W+T")  # the margin alone is a change
+        assert "W+T" in said.text
+
+        await chat.ok("/tournament new Cup rounds=2 even")
+        said = await chat.ok("/tournament result 1 Tóth Ádám Kiss Anna B+T")
+        assert "Tóth Ádám (B) – Kiss Anna (W): B+T, even" in said.text
+        said = await chat.ok("/result Tóth Ádám Nagy Péter W+F")
+        assert "Tóth Ádám (B) – Nagy Péter (W): W+F (unplayed), even" in said.text
+        row = await storage.game(chat.db, chat.club, game_id(said.text))
+        assert row is not None and (row.game.played, row.game.margin) == (False, "F")
+    finally:
+        await chat.close()
+
+
+async def test_a_players_report_keeps_its_margin(club: FakeChat) -> None:
+    await club.ok("/club reports on")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    said = await club.ok("/result Nagy Péter Szabó Éva B+R", as_=PLAYER)
+    assert "Nagy Péter (B) – Szabó Éva (W): B+R, even" in said.text
+    (pending,) = await storage.pending_games(club.db, club.club)
+    assert pending.game.margin == "R"
+    confirmed = await club.ok(f"/confirm {pending.id}")
+    assert f"Game #{pending.id} (B+R, " in confirmed.text
+
+
+# -- a game entered twice ----------------------------------------------------------------------
+
+
+async def test_a_game_entered_twice_is_asked_about_not_counted(club: FakeChat) -> None:
+    first = game_id((await club.ok("/result Nagy Péter Kovács Anna B+R")).text)
+    before = await club.log_size()
+    # the same game, colours the other way round, by another organiser
+    said = await club.say("/result Kovács Anna Nagy Péter W+ date=2026-04-20", as_=ORGANISER)
+    assert not said.error
+    assert await club.log_size() == before  # nothing was recorded
+    assert said.text == (
+        "Already recorded?\n\n"
+        "This looks like a game the club already has:\n"
+        f"#{first} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+R, entered by telegram:100 "
+        "on 2026-04-20 18:00\n"
+        "Nothing was recorded. If it is another game, add again at the end: "
+        "/result Kovács Anna Nagy Péter W+ date=2026-04-20 again"
+    )
+    assert [(b.label, b.command) for b in said.reply.buttons] == [
+        ("Record it again", "/result Kovács Anna Nagy Péter W+ date=2026-04-20 again")
+    ]
+    said = await club.ok(said.reply.buttons[0].command, as_=ORGANISER)  # pressed
+    second = game_id(said.text)
+    assert second != first
+    statuses = {g.id: g.status for g in await club.games()}
+    assert statuses == {first: "ok", second: "ok"}
+
+
+async def test_other_games_of_the_pair_are_not_asked_about(club: FakeChat) -> None:
+    for line in (
+        "Nagy Péter Kovács Anna B+R",
+        "Nagy Péter Kovács Anna W+",  # another winner
+        "Nagy Péter Kovács Anna B+R date=2026-04-19",  # another day
+        "Nagy Péter Szabó Éva B+R",  # another opponent
+        "Nagy Péter Kovács Anna B+3.5",  # another margin
+        "Nagy Péter Kovács Anna unplayed",  # not played
+    ):
+        assert (await club.ok(f"/result {line}")).text.startswith("Game #"), line
+    said = await club.say("/result Nagy Péter Kovács Anna B+")  # no margin: like both
+    assert said.text.startswith("Already recorded?") and said.text.count("\n#") == 2
+    said = await club.refused("/result Nagy Péter Kovács Anna B+ again please")
+    assert "Unexpected 'again please' after the result" in said.text
+
+
+async def test_the_second_players_report_confirms_the_first(club: FakeChat) -> None:
+    await club.ok("/club reports on")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    anna = Caller("telegram", "400", "Kovács Anna")
+    await club.ok("/link Kovács Anna", as_=anna)
+    await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    (report,) = await storage.pending_games(club.db, club.club)
+    # Kovács Anna reports the same game, colours the other way round: it confirms the report
+    said = await club.ok("/result Kovács Anna Nagy Péter W+", as_=anna)
+    assert said.text == (
+        f"Game #{report.id} confirmed\n\n"
+        "Nagy Péter reported this game already (report #{id}): "
+        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20. "
+        "Your report agrees with it, so it is confirmed and counts from now on; "
+        "no second game was recorded.".replace("{id}", str(report.id))
+    )
+    assert {g.id: g.status for g in await club.games()} == {report.id: "ok"}
+    # the reporter reporting again is asked, not confirmed
+    said = await club.say("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    assert said.text.startswith("Already recorded?") and f"#{report.id} " in said.text
+
+
+async def test_an_organisers_entry_of_a_reported_game_offers_the_confirmation(
+    club: FakeChat,
+) -> None:
+    await club.ok("/club reports on")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    (report,) = await storage.pending_games(club.db, club.club)
+    said = await club.say("/result Nagy Péter Kovács Anna B+")
+    assert f"#{report.id} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+, entered by " in (
+        said.text
+    )
+    assert "waits for confirmation" in said.text
+    assert [b.command for b in said.reply.buttons] == [
+        f"/confirm {report.id}",
+        "/result Nagy Péter Kovács Anna B+ again",
+    ]
+    assert "Nagy Péter" in said.text.split("entered by ")[1]  # the reporter's linked name

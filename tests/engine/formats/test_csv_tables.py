@@ -21,6 +21,7 @@ from engine.formats.csv_tables import (
     parse_players_csv,
     parse_ratings_csv,
     parse_result,
+    parse_result_margin,
     write_games_csv,
     write_players_csv,
 )
@@ -93,6 +94,63 @@ FORMATTED = [
 def test_format_result_reads_back(value: tuple[Result | None, bool], text: str) -> None:
     assert format_result(*value) == text
     assert parse_result(text) == value
+
+
+MARGINS = [
+    ("B+", (B, True, None)),
+    ("B+R", (B, True, "R")),
+    ("b+resign", (B, True, "R")),
+    ("W+T", (W, True, "T")),
+    ("W+Time", (W, True, "T")),
+    ("W+3.5", (W, True, "3.5")),
+    ("W+7,5", (W, True, "7.5")),
+    ("B+12", (B, True, "12")),
+    (" B + R ", (B, True, "R")),
+    ("B+F", (B, False, "F")),
+    ("W+Forfeit", (W, False, "F")),
+    ("jigo", (J, True, None)),
+    ("unplayed", (None, False, None)),
+    ("?", (None, True, None)),
+]
+
+
+@pytest.mark.parametrize("text, expected", MARGINS, ids=[t.strip() for t, _ in MARGINS])
+def test_parse_result_keeps_the_margin(
+    text: str, expected: tuple[Result | None, bool, str | None]
+) -> None:
+    """The SGF margin after B+/W+ is kept, normalised (R, T, F, points as 3.5)."""
+    assert parse_result_margin(text) == expected
+    assert parse_result(text) == expected[:2]
+
+
+WITH_MARGIN = [
+    ((B, True, "R"), "B+R"),
+    ((W, True, "3.5"), "W+3.5"),
+    ((W, True, "T"), "W+T"),
+    ((B, False, "F"), "B+F"),
+    ((B, True, None), "B+"),
+    ((J, True, None), "jigo"),
+]
+
+
+@pytest.mark.parametrize("value, text", WITH_MARGIN, ids=[t for _, t in WITH_MARGIN])
+def test_format_result_writes_the_margin(
+    value: tuple[Result | None, bool, str | None], text: str
+) -> None:
+    assert format_result(*value) == text
+    assert parse_result_margin(text) == value
+
+
+def test_games_csv_round_trips_the_margin() -> None:
+    games = [
+        CsvGame(2, dt.date(2026, 4, 11), "Nagy Péter", "Kovács Anna", B, margin="R"),
+        CsvGame(3, dt.date(2026, 4, 11), "Szabó Éva", "Tóth Ádám", W, margin="3.5"),
+        CsvGame(4, dt.date(2026, 4, 12), "Nagy Péter", "Szabó Éva", W, played=False, margin="F"),
+        CsvGame(5, dt.date(2026, 4, 12), "Kovács Anna", "Tóth Ádám", B),
+    ]
+    text = write_games_csv(games)
+    assert [line.split(",")[3] for line in text.splitlines()[1:]] == ["B+R", "W+3.5", "W+F", "B+"]
+    assert parse_games_csv(text) == games
 
 
 # ------------------------------------------------------------------ players
@@ -172,8 +230,8 @@ GAMES_CSV = """date,black,white,result,handicap,komi,tournament,round
 def test_games_csv() -> None:
     assert parse_games_csv(GAMES_CSV) == [
         CsvGame(2, dt.date(2026, 4, 11), "Szabó Éva", "Nagy Péter", W, True, 3, Fraction(1, 2),
-                "Spring Cup", 1),
-        CsvGame(3, dt.date(2026, 4, 12), "Kiss Ádám", "Tóth Jenő", B, False),
+                "Spring Cup", 1, "R"),
+        CsvGame(3, dt.date(2026, 4, 12), "Kiss Ádám", "Tóth Jenő", B, False, margin="F"),
         CsvGame(4, dt.date(2026, 4, 13), "Kiss Ádám", "Tóth Jenő", J, True, 0, Fraction(13, 2)),
         CsvGame(5, dt.date(2026, 4, 14), "Kovács, Anna", "Kiss Ádám", None, False),
     ]  # fmt: skip
@@ -181,7 +239,9 @@ def test_games_csv() -> None:
 
 def test_games_csv_minimal_columns_with_semicolons() -> None:
     data = "Date;Black;White;Result\n2026-04-11;A B;C D;W+3.5\n"
-    assert parse_games_csv(data) == [CsvGame(2, dt.date(2026, 4, 11), "A B", "C D", W)]
+    assert parse_games_csv(data) == [
+        CsvGame(2, dt.date(2026, 4, 11), "A B", "C D", W, margin="3.5")
+    ]
 
 
 def test_quoted_fields_over_several_lines_keep_their_first_line() -> None:
@@ -307,13 +367,20 @@ def test_players_write_then_read(players: list[CsvPlayer]) -> None:
     assert parse_players_csv(write_players_csv(players)) == players
 
 
+# what a games table holds and gives back: an unplayed win is a forfeit (B+F)
+ROUND_TRIPS = [
+    *(((*value, None), text) for value, text in FORMATTED if value[1] or value[0] is None),
+    *WITH_MARGIN,
+]
+
+
 @st.composite
 def csv_games(draw: st.DrawFn) -> list[CsvGame]:
     count = draw(st.integers(0, 5))
     games = []
     for i in range(count):
         black, white = draw(st.lists(names, min_size=2, max_size=2, unique=True))
-        result, played = draw(st.sampled_from([value for value, _ in FORMATTED]))
+        result, played, margin = draw(st.sampled_from([value for value, _ in ROUND_TRIPS]))
         games.append(
             CsvGame(
                 line=i + 2,
@@ -326,6 +393,7 @@ def csv_games(draw: st.DrawFn) -> list[CsvGame]:
                 komi=draw(st.none() | st.integers(-20, 20).map(lambda k: Fraction(k, 2))),
                 tournament=draw(optional_text),
                 round=draw(st.none() | st.integers(1, 12)),
+                margin=margin,
             )
         )
     return games
