@@ -38,6 +38,7 @@ from storage.games import (
     club_games,
     confirm_game,
     game,
+    game_by_number,
     games_of,
     new_game,
     pending_games,
@@ -91,6 +92,7 @@ from storage.tournaments import (
     open_tournaments,
     reopen_tournament,
     tournament,
+    tournament_by_number,
     tournaments,
 )
 
@@ -139,6 +141,7 @@ __all__ = [
     "finalise_tournament",
     "find_player",
     "game",
+    "game_by_number",
     "games_of",
     "get_club",
     "get_player",
@@ -173,6 +176,7 @@ __all__ = [
     "standings",
     "suspend_verification",
     "tournament",
+    "tournament_by_number",
     "tournaments",
     "undo_last",
     "void_game",

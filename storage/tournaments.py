@@ -23,7 +23,7 @@ from storage.codec import from_timestamp
 from storage.common import ClubRef, PlayerRef, clean_name, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
-from storage.games import Context, add_entry_row, game_rows, insert_game
+from storage.games import TOURNAMENT_NUMBER, Context, add_entry_row, game_rows, insert_game
 from storage.history import (
     TOURNAMENT_SELECT,
     effective_tournament,
@@ -88,10 +88,11 @@ def _problems(tournament: Tournament) -> list[str]:
 
 
 _ROW_SELECT = (
-    f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS} "
-    "FROM tournaments JOIN log ON log.seq = tournaments.seq"
+    f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS}, "
+    "tournaments.number FROM tournaments JOIN log ON log.seq = tournaments.seq"
 )
 _NOTES = 14
+_NUMBER = _NOTES + 8
 
 
 async def _rows(
@@ -121,6 +122,7 @@ async def _rows(
                 finalised_at=None if stamp is None else from_timestamp(stamp),
                 notes=row[_NOTES],
                 entry=entry_from(row, _NOTES + 2),
+                number=row[_NUMBER],
             )
         )
     return found
@@ -131,7 +133,7 @@ async def _one(reader: Reader, club: int, folded: Overlay, seq: int) -> list[Tou
     finalised = folded.finalised.get(seq)
     row = await reader.fetchone(
         f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS}, "
-        "(SELECT at FROM log WHERE seq = ?) "
+        "tournaments.number, (SELECT at FROM log WHERE seq = ?) "
         "FROM tournaments JOIN log ON log.seq = tournaments.seq "
         "WHERE tournaments.club = ? AND tournaments.seq = ?",
         (finalised, club, seq),
@@ -147,6 +149,7 @@ async def _one(reader: Reader, club: int, folded: Overlay, seq: int) -> list[Tou
             finalised_at=None if stamp is None else from_timestamp(stamp),
             notes=row[_NOTES],
             entry=entry_from(row, _NOTES + 2),
+            number=row[_NUMBER],
         )
     ]
 
@@ -182,6 +185,15 @@ async def tournament(
         return await _resolve(db, club_id(club), name_or_id)
     except NotFound:
         return None
+
+
+async def tournament_by_number(db: Database, club: ClubRef, number: int) -> TournamentRow | None:
+    """The club's tournament #``number`` (the number members see), or ``None``."""
+    cid = club_id(club)
+    found = await db.fetchone(
+        "SELECT seq FROM tournaments WHERE club = ? AND number = ?", (cid, number)
+    )
+    return None if found is None else await tournament(db, cid, found[0])
 
 
 async def tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
@@ -226,9 +238,9 @@ async def _create(
     columns = tournament_columns(dataclasses.replace(tournament, name=name))
     names = ", ".join(columns)
     await write.tx.execute(
-        f"INSERT INTO tournaments (seq, club, notes, {names}) "
-        f"VALUES (?, ?, ?, {', '.join('?' for _ in columns)})",
-        (seq, write.club, notes, *columns.values()),
+        f"INSERT INTO tournaments (seq, club, notes, {names}, number) "
+        f"VALUES (?, ?, ?, {', '.join('?' for _ in columns)}, {TOURNAMENT_NUMBER})",
+        (seq, write.club, notes, *columns.values(), write.club),
     )
     return seq
 

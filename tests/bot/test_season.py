@@ -145,6 +145,7 @@ def test_a_console_season_ends_with_the_ratings_of_hoshi_rate(cli, tmp_path: Pat
 
 
 async def _last_game_id(db_path: Path) -> int:
+    """The club number of the last club game still standing."""
     db = await storage.open_db(db_path)
     try:
         club = (await storage.clubs(db))[0]
@@ -153,6 +154,6 @@ async def _last_game_id(db_path: Path) -> int:
             for g in await storage.club_games(db, club)
             if g.status == "ok" and g.game.tournament is None
         ]
-        return max(g.id for g in live)
+        return max(g.number for g in live)
     finally:
         await db.close()

@@ -274,3 +274,17 @@ async def test_a_refused_finalisation_writes_nothing(
     with pytest.raises(RuleError, match="pair go"):
         await finalise_tournament(db, club, cup, actor=ORGANISER)
     assert await dump_all(db) == before
+
+
+async def test_tournaments_are_numbered_per_club(db: Database, club: Club) -> None:
+    from storage import create_club
+
+    other = await create_club(db, "Szeged Go Club", "plus", actor=ORGANISER)
+    first = await create_tournament(db, club, CUP, actor=ORGANISER)
+    elsewhere = await create_tournament(db, other, CUP, actor=ORGANISER)
+    second = await create_tournament(
+        db, club, dataclasses.replace(CUP, name="Autumn Cup"), actor=ORGANISER
+    )
+    assert (first.number, second.number, elsewhere.number) == (1, 2, 1)
+    assert [row.number for row in await tournaments(db, club)] == [1, 2]
+    assert (await tournament(db, club, "Autumn Cup")).number == 2  # type: ignore[union-attr]

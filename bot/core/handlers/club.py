@@ -333,7 +333,7 @@ async def export(ctx: Context) -> Reply:
         row = await storage.tournament(ctx.db, ctx.the_club, name)
         if row is None:
             raise BadArgument(f"there is no tournament {name!r} in this club")
-        text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.id}.h9"
+        text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.number}.h9"
     elif kind == "json":
         text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
     elif kind == "games":

@@ -157,7 +157,7 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     row = await storage.create_tournament(ctx.db, ctx.the_club, t, actor=ctx.actor, chat=ctx.chat)
     return Reply(
         blocks=(
-            Text(f"Tournament #{row.id} {row.tournament.name} opened", title=True),
+            Text(f"Tournament #{row.number} {row.tournament.name} opened", title=True),
             Text("\n".join(_facts(ctx, row))),
         )
     )
@@ -197,6 +197,15 @@ def _facts(ctx: Context, row: TournamentRow) -> list[str]:
 async def _which(ctx: Context, name: str, option: str | None = None) -> TournamentRow:
     """The named tournament, or with no name the club's only open one (``option`` is how the
     command names a tournament, e.g. ``t`` for ``t="Spring Cup"``; else the rest of the line)."""
+    number = re.fullmatch(r"#?(\d{1,12})", name.strip())
+    if number is not None:
+        # a club number (#2; a bare 2 unless a tournament is called "2")
+        row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
+        if row is None or name.strip().startswith("#"):
+            row = await storage.tournament_by_number(ctx.db, ctx.the_club, int(number[1]))
+        if row is None:
+            raise BadArgument(f"there is no tournament #{number[1]} in this club")
+        return row
     if name.strip():
         row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
         if row is None:
@@ -270,7 +279,7 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         chat=ctx.chat,
     )
     return Reply.text(
-        f"{t.name}, round {round_}: game #{game.id} — "
+        f"{t.name}, round {round_}: game #{game.number} — "
         f"{game_line(game, black, white)}. Rated when the tournament is finalised."
     )
 
@@ -414,7 +423,10 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
             "Games per round: " + ", ".join(f"R{r}: {n}" for r, n in sorted(by_round.items()))
         )
     return Reply(
-        blocks=(Text(f"#{row.id} {row.tournament.name}", title=True), Text("\n".join(lines)))
+        blocks=(
+            Text(f"#{row.number} {row.tournament.name}", title=True),
+            Text("\n".join(lines)),
+        )
     )
 
 
@@ -426,7 +438,7 @@ async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
         ("#", "Name", "Dates", "Rounds", "Status"),
         tuple(
             (
-                str(r.id),
+                str(r.number),
                 r.tournament.name,
                 f"{r.tournament.start} – {r.tournament.end}",
                 str(r.tournament.rounds),

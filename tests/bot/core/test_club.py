@@ -307,7 +307,7 @@ async def test_export_a_tournament_as_h9(club: FakeChat) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
     doc = said.reply.document
-    assert doc is not None and doc.filename == f"budapest-go-club-{row.id}.h9"
+    assert doc is not None and doc.filename == f"budapest-go-club-{row.number}.h9"
     tf = parse_h9(doc.data)
     assert tf.name == "Spring Cup" and tf.rounds == 2
     assert sorted(p.name for p in tf.players) == ["Kovács Anna", "Nagy Péter"]

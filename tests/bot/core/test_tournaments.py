@@ -75,7 +75,7 @@ async def test_new_opens_a_tournament(club: FakeChat) -> None:
     row = await only_tournament(club)
     t = row.tournament
     assert said.text == (
-        f"Tournament #{row.id} Spring Cup opened\n\n"
+        f"Tournament #{row.number} Spring Cup opened\n\n"
         "2026-04-11 – 2026-04-12, 5 round(s), 19×19, even, time 1h 3x30s japanese\n"
         "Status: open\n"
         "Multiplier: category B: 15 (base 60 min, extended 82.5 min); +5 international "
@@ -157,8 +157,8 @@ async def test_result_adds_a_game_to_the_open_tournament(club: FakeChat) -> None
     said = await club.ok("/tournament result 3 Nagy Péter Kovács Anna B+ h=2", as_=ORGANISER)
     (row,) = await tournament_games(club, tid)
     assert said.text == (
-        f"Spring Cup, round 3: game #{row.id} — Nagy Péter (B) – Kovács Anna (W): B+, h2, komi "
-        "0.5, 2026-04-12. Rated when the tournament is finalised."
+        f"Spring Cup, round 3: game #{row.number} — Nagy Péter (B) – Kovács Anna (W): B+, h2, "
+        "komi 0.5, 2026-04-12. Rated when the tournament is finalised."
     )
     g = row.game
     assert (g.round, g.stones, g.komi, g.result, g.date) == (
@@ -311,7 +311,7 @@ async def test_show_and_list(club: FakeChat) -> None:
     row = await only_tournament(club)
     said = await club.ok("/tournament show", as_=ORGANISER)
     assert said.text == (
-        f"#{row.id} Spring Cup\n\n"
+        f"#{row.number} Spring Cup\n\n"
         "2026-04-11 – 2026-04-12, 2 round(s), 19×19, even\n"
         "Status: open\n"
         "Multiplier: C = 20, set by hand (rules.md §1.2, §6(2))\n"
@@ -321,7 +321,7 @@ async def test_show_and_list(club: FakeChat) -> None:
     said = await club.ok("/tournament list")
     header, line = said.text.splitlines()
     assert header.split() == ["#", "Name", "Dates", "Rounds", "Status"]
-    assert line.split() == [str(row.id), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "2",
+    assert line.split() == [str(row.number), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "2",
                             "open"]  # fmt: skip
 
 
@@ -343,7 +343,7 @@ async def test_import_a_pasted_h9(club: FakeChat) -> None:
     assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
     assert "New: Új Ferenc 6k" in said.text
     assert said.text.endswith(
-        f"Imported as tournament #{row.id}; it stays open until /tournament finalise Tiny Cup."
+        f"Imported as tournament #{row.number}; it stays open until /tournament finalise Tiny Cup."
     )
     assert not row.finalised and row.tournament.even
     games = await tournament_games(club, row.id)
@@ -513,3 +513,21 @@ async def test_csv_games_need_an_open_tournament(club: FakeChat) -> None:
         'Several tournaments are open (A Cup, B Cup); name one, e.g. name="A Cup"'
     )
     await club.ok(f'/tournament import name="B Cup"\n{GAMES_CSV}')
+
+
+# -- club numbers ------------------------------------------------------------------------------
+
+
+async def test_tournaments_and_their_games_show_the_clubs_numbers(club: FakeChat) -> None:
+    await club.ok("/result Nagy Péter Kovács Anna B+")
+    said = await club.ok("/tournament new Spring Cup rounds=2 C=20")
+    assert said.text.startswith("Tournament #1 Spring Cup opened")
+    said = await club.ok("/tournament new Autumn Cup rounds=2 C=20")
+    assert said.text.startswith("Tournament #2 Autumn Cup opened")
+    said = await club.ok('/tournament result 1 Nagy Péter Tóth Ádám B+ t="Spring Cup"')
+    assert said.text.startswith("Spring Cup, round 1: game #2 — ")
+    assert (await club.ok("/tournament show #2")).text.startswith("#2 Autumn Cup")
+    assert (await club.ok("/tournament show 1")).text.startswith("#1 Spring Cup")
+    assert "\n1 " in (await club.ok("/tournament list")).text.replace("│", " ")
+    said = await club.refused("/tournament show #7")
+    assert said.text.startswith("There is no tournament #7 in this club")
