@@ -35,7 +35,7 @@ from storage.names import fold
 from storage.overlay import Overlay
 from storage.players import NameIndex, load_players, players_by_id, register
 from storage.projections import ClubWrite, club_write
-from storage.records import GameRow, NewPlayer, Player, TournamentRow
+from storage.records import GAME_OK, GameRow, NewPlayer, Player, TournamentRow
 
 TournamentRef = TournamentRow | int | str
 
@@ -221,6 +221,41 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
         if seq not in taken_back:
             found[player] = Entry(player, Rank.parse(rank), registered == 1, country)
     return list(found.values())
+
+
+@dataclass(frozen=True, slots=True)
+class MissingRound:
+    """A round with fewer games than its entries make: ``games`` of ``expected``."""
+
+    round: int
+    games: int
+    expected: int
+
+
+async def missing_rounds(db: Database, club: ClubRef, ref: TournamentRef) -> list[MissingRound]:
+    """The tournament's rounds with no games, or fewer than its entries make (one game per
+    two entries; an odd one out has a bye). Voided and undone games do not count.
+    """
+    cid = club_id(club)
+    row = await _resolve(db, cid, ref)
+    folded = await overlays.load(db, cid)
+    ids = [
+        seq
+        for (seq,) in await db.fetchall(
+            "SELECT seq FROM games WHERE club = ? AND tournament = ? ORDER BY seq",
+            (cid, row.id),
+        )
+    ]
+    per_round: dict[int, int] = {}
+    for game in await game_rows(db, cid, ids, folded):
+        if game.status == GAME_OK and game.game.round is not None:
+            per_round[game.game.round] = per_round.get(game.game.round, 0) + 1
+    expected = max(1, len(await entries(db, cid, row.id)) // 2)
+    return [
+        MissingRound(number, per_round.get(number, 0), expected)
+        for number in range(1, row.tournament.rounds + 1)
+        if per_round.get(number, 0) < expected
+    ]
 
 
 async def _create(

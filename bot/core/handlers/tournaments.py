@@ -15,18 +15,20 @@ from bot.core.handlers.games import game_line
 from bot.core.names import resolve_pair
 from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int
-from bot.core.replies import Reply, Table, Text
+from bot.core.replies import Button, Reply, Table, Text
 from engine import mgsz
 from engine.errors import EngineError
 from engine.types import Importance, Tournament
 from storage import schedules
 from storage.errors import Refused
 from storage.records import TournamentRow
+from storage.tournaments import MissingRound
 
 USAGE = (
     "/tournament new NAME [options] | result ROUND BLACK WHITE RESULT [h=N] [t=NAME] | "
-    "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | finalise [NAME] | "
-    "schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | show [NAME] | list"
+    "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | "
+    "finalise [NAME] [confirm] | schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | "
+    "show [NAME] | list"
 )
 NEW_OPTIONS = frozenset({"start", "end", "rounds", "board", "time", "reduce", "c", "participants"})
 RESULT_OPTIONS = opt.GAME_OPTIONS | {"t"}
@@ -128,7 +130,8 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     if not name:
         raise BadArgument("name the tournament, e.g. /tournament new Spring Cup rounds=5")
     o = args.options
-    start = opt.date(ctx, o["start"]) if "start" in o else ctx.today()
+    # a tournament may be opened before it is played: its dates may lie ahead
+    start = _any_date(o["start"], "start") if "start" in o else ctx.today()
     end = _any_date(o["end"], "end") if "end" in o else start
     if end < start:
         raise BadArgument(f"the end {end} is before the start {start}")
@@ -164,10 +167,14 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
 
 
 def _any_date(value: str, what: str) -> dt.date:
+    """A date, past or future (a tournament's own dates; games are checked by opt.date)."""
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
         raise BadArgument(f"{what}= must be YYYY-MM-DD, not {value!r}") from None
+    if day < opt.EARLIEST:
+        raise BadArgument(f"{what}= {day.isoformat()} is before {opt.EARLIEST.year}")
+    return day
 
 
 def _facts(ctx: Context, row: TournamentRow) -> list[str]:
@@ -250,11 +257,17 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     black, white = await resolve_pair(ctx, words[1:position], "/tournament result")
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     t = row.tournament
+    if t.start > ctx.today():
+        raise BadArgument(
+            f"{t.name} starts on {t.start.isoformat()}: enter a round's results once it is played"
+        )
+    # the round's share of the tournament's days, never a day still ahead
     date = (
         opt.date(ctx, args.options["date"])
         if "date" in args.options
         else min(
             t.end,
+            ctx.today(),
             t.start
             + dt.timedelta(
                 days=(round_ - 1) * max(1, (t.end - t.start).days) // max(1, t.rounds - 1)
@@ -348,12 +361,45 @@ async def _import_csv_games(ctx: Context, args: Args, data: bytes) -> Reply:
     )
 
 
+CONFIRM_WORDS = frozenset({"confirm", "anyway", "yes"})
+
+
 async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
-    row = await _which(ctx, text)
+    words = text.split()
+    confirmed = bool(words) and words[-1].lower() in CONFIRM_WORDS
+    row = await _which(ctx, " ".join(words[:-1]) if confirmed else text)
+    if not confirmed and not row.finalised:
+        missing = await storage.missing_rounds(ctx.db, ctx.the_club, row.id)
+        if missing:
+            return _ask_to_finalise(ctx, row, missing)
     changes = await storage.finalise_tournament(
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
     return await finalisation_reply(ctx.db, ctx.the_club, row.tournament.name, changes)
+
+
+def _ask_to_finalise(ctx: Context, row: TournamentRow, missing: list[MissingRound]) -> Reply:
+    """Rounds are missing: say which, and let the organiser finalise anyway (a button)."""
+    entries = missing[0].expected * 2
+    parts = [
+        f"round {m.round}: no games"
+        if m.games == 0
+        else f"round {m.round}: {m.games} of {m.expected} games ({entries} entries)"
+        for m in missing
+    ]
+    command = f"/tournament finalise #{row.number} confirm"
+    return Reply(
+        blocks=(
+            Text(f"{row.tournament.name} has rounds missing", title=True),
+            Text(
+                "; ".join(parts)[:1].upper()
+                + "; ".join(parts)[1:]
+                + ".\nEnter the missing results first, or finalise it as it is: "
+                + command
+            ),
+        ),
+        buttons=(Button("Finalise anyway", command),),
+    )
 
 
 EVENING = dt.time(20, 0)  # "the end date's evening" (issue 4/6): 20:00 club time
