@@ -227,6 +227,9 @@ async def test_rename_a_club_keeps_the_old_name_in_the_history(db: Database) -> 
     assert await get_club(db, club.id) == renamed
     assert await club_for_chat(db, "telegram", "-5") == renamed
     assert await clubs(db) == [renamed, other]
+    from storage import export_rows
+
+    assert (await export_rows(db, club)).club.name == "Budapest Go Club"
     (event,) = await log.events(db, club.id, [log.RENAME])
     assert event.payload == {"name": "Budapest Go Club", "from": "My Go Club"}
     assert event.entry.actor == ORGANISER and event.entry.chat == "t:-5"
