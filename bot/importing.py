@@ -251,7 +251,7 @@ def summary_lines(plan: ImportPlan, result: ImportResult | None = None) -> list[
     lines.extend(plan.notes)
     if result is not None:
         lines.append(
-            f"Imported as tournament #{result.tournament.id}; it stays open until "
+            f"Imported as tournament #{result.tournament.number}; it stays open until "
             f"/tournament finalise {t.name}."
         )
     return lines

@@ -361,13 +361,13 @@ class Scheduler:
             await self._post(
                 club,
                 Reply.text(
-                    f"Report #{row.id} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) "
+                    f"Report #{row.number} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) "
                     "expired: "
                     f"nobody confirmed it within {hours} hours, so it was not rated. Reporter: "
                     f"{row.entry.actor}. Post it again, or ask an organiser to record it."
                 ),
             )
-            done.append(f"report #{row.id} expired")
+            done.append(f"report #{row.number} expired")
         return done
 
     async def _weekly(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:

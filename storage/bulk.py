@@ -45,7 +45,7 @@ from storage.codec import RESULTS, dumps, komi_from_half_points, time_from_text,
 from storage.common import ClubRef, clean_name, club_id
 from storage.db import Database, Transaction
 from storage.errors import BatchError, NotFound, StorageError
-from storage.games import GAME_INSERT
+from storage.games import GAME_INSERT, TOURNAMENT_NUMBER
 from storage.history import TOURNAMENT_COLUMNS, tournament_columns, tournament_rated
 from storage.names import fold
 from storage.players import PLAYER_INSERT, NameIndex, load_players, player_row
@@ -142,9 +142,11 @@ _TOURNAMENT_COLUMNS = ("seq", "club", "notes", *TOURNAMENT_COLUMNS[1:])
 """The stored columns of a tournament row: the log position, the club, the notes, then the
 columns :func:`storage.history.tournament_columns` fills."""
 _TOURNAMENT_INSERT = (
-    f"INSERT INTO tournaments ({', '.join(_TOURNAMENT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' for _ in _TOURNAMENT_COLUMNS)})"
+    f"INSERT INTO tournaments ({', '.join(_TOURNAMENT_COLUMNS)}, number) "
+    f"VALUES ({', '.join('?' for _ in _TOURNAMENT_COLUMNS)}, {TOURNAMENT_NUMBER})"
 )
+"""Parameters: the :data:`_TOURNAMENT_COLUMNS` values, then the club again (for the club's
+number, handed out as :mod:`storage.tournaments` does)."""
 _ENTRY_INSERT = (
     "INSERT INTO tournament_entries (seq, club, tournament, player, rank, registered, country) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -271,6 +273,7 @@ class _Loader:
                         0,
                         None,
                         item.margin,
+                        club,  # the club again: GAME_INSERT numbers the game within it
                     )
                 )
                 result.games += 1
@@ -319,7 +322,7 @@ class _Loader:
             elif isinstance(item, BulkTournament):
                 columns = self._tournament_columns(item)
                 log_rows.append((seq, club, log.TOURNAMENT, at, actor, chat))
-                tournaments.append((seq, club, None, *columns.values()))
+                tournaments.append((seq, club, None, *columns.values(), club))
                 result.tournaments[item.key] = seq
                 self.rounds[seq] = item.tournament.rounds
             elif isinstance(item, BulkFinalise):

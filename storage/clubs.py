@@ -30,9 +30,22 @@ def _system_choice(db: Database, system: str) -> str:
     return key
 
 
+CURRENT_NAME = (
+    "COALESCE((SELECT json_extract(payload, '$.name') FROM events WHERE club = clubs.seq "
+    "AND kind = 'rename' ORDER BY seq DESC LIMIT 1), clubs.name)"
+)
+"""A club's name now: its last rename, else the name it was created with (no parameters)."""
+CURRENT_FOLDED = (
+    "COALESCE((SELECT key FROM events WHERE club = clubs.seq AND kind = 'rename' "
+    "ORDER BY seq DESC LIMIT 1), clubs.folded)"
+)
+"""The current name folded for lookup (a rename's key)."""
+
+
 async def _club(reader: Reader, seq: int) -> Club | None:
     row = await reader.fetchone(
-        f"SELECT seq, name, {settings.CURRENT_SYSTEM} FROM clubs WHERE seq = ?", (seq, seq, seq)
+        f"SELECT seq, {CURRENT_NAME}, {settings.CURRENT_SYSTEM} FROM clubs WHERE seq = ?",
+        (seq, seq, seq),
     )
     if row is None:
         return None
@@ -50,8 +63,7 @@ async def create_club(
     name = clean_name(name, "club name")
     key = _system_choice(db, system)
     async with db.transaction() as tx:
-        if await tx.fetchone("SELECT 1 FROM clubs WHERE folded = ?", (fold(name),)):
-            raise Refused(f"there is already a club called {name!r}; choose another name")
+        await _check_free(tx, name, None)
         seq = await log.append(tx, db.clock, club=None, kind=log.CLUB, actor=actor, chat=chat)
         await tx.execute(
             "INSERT INTO clubs (seq, name, folded, system) VALUES (?, ?, ?, ?)",
@@ -62,11 +74,72 @@ async def create_club(
     return Club(seq, name, key)
 
 
+async def _check_free(reader: Reader, name: str, club: int | None) -> None:
+    """Refuse ``name`` when another club has it now or had it before (names stay unique, so
+    an old name still finds its club)."""
+    wanted = fold(name)
+    holder = await reader.fetchone(f"SELECT seq FROM clubs WHERE {CURRENT_FOLDED} = ?", (wanted,))
+    if holder is not None and holder[0] != club:
+        raise Refused(f"there is already a club called {name!r}; choose another name")
+    past = await reader.fetchone(
+        "SELECT seq FROM clubs WHERE folded = ? UNION "
+        "SELECT club FROM events WHERE kind = 'rename' AND key = ?",
+        (wanted, wanted),
+    )
+    if past is not None and past[0] != club:
+        other = await _club(reader, past[0])
+        assert other is not None
+        raise Refused(f"{name!r} was a name of {other.name}; choose another name")
+
+
+async def rename_club(
+    db: Database, club: ClubRef, name: str, *, actor: str, chat: str | None = None
+) -> Club:
+    """Give the club a new name (``/club rename``): a log event, the old name kept in history.
+
+    Raises:
+        Refused: another club has or had the name, or the club already has it.
+    """
+    name = clean_name(name, "club name")
+    async with club_write(db, club_id(club)) as write:
+        current = await _club(write.tx, write.club)
+        if current is None:
+            raise NotFound(f"there is no club {club_id(club)}")
+        if current.name == name:
+            raise Refused(f"{current.name} is already called {name!r}")
+        await _check_free(write.tx, name, write.club)
+        await write.event(
+            log.RENAME,
+            actor=actor,
+            chat=chat,
+            key=fold(name),
+            payload={"name": name, "from": current.name},
+        )
+        renamed = await _club(write.tx, write.club)
+    assert renamed is not None
+    return renamed
+
+
+async def has_games(db: Database, club: ClubRef) -> bool:
+    """Whether any game was ever recorded in the club (voided and undone ones too)."""
+    return (
+        await db.fetchone("SELECT 1 FROM games WHERE club = ? LIMIT 1", (club_id(club),))
+        is not None
+    )
+
+
 async def get_club(db: Database, name: str | int) -> Club | None:
-    """A club by name (case/accent-insensitive) or id."""
+    """A club by name (case/accent-insensitive; its current name, else a name it had) or id."""
     if isinstance(name, int):
         return await _club(db, name)
-    row = await db.fetchone("SELECT seq FROM clubs WHERE folded = ?", (fold(name),))
+    wanted = fold(name)
+    row = await db.fetchone(f"SELECT seq FROM clubs WHERE {CURRENT_FOLDED} = ?", (wanted,))
+    if row is None:
+        row = await db.fetchone(
+            "SELECT seq FROM clubs WHERE folded = ? UNION "
+            "SELECT club FROM events WHERE kind = 'rename' AND key = ?",
+            (wanted, wanted),
+        )
     return None if row is None else await _club(db, row[0])
 
 
@@ -100,7 +173,7 @@ async def only_club_or_create(
 async def club_for_chat(db: Database, platform: str, chat_id: str | int) -> Club | None:
     """The club a chat is bound to, if any."""
     row = await db.fetchone(  # one round trip: every command starts here
-        "SELECT clubs.seq, clubs.name, (SELECT payload FROM events WHERE club = clubs.seq "
+        f"SELECT clubs.seq, {CURRENT_NAME}, (SELECT payload FROM events WHERE club = clubs.seq "
         "AND kind = 'setting' AND key = 'system' ORDER BY seq DESC LIMIT 1), clubs.system "
         "FROM clubs WHERE clubs.seq = (SELECT club FROM chat_bindings "
         "WHERE platform = ? AND chat_id = ? ORDER BY seq DESC LIMIT 1)",

@@ -142,7 +142,7 @@ async def correct_game(
         before, after = game_columns(row.game), game_columns(corrected)
         diff = {column: value for column, value in after.items() if before[column] != value}
         if not diff:
-            raise Refused(f"nothing to correct: game {game} already has those values")
+            raise Refused("nothing to correct: the game already has those values")
         await write.event(
             log.CORRECT, actor=actor, chat=chat, target=game, payload={"changes": diff}
         )

@@ -35,10 +35,17 @@ from storage.records import (
     Player,
 )
 
+GAME_NUMBER = "(SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE club = ?)"
+"""A new game's club number (#1, #2, …): one more than the club's highest, never reused."""
+TOURNAMENT_NUMBER = "(SELECT COALESCE(MAX(number), 0) + 1 FROM tournaments WHERE club = ?)"
+"""A new tournament's club number, as :data:`GAME_NUMBER` for games."""
+
 GAME_INSERT = (
-    f"INSERT INTO games (club, pending, {', '.join(GAME_COLUMNS)}) "
-    f"VALUES ({', '.join('?' for _ in range(len(GAME_COLUMNS) + 2))})"
+    f"INSERT INTO games (club, pending, {', '.join(GAME_COLUMNS)}, number) "
+    f"VALUES ({', '.join('?' for _ in range(len(GAME_COLUMNS) + 2))}, {GAME_NUMBER})"
 )
+"""Parameters: the club, pending, the :data:`GAME_COLUMNS` values, the club again (for the
+number)."""
 
 
 def game_columns(game: Game) -> dict[str, Any]:
@@ -277,7 +284,8 @@ async def insert_game(
     stored = dataclasses.replace(game, id=seq)
     columns = game_columns(stored)
     await write.tx.execute(
-        GAME_INSERT, (write.club, int(pending), *(columns[c] for c in GAME_COLUMNS))
+        GAME_INSERT,
+        (write.club, int(pending), *(columns[c] for c in GAME_COLUMNS), write.club),
     )
     changes: list[Change] = []
     if game.tournament is None and not pending:
@@ -407,7 +415,7 @@ async def confirm_game(
 # ---------------------------------------------------------------- reading games back
 
 _ROW_SELECT = (
-    f"SELECT {GAME_SELECT}, games.pending, {LOG_COLUMNS} FROM games "
+    f"SELECT {GAME_SELECT}, games.pending, {LOG_COLUMNS}, games.number FROM games "
     "JOIN log ON log.seq = games.seq"
 )
 _PENDING = len(GAME_COLUMNS)
@@ -446,6 +454,7 @@ def _game_row(row: tuple[Any, ...], folded: Overlay) -> GameRow:
         status=row_status(row[0], row[_PENDING] == 1, folded),
         corrected=row[0] in folded.corrections,
         entry=entry_from(row, _PENDING + 1),
+        number=row[-1],
     )
 
 
@@ -463,6 +472,13 @@ async def game_rows(
         ):
             found[row[0]] = _game_row(row, folded)
     return [found[i] for i in ids if i in found]
+
+
+async def game_by_number(db: Database, club: ClubRef, number: int) -> GameRow | None:
+    """The club's game #``number`` (the number members see), or ``None``."""
+    cid = club_id(club)
+    found = await db.fetchone("SELECT seq FROM games WHERE club = ? AND number = ?", (cid, number))
+    return None if found is None else await game_row(db, cid, found[0])
 
 
 async def game_row(reader: Reader, club: int, game: int) -> GameRow | None:

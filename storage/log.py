@@ -46,6 +46,7 @@ ORGANISER_ADD = "organiser_add"
 ORGANISER_REMOVE = "organiser_remove"
 JOIN_CODE = "join_code"
 JOIN_REDEEMED = "join_redeemed"
+RENAME = "rename"  # a club's new name (payload name, from; key: the new name folded)
 
 ENGINE_EVENTS = (OVERRIDE, EGF, TEACHER, SUSPEND, PERIOD, DAY, MONTH)
 """Event kinds that become engine history events."""

@@ -12,6 +12,7 @@ from engine.system import Card
 from engine.types import GamePlayed
 from storage import overlay as overlays
 from storage import settings
+from storage.clubs import CURRENT_NAME
 from storage.codec import card_from_json, date_from_text, rank_from_text, value_from_text
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
@@ -261,7 +262,7 @@ async def export_rows(db: Database, club: ClubRef, system: str | None = None) ->
     """The club's players with their cards, its tournaments and every game (for export)."""
     cid = club_id(club)
     key = await _system(db, cid, system)
-    row = await db.fetchone("SELECT name FROM clubs WHERE seq = ?", (cid,))
+    row = await db.fetchone(f"SELECT {CURRENT_NAME} FROM clubs WHERE seq = ?", (cid,))
     if row is None:
         raise NotFound(f"there is no club {cid}")
     known = await load_players(db, cid)

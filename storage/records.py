@@ -84,13 +84,15 @@ class GameRow:
 
     ``status`` is ``ok``, ``voided``, ``undone`` or ``pending`` (a player's report awaiting
     confirmation); ``corrected`` says whether a correction changed the original data;
-    ``entry`` tells who recorded it.
+    ``entry`` tells who recorded it; ``number`` is the club's number for it (``#3``: what
+    members see and type), while ``id`` stays its log position.
     """
 
     game: Game
     status: str
     corrected: bool
     entry: LogEntry
+    number: int = 0
 
     @property
     def id(self) -> int:
@@ -108,6 +110,8 @@ class TournamentRow:
     finalised_at: dt.datetime | None
     notes: str | None
     entry: LogEntry
+    number: int = 0
+    """The club's number for it (``#2``: what members see and type)."""
 
     @property
     def id(self) -> int:

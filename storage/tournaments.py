@@ -24,7 +24,7 @@ from storage.codec import from_timestamp
 from storage.common import ClubRef, PlayerRef, clean_name, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
-from storage.games import Context, add_entry_row, game_rows, insert_game
+from storage.games import TOURNAMENT_NUMBER, Context, add_entry_row, game_rows, insert_game
 from storage.history import (
     TOURNAMENT_SELECT,
     effective_tournament,
@@ -36,7 +36,7 @@ from storage.names import fold
 from storage.overlay import Overlay
 from storage.players import NameIndex, load_players, players_by_id, register
 from storage.projections import ClubWrite, club_write
-from storage.records import GameRow, NewPlayer, Player, TournamentRow
+from storage.records import GAME_OK, GameRow, NewPlayer, Player, TournamentRow
 
 TournamentRef = TournamentRow | int | str
 
@@ -89,10 +89,11 @@ def _problems(tournament: Tournament) -> list[str]:
 
 
 _ROW_SELECT = (
-    f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS} "
-    "FROM tournaments JOIN log ON log.seq = tournaments.seq"
+    f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS}, "
+    "tournaments.number FROM tournaments JOIN log ON log.seq = tournaments.seq"
 )
 _NOTES = 14
+_NUMBER = _NOTES + 8
 
 
 async def _rows(
@@ -122,6 +123,7 @@ async def _rows(
                 finalised_at=None if stamp is None else from_timestamp(stamp),
                 notes=row[_NOTES],
                 entry=entry_from(row, _NOTES + 2),
+                number=row[_NUMBER],
             )
         )
     return found
@@ -132,7 +134,7 @@ async def _one(reader: Reader, club: int, folded: Overlay, seq: int) -> list[Tou
     finalised = folded.finalised.get(seq)
     row = await reader.fetchone(
         f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS}, "
-        "(SELECT at FROM log WHERE seq = ?) "
+        "tournaments.number, (SELECT at FROM log WHERE seq = ?) "
         "FROM tournaments JOIN log ON log.seq = tournaments.seq "
         "WHERE tournaments.club = ? AND tournaments.seq = ?",
         (finalised, club, seq),
@@ -148,6 +150,7 @@ async def _one(reader: Reader, club: int, folded: Overlay, seq: int) -> list[Tou
             finalised_at=None if stamp is None else from_timestamp(stamp),
             notes=row[_NOTES],
             entry=entry_from(row, _NOTES + 2),
+            number=row[_NUMBER],
         )
     ]
 
@@ -185,6 +188,15 @@ async def tournament(
         return None
 
 
+async def tournament_by_number(db: Database, club: ClubRef, number: int) -> TournamentRow | None:
+    """The club's tournament #``number`` (the number members see), or ``None``."""
+    cid = club_id(club)
+    found = await db.fetchone(
+        "SELECT seq FROM tournaments WHERE club = ? AND number = ?", (cid, number)
+    )
+    return None if found is None else await tournament(db, cid, found[0])
+
+
 async def tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
     """Every tournament of the club in calendar order: by end date, then start date (rules.md,
     top), then entry."""
@@ -215,6 +227,41 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
     return list(found.values())
 
 
+@dataclass(frozen=True, slots=True)
+class MissingRound:
+    """A round with fewer games than its entries make: ``games`` of ``expected``."""
+
+    round: int
+    games: int
+    expected: int
+
+
+async def missing_rounds(db: Database, club: ClubRef, ref: TournamentRef) -> list[MissingRound]:
+    """The tournament's rounds with no games, or fewer than its entries make (one game per
+    two entries; an odd one out has a bye). Voided and undone games do not count.
+    """
+    cid = club_id(club)
+    row = await _resolve(db, cid, ref)
+    folded = await overlays.load(db, cid)
+    ids = [
+        seq
+        for (seq,) in await db.fetchall(
+            "SELECT seq FROM games WHERE club = ? AND tournament = ? ORDER BY seq",
+            (cid, row.id),
+        )
+    ]
+    per_round: dict[int, int] = {}
+    for game in await game_rows(db, cid, ids, folded):
+        if game.status == GAME_OK and game.game.round is not None:
+            per_round[game.game.round] = per_round.get(game.game.round, 0) + 1
+    expected = max(1, len(await entries(db, cid, row.id)) // 2)
+    return [
+        MissingRound(number, per_round.get(number, 0), expected)
+        for number in range(1, row.tournament.rounds + 1)
+        if per_round.get(number, 0) < expected
+    ]
+
+
 async def _create(
     write: ClubWrite, tournament: Tournament, *, notes: str | None, actor: str, chat: str | None
 ) -> int:
@@ -230,9 +277,9 @@ async def _create(
     columns = tournament_columns(dataclasses.replace(tournament, name=name))
     names = ", ".join(columns)
     await write.tx.execute(
-        f"INSERT INTO tournaments (seq, club, notes, {names}) "
-        f"VALUES (?, ?, ?, {', '.join('?' for _ in columns)})",
-        (seq, write.club, notes, *columns.values()),
+        f"INSERT INTO tournaments (seq, club, notes, {names}, number) "
+        f"VALUES (?, ?, ?, {', '.join('?' for _ in columns)}, {TOURNAMENT_NUMBER})",
+        (seq, write.club, notes, *columns.values(), write.club),
     )
     return seq
 

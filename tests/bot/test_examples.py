@@ -27,7 +27,7 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
     for shown in (
         "Spring Cup is rated",  # scheduled finalisation
         "is confirmed and counts from now on",  # a report confirmed
-        "Report #26 is disputed",  # … one disputed
+        "Report #6 is disputed",  # … one disputed
         "expired: nobody confirmed it within 48 hours",  # … one expired
         "My Go Club: the week 2026-03-02 – 2026-03-09",  # the weekly summary
         "Club games 2026-03 is rated",  # the MGSZ period
@@ -51,7 +51,7 @@ async def test_the_first_season_runs_as_documented(tmp_path: Path) -> None:
         "Already recorded?",  # the same game twice is asked about
         "Undone: game",
         "Tavaszi Kupa 2026 is rated",
-        "Game #9 corrected",
+        "Game #1 corrected",
         "is void",
         "Szabó Éva is now 2k",
     ):

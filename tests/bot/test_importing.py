@@ -235,7 +235,7 @@ async def test_summary_lines(chat: FakeChat) -> None:
     assert lines[1] == "Matched 1 registered player(s); 4 new, 0 guest(s)."
     assert lines[2] == "New: Horváth Zsófia 1k, Varga Gábor 8k, Tóth Bence 2d, Müller Jürgen 3k"
     assert lines[-1] == (
-        f"Imported as tournament #{result.tournament.id}; it stays open until /tournament "
+        f"Imported as tournament #{result.tournament.number}; it stays open until /tournament "
         "finalise Kis Kupa 2026."
     )
 

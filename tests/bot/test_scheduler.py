@@ -219,7 +219,7 @@ async def test_reports_confirmed_disputed_and_expired(process: Process) -> None:
         f"Club: report #{disputed} expired" in done and f"Club: report #{expired} expired" in done
     )
     assert any(f"Report #{expired}" in t and "expired" in t for t in bot.texts())
-    statuses = {g.id: g.status for g in await storage.club_games(bot.db, 1)}
+    statuses = {g.number: g.status for g in await storage.club_games(bot.db, 1)}
     assert statuses == {confirmed: "ok", disputed: "voided", expired: "voided"}
     assert await bot.scheduler.run_due() == []  # an expiry runs once
 

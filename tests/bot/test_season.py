@@ -86,7 +86,7 @@ def test_a_console_season_ends_with_the_ratings_of_hoshi_rate(cli, tmp_path: Pat
             "/tournament import <<END",
             SPRING.read_text(encoding="utf-8").rstrip("\n"),
             "END",
-            "/tournament finalise",
+            "/tournament finalise confirm",  # absentees: finalised as it is
             "/result Katona Ákos László Éva B+",  # a club game: pending in the period
             "/result Bíró László beat Lukács Gyula",  # a mistake …
             "/undo",  # … taken back
@@ -105,7 +105,7 @@ def test_a_console_season_ends_with_the_ratings_of_hoshi_rate(cli, tmp_path: Pat
             "/tournament import <<END",
             AUTUMN.read_text(encoding="utf-8").rstrip("\n"),
             "END",
-            "/tournament finalise Budapest Autumn Handicap Cup 2026",
+            "/tournament finalise Budapest Autumn Handicap Cup 2026 confirm",
             "/rating Katona Ákos",
         ]
     )
@@ -145,6 +145,7 @@ def test_a_console_season_ends_with_the_ratings_of_hoshi_rate(cli, tmp_path: Pat
 
 
 async def _last_game_id(db_path: Path) -> int:
+    """The club number of the last club game still standing."""
     db = await storage.open_db(db_path)
     try:
         club = (await storage.clubs(db))[0]
@@ -153,6 +154,6 @@ async def _last_game_id(db_path: Path) -> int:
             for g in await storage.club_games(db, club)
             if g.status == "ok" and g.game.tournament is None
         ]
-        return max(g.id for g in live)
+        return max(g.number for g in live)
     finally:
         await db.close()

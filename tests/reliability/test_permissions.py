@@ -185,7 +185,7 @@ async def build_template(path: Path, platform: str) -> Template:
         await storage.register_player(db, b, "Nagy Péter", Rank.kyu(8), date=day, actor=other)
     finally:
         await db.close()
-    return Template(path, report.id, game.id)
+    return Template(path, report.number, game.number)
 
 
 def chats(platform: str) -> tuple[str, str]:
@@ -518,7 +518,7 @@ async def test_another_clubs_chat_can_neither_read_nor_write_this_club(tmp_path:
         admin_a = telegram_caller(100, admin=True)
         assert not (await say(core, "/tournament new Tavaszi Kupa", admin_a)).error
         games = await storage.club_games(core.db, a)
-        game, report = games[0].id, games[-1].id
+        game, report = games[0].number, games[-1].number
         before = await club_rows(core.db, a.id)
         other = telegram_caller(600, admin=True)
         lines = [

@@ -212,3 +212,36 @@ async def test_a_club_created_in_a_rolled_back_transaction_leaves_no_ledgers(
     club = await create_club(db, "Kept", "plus", actor=ORGANISER)
     assert club.id == seq  # the id is reused, and its ledgers are the new club's
     assert db.ledgers[club.id].current == "plus"
+
+
+async def test_rename_a_club_keeps_the_old_name_in_the_history(db: Database) -> None:
+    from storage import rename_club
+
+    club = await create_club(db, "My Go Club", "plus", actor=ORGANISER)
+    other = await create_club(db, "Szeged Go Club", "plus", actor=ORGANISER)
+    await bind_chat(db, club, "telegram", "-5", actor=ORGANISER)
+    renamed = await rename_club(db, club, "  Budapest   Go Club ", actor=ORGANISER, chat="t:-5")
+    assert renamed == Club(club.id, "Budapest Go Club", "plus")
+    assert await get_club(db, "budapest go club") == renamed
+    assert await get_club(db, "MY GO CLUB") == renamed  # an old name still finds it
+    assert await get_club(db, club.id) == renamed
+    assert await club_for_chat(db, "telegram", "-5") == renamed
+    assert await clubs(db) == [renamed, other]
+    from storage import export_rows
+
+    assert (await export_rows(db, club)).club.name == "Budapest Go Club"
+    (event,) = await log.events(db, club.id, [log.RENAME])
+    assert event.payload == {"name": "Budapest Go Club", "from": "My Go Club"}
+    assert event.entry.actor == ORGANISER and event.entry.chat == "t:-5"
+    before = await dump_all(db)
+    with pytest.raises(Refused, match="there is already a club called 'szeged go club'"):
+        await rename_club(db, club, "szeged go club", actor=ORGANISER)
+    with pytest.raises(Refused, match="Budapest Go Club is already called 'Budapest Go Club'"):
+        await rename_club(db, club, "Budapest Go Club", actor=ORGANISER)
+    with pytest.raises(Refused, match="'My Go Club' was a name of Budapest Go Club"):
+        await create_club(db, "My Go Club", "plus", actor=ORGANISER)
+    with pytest.raises(Refused, match="'My Go Club' was a name of Budapest Go Club"):
+        await rename_club(db, other, "My Go Club", actor=ORGANISER)
+    assert await dump_all(db) == before
+    back = await rename_club(db, club, "My Go Club", actor=ORGANISER)  # its own old name
+    assert back.name == "My Go Club" and await get_club(db, "Budapest Go Club") == back

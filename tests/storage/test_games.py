@@ -321,3 +321,33 @@ async def test_same_games_finds_the_same_pair_date_and_result_either_colour(
     assert await same_games(db, club, like(black, white, Result.JIGO)) == []  # voided: gone
     assert await same_games(db, club, like(black, white, Result.BLACK, margin="3.5")) == []
     assert await same_games(db, club, like(black, white, Result.BLACK, played=False)) == []
+
+
+async def test_games_are_numbered_per_club_and_numbers_are_never_reused(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    from storage import create_club, void_game
+    from storage.games import game_by_number
+
+    other = await create_club(db, "Szeged Go Club", "plus", actor=ORGANISER)
+    a, b = await player(db, other, "Kiss Béla"), await player(db, other, "Tóth Ádám")
+    first = await record(db, club, *pair)
+    elsewhere = await record(db, other, a, b)
+    second = await record(db, club, *pair)
+    await void_game(db, club, second.id, actor=ORGANISER)
+    third = await record(db, club, *pair)
+    batch = await record_games(
+        db,
+        club,
+        [new_game(*pair, Result.WHITE, stones=0, komi=KOMI, date=DAY) for _ in range(2)],
+        actor=ORGANISER,
+    )
+    assert (first.number, second.number, third.number) == (1, 2, 3)
+    assert [row.number for row in batch] == [4, 5]
+    assert elsewhere.number == 1
+    assert third.id > elsewhere.id  # the log position is global, the number the club's own
+    found = await game_by_number(db, club, 2)
+    assert found is not None and found.id == second.id and found.status == "voided"
+    assert (await game_by_number(db, other, 1)).id == elsewhere.id  # type: ignore[union-attr]
+    assert await game_by_number(db, other, 2) is None
+    assert [row.number for row in await club_games(db, club)] == [1, 2, 3, 4, 5]

@@ -136,3 +136,82 @@ def test_the_packaged_migrations_are_package_data() -> None:
 def test_pending(current: int, expected: list[int]) -> None:
     known = [migrate.Migration(1, "a", ""), migrate.Migration(2, "b", "")]
     assert [m.version for m in migrate.pending(current, known)] == expected
+
+
+def _up_to(tmp_path: Path, version: int) -> Path:
+    """The packaged migrations up to ``version`` (a database as an older hoshi left it)."""
+    directory = tmp_path / f"up-to-{version}"
+    directory.mkdir()
+    for migration in migrate.discover(PACKAGED):
+        if migration.version <= version:
+            shutil.copy(PACKAGED / migration.name, directory)
+    return directory
+
+
+async def test_version_6_numbers_old_games_and_tournaments_per_club(tmp_path: Path) -> None:
+    path = tmp_path / "v5.db"
+    db = await open_db(path, systems=SYSTEMS, migrations=_up_to(tmp_path, 5))
+    assert db.version == 5
+    game = (
+        "INSERT INTO games (seq, club, black, white, result, date, stones, komi2, played, board, "
+        "arranged, counts_as_tournament, pair_go, pending) "
+        "VALUES (?, ?, ?, ?, 'B+', '2026-03-01', 0, 13, 1, 19, 0, 0, 0, 0)"
+    )
+    tournament = (
+        "INSERT INTO tournaments (seq, club, name, start_date, end_date, rounds, board, even, "
+        "handicap_reduction, invitational_or_national, european_or_world, arranged) "
+        "VALUES (?, ?, ?, '2026-03-01', '2026-03-01', 1, 19, 1, 0, 0, 0, 0)"
+    )
+    # two clubs' entries interleaved in the one global log
+    rows = [(1, None, "club"), (2, None, "club")]
+    rows += [(3, 1, "player"), (4, 1, "player"), (5, 2, "player"), (6, 2, "player")]
+    rows += [(7, 1, "game"), (8, 2, "game"), (9, 1, "tournament"), (10, 1, "game")]
+    rows += [(11, 2, "tournament"), (12, 2, "game"), (13, 1, "game"), (14, 1, "tournament")]
+    async with db.transaction() as tx:
+        for seq, club, kind in rows:
+            await tx.execute(
+                "INSERT INTO log (seq, club, kind, at, actor) "
+                "VALUES (?, ?, ?, '2026-03-01T18:00:00+00:00', 'console')",
+                (seq, club or seq, kind),
+            )
+        for seq in (1, 2):
+            await tx.execute(
+                "INSERT INTO clubs (seq, name, folded, system) VALUES (?, ?, ?, 'plus')",
+                (seq, f"Club {seq}", f"club {seq}"),
+            )
+        for seq, club in ((3, 1), (4, 1), (5, 2), (6, 2)):
+            await tx.execute(
+                "INSERT INTO players (seq, club, name, rank, date) "
+                "VALUES (?, ?, ?, '5k', '2026-03-01')",
+                (seq, club, f"P{seq}"),
+            )
+        for seq, club in ((9, 1), (11, 2), (14, 1)):
+            await tx.execute(tournament, (seq, club, f"Cup {seq}"))
+        for seq, club in ((7, 1), (8, 2), (10, 1), (12, 2), (13, 1)):
+            black, white = (3, 4) if club == 1 else (5, 6)
+            await tx.execute(game, (seq, club, black, white))
+    await db.close()
+    db = await open_db(path, systems=SYSTEMS)
+    try:
+        assert db.version >= 6
+        assert await db.fetchall("SELECT seq, club, number FROM games ORDER BY seq") == [
+            (7, 1, 1),
+            (8, 2, 1),
+            (10, 1, 2),
+            (12, 2, 2),
+            (13, 1, 3),
+        ]
+        assert await db.fetchall("SELECT seq, club, number FROM tournaments ORDER BY seq") == [
+            (9, 1, 1),
+            (11, 2, 1),
+            (14, 1, 2),
+        ]
+        # the log stays append-only after the migration lifted and restored the triggers
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            async with db.transaction() as tx:
+                await tx.execute("UPDATE games SET number = 9 WHERE seq = 7")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            async with db.transaction() as tx:
+                await tx.execute("UPDATE tournaments SET number = 9 WHERE seq = 9")
+    finally:
+        await db.close()

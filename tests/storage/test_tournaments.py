@@ -274,3 +274,36 @@ async def test_a_refused_finalisation_writes_nothing(
     with pytest.raises(RuleError, match="pair go"):
         await finalise_tournament(db, club, cup, actor=ORGANISER)
     assert await dump_all(db) == before
+
+
+async def test_tournaments_are_numbered_per_club(db: Database, club: Club) -> None:
+    from storage import create_club
+
+    other = await create_club(db, "Szeged Go Club", "plus", actor=ORGANISER)
+    first = await create_tournament(db, club, CUP, actor=ORGANISER)
+    elsewhere = await create_tournament(db, other, CUP, actor=ORGANISER)
+    second = await create_tournament(
+        db, club, dataclasses.replace(CUP, name="Autumn Cup"), actor=ORGANISER
+    )
+    assert (first.number, second.number, elsewhere.number) == (1, 2, 1)
+    assert [row.number for row in await tournaments(db, club)] == [1, 2]
+    assert (await tournament(db, club, "Autumn Cup")).number == 2  # type: ignore[union-attr]
+
+
+async def test_missing_rounds_count_live_games_against_the_entries(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    from storage import missing_rounds, void_game
+    from storage.tournaments import MissingRound
+
+    third, fourth = await player(db, club, "Szabó Éva"), await player(db, club, "Tóth Ádám")
+    row = await create_tournament(db, club, CUP, actor=ORGANISER)
+    assert await missing_rounds(db, club, row) == [MissingRound(r, 0, 1) for r in (1, 2, 3, 4)]
+    await game(db, club, *pair, tournament=row.id, round=1, stones=2, komi=0)
+    await game(db, club, third, fourth, tournament=row.id, round=1, stones=0)
+    await game(db, club, pair[0], third, tournament=row.id, round=2)
+    voided = await game(db, club, pair[1], fourth, tournament=row.id, round=2)
+    await void_game(db, club, voided.id, actor=ORGANISER)  # a voided game does not count
+    await game(db, club, *pair, tournament=row.id, round=3)
+    await game(db, club, third, fourth, tournament=row.id, round=3)
+    assert await missing_rounds(db, club, row) == [MissingRound(2, 1, 2), MissingRound(4, 0, 2)]

@@ -13,14 +13,15 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.names import resolve
 from bot.core.parse import Token, join, positive_int
-from bot.core.replies import Document, Reply, Text
+from bot.core.replies import Button, Document, Reply, Text
 from engine.errors import EngineError
 from engine.formats.tournament_file import parse_komi
 from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
+from storage.names import fold
 
 CLUB_USAGE = (
-    "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | "
+    "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | rename NAME | "
     "timezone ZONE | komi K | country XX | time TIME | reports on [HOURS]|off | grace HOURS | "
     "organiser add|remove WHO"
 )
@@ -33,6 +34,7 @@ CLUB_USAGE = (
     examples=(
         "/club new Budapest Go Club mgsz",
         "/club system tensuusei",
+        "/club rename Budapesti Go Egyesület",
         "/club timezone Europe/Budapest",
         "/club organiser add telegram:12345",
         "/club code",
@@ -51,6 +53,7 @@ CLUB_USAGE = (
                 "code",
                 "show",
                 "system",
+                "rename",
                 "timezone",
                 "komi",
                 "country",
@@ -84,6 +87,8 @@ async def club(ctx: Context) -> Reply:
         )
     if action == "show":
         return await _show(ctx)
+    if action == "rename":
+        return await _rename(ctx, value)
     if action == "code":
         code = await storage.new_join_code(ctx.db, ctx.club, actor=ctx.actor, chat=ctx.chat)
         return Reply.text(
@@ -184,15 +189,29 @@ async def _reports(ctx: Context, rest: list[Token]) -> Reply:
     )
 
 
+async def _rename(ctx: Context, name: str) -> Reply:
+    """A new name for the club: a log event; the old name stays in the history."""
+    if not name.strip():
+        raise BadArgument("give the new name, e.g. /club rename Budapest Go Club")
+    old = ctx.the_club.name
+    renamed = await storage.rename_club(ctx.db, ctx.the_club, name, actor=ctx.actor, chat=ctx.chat)
+    return Reply.text(
+        f"{old} is now called {renamed.name}. The old name stays in the club's history."
+    )
+
+
 async def _new(ctx: Context, rest: list[Token]) -> Reply:
-    if ctx.club is not None:
-        raise BadArgument(f"this chat already belongs to {ctx.club.name}")
-    if not ctx.inv.caller.chat_admin:
-        raise NotPermitted("only a chat administrator can start a club in this chat")
-    system = "mgsz"
+    system = None
     if rest and not rest[-1].quoted and rest[-1].text.lower() in SYSTEMS:
         system, rest = rest[-1].text.lower(), rest[:-1]
     name = join(rest)
+    if ctx.club is not None:
+        if name and await _made_on_first_use(ctx):
+            return _offer_rename(ctx, name, system)
+        raise BadArgument(f"this chat already belongs to {ctx.club.name}")
+    if not ctx.inv.caller.chat_admin:
+        raise NotPermitted("only a chat administrator can start a club in this chat")
+    system = system or "mgsz"
     if not name:
         raise BadArgument("name the club, e.g. /club new Budapest Go Club mgsz")
     new = await storage.create_club(ctx.db, name, system, actor=ctx.actor, chat=ctx.chat)
@@ -201,6 +220,34 @@ async def _new(ctx: Context, rest: list[Token]) -> Reply:
         f"Club {new.name} created with {fmt.system_title(system)}; this chat is "
         "bound to it and you are its organiser.",
         "Next: /register NAME RANK for each player, then /result or /tournament.",
+    )
+
+
+async def _made_on_first_use(ctx: Context) -> bool:
+    """Whether the chat's club is the one hoshi made on first use (named by the config's
+    ``[hoshi] club``) and nothing has been played in it yet."""
+    club = ctx.the_club
+    return fold(club.name) == fold(ctx.core.config.club) and not await storage.has_games(
+        ctx.db, club
+    )
+
+
+def _offer_rename(ctx: Context, name: str, system: str | None) -> Reply:
+    """``/club new`` in the first-use club's chat: rename that club rather than start another."""
+    club = ctx.the_club
+    then = (
+        f" (then /club system {system})"
+        if system is not None and system != ctx.settings.get("system", club.system)
+        else ""
+    )
+    return Reply(
+        blocks=(
+            Text(
+                f"This chat uses {club.name}, the club made on first use, and it has no games "
+                f"yet. Rename it instead of starting a second club: /club rename {name}{then}."
+            ),
+        ),
+        buttons=(Button(f"Rename to {name}", f"/club rename {name}"),),
     )
 
 
@@ -333,7 +380,7 @@ async def export(ctx: Context) -> Reply:
         row = await storage.tournament(ctx.db, ctx.the_club, name)
         if row is None:
             raise BadArgument(f"there is no tournament {name!r} in this club")
-        text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.id}.h9"
+        text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.number}.h9"
     elif kind == "json":
         text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
     elif kind == "games":

@@ -13,7 +13,7 @@ from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
 from engine.types import Game, Result
-from storage.records import GameRow, Player
+from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player
 
 BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 
@@ -95,7 +95,7 @@ async def result(ctx: Context) -> Reply:
     if note:
         lines.append(note)
     lines.append(await rated_line(ctx, row, (black, white)))
-    return Reply(blocks=(Text(f"Game #{row.id} recorded", title=True), Text("\n".join(lines))))
+    return Reply(blocks=(Text(f"Game #{row.number} recorded", title=True), Text("\n".join(lines))))
 
 
 async def _report(
@@ -152,14 +152,17 @@ async def _report(
     hours = ctx.settings.get("report_hours", "48")
     return Reply(
         blocks=(
-            Text(f"Report #{row.id} waits for {opponent.name}", title=True),
+            Text(f"Report #{row.number} waits for {opponent.name}", title=True),
             Text(
                 f"{game_line(row, black, white)}\n{opponent.name} (or an organiser) confirms "
-                f"with the button or /confirm {row.id}; /dispute {row.id} if it is wrong. "
+                f"with the button or /confirm {row.number}; /dispute {row.number} if it is wrong. "
                 f"Unconfirmed, it expires in {hours} hours. It is not rated until confirmed."
             ),
         ),
-        buttons=(Button("Confirm", f"/confirm {row.id}"), Button("Dispute", f"/dispute {row.id}")),
+        buttons=(
+            Button("Confirm", f"/confirm {row.number}"),
+            Button("Dispute", f"/dispute {row.number}"),
+        ),
     )
 
 
@@ -268,7 +271,7 @@ async def undo(ctx: Context) -> Reply:
     undone = await storage.undo_last(ctx.db, ctx.the_club, actor=ctx.actor, chat=ctx.chat)
     if undone.game is not None:
         what = (
-            f"game #{undone.game.id} ({fmt.result(undone.game.game)}, "
+            f"game #{undone.game.number} ({fmt.result(undone.game.game)}, "
             f"{fmt.day(undone.game.game.date)})"
         )
     elif undone.player is not None:
@@ -297,17 +300,17 @@ async def undo(ctx: Context) -> Reply:
 )
 async def void(ctx: Context) -> Reply:
     args = ctx.args({"reason"})
-    game_id = _game_id(args.words)
+    target = await live_game(ctx, args.words)
     row = await storage.void_game(
         ctx.db,
         ctx.the_club,
-        game_id,
+        target.id,
         actor=ctx.actor,
         chat=ctx.chat,
         reason=args.options.get("reason", ""),
     )
     return Reply.text(
-        f"Game #{row.id} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) is "
+        f"Game #{row.number} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) is "
         "void. Every rating after it was recomputed; the game stays in the history."
     )
 
@@ -333,10 +336,7 @@ CORRECTABLE = frozenset(
 async def correct(ctx: Context) -> Reply:
     args = ctx.args(CORRECTABLE)
     swap = any(not t.quoted and t.text.lower() == "swap" for t in args.words)
-    game_id = _game_id([t for t in args.words if t.text.lower() != "swap"])
-    current = await storage.game(ctx.db, ctx.the_club, game_id)
-    if current is None:
-        raise BadArgument(f"there is no game #{game_id} in this club")
+    current = await live_game(ctx, [t for t in args.words if t.text.lower() != "swap"])
     changes: dict[str, object] = {}
     o = args.options
     if "result" in o:
@@ -366,14 +366,14 @@ async def correct(ctx: Context) -> Reply:
     if not changes:
         raise BadArgument("say what to change, e.g. /correct 12 result=W+ or /correct 12 swap")
     row = await storage.correct_game(
-        ctx.db, ctx.the_club, game_id, actor=ctx.actor, chat=ctx.chat, **changes
+        ctx.db, ctx.the_club, current.id, actor=ctx.actor, chat=ctx.chat, **changes
     )
     black = await storage.get_player(ctx.db, ctx.the_club, row.game.black)
     white = await storage.get_player(ctx.db, ctx.the_club, row.game.white)
     assert black is not None and white is not None
     return Reply(
         blocks=(
-            Text(f"Game #{row.id} corrected", title=True),
+            Text(f"Game #{row.number} corrected", title=True),
             Text(
                 game_line(row, black, white) + "\nIt keeps its place in history; every rating "
                 "after it was recomputed. The original stays in the history."
@@ -382,7 +382,25 @@ async def correct(ctx: Context) -> Reply:
     )
 
 
-def _game_id(words: list[Token]) -> int:
+def game_number(words: list[Token]) -> int:
+    """The club number of a game (``12`` or ``#12``), the one argument left."""
     if len(words) != 1:
         raise BadArgument("give one game number, e.g. 12 (the # shown when it was recorded)")
     return positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
+
+
+async def game_by_number(ctx: Context, words: list[Token]) -> GameRow:
+    """The club's game by the number members see (``#12``)."""
+    number = game_number(words)
+    row = await storage.game_by_number(ctx.db, ctx.the_club, number)
+    if row is None:
+        raise BadArgument(f"there is no game #{number} in this club")
+    return row
+
+
+async def live_game(ctx: Context, words: list[Token]) -> GameRow:
+    """:func:`game_by_number`, refusing a game already voided or undone."""
+    row = await game_by_number(ctx, words)
+    if row.status in (GAME_VOIDED, GAME_UNDONE):
+        raise BadArgument(f"game #{row.number} is already {row.status}")
+    return row

@@ -181,17 +181,17 @@ async def source_label(ctx: Context, source: str, player: int | None = None) -> 
         if row is not None:
             return row.tournament.name
         period = await schedules.period_name(ctx.db, ctx.the_club, int(ident))
-        return period or f"tournament #{ident}"
+        return period or "a tournament"
     if kind == "game" and ident.isdecimal():
         found = await storage.game(ctx.db, ctx.the_club, int(ident))
         if found is None:
-            return f"game #{ident}"
+            return "a game"
         game = found.game
         if player is None:
-            return f"game #{ident} ({fmt.result(game)})"
+            return f"game #{found.number} ({fmt.result(game)})"
         opponent = await storage.get_player(ctx.db, ctx.the_club, game.opponent(player))
         name = opponent.name if opponent else "?"
-        return f"game #{ident} vs {name} ({fmt.result(game)})"
+        return f"game #{found.number} vs {name} ({fmt.result(game)})"
     if kind == "day":
         return f"end of day {ident}"
     if kind == "month":

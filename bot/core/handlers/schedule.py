@@ -122,12 +122,12 @@ async def tick(ctx: Context) -> Reply:
 async def _report(ctx: Context, words: list[Token]) -> GameRow:
     if len(words) != 1:
         raise BadArgument("give the report's number, e.g. 12")
-    game_id = positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
-    row = await storage.game(ctx.db, ctx.the_club, game_id)
+    number = positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
+    row = await storage.game_by_number(ctx.db, ctx.the_club, number)
     if row is None:
-        raise BadArgument(f"there is no game #{game_id} in this club")
+        raise BadArgument(f"there is no game #{number} in this club")
     if row.status != "pending":
-        raise BadArgument(f"game #{game_id} is not waiting for a confirmation ({row.status})")
+        raise BadArgument(f"game #{number} is not waiting for a confirmation ({row.status})")
     return row
 
 
@@ -164,7 +164,7 @@ async def confirm(ctx: Context) -> Reply:
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
     return Reply.text(
-        f"Game #{confirmed.id} ({fmt.result(confirmed.game)}, "
+        f"Game #{confirmed.number} ({fmt.result(confirmed.game)}, "
         f"{fmt.day(confirmed.game.date)}) is confirmed and counts from now on."
     )
 
@@ -197,18 +197,20 @@ async def dispute(ctx: Context) -> Reply:
             ctx.the_club.id,
             Reply(
                 blocks=(
-                    Text(f"Report #{row.id} is disputed", title=True),
+                    Text(f"Report #{row.number} is disputed", title=True),
                     Text(
-                        f"{ctx.inv.caller.name} disputes game #{row.id} ({fmt.result(row.game)}, "
+                        f"{ctx.inv.caller.name} disputes game #{row.number} "
+                        f"({fmt.result(row.game)}, "
                         f"{fmt.day(row.game.date)})"
                         + (f": {reason}" if reason else "")
                         + ". Organisers "
-                        f"({organisers}): /confirm {row.id} if it stands, or /void {row.id}."
+                        f"({organisers}): /confirm {row.number} if it stands, or "
+                        f"/void {row.number}."
                     ),
                 )
             ),
         )
     )
     return Reply.text(
-        f"Game #{row.id} is disputed: it stays unrated and the organisers have been told."
+        f"Game #{row.number} is disputed: it stays unrated and the organisers have been told."
     )

@@ -15,18 +15,20 @@ from bot.core.handlers.games import game_line
 from bot.core.names import resolve_pair
 from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int
-from bot.core.replies import Reply, Table, Text
+from bot.core.replies import Button, Reply, Table, Text
 from engine import mgsz
 from engine.errors import EngineError
 from engine.types import Importance, Tournament
 from storage import schedules
 from storage.errors import Refused
 from storage.records import TournamentRow
+from storage.tournaments import MissingRound
 
 USAGE = (
     "/tournament new NAME [options] | result ROUND BLACK WHITE RESULT [h=N] [t=NAME] | "
-    "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | finalise [NAME] | "
-    "schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | show [NAME] | list"
+    "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | "
+    "finalise [NAME] [confirm] | schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | "
+    "show [NAME] | list"
 )
 NEW_OPTIONS = frozenset({"start", "end", "rounds", "board", "time", "reduce", "c", "participants"})
 RESULT_OPTIONS = opt.GAME_OPTIONS | {"t"}
@@ -128,7 +130,8 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     if not name:
         raise BadArgument("name the tournament, e.g. /tournament new Spring Cup rounds=5")
     o = args.options
-    start = opt.date(ctx, o["start"]) if "start" in o else ctx.today()
+    # a tournament may be opened before it is played: its dates may lie ahead
+    start = _any_date(o["start"], "start") if "start" in o else ctx.today()
     end = _any_date(o["end"], "end") if "end" in o else start
     if end < start:
         raise BadArgument(f"the end {end} is before the start {start}")
@@ -157,17 +160,21 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     row = await storage.create_tournament(ctx.db, ctx.the_club, t, actor=ctx.actor, chat=ctx.chat)
     return Reply(
         blocks=(
-            Text(f"Tournament #{row.id} {row.tournament.name} opened", title=True),
+            Text(f"Tournament #{row.number} {row.tournament.name} opened", title=True),
             Text("\n".join(_facts(ctx, row))),
         )
     )
 
 
 def _any_date(value: str, what: str) -> dt.date:
+    """A date, past or future (a tournament's own dates; games are checked by opt.date)."""
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
         raise BadArgument(f"{what}= must be YYYY-MM-DD, not {value!r}") from None
+    if day < opt.EARLIEST:
+        raise BadArgument(f"{what}= {day.isoformat()} is before {opt.EARLIEST.year}")
+    return day
 
 
 def _facts(ctx: Context, row: TournamentRow) -> list[str]:
@@ -197,6 +204,15 @@ def _facts(ctx: Context, row: TournamentRow) -> list[str]:
 async def _which(ctx: Context, name: str, option: str | None = None) -> TournamentRow:
     """The named tournament, or with no name the club's only open one (``option`` is how the
     command names a tournament, e.g. ``t`` for ``t="Spring Cup"``; else the rest of the line)."""
+    number = re.fullmatch(r"#?(\d{1,12})", name.strip())
+    if number is not None:
+        # a club number (#2; a bare 2 unless a tournament is called "2")
+        row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
+        if row is None or name.strip().startswith("#"):
+            row = await storage.tournament_by_number(ctx.db, ctx.the_club, int(number[1]))
+        if row is None:
+            raise BadArgument(f"there is no tournament #{number[1]} in this club")
+        return row
     if name.strip():
         row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
         if row is None:
@@ -241,11 +257,17 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     black, white = await resolve_pair(ctx, words[1:position], "/tournament result")
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     t = row.tournament
+    if t.start > ctx.today():
+        raise BadArgument(
+            f"{t.name} starts on {t.start.isoformat()}: enter a round's results once it is played"
+        )
+    # the round's share of the tournament's days, never a day still ahead
     date = (
         opt.date(ctx, args.options["date"])
         if "date" in args.options
         else min(
             t.end,
+            ctx.today(),
             t.start
             + dt.timedelta(
                 days=(round_ - 1) * max(1, (t.end - t.start).days) // max(1, t.rounds - 1)
@@ -271,7 +293,7 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         margin=margin,
     )
     return Reply.text(
-        f"{t.name}, round {round_}: game #{game.id} — "
+        f"{t.name}, round {round_}: game #{game.number} — "
         f"{game_line(game, black, white)}. Rated when the tournament is finalised."
     )
 
@@ -340,12 +362,45 @@ async def _import_csv_games(ctx: Context, args: Args, data: bytes) -> Reply:
     )
 
 
+CONFIRM_WORDS = frozenset({"confirm", "anyway", "yes"})
+
+
 async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
-    row = await _which(ctx, text)
+    words = text.split()
+    confirmed = bool(words) and words[-1].lower() in CONFIRM_WORDS
+    row = await _which(ctx, " ".join(words[:-1]) if confirmed else text)
+    if not confirmed and not row.finalised:
+        missing = await storage.missing_rounds(ctx.db, ctx.the_club, row.id)
+        if missing:
+            return _ask_to_finalise(ctx, row, missing)
     changes = await storage.finalise_tournament(
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
     return await finalisation_reply(ctx.db, ctx.the_club, row.tournament.name, changes)
+
+
+def _ask_to_finalise(ctx: Context, row: TournamentRow, missing: list[MissingRound]) -> Reply:
+    """Rounds are missing: say which, and let the organiser finalise anyway (a button)."""
+    entries = missing[0].expected * 2
+    parts = [
+        f"round {m.round}: no games"
+        if m.games == 0
+        else f"round {m.round}: {m.games} of {m.expected} games ({entries} entries)"
+        for m in missing
+    ]
+    command = f"/tournament finalise #{row.number} confirm"
+    return Reply(
+        blocks=(
+            Text(f"{row.tournament.name} has rounds missing", title=True),
+            Text(
+                "; ".join(parts)[:1].upper()
+                + "; ".join(parts)[1:]
+                + ".\nEnter the missing results first, or finalise it as it is: "
+                + command
+            ),
+        ),
+        buttons=(Button("Finalise anyway", command),),
+    )
 
 
 EVENING = dt.time(20, 0)  # "the end date's evening" (issue 4/6): 20:00 club time
@@ -415,7 +470,10 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
             "Games per round: " + ", ".join(f"R{r}: {n}" for r, n in sorted(by_round.items()))
         )
     return Reply(
-        blocks=(Text(f"#{row.id} {row.tournament.name}", title=True), Text("\n".join(lines)))
+        blocks=(
+            Text(f"#{row.number} {row.tournament.name}", title=True),
+            Text("\n".join(lines)),
+        )
     )
 
 
@@ -427,7 +485,7 @@ async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
         ("#", "Name", "Dates", "Rounds", "Status"),
         tuple(
             (
-                str(r.id),
+                str(r.number),
                 r.tournament.name,
                 f"{r.tournament.start} – {r.tournament.end}",
                 str(r.tournament.rounds),

@@ -307,7 +307,7 @@ async def test_export_a_tournament_as_h9(club: FakeChat) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
     doc = said.reply.document
-    assert doc is not None and doc.filename == f"budapest-go-club-{row.id}.h9"
+    assert doc is not None and doc.filename == f"budapest-go-club-{row.number}.h9"
     tf = parse_h9(doc.data)
     assert tf.name == "Spring Cup" and tf.rounds == 2
     assert sorted(p.name for p in tf.players) == ["Kovács Anna", "Nagy Péter"]
@@ -334,3 +334,59 @@ async def test_export_bad_inputs(club: FakeChat, line: str, message: str) -> Non
     said = await club.refused(line)
     assert said.text.startswith(message)
     assert said.text.endswith("Usage: /export [csv|games|json|h9 TOURNAMENT] — e.g. /export csv")
+
+
+# -- rename; the club made on first use --------------------------------------------------------
+
+
+async def test_rename_the_club(club: FakeChat) -> None:
+    said = await club.ok("/club rename Budapesti Go Egyesület", as_=ORGANISER)
+    assert said.text == (
+        "Budapest Go Club is now called Budapesti Go Egyesület. The old name stays in the "
+        "club's history."
+    )
+    renamed = await storage.club_for_chat(club.db, "telegram", CHAT_ID)
+    assert renamed is not None and renamed.name == "Budapesti Go Egyesület"
+    assert (await club.ok("/club show")).text.startswith("Budapesti Go Egyesület\n")
+    await club.ok("/club new Szegedi Go Kör", as_=NEW_ADMIN, chat_id="-77")
+    said = await club.refused("/club rename szegedi go kor")
+    assert said.text.startswith("There is already a club called 'szegedi go kor'")
+    said = await club.refused("/club rename")
+    assert said.text.startswith("Give the new name, e.g. /club rename Budapest Go Club")
+    said = await club.refused("/club rename Other", as_=PLAYER)
+    assert "organisers" in said.text
+
+
+async def test_club_new_in_the_chat_of_the_club_made_on_first_use_offers_a_rename(
+    tmp_path: Path,
+) -> None:
+    first_use = await FakeChat.open(tmp_path, name="My Go Club")  # the config's [hoshi] club
+    try:
+        await first_use.register("Nagy Péter 5k", "Kovács Anna 5k")  # players, no games yet
+        before = await first_use.snapshot()
+        said = await first_use.ok("/club new Budapest Go Club tensuusei")
+        assert said.text == (
+            "This chat uses My Go Club, the club made on first use, and it has no games yet. "
+            "Rename it instead of starting a second club: /club rename Budapest Go Club "
+            "(then /club system tensuusei)."
+        )
+        assert [(b.label, b.command) for b in said.reply.buttons] == [
+            ("Rename to Budapest Go Club", "/club rename Budapest Go Club")
+        ]
+        assert await first_use.snapshot() == before
+        await first_use.ok(said.reply.buttons[0].command)
+        assert (await first_use.ok("/club show")).text.startswith("Budapest Go Club\n")
+        said = await first_use.refused("/club new Szeged Go Club")
+        assert said.text.startswith("This chat already belongs to Budapest Go Club")
+    finally:
+        await first_use.close()
+
+
+async def test_club_new_after_games_does_not_offer_a_rename(tmp_path: Path) -> None:
+    first_use = await FakeChat.open(tmp_path, name="My Go Club", players=("A Béla 5k", "B Ede 5k"))
+    try:
+        await first_use.ok("/result A Béla B Ede B+")
+        said = await first_use.refused("/club new Budapest Go Club")
+        assert said.text.startswith("This chat already belongs to My Go Club")
+    finally:
+        await first_use.close()

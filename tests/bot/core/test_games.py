@@ -76,7 +76,7 @@ async def test_result_records_a_game(club: FakeChat) -> None:
         "mgsz: Nagy Péter 1720 (1 club game(s) wait for the period's end) · Kovács Anna 2090 "
         "(1 club game(s) wait for the period's end)"
     )
-    row = await storage.game(club.db, club.club, gid)
+    row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "ok" and not row.corrected
     g = row.game
     assert [g.black, g.white] == await ids(club, "Nagy Péter", "Kovács Anna")
@@ -102,7 +102,7 @@ async def test_result_forms(
     club: FakeChat, line: str, result: Result | None, played: bool, stones: int, komi: Fraction
 ) -> None:
     said = await club.ok(f"/result {line}")
-    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    g = (await storage.game_by_number(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
     assert (g.result, g.played, g.stones, g.komi) == (result, played, stones, komi)
     if not played:
         assert said.text.endswith("Unplayed: stored and shown, never rated.")
@@ -115,18 +115,18 @@ async def test_result_options(club: FakeChat) -> None:
         '/result Nagy Péter Szabó Éva B+ date=2026-04-18 time="40m 30/5m canadian" board=13'
     )
     assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-18, 13×13" in said.text
-    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    g = (await storage.game_by_number(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
     assert (g.date, g.board) == (dt.date(2026, 4, 18), 13)
     assert g.time == TimeControl.parse("40m 30/5m canadian")
     said = await club.ok("/result Nagy Péter Szabó Éva B+ date=yesterday")
-    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    g = (await storage.game_by_number(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
     assert g.date == dt.date(2026, 4, 19)
 
 
 async def test_even_games_use_the_clubs_komi(club: FakeChat) -> None:
     await club.ok("/club komi 7")
     said = await club.ok("/result Nagy Péter Szabó Éva B+")
-    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    g = (await storage.game_by_number(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
     assert g.komi == 7
 
 
@@ -151,7 +151,7 @@ async def test_result_beat_form(
     club: FakeChat, line: str, black: str, white: str, result: Result, stones: int
 ) -> None:
     said = await club.ok(f"/result {line}")
-    g = (await storage.game(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
+    g = (await storage.game_by_number(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
     assert [g.black, g.white] == await ids(club, black, white)
     assert (g.result, g.stones) == (result, stones)
     if stones == 0:
@@ -219,7 +219,7 @@ async def test_undo_takes_back_the_callers_last_entry(tensuusei: FakeChat) -> No
         f"Undone: game #{gid} (B+, 2026-04-20). It stays in the history, marked as undone; "
         "every rating after it was recomputed."
     )
-    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
     assert row is not None and row.status == "undone"
     assert not (await tensuusei.card("Nagy Péter")).pending  # recomputed from the log
     assert (await tensuusei.log_size()) > gid  # the original and the undo both stay
@@ -229,10 +229,10 @@ async def test_undo_only_takes_back_ones_own_entries(club: FakeChat) -> None:
     gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+", as_=ADMIN)).text)
     said = await club.refused("/undo", as_=ORGANISER)  # the game is the administrator's
     assert said.text.startswith("There is nothing of yours to undo")
-    row = await storage.game(club.db, club.club, gid)
+    row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "ok"
     await club.ok("/undo", as_=ADMIN)
-    row = await storage.game(club.db, club.club, gid)
+    row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "undone"
 
 
@@ -264,10 +264,10 @@ async def test_void_a_game(tensuusei: FakeChat) -> None:
         f"Game #{gid} (B+, 2026-04-20) is void. Every rating after it was recomputed; the game "
         "stays in the history."
     )
-    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
     assert row is not None and row.status == "voided"
     (event,) = await log.events(tensuusei.db, tensuusei.club.id, [log.VOID])
-    assert event.target == gid and event.payload.get("reason") == "entered twice"
+    assert event.target == row.id and event.payload.get("reason") == "entered twice"
     assert not (await tensuusei.card("Kovács Anna")).pending
 
 
@@ -278,8 +278,8 @@ async def test_void_a_game(tensuusei: FakeChat) -> None:
         ("/void 1 2", "Give one game number"),
         ("/void abc", "GAME_ID must be a whole number, not 'abc'"),
         ("/void 0", "GAME_ID must be 1–1000000000000, not 0"),
-        ("/void 999", "There is no game 999 in this club"),
-        ("/void 5", "There is no game 5 in this club"),  # a player's entry, not a game
+        ("/void 999", "There is no game #999 in this club"),
+        ("/void 5", "There is no game #5 in this club"),  # no game yet (seq 5 is a player)
         ("/void 12 why=x", "Unknown option why= (this command takes reason=)"),
     ],
 )
@@ -292,9 +292,9 @@ async def test_a_game_is_voided_once(club: FakeChat) -> None:
     gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
     await club.ok(f"/void {gid}")
     said = await club.refused(f"/void {gid}")
-    assert said.text.startswith(f"Game {gid} is already voided")
+    assert said.text.startswith(f"Game #{gid} is already voided")
     said = await club.refused(f"/correct {gid} result=W+")
-    assert said.text.startswith(f"Game {gid} is already voided")
+    assert said.text.startswith(f"Game #{gid} is already voided")
 
 
 # -- /correct ----------------------------------------------------------------------------------
@@ -309,7 +309,7 @@ async def test_correct_the_result(tensuusei: FakeChat) -> None:
         "It keeps its place in history; every rating after it was recomputed. The original "
         "stays in the history."
     )
-    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
     assert row is not None and row.corrected and row.game.result is Result.WHITE
     assert (await tensuusei.card("Nagy Péter")).pending == -1
     assert (await tensuusei.card("Kovács Anna")).pending == 1
@@ -332,7 +332,7 @@ async def test_correct_the_result(tensuusei: FakeChat) -> None:
 async def test_correct_fields(club: FakeChat, change: str, expect: dict[str, object]) -> None:
     gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
     await club.ok(f"/correct {gid} {change}")
-    g = (await storage.game(club.db, club.club, gid)).game  # type: ignore[union-attr]
+    g = (await storage.game_by_number(club.db, club.club, gid)).game  # type: ignore[union-attr]
     for field, value in expect.items():
         if field in ("black", "white"):
             value = (await club.player(str(value))).id
@@ -349,7 +349,7 @@ async def test_correct_fields(club: FakeChat, change: str, expect: dict[str, obj
         ("date=2027-01-01", "The date 2027-01-01 is in the future"),
         ("black=Nobody", "No player called 'Nobody' in this club."),
         ("white=Kovács Anna", "Give one game number"),
-        ("white=Kovács", "Nothing to correct: game "),
+        ("white=Kovács", "Nothing to correct: the game already has those values"),
         ("black=Kovács", "A player cannot play themselves"),
         ("colour=b", "Unknown option colour="),
     ],
@@ -381,7 +381,7 @@ async def test_an_undone_game_cannot_be_corrected(club: FakeChat) -> None:
     gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
     await club.ok("/undo")
     said = await club.refused(f"/correct {gid} swap")
-    assert said.text.startswith(f"Game {gid} is already undone")
+    assert said.text.startswith(f"Game #{gid} is already undone")
 
 
 # -- margins (B+R, W+3.5) ----------------------------------------------------------------------
@@ -518,3 +518,30 @@ async def test_an_organisers_entry_of_a_reported_game_offers_the_confirmation(
         "/result Nagy Péter Kovács Anna B+ again",
     ]
     assert "Nagy Péter" in said.text.split("entered by ")[1]  # the reporter's linked name
+
+
+# -- club numbers ------------------------------------------------------------------------------
+
+
+async def test_games_show_and_take_the_clubs_own_numbers(club: FakeChat) -> None:
+    """Game numbers count the club's games (#1, #2 …), not log positions; never reused."""
+    first = await club.ok("/result Nagy Péter Kovács Anna B+")
+    assert first.text.startswith("Game #1 recorded")
+    assert (await club.ok("/result Szabó Éva Tóth Ádám W+")).text.startswith("Game #2 recorded")
+    said = await club.ok("/void 1")
+    assert said.text.startswith("Game #1 (B+, 2026-04-20) is void.")
+    said = await club.ok("/correct #2 result=B+")
+    assert said.text.startswith("Game #2 corrected")
+    assert (await club.ok("/result Nagy Péter Tóth Ádám B+")).text.startswith("Game #3 recorded")
+    assert (await club.ok("/undo")).text.startswith("Undone: game #3 (B+, 2026-04-20)")
+    assert (await club.ok("/result Szabó Éva Tóth Ádám B+")).text.startswith("Game #4 recorded")
+    voided = await storage.game_by_number(club.db, club.club, 1)
+    corrected = await storage.game_by_number(club.db, club.club, 2)
+    assert voided is not None and voided.status == "voided" and voided.id > 4
+    assert corrected is not None and corrected.game.result is Result.BLACK
+    said = await club.refused("/void 1")
+    assert said.text.startswith("Game #1 is already voided")
+    said = await club.refused("/correct 3 swap")
+    assert said.text.startswith("Game #3 is already undone")
+    said = await club.refused("/void 5")
+    assert said.text.startswith("There is no game #5 in this club")

@@ -68,7 +68,7 @@ async def test_rating_of_a_new_player_starts_at_the_rank_table_value(club: FakeC
 async def test_rating_after_a_tournament_shows_the_change(club: FakeChat) -> None:
     case = mgsz_tournaments()[0]
     await play_mgsz_example(club, case, "Spring Cup")
-    await club.ok("/tournament finalise Spring Cup")
+    await club.ok("/tournament finalise Spring Cup confirm")
     text = await unchanged(club, f"/rating {SUBJECT}")
     assert f"Elo: {case['new_elo']} · place " in text
     assert f"· {len(case['games'])} rated games · last played 2026-04-20" in text
@@ -172,7 +172,7 @@ async def test_top_of_an_empty_club(tmp_path: Path) -> None:
 async def test_history_shows_each_change(club: FakeChat) -> None:
     case = mgsz_tournaments()[0]
     await play_mgsz_example(club, case, "Spring Cup")
-    await club.ok("/tournament finalise")
+    await club.ok("/tournament finalise confirm")
     before, after = case["player_elo"], case["new_elo"]
     text = await unchanged(club, f"/history {SUBJECT}")
     assert text.splitlines()[0] == f"{SUBJECT} — last 2"
@@ -225,7 +225,7 @@ def png_size(png: bytes) -> tuple[int, int]:
 
 async def test_chart_is_a_png_of_the_players_history(club: FakeChat) -> None:
     await play_mgsz_example(club, mgsz_tournaments()[0], "Spring Cup")
-    await club.ok("/tournament finalise")
+    await club.ok("/tournament finalise confirm")
     before = await club.snapshot()
     said = await club.ok(f"/chart {SUBJECT}", as_=PLAYER)
     assert await club.snapshot() == before

@@ -75,7 +75,7 @@ async def test_new_opens_a_tournament(club: FakeChat) -> None:
     row = await only_tournament(club)
     t = row.tournament
     assert said.text == (
-        f"Tournament #{row.id} Spring Cup opened\n\n"
+        f"Tournament #{row.number} Spring Cup opened\n\n"
         "2026-04-11 – 2026-04-12, 5 round(s), 19×19, even, time 1h 3x30s japanese\n"
         "Status: open\n"
         "Multiplier: category B: 15 (base 60 min, extended 82.5 min); +5 international "
@@ -127,9 +127,8 @@ TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [options] | result ROUND"
         ("new Cup rounds=0", "Rounds must be 1–50, not 0"),
         ("new Cup rounds=51", "Rounds must be 1–50, not 51"),
         ("new Cup time=xyz", "time='xyz': cannot read 'xyz'"),
-        ("new Cup start=tomorrow", "Date must be YYYY-MM-DD, e.g. date=2026-04-20, not "
-         "'tomorrow'"),
-        ("new Cup start=2026-05-01", "The date 2026-05-01 is in the future"),
+        ("new Cup start=tomorrow", "start= must be YYYY-MM-DD, not 'tomorrow'"),
+        ("new Cup start=1899-12-31", "start= 1899-12-31 is before 1900"),
         ("new Cup end=2026-99-01", "end= must be YYYY-MM-DD, not '2026-99-01'"),
         ("new Cup reduce=10", "Reduce must be 0–9, not 10"),
         ("new Cup C=1001", "C must be 0–1000, not 1001"),
@@ -157,8 +156,8 @@ async def test_result_adds_a_game_to_the_open_tournament(club: FakeChat) -> None
     said = await club.ok("/tournament result 3 Nagy Péter Kovács Anna B+ h=2", as_=ORGANISER)
     (row,) = await tournament_games(club, tid)
     assert said.text == (
-        f"Spring Cup, round 3: game #{row.id} — Nagy Péter (B) – Kovács Anna (W): B+, h2, komi "
-        "0.5, 2026-04-12. Rated when the tournament is finalised."
+        f"Spring Cup, round 3: game #{row.number} — Nagy Péter (B) – Kovács Anna (W): B+, h2, "
+        "komi 0.5, 2026-04-12. Rated when the tournament is finalised."
     )
     g = row.game
     assert (g.round, g.stones, g.komi, g.result, g.date) == (
@@ -210,8 +209,8 @@ async def test_result_without_an_open_tournament(club: FakeChat) -> None:
 
 @pytest.mark.parametrize("case", mgsz_tournaments(), ids=lambda c: c["name"])
 async def test_finalise_rates_the_rulebooks_examples(club: FakeChat, case: dict[str, Any]) -> None:
-    await play_mgsz_example(club, case, "Example Cup")
-    said = await club.ok("/tournament finalise Example Cup", as_=ORGANISER)
+    await play_mgsz_example(club, case, "Example Cup")  # the subject's games only: confirm
+    said = await club.ok("/tournament finalise Example Cup confirm", as_=ORGANISER)
     assert said.text.startswith("Example Cup is rated\n\nName ")
     assert (await club.card(SUBJECT)).rating == case["new_elo"]
     line = next(x for x in said.text.splitlines() if x.startswith(SUBJECT))
@@ -246,7 +245,7 @@ async def test_finalise_a_tournament_without_rated_games(club: FakeChat) -> None
 async def test_reopen_takes_the_rating_back_and_finalise_gives_it_again(club: FakeChat) -> None:
     case = mgsz_tournaments()[0]
     await play_mgsz_example(club, case, "Example Cup")
-    await club.ok("/tournament finalise")
+    await club.ok("/tournament finalise confirm")
     said = await club.ok("/tournament reopen example cup")
     assert said.text == (
         "Example Cup is open again: its rating was taken back and every rating after it "
@@ -254,7 +253,7 @@ async def test_reopen_takes_the_rating_back_and_finalise_gives_it_again(club: Fa
     )
     assert (await club.card(SUBJECT)).rating == case["player_elo"]
     assert not (await only_tournament(club)).finalised
-    await club.ok("/tournament finalize")
+    await club.ok("/tournament finalize anyway")
     assert (await club.card(SUBJECT)).rating == case["new_elo"]
 
 
@@ -278,7 +277,7 @@ async def test_finalise_and_reopen_only_once(club: FakeChat) -> None:
     await club.ok("/tournament new Cup C=20")
     said = await club.refused("/tournament reopen Cup")
     assert said.text.startswith("Cup is not finalised, so there is nothing to reopen")
-    await club.ok("/tournament finalise Cup")
+    await club.ok("/tournament finalise Cup confirm")  # no games at all: asked first
     said = await club.refused("/tournament finalise Cup")
     assert said.text.startswith(
         "Cup was already finalised on 2026-04-20; reopen it to rate it again"
@@ -311,7 +310,7 @@ async def test_show_and_list(club: FakeChat) -> None:
     row = await only_tournament(club)
     said = await club.ok("/tournament show", as_=ORGANISER)
     assert said.text == (
-        f"#{row.id} Spring Cup\n\n"
+        f"#{row.number} Spring Cup\n\n"
         "2026-04-11 – 2026-04-12, 2 round(s), 19×19, even\n"
         "Status: open\n"
         "Multiplier: C = 20, set by hand (rules.md §1.2, §6(2))\n"
@@ -321,7 +320,7 @@ async def test_show_and_list(club: FakeChat) -> None:
     said = await club.ok("/tournament list")
     header, line = said.text.splitlines()
     assert header.split() == ["#", "Name", "Dates", "Rounds", "Status"]
-    assert line.split() == [str(row.id), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "2",
+    assert line.split() == [str(row.number), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "2",
                             "open"]  # fmt: skip
 
 
@@ -343,7 +342,7 @@ async def test_import_a_pasted_h9(club: FakeChat) -> None:
     assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
     assert "New: Új Ferenc 6k" in said.text
     assert said.text.endswith(
-        f"Imported as tournament #{row.id}; it stays open until /tournament finalise Tiny Cup."
+        f"Imported as tournament #{row.number}; it stays open until /tournament finalise Tiny Cup."
     )
     assert not row.finalised and row.tournament.even
     games = await tournament_games(club, row.id)
@@ -427,7 +426,11 @@ async def test_the_40_player_spring_cup_imports_and_rates(tmp_path: Path) -> Non
         said = await chat.ok("/tournament import committee", attachment=data)
         assert "40 players, 99 games" in said.text
         assert len(await storage.players(chat.db, chat.club)) == 40
-        said = await chat.ok("/tournament finalise")
+        said = await chat.ok("/tournament finalise")  # two players missed round 1: asked
+        assert said.text.startswith(
+            "Budapest Spring Cup 2026 has rounds missing\n\nRound 1: 19 of 20 games (40 entries)."
+        )
+        said = await chat.ok(said.reply.buttons[0].command)
         assert said.text.startswith("Budapest Spring Cup 2026 is rated")
     finally:
         await chat.close()
@@ -513,3 +516,76 @@ async def test_csv_games_need_an_open_tournament(club: FakeChat) -> None:
         'Several tournaments are open (A Cup, B Cup); name one, e.g. name="A Cup"'
     )
     await club.ok(f'/tournament import name="B Cup"\n{GAMES_CSV}')
+
+
+# -- club numbers ------------------------------------------------------------------------------
+
+
+async def test_tournaments_and_their_games_show_the_clubs_numbers(club: FakeChat) -> None:
+    await club.ok("/result Nagy Péter Kovács Anna B+")
+    said = await club.ok("/tournament new Spring Cup rounds=2 C=20")
+    assert said.text.startswith("Tournament #1 Spring Cup opened")
+    said = await club.ok("/tournament new Autumn Cup rounds=2 C=20")
+    assert said.text.startswith("Tournament #2 Autumn Cup opened")
+    said = await club.ok('/tournament result 1 Nagy Péter Tóth Ádám B+ t="Spring Cup"')
+    assert said.text.startswith("Spring Cup, round 1: game #2 — ")
+    assert (await club.ok("/tournament show #2")).text.startswith("#2 Autumn Cup")
+    assert (await club.ok("/tournament show 1")).text.startswith("#1 Spring Cup")
+    assert "\n1 " in (await club.ok("/tournament list")).text.replace("│", " ")
+    said = await club.refused("/tournament show #7")
+    assert said.text.startswith("There is no tournament #7 in this club")
+
+
+# -- a tournament opened before it is played ---------------------------------------------------
+
+
+async def test_a_tournament_opens_before_it_is_played_and_takes_rounds_as_they_are_played(
+    club: FakeChat,
+) -> None:
+    said = await club.ok(
+        "/tournament new Summer Cup start=2026-06-06 end=2026-06-07 rounds=2 C=20"
+    )
+    assert "2026-06-06 – 2026-06-07, 2 round(s)" in said.text
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+")
+    assert said.text.startswith(
+        "Summer Cup starts on 2026-06-06: enter a round's results once it is played"
+    )
+    club.clock.advance(dt.timedelta(days=47))  # 2026-06-06, the first day
+    said = await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+    assert "2026-06-06" in said.text
+    said = await club.ok("/tournament result 2 Nagy Péter Tóth Ádám W+")
+    assert "2026-06-06" in said.text  # round 2's day is tomorrow: not a date in the future
+    said = await club.refused("/tournament result 2 Nagy Péter Tóth Ádám W+ date=2026-06-09")
+    assert said.text.startswith("The date 2026-06-09 is in the future")
+
+
+async def test_finalise_with_rounds_missing_asks_first(club: FakeChat) -> None:
+    await club.register("Szabó Éva 5k")
+    await club.ok("/tournament new Spring Cup rounds=3 C=20")
+    await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+    await club.ok("/tournament result 1 Tóth Ádám Szabó Éva B+")
+    await club.ok("/tournament result 2 Nagy Péter Tóth Ádám W+")
+    before = await club.snapshot()
+    said = await club.ok("/tournament finalise", as_=ORGANISER)
+    assert said.text == (
+        "Spring Cup has rounds missing\n\n"
+        "Round 2: 1 of 2 games (4 entries); round 3: no games.\n"
+        "Enter the missing results first, or finalise it as it is: "
+        "/tournament finalise #1 confirm"
+    )
+    assert [(b.label, b.command) for b in said.reply.buttons] == [
+        ("Finalise anyway", "/tournament finalise #1 confirm")
+    ]
+    assert await club.snapshot() == before  # asking changed nothing
+    assert not (await only_tournament(club)).finalised
+    said = await club.ok("/tournament finalise #1 confirm", as_=ORGANISER)
+    assert said.text.startswith("Spring Cup is rated")
+    assert (await only_tournament(club)).finalised
+
+
+async def test_finalise_of_a_complete_tournament_does_not_ask(club: FakeChat) -> None:
+    await club.ok("/tournament new Spring Cup rounds=2 C=20")
+    await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+    await club.ok("/tournament result 2 Kovács Anna Nagy Péter B+")
+    said = await club.ok("/tournament finalise Spring Cup")
+    assert said.text.startswith("Spring Cup is rated")
