@@ -123,9 +123,9 @@ async def _report(
         pair = (black, white) if confirmed.game.black == black.id else (white, black)
         return Reply(
             blocks=(
-                Text(f"Game #{confirmed.id} confirmed", title=True),
+                Text(f"Game #{confirmed.number} confirmed", title=True),
                 Text(
-                    f"{reporter} reported this game already (report #{report.id}): "
+                    f"{reporter} reported this game already (report #{report.number}): "
                     f"{game_line(confirmed, *pair)}. Your report agrees with it, so it is "
                     "confirmed and counts from now on; no second game was recorded."
                 ),

@@ -75,11 +75,11 @@ async def line(ctx: Context, row: GameRow) -> str:
         names.append(found.name if found is not None else f"player {player}")
     at = row.entry.at.astimezone(ctx.timezone)
     text = (
-        f"#{row.id} {fmt.day(game.date)}, {names[0]} (B) – {names[1]} (W): "
+        f"#{row.number} {fmt.day(game.date)}, {names[0]} (B) – {names[1]} (W): "
         f"{fmt.result(game)}, entered by {await who(ctx, row)} on {at:%Y-%m-%d %H:%M}"
     )
     if row.status == GAME_PENDING:
-        text += f" — a player's report that waits for confirmation (/confirm {row.id})"
+        text += f" — a player's report that waits for confirmation (/confirm {row.number})"
     return text
 
 
@@ -91,7 +91,7 @@ async def ask(ctx: Context, rows: list[GameRow], command: str) -> Reply:
     again = f"{command} {AGAIN}"
     lines = [await line(ctx, row) for row in rows]
     buttons = [
-        Button(f"Confirm #{row.id}", f"/confirm {row.id}")
+        Button(f"Confirm #{row.number}", f"/confirm {row.number}")
         for row in rows
         if row.status == GAME_PENDING and ctx.organiser
     ]

@@ -396,7 +396,7 @@ async def test_the_margin_is_kept_shown_and_corrected(tmp_path: Path) -> None:
         said = await chat.ok("/result Nagy Péter Kiss Anna W+3.5")
         gid = game_id(said.text)
         assert "Nagy Péter (B) – Kiss Anna (W): W+3.5, even" in said.text
-        row = await storage.game(chat.db, chat.club, gid)
+        row = await storage.game_by_number(chat.db, chat.club, gid)
         assert row is not None and (row.game.result, row.game.margin) == (Result.WHITE, "3.5")
         history = (await chat.ok("/history Nagy Péter")).text
         assert f"game #{gid} vs Kiss Anna (W+3.5)" in history
@@ -404,10 +404,10 @@ async def test_the_margin_is_kept_shown_and_corrected(tmp_path: Path) -> None:
 
         said = await chat.ok(f"/correct {gid} result=b+resign")
         assert "Nagy Péter (B) – Kiss Anna (W): B+R, even" in said.text
-        row = await storage.game(chat.db, chat.club, gid)
+        row = await storage.game_by_number(chat.db, chat.club, gid)
         assert row is not None and (row.game.result, row.game.margin) == (Result.BLACK, "R")
         await chat.ok(f"/correct {gid} result=W+")  # a result without a margin clears it
-        row = await storage.game(chat.db, chat.club, gid)
+        row = await storage.game_by_number(chat.db, chat.club, gid)
         assert row is not None and (row.game.result, row.game.margin) == (Result.WHITE, None)
         assert (await chat.card("Kiss Anna")).rating == card.rating  # the margin rates nothing
         said = await chat.ok(f"/correct {gid} result=W+T")  # the margin alone is a change
@@ -418,7 +418,7 @@ async def test_the_margin_is_kept_shown_and_corrected(tmp_path: Path) -> None:
         assert "Tóth Ádám (B) – Kiss Anna (W): B+T, even" in said.text
         said = await chat.ok("/result Tóth Ádám Nagy Péter W+F")
         assert "Tóth Ádám (B) – Nagy Péter (W): W+F (unplayed), even" in said.text
-        row = await storage.game(chat.db, chat.club, game_id(said.text))
+        row = await storage.game_by_number(chat.db, chat.club, game_id(said.text))
         assert row is not None and (row.game.played, row.game.margin) == (False, "F")
     finally:
         await chat.close()
@@ -431,8 +431,8 @@ async def test_a_players_report_keeps_its_margin(club: FakeChat) -> None:
     assert "Nagy Péter (B) – Szabó Éva (W): B+R, even" in said.text
     (pending,) = await storage.pending_games(club.db, club.club)
     assert pending.game.margin == "R"
-    confirmed = await club.ok(f"/confirm {pending.id}")
-    assert f"Game #{pending.id} (B+R, " in confirmed.text
+    confirmed = await club.ok(f"/confirm {pending.number}")
+    assert f"Game #{pending.number} (B+R, " in confirmed.text
 
 
 # -- a game entered twice ----------------------------------------------------------------------
@@ -459,7 +459,7 @@ async def test_a_game_entered_twice_is_asked_about_not_counted(club: FakeChat) -
     said = await club.ok(said.reply.buttons[0].command, as_=ORGANISER)  # pressed
     second = game_id(said.text)
     assert second != first
-    statuses = {g.id: g.status for g in await club.games()}
+    statuses = {g.number: g.status for g in await club.games()}
     assert statuses == {first: "ok", second: "ok"}
 
 
@@ -489,16 +489,16 @@ async def test_the_second_players_report_confirms_the_first(club: FakeChat) -> N
     # Kovács Anna reports the same game, colours the other way round: it confirms the report
     said = await club.ok("/result Kovács Anna Nagy Péter W+", as_=anna)
     assert said.text == (
-        f"Game #{report.id} confirmed\n\n"
+        f"Game #{report.number} confirmed\n\n"
         "Nagy Péter reported this game already (report #{id}): "
         "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20. "
         "Your report agrees with it, so it is confirmed and counts from now on; "
-        "no second game was recorded.".replace("{id}", str(report.id))
+        "no second game was recorded.".replace("{id}", str(report.number))
     )
-    assert {g.id: g.status for g in await club.games()} == {report.id: "ok"}
+    assert {g.number: g.status for g in await club.games()} == {report.number: "ok"}
     # the reporter reporting again is asked, not confirmed
     said = await club.say("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
-    assert said.text.startswith("Already recorded?") and f"#{report.id} " in said.text
+    assert said.text.startswith("Already recorded?") and f"#{report.number} " in said.text
 
 
 async def test_an_organisers_entry_of_a_reported_game_offers_the_confirmation(
@@ -509,12 +509,12 @@ async def test_an_organisers_entry_of_a_reported_game_offers_the_confirmation(
     await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
     (report,) = await storage.pending_games(club.db, club.club)
     said = await club.say("/result Nagy Péter Kovács Anna B+")
-    assert f"#{report.id} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+, entered by " in (
+    assert f"#{report.number} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+, entered by " in (
         said.text
     )
     assert "waits for confirmation" in said.text
     assert [b.command for b in said.reply.buttons] == [
-        f"/confirm {report.id}",
+        f"/confirm {report.number}",
         "/result Nagy Péter Kovács Anna B+ again",
     ]
     assert "Nagy Péter" in said.text.split("entered by ")[1]  # the reporter's linked name
@@ -534,7 +534,8 @@ async def test_games_show_and_take_the_clubs_own_numbers(club: FakeChat) -> None
     assert said.text.startswith("Game #2 corrected")
     assert (await club.ok("/result Nagy Péter Tóth Ádám B+")).text.startswith("Game #3 recorded")
     assert (await club.ok("/undo")).text.startswith("Undone: game #3 (B+, 2026-04-20)")
-    assert (await club.ok("/result Szabó Éva Tóth Ádám B+")).text.startswith("Game #4 recorded")
+    said = await club.ok("/result Szabó Éva Tóth Ádám B+ again")  # #2, corrected, is alike
+    assert said.text.startswith("Game #4 recorded")
     voided = await storage.game_by_number(club.db, club.club, 1)
     corrected = await storage.game_by_number(club.db, club.club, 2)
     assert voided is not None and voided.status == "voided" and voided.id > 4
