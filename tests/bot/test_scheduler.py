@@ -275,7 +275,8 @@ async def test_tensuusei_late_reports_are_settled_with_their_day(process: Proces
     assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
     assert (await storage.card(bot.db, 1, anna.id)).rating == 131
     # a second game of 2 March, reported on the 3rd: the day's net for the pair is now 2–0
-    assert not (await bot.say("/result Nagy Péter Kovács Anna W+ date=2026-03-02")).error
+    said = await bot.say("/result Nagy Péter Kovács Anna W+ date=2026-03-02 again")
+    assert said.as_text().startswith("Game #"), said.as_text()
     card = await storage.card(bot.db, 1, anna.id)
     assert (card.rating, card.pending) == (132, None)
     # a game of 1 March, a day that had no games: a loss for Anna. The next end of day in the
