@@ -13,7 +13,8 @@ from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
 from engine.types import Game, Result
-from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player
+from storage import log
+from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Undone
 
 BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 
@@ -269,19 +270,32 @@ async def undo(ctx: Context) -> Reply:
     if ctx.args().words:
         raise BadArgument("/undo takes no arguments; to remove a particular game use /void ID")
     undone = await storage.undo_last(ctx.db, ctx.the_club, actor=ctx.actor, chat=ctx.chat)
-    if undone.game is not None:
-        what = (
-            f"game #{undone.game.number} ({fmt.result(undone.game.game)}, "
-            f"{fmt.day(undone.game.game.date)})"
-        )
+    return Reply.text(_undone_text(undone))
+
+
+def _undone_text(undone: Undone) -> str:
+    """Say what ``/undo`` took back: the entry itself, not the game an entry was about."""
+    kind, game = undone.entry.kind, undone.game
+    it, after = "It", ""
+    if game is not None:
+        facts = f"{fmt.result(game.game)}, {fmt.day(game.game.date)}"
+        what = f"game #{game.number} ({facts})"
+        if kind == log.VOID:
+            what, it, after = f"the void of {what}", "The void", "; the game counts again"
+        elif kind == log.CORRECT:  # the game as it reads now, without the correction
+            what, it = f"the correction of game #{game.number}", "The correction"
+            after = f"; it reads {facts} again"
+        elif kind == log.CONFIRM:
+            what, it = f"the confirmation of {what}", "The confirmation"
+            after = "; it waits for confirmation again"
     elif undone.player is not None:
         what = f"the registration of {undone.player.name}"
     elif undone.event is not None:
         what = f"the {undone.event.kind.replace('_', ' ')} of {undone.entry.at:%Y-%m-%d %H:%M}"
     else:
-        what = f"entry {undone.entry.seq} ({undone.entry.kind})"
-    return Reply.text(
-        f"Undone: {what}. It stays in the history, marked as undone; every "
+        what = f"entry {undone.entry.seq} ({kind})"
+    return (
+        f"Undone: {what}{after}. {it} stays in the history, marked as undone; every "
         "rating after it was recomputed."
     )
 

@@ -249,6 +249,31 @@ async def test_undo_a_registration_and_then_nothing(tmp_path: Path) -> None:
         await chat.close()
 
 
+async def test_undo_after_a_void_takes_back_the_void(tensuusei: FakeChat) -> None:
+    gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
+    await tensuusei.ok(f"/void {gid}")
+    said = await tensuusei.ok("/undo")
+    assert said.text == (
+        f"Undone: the void of game #{gid} (B+, 2026-04-20); the game counts again. The void "
+        "stays in the history, marked as undone; every rating after it was recomputed."
+    )
+    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    assert row is not None and row.status == "ok"  # the game itself was not taken back
+
+
+async def test_undo_after_a_correction_takes_back_the_correction(tensuusei: FakeChat) -> None:
+    gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
+    await tensuusei.ok(f"/correct {gid} result=W+")
+    said = await tensuusei.ok("/undo")
+    assert said.text == (
+        f"Undone: the correction of game #{gid}; it reads B+, 2026-04-20 again. The "
+        "correction stays in the history, marked as undone; every rating after it was "
+        "recomputed."
+    )
+    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    assert row is not None and row.status == "ok" and row.game.result is Result.BLACK
+
+
 async def test_undo_takes_no_arguments(club: FakeChat) -> None:
     said = await club.refused("/undo 12")
     assert said.text.startswith("/undo takes no arguments; to remove a particular game use /void")
