@@ -257,7 +257,7 @@ async def test_undo_after_a_void_takes_back_the_void(tensuusei: FakeChat) -> Non
         f"Undone: the void of game #{gid} (B+, 2026-04-20); the game counts again. The void "
         "stays in the history, marked as undone; every rating after it was recomputed."
     )
-    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
     assert row is not None and row.status == "ok"  # the game itself was not taken back
 
 
@@ -270,7 +270,7 @@ async def test_undo_after_a_correction_takes_back_the_correction(tensuusei: Fake
         "correction stays in the history, marked as undone; every rating after it was "
         "recomputed."
     )
-    row = await storage.game(tensuusei.db, tensuusei.club, gid)
+    row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
     assert row is not None and row.status == "ok" and row.game.result is Result.BLACK
 
 
