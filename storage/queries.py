@@ -7,7 +7,7 @@ questions.
 
 from __future__ import annotations
 
-from engine.calendar import Key, event_key
+from engine.calendar import event_key
 from engine.system import Card
 from engine.types import GamePlayed
 from storage import overlay as overlays
@@ -173,7 +173,7 @@ async def history(
     cid, pid = club_id(club), player_id(player)
     key = await _system(db, cid, system)
     folded = await overlays.load(db, cid)
-    found: list[tuple[Key, HistoryRow]] = []
+    found: list[tuple[tuple[int, int, int], HistoryRow]] = []
     sql = (
         "SELECT seq, idx, date, source, rating_before, rating_after, rank_before, rank_after, "
         f"note, moment FROM {_PLAYER_HISTORY} WHERE club = ? AND system = ? AND player = ? "
@@ -185,12 +185,12 @@ async def history(
             sql + "ORDER BY moment DESC, seq DESC, idx LIMIT ?", (cid, key, pid, limit)
         )
         rows.sort(key=lambda row: (row[9], row[0], row[1]))
-    for seq, _, date, source, before, after, rank_before, rank_after, note, at in rows:
+    for seq, idx, date, source, before, after, rank_before, rank_after, note, at in rows:
         kind, _, ident = source.partition(":")
         corrected = kind == "game" and ident.isdecimal() and int(ident) in folded.corrections
         found.append(
             (
-                (at, seq),
+                (at, seq, idx),
                 HistoryRow(
                     seq=seq,
                     date=date_from_text(date),
@@ -208,7 +208,7 @@ async def history(
     for row in (await _removed_games(db, cid, folded)).get(pid, ()):
         status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
         taken_back = HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row)
-        found.append((event_key(GamePlayed(row.game), row.id), taken_back))
+        found.append(((*event_key(GamePlayed(row.game), row.id), 0), taken_back))
     found.sort(key=lambda item: item[0], reverse=True)
     newest = [each for _, each in found]
     return newest if limit is None else newest[:limit]

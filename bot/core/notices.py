@@ -18,10 +18,25 @@ TOP_IN_SUMMARY = 5
 MOVERS_IN_SUMMARY = 3
 
 
+def per_player(changes: list[Change]) -> list[Change]:
+    """One change per player: from the first value before to the last value after (a system
+    that rates a tournament game by game, like PSG, makes several changes per player)."""
+    merged: dict[int, Change] = {}
+    for change in changes:
+        first = merged.get(change.player)
+        merged[change.player] = (
+            change
+            if first is None
+            else first._replace(rating_after=change.rating_after, rank_after=change.rank_after)
+        )
+    return list(merged.values())
+
+
 def changes_table(changes: list[Change], names: dict[int, str]) -> Table:
-    """Before, change, after and rank of each change, biggest gain first."""
+    """Before, change, after and rank of each player, biggest gain first."""
     ordered = sorted(
-        changes, key=lambda c: -(fmt.number(fmt.difference(c.rating_before, c.rating_after)) or 0)
+        per_player(changes),
+        key=lambda c: -(fmt.number(fmt.difference(c.rating_before, c.rating_after)) or 0),
     )
     rows = []
     for change in ordered:
@@ -53,7 +68,7 @@ async def finalisation_reply(
         blocks.append(changes_table(changes, names))
     else:
         blocks.append(Text("No rating changed (no rated games, or the system rates none)."))
-    promoted = [c for c in changes if c.rank_after > c.rank_before]
+    promoted = [c for c in per_player(changes) if c.rank_after > c.rank_before]
     if promoted:
         blocks.append(
             Text(

@@ -4,6 +4,7 @@ projections under every system (rules.md, top: "Calendar order")."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -247,5 +248,21 @@ async def test_lists_and_history_are_in_date_order(tmp_path: Path) -> None:
         series = await rating_series(db, club, players[0])
         assert [point.date for point in series] == sorted(point.date for point in series)
         assert {point.date for point in series} >= {OCTOBER[1], NOVEMBER[1]}
+    finally:
+        await db.close()
+
+
+async def test_history_newest_first_chains_every_change(tmp_path: Path) -> None:
+    """Each row starts where the one before it (older) ended, also when a system rates a
+    tournament game by game (PSG: several rows of one tournament, newest first)."""
+    db, club, players = await _club(tmp_path / "club.db")
+    try:
+        for fact in FACTS:
+            await fact(db, club, players)
+        for system in ("psg", "mgsz", "tensuusei"):
+            rows = [r for r in await history(db, club, players[0], None, system) if r.status]
+            assert len(rows) > 2
+            for newer, older in itertools.pairwise(rows):
+                assert newer.rating_before == older.rating_after, (system, newer, older)
     finally:
         await db.close()
