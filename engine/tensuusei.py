@@ -174,18 +174,41 @@ def handicap_from_points(white_points: int, black_points: int) -> tuple[int, int
 
 
 class _Player:
-    __slots__ = ("games", "last_played", "pending", "pending_games", "points")
+    __slots__ = ("games", "last_played", "pending", "points")
 
     def __init__(self, points: int) -> None:
         self.points = points  # settled points
         self.games = 0  # rated (counted) games, settled or pending
         self.last_played: dt.date | None = None
-        self.pending = 0  # net of the counted games not yet settled (local rule 2)
-        self.pending_games = 0
+        # local rule 2: per unsettled club day, [net of its counted games, their number]
+        self.pending: dict[dt.date, list[int]] = {}
+
+    def pending_total(self) -> int:
+        return sum(net for net, _ in self.pending.values())
+
+
+class _PairDay:
+    """One pair's games on one club day, held until the day ends (rules.md §2.3).
+
+    ``counted`` holds ``(game id, winner, jigo)`` of the games local rule 1 lets count, in the
+    order they were folded (calendar order: their date, then the log); ``skipped`` the ids of
+    the games beyond the day's limit.
+    """
+
+    __slots__ = ("counted", "skipped")
+
+    def __init__(self) -> None:
+        self.counted: list[tuple[int, PlayerId, bool]] = []
+        self.skipped: list[int] = []
 
 
 class Tensuusei:
     """The Tensuusei points ledger (rules.md §2): one point a game, conserved.
+
+    Facts arrive in calendar order (rules.md, Calendar order): every game of a club day comes
+    before that day's :class:`DayEnded`, so the ledger keeps a day's games only until the day
+    is settled. A game dated on a day already settled (a fold that is not in calendar order)
+    is still taken, as its day's first game, and settled at the next end of day.
 
     Args:
         params: the club's settings; the seed club's by default.
@@ -196,12 +219,8 @@ class Tensuusei:
     def __init__(self, params: TensuuseiParams = DEFAULT_PARAMS) -> None:
         self.params = params
         self._players: dict[PlayerId, _Player] = {}
-        # games counted per date and pair — local rule 1; a pair is one int, ``_pair(low,
-        # high)``: a federation's million games keep this table, and tuple keys were twice
-        # the memory
-        self._day_counts: dict[dt.date, dict[int, int]] = {}
-        # pending results per date and pair (lower id, higher id): [wins of lower, wins of higher]
-        self._pending: dict[dt.date, dict[tuple[PlayerId, PlayerId], list[int]]] = {}
+        # the unsettled club days: per date, per pair (lower id, higher id), its games
+        self._days: dict[dt.date, dict[tuple[PlayerId, PlayerId], _PairDay]] = {}
         self._ranks: dict[int, Rank] = {}  # rank equivalents by points, memoised
 
     def _rank(self, points: int) -> Rank:
@@ -249,7 +268,8 @@ class Tensuusei:
         note = (
             f"{points} points carried over"
             if event.rating is not None
-            else f"{points} points for {event.rank} (rules.md §2.2)"
+            else f"{points} points for {event.rank} (the club's line: 1d = "
+            f"{self.params.anchor_1d}, {self.params.spacing} points a rank)"
         )
         return [Change(event.player, event.date, "registration", None, points, rank, rank, note)]
 
@@ -302,27 +322,34 @@ class Tensuusei:
             and not game.pair_go
         )
 
+    def _pair_day(self, game: Game) -> _PairDay:
+        """The game's pair on the game's day (created when it is the pair's first game)."""
+        black, white = game.black, game.white
+        pair = (black, white) if black < white else (white, black)
+        day = self._days.get(game.date)
+        if day is None:
+            day = self._days[game.date] = {}
+        found = day.get(pair)
+        if found is None:
+            found = day[pair] = _PairDay()
+        return found
+
     def _rate(self, game: Game, changes: list[Change]) -> None:
         """One rated game: local rule 1, then at once or pending (rules.md §2.1, §2.3)."""
         black, white = game.black, game.white
-        low, high = (black, white) if black < white else (white, black)
+        pair_day = self._pair_day(game)
         limit = self.params.max_games_per_pair_day
-        if limit is not None:
-            day_counts = self._day_counts.get(game.date)
-            if day_counts is None:
-                day_counts = self._day_counts[game.date] = {}
-            pair = _pair(low, high)
-            counted = day_counts.get(pair, 0)
-            if counted >= limit:
-                # rules.md §2.3 local rule 1: stored, not rated; the history says so
-                self._not_counted(game, counted + 1, limit, changes)
-                return
-            day_counts[pair] = counted + 1
+        if limit is not None and len(pair_day.counted) >= limit:
+            # rules.md §2.3 local rule 1: stored, not rated; the history says so
+            pair_day.skipped.append(game.id)
+            self._not_counted(game, len(pair_day.counted) + len(pair_day.skipped), limit, changes)
+            return
         # rules.md §2.1: a jigo is a win for White (as if komi were +0.5)
         if game.result is Result.BLACK:
             winner, loser = black, white
         else:
             winner, loser = white, black
+        pair_day.counted.append((game.id, winner, game.result is Result.JIGO))
         players = self._players
         won, lost = players[winner], players[loser]
         for player in (won, lost):
@@ -331,17 +358,14 @@ class Tensuusei:
                 player.last_played = game.date
         if self.params.settle_end_of_day:
             # rules.md §2.3 local rule 2 (Decision): pending until the club's end of day
-            day = self._pending.setdefault(game.date, {})
-            tally = day.get((low, high))
-            if tally is None:
-                tally = day[(low, high)] = [0, 0]
-            tally[0 if winner == low else 1] += 1
-            won.pending += 1
-            won.pending_games += 1
-            lost.pending -= 1
-            lost.pending_games += 1
+            for player, delta in ((won, 1), (lost, -1)):
+                pending = player.pending.get(game.date)
+                if pending is None:
+                    pending = player.pending[game.date] = [0, 0]
+                pending[0] += delta
+                pending[1] += 1
             return
-        note = "jigo: a win for White (rules.md §2.1)" if game.result is Result.JIGO else ""
+        note = "jigo: a win for White (Tensuusei)" if game.result is Result.JIGO else ""
         source = f"game:{game.id}"
         for player_id, player, delta in ((winner, won, 1), (loser, lost, -1)):
             before = player.points
@@ -361,10 +385,9 @@ class Tensuusei:
 
     def _not_counted(self, game: Game, ordinal: int, limit: int, changes: list[Change]) -> None:
         """A pair's game beyond the day's limit: a history row that moves no points (§2.3)."""
-        low, high = sorted((game.black, game.white))
         note = (
-            f"game {ordinal} of the day between {low} and {high}: not rated "
-            f"(only {limit} a day count, rules.md §2.3)"
+            f"{_ordinal(ordinal)} game of the pair on {game.date.isoformat()}: not rated "
+            f"(Tensuusei local rule: {limit} games a pair a day)"
         )
         source = f"game:{game.id}"
         for player in (game.black, game.white):
@@ -373,22 +396,33 @@ class Tensuusei:
             changes.append(Change(player, game.date, source, points, points, rank, rank, note))
 
     def _settle(self, date: dt.date) -> list[Change]:
-        """Settle every pending game dated ≤ ``date``, per pair (rules.md §2.3 local rule 2)."""
-        due = sorted(day for day in self._pending if day <= date)
+        """Settle every club day up to ``date``, per pair (rules.md §2.3 local rule 2).
+
+        In calendar order these are the games of ``date`` itself; a day before it is still
+        held only when its games came after its own end (see the class). Each settled day is
+        dropped: nothing is kept for days gone.
+        """
+        due = sorted(day for day in self._days if day <= date)
         changes: list[Change] = []
+        settle = self.params.settle_end_of_day
+        limit = self.params.max_games_per_pair_day
         for day in due:
+            pairs = self._days.pop(day)
+            if not settle:
+                continue  # the points moved at each game; only local rule 1's count ends
             source = f"day:{day.isoformat()}"
-            for (low, high), (low_wins, high_wins) in self._pending.pop(day).items():
+            for (low, high), pair_day in pairs.items():
+                low_wins = sum(1 for _, winner, _ in pair_day.counted if winner == low)
+                high_wins = len(pair_day.counted) - low_wins
                 net = low_wins - high_wins  # 2–1 → the pair's winner +1, the other −1
                 for player_id, opponent, delta, wins, losses in (
                     (low, high, net, low_wins, high_wins),
                     (high, low, -net, high_wins, low_wins),
                 ):
                     player = self._players[player_id]
+                    player.pending.pop(day, None)
                     before = player.points
                     player.points = before + delta
-                    player.pending -= delta
-                    player.pending_games -= wins + losses
                     changes.append(
                         Change(
                             player_id,
@@ -398,7 +432,7 @@ class Tensuusei:
                             before + delta,
                             self._rank(before),
                             self._rank(before + delta),
-                            f"{wins}–{losses} against {opponent} (rules.md §2.3)",
+                            _day_note(player_id, opponent, wins, losses, pair_day, limit),
                         )
                     )
         return changes
@@ -417,10 +451,8 @@ class Tensuusei:
         """Settled points as the rating, the day's pending change apart (rules.md §2.3)."""
         state = self._players[player]
         fields = [("rank equivalent", str(self._rank(state.points)))]
-        if state.pending_games:
-            fields.append(
-                ("pending", f"{state.pending:+d} from {state.pending_games} game(s) today")
-            )
+        if state.pending:
+            fields.append(("pending", _pending_text(state)))
         return Card(
             player=player,
             rank=self._rank(state.points),
@@ -429,7 +461,7 @@ class Tensuusei:
             sort_key=(state.points,),
             games=state.games,
             last_played=state.last_played,
-            pending=state.pending if state.pending_games else None,
+            pending=state.pending_total() if state.pending else None,
             fields=tuple(fields),
         )
 
@@ -458,8 +490,8 @@ class Tensuusei:
         notes.append("komi is given as stones in the prisoner tray (local rule 3)")
         if reduction:
             notes.append(f"a handicap reduction ({reduction}) does not apply under Tensuusei")
-        if self._players[a].pending_games or self._players[b].pending_games:
-            notes.append("from the settled points; today's games settle at the end of the day")
+        if self._players[a].pending or self._players[b].pending:
+            notes.append("from the settled points; a day's games settle at its end")
         return HandicapAdvice(black, white, stones, Fraction(komi), tuple(notes))
 
     def promotion(self, player: PlayerId) -> Progress:
@@ -473,7 +505,7 @@ class Tensuusei:
         lines = [
             "Tensuusei has no promotion: the points are the standing, and they set the handicap.",
             f"{state.points} points (settled)"
-            + (f", {state.pending:+d} pending today" if state.pending_games else "")
+            + (f", pending {_pending_text(state)}" if state.pending else "")
             + ".",
             f"Rank equivalent {rank} on the club's line (1d = {params.anchor_1d}, "
             f"{params.spacing} points a rank).",
@@ -495,32 +527,78 @@ class Tensuusei:
                     "points": p.points,
                     "games": p.games,
                     "last_played": p.last_played.isoformat() if p.last_played else None,
-                    "pending": p.pending,
-                    "pending_games": p.pending_games,
+                    "pending": {
+                        day.isoformat(): list(value) for day, value in sorted(p.pending.items())
+                    },
                 }
                 for pid, p in sorted(self._players.items())
             },
-            "pending": {
+            "days": {
                 day.isoformat(): {
-                    f"{low}-{high}": list(tally) for (low, high), tally in sorted(pairs.items())
+                    f"{low}-{high}": {
+                        "counted": [list(g) for g in pair_day.counted],
+                        "skipped": list(pair_day.skipped),
+                    }
+                    for (low, high), pair_day in sorted(pairs.items())
                 }
-                for day, pairs in sorted(self._pending.items())
+                for day, pairs in sorted(self._days.items())
             },
-            "day_counts": [
-                [day.isoformat(), pair >> _PAIR_BITS, pair & _PAIR_MASK, count]
-                for day, counts in sorted(self._day_counts.items())
-                for pair, count in sorted(counts.items())
-            ],
         }
 
 
-_PAIR_BITS = 64  # player ids are SQLite integers: below 2**63
-_PAIR_MASK = (1 << _PAIR_BITS) - 1
+def _pending_text(player: _Player) -> str:
+    """``+1 from 2026-11-20, −1 from 2026-11-21``: each unsettled day's net (rules.md §2.3)."""
+    return ", ".join(
+        f"{_signed(net)} from {day.isoformat()}"
+        for day, (net, _) in sorted(player.pending.items())
+    )
 
 
-def _pair(low: PlayerId, high: PlayerId) -> int:
-    """A pair of player ids (``low`` < ``high``) as one int that sorts as ``(low, high)``."""
-    return (low << _PAIR_BITS) | high
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "±0")
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+_NOTE_GAMES = 6  # games listed by number in a day's note; more are summed up (a chat line)
+
+
+def _day_note(
+    player: PlayerId,
+    opponent: PlayerId,
+    wins: int,
+    losses: int,
+    pair_day: _PairDay,
+    limit: int | None,
+) -> str:
+    """The day's games of one pair from ``player``'s side, for ``/history`` (rules.md §2.3):
+    ``2–1 against player 7: #11 won, #12 lost, #13 jigo (won with White); #14: 4th game of
+    the pair that day, not rated (3 a pair a day count)``."""
+    words = []
+    for gid, winner, jigo in pair_day.counted[:_NOTE_GAMES]:
+        won = winner == player
+        word = "won" if won else "lost"
+        words.append(f"#{gid} jigo ({word} with {'White' if won else 'Black'})" if jigo
+                     else f"#{gid} {word}")  # fmt: skip
+    more = len(pair_day.counted) - _NOTE_GAMES
+    if more > 0:
+        words.append(f"{more} more")
+    note = f"{wins}–{losses} against player {opponent}: " + ", ".join(words)
+    skipped = pair_day.skipped
+    if skipped and limit is not None:
+        numbers = ", ".join(f"#{gid}" for gid in skipped[:_NOTE_GAMES])
+        if len(skipped) > _NOTE_GAMES:
+            numbers += f" and {len(skipped) - _NOTE_GAMES} more"
+        first = _ordinal(limit + 1)
+        which = f"{first} game" if len(skipped) == 1 else f"{first} and later games"
+        note += (
+            f"; {numbers}: {which} of the pair that day, not rated ({limit} a pair a day count)"
+        )
+    return note
 
 
 def _round_order(game: Game) -> int:

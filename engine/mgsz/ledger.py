@@ -6,7 +6,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import chain
 from operator import attrgetter
@@ -23,7 +23,7 @@ from engine.mgsz.elo import (
     rounds_per_part_limit,
     split_rounds,
 )
-from engine.mgsz.multiplier import Multiplier, multiplier
+from engine.mgsz.multiplier import Multiplier, multiplier, time_category
 from engine.mgsz.tables import (
     CONFIRM_FROM_STEP,
     CONFIRMATIONS,
@@ -141,7 +141,7 @@ class Mgsz:
             # rules.md §1.5 (§5(3)): the organiser gives at most 5k; stronger is the committee's
             raise RuleError(
                 f"a new player without a rating can start at {limit} at most, not {event.rank}: "
-                f"a stronger initial rank needs a rating committee decision (rules.md §1.5). "
+                f"a stronger initial rank needs a rating committee decision (MGSZ §5(3)). "
                 f"Register as {limit}, or record the committee's decision (override)"
             )
         # rules.md §1.4 Decision: default starting Elo = the rank table value of the rank
@@ -178,8 +178,7 @@ class Mgsz:
             raise RuleError(
                 f"player {unknown} of game {game.id} is not registered; register them first"
             )
-        # rules.md §1.6: other board sizes are stored, not rated; unplayed games earn nothing
-        if game.played and game.result is not None and game.board in RATED_BOARDS:
+        if self.uncounted(game) is None:
             # rules.md §1.4 Decision — club games: rated together when the period closes
             self._pending.append(game)
         return []
@@ -202,6 +201,7 @@ class Mgsz:
                 return []
         # Decision (rules.md §1.4, club games): the even addition only if every game was even
         even = not any(map(_STONES, games))
+        period = _period_time(period, games)
         participants = _players_of(games)
         boards = set(map(_BOARD, games))
         c_by_board = self._multipliers(period, boards, even, len(participants))
@@ -399,7 +399,7 @@ class Mgsz:
             note = f"C = {c_shown}, {outcome.games[player]} games"
             if outcome.parts > 1:
                 steps = ", ".join(_signed(c) for c in outcome.part_changes[player])
-                note += f"; rated in {outcome.parts} parts (rules.md §1.4 splitting): {steps}"
+                note += f"; rated in {outcome.parts} parts (MGSZ §6(3) splitting): {steps}"
             changes.append(
                 Change(
                     player,
@@ -431,6 +431,29 @@ class Mgsz:
     def rank(self, player: PlayerId) -> Rank:
         """The player's title (raises ``KeyError`` for an unknown player)."""
         return self._standing(player).rank
+
+    def uncounted(self, game: Game) -> str | None:
+        """Why ``game`` will not be rated under MGSZ, in a club member's words; ``None`` when
+        it counts (rules.md, common vocabulary; §1.2 below category E; §1.6 boards)."""
+        if not game.played:
+            return "an unplayed game is stored and shown, never rated"
+        if game.result is None:
+            return "without a result the game is stored, not rated"
+        if game.pair_go:
+            return "pair go is not rated under MGSZ (games between two players only)"
+        if game.board not in RATED_BOARDS:
+            return (
+                f"{game.board}×{game.board} games are not rated under MGSZ (19×19 and 13×13 only)"
+            )
+        if game.board == FULL_BOARD and game.time is not None:
+            category, _ = time_category(game.time)
+            if category is None:
+                # rules.md §1.2: below category E the game is not rated (C would be 0)
+                return (
+                    f"{game.time} is below category E (base under 10 min and extended time "
+                    "under 20 min): not rated (MGSZ Minősítési Szabályzat, annex table 2)"
+                )
+        return None
 
     def pending_games(self, player: PlayerId | None = None) -> list[Game]:
         """Club games waiting for the period's end, optionally only ``player``'s."""
@@ -483,7 +506,9 @@ class Mgsz:
         standing = self._standing(player)
         title, elo = standing.rank, standing.elo
         if title.step >= STRONGEST_STEP:
-            line = f"{title}: no stronger rank is reachable by Elo (rules.md §1.1)"
+            line = (
+                f"{title}: no stronger rank is reachable by Elo (the MGSZ rank table ends at 7d)"
+            )
             return Progress(player, title, None, (line,))
         target = title + 1
         bound = rank_floor(target)
@@ -493,12 +518,12 @@ class Mgsz:
             count = standing.reached.get(target, 0)
             lines.append(
                 f"{target} bound reached after {count}/{CONFIRMATIONS} tournaments; 3k and "
-                f"stronger are awarded the second time (rules.md §1.5)"
+                f"stronger are awarded the second time (MGSZ §5)"
             )
         else:
             lines.append(
                 "4k and weaker are awarded the first time the Elo after a tournament reaches "
-                "the bound (rules.md §1.5)"
+                "the bound (MGSZ §5)"
             )
         pending = len(self.pending_games(player))
         if pending:
@@ -608,7 +633,7 @@ def _refuse_pair_go(game: Game) -> None:
         # rules.md §1.6 (§1(3)): pair go and team games are out of scope — refuse clearly
         raise RuleError(
             f"game {game.id} is a pair go game: MGSZ rates only games between two players "
-            f"(rules.md §1.6); record it without pair go, or leave it out"
+            f"(MGSZ §1(3)); record it without pair go, or leave it out"
         )
 
 
@@ -630,7 +655,7 @@ def _round_parts(tournament: Tournament, games: list[Game], c: int) -> list[list
         if game.round is None or game.round < 1:
             raise RuleError(
                 f"game {game.id} has no round number, but tournament {tournament.name!r} "
-                f"(C = {c}, {rounds} rounds) is rated in parts by round (rules.md §1.4)"
+                f"(C = {c}, {rounds} rounds) is rated in parts by round (MGSZ §6(3))"
             )
         parts[part_of_round[game.round - 1]].append(game)
     return parts
@@ -661,6 +686,25 @@ def _chronological_parts(games: list[Game], per_part: int) -> list[list[Game]]:
         counts[white] += 1
         parts[-1].append(game)
     return parts
+
+
+def _period_time(period: Tournament, games: list[Game]) -> Tournament:
+    """The period with the time control its C is computed from (rules.md §1.2, §1.4).
+
+    Decision (ours, on rules.md §1.4 "Decision — club games"): a club game keeps its own time
+    control, so the period's time category is that of the rated 19×19 games' own time
+    controls — when they differ, the lowest category among them (no game is rated above its
+    own category); a game with no time control counts with the club's usual time control,
+    which the period carries. A C set by hand (§6(2)) wins over all of this.
+    """
+    if period.multiplier is not None:
+        return period
+    times = {g.time if g.time is not None else period.time for g in games if g.board == FULL_BOARD}
+    if not times or None in times:
+        return period  # nothing on 19×19, or a game whose time nobody knows: as before
+    known = [t for t in times if t is not None]
+    lowest = min(known, key=lambda t: (time_category(t)[1], t.base_s, t.extended_s(), str(t)))
+    return period if lowest == period.time else replace(period, time=lowest)
 
 
 def _shown_c(c_by_board: dict[int, int], board: int) -> int:

@@ -20,10 +20,12 @@ from engine.types import Importance
 
 FISCHER_NOTE = (
     "Fischer increment is not in the rules: treated like Japanese byo-yomi "
-    "(45 × increment); an organiser may set C by hand (rules.md §1.2)"
+    "(45 × increment); an organiser may set C by hand (MGSZ §6(2))"
 )
-UNLIMITED_NOTE = "unlimited thinking time meets every threshold: category A (ours, rules.md §1.2)"
-BELOW_E_NOTE = "below category E (base < 10 min and extended < 20 min): not rated (rules.md §1.2)"
+UNLIMITED_NOTE = "unlimited thinking time meets every threshold: category A (ours)"
+BELOW_E_NOTE = (
+    "below category E (base < 10 min and extended < 20 min): not rated (MGSZ annex table 2)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,7 @@ class Multiplier:
         """Human-readable lines, e.g. for ``/multiplier`` (bot.md)."""
         lines: list[str] = []
         if self.manual:
-            lines.append(f"C = {self.C}, set by hand (rules.md §1.2, §6(2))")
+            lines.append(f"C = {self.C}, set by hand (MGSZ §6(2))")
         elif self.board == SMALL_BOARD:
             lines.append(f"13×13 board: C = {SMALL_BOARD_C} always, no additions")
         elif not self.rated:
@@ -94,7 +96,7 @@ def multiplier(
             is given for a 19×19 tournament.
     """
     if board not in RATED_BOARDS:
-        note = f"only 19×19 and 13×13 games are rated, not {board}×{board} (rules.md §1.6)"
+        note = f"only 19×19 and 13×13 games are rated, not {board}×{board} (MGSZ §1(2))"
         return Multiplier(C=0, board=board, rated=False, notes=(note,))
     if manual is not None:
         if manual < 0:
@@ -106,7 +108,7 @@ def multiplier(
     if time is None:
         raise RuleError(
             "the time control is not known, so C cannot be computed: give one "
-            "(e.g. 60m 3x30s japanese) or set C by hand, e.g. C=25 (rules.md §1.2, §6(2))"
+            "(e.g. 60m 3x30s japanese) or set C by hand, e.g. C=25 (MGSZ §6(2))"
         )
     category, value, base, extended, notes = _time_category(time)
     if category is None:

@@ -204,7 +204,7 @@ async def test_the_multiplier_comes_from_the_file_or_by_hand(chat: FakeChat) -> 
     manual = await plan(chat, tf, committee=True, manual_c=30, name="Kis Kupa (kézi C)")
     assert manual.tournament.multiplier == 30
     assert manual.tournament.name == "Kis Kupa (kézi C)"
-    assert "Multiplier: C = 30, set by hand (rules.md §1.2, §6(2))" in manual.notes
+    assert "Multiplier: C = 30, set by hand (MGSZ §6(2))" in manual.notes
 
 
 async def test_an_entry_rank_outside_the_elo_band_is_noted(chat: FakeChat) -> None:

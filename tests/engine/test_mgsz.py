@@ -931,6 +931,47 @@ def test_a_period_mixing_boards_weights_each_game_by_its_board() -> None:
     assert one_change(changes, 1).note == "C = 25, 2 games"
 
 
+def test_a_game_below_category_e_never_enters_the_period() -> None:
+    """rules.md §1.2: below category E the game is not rated; a club game keeps its own time
+    control (§1.4 Decision — club games), so a 5-minute game is stored and not rated even when
+    the club's usual time control is category B."""
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    ledger.apply(GamePlayed(game(1, 1, 2, time=TimeControl.parse("5m"))))
+    ledger.apply(GamePlayed(game(2, 1, 2, time=TimeControl.parse("10m"))))  # category E
+    assert [g.id for g in ledger.pending_games()] == [2]
+    changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
+    assert one_change(changes, 1).note == "C = 10, 1 games"  # E: 0 + 10 even
+
+
+@pytest.mark.parametrize(
+    ("times", "c"),
+    [
+        (["40m", "40m"], 20),  # category C 10 + 10 even, not the club's usual B
+        (["90m", "90m"], 30),  # A 20 + 10
+        (["90m", None], 25),  # no time control: the club's usual (60m 3x30s, B 15) + 10
+        (["90m", "25m"], 15),  # the lowest category among the rated games: D 5 + 10
+        (["90m", "35m 3x30s japanese", "60m"], 20),  # extended 57.5 min: C 10 + 10
+    ],
+    ids=["all C", "all A", "A and the usual B", "A and D", "A, C and B"],
+)
+def test_the_period_c_comes_from_the_rated_games_own_time_controls(
+    times: list[str | None], c: int
+) -> None:
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    for gid, time in enumerate(times, start=1):
+        tc = TimeControl.parse(time) if time else None
+        ledger.apply(GamePlayed(game(gid, 1, 2, time=tc, date=DAY - dt.timedelta(days=gid))))
+    changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
+    assert one_change(changes, 1).note == f"C = {c}, {len(times)} games"
+
+
+def test_a_period_of_games_with_own_time_controls_needs_no_usual_time() -> None:
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    ledger.apply(GamePlayed(game(1, 1, 2, time=TimeControl.parse("40m"))))
+    ledger.apply(PeriodClosed(tournament(9, rounds=1, time=None)))
+    assert ledger.elo(1) == 1930  # C = 20: 0.5 × 20
+
+
 @pytest.mark.parametrize(
     ("bad", "fragment"),
     [
@@ -952,6 +993,11 @@ def test_club_game_refusals(bad: Game, fragment: str) -> None:
         pytest.param(game(1, 1, 2, played=False), id="unplayed"),
         pytest.param(game(1, 1, 2, None), id="unknown result"),
         pytest.param(game(1, 1, 2, board=9), id="9x9 board"),
+        pytest.param(game(1, 1, 2, time=TimeControl.parse("5m")), id="5m: below category E"),
+        pytest.param(
+            game(1, 1, 2, time=TimeControl.parse("9m 3x10s japanese")),
+            id="9m + 45×10s = 16.5m: below category E",
+        ),
     ],
 )
 def test_club_games_not_rated(ignored: Game) -> None:

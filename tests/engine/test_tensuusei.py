@@ -263,6 +263,64 @@ def test_day_end_settles_only_games_dated_up_to_it() -> None:
     assert (points(system, 1), system.card(1).pending) == (103, None)
 
 
+def test_the_pending_change_names_every_unsettled_day() -> None:
+    """rules.md §2.3 (late reports): the card says which club day each pending change is from."""
+    system = ledger({1: 100, 2: 100, 3: 100})
+    system.apply(won_by(1, 1, 2, DAY))
+    system.apply(won_by(2, 1, 3, DAY))
+    system.apply(won_by(3, 2, 1, NEXT_DAY))
+    card = system.card(1)
+    assert card.pending == 1
+    assert dict(card.fields)["pending"] == "+2 from 2024-05-01, −1 from 2024-05-02"
+    assert dict(system.card(3).fields)["pending"] == "−1 from 2024-05-01"
+    assert "2024-05-01" in " ".join(system.promotion(1).lines)
+    system.apply(DayEnded(DAY))
+    assert dict(system.card(1).fields)["pending"] == "−1 from 2024-05-02"
+    assert "pending" not in dict(system.card(3).fields)
+
+
+def test_a_day_that_nets_to_zero_is_still_pending_until_it_ends() -> None:
+    system = ledger({1: 100, 2: 100})
+    system.apply(won_by(1, 1, 2))
+    system.apply(won_by(2, 2, 1))
+    card = system.card(1)
+    assert (card.pending, dict(card.fields)["pending"]) == (0, "±0 from 2024-05-01")
+
+
+def test_the_day_end_note_lists_the_days_games_and_those_not_rated() -> None:
+    """rules.md §2.3: /history shows each rated game of the day (opponent, result) and each
+    game that did not count, with the reason."""
+    system = ledger({1: 100, 2: 100, 3: 100})
+    system.apply(won_by(11, 1, 2))
+    system.apply(won_by(12, 2, 1))
+    system.apply(game(13, 2, 1, Result.JIGO))  # a jigo: White (1) wins
+    system.apply(won_by(14, 2, 1))  # the 4th game of the pair: not rated
+    system.apply(won_by(15, 3, 1))
+    changes = system.apply(DayEnded(DAY))
+    notes = {(c.player, c.note) for c in changes}
+    first = "2–1 against player 2: #11 won, #12 lost, #13 jigo (won with White)"
+    skipped = "; #14: 4th game of the pair that day, not rated (3 a pair a day count)"
+    assert (1, first + skipped) in notes
+    second = "1–2 against player 1: #11 lost, #12 won, #13 jigo (lost with Black)"
+    assert (2, second + skipped) in notes
+    assert (1, "0–1 against player 3: #15 lost") in notes
+    assert all("rules.md" not in c.note and len(c.note) < 200 for c in changes)
+
+
+def test_a_settled_day_leaves_nothing_behind() -> None:
+    """Facts fold in calendar order (rules.md, Calendar order): once a day is settled its
+    games and counts are gone from the ledger — no table grows with every day ever played."""
+    system = ledger({1: 100, 2: 100})
+    empty = system.snapshot()
+    for gid in range(5):
+        system.apply(won_by(gid, 1, 2))
+    system.apply(DayEnded(DAY))
+    after = system.snapshot()
+    assert {k: v for k, v in after.items() if k != "players"} == {
+        k: v for k, v in empty.items() if k != "players"
+    }
+
+
 def test_net_result_per_pair() -> None:
     system = ledger({1: 100, 2: 100, 3: 100})
     system.apply(won_by(1, 1, 2))

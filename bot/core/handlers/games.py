@@ -235,6 +235,7 @@ def game_line(row: GameRow, black: Player, white: Player) -> str:
         f"{black.name} (B) – {white.name} (W): {fmt.result(game)}, {setup}, "
         f"komi {fmt.komi(game.komi)}, {fmt.day(game.date)}"
         + (f", {game.board}×{game.board}" if game.board != 19 else "")
+        + (f", time {game.time}" if game.time is not None else "")
     )
 
 

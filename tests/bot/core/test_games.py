@@ -123,6 +123,15 @@ async def test_result_options(club: FakeChat) -> None:
     assert g.date == dt.date(2026, 4, 19)
 
 
+async def test_result_echoes_the_time_control_it_recorded(club: FakeChat) -> None:
+    said = await club.ok('/result Nagy Péter Szabó Éva B+ time="60m 3x30s japanese"')
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-20, time 1h 3x30s " in (
+        said.text
+    )
+    said = await club.ok("/result Nagy Péter Szabó Éva B+")
+    assert ", time " not in said.text  # none given: the club's usual applies
+
+
 async def test_even_games_use_the_clubs_komi(club: FakeChat) -> None:
     await club.ok("/club komi 7")
     said = await club.ok("/result Nagy Péter Szabó Éva B+")

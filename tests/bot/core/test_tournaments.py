@@ -98,7 +98,7 @@ async def test_new_with_c_by_hand_and_a_handicap_rule(club: FakeChat) -> None:
     )  # fmt: skip
     assert (t.start, t.end) == (dt.date(2026, 4, 20), dt.date(2026, 4, 20))  # default: today
     assert "13×13, handicap (reduced by 1)" in said.text
-    assert "Multiplier: C = 12, set by hand (rules.md §1.2, §6(2))" in said.text
+    assert "Multiplier: C = 12, set by hand (MGSZ §6(2))" in said.text
 
 
 async def test_a_quoted_name_may_hold_keywords(club: FakeChat) -> None:
@@ -313,7 +313,7 @@ async def test_show_and_list(club: FakeChat) -> None:
         f"#{row.number} Spring Cup\n\n"
         "2026-04-11 – 2026-04-12, 2 round(s), 19×19, even\n"
         "Status: open\n"
-        "Multiplier: C = 20, set by hand (rules.md §1.2, §6(2))\n"
+        "Multiplier: C = 20, set by hand (MGSZ §6(2))\n"
         "3 entries, 3 games (2 to rate)\n"
         "Games per round: R1: 1, R2: 2"
     )
