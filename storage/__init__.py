@@ -35,6 +35,7 @@ from storage.events import (
     suspend_verification,
 )
 from storage.games import (
+    check_games,
     club_games,
     confirm_game,
     game,
@@ -124,6 +125,7 @@ __all__ = [
     "bind_chat",
     "card",
     "chats",
+    "check_games",
     "close_period",
     "club_for_chat",
     "club_games",
