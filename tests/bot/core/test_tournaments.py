@@ -288,7 +288,7 @@ async def test_finalise_and_reopen_only_once(club: FakeChat) -> None:
     said = await club.refused(f"/tournament import name=Cup\n{GAMES_CSV}")
     assert said.text.startswith(  # every line of the paste is named
         "Nothing was recorded:\nline 2: Cup is already finalised; reopen it to add games\n"
-        "line 3: Cup is already finalised; reopen it to add games\n"
+        "line 3: Cup is already finalised; reopen it to add games"
     )
 
 
