@@ -273,11 +273,13 @@ async def games_from_csv(
 
     Raises:
         FormatError: a malformed table. Refused: every unknown or ambiguous name and unknown
-            tournament, by line; nothing is returned then.
+            tournament, by line; then every game the club would refuse (e.g. a player's
+            second game in a round, naming the other game), by line; nothing is returned then.
     """
     index = await _name_index(db, club)
     known: dict[str, TournamentRow | None] = {}
     games: list[Game] = []
+    lines: list[int] = []
     problems: list[str] = []
     for row in parse_games_csv(data):
         ids = []
@@ -317,6 +319,13 @@ async def games_from_csv(
                 margin=row.margin,
             )
         )
+        lines.append(row.line)
+    if not problems:  # what recording them would refuse, every bad line named
+        labels = [f"line {line}" for line in lines]
+        problems = [
+            f"line {lines[number - 1]}: {message}"
+            for number, message in await storage.check_games(db, club, games, labels)
+        ]
     if problems:
         raise Refused("nothing was recorded:\n" + "\n".join(problems[:30]))
     return games

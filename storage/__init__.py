@@ -37,6 +37,7 @@ from storage.events import (
     suspend_verification,
 )
 from storage.games import (
+    check_games,
     club_games,
     confirm_game,
     game,
@@ -129,6 +130,7 @@ __all__ = [
     "bind_chat",
     "card",
     "chats",
+    "check_games",
     "close_period",
     "club_for_chat",
     "club_games",

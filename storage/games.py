@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.errors import EngineError
+from engine.formats.csv_tables import format_result
 from engine.ranks import Rank
 from engine.system import Change
 from engine.timecontrol import TimeControl
@@ -71,8 +72,14 @@ def game_columns(game: Game) -> dict[str, Any]:
     }
 
 
+Slot = tuple[int, int, int]
+"""A player's place in a tournament round: ``(tournament, round, player)``."""
+
+
 class Context:
-    """What validating games needs, loaded once per write: players, overlay, tournaments."""
+    """What validating games needs, loaded once per write: players, overlay, tournaments,
+    and which player already has a game in which round (``rounds``: slot → (game id, what)).
+    """
 
     def __init__(
         self,
@@ -80,11 +87,15 @@ class Context:
         overlay: Overlay,
         tournaments: dict[int, Tournament],
         entered: dict[int, set[int]],
+        rounds: dict[Slot, tuple[int, str]] | None = None,
     ):
         self.players = players
         self.overlay = overlay
         self.tournaments = tournaments
         self.entered = entered
+        self.rounds = rounds if rounds is not None else {}
+        self.batch = 0  # games of this write checked so far (for "game N of this batch")
+        self.labels: Sequence[str] = ()  # how messages name the batch's games (e.g. "line 3")
 
     @classmethod
     async def load(cls, reader: Reader, club: int, games: Sequence[Game]) -> Context:
@@ -110,8 +121,57 @@ class Context:
                 )
                 if seq not in folded.undone
             }
+        played = [
+            row
+            for tournament in tournaments
+            for row in await game_rows(
+                reader,
+                club,
+                [
+                    seq
+                    for (seq,) in await reader.fetchall(
+                        "SELECT seq FROM games WHERE club = ? AND tournament = ?",
+                        (club, tournament),
+                    )
+                ],
+                folded,
+            )
+            if row.status in (GAME_OK, GAME_PENDING) and row.game.round is not None
+        ]
+        ids |= {player for row in played for player in (row.game.black, row.game.white)}
         players = await players_by_id(reader, club, ids, folded.undone)
-        return cls(players, folded, tournaments, entered)
+        context = cls(players, folded, tournaments, entered)
+        for row in played:
+            context.claim(row.game, f"#{row.number} {context.describe(row.game)}")
+        return context
+
+    def describe(self, game: Game) -> str:
+        """``Nagy Péter (B) – Kovács Anna (W), B+R`` for messages."""
+        result = format_result(game.result, game.played, game.margin)
+        return f"{self.name(game.black)} (B) – {self.name(game.white)} (W), {result}"
+
+    def claim(self, game: Game, what: str) -> None:
+        """Mark the round of a tournament game as taken by ``game`` for both its players."""
+        if game.tournament is None or game.round is None:
+            return
+        for player in (game.black, game.white):
+            self.rounds[(game.tournament, game.round, player)] = (game.id, what)
+
+    def _round_problems(self, game: Game, tournament: Tournament) -> list[str]:
+        """A player has one game a round (formats.md: one round token per player and round;
+        OpenGotha: one game or bye a round)."""
+        if game.round is None:
+            return []
+        found = []
+        for player in (game.black, game.white):
+            taken = self.rounds.get((tournament.id, game.round, player))
+            if taken is not None and (game.id == 0 or taken[0] != game.id):
+                found.append(
+                    f"{self.name(player)} already has a game in round {game.round} of "
+                    f"{tournament.name}: {taken[1]}; a player plays one game a round (void or "
+                    "correct that game first)"
+                )
+        return found
 
     def name(self, player: int) -> str:
         """A player's name for messages (the id when unknown)."""
@@ -126,6 +186,7 @@ class Context:
         ``correcting``: the game is already stored and being corrected, so a finalised
         tournament does not stop it.
         """
+        self.batch += 1
         found: list[str] = []
         for player in (game.black, game.white):
             known = self.players.get(player)
@@ -153,10 +214,18 @@ class Context:
                         f"round {game.round} is outside {tournament.name}'s rounds "
                         f"1–{tournament.rounds}"
                     )
+                found.extend(self._round_problems(game, tournament))
             if pending:
                 found.append("a tournament game cannot wait for confirmation; record it directly")
         elif game.round is not None:
             found.append("a round number needs a tournament")
+        if not found and not correcting and game.id == 0:  # later games of a batch see it
+            label = (
+                self.labels[self.batch - 1]
+                if self.batch <= len(self.labels)
+                else f"game {self.batch} of this batch"
+            )
+            self.claim(game, f"{label}, {self.describe(game)}")
         return found
 
 
@@ -388,6 +457,21 @@ async def record_games(
             ids.append(stored.id)
         rows = await game_rows(write.tx, write.club, ids)
     return rows
+
+
+async def check_games(
+    db: Database, club: ClubRef, games: Sequence[Game], labels: Sequence[str] = ()
+) -> list[tuple[int, str]]:
+    """What :func:`record_games` would refuse, without writing: ``(number, message)`` for
+    every bad game (1-based), each message naming the player, round and other game of a
+    second game in a round; ``labels`` name the batch's games in messages (``line 3``)."""
+    context = await Context.load(db, club_id(club), games)
+    context.labels = labels
+    return [
+        (number, "; ".join(found))
+        for number, game in enumerate(games, start=1)
+        if (found := context.problems(game))
+    ]
 
 
 async def confirm_game(

@@ -488,9 +488,16 @@ def _read_token(text: str, line: int, players: int) -> _Token:
 def _pair(
     rows: list[_Row], tokens: list[list[_Token]], handicap_rule: int | None
 ) -> tuple[list[FileGame], list[FileBye]]:
-    """Join both players' tokens of every game; they must agree (formats.md)."""
+    """Join both players' tokens of every game; they must agree (formats.md).
+
+    Raises:
+        FormatError: naming every line whose token does not agree with its opponent's (the
+            first line's number and token are the error's), e.g. a player claimed by two
+            lines in one round: a player has one game a round.
+    """
     games: list[FileGame] = []
     byes: list[FileBye] = []
+    errors: list[FormatError] = []
     for round_index in range(len(tokens[0])):
         for index, row in enumerate(rows):
             position = index + 1
@@ -500,12 +507,47 @@ def _pair(
                 continue
             other_row = rows[mine.opp - 1]
             theirs = tokens[mine.opp - 1][round_index]
-            _check_agreement(round_index + 1, position, row, mine, other_row, theirs)
-            if position < mine.opp:
-                games.append(
-                    _game(round_index + 1, position, row, mine, other_row, theirs, handicap_rule)
-                )
+            if theirs.opp == position and position > mine.opp:
+                continue  # checked from the other line
+            try:
+                _check_one_game(round_index + 1, position, rows, tokens, mine)
+                _check_agreement(round_index + 1, position, row, mine, other_row, theirs)
+            except FormatError as error:
+                errors.append(error)
+                continue
+            games.append(
+                _game(round_index + 1, position, row, mine, other_row, theirs, handicap_rule)
+            )
+    if errors:
+        first = errors[0]
+        message = str(first).removeprefix(f"line {first.line}: ")
+        raise FormatError(
+            "\n".join([message, *(str(error) for error in errors[1:])]),
+            line=first.line,
+            token=first.token,
+        )
+    games.sort(key=lambda game: (game.round, min(game.black, game.white)))
     return games, byes
+
+
+def _check_one_game(
+    round_number: int, position: int, rows: list[_Row], tokens: list[list[_Token]], mine: _Token
+) -> None:
+    """A player has one game a round: the opponent ``mine`` names must not be paired with
+    a third line that names them back."""
+    theirs = tokens[mine.opp - 1][round_number - 1]
+    if theirs.opp in (0, position):
+        return
+    if tokens[theirs.opp - 1][round_number - 1].opp != mine.opp:
+        return  # not a pair either: reported as a disagreement
+    row, other, third = rows[position - 1], rows[mine.opp - 1], rows[theirs.opp - 1]
+    raise FormatError(
+        f"round {round_number}: line {row.line} ({row.name}) has {mine.text!r}, a game against "
+        f"line {other.line} ({other.name}), but {other.name} plays line {third.line} "
+        f"({third.name}) in that round ({theirs.text!r}); a player has one game a round",
+        line=row.line,
+        token=mine.text,
+    )
 
 
 def _check_agreement(

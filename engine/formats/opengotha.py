@@ -90,9 +90,11 @@ def parse_opengotha(data: bytes | str) -> TournamentFile:
         )
     rounds = _int(general, "numberOfRounds", None, low=1)
     players, keys = _players(root, warnings)
-    by_position: dict[tuple[int, int], str] = {}  # (round, position) → what occupies it
+    by_position = _Rounds({player.position: player.name for player in players})
     games = _games(root, keys, rounds, by_position)
     byes = _byes(root, general, keys, rounds, by_position)
+    if by_position.clashes:  # all or nothing: every player twice in a round is named
+        raise FormatError("\n".join(by_position.clashes), token=by_position.first)
     for round_number in range(1, rounds + 1):
         for player in players:
             if (round_number, player.position) not in by_position:
@@ -285,16 +287,28 @@ def _ascii_key(key: str) -> str:
     return fold_name(key).replace(" ", "")
 
 
-def _occupy(
-    by_position: dict[tuple[int, int], str], round_number: int, position: int, what: str
-) -> None:
+class _Rounds(dict[tuple[int, int], str]):
+    """(round, position) → the element that occupies it; ``clashes`` names each player
+    found twice in a round (a player has one game or bye a round)."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        super().__init__()
+        self.names = names
+        self.clashes: list[str] = []
+        self.first: str | None = None
+
+
+def _occupy(by_position: _Rounds, round_number: int, position: int, what: str) -> None:
     earlier = by_position.get((round_number, position))
     if earlier is not None:
-        raise FormatError(
-            f"round {round_number}: player {position} appears twice ({earlier} and {what}); "
-            f"a player has one game or bye a round",
-            token=what,
+        name = by_position.names.get(position, f"player {position}")
+        by_position.clashes.append(
+            f"round {round_number}: {name} appears twice ({earlier} and {what}); "
+            f"a player has one game or bye a round"
         )
+        if by_position.first is None:
+            by_position.first = what
+        return
     by_position[(round_number, position)] = what
 
 
@@ -302,7 +316,7 @@ def _games(
     root: ET.Element,
     keys: dict[str, int],
     rounds: int,
-    by_position: dict[tuple[int, int], str],
+    by_position: _Rounds,
 ) -> list[FileGame]:
     games: list[FileGame] = []
     for element in root.findall("Games/Game"):
@@ -352,7 +366,7 @@ def _byes(
     general: ET.Element,
     keys: dict[str, int],
     rounds: int,
-    by_position: dict[tuple[int, int], str],
+    by_position: _Rounds,
 ) -> list[FileBye]:
     value = general.get("genNBW2ValueBye", DEFAULT_BYE_VALUE).strip()
     if value not in BYE_VALUES:

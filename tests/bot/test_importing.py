@@ -298,3 +298,50 @@ async def test_a_games_csv_keeps_each_results_margin(chat: FakeChat) -> None:
         chat.db, chat.club, data, even_komi=Fraction(13, 2), tournament=cup
     )
     assert [(g.round, g.margin) for g in games] == [(1, "R"), (2, "12.5")]
+
+
+# -- one game a player and round ---------------------------------------------------------------
+
+
+async def test_a_pasted_csv_with_two_games_of_a_player_in_a_round_is_refused_whole(
+    chat: FakeChat,
+) -> None:
+    await chat.register("Nagy Péter 5k", "Kovács Anna 5k", "Szabó Éva 5k", "Tóth Ádám 5k")
+    await chat.ok("/tournament new Cup rounds=2 even")
+    first = (await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+")).text
+    number = first.split("game #")[1].split()[0]
+    paste = (
+        "date,black,white,result,round\n"
+        "2026-04-18,Szabó Éva,Tóth Ádám,B+,1\n"
+        "2026-04-18,Nagy Péter,Szabó Éva,W+,1\n"
+        "2026-04-18,Kovács Anna,Tóth Ádám,B+R,2\n"
+        "2026-04-18,Tóth Ádám,Nagy Péter,B+,2\n"
+    )
+    said = await chat.refused(f"/tournament import\n{paste}")
+    rule = "a player plays one game a round (void or correct that game first)"
+    assert said.text.startswith(
+        "Nothing was recorded:\n"
+        f"line 3: Nagy Péter already has a game in round 1 of Cup: #{number} Nagy Péter (B) – "
+        f"Kovács Anna (W), B+; {rule}; Szabó Éva already has a game in round 1 of Cup: line 2, "
+        f"Szabó Éva (B) – Tóth Ádám (W), B+; {rule}\n"
+        "line 5: Tóth Ádám already has a game in round 2 of Cup: line 4, Kovács Anna (B) – "
+        f"Tóth Ádám (W), B+R; {rule}\n"
+    )
+
+
+async def test_a_pasted_h9_with_a_player_twice_in_a_round_is_refused_whole(
+    chat: FakeChat,
+) -> None:
+    paste = (
+        "; EV[Twice Cup]\n"
+        "; DT[2026-04-18,2026-04-18]\n"
+        "   1 Kiss Ádám 1d HU Bp  2+/w0\n"
+        "   2 Nagy Éva 4k HU Bp   1-/b0\n"
+        "   3 Tóth Jenő 5k HU Bp  1-/w0\n"
+    )
+    said = await chat.refused(f"/tournament import committee\n{paste}")
+    assert (
+        "round 1: line 5 (Tóth Jenő) has '1-/w0', a game against line 3 (Kiss Ádám), but "
+        "Kiss Ádám plays line 4 (Nagy Éva) in that round ('2+/w0'); a player has one game "
+        "a round"
+    ) in said.text

@@ -351,3 +351,56 @@ async def test_games_are_numbered_per_club_and_numbers_are_never_reused(
     assert (await game_by_number(db, other, 1)).id == elsewhere.id  # type: ignore[union-attr]
     assert await game_by_number(db, other, 2) is None
     assert [row.number for row in await club_games(db, club)] == [1, 2, 3, 4, 5]
+
+
+async def test_a_player_has_one_game_a_round(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """A second game of a player in one round is refused, naming the player, the round and
+    the other game; a batch names every such game; nothing is written."""
+    black, white = pair
+    third = await player(db, club, "Szabó Éva")
+    fourth = await player(db, club, "Tóth Ádám")
+    cup = await create_tournament(
+        db, club, Tournament(0, "Cup", DAY, DAY, rounds=3), actor=ORGANISER
+    )
+    first = await record(db, club, black, white, Result.BLACK, tournament=cup.id, round=1)
+    before = await dump_all(db)
+    with pytest.raises(Refused) as refused:
+        await record(db, club, third, white, Result.WHITE, tournament=cup.id, round=1)
+    assert str(refused.value) == (
+        f"Kovács Anna already has a game in round 1 of Cup: #{first.number} Nagy Péter (B) – "
+        "Kovács Anna (W), B+; a player plays one game a round (void or correct that game first)"
+    )
+
+    def in_round(b: Player, w: Player, round_: int) -> Game:
+        return new_game(
+            b, w, Result.BLACK, stones=0, komi=KOMI, date=DAY, tournament=cup.id, round=round_
+        )
+
+    with pytest.raises(BatchError) as batch:
+        await record_games(
+            db,
+            club,
+            [
+                in_round(third, fourth, 2),
+                in_round(black, third, 2),  # Szabó Éva twice in round 2
+                in_round(fourth, black, 1),  # both already play in round 1 / … in this batch
+                in_round(white, fourth, 3),
+            ],
+            actor=ORGANISER,
+        )
+    assert [number for number, _ in batch.value.problems] == [2, 3]
+    assert batch.value.problems[0][1] == (
+        "Szabó Éva already has a game in round 2 of Cup: game 1 of this batch, Szabó Éva (B) – "
+        "Tóth Ádám (W), B+; a player plays one game a round (void or correct that game first)"
+    )
+    assert "Nagy Péter already has a game in round 1 of Cup: #" in batch.value.problems[1][1]
+    assert await dump_all(db) == before
+    # a correction may keep its own round; a voided game frees it
+    await correct_game(db, club, first.id, actor=ORGANISER, result=Result.WHITE)
+    second = await record(db, club, third, fourth, Result.BLACK, tournament=cup.id, round=2)
+    with pytest.raises(Refused, match="Szabó Éva already has a game in round 2 of Cup"):
+        await correct_game(db, club, first.id, actor=ORGANISER, white=third.id, round=2)
+    await void_game(db, club, second.id, actor=ORGANISER)
+    await record(db, club, third, white, Result.WHITE, tournament=cup.id, round=2)

@@ -9,9 +9,10 @@ from engine.ranks import Rank
 from engine.system import Change
 
 DAY = dt.date(2026, 11, 14)
+TEN_KYU = Rank.kyu(10)
 
 
-def _change(player: int, before: int, after: int, rank: Rank = Rank.kyu(10)) -> Change:
+def _change(player: int, before: int, after: int, rank: Rank = TEN_KYU) -> Change:
     return Change(player, DAY, "tournament:1", before, after, Rank.kyu(10), rank)
 
 

@@ -285,8 +285,9 @@ async def test_finalise_and_reopen_only_once(club: FakeChat) -> None:
     said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+ t=Cup")
     assert said.text.startswith("Cup is already finalised; reopen it to add games")
     said = await club.refused(f"/tournament import name=Cup\n{GAMES_CSV}")
-    assert said.text.startswith(
-        "Nothing was recorded — #1: Cup is already finalised; reopen it to add games"
+    assert said.text.startswith(  # every line of the paste is named
+        "Nothing was recorded:\nline 2: Cup is already finalised; reopen it to add games\n"
+        "line 3: Cup is already finalised; reopen it to add games"
     )
 
 
@@ -303,24 +304,24 @@ async def test_several_open_tournaments_must_be_named(club: FakeChat) -> None:
 
 
 async def test_show_and_list(club: FakeChat) -> None:
-    await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=2 C=20")
+    await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3 C=20")
     await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
     await club.ok("/tournament result 2 Tóth Ádám Kovács Anna W+")
-    await club.ok("/tournament result 2 Nagy Péter Tóth Ádám unplayed")
+    await club.ok("/tournament result 3 Nagy Péter Tóth Ádám unplayed")  # one game a round
     row = await only_tournament(club)
     said = await club.ok("/tournament show", as_=ORGANISER)
     assert said.text == (
         f"#{row.number} Spring Cup\n\n"
-        "2026-04-11 – 2026-04-12, 2 round(s), 19×19, even\n"
+        "2026-04-11 – 2026-04-12, 3 round(s), 19×19, even\n"
         "Status: open\n"
         "Multiplier: C = 20, set by hand (MGSZ §6(2))\n"
         "3 entries, 3 games (2 to rate)\n"
-        "Games per round: R1: 1, R2: 2"
+        "Games per round: R1: 1, R2: 1, R3: 1"
     )
     said = await club.ok("/tournament list")
     header, line = said.text.splitlines()
     assert header.split() == ["#", "Name", "Dates", "Rounds", "Status"]
-    assert line.split() == [str(row.number), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "2",
+    assert line.split() == [str(row.number), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "3",
                             "open"]  # fmt: skip
 
 

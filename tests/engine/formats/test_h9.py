@@ -487,6 +487,28 @@ def test_disagreeing_tokens_name_both_lines() -> None:
     assert "'1-/w0'" in message
 
 
+def test_a_player_with_two_games_in_a_round_names_every_bad_line() -> None:
+    """Two lines claiming the same opponent in one round: each bad line is named, with the
+    player, the round and the game they already have; nothing is read."""
+    lines = [
+        "   1 Kiss Ádám 1d HU Bp  2+/w0  3+/b0",
+        "   2 Nagy Éva 4k HU Bp   1-/b0  4+/w0",
+        "   3 Tóth Jenő 5k HU Bp  1-/w0  1-/w0",
+        "   4 Szabó Éva 5k HU Bp  2-/w0  2-/b0",
+    ]
+    with pytest.raises(FormatError) as caught:
+        parse_h9("\n".join([HEAD, *lines]))
+    assert (caught.value.line, caught.value.token) == (4, "1-/w0")
+    assert str(caught.value) == (
+        "line 4: round 1: line 4 (Tóth Jenő) has '1-/w0', a game against line 2 (Kiss Ádám), "
+        "but Kiss Ádám plays line 3 (Nagy Éva) in that round ('2+/w0'); a player has one game "
+        "a round\n"
+        "line 5: round 1: line 5 (Szabó Éva) has '2-/w0', a game against line 3 (Nagy Éva), "
+        "but Nagy Éva plays line 2 (Kiss Ádám) in that round ('1-/b0'); a player has one game "
+        "a round"
+    )
+
+
 BROKEN_HEADERS = [
     ("month 13", "; DT[2026-13-01,2026-13-02]", "impossible date"),
     ("day-month-year", "; DT[11.04.2026,12.04.2026]", "cannot read the dates"),

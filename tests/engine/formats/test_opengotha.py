@@ -317,6 +317,30 @@ BROKEN = [
 ]
 
 
+def test_every_player_twice_in_a_round_is_named() -> None:
+    """All or nothing: each player with two games (or a game and a bye) in one round is
+    named with the round and both elements."""
+    data = doc(
+        game("RESULT_WHITEWINS")
+        + game("RESULT_BLACKWINS", black="VANDERBERGJAN")
+        + game("RESULT_WHITEWINS", white="VANDERBERGJAN", roundNumber="2"),
+        '<ByePlayer roundNumber="2" player="NAGYÉVA"/><ByePlayer roundNumber="2" '
+        'player="VANDERBERGJAN"/>',
+    )
+    with pytest.raises(FormatError) as caught:
+        parse_opengotha(data)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith('round 1: Kiss Ádám appears twice (<Game whitePlayer="KISSÁDÁM"')
+    assert 'blackPlayer="VANDERBERGJAN"' in lines[0]
+    assert lines[1].startswith("round 2: Nagy Éva appears twice (<Game ")
+    assert lines[2].startswith("round 2: van der Berg Jan appears twice (<Game ")
+    assert lines[2].endswith(
+        '<ByePlayer roundNumber="2" player="VANDERBERGJAN"/>); a player has one game or '
+        "bye a round"
+    )
+
+
 @pytest.mark.parametrize("data, fragment", [c[1:] for c in BROKEN], ids=[c[0] for c in BROKEN])
 def test_broken_files(data: bytes, fragment: str) -> None:
     with pytest.raises(FormatError) as caught:
