@@ -12,7 +12,7 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
 from bot.core.handlers.games import game_line
-from bot.core.names import resolve_pair
+from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int
 from bot.core.replies import Button, Reply, Table, Text
@@ -202,28 +202,13 @@ def _facts(ctx: Context, row: TournamentRow) -> list[str]:
 
 
 async def _which(ctx: Context, name: str, option: str | None = None) -> TournamentRow:
-    """The named tournament, or with no name the club's only open one (``option`` is how the
-    command names a tournament, e.g. ``t`` for ``t="Spring Cup"``; else the rest of the line)."""
-    number = re.fullmatch(r"#?(\d{1,12})", name.strip())
-    if number is not None:
-        # a club number (#2; a bare 2 unless a tournament is called "2")
-        row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
-        if row is None or name.strip().startswith("#"):
-            row = await storage.tournament_by_number(ctx.db, ctx.the_club, int(number[1]))
-        if row is None:
-            raise BadArgument(f"there is no tournament #{number[1]} in this club")
-        return row
+    """The named tournament (matched as player names are, or ``#N``), or with no name the
+    club's only open one (``option`` is how the command names a tournament, e.g. ``t`` for
+    ``t="Spring Cup"``; else the rest of the line)."""
     if name.strip():
-        row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
-        if row is None:
-            known = ", ".join(
-                r.tournament.name for r in await storage.tournaments(ctx.db, ctx.the_club)
-            )
-            raise BadArgument(
-                f"there is no tournament {name.strip()!r}"
-                + (f"; the club has: {known}" if known else "")
-            )
-        return row
+        action = ctx.inv.text.split(maxsplit=1)[0].lower() if ctx.inv.text.strip() else "show"
+        example = f"{option}=#{{}}" if option else f"/tournament {action} #{{}}"
+        return await resolve_tournament(ctx, name, example)
     open_ = await storage.open_tournaments(ctx.db, ctx.the_club)
     if len(open_) == 1:
         return open_[0]

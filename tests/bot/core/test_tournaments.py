@@ -189,8 +189,8 @@ async def test_result_names_the_tournament_when_several_are_open(club: FakeChat)
          "unplayed"),
         ("result 1 Nagy Péter Kovács Anna B+ h=10", "h (handicap stones) must be 0–9, not 10"),
         ("result 1 Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
-        ("result 1 Nagy Péter Kovács Anna B+ t=Nothing", "There is no tournament 'Nothing'; the "
-         "club has: Spring Cup"),
+        ("result 1 Nagy Péter Kovács Anna B+ t=Nothing", "There is no tournament 'Nothing' in "
+         "this club; it has: Spring Cup"),
     ],
 )  # fmt: skip
 async def test_result_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -589,3 +589,26 @@ async def test_finalise_of_a_complete_tournament_does_not_ask(club: FakeChat) ->
     await club.ok("/tournament result 2 Kovács Anna Nagy Péter B+")
     said = await club.ok("/tournament finalise Spring Cup")
     assert said.text.startswith("Spring Cup is rated")
+
+
+# -- tournament names are matched like player names --------------------------------------------
+
+
+async def test_tournament_names_are_matched_like_player_names(club: FakeChat) -> None:
+    await club.ok("/tournament new Tavaszi Kupa 2026 C=20")
+    await club.ok("/tournament new Őszi Kupa 2026 C=20")
+    assert (await club.ok("/tournament show oszi KUPA 2026")).text.startswith("#2 Őszi Kupa")
+    assert (await club.ok("/tournament show tav")).text.startswith("#1 Tavaszi Kupa")
+    said = await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+ t=őszi")
+    assert said.text.startswith("Őszi Kupa 2026, round 1:")
+    said = await club.refused("/tournament show kupa")
+    assert said.text.startswith(
+        "2 tournaments match 'kupa': Tavaszi Kupa 2026 (#1), Őszi Kupa 2026 (#2). Which one? "
+        "Give more of the name or its number, e.g. /tournament show #1"
+    )
+    said = await club.refused("/tournament show Tavasi Kupa")
+    assert said.text.startswith(
+        "There is no tournament 'Tavasi Kupa'. Did you mean: Tavaszi Kupa 2026?"
+    )
+    said = await club.ok("/export h9 oszi")
+    assert said.reply.document is not None and said.reply.document.filename.endswith("-2.h9")
