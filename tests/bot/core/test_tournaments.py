@@ -612,3 +612,31 @@ async def test_tournament_names_are_matched_like_player_names(club: FakeChat) ->
     )
     said = await club.ok("/export h9 oszi")
     assert said.reply.document is not None and said.reply.document.filename.endswith("-2.h9")
+
+
+# -- junk in the options is refused, never folded into the name --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("Spring Cup 2026-03-01 rounds=5", "'2026-03-01' looks like a date: write "
+         "start=2026-03-01 (and end=YYYY-MM-DD for a second day)"),
+        ("Spring Cup 60m rounds=5", "'60m' looks like a time control: write time=60m"),
+        ('Spring Cup "60m 3x30s"', None),  # quoted: part of the name, as asked
+        ("Spring Cup 5 rounds", "'rounds' looks like an option: write rounds=5"),
+        ("Spring Cup 13x13", "'13x13' looks like a board size: write board=13"),
+        ("Spring rounds=5 Cup", "'Cup' comes after the options: write the name first, e.g. "
+         "/tournament new Spring Cup rounds=5"),
+        ("Spring Cup even Cup", "'Cup' comes after 'even'"),
+    ],
+)  # fmt: skip
+async def test_new_refuses_words_that_are_not_the_name(
+    club: FakeChat, line: str, message: str | None
+) -> None:
+    if message is None:
+        said = await club.ok(f"/tournament new {line}")
+        assert (await only_tournament(club)).tournament.name == "Spring Cup 60m 3x30s"
+        return
+    said = await club.refused(f"/tournament new {line}")
+    assert said.text.startswith(message[:1].upper() + message[1:])
