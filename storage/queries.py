@@ -162,10 +162,13 @@ async def history(
     player: PlayerRef,
     limit: int | None = 20,
     system: str | None = None,
+    *,
+    undone: bool = True,
 ) -> list[HistoryRow]:
     """The player's rating changes, newest first, with their voided and undone games.
 
-    A change caused by a corrected game is marked ``corrected``.
+    A change caused by a corrected game is marked ``corrected``; ``undone=False`` leaves out
+    the games taken back with /undo (typos).
     """
     cid, pid = club_id(club), player_id(player)
     key = await _system(db, cid, system)
@@ -199,6 +202,8 @@ async def history(
     # voided and undone games are shown too: only they can be (newest first, as games_of)
     for row in (await _removed_games(db, cid, folded)).get(pid, ()):
         status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
+        if status == HISTORY_UNDONE and not undone:
+            continue
         found.append(HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row))
     found.sort(key=lambda r: r.seq, reverse=True)
     return found if limit is None else found[:limit]
