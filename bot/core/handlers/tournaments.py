@@ -67,7 +67,8 @@ DETAILS = "\n".join(
         'new Budapest Open invitational >80 time="60m 3x30s"',
         "• C=NN — the MGSZ multiplier set by hand (the rating committee's decision when it "
         "cannot be computed), e.g. /tournament new Teaching Day C=12",
-        "• arranged — games arranged by the players (rated as such), e.g. /tournament new "
+        "• arranged — a small tournament whose games count as arranged games (PSG "
+        "regulations §10(2)), e.g. /tournament new "
         "Autumn League arranged rounds=5 C=20",
         "A word that is not the name or an option (a date without start=, 60m without time=, "
         '"5 rounds") is refused, never made part of the name.',
