@@ -167,7 +167,7 @@ async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentR
             for seq, name in await reader.fetchall(
                 "SELECT seq, name FROM tournaments WHERE club = ? ORDER BY seq", (club,)
             )
-            if fold(folded.amendments.get(seq, {}).get("name", name)) == wanted
+            if fold(str(folded.amendments.get(seq, {}).get("name", name))) == wanted
         ]
         rows = (
             await _rows(reader, club, folded, "AND tournaments.seq = ?", ids[-1:]) if ids else []
