@@ -130,12 +130,13 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
     """
     name = name.strip()
     number = re.fullmatch(r"#?(\d{1,12})", name)
-    if number is not None and (name.startswith("#") or not await _named(ctx, name)):
-        row = await storage.tournament_by_number(ctx.db, ctx.the_club, int(number[1]))
-        if row is None:
-            raise BadArgument(f"there is no tournament #{number[1]} in this club")
-        return row
     found = await storage.find_tournament(ctx.db, ctx.the_club, name)
+    if number is not None and (name.startswith("#") or found.exact is None):
+        row = await storage.tournament_by_number(ctx.db, ctx.the_club, int(number[1]))
+        if row is not None:
+            return row
+        if name.startswith("#") or not (found.partial or found.suggestions):
+            raise BadArgument(f"there is no tournament #{number[1]} in this club")
     if found.exact is not None:
         return found.exact
     if len(found.partial) == 1:
@@ -153,8 +154,3 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
     raise BadArgument(
         f"there is no tournament {name!r} in this club" + (f"; it has: {known}" if known else "")
     )
-
-
-async def _named(ctx: Context, name: str) -> bool:
-    """Whether a tournament is called exactly ``name`` (e.g. a tournament called "2026")."""
-    return (await storage.find_tournament(ctx.db, ctx.the_club, name)).exact is not None

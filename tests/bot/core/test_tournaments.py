@@ -606,6 +606,8 @@ async def test_tournament_names_are_matched_like_player_names(club: FakeChat) ->
         "2 tournaments match 'kupa': Tavaszi Kupa 2026 (#1), Őszi Kupa 2026 (#2). Which one? "
         "Give more of the name or its number, e.g. /tournament show #1"
     )
+    said = await club.refused("/tournament show 2026")  # a bare number: #2026, or the names
+    assert said.text.startswith("2 tournaments match '2026'")
     said = await club.refused("/tournament show Tavasi Kupa")
     assert said.text.startswith(
         "There is no tournament 'Tavasi Kupa'. Did you mean: Tavaszi Kupa 2026?"
