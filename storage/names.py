@@ -34,14 +34,22 @@ def name_key(name: str) -> tuple[str, ...]:
 
 
 def lookup(
-    query: str, candidates: Sequence[T], names: Callable[[T], Iterable[str]]
+    query: str,
+    candidates: Sequence[T],
+    names: Callable[[T], Iterable[str]],
+    *,
+    prefix: bool = False,
 ) -> tuple[list[T], list[T], list[T]]:
     """Match ``query`` against each candidate's names (its name and aliases).
 
+    Args:
+        prefix: also take names that start with the query (``tav`` → Tavaszi Kupa 2026), as
+            tournament names are typed.
+
     Returns:
         ``(exact, partial, suggestions)``: the candidates whose name matches exactly (folded,
-        any word order); on a miss, those whose names contain every query word; and the
-        closest names by ``difflib`` among the rest.
+        any word order); on a miss, those whose names contain every query word (or, with
+        ``prefix``, start with the query); and the closest names by ``difflib`` among the rest.
     """
     key = name_key(query)
     if not key:
@@ -49,8 +57,14 @@ def lookup(
     exact = [c for c in candidates if any(name_key(n) == key for n in names(c))]
     if exact:
         return exact, [], []
-    words = set(key)
-    partial = [c for c in candidates if any(words <= set(name_key(n)) for n in names(c))]
+    words, start = set(key), fold(query)
+    partial = [
+        c
+        for c in candidates
+        if any(
+            words <= set(name_key(n)) or (prefix and fold(n).startswith(start)) for n in names(c)
+        )
+    ]
     folded: dict[str, list[T]] = {}
     for candidate in candidates:
         if candidate in partial:

@@ -164,11 +164,14 @@ async def history(
     player: PlayerRef,
     limit: int | None = 20,
     system: str | None = None,
+    *,
+    undone: bool = True,
 ) -> list[HistoryRow]:
     """The player's rating changes, newest first in calendar order (rules.md, top), with
     their voided and undone games at their dates.
 
-    A change caused by a corrected game is marked ``corrected``.
+    A change caused by a corrected game is marked ``corrected``; ``undone=False`` leaves out
+    the games taken back with /undo (typos).
     """
     cid, pid = club_id(club), player_id(player)
     key = await _system(db, cid, system)
@@ -207,6 +210,8 @@ async def history(
     # voided and undone games are shown too: only they can be (newest first, as games_of)
     for row in (await _removed_games(db, cid, folded)).get(pid, ()):
         status = HISTORY_VOIDED if row.status == GAME_VOIDED else HISTORY_UNDONE
+        if status == HISTORY_UNDONE and not undone:
+            continue
         taken_back = HistoryRow(row.id, row.game.date, f"game:{row.id}", status, game=row)
         found.append(((*event_key(GamePlayed(row.game), row.id), 0), taken_back))
     found.sort(key=lambda item: item[0], reverse=True)

@@ -32,7 +32,7 @@ from storage.history import (
     tournament_rated,
 )
 from storage.log import LOG_COLUMNS, Reader, entry_from
-from storage.names import fold
+from storage.names import fold, lookup
 from storage.overlay import Overlay
 from storage.players import NameIndex, load_players, players_by_id, register
 from storage.projections import ClubWrite, club_write
@@ -168,7 +168,7 @@ async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentR
             for seq, name in await reader.fetchall(
                 "SELECT seq, name FROM tournaments WHERE club = ? ORDER BY seq", (club,)
             )
-            if fold(folded.amendments.get(seq, {}).get("name", name)) == wanted
+            if fold(str(folded.amendments.get(seq, {}).get("name", name))) == wanted
         ]
         rows = (
             await _rows(reader, club, folded, "AND tournaments.seq = ?", ids[-1:]) if ids else []
@@ -176,6 +176,30 @@ async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentR
     if not rows:
         raise NotFound(f"there is no tournament {ref!r} in this club")
     return rows[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentMatch:
+    """A tournament name lookup, as :class:`storage.records.Lookup` for players: the
+    ``exact`` match (names are unique in a club), or the ``partial`` matches (every word, or
+    the start of the name) and, on a miss, the closest names (``suggestions``)."""
+
+    exact: TournamentRow | None = None
+    partial: tuple[TournamentRow, ...] = ()
+    suggestions: tuple[TournamentRow, ...] = ()
+
+
+async def find_tournament(db: Database, club: ClubRef, query: str) -> TournamentMatch:
+    """Find a tournament by name as players are found (storage.names.lookup): case- and
+    accent-insensitive, any word order, a unique prefix or partial name, close names on a miss.
+    """
+    rows = await tournaments(db, club)
+    exact, partial, suggestions = lookup(
+        query, rows, lambda row: (row.tournament.name,), prefix=True
+    )
+    if exact:
+        return TournamentMatch(exact=exact[-1])
+    return TournamentMatch(partial=tuple(partial), suggestions=tuple(suggestions))
 
 
 async def tournament(

@@ -3,13 +3,14 @@ miss, ambiguity asked back, never guessed (bot.md, What every reply and error mu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import storage
 from bot.core.context import Context
 from bot.core.errors import Ambiguous, BadArgument, UnknownPlayer
 from bot.core.parse import Token, join
-from storage.records import Lookup, Player
+from storage.records import Lookup, Player, TournamentRow
 
 MAX_LISTED = 5
 PAIR_SEPARATORS = {"vs", "vs.", "v", "-", "–", "—", "and", ",", "&"}
@@ -114,3 +115,42 @@ async def _both(ctx: Context, a: str, b: str, what: str) -> tuple[Player, Player
     if first.id == second.id:
         raise BadArgument(f"both names are {first.name}; {what} needs two different players")
     return first, second
+
+
+async def resolve_tournament(ctx: Context, name: str, example: str) -> TournamentRow:
+    """The tournament ``name`` denotes, matched as player names are (storage.names): case and
+    accents ignored, a unique prefix or partial name accepted, ambiguity asked back, the
+    closest names on a miss. ``#3`` (or a bare 3 no tournament is called) is the club's number.
+
+    ``example`` shows how to name one by number, with ``{}`` for it (``/tournament show #{}``).
+
+    Raises:
+        BadArgument: no such tournament (with the closest names).
+        Ambiguous: several match (listed with their numbers).
+    """
+    name = name.strip()
+    number = re.fullmatch(r"#?(\d{1,12})", name)
+    found = await storage.find_tournament(ctx.db, ctx.the_club, name)
+    if number is not None and (name.startswith("#") or found.exact is None):
+        row = await storage.tournament_by_number(ctx.db, ctx.the_club, int(number[1]))
+        if row is not None:
+            return row
+        if name.startswith("#") or not (found.partial or found.suggestions):
+            raise BadArgument(f"there is no tournament #{number[1]} in this club")
+    if found.exact is not None:
+        return found.exact
+    if len(found.partial) == 1:
+        return found.partial[0]
+    if found.partial:
+        listed = ", ".join(f"{r.tournament.name} (#{r.number})" for r in found.partial)
+        raise Ambiguous(
+            f"{len(found.partial)} tournaments match {name!r}: {listed}. Which one? Give more "
+            f"of the name or its number, e.g. {example.format(found.partial[0].number)}"
+        )
+    if found.suggestions:
+        listed = ", ".join(r.tournament.name for r in found.suggestions[:MAX_LISTED])
+        raise BadArgument(f"there is no tournament {name!r}. Did you mean: {listed}?")
+    known = ", ".join(r.tournament.name for r in await storage.tournaments(ctx.db, ctx.the_club))
+    raise BadArgument(
+        f"there is no tournament {name!r} in this club" + (f"; it has: {known}" if known else "")
+    )

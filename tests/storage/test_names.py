@@ -77,3 +77,12 @@ def test_nothing_close_gives_nothing() -> None:
 
 def test_an_empty_query_matches_nobody() -> None:
     assert _find("   ") == ([], [], [])
+
+
+def test_a_prefix_matches_when_asked() -> None:
+    cups = {1: ("Tavaszi Kupa 2026",), 2: ("Tavaszi Kupa 2025",), 3: ("Őszi Kupa 2026",)}
+    find = lambda query: lookup(query, list(cups), lambda c: cups[c], prefix=True)  # noqa: E731
+    assert find("osz")[:2] == ([], [3])  # the start of the name, accents ignored
+    assert find("tavaszi kupa 2")[:2] == ([], [1, 2])  # a prefix of two: both offered
+    assert find("2026")[:2] == ([], [1, 3])  # every word, as for players
+    assert lookup("osz", list(cups), lambda c: cups[c])[1] == []  # players: whole words only

@@ -307,3 +307,23 @@ async def test_missing_rounds_count_live_games_against_the_entries(
     await game(db, club, *pair, tournament=row.id, round=3)
     await game(db, club, third, fourth, tournament=row.id, round=3)
     assert await missing_rounds(db, club, row) == [MissingRound(2, 1, 2), MissingRound(4, 0, 2)]
+
+
+async def test_find_a_tournament_like_a_player(db: Database, club: Club) -> None:
+    from storage.tournaments import find_tournament
+
+    spring = await create_tournament(
+        db, club, dataclasses.replace(CUP, name="Tavaszi Kupa 2026"), actor=ORGANISER
+    )
+    autumn = await create_tournament(
+        db, club, dataclasses.replace(CUP, name="Őszi Kupa 2026"), actor=ORGANISER
+    )
+    found = await find_tournament(db, club, "TAVASZI kupa 2026")
+    assert found.exact is not None and found.exact.id == spring.id
+    found = await find_tournament(db, club, "osz")
+    assert found.exact is None and [r.id for r in found.partial] == [autumn.id]
+    found = await find_tournament(db, club, "kupa")
+    assert [r.id for r in found.partial] == [spring.id, autumn.id]
+    found = await find_tournament(db, club, "Tavasi Kupa 2026")
+    assert found.exact is None and found.partial == ()
+    assert [r.id for r in found.suggestions][:1] == [spring.id]

@@ -11,7 +11,7 @@ from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
-from bot.core.names import resolve
+from bot.core.names import resolve, resolve_tournament
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Document, Reply, Text
 from engine.errors import EngineError
@@ -377,9 +377,7 @@ async def export(ctx: Context) -> Reply:
         name = join(words[1:])
         if not name:
             raise BadArgument("name the tournament, e.g. /export h9 Spring Cup")
-        row = await storage.tournament(ctx.db, ctx.the_club, name)
-        if row is None:
-            raise BadArgument(f"there is no tournament {name!r} in this club")
+        row = await resolve_tournament(ctx, name, "/export h9 #{}")
         text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.number}.h9"
     elif kind == "json":
         text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"

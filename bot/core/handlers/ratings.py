@@ -12,7 +12,7 @@ from bot.chart import Band, ChartData, Marker, render_chart
 from bot.core import format as fmt
 from bot.core.commands import Param, command
 from bot.core.context import Context
-from bot.core.errors import BadArgument
+from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe, resolve, resolve_pair
 from bot.core.parse import join, positive_int
@@ -124,9 +124,11 @@ async def top(ctx: Context) -> Reply:
 
 @command(
     "history",
-    usage="/history NAME [N]",
+    usage="/history NAME [N] [all]",
     summary="A player's last games and tournaments with the rating change of each.",
-    examples=("/history Nagy Péter", "/history Kovács 20"),
+    examples=("/history Nagy Péter", "/history Kovács 20", "/history Kovács all"),
+    details="Games taken back with /undo (typos) are left out; organisers see them, marked "
+    "undone, with all.",
     params=(
         Param("name", "player", "the player"),
         Param("n", "int", "how many rows (default 10)", required=False),
@@ -135,11 +137,20 @@ async def top(ctx: Context) -> Reply:
 async def history(ctx: Context) -> Reply:
     words = ctx.args().words
     n = HISTORY_DEFAULT
-    if len(words) > 1 and re.fullmatch(r"\d+", words[-1].text) and not words[-1].quoted:
-        n = positive_int(words[-1].text, "N", high=HISTORY_MAX)
-        words = words[:-1]
+    everything = False
+    for _ in range(2):  # N and all, in either order, after the name
+        if len(words) > 1 and not words[-1].quoted and words[-1].text.lower() == "all":
+            everything, words = True, words[:-1]
+        elif len(words) > 1 and re.fullmatch(r"\d+", words[-1].text) and not words[-1].quoted:
+            n = positive_int(words[-1].text, "N", high=HISTORY_MAX)
+            words = words[:-1]
+    if everything and not ctx.organiser:
+        raise NotPermitted(
+            f"Only organisers see undone entries (/history NAME all); /history {join(words)} "
+            "shows what counts"
+        )
     player = await player_or_self(ctx, join(words))
-    rows = await storage.history(ctx.db, ctx.the_club, player.id, n)
+    rows = await storage.history(ctx.db, ctx.the_club, player.id, n, undone=everything)
     if not rows:
         return Reply.text(f"{player.name} has no history yet.")
     table_rows = []
@@ -159,7 +170,11 @@ async def history(ctx: Context) -> Reply:
         table_rows.append((fmt.day(row.date), what, change, rank))
     return Reply(
         blocks=(
-            Text(f"{player.name} — last {len(rows)}", title=True),
+            Text(
+                f"{player.name} — last {len(rows)}"
+                + (" (undone entries too)" if everything else ""),
+                title=True,
+            ),
             Table(("Date", "What", "Rating", "Rank"), tuple(table_rows)),
         )
     )

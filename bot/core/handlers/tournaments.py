@@ -12,12 +12,13 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
 from bot.core.handlers.games import game_line
-from bot.core.names import resolve_pair
+from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply
-from bot.core.parse import Args, Token, join, positive_int
+from bot.core.parse import Args, Token, join, positive_int, tokenize
 from bot.core.replies import Button, Reply, Table, Text
 from engine import mgsz
 from engine.errors import EngineError
+from engine.timecontrol import TimeControl
 from engine.types import Importance, Tournament
 from storage import schedules
 from storage.errors import Refused
@@ -46,6 +47,47 @@ FLAGS = {
 }
 
 
+DETAILS = "\n".join(
+    (
+        "/tournament new NAME [options] — the name comes first (in quotes when it holds a "
+        'keyword, e.g. "World Cup"); then, in any order:',
+        "• start=YYYY-MM-DD, end=YYYY-MM-DD — its days (default: today, one day); a "
+        "tournament may be opened before it is played, e.g. /tournament new Summer Cup "
+        "start=2026-06-06 end=2026-06-07",
+        "• rounds=N — 1 to 50 (default 1), e.g. /tournament new Club League rounds=7",
+        "• board=N — 19, 13 or 9 … (default 19), e.g. /tournament new Kids Cup board=13 C=10",
+        '• time="…" — the time control (main time, byo-yomi, Canadian), e.g. '
+        '/tournament new Rapid Cup time="30m 3x20s"',
+        "• even | handicap — no-handicap (the default), or handicap games; reduce=N lowers "
+        "the stones by N (the handicap rule), e.g. /tournament new Club Night handicap "
+        "reduce=1 C=20",
+        "• invitational | championship — an international invitational or the national "
+        "championship; european | world — a European or world event; >80 or participants=N "
+        "— the field's size (importance flags for the MGSZ multiplier), e.g. /tournament "
+        'new Budapest Open invitational >80 time="60m 3x30s"',
+        "• C=NN — the MGSZ multiplier set by hand (the rating committee's decision when it "
+        "cannot be computed), e.g. /tournament new Teaching Day C=12",
+        "• arranged — a small tournament whose games count as arranged games (PSG "
+        "regulations §10(2)), e.g. /tournament new "
+        "Autumn League arranged rounds=5 C=20",
+        "A word that is not the name or an option (a date without start=, 60m without time=, "
+        '"5 rounds") is refused, never made part of the name.',
+        "/tournament result ROUND BLACK WHITE RESULT — a game: h=N (stones), komi=K, "
+        'date=YYYY-MM-DD, time="…", board=N, t=NAME or t=#N (which tournament, when several '
+        "are open), e.g. /tournament result 2 Nagy Péter Kovács Anna W+ h=2 t=#1",
+        "/tournament import — a results table pasted below or attached (h9, OpenGotha XML, "
+        "CSV): C=NN, name=NAME, committee (new players' declared ranks as a rating committee "
+        "decision)",
+        "/tournament finalise [NAME|#N] — rate it now; with rounds missing it asks first, "
+        "and /tournament finalise NAME confirm rates it as it is",
+        "/tournament schedule NAME [YYYY-MM-DD] [HH:MM] — rate it at a time (default: the "
+        "end date, 20:00 club time); reopen NAME, show [NAME], list",
+        "A tournament is named by its name (accents and case optional, a unique start is "
+        "enough) or by its number: #2.",
+    )
+)
+
+
 @command(
     "tournament",
     usage=USAGE,
@@ -58,6 +100,7 @@ FLAGS = {
         "/tournament finalise Spring Cup",
     ),
     access=ORGANISER,
+    details=DETAILS,
     options=ALL_OPTIONS,
     params=(
         Param(
@@ -105,27 +148,37 @@ async def tournament(ctx: Context) -> Reply:
 
 
 async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
-    args = Args.read(text, NEW_OPTIONS)
+    args = Args.read(text, NEW_OPTIONS)  # refuses unknown and repeated options
     flags: dict[str, bool] = {}
     name_words: list[Token] = []
-    first_flag: str | None = None
-    for token in args.words:
+    first_mark: Token | None = None  # the first option or flag: the name ends before it
+    for token in tokenize(text):
         flag = FLAGS.get(token.text.lower()) if not token.quoted else None
+        if token.option is not None:
+            first_mark = first_mark or token
+            continue
         if flag:
             flags[flag[0]] = flag[1]
         elif not token.quoted and re.fullmatch(r">\s*80", token.text):
             flags["over80"] = True
-        elif first_flag is None:
+        elif first_mark is None:
+            _not_an_option(token, name_words)
             name_words.append(token)
             continue
+        elif first_mark.option is not None:
+            raise BadArgument(
+                f"{token.text!r} comes after the options: write the name first, e.g. "
+                f"/tournament new {join([*name_words, token])} {first_mark.text}"
+            )
         else:
             # bot.md, Arguments: a name ends at the first keyword; a word after the keywords
             # means a name like "World Cup" was cut in two — say so rather than guess
             raise BadArgument(
-                f"{token.text!r} comes after {first_flag!r}: write the name first, and in quotes "
-                f'when it holds a word like {first_flag}, e.g. /tournament new "World Cup" even'
+                f"{token.text!r} comes after {first_mark.text!r}: write the name first, and in "
+                f"quotes when it holds a word like {first_mark.text}, e.g. "
+                f'/tournament new "World Cup" even'
             )
-        first_flag = first_flag or token.text
+        first_mark = first_mark or token
     name = join(name_words)
     if not name:
         raise BadArgument("name the tournament, e.g. /tournament new Spring Cup rounds=5")
@@ -166,6 +219,38 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
 
 
+_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,4}[./]\d{1,2}[./]\d{1,4}")
+_BOARD_LIKE = re.compile(r"(\d{1,2})\s*[x×]\s*\d{1,2}")
+
+
+def _not_an_option(token: Token, before: list[Token]) -> None:
+    """Refuse a word of the name that is an option without its key (a date, a time control,
+    a board size, "5 rounds"): never fold it into the name. Quoted, it is part of the name."""
+    if token.quoted:
+        return
+    word = token.text
+    if _DATE_LIKE.fullmatch(word):
+        raise BadArgument(
+            f"{word!r} looks like a date: write start={word} (and end=YYYY-MM-DD for a second "
+            f'day), or quote the name if the date is part of it: "Spring Cup {word}"'
+        )
+    board = _BOARD_LIKE.fullmatch(word)
+    if board:
+        raise BadArgument(f"{word!r} looks like a board size: write board={board[1]}")
+    if word.lower() in ("round", "rounds"):
+        count = before[-1].text if before and before[-1].text.isdecimal() else "5"
+        raise BadArgument(f"{word!r} looks like an option: write rounds={count}")
+    if any(c.isdecimal() for c in word) and not word.isdecimal():
+        try:
+            TimeControl.parse(word)
+        except (EngineError, ValueError):
+            return
+        raise BadArgument(
+            f"{word!r} looks like a time control: write time={word} (with quotes for several "
+            'words: time="60m 3x30s")'
+        )
+
+
 def _any_date(value: str, what: str) -> dt.date:
     """A date, past or future (a tournament's own dates; games are checked by opt.date)."""
     try:
@@ -202,28 +287,13 @@ def _facts(ctx: Context, row: TournamentRow) -> list[str]:
 
 
 async def _which(ctx: Context, name: str, option: str | None = None) -> TournamentRow:
-    """The named tournament, or with no name the club's only open one (``option`` is how the
-    command names a tournament, e.g. ``t`` for ``t="Spring Cup"``; else the rest of the line)."""
-    number = re.fullmatch(r"#?(\d{1,12})", name.strip())
-    if number is not None:
-        # a club number (#2; a bare 2 unless a tournament is called "2")
-        row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
-        if row is None or name.strip().startswith("#"):
-            row = await storage.tournament_by_number(ctx.db, ctx.the_club, int(number[1]))
-        if row is None:
-            raise BadArgument(f"there is no tournament #{number[1]} in this club")
-        return row
+    """The named tournament (matched as player names are, or ``#N``), or with no name the
+    club's only open one (``option`` is how the command names a tournament, e.g. ``t`` for
+    ``t="Spring Cup"``; else the rest of the line)."""
     if name.strip():
-        row = await storage.tournament(ctx.db, ctx.the_club, name.strip())
-        if row is None:
-            known = ", ".join(
-                r.tournament.name for r in await storage.tournaments(ctx.db, ctx.the_club)
-            )
-            raise BadArgument(
-                f"there is no tournament {name.strip()!r}"
-                + (f"; the club has: {known}" if known else "")
-            )
-        return row
+        action = ctx.inv.text.split(maxsplit=1)[0].lower() if ctx.inv.text.strip() else "show"
+        example = f"{option}=#{{}}" if option else f"/tournament {action} #{{}}"
+        return await resolve_tournament(ctx, name, example)
     open_ = await storage.open_tournaments(ctx.db, ctx.the_club)
     if len(open_) == 1:
         return open_[0]
@@ -310,7 +380,7 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
         if token.quoted or token.text.lower() not in COMMITTEE_WORDS:
             raise BadArgument(
                 f"unexpected {token.text!r}: /tournament import takes C=NN, name=... and "
-                "committee (new players' declared ranks as a committee decision, rules.md §1.5)"
+                "committee (new players' declared ranks as a rating committee decision)"
             )
         committee = True
     if _looks_like_games_csv(data):

@@ -139,3 +139,28 @@ async def test_link_bad_inputs(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line, as_="organiser")
     assert said.text.startswith(message)
     assert said.text.endswith("Usage: /link NAME — e.g. /link Nagy Péter")
+
+
+# -- /help tournament --------------------------------------------------------------------------
+
+
+async def test_help_tournament_documents_every_option_with_examples_that_work(
+    club: FakeChat,
+) -> None:
+    import re
+
+    from bot.core.handlers.tournaments import FLAGS, IMPORT_OPTIONS, NEW_OPTIONS, RESULT_OPTIONS
+
+    said = await club.ok("/help tournament", as_=PLAYER)
+    text = said.text
+    for key in sorted(NEW_OPTIONS | RESULT_OPTIONS | IMPORT_OPTIONS):
+        shown = "C=" if key == "c" else f"{key}="
+        assert shown in text, shown
+    for flag in [*FLAGS, ">80", "confirm"]:
+        assert flag in text, flag
+    examples = re.findall(r"e\.g\. (/tournament new [^·\n]+)", text)
+    assert len(examples) >= 8
+    for n, example in enumerate(examples):
+        await club.ok(example.strip())  # every documented example works as written
+        rows = await storage.tournaments(club.db, club.club)
+        assert len(rows) == n + 1, example

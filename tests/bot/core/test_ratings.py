@@ -210,7 +210,7 @@ async def test_history_marks_voided_games(tmp_path: Path) -> None:
 async def test_history_bad_inputs(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line, as_=PLAYER)
     assert said.text.startswith(message)
-    assert said.text.endswith("Usage: /history NAME [N] — e.g. /history Nagy Péter")
+    assert said.text.endswith("Usage: /history NAME [N] [all] — e.g. /history Nagy Péter")
 
 
 # -- /chart ------------------------------------------------------------------------------------
@@ -429,3 +429,36 @@ async def test_reading_commands_write_nothing(club: FakeChat) -> None:
     assert (
         await storage.card(club.db, club.club, (await club.player("Nagy Péter")).id)
     ).games == 0
+
+
+async def test_history_hides_undone_typos_and_organisers_see_them_with_all(
+    tmp_path: Path,
+) -> None:
+    from tests.bot.core.fakechat import ORGANISER
+
+    chat = await FakeChat.open(tmp_path, "psg")  # PSG rates single games at once
+    try:
+        await chat.register("Nagy Péter 10k", "Kiss Anna 10k", "Tóth Ádám 10k")
+        await chat.ok("/result Nagy Péter Kiss Anna B+")
+        await chat.ok("/result Nagy Péter Tóth Ádám W+")  # a typo …
+        await chat.ok("/undo")  # … taken back at once
+        voided = await chat.ok("/result Kiss Anna Nagy Péter W+")
+        await chat.ok(f"/void {voided.text.split('#')[1].split()[0]}")
+        text = await unchanged(chat, "/history Nagy Péter")
+        assert "Tóth Ádám" not in text and "undone" not in text
+        assert text.splitlines()[0] == "Nagy Péter — last 3"  # the game, the void, registered
+        assert "game #1 vs Kiss Anna (B+)" in text and "game #3 vs Kiss Anna (W+) [voided]" in text
+        text = (await chat.ok("/history Nagy Péter all", as_=ORGANISER)).text
+        assert text.splitlines()[0] == "Nagy Péter — last 4 (undone entries too)"
+        assert "game #2 vs Tóth Ádám (W+) [undone]" in text
+        assert "[voided]" in text
+        assert (await chat.ok("/history Nagy Péter all 2")).text.splitlines()[0] == (
+            "Nagy Péter — last 2 (undone entries too)"
+        )
+        said = await chat.refused("/history Nagy Péter all", as_=PLAYER)
+        assert said.text.startswith(
+            "Only organisers see undone entries (/history NAME all); /history Nagy Péter "
+            "shows what counts"
+        )
+    finally:
+        await chat.close()

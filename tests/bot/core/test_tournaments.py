@@ -189,8 +189,8 @@ async def test_result_names_the_tournament_when_several_are_open(club: FakeChat)
          "unplayed"),
         ("result 1 Nagy Péter Kovács Anna B+ h=10", "h (handicap stones) must be 0–9, not 10"),
         ("result 1 Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
-        ("result 1 Nagy Péter Kovács Anna B+ t=Nothing", "There is no tournament 'Nothing'; the "
-         "club has: Spring Cup"),
+        ("result 1 Nagy Péter Kovács Anna B+ t=Nothing", "There is no tournament 'Nothing' in "
+         "this club; it has: Spring Cup"),
     ],
 )  # fmt: skip
 async def test_result_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -590,3 +590,56 @@ async def test_finalise_of_a_complete_tournament_does_not_ask(club: FakeChat) ->
     await club.ok("/tournament result 2 Kovács Anna Nagy Péter B+")
     said = await club.ok("/tournament finalise Spring Cup")
     assert said.text.startswith("Spring Cup is rated")
+
+
+# -- tournament names are matched like player names --------------------------------------------
+
+
+async def test_tournament_names_are_matched_like_player_names(club: FakeChat) -> None:
+    await club.ok("/tournament new Tavaszi Kupa 2026 C=20")
+    await club.ok("/tournament new Őszi Kupa 2026 C=20")
+    assert (await club.ok("/tournament show oszi KUPA 2026")).text.startswith("#2 Őszi Kupa")
+    assert (await club.ok("/tournament show tav")).text.startswith("#1 Tavaszi Kupa")
+    said = await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+ t=őszi")
+    assert said.text.startswith("Őszi Kupa 2026, round 1:")
+    said = await club.refused("/tournament show kupa")
+    assert said.text.startswith(
+        "2 tournaments match 'kupa': Tavaszi Kupa 2026 (#1), Őszi Kupa 2026 (#2). Which one? "
+        "Give more of the name or its number, e.g. /tournament show #1"
+    )
+    said = await club.refused("/tournament show 2026")  # a bare number: #2026, or the names
+    assert said.text.startswith("2 tournaments match '2026'")
+    said = await club.refused("/tournament show Tavasi Kupa")
+    assert said.text.startswith(
+        "There is no tournament 'Tavasi Kupa'. Did you mean: Tavaszi Kupa 2026?"
+    )
+    said = await club.ok("/export h9 oszi")
+    assert said.reply.document is not None and said.reply.document.filename.endswith("-2.h9")
+
+
+# -- junk in the options is refused, never folded into the name --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("Spring Cup 2026-03-01 rounds=5", "'2026-03-01' looks like a date: write "
+         "start=2026-03-01 (and end=YYYY-MM-DD for a second day)"),
+        ("Spring Cup 60m rounds=5", "'60m' looks like a time control: write time=60m"),
+        ('Spring Cup "60m 3x30s"', None),  # quoted: part of the name, as asked
+        ("Spring Cup 5 rounds", "'rounds' looks like an option: write rounds=5"),
+        ("Spring Cup 13x13", "'13x13' looks like a board size: write board=13"),
+        ("Spring rounds=5 Cup", "'Cup' comes after the options: write the name first, e.g. "
+         "/tournament new Spring Cup rounds=5"),
+        ("Spring Cup even Cup", "'Cup' comes after 'even'"),
+    ],
+)  # fmt: skip
+async def test_new_refuses_words_that_are_not_the_name(
+    club: FakeChat, line: str, message: str | None
+) -> None:
+    if message is None:
+        said = await club.ok(f"/tournament new {line}")
+        assert (await only_tournament(club)).tournament.name == "Spring Cup 60m 3x30s"
+        return
+    said = await club.refused(f"/tournament new {line}")
+    assert said.text.startswith(message[:1].upper() + message[1:])
