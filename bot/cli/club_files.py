@@ -132,6 +132,13 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool) -> in
 def _run_export(args: argparse.Namespace) -> int:
     from bot import exporting
 
+    output = args.output.expanduser() if args.output else None
+    if output is not None and not output.parent.is_dir():
+        return fail(
+            f"cannot write {output}: there is no directory {output.parent} (create it first, "
+            "or give --output a file in an existing directory)"
+        )
+
     async def work(db, club, config) -> int:  # type: ignore[no-untyped-def]
         import storage
 
@@ -149,14 +156,17 @@ def _run_export(args: argparse.Namespace) -> int:
                 "games": exporting.games_csv,
                 "json": exporting.ratings_json,
             }[args.format](data)
-        if args.output:
-            args.output.write_text(text, encoding="utf-8")
-            print(f"wrote {args.output}", file=sys.stderr)
+        if output is not None:
+            try:
+                output.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                return fail(f"cannot write {output}: {exc.strerror}")
+            print(f"wrote {output}", file=sys.stderr)
         else:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
 
-    return run_club_command(args, work)
+    return run_club_command(args, work, create=False)
 
 
 def _run_replay(args: argparse.Namespace) -> int:
@@ -182,4 +192,4 @@ def _run_replay(args: argparse.Namespace) -> int:
         print(f"\nreplayed {club.name} in {time.perf_counter() - started:.2f} s", file=sys.stderr)
         return 0
 
-    return run_club_command(args, work)
+    return run_club_command(args, work, create=False)

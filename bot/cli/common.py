@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -26,8 +27,12 @@ def club_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_club_command(args: argparse.Namespace, work: ClubWork) -> int:
-    """Open the config, the database and the club, run ``work``, close everything."""
+def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool = True) -> int:
+    """Open the config, the database and the club, run ``work``, close everything.
+
+    With ``create=False`` (commands that only read or rebuild a club: export, replay) the
+    database and the club must exist: a missing one is refused, never created.
+    """
     import asyncio
 
     from bot.adapters.console import console_club
@@ -39,13 +44,22 @@ def run_club_command(args: argparse.Namespace, work: ClubWork) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(str(exc))
+    path = (args.db or config.db_path).expanduser()
+    if not create and not path.is_file():
+        where = "" if path.parent.is_dir() else f" (no directory {path.parent})"
+        return fail(
+            f"there is no database at {path}{where}; give an existing one with --db, "
+            "e.g. --db ~/hoshi/club.sqlite"
+        )
 
     async def run() -> int:
-        path = (args.db or config.db_path).expanduser()
         path.parent.mkdir(parents=True, exist_ok=True)
         db = await open_db(path)
         try:
-            club = await console_club(db, args.club, config.system, config.club)
+            if create:
+                club = await console_club(db, args.club, config.system, config.club)
+            else:
+                club = await existing_club(db, args.club)
             return await work(db, club, config)
         except (StorageError, EngineError) as exc:
             return fail(str(exc))
@@ -53,6 +67,33 @@ def run_club_command(args: argparse.Namespace, work: ClubWork) -> int:
             await db.close()
 
     return asyncio.run(run())
+
+
+async def existing_club(db: Any, name: str | None) -> Any:
+    """The club named ``name`` (or the only club) of an existing database, never created.
+
+    Raises:
+        Refused: no such club, no club at all, or several clubs and no name.
+    """
+    import storage
+    from storage.errors import Refused
+
+    clubs = await storage.clubs(db)
+    names = ", ".join(club.name for club in clubs)
+    example = f" (e.g. --club {shlex.quote(clubs[0].name)})" if clubs else ""
+    if name:
+        club = await storage.get_club(db, name)
+        if club is None:
+            there = f"its clubs: {names}" if clubs else "it holds no club yet"
+            raise Refused(f"there is no club {name!r} in this database; {there}{example}")
+        return club
+    if len(clubs) == 1:
+        return clubs[0]
+    if clubs:
+        raise Refused(
+            f"this database holds several clubs ({names}); name one with --club{example}"
+        )
+    raise Refused("this database holds no club yet; import players first (hoshi import FILE)")
 
 
 def fail(message: str) -> int:

@@ -85,3 +85,30 @@ SHOWN_APART = frozenset({"last change"})  # /rating words these itself, with nam
 def card_lines(card: Card) -> list[str]:
     """The card's extra fields, one line each (those /rating shows otherwise left out)."""
     return [f"{label}: {text}" for label, text in card.fields if label not in SHOWN_APART]
+
+
+def rating_heading(labels: list[str]) -> tuple[tuple[str, ...], list[str] | None]:
+    """Column headings for ``labels`` (the rows' ``Card.rating_label``), and each row's own
+    remainder when they differ.
+
+    A Swedish player counts points toward the rank above their own, so a list's rows say
+    "points toward 2d", "points toward 1k" …: the headings are the words they share
+    ("points", "toward") and each row keeps the rest ("2d") in a column of its own. Labels
+    that share no first word give the heading "value" and each row its whole label.
+
+    Returns:
+        ``((heading,), None)`` when every row has the same label, else the value's heading,
+        the heading of the rows' own column, and that column's cells.
+    """
+    if len(set(labels)) <= 1:
+        return (labels[0] if labels else "value",), None
+    split = [label.split() for label in labels]
+    shared: list[str] = []
+    for words in zip(*split, strict=False):
+        if len(set(words)) != 1:
+            break
+        shared.append(words[0])
+    rest = [" ".join(words[len(shared) :]) for words in split]
+    if len(shared) >= 2:
+        return (" ".join(shared[:-1]), shared[-1]), rest
+    return (" ".join(shared) or "value", ""), rest

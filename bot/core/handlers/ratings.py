@@ -100,22 +100,29 @@ async def top(ctx: Context) -> Reply:
     standings = await storage.standings(ctx.db, ctx.the_club)
     if not standings:
         return Reply.text("No players yet. Organisers add them with /register NAME RANK.")
-    label = standings[0].card.rating_label
+    shown = standings[:n]
+    # each row's own label when they differ (a Swedish player's target is their own)
+    headings, notes = fmt.rating_heading([s.card.rating_label for s in shown])
     rows = tuple(
         (
             str(s.place),
             s.player.name,
             str(s.card.rank),
             fmt.value(s.card.rating),
+            *([notes[i]] if notes else []),
             str(s.card.games),
         )
-        for s in standings[:n]
+        for i, s in enumerate(shown)
     )
     title = f"{ctx.the_club.name} — {fmt.system_title(ctx.the_club.system)}"
     more = len(standings) - len(rows)
     blocks: list[Text | Table] = [
         Text(title, title=True),
-        Table(("#", "Name", "Rank", label, "Games"), rows, "rllrr"),
+        Table(
+            ("#", "Name", "Rank", *headings, "Games"),
+            rows,
+            "rllrlr" if notes else "rllrr",
+        ),
     ]
     if more > 0:
         blocks.append(Text(f"… and {more} more: /top {min(TOP_MAX, len(standings))}"))

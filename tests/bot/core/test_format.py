@@ -97,3 +97,26 @@ def test_card_lines_leave_out_what_rating_shows_itself() -> None:
         fields=(("band rank", "5k"), ("last change", "+16"), ("pending club games", "2")),
     )  # fmt: skip
     assert fmt.card_lines(card) == ["band rank: 5k", "pending club games: 2"]
+
+
+@pytest.mark.parametrize(
+    ("labels", "headings", "cells"),
+    [
+        (["Elo", "Elo"], ("Elo",), None),
+        (["points toward 2d", "points toward 1k"], ("points", "toward"), ["2d", "1k"]),
+        (
+            ["points toward 1k", "no further Swedish target"],
+            ("value", ""),
+            ["points toward 1k", "no further Swedish target"],
+        ),
+        (
+            ["sum of games", "min-games result"],
+            ("value", ""),
+            ["sum of games", "min-games result"],
+        ),
+    ],
+)
+def test_rating_heading_fits_every_row(
+    labels: list[str], headings: tuple[str, ...], cells: list[str] | None
+) -> None:
+    assert fmt.rating_heading(labels) == (headings, cells)

@@ -143,6 +143,34 @@ async def test_equal_ratings_share_a_place(club: FakeChat) -> None:
     assert [r.split()[0] for r in rows[1:]] == ["1", "2", "3", "3"]
 
 
+async def test_swedish_top_names_each_rows_own_target(tmp_path: Path) -> None:
+    """Each Swedish player collects points toward the rank above their own (rules.md §3.3):
+    the header cannot name one target for every row."""
+    chat = await FakeChat.open(
+        tmp_path, "swedish", players=("Kovács Anna 1d", "Nagy Péter 2k", "Tóth Ádám 5k")
+    )
+    try:
+        text = await unchanged(chat, "/top")
+        header, *rows = text.split("\n\n")[1].splitlines()
+        assert header.split() == ["#", "Name", "Rank", "points", "toward", "Games"]
+        assert [row.split()[-3:] for row in rows] == [
+            ["0", "2d", "0"],  # a 1d player's next target
+            ["0", "1k", "0"],
+            ["0", "1k", "0"],  # players below 2k aim at 1k (rules.md §3.3)
+        ]
+    finally:
+        await chat.close()
+
+
+async def test_top_keeps_one_header_when_every_row_shares_it(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, "tensuusei", players=("Nagy Péter 5k", "Tóth Ádám 1d"))
+    try:
+        header = (await unchanged(chat, "/top")).split("\n\n")[1].splitlines()[0]
+        assert header.split() == ["#", "Name", "Rank", "points", "Games"]
+    finally:
+        await chat.close()
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
