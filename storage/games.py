@@ -106,13 +106,13 @@ class Context:
         tournaments: dict[int, Tournament] = {}
         entered: dict[int, set[int]] = {}
         for tournament in wanted:
-            row = await reader.fetchone(
+            found = await reader.fetchone(
                 f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ? AND seq = ?",
                 (club, tournament),
             )
-            if row is None:
+            if found is None:
                 continue
-            tournaments[tournament] = _effective_tournament(row, folded)
+            tournaments[tournament] = _effective_tournament(found, folded)
             entered[tournament] = {
                 player
                 for seq, player in await reader.fetchall(

@@ -201,7 +201,8 @@ def format_result(result: Result | None, played: bool, margin: str | None = None
         return "?"
     if result is Result.JIGO:
         return "jigo"
-    return result.value + (margin or "")
+    text: str = result.value
+    return text + (margin or "")
 
 
 # ------------------------------------------------------------------------------- reading

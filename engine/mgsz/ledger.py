@@ -34,6 +34,7 @@ from engine.mgsz.tables import (
 )
 from engine.ranks import Rank
 from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -55,6 +56,9 @@ from engine.types import (
 
 # rules.md §1.5 (MGSZ §5(3)): the strongest initial rank an organiser may give
 MAX_INITIAL_RANK = Rank.kyu(5)
+CLUB_TIME = TimeControl.parse("60m")
+"""The club's usual time control for its club games until a period says otherwise (a club
+setting; rules.md §1.4 Decision — club games)."""
 
 _BLACK = attrgetter("black")
 _WHITE = attrgetter("white")
@@ -72,12 +76,14 @@ class MgszParams:
     rating (rules.md §1.5: 5k; stronger needs the committee). ``even_komi``: the club's
     even-game komi for handicap advice (rules.md §5). ``split_club_periods``: split a club
     rating period whose C × (most games one player played) reaches 300, as §6(3) splits a
-    tournament (ours; off = a period is always rated in one part).
+    tournament (ours; off = a period is always rated in one part). ``club_time``: the club's
+    usual time control, for the provisional Elo before any period has closed (rules.md §1.4).
     """
 
     max_initial_rank: Rank = MAX_INITIAL_RANK
     even_komi: Fraction = EVEN_KOMI
     split_club_periods: bool = True
+    club_time: TimeControl = CLUB_TIME
 
 
 class _Standing:
@@ -120,6 +126,8 @@ class Mgsz:
         self.params = params if params is not None else MgszParams()
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
+        self._club_time: TimeControl | None = self.params.club_time  # the last period's
+        self._provisional: dict[PlayerId, int] | None = None  # Elo if the period ended now
 
     # ------------------------------------------------------------ events
 
@@ -128,6 +136,7 @@ class Mgsz:
         handler = self._HANDLERS.get(type(event))
         if handler is None:
             raise RuleError(f"MGSZ cannot apply a {type(event).__name__} event")
+        self._provisional = None
         return handler(self, event)
 
     def _registered(self, event: Registered) -> list[Change]:
@@ -191,6 +200,7 @@ class Mgsz:
         period = event.tournament
         pending = self._pending
         if not pending:
+            self._club_time = period.time
             return []
         if max(map(_DATE, pending)) <= period.end:
             games, kept = sorted(pending, key=_DATE_ID), []
@@ -199,6 +209,16 @@ class Mgsz:
             kept = [g for g in pending if g.date > period.end]
             if not games:
                 return []
+        rated = self._period_outcome(period, games)
+        self._pending = kept
+        self._club_time = period.time  # what the open period will be rated with (provisional)
+        return [] if rated is None else self._commit(*rated)
+
+    def _period_outcome(
+        self, period: Tournament, games: list[Game]
+    ) -> tuple[_Outcome, int] | None:
+        """A period's games rated as one tournament, not stored: the outcome and the C its
+        history notes show (``None``: no game has a C)."""
         # Decision (rules.md §1.4, club games): the even addition only if every game was even
         even = not any(map(_STONES, games))
         period = _period_time(period, games)
@@ -208,6 +228,8 @@ class Mgsz:
         rated = games
         if not all(c_by_board[board] for board in boards):
             rated = [g for g in games if c_by_board[g.board] > 0]
+            if not rated:
+                return None
         parts = (
             _chronological_parts(rated, rounds_per_part_limit(max(c_by_board.values())))
             if self.params.split_club_periods
@@ -217,9 +239,26 @@ class Mgsz:
         outcome = self._rate(
             f"tournament:{period.id}", period.end, parts, c_by_board, start, chronological=True
         )
-        changes = self._commit(outcome, _shown_c(c_by_board, period.board))
-        self._pending = kept
-        return changes
+        return outcome, _shown_c(c_by_board, period.board)
+
+    def provisional(self, player: PlayerId) -> int | None:
+        """The player's Elo if the open rating period ended now (``None``: no pending game).
+
+        Every pending club game rated as the period's end will rate it (rules.md §1.4
+        Decision — club games), with the club's usual time control of the last period closed;
+        nothing is stored. Computed once per state of the ledger (``apply`` forgets it).
+        """
+        if self._provisional is None:
+            self._provisional = {}
+            if self._pending:
+                games = sorted(self._pending, key=_DATE_ID)
+                period = Tournament(
+                    0, "open period", games[0].date, games[-1].date, 1, time=self._club_time
+                )
+                rated = self._period_outcome(period, games)
+                if rated is not None:
+                    self._provisional = rated[0].new_elo
+        return self._provisional.get(player)
 
     def _tournament_rated(self, event: TournamentRated) -> list[Change]:
         """Rate a finalised tournament (rules.md §1.3–§1.5; MGSZ §6–§8)."""
@@ -474,6 +513,10 @@ class Mgsz:
             delta, source, date = standing.last_change
             fields.append(("last change", f"{_signed(delta)} ({source}, {date.isoformat()})"))
         fields.append(("pending club games", str(len(pending))))
+        provisional = self.provisional(player) if pending else None
+        if provisional is not None:
+            moved = _signed(provisional - standing.elo)
+            fields.append(("if the period ended now", f"{provisional} ({moved})"))
         for rank, count in sorted(standing.reached.items()):
             fields.append((f"{rank} bound reached", f"{count}/{CONFIRMATIONS}"))
         return Card(
@@ -559,7 +602,12 @@ class Mgsz:
             ]
             for g in self._pending
         ]
-        return {"system": self.key, "players": players, "pending": pending}
+        return {
+            "system": self.key,
+            "players": players,
+            "pending": pending,
+            "club_time": str(self._club_time),
+        }
 
     def entry_rank_mismatches(
         self, entries: Iterable[Entry], *, board: int = FULL_BOARD

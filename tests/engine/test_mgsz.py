@@ -867,6 +867,20 @@ def test_club_games_wait_for_the_period_and_are_rated_as_one_tournament() -> Non
     assert ledger.apply(PeriodClosed(tournament(10, rounds=1))) == []  # empty period
 
 
+def test_the_card_shows_the_elo_if_the_period_ended_now() -> None:
+    """A club game moves nothing until the period ends; the card says what it would give
+    now (with the club's usual 60-minute games: C = 15 + 10 = 25 → +13 / −12)."""
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920), reg(3, "2k", 1870))
+    ledger.apply(GamePlayed(game(1, 1, 2, Result.BLACK, time=TimeControl.parse("60m"))))
+    assert ("if the period ended now", "1933 (+13)") in ledger.card(1).fields
+    assert ("if the period ended now", "1908 (−12)") in ledger.card(2).fields
+    assert not any(label == "if the period ended now" for label, _ in ledger.card(3).fields)
+    assert ledger.elo(1) == 1920  # nothing moved yet
+    ledger.apply(PeriodClosed(tournament(9, rounds=1, time="60m")))
+    assert (ledger.elo(1), ledger.elo(2)) == (1933, 1908)  # as announced
+    assert not any(label == "if the period ended now" for label, _ in ledger.card(1).fields)
+
+
 def test_a_period_with_a_handicap_game_gets_no_even_addition() -> None:
     """C = 15. Game 1: even, 1 beats 2: +0.500 for 1. Game 2: 2 receives 1 stone: 1920 + 60 =
     1980 > 1920, so 2 is A, Δ 60 → 0.350; 2 wins: +0.350. Sums ±0.150 × 15 = ±2.25 →
