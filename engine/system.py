@@ -9,13 +9,13 @@ never change the ledger.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
 
 from engine.ranks import Rank
-from engine.types import Event, PlayerId
+from engine.types import Event, Game, PlayerId
 
 Value = int | Fraction | str | None
 
@@ -103,6 +103,12 @@ class RatingSystem(Protocol):
     def lapsed(self) -> Collection[PlayerId]:
         """Players whose card the last ``apply`` changed only because time moved on, without a
         change of theirs (PSG activity, rules.md §4.3); empty under the other systems."""
+        ...
+
+    def open_period(self) -> Sequence[Game]:
+        """The club games held for a rating period that has not closed yet (an MGSZ club
+        period, rules.md §1.4 Decision — club games), oldest first; empty under systems that
+        have no such period."""
         ...
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:

@@ -20,7 +20,7 @@ Decisions where rules.md and the seed are silent (ours, each named where it is a
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
@@ -442,6 +442,10 @@ class Tensuusei:
     def players(self) -> Iterable[PlayerId]:
         """Every registered player."""
         return list(self._players)
+
+    def open_period(self) -> Sequence[Game]:
+        """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
+        return ()  # a club day is settled at its end, not in a period (§2.3)
 
     def lapsed(self) -> Collection[PlayerId]:
         """Nobody: no card here changes with the calendar alone."""

@@ -58,6 +58,11 @@ def komi(k: Fraction) -> str:
     return text if k >= 0 else text.replace("-", "−")
 
 
+def count(n: int, noun: str) -> str:
+    """``1 club game``, ``3 club games`` (English plurals: the noun takes an s)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def day(d: dt.date | None) -> str:
     return d.isoformat() if d else "—"
 

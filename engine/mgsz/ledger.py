@@ -459,6 +459,10 @@ class Mgsz:
         """Every registered player (guests of tournaments are never stored)."""
         return list(self._players)
 
+    def open_period(self) -> Sequence[Game]:
+        """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
+        return sorted(self._pending, key=_DATE_ID)
+
     def lapsed(self) -> Collection[PlayerId]:
         """Nobody: no card here changes with the calendar alone."""
         return ()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.errors import RuleError
@@ -667,6 +667,10 @@ class Psg:
     def players(self) -> Iterable[PlayerId]:
         """Every registered participant."""
         return list(self._players)
+
+    def open_period(self) -> Sequence[Game]:
+        """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
+        return ()  # every game counts at once (rules.md §4)
 
     def lapsed(self) -> Collection[PlayerId]:
         """Participants the last event made inactive (§3(5): 13 months without a ranked game).

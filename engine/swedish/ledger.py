@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -416,6 +416,10 @@ class Swedish:
     def players(self) -> Iterable[PlayerId]:
         """Every registered player."""
         return list(self._players)
+
+    def open_period(self) -> Sequence[Game]:
+        """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
+        return ()  # only tournament games count (rules.md §3.1)
 
     def lapsed(self) -> Collection[PlayerId]:
         """Nobody: no card here changes with the calendar alone."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 import storage
 from bot import importing
+from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
@@ -19,7 +22,7 @@ from bot.core.replies import Button, Reply, Table, Text
 from engine import mgsz
 from engine.errors import EngineError
 from engine.timecontrol import TimeControl
-from engine.types import Importance, Tournament
+from engine.types import Game, Importance, Tournament
 from storage import schedules
 from storage.errors import Refused
 from storage.records import TournamentRow
@@ -519,7 +522,57 @@ async def _reopen(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class OpenPeriod:
+    """A rating period of club games not closed yet (rules.md §1.4 Decision — club games): a
+    calendar month, closed by the scheduler after its last day."""
+
+    name: str
+    first: dt.date
+    last: dt.date
+    ends: dt.date
+    games: int
+    players: int
+
+    def line(self) -> str:
+        """``Club games 2026-11: 3 games of 4 players so far (…), rated after 2026-11-30``."""
+        return (
+            f"{self.name}: {fmt.count(self.games, 'club game')} of "
+            f"{fmt.count(self.players, 'player')} so far ({fmt.day(self.first)} – "
+            f"{fmt.day(self.last)}), rated together after {fmt.day(self.ends)}; until then "
+            "/rating shows each player's Elo if the period ended now"
+        )
+
+
+async def open_periods(ctx: Context) -> list[OpenPeriod]:
+    """The club's open rating periods of club games, oldest first (empty under a system that
+    rates every game at once)."""
+    held = (await storage.ledger(ctx.db, ctx.the_club.id)).open_period()
+    months: dict[tuple[int, int], list[Game]] = {}
+    for game in held:
+        months.setdefault((game.date.year, game.date.month), []).append(game)
+    return [
+        OpenPeriod(
+            f"Club games {year:04d}-{month:02d}",
+            games[0].date,
+            games[-1].date,
+            dt.date(year, month, calendar.monthrange(year, month)[1]),
+            len(games),
+            len({p for g in games for p in (g.black, g.white)}),
+        )
+        for (year, month), games in sorted(months.items())
+    ]
+
+
 async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
+    periods = await open_periods(ctx)
+    if not text.strip() and periods and not await storage.open_tournaments(ctx.db, ctx.the_club):
+        return Reply(
+            blocks=(
+                Text("Open rating period", title=True),
+                Text("\n".join(period.line() for period in periods)),
+            )
+        )
     row = await _which(ctx, text)
     games = [
         g
@@ -539,6 +592,8 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
         lines.append(
             "Games per round: " + ", ".join(f"R{r}: {n}" for r, n in sorted(by_round.items()))
         )
+    if not text.strip() and periods:
+        lines.extend(["", "Also open:", *(period.line() for period in periods)])
     return Reply(
         blocks=(
             Text(f"#{row.number} {row.tournament.name}", title=True),
@@ -549,7 +604,8 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
 
 async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
     rows = await storage.tournaments(ctx.db, ctx.the_club)
-    if not rows:
+    periods = await open_periods(ctx)
+    if not rows and not periods:
         return Reply.text("No tournaments yet. /tournament new NAME opens one.")
     table = Table(
         ("#", "Name", "Dates", "Rounds", "Status"),
@@ -562,6 +618,9 @@ async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
                 "finalised" if r.finalised else "open",
             )
             for r in rows[-30:]
+        )
+        + tuple(
+            ("–", p.name, f"{p.first} – {p.ends}", "–", f"open until {p.ends}") for p in periods
         ),
         "rllrl",
     )

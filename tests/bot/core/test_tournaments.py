@@ -643,3 +643,33 @@ async def test_new_refuses_words_that_are_not_the_name(
         return
     said = await club.refused(f"/tournament new {line}")
     assert said.text.startswith(message[:1].upper() + message[1:])
+
+
+# -- the open rating period of club games (MGSZ) ------------------------------------------------
+
+
+async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
+    """MGSZ rates club games together at the end of the month: /tournament show and list
+    name that open period, how many games it has and when it is rated."""
+    await club.ok("/result Nagy Péter Kovács Anna B+")
+    await club.ok("/result Tóth Ádám Kovács Anna W+")
+    said = await club.ok("/tournament show")
+    assert said.text == (
+        "Open rating period\n\n"
+        "Club games 2026-04: 2 club games of 3 players so far (2026-04-20 – 2026-04-20), "
+        "rated together after 2026-04-30; until then /rating shows each player's Elo if the "
+        "period ended now"
+    )
+    said = await club.ok("/tournament list")
+    assert said.text.splitlines()[-1].split() == [
+        "–", "Club", "games", "2026-04", "2026-04-20", "–", "2026-04-30", "–", "open", "until",
+        "2026-04-30",
+    ]  # fmt: skip
+    await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3")
+    said = await club.ok("/tournament show")
+    assert said.text.startswith("#1 Spring Cup")
+    assert said.text.endswith("Also open:\nClub games 2026-04: 2 club games of 3 players so far "
+                              "(2026-04-20 – 2026-04-20), rated together after 2026-04-30; until "
+                              "then /rating shows each player's Elo if the period ended now")  # fmt: skip
+    said = await club.ok("/rating Nagy Péter")
+    assert "if the period ended now:" in said.text
