@@ -668,8 +668,10 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3")
     said = await club.ok("/tournament show")
     assert said.text.startswith("#1 Spring Cup")
-    assert said.text.endswith("Also open:\nClub games 2026-04: 2 club games of 3 players so far "
-                              "(2026-04-20 – 2026-04-20), rated together after 2026-04-30; until "
-                              "then /rating shows each player's Elo if the period ended now")  # fmt: skip
+    assert said.text.endswith(
+        "Also open:\nClub games 2026-04: 2 club games of 3 players so far "
+        "(2026-04-20 – 2026-04-20), rated together after 2026-04-30; until "
+        "then /rating shows each player's Elo if the period ended now"
+    )
     said = await club.ok("/rating Nagy Péter")
     assert "if the period ended now:" in said.text
