@@ -470,7 +470,7 @@ async def test_history_hides_undone_typos_and_organisers_see_them_with_all(
         await chat.ok("/result Nagy Péter Kiss Anna B+")
         await chat.ok("/result Nagy Péter Tóth Ádám W+")  # a typo …
         await chat.ok("/undo")  # … taken back at once
-        voided = await chat.ok("/result Kiss Anna Nagy Péter W+")
+        voided = await chat.ok("/result Kiss Anna Nagy Péter W+ again")  # a rematch
         await chat.ok(f"/void {voided.text.split('#')[1].split()[0]}")
         text = await unchanged(chat, "/history Nagy Péter")
         assert "Tóth Ádám" not in text and "undone" not in text
