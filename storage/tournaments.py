@@ -261,8 +261,10 @@ class MissingRound:
 
 
 async def missing_rounds(db: Database, club: ClubRef, ref: TournamentRef) -> list[MissingRound]:
-    """The tournament's rounds with no games, or fewer than its entries make (one game per
-    two entries; an odd one out has a bye). Voided and undone games do not count.
+    """The tournament's rounds with no games, or clearly fewer than its fullest round (less
+    than three quarters of it: a round still being entered, not an absentee's bye); before
+    any round has games, one game per two entries is expected. Voided and undone games do not
+    count.
     """
     cid = club_id(club)
     row = await _resolve(db, cid, ref)
@@ -278,11 +280,11 @@ async def missing_rounds(db: Database, club: ClubRef, ref: TournamentRef) -> lis
     for game in await game_rows(db, cid, ids, folded):
         if game.status == GAME_OK and game.game.round is not None:
             per_round[game.game.round] = per_round.get(game.game.round, 0) + 1
-    expected = max(1, len(await entries(db, cid, row.id)) // 2)
+    expected = max(per_round.values(), default=max(1, len(await entries(db, cid, row.id)) // 2))
     return [
         MissingRound(number, per_round.get(number, 0), expected)
         for number in range(1, row.tournament.rounds + 1)
-        if per_round.get(number, 0) < expected
+        if per_round.get(number, 0) * 4 < expected * 3
     ]
 
 

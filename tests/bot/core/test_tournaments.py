@@ -427,11 +427,9 @@ async def test_the_40_player_spring_cup_imports_and_rates(tmp_path: Path) -> Non
         said = await chat.ok("/tournament import committee", attachment=data)
         assert "40 players, 99 games" in said.text
         assert len(await storage.players(chat.db, chat.club)) == 40
-        said = await chat.ok("/tournament finalise")  # two players missed round 1: asked
-        assert said.text.startswith(
-            "Budapest Spring Cup 2026 has rounds missing\n\nRound 1: 19 of 20 games (40 entries)."
-        )
-        said = await chat.ok(said.reply.buttons[0].command)
+        # two players missed round 1 (19 of the other rounds' 20 games): an absentee's bye,
+        # not a round still being entered, so nothing is asked
+        said = await chat.ok("/tournament finalise")
         assert said.text.startswith("Budapest Spring Cup 2026 is rated")
     finally:
         await chat.close()
