@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import storage
 from bot.core import format as fmt
 from bot.core.commands import ORGANISER, PLAYER, Param, command
@@ -11,7 +13,7 @@ from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
-from engine.types import Result
+from engine.types import Game, Result
 from storage.records import GameRow, Player
 
 BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
@@ -53,6 +55,14 @@ async def result(ctx: Context) -> Reply:
     if reporting:
         return await _report(ctx, args.options, black, white, outcome, played)
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
+    komi = opt.komi(ctx, args.options.get("komi"), stones)
+    date = opt.date(ctx, args.options.get("date"))
+    board = opt.board(args.options.get("board"))
+    time = opt.time_control(args.options.get("time"))
+    why = await will_not_count(
+        ctx, black=black.id, white=white.id, result=outcome, date=date, stones=stones, komi=komi,
+        played=played, board=board, time=time,
+    )  # fmt: skip
     row = await storage.record_game(
         ctx.db,
         ctx.the_club,
@@ -60,17 +70,19 @@ async def result(ctx: Context) -> Reply:
         white.id,
         outcome,
         stones=stones,
-        komi=opt.komi(ctx, args.options.get("komi"), stones),
-        date=opt.date(ctx, args.options.get("date")),
+        komi=komi,
+        date=date,
         played=played,
-        board=opt.board(args.options.get("board")),
-        time=opt.time_control(args.options.get("time")),
+        board=board,
+        time=time,
         actor=ctx.actor,
         chat=ctx.chat,
     )
     lines = [game_line(row, black, white)]
     if note:
         lines.append(note)
+    if why is not None and row.game.rated:  # unplayed, no result: the next line says so
+        lines.append(f"Recorded, but it will not count: {why}.")
     lines.append(await rated_line(ctx, row, (black, white)))
     return Reply(blocks=(Text(f"Game #{row.id} recorded", title=True), Text("\n".join(lines))))
 
@@ -182,6 +194,17 @@ async def _beat(
     if winner_rank < loser_rank:  # the weaker player takes Black and the stones
         return winner, loser, Result.BLACK, True, ""
     return loser, winner, Result.WHITE, True, ""
+
+
+async def will_not_count(ctx: Context, **fields: Any) -> str | None:
+    """Why the game about to be recorded will not count under the club's current system, asked
+    of its ledger before the game is folded in; ``None`` when it counts (or when it is no game
+    at all: storage then refuses it with its own reply)."""
+    try:
+        game = Game(0, **fields)
+    except ValueError:
+        return None
+    return (await storage.ledger(ctx.db, ctx.the_club.id)).uncounted(game)
 
 
 def game_line(row: GameRow, black: Player, white: Player) -> str:

@@ -11,7 +11,7 @@ from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
-from bot.core.handlers.games import game_line
+from bot.core.handlers.games import game_line, will_not_count
 from bot.core.names import resolve_pair
 from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int
@@ -252,6 +252,14 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
             ),
         )
     )
+    komi = opt.komi(ctx, args.options.get("komi"), stones)
+    time = opt.time_control(args.options.get("time")) or t.time
+    # will it count under the club's system, and why not (asked before it is stored)
+    why = await will_not_count(
+        ctx, black=black.id, white=white.id, result=outcome, date=date, stones=stones, komi=komi,
+        played=played, board=t.board, time=time, tournament=t.id, round=round_,
+        arranged=t.arranged,
+    )  # fmt: skip
     game = await storage.record_game(
         ctx.db,
         ctx.the_club,
@@ -259,19 +267,23 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         white.id,
         outcome,
         stones=stones,
-        komi=opt.komi(ctx, args.options.get("komi"), stones),
+        komi=komi,
         date=date,
         played=played,
         board=t.board,
-        time=opt.time_control(args.options.get("time")) or t.time,
+        time=time,
         tournament=t.id,
         round=round_,
         actor=ctx.actor,
         chat=ctx.chat,
     )
+    verdict = (
+        "Rated when the tournament is finalised."
+        if why is None
+        else f"Recorded, but it will not count: {why}."
+    )
     return Reply.text(
-        f"{t.name}, round {round_}: game #{game.id} — "
-        f"{game_line(game, black, white)}. Rated when the tournament is finalised."
+        f"{t.name}, round {round_}: game #{game.id} — {game_line(game, black, white)}. {verdict}"
     )
 
 
