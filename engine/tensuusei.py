@@ -205,10 +205,13 @@ class _PairDay:
 class Tensuusei:
     """The Tensuusei points ledger (rules.md §2): one point a game, conserved.
 
-    Facts arrive in calendar order (rules.md, Calendar order): every game of a club day comes
+    Facts arrive in calendar order (rules.md, Calendar order): every club game of a day comes
     before that day's :class:`DayEnded`, so the ledger keeps a day's games only until the day
-    is settled. A game dated on a day already settled (a fold that is not in calendar order)
-    is still taken, as its day's first game, and settled at the next end of day.
+    is settled. A game dated on a day already settled — an earlier round of a tournament,
+    which is folded at its end date, or a fold not in calendar order — is still taken and
+    settled at the next end of day (rules.md §2.3, late reports: "at the next end of day at
+    the latest"); its pair's count starts afresh, as that day's other games are settled and
+    gone.
 
     Args:
         params: the club's settings; the seed club's by default.
