@@ -123,6 +123,27 @@ class RatingSystem(Protocol):
         """The whole state as plain JSON-able data, canonical: equal ledgers, equal snapshots."""
         ...
 
+    def uncounted(self, game: Game) -> str | None:
+        """Why ``game`` will not count under this system, asked before it is folded in, given
+        the ledger's current state; in a club member's words (naming the rulebook's own rule,
+        never rules.md). ``None`` when it counts. Never raises and changes nothing.
+        """
+        ...
+
+
+UNPLAYED = "an unplayed game (a bye, no-show or forfeit) is stored and shown, never rated"
+NO_RESULT = "a game without a result is stored, not rated until its result is known"
+
+
+def never_rated(game: Game) -> str | None:
+    """Why no system rates ``game`` (rules.md, common vocabulary: unplayed games, unknown
+    results), in a club member's words; ``None`` for a played game with a result."""
+    if not game.played:
+        return UNPLAYED
+    if game.result is None:
+        return NO_RESULT
+    return None
+
 
 def replay(system: RatingSystem, events: Iterable[Event]) -> list[Change]:
     """Apply ``events`` in order; returns every change, in order."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
-from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
 from engine.types import (
     DayEnded,
     Event,
@@ -205,10 +205,13 @@ class _PairDay:
 class Tensuusei:
     """The Tensuusei points ledger (rules.md §2): one point a game, conserved.
 
-    Facts arrive in calendar order (rules.md, Calendar order): every game of a club day comes
+    Facts arrive in calendar order (rules.md, Calendar order): every club game of a day comes
     before that day's :class:`DayEnded`, so the ledger keeps a day's games only until the day
-    is settled. A game dated on a day already settled (a fold that is not in calendar order)
-    is still taken, as its day's first game, and settled at the next end of day.
+    is settled. A game dated on a day already settled — an earlier round of a tournament,
+    which is folded at its end date, or a fold not in calendar order — is still taken and
+    settled at the next end of day (rules.md §2.3, late reports: "at the next end of day at
+    the latest"); its pair's count starts afresh, as that day's other games are settled and
+    gone.
 
     Args:
         params: the club's settings; the seed club's by default.
@@ -467,6 +470,40 @@ class Tensuusei:
             last_played=state.last_played,
             pending=state.pending_total() if state.pending else None,
             fields=tuple(fields),
+        )
+
+    def uncounted(self, game: Game) -> str | None:
+        """Why ``game`` will not move points, asked before it is folded in (rules.md §2.3
+        local rule 1; ours: 19×19 only, pair go and guests); ``None`` when it counts.
+
+        The pair's count for the day is known while the day is unsettled: a game for a day
+        already settled is judged as its day's first.
+        """
+        common = never_rated(game)
+        if common is not None:
+            return common
+        if game.pair_go:
+            return "pair go games are stored, not rated under Tensuusei"
+        if game.board != RATED_BOARD:
+            return (
+                f"{game.board}×{game.board} games are not rated under Tensuusei (the handicap "
+                "table is for 19×19)"
+            )
+        for player in (game.black, game.white):
+            if player not in self._players:
+                return f"player {player} has no Tensuusei points, so the game moves none"
+        limit = self.params.max_games_per_pair_day
+        if limit is None:
+            return None
+        black, white = game.black, game.white
+        pair = (black, white) if black < white else (white, black)
+        pair_day = self._days.get(game.date, {}).get(pair)
+        if pair_day is None or len(pair_day.counted) < limit:
+            return None
+        ordinal = _ordinal(len(pair_day.counted) + len(pair_day.skipped) + 1)
+        return (
+            f"{ordinal} game between these two players on {game.date.isoformat()} "
+            f"(Tensuusei local rule: {limit} games a pair a day)"
         )
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:

@@ -33,7 +33,7 @@ from engine.mgsz.tables import (
     STRONGEST_STEP,
 )
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -478,17 +478,18 @@ class Mgsz:
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be rated under MGSZ, in a club member's words; ``None`` when
         it counts (rules.md, common vocabulary; §1.2 below category E; §1.6 boards)."""
-        if not game.played:
-            return "an unplayed game is stored and shown, never rated"
-        if game.result is None:
-            return "without a result the game is stored, not rated"
+        common = never_rated(game)
+        if common is not None:
+            return common
         if game.pair_go:
             return "pair go is not rated under MGSZ (games between two players only)"
         if game.board not in RATED_BOARDS:
             return (
                 f"{game.board}×{game.board} games are not rated under MGSZ (19×19 and 13×13 only)"
             )
-        if game.board == FULL_BOARD and game.time is not None:
+        # a club game keeps its own time control (rules.md §1.4 Decision — club games); a
+        # tournament's games are rated with the tournament's C, whatever their own
+        if game.tournament is None and game.board == FULL_BOARD and game.time is not None:
             category, _ = time_category(game.time)
             if category is None:
                 # rules.md §1.2: below category E the game is not rated (C would be 0)

@@ -44,7 +44,7 @@ from engine.psg.tables import (
 )
 from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -235,9 +235,9 @@ class Psg:
         ``due`` is black's due handicap (positive: black is the weaker one).
         """
         if game.board not in self.params.boards:
-            return f"{game.board}×{game.board} games are not ranked (19×19 only)"
+            return f"{game.board}×{game.board} games are not ranked under PSG (19×19 only)"
         if game.pair_go:
-            return "pair go is not a ranked game"
+            return "pair go is not a ranked game under PSG"
         if time is self._last_time:  # a tournament's games share one TimeControl object
             ok = self._last_time_ok
         else:
@@ -247,17 +247,21 @@ class Psg:
                 ok = self._time_ok[time] = time_control_counts(time)
             self._last_time, self._last_time_ok = time, ok
         if ok is False:
-            return f"time control {time} is too short for a ranked game (§6)"
+            return (
+                f"time control {time} is too short for a ranked game (PSG regulations §6: "
+                "30 min + 10 s byo-yomi, or 45 min)"
+            )
         if ok is None and not self.params.unknown_time_counts:
-            return "time control unknown, so not a ranked game (§6)"
+            return "time control unknown, so not a ranked game (PSG regulations §6)"
         if not arranged:
             return None
         if black is None or white is None:
-            return "an arranged game needs two participants (§8(1))"
+            return "an arranged game needs two participants (PSG regulations §8(1))"
         if game.stones != due or cell(due, due) is None or cell(-due, -due) is None:
             return (
                 f"arranged game not counted: handicap {game.stones} must equal the rank "
-                f"difference {abs(due)} and lie in the points table for both players (§8(1))"
+                f"difference {abs(due)} and lie in the points table for both players (PSG "
+                "regulations §8(1))"
             )
         return None
 
@@ -279,7 +283,7 @@ class Psg:
         if count >= self.params.max_arranged_per_pair:
             refusal = (
                 f"not counted: {count} arranged games between these players already count at "
-                f"these ranks (§8(2))"
+                f"these ranks (PSG regulations §8(2))"
             )
             return pair, known or (0, 0, 0), refusal
         return pair, (first.rank_version, second.rank_version, count + 1), None
@@ -679,6 +683,40 @@ class Psg:
         card now reads ``active: no`` and sorts below the active players.
         """
         return self._lapsed
+
+    def uncounted(self, game: Game) -> str | None:
+        """Why ``game`` will not be a counted PSG game, asked before it is folded in (rules.md
+        §4.1: ranked games, arranged games; §4.2: the points table); ``None`` when it counts.
+
+        A game outside a tournament is an arranged game (rules.md §4.1, Decision — club
+        games); a tournament game is one when marked so. Tournament games are judged with the
+        players' current ranks (their entries may differ). Changes nothing: the §8(2) count is
+        read, not taken.
+        """
+        common = never_rated(game)
+        if common is not None:
+            return common
+        black, white = self._players.get(game.black), self._players.get(game.white)
+        if black is None and white is None:
+            return "neither player is a PSG participant"
+        arranged = game.tournament is None or game.arranged
+        due = 0 if black is None or white is None else white.rank.step - black.rank.step
+        reason = self._ineligible(game, arranged, black, white, due, game.time)
+        if reason is None and arranged and black is not None and white is not None:
+            reason = self._arranged_limit(game, black, white)[2]
+        if (
+            reason is None
+            and black is not None
+            and white is not None
+            and cell(due, game.stones) is None
+            and cell(-due, -game.stones) is None
+        ):
+            reason = (
+                f"handicap {game.stones} lies outside the PSG points table for a rank "
+                f"difference of {abs(due)}: it earns neither player points (PSG regulations "
+                "§16)"
+            )
+        return reason
 
     def rank(self, player: PlayerId) -> Rank:
         """The player's PSG rank (``KeyError`` for an unknown player)."""

@@ -6,6 +6,7 @@ import datetime as dt
 from array import array
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from engine.errors import RuleError
@@ -36,7 +37,7 @@ from engine.swedish.tables import (
     Requirement,
     SwedishParams,
 )
-from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
 from engine.types import (
     Event,
     Game,
@@ -328,14 +329,14 @@ class Swedish:
         note = (
             f"promoted to {tracker.target}: a sequence of {format_quarters(points)} points in "
             f"{format_half_games(halves)} games (needs {req.points} in {req.games}, "
-            f"or 10 more points for each game short; rules.md §3.3)"
+            f"or 10 more points for each game short)"
         )
         if not fresh:
             note += "; the sequence qualified earlier, the wins against dan players came now"
         if foreign > REGION_REVIEW_GAMES:
             note += (
                 f"; for the committee: {foreign} games of the sequence against players from "
-                "other countries (rules.md §3.1)"
+                "other countries (more than 3 may be reviewed)"
             )
         return note
 
@@ -348,7 +349,7 @@ class Swedish:
             parts.append(f"{tally.games} game(s) counted{half}")
         if tally.skipped:
             skipped = ", ".join(f"{n} {why}" for why, n in sorted(tally.skipped.items()))
-            parts.append(f"not counted: {skipped} (rules.md §3.1)")
+            parts.append(f"not counted: {skipped}")
         flag = self._region_flag(player)
         if flag:
             parts.append(flag)
@@ -408,7 +409,7 @@ class Swedish:
             return ""
         return (
             f"for the committee: {tracker.total_foreign} games of the sequence against players "
-            "from other countries (rules.md §3.1)"
+            "from other countries (more than 3 may be reviewed)"
         )
 
     # ------------------------------------------------------------------------ queries
@@ -489,6 +490,44 @@ class Swedish:
             fields=tuple(fields),
         )
 
+    def uncounted(self, game: Game) -> str | None:
+        """Why ``game`` will not enter a Swedish sequence, in a member's words (rules.md §3.1:
+        valid games; Decision — club games); ``None`` when it counts, whole or half.
+
+        A tournament game without its own time control is judged by the tournament's, which
+        the game does not carry: its time is not judged here.
+        """
+        common = never_rated(game)
+        if common is not None:
+            return common
+        if game.tournament is None and not game.counts_as_tournament:
+            return (
+                "only tournament games count for Swedish promotion points (a club game counts "
+                "when an organiser marks it as a tournament game)"
+            )
+        if game.black not in self._players and game.white not in self._players:
+            return "neither player is registered under the Swedish rules"
+        halves, reason = _weigh(game, None, self.params)
+        if halves or reason is None:
+            return None
+        if reason == "time control unknown":
+            if game.tournament is not None:
+                return None  # the tournament's time control decides
+            return (
+                "its time control is not known, and the Swedish upgrade rules count only games "
+                "with 30 minutes' base time or more: give it, e.g. time=60m"
+            )
+        worded = _SWEDISH_REASONS.get(reason)
+        if worded is not None:
+            return worded
+        if reason.startswith("komi"):
+            low, high = self.params.komi_min, self.params.komi_max
+            return (
+                f"komi {_decimal(game.komi)} is outside {_decimal(low)}–{_decimal(high)}, so it "
+                "is not an even game: only even games count for Swedish promotion points"
+            )
+        return f"{game.board}×{game.board} games do not count for Swedish promotion points"
+
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones = rank difference (rules.md §5)."""
         rank_a, rank_b = self._players[a].rank, self._players[b].rank
@@ -511,7 +550,7 @@ class Swedish:
             f"Best sequence now: {format_quarters(tracker.total)} points in "
             f"{format_half_games(tracker.total_halves)} games.",
             f"Needs {req.points} points in {req.games} games, or 10 more points for each game "
-            "short (rules.md §3.3).",
+            "short.",
         ]
         if state.met is not None:
             lines.append("The sequence requirement is met.")
@@ -575,6 +614,27 @@ class Swedish:
             },
             "players": players,
         }
+
+
+# _weigh's short reasons (rules.md §3.1) in a club member's words; the others (a board, a komi)
+# are worded where they are given
+_SWEDISH_REASONS = {
+    "pair go": "pair go games do not count for Swedish promotion points",
+    "handicap game": (
+        "a handicap game is not an even game: only even games count for Swedish promotion points"
+    ),
+    "base time under 30 minutes": (
+        "a base time under 30 minutes is too short for the Swedish upgrade rules (60 minutes "
+        "count as a whole game, 30 as half)"
+    ),
+}
+
+
+def _decimal(value: Fraction) -> str:
+    """A komi as a club writes it: 6.5, 7, -0.5 (halves and quarters are exact decimals)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(value.numerator / value.denominator)
 
 
 def _round_order(game: Game) -> int:

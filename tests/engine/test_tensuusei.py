@@ -321,6 +321,28 @@ def test_a_settled_day_leaves_nothing_behind() -> None:
     }
 
 
+def test_a_tournament_folded_at_its_end_date_settles_its_earlier_rounds_too() -> None:
+    """A tournament is folded at its end date (rules.md, Calendar order): its first day's games
+    come after that day has ended, and are settled at the next end of day (§2.3)."""
+    system = ledger({1: 100, 2: 100})
+    system.apply(won_by(1, 1, 2, DAY))
+    system.apply(DayEnded(DAY))
+    tournament = Tournament(id=9, name="Cup", start=DAY, end=NEXT_DAY, rounds=2)
+    games = (
+        Game(id=2, black=2, white=1, result=Result.WHITE, date=DAY, round=1),
+        Game(id=3, black=2, white=1, result=Result.WHITE, date=NEXT_DAY, round=2),
+    )
+    entries = (Entry(1, Rank.parse("5k")), Entry(2, Rank.parse("5k")))
+    system.apply(TournamentRated(tournament, entries, games))
+    assert dict(system.card(1).fields)["pending"] == "+1 from 2024-05-01, +1 from 2024-05-02"
+    changes = system.apply(DayEnded(NEXT_DAY))
+    assert sorted(c.source for c in changes if c.player == 1) == [
+        "day:2024-05-01",
+        "day:2024-05-02",
+    ]
+    assert (points(system, 1), points(system, 2)) == (103, 97)
+
+
 def test_net_result_per_pair() -> None:
     system = ledger({1: 100, 2: 100, 3: 100})
     system.apply(won_by(1, 1, 2))

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.errors import RuleError
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Progress
+from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
 from engine.types import (
     DayEnded,
     Event,
@@ -88,6 +88,9 @@ class _Base:
 
     def promotion(self, player: int) -> Progress:
         return Progress(player, self._players[player].rank, None)
+
+    def uncounted(self, game: Game) -> str | None:
+        return never_rated(game)
 
     def snapshot(self) -> dict[str, Any]:
         return {

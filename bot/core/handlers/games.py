@@ -59,16 +59,20 @@ async def result(ctx: Context) -> Reply:
         ctx, words, args.options
     )
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
+    komi = opt.komi(ctx, args.options.get("komi"), stones)
+    date = opt.date(ctx, args.options.get("date"))
+    board = opt.board(args.options.get("board"))
+    time = opt.time_control(args.options.get("time"))
     game = storage.new_game(
         black.id,
         white.id,
         outcome,
         stones=stones,
-        komi=opt.komi(ctx, args.options.get("komi"), stones),
-        date=opt.date(ctx, args.options.get("date")),
+        komi=komi,
+        date=date,
         played=played,
-        board=opt.board(args.options.get("board")),
-        time=opt.time_control(args.options.get("time")),
+        board=board,
+        time=time,
         margin=margin,
     )
     earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
@@ -76,6 +80,7 @@ async def result(ctx: Context) -> Reply:
         return await _report(ctx, black, white, game, earlier)
     if earlier:
         return await same.ask(ctx, earlier, f"/result {ctx.inv.text}")
+    why = await will_not_count(ctx, game)
     row = await storage.record_game(
         ctx.db,
         ctx.the_club,
@@ -95,6 +100,8 @@ async def result(ctx: Context) -> Reply:
     lines = [game_line(row, black, white)]
     if note:
         lines.append(note)
+    if why is not None and row.game.rated:  # unplayed, no result: the next line says so
+        lines.append(f"Recorded, but it will not count: {why}.")
     lines.append(await rated_line(ctx, row, (black, white)))
     return Reply(blocks=(Text(f"Game #{row.number} recorded", title=True), Text("\n".join(lines))))
 
@@ -226,6 +233,12 @@ async def _beat(
     if winner_rank < loser_rank:  # the weaker player takes Black and the stones
         return winner, loser, Result.BLACK, True, ""
     return loser, winner, Result.WHITE, True, ""
+
+
+async def will_not_count(ctx: Context, game: Game) -> str | None:
+    """Why the game about to be recorded will not count under the club's current system, asked
+    of its ledger before the game is folded in; ``None`` when it counts."""
+    return (await storage.ledger(ctx.db, ctx.the_club.id)).uncounted(game)
 
 
 def game_line(row: GameRow, black: Player, white: Player) -> str:

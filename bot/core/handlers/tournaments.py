@@ -14,7 +14,7 @@ from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
-from bot.core.handlers.games import game_line
+from bot.core.handlers.games import game_line, will_not_count
 from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int, tokenize
@@ -347,6 +347,27 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
             ),
         )
     )
+    komi = opt.komi(ctx, args.options.get("komi"), stones)
+    time = opt.time_control(args.options.get("time")) or t.time
+    # will it count under the club's system, and why not (asked before it is stored)
+    why = await will_not_count(
+        ctx,
+        storage.new_game(
+            black.id,
+            white.id,
+            outcome,
+            stones=stones,
+            komi=komi,
+            date=date,
+            played=played,
+            board=t.board,
+            time=time,
+            tournament=t.id,
+            round=round_,
+            arranged=t.arranged,
+            margin=margin,
+        ),
+    )
     game = await storage.record_game(
         ctx.db,
         ctx.the_club,
@@ -354,20 +375,25 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         white.id,
         outcome,
         stones=stones,
-        komi=opt.komi(ctx, args.options.get("komi"), stones),
+        komi=komi,
         date=date,
         played=played,
         board=t.board,
-        time=opt.time_control(args.options.get("time")) or t.time,
+        time=time,
         tournament=t.id,
         round=round_,
         actor=ctx.actor,
         chat=ctx.chat,
         margin=margin,
     )
+    verdict = (
+        "Rated when the tournament is finalised."
+        if why is None
+        else f"Recorded, but it will not count: {why}."
+    )
     return Reply.text(
-        f"{t.name}, round {round_}: game #{game.number} — "
-        f"{game_line(game, black, white)}. Rated when the tournament is finalised."
+        f"{t.name}, round {round_}: game #{game.number} — {game_line(game, black, white)}. "
+        f"{verdict}"
     )
 
 

@@ -132,6 +132,45 @@ async def test_result_echoes_the_time_control_it_recorded(club: FakeChat) -> Non
     assert ", time " not in said.text  # none given: the club's usual applies
 
 
+async def test_result_says_when_a_game_below_category_e_will_not_count(club: FakeChat) -> None:
+    """MGSZ (rules.md §1.2, §1.4): a club game keeps its own time control; below category E it
+    is stored, not rated — the organiser is told at once, in the rulebook's words."""
+    said = await club.ok("/result Nagy Péter Szabó Éva B+ time=5m")
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-20, time 5m\n" in (
+        said.text
+    )
+    assert (
+        "Recorded, but it will not count: 5m is below category E (base under 10 min and "
+        "extended time under 20 min): not rated (MGSZ Minősítési Szabályzat, annex table 2)."
+    ) in said.text
+    assert "rules.md" not in said.text
+    assert (await club.card("Nagy Péter")).pending is None  # it never entered the period
+    said = await club.ok("/result Nagy Péter Szabó Éva B+ time=10m")
+    assert "will not count" not in said.text
+
+
+async def test_result_says_when_the_board_is_not_rated(club: FakeChat) -> None:
+    said = await club.ok("/result Nagy Péter Szabó Éva B+ board=9")
+    assert (
+        "Recorded, but it will not count: 9×9 games are not rated under MGSZ (19×19 and 13×13 "
+        "only)."
+    ) in said.text
+
+
+async def test_result_says_when_a_pairs_fourth_game_of_the_day_will_not_count(
+    tensuusei: FakeChat,
+) -> None:
+    """Tensuusei local rule 1 (rules.md §2.3): three games a pair a day count."""
+    for _ in range(3):
+        said = await tensuusei.ok("/result Nagy Péter Kovács Anna B+")
+        assert "will not count" not in said.text
+    said = await tensuusei.ok("/result Kovács Anna Nagy Péter B+")
+    assert (
+        "Recorded, but it will not count: 4th game between these two players on 2026-04-20 "
+        "(Tensuusei local rule: 3 games a pair a day)."
+    ) in said.text
+
+
 async def test_even_games_use_the_clubs_komi(club: FakeChat) -> None:
     await club.ok("/club komi 7")
     said = await club.ok("/result Nagy Péter Szabó Éva B+")

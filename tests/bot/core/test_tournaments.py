@@ -233,6 +233,17 @@ async def test_finalise_announces_promotions(club: FakeChat) -> None:
     assert said.text.endswith("Promotions: Gyors Gábor 5k → 4k")
 
 
+async def test_result_says_when_a_tournament_game_will_not_count(club: FakeChat) -> None:
+    await club.ok("/tournament new Empty Cup C=20")
+    said = await club.ok("/tournament result 1 Nagy Péter Kovács Anna unplayed")
+    assert said.text.endswith(
+        "Recorded, but it will not count: an unplayed game (a bye, no-show or forfeit) is "
+        "stored and shown, never rated."
+    )
+    said = await club.ok("/tournament result 1 Nagy Péter Tóth Ádám B+")
+    assert said.text.endswith("Rated when the tournament is finalised.")
+
+
 async def test_finalise_a_tournament_without_rated_games(club: FakeChat) -> None:
     await club.ok("/tournament new Empty Cup C=20")
     await club.ok("/tournament result 1 Nagy Péter Kovács Anna unplayed")

@@ -1,0 +1,143 @@
+"""The RatingSystem protocol's shared questions, asked of every system (engine/system.py).
+
+``uncounted``: at entry, every game that will not count says so and why, in a club member's
+words — the bot asks the club's ledger and never branches on the system's name.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from engine.ranks import Rank
+from engine.system import NO_RESULT, UNPLAYED, RatingSystem
+from engine.systems import SYSTEMS
+from engine.timecontrol import TimeControl
+from engine.types import Game, GamePlayed, Registered, Result
+
+DAY = dt.date(2026, 11, 20)
+
+
+def club(key: str, ranks: tuple[str, ...] = ("1k", "1k")) -> RatingSystem:
+    ledger = SYSTEMS[key]()
+    for player, rank in enumerate(ranks, start=1):
+        ledger.apply(Registered(player, Rank.parse(rank), DAY, committee=True))
+    return ledger
+
+
+def game(gid: int = 100, black: int = 1, white: int = 2, **kw: Any) -> Game:
+    kw.setdefault("result", Result.BLACK)
+    kw.setdefault("date", DAY)
+    return Game(gid, black, white, **kw)
+
+
+def why(ledger: RatingSystem, the_game: Game) -> str | None:
+    """``uncounted``, checking on the way that asking changes nothing."""
+    before = json.dumps(ledger.snapshot(), sort_keys=True)
+    answer = ledger.uncounted(the_game)
+    assert json.dumps(ledger.snapshot(), sort_keys=True) == before
+    return answer
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_unplayed_and_resultless_games_say_why_under_every_system(key: str) -> None:
+    ledger = club(key)
+    assert why(ledger, game(played=False)) == UNPLAYED
+    assert why(ledger, game(result=None)) == NO_RESULT
+    assert "rules.md" not in UNPLAYED + NO_RESULT
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_a_9x9_game_says_its_board_is_not_rated(key: str) -> None:
+    answer = why(club(key), game(board=9, tournament=1))
+    assert answer is not None and "9×9" in answer
+
+
+TIME_60 = TimeControl.parse("60m 3x30s japanese")
+
+
+@pytest.mark.parametrize(
+    ("key", "the_game"),
+    [
+        ("mgsz", game(time=TIME_60)),
+        ("mgsz", game(time=TimeControl.parse("10m"))),  # category E: rated
+        ("mgsz", game(time=TimeControl.parse("5m"), tournament=1)),  # the tournament's C rules
+        ("tensuusei", game(time=TimeControl.parse("5m"))),
+        ("psg", game(time=TIME_60)),
+        ("psg", game(stones=0, tournament=1, time=TIME_60)),
+        ("swedish", game(tournament=1, time=TIME_60)),
+        ("swedish", game(tournament=1)),  # the tournament's time control decides
+        ("swedish", game(time=TIME_60, counts_as_tournament=True)),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_games_that_count_answer_none(key: str, the_game: Game) -> None:
+    assert why(club(key), the_game) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "the_game", "expected"),
+    [
+        (
+            "mgsz",
+            game(time=TimeControl.parse("5m")),
+            "5m is below category E (base under 10 min and extended time under 20 min): not "
+            "rated (MGSZ Minősítési Szabályzat, annex table 2)",
+        ),
+        (
+            "mgsz",
+            game(time=TimeControl.parse("9m 3x10s japanese")),
+            "9m 3x10s japanese is below category E",
+        ),
+        ("psg", game(time=TimeControl.parse("20m")), "too short for a ranked game"),
+        ("psg", game(stones=1), "handicap 1 must equal the rank difference 0"),
+        ("psg", game(stones=4, tournament=1), "outside the PSG points table"),
+        ("swedish", game(time=TIME_60), "only tournament games count"),
+        ("swedish", game(tournament=1, stones=2), "not an even game"),
+        (
+            "swedish",
+            game(tournament=1, komi=Fraction(1, 2)),
+            "komi 0.5 is outside 5.5–8, so it is not an even game",
+        ),
+        ("swedish", game(tournament=1, time=TimeControl.parse("25m")), "under 30 minutes"),
+        ("swedish", game(counts_as_tournament=True), "time control is not known"),
+        ("tensuusei", game(pair_go=True), "pair go"),
+    ],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 10 else "",
+)
+def test_games_that_will_not_count_say_why(key: str, the_game: Game, expected: str) -> None:
+    answer = why(club(key), the_game)
+    assert answer is not None and expected in answer
+    assert "rules.md" not in answer
+
+
+def test_tensuusei_the_fourth_game_of_a_pair_in_a_day() -> None:
+    """Tensuusei local rule 1 (rules.md §2.3): up to 3 games a pair a day count."""
+    ledger = club("tensuusei")
+    for gid in (1, 2, 3):
+        assert why(ledger, game(gid)) is None
+        ledger.apply(GamePlayed(game(gid)))
+    assert why(ledger, game(4, black=2, white=1)) == (
+        "4th game between these two players on 2026-11-20 (Tensuusei local rule: 3 games a "
+        "pair a day)"
+    )
+    assert why(ledger, game(4, date=DAY + dt.timedelta(days=1))) is None  # another day
+    ledger.apply(GamePlayed(game(4)))
+    answer = why(ledger, game(5))
+    assert answer is not None and answer.startswith("5th game between")
+
+
+def test_psg_the_third_arranged_game_with_the_same_opponent() -> None:
+    """PSG regulations §8(2) (rules.md §4.1): at most two arranged games with one opponent."""
+    ledger = club("psg", ("10k", "10k"))
+    for gid in (1, 2):
+        assert why(ledger, game(gid, time=TIME_60)) is None
+        ledger.apply(GamePlayed(game(gid, time=TIME_60)))
+    answer = why(ledger, game(3, time=TIME_60))
+    assert answer is not None and "2 arranged games between these players already count" in answer
+    assert "PSG regulations §8(2)" in answer
+    assert why(ledger, game(3, time=TIME_60, tournament=1)) is None  # a tournament game counts
