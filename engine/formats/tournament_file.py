@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -213,9 +213,7 @@ def tournament_time(tf: TournamentFile) -> TimeControl | None:
     return TimeControl(base_s=tf.time_minutes * 60)
 
 
-def administrative_note(
-    games: tuple[FileGame, ...] | list[FileGame], names: Mapping[int, str]
-) -> str | None:
+def administrative_note(games: Sequence[FileGame], names: Mapping[int, str]) -> str | None:
     """The readers' warning naming the games with OpenGotha's administrative results (both
     win, both lose): stored as unplayed games and never rated (formats.md, OpenGotha
     tournament XML: "A both-win or both-lose result is unplayed for rating"); ``None`` when
