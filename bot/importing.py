@@ -167,7 +167,8 @@ async def _initial_rank_problems(db: Database, club: Club, new: list[NewPlayer])
     listed = ", ".join(f"{p.name} {p.rank}" for p in strong)
     return [
         f"{len(strong)} new player(s) are stronger than {limit}: {listed}. Under MGSZ a new "
-        f"player without a rating starts at {limit} at most (rules.md §1.5): give starting "
+        f"player without a rating starts at {limit} at most, unless the rating committee "
+        "decides otherwise: give starting "
         "ratings (a CSV of name,rating[,rank]), register them first with a rating, or record "
         "the declared ranks as a committee decision (committee)."
     ]
@@ -206,7 +207,8 @@ async def _rule_notes(
             name = player.name if player else f"#{pid}"
             notes.append(
                 f"{name} entered as {declared} but their Elo is in the {expected} "
-                "band (rules.md §1.6): correct the entry if needed"
+                "band (a player enters with the rank of their current Elo, MGSZ Minősítési "
+                "Szabályzat 9.§ (1) a): correct the entry if needed"
             )
     elif isinstance(ledger, Psg):
         notes.extend(ledger.entry_rank_violations(as_club))

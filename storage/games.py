@@ -122,9 +122,9 @@ class Context:
                 if seq not in folded.undone
             }
         played = [
-            row
+            stored
             for tournament in tournaments
-            for row in await game_rows(
+            for stored in await game_rows(
                 reader,
                 club,
                 [
@@ -136,13 +136,13 @@ class Context:
                 ],
                 folded,
             )
-            if row.status in (GAME_OK, GAME_PENDING) and row.game.round is not None
+            if stored.status in (GAME_OK, GAME_PENDING) and stored.game.round is not None
         ]
-        ids |= {player for row in played for player in (row.game.black, row.game.white)}
+        ids |= {player for game in played for player in (game.game.black, game.game.white)}
         players = await players_by_id(reader, club, ids, folded.undone)
         context = cls(players, folded, tournaments, entered)
-        for row in played:
-            context.claim(row.game, f"#{row.number} {context.describe(row.game)}")
+        for earlier in played:
+            context.claim(earlier.game, f"#{earlier.number} {context.describe(earlier.game)}")
         return context
 
     def describe(self, game: Game) -> str:

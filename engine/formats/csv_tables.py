@@ -201,8 +201,7 @@ def format_result(result: Result | None, played: bool, margin: str | None = None
         return "?"
     if result is Result.JIGO:
         return "jigo"
-    text: str = result.value
-    return text + (margin or "")
+    return f"{result.value}{margin or ''}"
 
 
 # ------------------------------------------------------------------------------- reading

@@ -30,6 +30,7 @@ from engine.formats.tournament_file import (
     FileGame,
     FilePlayer,
     TournamentFile,
+    administrative_note,
     format_komi,
     parse_komi,
 )
@@ -159,6 +160,9 @@ def parse_h9(data: bytes | str) -> TournamentFile:
     unknown = sum(1 for g in games if g.result is None and g.double is None)
     if unknown:
         warnings.append(f"{_games_count(unknown)} an unknown result (?): stored, never rated")
+    note = administrative_note(games, {position: row.name for position, row in enumerate(rows, 1)})
+    if note:
+        warnings.append(note)
     start, end = _dates(header)
     if start is None:
         warnings.append(f"the file has no dates; add them, e.g. {DATE_EXAMPLE}")
@@ -566,8 +570,9 @@ def _check_agreement(
         raise disagree(f"line {other.line} should name opponent {position}")
     if mine.played != theirs.played:
         raise disagree("both played (/) or both by default (!)")
+    # both + or both -: OpenGotha's both win / both lose, with / or ! (formats.md)
     double = mine.res == theirs.res and mine.res in "+-"
-    if theirs.res != _OPPOSITE[mine.res] and not (double and not mine.played):
+    if theirs.res != _OPPOSITE[mine.res] and not double:
         raise disagree("opposite results: + and -, = and =, ? and ?")
     if mine.colour is not None and mine.colour == theirs.colour:
         raise disagree("opposite colours, w and b")
@@ -618,7 +623,7 @@ def _game(
         black=black,
         white=white,
         result=result,
-        played=mine.played,
+        played=mine.played and double is None,  # an administrative result is unplayed
         stones=stones,
         colour_known=colour_known,
         handicap_inferred=inferred,

@@ -28,6 +28,7 @@ from engine.formats.tournament_file import (
     FileGame,
     FilePlayer,
     TournamentFile,
+    administrative_note,
     parse_komi,
 )
 from engine.ranks import parse_rank_lenient
@@ -108,6 +109,9 @@ def parse_opengotha(data: bytes | str) -> TournamentFile:
     if unknown:
         counted = "1 game has" if unknown == 1 else f"{unknown} games have"
         warnings.append(f"{counted} an unknown result: stored, never rated")
+    note = administrative_note(games, {player.position: player.name for player in players})
+    if note:
+        warnings.append(note)
     notes = {
         attribute: general.get(attribute, "")
         for attribute in _NOTE_ATTRIBUTES

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -211,6 +211,27 @@ def tournament_time(tf: TournamentFile) -> TimeControl | None:
     if tf.time_minutes is None:
         return None
     return TimeControl(base_s=tf.time_minutes * 60)
+
+
+def administrative_note(games: Sequence[FileGame], names: Mapping[int, str]) -> str | None:
+    """The readers' warning naming the games with OpenGotha's administrative results (both
+    win, both lose): stored as unplayed games and never rated (formats.md, OpenGotha
+    tournament XML: "A both-win or both-lose result is unplayed for rating"); ``None`` when
+    there are none. ``names`` gives each position's name."""
+    doubles = [g for g in games if g.double is not None]
+    if not doubles:
+        return None
+    counted = (
+        "1 game with an administrative result (both win / both lose) is"
+        if len(doubles) == 1
+        else f"{len(doubles)} games with an administrative result (both win / both lose) are"
+    )
+    listed = "; ".join(
+        f"round {g.round} {names.get(g.black, g.black)} – {names.get(g.white, g.white)} "
+        f"({'both win' if g.double is Outcome.WIN else 'both lose'})"
+        for g in doubles
+    )
+    return f"{counted} stored and not rated: {listed}"
 
 
 def to_engine(

@@ -84,7 +84,8 @@ async def test_the_mgsz_rule_refuses_new_players_above_5k_and_lists_them(chat: F
     message = str(caught.value)
     assert message.startswith("the file cannot be imported:\n")
     assert f"{len(strong)} new player(s) are stronger than 5k: {', '.join(strong)}. " in message
-    assert "rules.md §1.5" in message
+    assert "starts at 5k at most, unless the rating committee decides otherwise" in message
+    assert "rules.md" not in message  # club members' words, not the spec's
     assert await chat.log_size() == 4  # the club, its chat and organiser: nothing new
 
 
@@ -211,9 +212,11 @@ async def test_an_entry_rank_outside_the_elo_band_is_noted(chat: FakeChat) -> No
     await chat.register("Nagy Péter 1k 1900")  # 1900 is in the 2k band (rules.md §1.1)
     p = await plan(chat, read_text(NAMESAKES_H9), committee=True)
     assert (
-        "Nagy Péter entered as 5k but their Elo is in the 2k band (rules.md §1.6): correct the "
-        "entry if needed"
+        "Nagy Péter entered as 5k but their Elo is in the 2k band (a player enters with the "
+        "rank of their current Elo, MGSZ Minősítési Szabályzat 9.§ (1) a): correct the entry if "
+        "needed"
     ) in p.notes
+    assert not any("rules.md" in note for note in p.notes)  # club members' words
 
 
 async def test_unknown_results_are_noted_once(tmp_path: Path, chat: FakeChat) -> None:
@@ -345,3 +348,35 @@ async def test_a_pasted_h9_with_a_player_twice_in_a_round_is_refused_whole(
         "Kiss Ádám plays line 4 (Nagy Éva) in that round ('2+/w0'); a player has one game "
         "a round"
     ) in said.text
+
+
+# -- OpenGotha's administrative results ---------------------------------------------------------
+
+ADMINISTRATIVE = (
+    "2 games with an administrative result (both win / both lose) are stored and not rated: "
+    "round 1 Nagy Éva – Kiss Ádám (both win); round 2 Kiss Ádám – Tóth Jenő (both lose)"
+)
+
+
+@pytest.mark.parametrize("name", ["both_results.h9", "both_results.xml"])
+async def test_both_win_and_both_lose_import_as_unrated_games(chat: FakeChat, name: str) -> None:
+    """Real OpenGotha files carry both-win / both-lose results: the file is imported, those
+    games are stored unplayed (never rated) and the report names them."""
+    said = await chat.ok(
+        "/tournament import committee", attachment=(DATA / name).read_bytes(), attachment_name=name
+    )
+    assert "6 games (4 to rate)" in said.text
+    assert ADMINISTRATIVE in said.text
+    games = [g.game for g in await chat.games()]
+    unplayed = sorted(g.round for g in games if not g.played)  # type: ignore[type-var]
+    assert unplayed == [1, 2]
+    assert all(g.result is None for g in games if not g.played)
+    await chat.ok("/tournament finalise")
+    kiss = await chat.card("Kiss Ádám")
+    assert kiss.games == 1  # only the round-3 win is rated
+
+
+async def test_the_plan_of_a_file_with_administrative_results_names_them(chat: FakeChat) -> None:
+    p = await plan(chat, read("both_results.h9"), committee=True)
+    assert ADMINISTRATIVE in importing.summary_lines(p)
+    assert sum(1 for g in p.games if g.rated) == 4

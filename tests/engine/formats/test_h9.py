@@ -310,6 +310,26 @@ def test_double_results_are_recorded() -> None:
     assert parse_h9(both_win).unknown_results == 0
 
 
+@pytest.mark.parametrize("sep", ["/", "!"])
+def test_both_win_or_lose_is_read_with_either_mark_and_never_played(sep: str) -> None:
+    """OpenGotha writes RESULT_BOTHWIN as ``+/`` on both lines: an administrative result,
+    unplayed (never rated) whatever the mark, and named in the warnings."""
+    both_win = parse_h9(
+        h9(f"   1 Kiss Ádám 1d HU Bp 2+{sep}w0", f"   2 Nagy Éva 4k HU Bp 1+{sep}b0")
+    )
+    both_lose = parse_h9(
+        h9(f"   1 Kiss Ádám 1d HU Bp 2-{sep}w0", f"   2 Nagy Éva 4k HU Bp 1-{sep}b0")
+    )
+    assert [(g.double, g.played, g.result) for g in both_win.games + both_lose.games] == [
+        (Outcome.WIN, False, None),
+        (Outcome.LOSS, False, None),
+    ]
+    assert both_win.warnings == (
+        "1 game with an administrative result (both win / both lose) is stored and not rated: "
+        "round 1 Nagy Éva – Kiss Ádám (both win)",
+    )
+
+
 def test_inferred_handicaps_are_reported() -> None:
     text = h9(
         "   1 Kiss Ádám 1d HU Bp 2+",
@@ -444,7 +464,8 @@ BROKEN = [
     ("opponent is themselves", [P1, P2, P3.replace("0+", "3+")], 4, "3+", "themselves"),
     ("opponent does not answer", [P1, P2.replace("1-/b0", "3-/b0"), P3], 2, "2+/w0",
      "should name opponent 1"),
-    ("same results", [P1, P2.replace("1-/b0", "1+/b0"), P3], 2, "2+/w0", "opposite results"),
+    ("unknown against a win", [P1, P2.replace("1-/b0", "1?/b0"), P3], 2, "2+/w0",
+     "opposite results"),
     ("same colours", [P1, P2.replace("1-/b0", "1-/w0"), P3], 2, "2+/w0", "opposite colours"),
     ("different handicaps", [P1.replace("2+/w0", "2+/w2"), P2.replace("1-/b0", "1-/b3"), P3],
      2, "2+/w2", "the same handicap"),

@@ -48,6 +48,25 @@ def test_the_same_tournament_as_h9_and_xml_gives_the_same_games(kis_kupa: Tourna
     )
 
 
+ADMINISTRATIVE = (
+    "2 games with an administrative result (both win / both lose) are stored and not rated: "
+    "round 1 Nagy Éva – Kiss Ádám (both win); round 2 Kiss Ádám – Tóth Jenő (both lose)"
+)
+
+
+def test_both_win_and_both_lose_read_the_same_from_h9_and_xml() -> None:
+    """OpenGotha's administrative results: RESULT_BOTHWIN in XML is ``+`` on both h9 lines
+    (``/`` as OpenGotha writes it), RESULT_BOTHLOSE_BYDEF is ``-!`` on both; both unplayed,
+    never rated, and named in the readers' warnings."""
+    from_xml = parse_opengotha((DATA / "both_results.xml").read_bytes())
+    from_h9 = parse_h9((DATA / "both_results.h9").read_bytes())
+    assert by_names(from_xml) == by_names(from_h9)
+    doubles = sorted((g.round, g.double, g.played, g.result) for g in from_h9.games if g.double)
+    assert doubles == [(1, Outcome.WIN, False, None), (2, Outcome.LOSS, False, None)]
+    assert ADMINISTRATIVE in from_xml.warnings and ADMINISTRATIVE in from_h9.warnings
+    assert from_xml.unknown_results == from_h9.unknown_results == 0
+
+
 def test_kis_kupa_games_as_written(kis_kupa: TournamentFile) -> None:
     games, byes = by_names(kis_kupa)
     assert games == {
