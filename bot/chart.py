@@ -16,12 +16,15 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.dates as mdates
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
+from matplotlib.ticker import MaxNLocator
 
 # names are text, never formulas: "$" in a name must not start mathtext (a malformed one raised)
 matplotlib.rcParams["text.parse_math"] = False
 
+SHORT_SPAN_DAYS = 7  # a chart spanning fewer days shows a week around them, day by day
 MISSING_GLYPH = "\u25a1"  # □, for a character the chart's font cannot draw
 
 
@@ -66,6 +69,14 @@ class ChartData:
 
 def render_chart(data: ChartData) -> bytes:
     """The chart as PNG bytes, sized for a phone screen (1080 px wide)."""
+    fig = chart_figure(data)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def chart_figure(data: ChartData) -> Figure:
+    """The chart as a matplotlib figure (laid out, not yet drawn to pixels)."""
     fig = Figure(figsize=(7.2, 4.8), dpi=150)
     ax = fig.subplots()
     dates = [d for d, _ in data.points]
@@ -106,16 +117,33 @@ def render_chart(data: ChartData) -> bytes:
     ax.set_title(drawable(data.title), fontsize=13)
     ax.set_ylabel(drawable(data.y_label), fontsize=11)
     ax.grid(axis="y", alpha=0.3)
-    locator = mdates.AutoDateLocator(minticks=3, maxticks=7)
-    ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    _time_axis(ax, dates)
+    if values and all(float(v).is_integer() for v in values):  # Elo, Tensuusei points
+        ax.yaxis.set_major_locator(MaxNLocator(nbins="auto", integer=True))
     ax.tick_params(labelsize=9)
     if not values:
         ax.text(0.5, 0.5, "no rated games yet", transform=ax.transAxes, ha="center")
     fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return fig
+
+
+def _time_axis(ax: Axes, dates: list[dt.date]) -> None:
+    """Dates on the x axis: some days either side of a one-day span (matplotlib would show
+    years around it), and whole days, never hours, when the span is short."""
+    locator: mdates.DateLocator
+    if dates:
+        first, last = min(dates), max(dates)
+        span = (last - first).days
+        if span < SHORT_SPAN_DAYS:
+            pad = dt.timedelta(days=max(1, (SHORT_SPAN_DAYS - span) // 2))
+            ax.set_xlim(mdates.date2num(first - pad), mdates.date2num(last + pad))
+            locator = mdates.DayLocator(interval=max(1, (span + 2 * pad.days) // 6))
+            ax.xaxis.set_major_locator(locator)
+            ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+            return
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=7)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
 
 
 def render_movers(title: str, movers: list[tuple[str, float]]) -> bytes:

@@ -19,12 +19,9 @@ from engine.formats.tournament_file import to_engine
 from engine.mgsz.tables import RATED_BOARDS
 from engine.ranks import Rank
 from engine.system import Card
-from engine.systems import SYSTEMS
+from engine.systems import SYSTEM_TITLES, SYSTEMS
 from engine.timecontrol import TimeControl
 from engine.types import DayEnded, Game, Importance, Registered, Tournament, TournamentRated
-
-# systems whose players carry a number a starting-ratings table can set (Elo, points)
-RATED_SYSTEMS = frozenset({"mgsz", "tensuusei"})
 
 IMPORTANCE_FLAGS = {
     "invitational": "invitational_or_national_championship",
@@ -153,6 +150,28 @@ def rate(
         starting[player.position] = next(
             (by_key[k] for k in name_keys(player.name) if k in by_key), None
         )
+    # the system's own scale says which ratings it can start from (the engine knows it)
+    scale = system.rating_scale()
+    ignored: list[str] = []
+    if scale is None and any(row.rating is not None for row in ratings):
+        ignored.append(
+            f"--ratings: the ratings are ignored ({SYSTEM_TITLES.get(system_key, system_key)} "
+            "counts its values from games alone); only its ranks count"
+        )
+    usable: dict[int, int | None] = {}
+    for player in tf.players:
+        row = starting[player.position]
+        if row is None or scale is None:
+            usable[player.position] = None
+        elif row.rating in scale:
+            usable[player.position] = row.rating
+        else:
+            usable[player.position] = None
+            rank = row.rank or player.rank
+            ignored.append(
+                f"--ratings line {row.line}: {player.name}'s {row.rating} is outside the "
+                f"{scale}, so it is ignored: the player starts from the rank {rank}"
+            )
     tournament, entries, games = to_engine(
         tf, {p.position: p.position for p in tf.players}, {p.position for p in tf.players}, 1, 1
     )
@@ -164,7 +183,7 @@ def rate(
                 player=player.position,
                 rank=row.rank if row and row.rank else player.rank,
                 date=tournament.start,
-                rating=row.rating if row and system_key in RATED_SYSTEMS else None,
+                rating=usable[player.position],
                 country=player.country,
                 committee=True,  # the organiser rating offline is the committee (§1.5)
             )
@@ -187,7 +206,7 @@ def rate(
                 name=player.name,
                 rank_before=b.rank,
                 rating_before=b.rating,
-                start_from="csv" if starting[player.position] else "rank",
+                start_from="csv" if usable[player.position] is not None else "rank",
                 games=sum(1 for g in games if g.rated and player.position in (g.black, g.white)),
                 game_points=points.get(player.position, ""),
                 change=_difference(b, a),
@@ -196,7 +215,7 @@ def rate(
                 note=notes.get(player.position, ""),
             )
         )
-    warnings = list(tf.warnings)
+    warnings = [*tf.warnings, *ignored]
     if tf.unknown_results:
         warnings.append(f"{tf.unknown_results} game(s) with an unknown result (?) were not rated")
     return RateReport(

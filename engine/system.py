@@ -82,6 +82,25 @@ class Progress:
     lines: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True, slots=True)
+class RatingScale:
+    """The values a player's rating can plausibly take under one system, inclusive.
+
+    A starting rating given from outside (``hoshi rate --ratings``, a CSV import) outside the
+    scale is a mistake in the table (an Elo of 5, Tensuusei points of 2100), not a player.
+    """
+
+    name: str  # what the value is, e.g. "MGSZ Elo", "Tensuusei points"
+    low: int
+    high: int
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, int | Fraction) and self.low <= value <= self.high
+
+    def __str__(self) -> str:
+        return f"{self.name} scale ({self.low} to {self.high})"
+
+
 class RatingSystem(Protocol):
     """A rulebook as a ledger: replay events, answer queries."""
 
@@ -128,6 +147,11 @@ class RatingSystem(Protocol):
         the ledger's current state; in a club member's words (naming the rulebook's own rule,
         never rules.md). ``None`` when it counts. Never raises and changes nothing.
         """
+        ...
+
+    def rating_scale(self) -> RatingScale | None:
+        """The range a starting rating may take (``Registered.rating``); ``None`` when the
+        system counts its values from games alone and a rating cannot be set (Swedish, PSG)."""
         ...
 
 

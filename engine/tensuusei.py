@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
-from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
+from engine.system import Card, Change, HandicapAdvice, Progress, RatingScale, never_rated
 from engine.types import (
     DayEnded,
     Event,
@@ -61,6 +61,8 @@ RATED_BOARD = 19  # ours: the §2.1 table is for 19×19 games
 _LOWEST_STEP = 1 - WEAKEST_KYU
 _HIGHEST_STEP = STRONGEST_DAN
 _RANKS = {step: Rank(step) for step in range(_LOWEST_STEP, _HIGHEST_STEP + 1)}  # built once
+# ours: how many ranks' spacing a rating may lie beyond the rank line (rating_scale)
+SCALE_MARGIN_RANKS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -557,6 +559,15 @@ class Tensuusei:
                 f"{nxt - state.points} to go."
             )
         return Progress(player, rank, target, tuple(lines))
+
+    def rating_scale(self) -> RatingScale:
+        """Points on the club's rank line (rules.md §2.2), from the weakest rank's initial
+        points to 9d's, widened by ten ranks either side (ours: points move one a game, so a
+        player drifts off the line only slowly; 2100 or −1000 is a mistake in a table)."""
+        margin = SCALE_MARGIN_RANKS * self.params.spacing
+        low = initial_points(_RANKS[_LOWEST_STEP], self.params) - margin
+        high = initial_points(_RANKS[_HIGHEST_STEP], self.params) + margin
+        return RatingScale("Tensuusei points", low, high)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole ledger as plain, canonically ordered data."""

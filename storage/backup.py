@@ -5,6 +5,9 @@ copy of the whole database, the write-ahead log included, taken while the bot ke
 It is written under a temporary name, checked (``PRAGMA integrity_check``), switched to a
 self-contained rollback journal, flushed to disk, and only then renamed to its timestamped name
 ``hoshi-YYYYMMDD-HHMMSSZ.sqlite`` (UTC): a file with that name is always a whole, checked backup.
+A second backup in the same second is ``hoshi-YYYYMMDD-HHMMSSZ-2.sqlite`` (then ``-3`` …): a
+backup never replaces another (the final name is taken with a hard link, which fails rather
+than overwrite).
 
 Restoring checks the backup first — a SQLite file, intact, with hoshi's log, at a schema
 version this hoshi knows — and refuses before touching anything when it is not. Then the
@@ -29,7 +32,7 @@ from storage.errors import StorageError
 
 PREFIX = "hoshi-"
 SUFFIX = ".sqlite"
-_NAME = re.compile(r"^hoshi-(\d{8}-\d{6})Z\.sqlite$")
+_NAME = re.compile(r"^hoshi-(\d{8}-\d{6})Z(?:-([1-9]\d*))?\.sqlite$")
 _STAMP = "%Y%m%d-%H%M%S"
 BUSY_TIMEOUT_S = 5.0
 
@@ -56,9 +59,17 @@ class BackupInfo:
         )
 
 
-def backup_name(at: dt.datetime) -> str:
-    """``hoshi-20261122-031500Z.sqlite`` for a backup taken at ``at`` (UTC in the name)."""
-    return f"{PREFIX}{at.astimezone(dt.UTC).strftime(_STAMP)}Z{SUFFIX}"
+def backup_name(at: dt.datetime, n: int = 1) -> str:
+    """``hoshi-20261122-031500Z.sqlite`` for a backup taken at ``at`` (UTC in the name);
+    the ``n``-th backup of the same second is ``hoshi-20261122-031500Z-N.sqlite``."""
+    return f"{PREFIX}{at.astimezone(dt.UTC).strftime(_STAMP)}Z{f'-{n}' if n > 1 else ''}{SUFFIX}"
+
+
+def _order(path: Path) -> tuple[str, int]:
+    """A backup's place among others: its second, then its number within the second."""
+    match = _NAME.match(path.name)
+    assert match is not None
+    return match[1], int(match[2] or 1)
 
 
 def taken_at(path: Path) -> dt.datetime | None:
@@ -73,8 +84,7 @@ def backups(directory: Path) -> list[Path]:
     """The backups in ``directory``, oldest first (files named like :func:`backup_name`)."""
     if not directory.is_dir():
         return []
-    found = [(at, p) for p in directory.iterdir() if (at := taken_at(p)) is not None]
-    return [p for _, p in sorted(found)]
+    return sorted((p for p in directory.iterdir() if taken_at(p) is not None), key=_order)
 
 
 def check(path: Path) -> BackupInfo:
@@ -129,8 +139,13 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def copy_database(source: Path, target: Path) -> None:
-    """A checked, self-contained copy of ``source`` at ``target`` (replaced atomically).
+class _NameTaken(Exception):
+    """The name a copy was to take appeared meanwhile (another backup of the same second)."""
+
+
+def copy_database(source: Path, target: Path, *, overwrite: bool = True) -> None:
+    """A checked, self-contained copy of ``source`` at ``target`` (replaced atomically; with
+    ``overwrite=False`` an existing ``target`` is never replaced: :class:`_NameTaken`).
 
     Raises:
         BackupError: the source cannot be read, or the copy does not check out.
@@ -147,7 +162,15 @@ def copy_database(source: Path, target: Path) -> None:
             dst.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
         check(partial)
         _fsync(partial)
-        os.replace(partial, target)
+        if overwrite:
+            os.replace(partial, target)
+        else:
+            try:
+                os.link(partial, target)  # atomic, and fails where os.replace would overwrite
+            except FileExistsError:
+                partial.unlink(missing_ok=True)
+                raise _NameTaken(target) from None
+            partial.unlink()
         _fsync(target.parent)
     except sqlite3.DatabaseError as exc:
         partial.unlink(missing_ok=True)
@@ -173,9 +196,21 @@ async def backup(source: Path, directory: Path, *, now: dt.datetime) -> Path:
         BackupError: the backup failed (nothing is left under the backup's name).
     """
     _stale_partials(directory)
-    target = directory / backup_name(now)
-    await asyncio.to_thread(copy_database, source, target)
-    return target
+    return await asyncio.to_thread(_copy_to_a_new_name, source, directory, now, "")
+
+
+def _copy_to_a_new_name(source: Path, directory: Path, now: dt.datetime, kind: str) -> Path:
+    """Copy ``source`` to the first free backup name of ``now`` in ``directory``."""
+    n = 1
+    while True:
+        target = directory / f"{PREFIX}{kind}{backup_name(now, n)[len(PREFIX) :]}"
+        if not target.exists() and not target.with_name(target.name + ".partial").exists():
+            try:
+                copy_database(source, target, overwrite=False)
+                return target
+            except _NameTaken:
+                pass
+        n += 1
 
 
 def prune(directory: Path, keep: int) -> list[Path]:
@@ -209,8 +244,7 @@ def restore(source: Path, target: Path, safety_directory: Path, *, now: dt.datet
     check(source)
     previous = None
     if target.exists():
-        previous = safety_directory / f"{PREFIX}before-restore-{backup_name(now)[len(PREFIX) :]}"
-        copy_database(target, previous)
+        previous = _copy_to_a_new_name(target, safety_directory, now, "before-restore-")
     try:
         with (
             contextlib.closing(_connect(source, read_only=True)) as src,

@@ -19,6 +19,43 @@ DEFAULTS: dict[str, str] = {"timezone": "UTC"}
 
 KEY_RE = re.compile(r"^[a-z][a-z0-9_.]*$")
 
+TIME_ZONE_EXAMPLE = "e.g. /club timezone Europe/Budapest (the tz database's Area/City names)"
+# a tz database name: ASCII letters, digits, and _ - + in parts joined by "/" (e.g.
+# America/Argentina/Buenos_Aires, Etc/GMT+5); anything else is refused before it is looked up
+_TIME_ZONE_RE = re.compile(r"[A-Za-z0-9_+-]{1,40}(?:/[A-Za-z0-9_+-]{1,40}){0,3}")
+# files of the tz database that are not places a club can be in
+_NOT_PLACES = frozenset({"Factory", "localtime", "posixrules"})
+
+
+def time_zone(text: str) -> str:
+    """``text`` as a time zone a club can use (``/club timezone``): a name in the tz database.
+
+    Any string is answered: a shape check comes first, and only a name listed by
+    :func:`zoneinfo.available_timezones` is then opened (so a folder, a data file, a path or
+    a name too long for the file system never reaches the zone loader, whose errors differ
+    between the system's files and the tzdata package).
+
+    Raises:
+        ValueError: a message naming the value (cut short) and an example.
+    """
+    import zoneinfo
+
+    value = text.strip()
+    if not value:
+        raise ValueError(f"give a time zone, {TIME_ZONE_EXAMPLE}")
+    shown = repr(value if len(value) <= 20 else value[:20] + "…")
+    known = zoneinfo.available_timezones() - _NOT_PLACES
+    if _TIME_ZONE_RE.fullmatch(value) is None or value not in known:
+        folded = {name.lower(): name for name in known}
+        guess = folded.get(value.lower()) if len(value) <= 100 else None
+        hint = f"; did you mean {guess}?" if guess else ""
+        raise ValueError(f"{shown} is not a time zone{hint} — {TIME_ZONE_EXAMPLE}")
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(f"{shown} cannot be read as a time zone — {TIME_ZONE_EXAMPLE}") from None
+    return value
+
 
 async def settings(reader: Reader, club: int) -> dict[str, str]:
     """The club's settings: defaults, the creation system, then every change in log order."""

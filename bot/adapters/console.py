@@ -15,14 +15,20 @@ directory and their paths printed. A pasted table follows its command as a block
 
 Lines starting with ``#`` are comments. ``/as NAME /command …`` runs a command as another
 member of the chat (not an organiser), e.g. to report a game and confirm it from one terminal.
+
+At the prompt Ctrl-C clears the line (as a shell does) and drops a half-pasted block; a second
+Ctrl-C with no line entered in between, or Ctrl-D, quits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+import signal
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -37,6 +43,11 @@ from storage.db import Database, open_db
 from storage.errors import StorageError
 from storage.records import Club
 
+Reader = Callable[[str], str]  # input(): a line, EOFError at the end, KeyboardInterrupt on ^C
+
+PROMPT = "hoshi> "
+MORE = "... "
+QUIT_HINT = "(Ctrl-C again on an empty line, or Ctrl-D, quits.)"
 PLATFORM = "console"
 CALLER = Caller(PLATFORM, "local", "console", chat_admin=True)
 _HEREDOC = re.compile(r"\s*<<\s*([A-Za-z_]+)\s*$")
@@ -98,6 +109,8 @@ class Console:
         self.chat = chat_id(club)
         self.out = out
         self.out_dir = out_dir
+        self._pending: asyncio.Future[str] | None = None  # a read a Ctrl-C did not end
+        self._interrupted = asyncio.Event()
 
     async def show_notice(self, notice: Notice) -> None:
         """What the bot posts by itself (a summary, a finalisation) to the club's chats."""
@@ -139,34 +152,126 @@ class Console:
                 self.out.write("\n")
         return errors
 
-    async def interactive(self) -> None:
+    async def interactive(self, read: Reader | None = None) -> None:
+        """Prompt for commands until Ctrl-D, or Ctrl-C twice with no line between.
+
+        Lines are read in a daemon thread (the scheduler keeps running meanwhile). A real
+        Ctrl-C reaches the event loop as SIGINT: the terminal has dropped what was typed and
+        the read goes on, so only the prompt is shown again. A ``read`` that raises
+        KeyboardInterrupt itself (the tests' fake input) is treated the same way.
+        """
         self.out.write(
-            "hoshi console — you are the club's organiser. /help lists the "
-            "commands; Ctrl-D quits.\n"
+            "hoshi console — you are the club's organiser. /help lists the commands; "
+            "Ctrl-C clears the line, Ctrl-D quits.\n"
         )
+        loop = asyncio.get_running_loop()
+        catching = _catch_sigint(loop, self._interrupted.set)
+        quitting = False
+        try:
+            while True:
+                try:
+                    command = await self._read_command(read or input)
+                except KeyboardInterrupt:
+                    if quitting:
+                        self.out.write("\n")
+                        return
+                    quitting = True
+                    self.out.write(f"\n{QUIT_HINT}\n")
+                    if self._pending is not None:  # the read goes on: show its prompt again
+                        self.out.write(PROMPT)
+                    self.out.flush()
+                    continue
+                except EOFError:
+                    self.out.write("\n")
+                    return
+                if command is not None:  # a blank line leaves a pending Ctrl-C pending
+                    quitting = False
+                    await self.run_line(*command)
+        finally:
+            if catching:
+                loop.remove_signal_handler(signal.SIGINT)
+
+    async def _read_command(self, read: Reader) -> tuple[str, bytes | None] | None:
+        """One command and its pasted block (``None`` for a blank line).
+
+        Raises:
+            EOFError: Ctrl-D at the prompt. KeyboardInterrupt: Ctrl-C (the line, or the
+                half-pasted block, is dropped).
+        """
+        line = await self._ask(read, PROMPT)
+        if not line.strip():
+            return None
+        match = _HEREDOC.search(line)
+        if match is None:
+            return line, None
+        block = []
         while True:
             try:
-                line = await asyncio.to_thread(input, "hoshi> ")
+                body = await self._ask(read, MORE)
             except EOFError:
-                self.out.write("\n")
-                return
-            if not line.strip():
-                continue
-            match = _HEREDOC.search(line)
-            attachment = None
-            if match is not None:
-                block = []
-                while True:
-                    try:
-                        body = await asyncio.to_thread(input, "... ")
-                    except EOFError:
-                        break
-                    if body.strip() == match.group(1):
-                        break
-                    block.append(body)
-                line = line[: match.start()]
-                attachment = ("\n".join(block) + "\n").encode("utf-8")
-            await self.run_line(line, attachment)
+                break
+            if body.strip() == match.group(1):
+                break
+            block.append(body)
+        return line[: match.start()], ("\n".join(block) + "\n").encode("utf-8")
+
+    async def _ask(self, read: Reader, prompt: str) -> str:
+        """A line from ``read`` in a daemon thread, or KeyboardInterrupt on Ctrl-C."""
+        loop = asyncio.get_running_loop()
+        if self._pending is None:
+            self._pending = _read_in_thread(loop, read, prompt)
+        interrupt = asyncio.ensure_future(self._interrupted.wait())
+        try:
+            await asyncio.wait({self._pending, interrupt}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            interrupt.cancel()
+        if self._pending.done():
+            done, self._pending = self._pending, None
+            self._interrupted.clear()
+            return done.result()  # or its EOFError / KeyboardInterrupt
+        self._interrupted.clear()
+        raise KeyboardInterrupt
+
+
+def _read_in_thread(
+    loop: asyncio.AbstractEventLoop, read: Reader, prompt: str
+) -> asyncio.Future[str]:
+    """Call ``read(prompt)`` in a daemon thread (one that never holds the exit up while it
+    waits for a line); its line, or what it raised, settles the returned future."""
+    future: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            assert line is not None
+            future.set_result(line)
+
+    def work() -> None:
+        try:
+            line = read(prompt)
+        except BaseException as exc:  # EOFError, KeyboardInterrupt: the caller's to handle
+            result: tuple[str | None, BaseException | None] = (None, exc)
+        else:
+            result = (line, None)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(settle, *result)
+
+    threading.Thread(target=work, name="hoshi-console-input", daemon=True).start()
+    return future
+
+
+def _catch_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) -> bool:
+    """Route Ctrl-C to ``handler`` instead of stopping the program (where signals allow)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    try:
+        loop.add_signal_handler(signal.SIGINT, handler)
+    except (NotImplementedError, RuntimeError, ValueError):  # not on this platform
+        return False
+    return True
 
 
 def _free_path(path: Path) -> Path:

@@ -36,10 +36,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def version() -> str:
+    """hoshi's version from the installed package's metadata (pyproject.toml's version)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("hoshi")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed: pip install -e .)"
+
+
 def parser_of_hoshi() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hoshi", description="A rating bot for go clubs (MGSZ, Tensuusei, Swedish, PSG)."
     )
+    parser.add_argument("--version", action="version", version=f"hoshi {version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(name).add(commands)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from bot.cli.common import SYSTEM_CHOICES, fail
@@ -68,5 +69,10 @@ def _run_rate(args: argparse.Namespace) -> int:
         report = rate(tf, args.system, ratings, inputs)
     except EngineError as exc:
         return fail(str(exc))
-    print(report.as_json() if args.json else report.as_table())
+    if args.json:  # the table carries its warnings; JSON keeps stdout to the rows
+        print(report.as_json())
+        for warning in report.warnings:
+            print(f"hoshi: {warning}", file=sys.stderr)
+    else:
+        print(report.as_table())
     return 0

@@ -27,13 +27,14 @@ from engine.mgsz.multiplier import Multiplier, multiplier, time_category
 from engine.mgsz.tables import (
     CONFIRM_FROM_STEP,
     CONFIRMATIONS,
+    ELO_SCALE,
     FULL_BOARD,
     RATED_BOARDS,
     SMALL_BOARD,
     STRONGEST_STEP,
 )
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
+from engine.system import Card, Change, HandicapAdvice, Progress, RatingScale, never_rated
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -577,6 +578,10 @@ class Mgsz:
         if pending:
             lines.append(f"{pending} club games wait for the end of the rating period")
         return Progress(player, title, target, tuple(lines))
+
+    def rating_scale(self) -> RatingScale:
+        """An Elo the rank table can place (rules.md §1.1; the range is ours)."""
+        return RatingScale("MGSZ Elo", *ELO_SCALE)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as canonical JSON-able data."""

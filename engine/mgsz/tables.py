@@ -86,6 +86,10 @@ WEAKEST_STEP = min(BOUND_BY_STEP)  # 35k
 STRONGEST_STEP = max(BOUND_BY_STEP)  # 7d
 TABLE_BOTTOM = BOUND_BY_STEP[WEAKEST_STEP]  # 1000
 TABLE_TOP = BOUND_BY_STEP[STRONGEST_STEP]  # 2700
+# ours: the Elo a starting rating may be (hoshi rate --ratings): the rank table's span widened
+# by the top band width (rules.md §1.1 Decision) — one band below 35k, and above 7d the 8d and
+# 9d steps and one band more. Outside it (an Elo of 5, of 9000) the table is mistaken.
+ELO_SCALE = (TABLE_BOTTOM - WIDTH_FROM_TOP, TABLE_TOP + 3 * WIDTH_FROM_TOP)  # 800 to 3300
 CONFIRM_FROM_STEP = Rank.parse(CONFIRM_FROM).step
 
 # For every Elo in [1000, 2700): the band's rank step and width (index = Elo − 1000).

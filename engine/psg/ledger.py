@@ -788,6 +788,10 @@ class Psg:
         """The §4.1 entry-rank problems of a tournament's entries against this ledger."""
         return entry_rank_violations(entries, self.entry_standings(), approvals=approvals)
 
+    def rating_scale(self) -> None:
+        """None: a PSG result is computed from games alone and cannot be set (rules.md §4)."""
+        return None
+
     def snapshot(self) -> dict[str, Any]:
         """The whole ledger as canonical JSON-able data."""
         players = self._players

@@ -580,6 +580,10 @@ class Swedish:
             "(every further game lowers the bar by 10 until the minimum is reached)."
         )
 
+    def rating_scale(self) -> None:
+        """None: promotion points are counted from games and cannot be set (rules.md §3)."""
+        return None
+
     def snapshot(self) -> dict[str, Any]:
         """The whole ledger as plain, canonically ordered data.
 

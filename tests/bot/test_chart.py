@@ -6,10 +6,11 @@ import datetime as dt
 import io
 import struct
 
+import matplotlib.dates as mdates
 import matplotlib.image as mpimg
 import pytest
 
-from bot.chart import Band, ChartData, Marker, render_chart
+from bot.chart import Band, ChartData, Marker, chart_figure, render_chart
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DAY = dt.date(2026, 4, 1)
@@ -66,3 +67,39 @@ def test_an_empty_series_says_there_is_nothing_yet() -> None:
     empty = render_chart(ChartData("Nagy Péter", "Elo", ()))
     other = render_chart(ChartData("Nagy Péter", "Elo", series(2)))
     assert empty != other and ihdr_size(empty) == (1080, 720)
+
+
+def visible(ticks: list[float], limits: tuple[float, float]) -> list[float]:
+    low, high = limits
+    return [t for t in ticks if low <= t <= high]
+
+
+def test_a_one_day_chart_shows_some_days_either_side() -> None:
+    """Every change on one date (a first club evening): days around it, not years or hours."""
+    data = ChartData("One evening", "points", ((DAY, 70.0), (DAY, 71.0), (DAY, 72.0)))
+    ax = chart_figure(data).axes[0]
+    low, high = ax.get_xlim()
+    day = mdates.date2num(DAY)
+    assert day - 10 <= low <= day - 2 and day + 2 <= high <= day + 10
+    ticks = visible(list(ax.get_xticks()), (low, high))
+    assert len(ticks) >= 3 and all(t == int(t) for t in ticks)  # whole days, no hours
+
+
+def test_a_short_span_has_day_ticks() -> None:
+    data = ChartData("Three days", "Elo", ((DAY, 1720.0), (DAY + dt.timedelta(days=2), 1731.0)))
+    ax = chart_figure(data).axes[0]
+    assert all(t == int(t) for t in visible(list(ax.get_xticks()), ax.get_xlim()))
+
+
+@pytest.mark.parametrize("values", [(70, 71, 72), (1720, 1721), (0, 1, 0, -1), (1720, 1838, 1901)])
+def test_integer_ratings_get_integer_ticks(values: tuple[int, ...]) -> None:
+    points = tuple((DAY + dt.timedelta(days=i), float(v)) for i, v in enumerate(values))
+    ax = chart_figure(ChartData("Whole points", "points", points)).axes[0]
+    ticks = visible(list(ax.get_yticks()), ax.get_ylim())
+    assert len(ticks) >= 3 and all(t == int(t) for t in ticks)
+
+
+def test_half_points_may_have_half_ticks() -> None:
+    points = ((DAY, 37.5), (DAY + dt.timedelta(days=7), 38.0))
+    ax = chart_figure(ChartData("Swedish", "points toward 1d", points)).axes[0]
+    assert len(visible(list(ax.get_yticks()), ax.get_ylim())) >= 3

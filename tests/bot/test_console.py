@@ -201,3 +201,70 @@ async def test_the_interactive_prompt(tmp_path: Path, typed: list[str]) -> None:
     assert "hoshi console — you are the club's organiser." in text
     assert "Registered Nagy Péter (5k)" in text and "Imported Tiny Cup" in text
     assert "Kovács Anna" in text.split("My Go Club — MGSZ Elo (Hungary)")[1]
+
+
+INTERRUPT = "^C"  # a 'typed' Ctrl-C: the fake input() raises KeyboardInterrupt
+
+
+@pytest.fixture
+def keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Like ``typed``, with ``INTERRUPT`` for Ctrl-C at a prompt."""
+    lines: list[str] = []
+
+    def fake_input(prompt: str = "") -> str:
+        if not lines:
+            raise EOFError
+        line = lines.pop(0)
+        if line == INTERRUPT:
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    monkeypatch.setattr(console, "stdin_is_terminal", lambda: True)
+    yield lines
+
+
+async def session(tmp_path: Path) -> tuple[int, str]:
+    out = io.StringIO()
+    status = await run_console(config(tmp_path), db_path=tmp_path / "k.sqlite", out=out)
+    return status, out.getvalue()
+
+
+async def test_ctrl_c_clears_the_line_and_the_session_goes_on(
+    tmp_path: Path, keys: list[str]
+) -> None:
+    keys.extend([INTERRUPT, "/register Nagy Péter 5k", INTERRUPT, "/top"])
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert text.count("(Ctrl-C again on an empty line, or Ctrl-D, quits.)") == 2
+    assert "Registered Nagy Péter (5k)" in text and "Nagy Péter" in text.split("Elo")[-1]
+
+
+async def test_a_second_ctrl_c_quits(tmp_path: Path, keys: list[str]) -> None:
+    keys.extend([INTERRUPT, INTERRUPT, "/register Nagy Péter 5k"])
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert "Registered" not in text  # the session ended before the third line
+    assert keys == ["/register Nagy Péter 5k"]
+
+
+async def test_an_empty_line_between_two_ctrl_cs_still_quits(
+    tmp_path: Path, keys: list[str]
+) -> None:
+    keys.extend(["/register Nagy Péter 5k", INTERRUPT, "", INTERRUPT, "/top"])
+    status, text = await session(tmp_path)
+    assert status == 0 and "Registered Nagy Péter" in text
+    assert keys == ["/top"]
+
+
+async def test_ctrl_c_in_a_paste_drops_the_command(tmp_path: Path, keys: list[str]) -> None:
+    keys.extend(["/tournament import <<END", "; EV[Half]", INTERRUPT, "/top"])
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert "Imported" not in text and "No players yet" in text
+
+
+async def test_ctrl_d_quits(tmp_path: Path, keys: list[str]) -> None:
+    keys.extend(["/top"])
+    status, text = await session(tmp_path)
+    assert status == 0 and text.endswith("\n")

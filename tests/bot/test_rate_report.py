@@ -118,3 +118,52 @@ def test_cli_bad_ratings_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ratings.write_text("name,rating\nNagy Bálint,lots\n", encoding="utf-8")
     assert main(["rate", str(CUP), "--ratings", str(ratings)]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+def _with_start(system: str, csv: str):
+    tf = read_tournament(CUP.read_bytes(), CUP.name)
+    return rate(tf, system, parse_ratings_csv(csv.encode()), MultiplierInputs())
+
+
+@pytest.mark.parametrize(
+    ("system", "value", "scale"),
+    [("mgsz", 5, "MGSZ Elo scale (800 to 3300)"), ("tensuusei", 2100, "Tensuusei points scale")],
+)
+def test_a_rating_off_the_systems_scale_is_ignored_and_said(
+    system: str, value: int, scale: str
+) -> None:
+    report = _with_start(system, f"name,rating\nBalázs Anikó,{value}\n")
+    row = _row(report, "Balázs Anikó")
+    from_rank = _row(_with_start(system, "name,rating\n"), "Balázs Anikó")
+    assert (row.start_from, row.rating_before) == ("rank", from_rank.rating_before)
+    (warning,) = [w for w in report.warnings if "Balázs Anikó" in w]
+    assert warning.startswith(f"--ratings line 2: Balázs Anikó's {value} is outside the ")
+    assert scale in warning
+    assert warning.endswith("ignored: the player starts from the rank 5k")
+    assert warning in report.as_table()
+
+
+def test_a_rating_on_the_scale_is_used() -> None:
+    row = _row(_with_start("tensuusei", "name,rating\nBalázs Anikó,75\n"), "Balázs Anikó")
+    assert (row.start_from, row.rating_before) == ("csv", 75)
+
+
+@pytest.mark.parametrize("system", ["swedish", "psg"])
+def test_ratings_under_a_system_without_one_are_ignored_and_said(system: str) -> None:
+    report = _with_start(system, "name,rating,rank\nBalázs Anikó,1760,4k\n")
+    assert str(_row(report, "Balázs Anikó").rank_before) == "4k"  # the rank still counts
+    assert any(
+        w.startswith("--ratings: the ratings are ignored (") and "only its ranks count" in w
+        for w in report.warnings
+    )
+
+
+def test_cli_json_says_what_it_ignored_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ratings = tmp_path / "r.csv"
+    ratings.write_text("name,rating\nBalázs Anikó,5\n", encoding="utf-8")
+    assert main(["rate", str(CUP), "--ratings", str(ratings), "--json"]) == 0
+    out = capsys.readouterr()
+    json.loads(out.out)
+    assert "--ratings line 2: Balázs Anikó's 5 is outside the MGSZ Elo scale" in out.err

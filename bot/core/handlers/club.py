@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import storage
 from bot import exporting
@@ -19,6 +18,7 @@ from engine.formats.tournament_file import parse_komi
 from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
 from storage.names import fold
+from storage.settings import time_zone
 
 CLUB_USAGE = (
     "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | rename NAME | "
@@ -110,11 +110,9 @@ async def club(ctx: Context) -> Reply:
         )
     if action == "timezone":
         try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise BadArgument(
-                f"{value!r} is not a time zone; use a name like Europe/Budapest or Asia/Tokyo"
-            ) from None
+            value = time_zone(value)  # any string gets a clear answer, never a crash
+        except ValueError as exc:
+            raise BadArgument(str(exc)) from None
         await storage.set_setting(
             ctx.db, ctx.club, "timezone", value, actor=ctx.actor, chat=ctx.chat
         )

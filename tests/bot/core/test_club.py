@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -193,8 +193,8 @@ async def test_set_the_clubs_country(club: FakeChat) -> None:
         ("/club country", "Country takes a two-letter code like HU (or none), not ''"),
         ("/club system elo", "The system must be one of mgsz, tensuusei, swedish, psg, not 'elo'"),
         ("/club system", "The system must be one of mgsz, tensuusei, swedish, psg, not ''"),
-        ("/club timezone Mars/Olympus", "'Mars/Olympus' is not a time zone; use a name like "
-         "Europe/Budapest or Asia/Tokyo"),
+        ("/club timezone Mars/Olympus", "'Mars/Olympus' is not a time zone — e.g. /club "
+         "timezone Europe/Budapest"),
         ("/club timezone ../../etc/passwd", "'../../etc/passwd' is not a time zone"),
         ("/club komi lots", "Komi must be a number like 6.5 or 7, not 'lots'"),
         ("/club frobnicate", "Unknown /club action 'frobnicate'; /club new NAME"),
@@ -390,3 +390,71 @@ async def test_club_new_after_games_does_not_offer_a_rename(tmp_path: Path) -> N
         assert said.text.startswith("This chat already belongs to My Go Club")
     finally:
         await first_use.close()
+
+
+# -- /club timezone with any string --------------------------------------------------------------
+
+TZ_EXAMPLE = "e.g. /club timezone Europe/Budapest (the tz database's Area/City names)"
+
+
+@pytest.fixture
+def tzdata_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Time zones from the tzdata package alone, as where the system has no zoneinfo files
+    (Windows, slim containers): a real, small tzdata package on disk, TZPATH empty."""
+    import shutil
+    import sys
+    import zoneinfo
+
+    root = tmp_path / "site" / "tzdata"
+    (root / "zoneinfo" / "Europe").mkdir(parents=True)
+    for package in (root, root / "zoneinfo", root / "zoneinfo" / "Europe"):
+        (package / "__init__.py").write_text("", encoding="utf-8")
+    shutil.copy(Path("/usr/share/zoneinfo/Europe/Budapest"), root / "zoneinfo" / "Europe")
+    (root / "zones").write_text("Europe/Budapest\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    zoneinfo.reset_tzpath([])
+    zoneinfo.ZoneInfo.clear_cache()
+    try:
+        yield
+    finally:
+        for name in [m for m in sys.modules if m == "tzdata" or m.startswith("tzdata.")]:
+            del sys.modules[name]
+        zoneinfo.reset_tzpath()
+        zoneinfo.ZoneInfo.clear_cache()
+
+
+ODD_ZONES = [
+    pytest.param("", "Give a time zone", id="empty"),
+    pytest.param("Europe", "'Europe' is not a time zone", id="a-folder"),
+    pytest.param("a" * 5000, "'aaaaaaaaaaaaaaaaaaaa…' is not a time zone", id="very-long"),
+    pytest.param("a/" * 300, "'a/a/a/a/a/a/a/a/a/a/…' is not a time zone", id="deep"),
+    pytest.param("../../etc", "'../../etc' is not a time zone", id="dot-dot"),
+    pytest.param("/etc/passwd", "'/etc/passwd' is not a time zone", id="absolute"),
+    pytest.param("x\x00y", "'x\\x00y' is not a time zone", id="nul"),
+    pytest.param("\udcff", "'\\udcff' is not a time zone", id="surrogate"),
+    pytest.param("zone.tab", "'zone.tab' is not a time zone", id="a-data-file"),
+    pytest.param("Factory", "'Factory' is not a time zone", id="not-a-place"),
+    pytest.param("europe/budapest", "'europe/budapest' is not a time zone; did you mean "
+                 "Europe/Budapest?", id="case"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("value", "message"), ODD_ZONES)
+async def test_any_time_zone_string_gets_a_clear_reply(
+    club: FakeChat, value: str, message: str
+) -> None:
+    said = await club.refused(f"/club timezone {value}")
+    assert said.text.startswith(message)
+    assert TZ_EXAMPLE in said.text
+    assert len(said.text) < 600  # the value is not echoed whole
+
+
+@pytest.mark.parametrize(("value", "message"), ODD_ZONES)
+async def test_any_time_zone_string_gets_a_clear_reply_from_tzdata_alone(
+    club: FakeChat, tzdata_only: None, value: str, message: str
+) -> None:
+    said = await club.refused(f"/club timezone {value}")
+    assert said.text.startswith(message)
+    assert (await club.ok("/club timezone Europe/Budapest")).text.endswith(
+        "is now Europe/Budapest."
+    )
