@@ -628,21 +628,23 @@ def _day_note(
     limit: int | None,
 ) -> str:
     """The day's games of one pair from ``player``'s side, for ``/history`` (rules.md §2.3):
-    ``2–1 against player 7: #11 won, #12 lost, #13 jigo (won with White); #14: 4th game of
-    the pair that day, not rated (3 a pair a day count)``."""
+    ``2–1 against {player:7}: {game:11} won, {game:12} lost, {game:13} jigo (won with White);
+    {game:14}: 4th game of the pair that day, not rated (3 a pair a day count)``. The engine
+    knows no names: ``{player:ID}`` and ``{game:ID}`` are filled in by whoever shows the note
+    (the player's name, the game's club number)."""
     words = []
     for gid, winner, jigo in pair_day.counted[:_NOTE_GAMES]:
         won = winner == player
         word = "won" if won else "lost"
-        words.append(f"#{gid} jigo ({word} with {'White' if won else 'Black'})" if jigo
-                     else f"#{gid} {word}")  # fmt: skip
+        words.append(f"{{game:{gid}}} jigo ({word} with {'White' if won else 'Black'})" if jigo
+                     else f"{{game:{gid}}} {word}")  # fmt: skip
     more = len(pair_day.counted) - _NOTE_GAMES
     if more > 0:
         words.append(f"{more} more")
-    note = f"{wins}–{losses} against player {opponent}: " + ", ".join(words)
+    note = f"{wins}–{losses} against {{player:{opponent}}}: " + ", ".join(words)
     skipped = pair_day.skipped
     if skipped and limit is not None:
-        numbers = ", ".join(f"#{gid}" for gid in skipped[:_NOTE_GAMES])
+        numbers = ", ".join(f"{{game:{gid}}}" for gid in skipped[:_NOTE_GAMES])
         if len(skipped) > _NOTE_GAMES:
             numbers += f" and {len(skipped) - _NOTE_GAMES} more"
         first = _ordinal(limit + 1)

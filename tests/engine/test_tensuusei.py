@@ -298,12 +298,16 @@ def test_the_day_end_note_lists_the_days_games_and_those_not_rated() -> None:
     system.apply(won_by(15, 3, 1))
     changes = system.apply(DayEnded(DAY))
     notes = {(c.player, c.note) for c in changes}
-    first = "2–1 against player 2: #11 won, #12 lost, #13 jigo (won with White)"
-    skipped = "; #14: 4th game of the pair that day, not rated (3 a pair a day count)"
+    first = (
+        "2–1 against {player:2}: {game:11} won, {game:12} lost, {game:13} jigo (won with White)"
+    )
+    skipped = "; {game:14}: 4th game of the pair that day, not rated (3 a pair a day count)"
     assert (1, first + skipped) in notes
-    second = "1–2 against player 1: #11 lost, #12 won, #13 jigo (lost with Black)"
+    second = (
+        "1–2 against {player:1}: {game:11} lost, {game:12} won, {game:13} jigo (lost with Black)"
+    )
     assert (2, second + skipped) in notes
-    assert (1, "0–1 against player 3: #15 lost") in notes
+    assert (1, "0–1 against {player:3}: {game:15} lost") in notes
     assert all("rules.md" not in c.note and len(c.note) < 200 for c in changes)
 
 

@@ -261,16 +261,16 @@ async def rated_line(ctx: Context, row: GameRow, players: tuple[Player, Player])
     parts = []
     for player in players:
         card = await storage.card(ctx.db, ctx.the_club, player.id)
-        pending = ""
-        if card.pending not in (None, 0):
-            # MGSZ counts club games awaiting the period (§1.4); Tensuusei a day's net (§2.3)
-            pending = (
-                f" ({card.pending} club game(s) wait for the period's end)"
-                if ctx.the_club.system == "mgsz"
-                else f" ({fmt.signed(card.pending)} at the end of the day)"
-            )
+        # what is not settled yet, in the card's own words: the Elo if the MGSZ period ended
+        # now (rules.md §1.4), a Tensuusei day's net waiting for its end (§2.3)
+        waiting = [f"{label}: {value}" for label, value in card.fields if label in UNSETTLED]
+        pending = f" — {'; '.join(waiting)}" if waiting else ""
         parts.append(f"{player.name} {fmt.value(card.rating)}{pending}")
-    return f"{ctx.the_club.system}: " + " · ".join(parts)
+    return f"{fmt.system_title(ctx.the_club.system)}: " + " · ".join(parts)
+
+
+UNSETTLED = frozenset({"if the period ended now", "pending"})
+"""Card fields that say what a game changes once its period or day is settled."""
 
 
 @command(

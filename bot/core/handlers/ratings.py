@@ -31,6 +31,7 @@ from storage.records import Player, SeriesPoint
 
 TOP_DEFAULT, TOP_MAX = 10, 200
 HISTORY_DEFAULT, HISTORY_MAX = 10, 100
+HISTORY_NOTES = 10  # notes shown under /history's table (a long list stays within a message)
 
 
 async def player_or_self(ctx: Context, name: str) -> Player:
@@ -161,7 +162,11 @@ async def history(ctx: Context) -> Reply:
     if not rows:
         return Reply.text(f"{player.name} has no history yet.")
     table_rows = []
+    notes = []
     for row in rows:
+        if row.note and len(notes) < HISTORY_NOTES:
+            label = await source_label(ctx, row.source, player.id)
+            notes.append(f"{fmt.day(row.date)} {label}: {await note_text(ctx, row.note)}")
         if row.rating_after is None and row.rating_before is None:
             change = row.status
         else:
@@ -183,8 +188,31 @@ async def history(ctx: Context) -> Reply:
                 title=True,
             ),
             Table(("Date", "What", "Rating", "Rank"), tuple(table_rows)),
+            *([Text("\n".join(notes))] if notes else []),
         )
     )
+
+
+NOTE_MARK = re.compile(r"\{(player|game):(\d+)\}")
+
+
+async def note_text(ctx: Context, note: str) -> str:
+    """A history note as members read it: the engine's ``{player:ID}`` and ``{game:ID}``
+    marks (it knows no names) become the player's name and the game's club number."""
+    parts = []
+    end = 0
+    for mark in NOTE_MARK.finditer(note):
+        kind, ident = mark[1], int(mark[2])
+        if kind == "player":
+            found = await storage.get_player(ctx.db, ctx.the_club, ident)
+            text = found.name if found is not None else "a player"
+        else:
+            game = await storage.game(ctx.db, ctx.the_club, ident)
+            text = f"#{game.number}" if game is not None else "a game"
+        parts.extend((note[end : mark.start()], text))
+        end = mark.end()
+    parts.append(note[end:])
+    return "".join(parts)
 
 
 def change_text(before: Value, after: Value, *, full: bool = False) -> str:

@@ -73,8 +73,8 @@ async def test_result_records_a_game(club: FakeChat) -> None:
     assert said.text == (
         f"Game #{gid} recorded\n\n"
         "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20\n"
-        "mgsz: Nagy Péter 1720 (1 club game(s) wait for the period's end) · Kovács Anna 2090 "
-        "(1 club game(s) wait for the period's end)"
+        "MGSZ Elo (Hungary): Nagy Péter 1720 — if the period ended now: 1745 (+25) · "
+        "Kovács Anna 2090 — if the period ended now: 2065 (−25)"
     )
     row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "ok" and not row.corrected
@@ -252,8 +252,8 @@ async def test_a_game_moves_tensuusei_points_at_once(tensuusei: FakeChat) -> Non
     assert (await tensuusei.card("Kovács Anna")).pending == -1
     assert (await tensuusei.card("Nagy Péter")).rating == 70  # settled points unchanged
     assert said.text.endswith(
-        "tensuusei: Nagy Péter 70 (+1 at the end of the day) · "
-        "Kovács Anna 94 (−1 at the end of the day)"
+        "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from 2026-04-20 · "
+        "Kovács Anna 94 — pending: −1 from 2026-04-20"
     )
 
 

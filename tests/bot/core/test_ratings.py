@@ -6,6 +6,7 @@ handicap §5) and the rulebooks' worked examples in shared/vectors — never fro
 
 from __future__ import annotations
 
+import datetime as dt
 import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -488,5 +489,26 @@ async def test_history_hides_undone_typos_and_organisers_see_them_with_all(
             "Only organisers see undone entries (/history NAME all); /history Nagy Péter "
             "shows what counts"
         )
+    finally:
+        await chat.close()
+
+
+async def test_history_shows_a_tensuusei_days_games_and_those_that_did_not_count(
+    tmp_path: Path,
+) -> None:
+    """The end of a club day is one row of /history; its note lists each game of the day by
+    its club number, the opponent by name, and the games beyond local rule 1 with why."""
+    chat = await FakeChat.open(tmp_path, "tensuusei")
+    try:
+        await chat.register("Nagy Péter 1d", "Kovács Anna 1d")
+        for line in ("B+", "W+", "B+ again", "B+ again"):
+            await chat.ok(f"/result Nagy Péter Kovács Anna {line}")
+        await storage.end_day(chat.db, chat.club, dt.date(2026, 4, 20))
+        text = (await chat.ok("/history Nagy Péter")).text
+        assert (
+            "2026-04-20 end of day 2026-04-20: 2–1 against Kovács Anna: #1 won, #2 lost, #3 won; "
+            "#4: 4th game of the pair that day, not rated (3 a pair a day count)"
+        ) in text
+        assert "{" not in text
     finally:
         await chat.close()
