@@ -102,6 +102,11 @@ async def result(ctx: Context) -> Reply:
         lines.append(note)
     if why is not None and row.game.rated:  # unplayed, no result: the next line says so
         lines.append(f"Recorded, but it will not count: {why}.")
+    if row.game.date < ctx.today():  # calendar order (rules.md, top)
+        lines.append(
+            f"Dated {fmt.day(row.game.date)}: it counts on that day, and every rating since "
+            "then is recomputed."
+        )
     lines.append(await rated_line(ctx, row, (black, white)))
     return Reply(blocks=(Text(f"Game #{row.number} recorded", title=True), Text("\n".join(lines))))
 

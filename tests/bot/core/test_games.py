@@ -67,6 +67,14 @@ async def ids(chat: FakeChat, *names: str) -> list[int]:
 # -- /result -----------------------------------------------------------------------------------
 
 
+async def test_a_backdated_result_says_it_takes_its_place_in_the_calendar(club: FakeChat) -> None:
+    """A game entered later for an earlier date counts on its own day (rules.md, top)."""
+    said = await club.ok("/result Nagy Péter Szabó Éva B+ date=2026-04-02")
+    assert "Dated 2026-04-02: it counts on that day, and every rating since then is " in said.text
+    said = await club.ok("/result Nagy Péter Szabó Éva W+")  # today: nothing to say
+    assert "Dated" not in said.text
+
+
 async def test_result_records_a_game(club: FakeChat) -> None:
     said = await club.ok("/result Nagy Péter Kovács Anna B+", as_=ORGANISER)
     gid = game_id(said.text)
