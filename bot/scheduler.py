@@ -251,14 +251,17 @@ class Scheduler:
 
     async def _months(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
         """PSG month end (rules.md §4.5): each finished month, checked once, in order."""
-        ended = await schedules.months_ended(self.db, club)
-        if ended:
-            year, month = next_month(*map(int, ended[-1].split("-")))
-        else:
-            year, month = month_of((await schedules.club_started(self.db, club)).date())
+        ended = set(await schedules.months_ended(self.db, club))
+        start = (await schedules.club_started(self.db, club)).date()
+        first = await schedules.first_game_day(self.db, club)
+        # every month from the club's first fact on: a tournament entered late for a month
+        # before the club came to hoshi still gets that month's check (calendar order)
+        year, month = month_of(start if first is None else min(first, start))
         done = []
         while (year, month) < month_of(now.date()):
-            if await storage.end_month(self.db, club, year, month):
+            if f"{year:04d}-{month:02d}" not in ended and await storage.end_month(
+                self.db, club, year, month
+            ):
                 key = f"{year:04d}-{month:02d}"
                 done.append(f"month {key} checked")
                 if settings.get("system", club.system) == "psg":

@@ -183,6 +183,14 @@ async def months_ended(db: Database, club: ClubRef) -> list[str]:
     ]
 
 
+async def first_game_day(db: Database, club: ClubRef) -> dt.date | None:
+    """The date of the club's earliest game (``None``: no games): a club that enters its old
+    tournaments has months to check from before it came to hoshi (rules.md, top: calendar
+    order; §4.5)."""
+    row = await db.fetchone("SELECT MIN(date) FROM games WHERE club = ?", (club_id(club),))
+    return None if row is None or row[0] is None else dt.date.fromisoformat(row[0])
+
+
 async def club_started(db: Database, club: ClubRef) -> dt.datetime:
     """When the club was created (the first month its month-end checks cover)."""
     row = await db.fetchone("SELECT at FROM log WHERE seq = ?", (club_id(club),))

@@ -288,3 +288,26 @@ async def test_tensuusei_late_reports_are_settled_with_their_day(process: Proces
     assert "Club: day 2026-03-01 settled" in await bot.scheduler.run_due()
     card = await storage.card(bot.db, 1, anna.id)
     assert (card.rating, card.pending) == (131, None)  # 130 − 1 on 1 March, + 2 on 2 March
+
+
+async def test_month_ends_cover_the_months_of_games_entered_from_before_the_club(
+    process: Process,
+) -> None:
+    """A game dated before the club came to hoshi (a late import) gets its months' checks
+    too (calendar order), each once."""
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/club system psg",
+        "/register Nagy Péter 10k",
+        "/register Kovács Anna 10k",
+        "/result Nagy Péter Kovács Anna B+ date=2025-12-10",
+    ):
+        assert not (await bot.say(line)).error, line
+    ran = await bot.scheduler.run_due()
+    assert [r for r in ran if "month" in r] == [
+        "Club: month 2025-12 checked",
+        "Club: month 2026-01 checked",
+        "Club: month 2026-02 checked",
+    ]
+    assert [r for r in await bot.scheduler.run_due() if "month" in r] == []
