@@ -59,15 +59,30 @@ def changes_table(changes: list[Change], names: dict[int, str]) -> Table:
 
 
 async def finalisation_reply(
-    db: Database, club: Club, tournament: str, changes: list[Change]
+    db: Database,
+    club: Club,
+    tournament: str,
+    changes: list[Change],
+    *,
+    ended: dt.date | None = None,
+    today: dt.date | None = None,
 ) -> Reply:
-    """ "<tournament> is rated": the changes, then the promotions."""
+    """ "<tournament> is rated": the changes, then the promotions; for a tournament that
+    ended before ``today``, that it counts at its end date and what that means."""
     names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
     blocks: list[Text | Table] = [Text(f"{tournament} is rated", title=True)]
     if changes:
         blocks.append(changes_table(changes, names))
     else:
         blocks.append(Text("No rating changed (no rated games, or the system rates none)."))
+    if ended is not None and today is not None and ended < today:
+        blocks.append(
+            Text(
+                f"Rated at its end date, {fmt.day(ended)}: the table shows that day's change, "
+                "and every rating since then is recomputed (/top shows where everyone stands "
+                "now)."
+            )
+        )
     promoted = [c for c in per_player(changes) if c.rank_after > c.rank_before]
     if promoted:
         blocks.append(

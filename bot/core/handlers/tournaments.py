@@ -475,7 +475,14 @@ async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
     changes = await storage.finalise_tournament(
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
-    return await finalisation_reply(ctx.db, ctx.the_club, row.tournament.name, changes)
+    return await finalisation_reply(
+        ctx.db,
+        ctx.the_club,
+        row.tournament.name,
+        changes,
+        ended=row.tournament.end,
+        today=ctx.today(),
+    )
 
 
 def _ask_to_finalise(ctx: Context, row: TournamentRow, missing: list[MissingRound]) -> Reply:

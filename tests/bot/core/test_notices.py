@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 from bot.core.notices import changes_table, per_player
 from engine.ranks import Rank
 from engine.system import Change
+from tests.bot.core.fakechat import FakeChat
 
 DAY = dt.date(2026, 11, 14)
 TEN_KYU = Rank.kyu(10)
@@ -35,3 +37,19 @@ def test_a_player_rated_game_by_game_is_one_row_from_first_before_to_last_after(
         ("Nowak Ewa", "0", "+14", "14", "10k → 9k"),
         ("Kowalski Jan", "0", "+10", "10", "10k"),
     )
+
+
+async def test_a_tournament_rated_after_its_end_says_it_counts_on_that_day(
+    tmp_path: Path,
+) -> None:
+    chat = await FakeChat.open(tmp_path, players=("Nagy Péter 5k", "Kovács Anna 2d 2090"))
+    try:
+        await chat.ok("/tournament new Cup start=2026-04-11 end=2026-04-12 rounds=1 time=60m")
+        await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+        said = await chat.ok("/tournament finalise")
+        assert said.text.endswith(
+            "Rated at its end date, 2026-04-12: the table shows that day's change, and every "
+            "rating since then is recomputed (/top shows where everyone stands now)."
+        )
+    finally:
+        await chat.close()
