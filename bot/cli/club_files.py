@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli.common import club_options, fail, run_club_command
+from bot.cli.common import club_options, fail, no_time_control, run_club_command
 from engine.errors import EngineError
 
 
@@ -70,17 +70,20 @@ def _run_import(args: argparse.Namespace) -> int:
                 db, club, settings, data, committee=args.committee, remedies=remedies
             )
         tf = importing.read_file(data, args.file.name)
-        plan = await importing.plan_import(
-            db,
-            club,
-            tf,
-            settings=settings,
-            manual_c=args.manual_c,
-            name=args.name,
-            ratings=ratings,
-            committee=args.committee,
-            remedies=remedies,
-        )
+        try:
+            plan = await importing.plan_import(
+                db,
+                club,
+                tf,
+                settings=settings,
+                manual_c=args.manual_c,
+                name=args.name,
+                ratings=ratings,
+                committee=args.committee,
+                remedies=remedies,
+            )
+        except EngineError as exc:
+            return fail(no_time_control(tf, args.manual_c, time_flag=False) or str(exc))
         result = await importing.apply_import(db, club, plan, actor=CALLER.identity, chat=None)
         lines = importing.summary_lines(plan, result, remedies)
         if not args.finalise:

@@ -151,3 +151,15 @@ def test_the_multiplier_note_names_the_flag(hoshi, tmp_path: Path) -> None:
         "stays open until /tournament finalise Big Open in hoshi console (or import with "
         "--finalise)." in out
     )
+
+
+def test_an_import_without_a_time_control_names_the_flag(hoshi, tmp_path: Path) -> None:
+    path = tmp_path / "no_tm.h9"
+    text = h9_with(["Kiss Ödön 6k", "Nagy Béla 7k"])
+    path.write_text(text.replace("; TM[60]\n", ""), encoding="utf-8")
+    db = str(tmp_path / "c.sqlite")
+    code, _, err = hoshi("import", str(path), "--db", db)
+    assert code == 2
+    assert "no time control (no TM line)" in err and "set C by hand with --C, e.g. --C 25" in err
+    assert "C=25" not in err and "rules.md" not in err
+    assert hoshi("import", str(path), "--db", db, "--C", "25")[0] == 0
