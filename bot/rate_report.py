@@ -280,7 +280,7 @@ def _with_multiplier(
     if len(parts) > 1:
         lines.append(
             f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} "
-            f"parts of {', '.join(map(str, parts))} rounds (rules.md §1.4 splitting)"
+            f"parts of {', '.join(map(str, parts))} rounds (MGSZ Minősítési Szabályzat 6.§ (3))"
         )
     return tournament, lines
 
