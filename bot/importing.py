@@ -130,6 +130,13 @@ async def plan_import(
     matched: list[tuple[str, Player]] = []
     new: list[NewPlayer] = []
     problems: list[str] = []
+    scale = (await storage.ledger(db, club.id)).rating_scale()  # the system's own bounds
+    if scale is not None:
+        problems.extend(
+            f"starting ratings line {row.line}: {row.name}'s {row.rating} is outside the {scale}"
+            for row in ratings
+            if row.rating not in scale
+        )
     # namesakes: file players whose names match each other (case, accents, order ignored)
     shared = Counter(key for p in tf.players for key in name_keys(p.name))
     index = await _name_index(db, club)

@@ -293,3 +293,17 @@ async def test_names_that_fold_alike_are_namesakes_too(chat: FakeChat) -> None:
 async def test_folded_namesakes_in_a_new_club_import_through_the_chat(chat: FakeChat) -> None:
     said = await chat.ok(f"/tournament import\n{FOLDED_TWINS_H9}")
     assert "New: Kovács Réka (Szeg) 5k, KOVACS Reka (Szeg, 2) 6k, Nagy Péter 5k" in said.text
+
+
+async def test_a_starting_rating_off_the_scale_refuses_the_import(chat: FakeChat) -> None:
+    tf = read("spring_cup_40x5.h9")
+    ratings = parse_ratings_csv("name,rating\nBalázs Anikó,5\nNagy Bálint,9000\n".encode())
+    with pytest.raises(Refused) as caught:
+        await plan(chat, tf, ratings=ratings, committee=True)
+    message = str(caught.value)
+    assert (
+        "starting ratings line 2: Balázs Anikó's 5 is outside the MGSZ Elo scale (800 to 3300)"
+        in message
+    )
+    assert "starting ratings line 3: Nagy Bálint's 9000 is outside" in message
+    assert await chat.log_size() == 4  # nothing written
