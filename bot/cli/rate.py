@@ -68,8 +68,8 @@ def _run_rate(args: argparse.Namespace) -> int:
         inputs = MultiplierInputs(args.manual_c, time, args.participants, importance)
         report = rate(tf, args.system, ratings, inputs)
     except EngineError as exc:
-        unknown = None if args.time else no_time_control(tf, args.manual_c, time_flag=True)
-        return fail(unknown or str(exc))
+        why = None if args.time else no_time_control(tf, args.manual_c, time_flag=True)
+        return fail(why or str(exc))
     if args.json:  # the table carries its warnings; JSON keeps stdout to the rows
         print(report.as_json())
         for warning in report.warnings:
