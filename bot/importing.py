@@ -52,12 +52,18 @@ CHAT = Remedies(
 )
 
 
-def cli_remedies(file: str) -> Remedies:
-    """``hoshi import FILE``'s remedies, naming its flags and the file."""
+def cli_remedies(file: str, *, players_table: bool = False) -> Remedies:
+    """``hoshi import FILE``'s remedies, naming its flags and the file (a players table gives
+    its ratings in a column of its own; a tournament file takes them from ``--ratings``)."""
     command = f"hoshi import {shlex.quote(file)}"
+    ratings = (
+        "give their Elo in the table's rating column (name,rank,rating)"
+        if players_table
+        else f"{command} --ratings start.csv (starting ratings: name,rating[,rank])"
+    )
     return Remedies(
         committee=f"{command} --committee (the declared ranks as the committee's decision)",
-        ratings=f"{command} --ratings start.csv (starting ratings: name,rating[,rank])",
+        ratings=ratings,
         country="/club country HU in hoshi console",
         multiplier="--C NN",
         finalise="/tournament finalise {name} in hoshi console (or import with --finalise)",

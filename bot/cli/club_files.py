@@ -52,6 +52,23 @@ def _run_import(args: argparse.Namespace) -> int:
     from bot.adapters.console import CALLER
     from engine.formats import parse_ratings_csv
 
+    if args.file.suffix.lower() == ".csv":  # a table of players or games, not a tournament
+        given = [
+            flag
+            for flag, value in (
+                ("--ratings", args.ratings),
+                ("--C", args.manual_c),
+                ("--name", args.name),
+                ("--finalise", args.finalise or None),
+            )
+            if value is not None
+        ]
+        if given:
+            return fail(
+                f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for tournament files "
+                "(h9, OpenGotha XML); a CSV table of players gives ratings in its rating "
+                f"column, e.g. hoshi import {args.file} --committee"
+            )
     try:
         data = args.file.read_bytes()
         ratings = parse_ratings_csv(args.ratings.read_bytes()) if args.ratings else []
@@ -64,8 +81,9 @@ def _run_import(args: argparse.Namespace) -> int:
         import storage
 
         settings = await storage.club_settings(db, club)
-        remedies = importing.cli_remedies(str(args.file))
-        if args.file.suffix.lower() == ".csv":
+        table = args.file.suffix.lower() == ".csv"
+        remedies = importing.cli_remedies(str(args.file), players_table=table)
+        if table:
             return await _import_csv(
                 db, club, settings, data, committee=args.committee, remedies=remedies
             )

@@ -138,7 +138,8 @@ def test_a_players_csv_refusal_names_the_flag(hoshi, tmp_path: Path) -> None:
     assert code == 2
     assert "3 new players are stronger than 5k: Kovács Anna 2d, Nagy Béla 1d, Tóth Éva 3k." in err
     assert f"hoshi import {tmp_path / 'p.csv'} --committee" in err
-    assert "(override)" not in err and "rules.md" not in err
+    assert "give their Elo in the table's rating column (name,rank,rating)" in err
+    assert "(override)" not in err and "rules.md" not in err and "--ratings" not in err
 
 
 def test_the_multiplier_note_names_the_flag(hoshi, tmp_path: Path) -> None:
@@ -163,3 +164,15 @@ def test_an_import_without_a_time_control_names_the_flag(hoshi, tmp_path: Path) 
     assert "no time control (no TM line)" in err and "set C by hand with --C, e.g. --C 25" in err
     assert "C=25" not in err and "rules.md" not in err
     assert hoshi("import", str(path), "--db", db, "--C", "25")[0] == 0
+
+
+def test_tournament_flags_on_a_csv_table_are_refused(hoshi, tmp_path: Path) -> None:
+    (tmp_path / "p.csv").write_text(PLAYERS, encoding="utf-8")
+    (tmp_path / "r.csv").write_text("name,rating\nNagy Péter,1700\n", encoding="utf-8")
+    db = str(tmp_path / "c.sqlite")
+    code, _, err = hoshi("import", str(tmp_path / "p.csv"), "--db", db, "--ratings", "r.csv")
+    assert code == 2
+    assert err.startswith("hoshi: --ratings is for tournament files (h9, OpenGotha XML)")
+    code, _, err = hoshi("import", str(tmp_path / "p.csv"), "--db", db, "--C", "25", "--finalise")
+    assert code == 2 and err.startswith("hoshi: --C, --finalise are for tournament files")
+    assert not (tmp_path / "c.sqlite").exists()
