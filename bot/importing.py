@@ -5,6 +5,7 @@ nothing (formats.md; rules.md §1.2, §1.6, §4.1). Shared by ``/tournament impo
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,52 @@ from storage.db import Database
 from storage.errors import Refused
 from storage.records import Club, NewPlayer, Player, TournamentRow
 from storage.tournaments import ImportResult
+
+
+@dataclass(frozen=True, slots=True)
+class Remedies:
+    """How to go on after a refusal, in the words of where the import was asked for (a chat
+    command's options, or ``hoshi import``'s flags)."""
+
+    committee: str  # record new players' declared ranks as the committee's decision
+    ratings: str  # give new players starting ratings
+    country: str  # set the club's country, so that players from abroad come as guests
+    multiplier: str  # set the MGSZ multiplier C by hand
+    finalise: str  # rate the open tournament ({name}: its name)
+
+
+CHAT = Remedies(
+    committee="/tournament import committee (the declared ranks as the committee's decision)",
+    ratings="register them first with a rating (/register NAME RANK RATING)",
+    country="/club country HU",
+    multiplier="C=NN",
+    finalise="/tournament finalise {name}",
+)
+
+
+def cli_remedies(file: str, *, players_table: bool = False) -> Remedies:
+    """``hoshi import FILE``'s remedies, naming its flags and the file (a players table gives
+    its ratings in a column of its own; a tournament file takes them from ``--ratings``)."""
+    command = f"hoshi import {shlex.quote(file)}"
+    ratings = (
+        "give their Elo in the table's rating column (name,rank,rating)"
+        if players_table
+        else f"{command} --ratings start.csv (starting ratings: name,rating[,rank])"
+    )
+    return Remedies(
+        committee=f"{command} --committee (the declared ranks as the committee's decision)",
+        ratings=ratings,
+        country="/club country HU in hoshi console",
+        multiplier="--C NN",
+        finalise="/tournament finalise {name} in hoshi console (or import with --finalise)",
+    )
+
+
+def some(items: Sequence[str], shown: int = 3) -> str:
+    """``A, B, C and 212 more``: the first few of a long list, and how many are left."""
+    if len(items) <= shown:
+        return ", ".join(items)
+    return f"{', '.join(items[:shown])} and {len(items) - shown} more"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +109,7 @@ async def plan_import(
     name: str | None = None,
     ratings: Sequence[RatingRow] = (),
     committee: bool = False,
+    remedies: Remedies = CHAT,
 ) -> ImportPlan:
     """Match the file's players to the club's, decide who is new, derive the multiplier.
 
@@ -71,7 +119,8 @@ async def plan_import(
 
     ``ratings`` gives new players their starting rating (and rank), as ``hoshi rate
     --ratings`` does; ``committee`` records the declared ranks of new players as committee
-    decisions (MGSZ: stronger than 5k without a rating, rules.md §1.5).
+    decisions (MGSZ: stronger than 5k without a rating, rules.md §1.5). ``remedies`` words
+    what to do about a refusal for where the import was asked for.
 
     Raises:
         Refused: a name in the file matches several players of the club; under MGSZ, new
@@ -87,6 +136,13 @@ async def plan_import(
     matched: list[tuple[str, Player]] = []
     new: list[NewPlayer] = []
     problems: list[str] = []
+    scale = (await storage.ledger(db, club.id)).rating_scale()  # the system's own bounds
+    if scale is not None:
+        problems.extend(
+            f"starting ratings line {row.line}: {row.name}'s {row.rating} is outside the {scale}"
+            for row in ratings
+            if row.rating not in scale
+        )
     # namesakes: file players whose names match each other (case, accents, order ignored)
     shared = Counter(key for p in tf.players for key in name_keys(p.name))
     index = await _name_index(db, club)
@@ -123,7 +179,7 @@ async def plan_import(
         )
         players[fp.position] = player
         new.append(player)
-    problems.extend(await _initial_rank_problems(db, club, new))
+    problems.extend(await initial_rank_problems(db, club, new, remedies))
     if problems:
         raise Refused("the file cannot be imported:\n" + "\n".join(problems))
     ids = {p.position: p.position for p in tf.players}
@@ -132,7 +188,7 @@ async def plan_import(
     tournament, entries, games = to_engine(tf, ids, registered, 0, 1)
     tournament = dataclasses.replace(tournament, multiplier=manual_c, name=name or tournament.name)
     notes = list(tf.warnings)  # the readers already say how many results are unknown
-    notes.extend(await _rule_notes(db, club, tournament, entries, players))
+    notes.extend(await _rule_notes(db, club, tournament, entries, players, remedies))
     return ImportPlan(
         tf, tournament, players, entries, games, tuple(matched), tuple(new), tuple(notes)
     )
@@ -153,24 +209,37 @@ async def _name_index(db: Database, club: Club) -> dict[str, list[Player]]:
     return index
 
 
-async def _initial_rank_problems(db: Database, club: Club, new: list[NewPlayer]) -> list[str]:
-    """MGSZ: new players above the initial-rank limit need a rating or the committee (§1.5)."""
+async def too_strong(db: Database, club: Club, new: Sequence[NewPlayer]) -> list[NewPlayer]:
+    """MGSZ: the new players above the initial-rank limit with neither a rating nor the
+    committee's decision (rules.md §1.5); none under the other systems."""
     ledger = await storage.ledger(db, club.id)
     if not isinstance(ledger, Mgsz):
         return []
     limit = ledger.params.max_initial_rank
-    strong = [
+    return [
         p for p in new if not p.guest and p.rating is None and not p.committee and p.rank > limit
     ]
+
+
+async def initial_rank_problems(
+    db: Database, club: Club, new: Sequence[NewPlayer], remedies: Remedies = CHAT
+) -> list[str]:
+    """MGSZ: new players above the initial-rank limit need a rating or the committee (§1.5);
+    a few are named, with how many more, and the ways to go on."""
+    strong = await too_strong(db, club, new)
     if not strong:
         return []
-    listed = ", ".join(f"{p.name} {p.rank}" for p in strong)
+    ledger = await storage.ledger(db, club.id)
+    assert isinstance(ledger, Mgsz)
+    limit = ledger.params.max_initial_rank
+    listed = some([f"{p.name} {p.rank}" for p in strong])
+    are = "players are" if len(strong) > 1 else "player is"
     return [
-        f"{len(strong)} new player(s) are stronger than {limit}: {listed}. Under MGSZ a new "
-        f"player without a rating starts at {limit} at most, unless the rating committee "
-        "decides otherwise: give starting "
-        "ratings (a CSV of name,rating[,rank]), register them first with a rating, or record "
-        "the declared ranks as a committee decision (committee)."
+        f"{len(strong)} new {are} stronger than {limit}: {listed}. A new player without a "
+        f"rating starts at {limit} at most; a stronger rank is the rating committee's "
+        "decision (MGSZ Minősítési Szabályzat 5.§ (3)). To go on: "
+        f"{remedies.committee}, or {remedies.ratings}. Players from abroad join as guests, "
+        f"at their declared rank, once the club's country is set ({remedies.country})."
     ]
 
 
@@ -180,6 +249,7 @@ async def _rule_notes(
     tournament: Tournament,
     entries: tuple[Entry, ...],
     players: dict[int, int | NewPlayer],
+    remedies: Remedies,
 ) -> list[str]:
     """The multiplier (MGSZ) and entry ranks that break the club system's rules."""
     notes: list[str] = []
@@ -200,15 +270,19 @@ async def _rule_notes(
         notes.append(
             "Multiplier: "
             + "; ".join(m.breakdown())
-            + ("" if tournament.multiplier else " (derived from the file; set it with C=NN)")
+            + (
+                ""
+                if tournament.multiplier
+                else f" (derived from the file; set it with {remedies.multiplier})"
+            )
         )
         for pid, declared, expected in ledger.entry_rank_mismatches(as_club):
             player = await storage.get_player(db, club, pid)
             name = player.name if player else f"#{pid}"
             notes.append(
                 f"{name} entered as {declared} but their Elo is in the {expected} "
-                "band (a player enters with the rank of their current Elo, MGSZ Minősítési "
-                "Szabályzat 9.§ (1) a): correct the entry if needed"
+                "band, and a domestic tournament is entered at the rank of one's current Elo "
+                "(MGSZ Minősítési Szabályzat 9.§ (1) a)): correct the entry if needed"
             )
     elif isinstance(ledger, Psg):
         notes.extend(ledger.entry_rank_violations(as_club))
@@ -231,7 +305,9 @@ async def apply_import(
     )
 
 
-def summary_lines(plan: ImportPlan, result: ImportResult | None = None) -> list[str]:
+def summary_lines(
+    plan: ImportPlan, result: ImportResult | None = None, remedies: Remedies = CHAT
+) -> list[str]:
     t = plan.tournament
     rated = sum(1 for g in plan.games if g.rated)
     lines = [
@@ -254,7 +330,7 @@ def summary_lines(plan: ImportPlan, result: ImportResult | None = None) -> list[
     if result is not None:
         lines.append(
             f"Imported as tournament #{result.tournament.number}; it stays open until "
-            f"/tournament finalise {t.name}."
+            f"{remedies.finalise.format(name=t.name)}."
         )
     return lines
 

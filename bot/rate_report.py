@@ -160,16 +160,16 @@ def rate(
         )
     usable: dict[int, int | None] = {}
     for player in tf.players:
-        row = starting[player.position]
-        if row is None or scale is None:
+        given = starting[player.position]
+        if given is None or scale is None:
             usable[player.position] = None
-        elif row.rating in scale:
-            usable[player.position] = row.rating
+        elif given.rating in scale:
+            usable[player.position] = given.rating
         else:
             usable[player.position] = None
-            rank = row.rank or player.rank
+            rank = given.rank or player.rank
             ignored.append(
-                f"--ratings line {row.line}: {player.name}'s {row.rating} is outside the "
+                f"--ratings line {given.line}: {player.name}'s {given.rating} is outside the "
                 f"{scale}, so it is ignored: the player starts from the rank {rank}"
             )
     tournament, entries, games = to_engine(
@@ -177,11 +177,11 @@ def rate(
     )
     tournament, lines = _with_multiplier(tournament, tf, inputs, system_key)
     for player in tf.players:
-        row = starting[player.position]
+        given = starting[player.position]
         system.apply(
             Registered(
                 player=player.position,
-                rank=row.rank if row and row.rank else player.rank,
+                rank=given.rank if given and given.rank else player.rank,
                 date=tournament.start,
                 rating=usable[player.position],
                 country=player.country,
@@ -280,7 +280,7 @@ def _with_multiplier(
     if len(parts) > 1:
         lines.append(
             f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} "
-            f"parts of {', '.join(map(str, parts))} rounds (rules.md §1.4 splitting)"
+            f"parts of {', '.join(map(str, parts))} rounds (MGSZ Minősítési Szabályzat 6.§ (3))"
         )
     return tournament, lines
 

@@ -287,7 +287,7 @@ class Scheduler:
         if demoted:
             lines.append(
                 "Down one rank after three months more than 100 below the model EGF "
-                "rating (rules.md §4.5): "
+                "rating (PSG regulations §23(1)): "
                 + ", ".join(
                     f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}"
                     for c in demoted

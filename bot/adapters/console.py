@@ -30,7 +30,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import storage
 from bot.clock import FakeClock
@@ -220,9 +220,10 @@ class Console:
         loop = asyncio.get_running_loop()
         if self._pending is None:
             self._pending = _read_in_thread(loop, read, prompt)
-        interrupt = asyncio.ensure_future(self._interrupted.wait())
+        interrupt: asyncio.Future[Any] = asyncio.ensure_future(self._interrupted.wait())
+        waiting: set[asyncio.Future[Any]] = {self._pending, interrupt}
         try:
-            await asyncio.wait({self._pending, interrupt}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         finally:
             interrupt.cancel()
         if self._pending.done():

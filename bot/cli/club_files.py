@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli.common import club_options, fail, run_club_command
+from bot.cli.common import club_options, fail, no_time_control, run_club_command
 from engine.errors import EngineError
 
 
@@ -29,7 +29,8 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     imp.add_argument(
         "--committee",
         action="store_true",
-        help="record new players' declared ranks as committee decisions (MGSZ, rules.md §1.5)",
+        help="record new players' declared ranks stronger than 5k as the rating committee's "
+        "decision (MGSZ Minősítési Szabályzat 5.§ (3))",
     )
     imp.add_argument("--finalise", action="store_true", help="rate the tournament at once")
     imp.set_defaults(run=_run_import)
@@ -51,6 +52,23 @@ def _run_import(args: argparse.Namespace) -> int:
     from bot.adapters.console import CALLER
     from engine.formats import parse_ratings_csv
 
+    if args.file.suffix.lower() == ".csv":  # a table of players or games, not a tournament
+        given = [
+            flag
+            for flag, value in (
+                ("--ratings", args.ratings),
+                ("--C", args.manual_c),
+                ("--name", args.name),
+                ("--finalise", args.finalise or None),
+            )
+            if value is not None
+        ]
+        if given:
+            return fail(
+                f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for tournament files "
+                "(h9, OpenGotha XML); a CSV table of players gives ratings in its rating "
+                f"column, e.g. hoshi import {args.file} --committee"
+            )
     try:
         data = args.file.read_bytes()
         ratings = parse_ratings_csv(args.ratings.read_bytes()) if args.ratings else []
@@ -63,32 +81,46 @@ def _run_import(args: argparse.Namespace) -> int:
         import storage
 
         settings = await storage.club_settings(db, club)
-        if args.file.suffix.lower() == ".csv":
-            return await _import_csv(db, club, settings, data, committee=args.committee)
-        tf = importing.read_file(data, args.file.name)
-        plan = await importing.plan_import(
-            db,
-            club,
-            tf,
-            settings=settings,
-            manual_c=args.manual_c,
-            name=args.name,
-            ratings=ratings,
-            committee=args.committee,
-        )
-        result = await importing.apply_import(db, club, plan, actor=CALLER.identity, chat=None)
-        print("\n".join(importing.summary_lines(plan, result)))
-        if args.finalise:
-            changes = await storage.finalise_tournament(
-                db, club, result.tournament.id, actor=CALLER.identity
+        table = args.file.suffix.lower() == ".csv"
+        remedies = importing.cli_remedies(str(args.file), players_table=table)
+        if table:
+            return await _import_csv(
+                db, club, settings, data, committee=args.committee, remedies=remedies
             )
-            print(f"Finalised: {len(changes)} rating changes.")
+        tf = importing.read_file(data, args.file.name)
+        try:
+            plan = await importing.plan_import(
+                db,
+                club,
+                tf,
+                settings=settings,
+                manual_c=args.manual_c,
+                name=args.name,
+                ratings=ratings,
+                committee=args.committee,
+                remedies=remedies,
+            )
+        except EngineError as exc:
+            return fail(no_time_control(tf, args.manual_c, time_flag=False) or str(exc))
+        result = await importing.apply_import(db, club, plan, actor=CALLER.identity, chat=None)
+        lines = importing.summary_lines(plan, result, remedies)
+        if not args.finalise:
+            print("\n".join(lines))
+            return 0
+        print("\n".join(lines[:-1]))  # not "it stays open": it is finalised at once
+        changes = await storage.finalise_tournament(
+            db, club, result.tournament.id, actor=CALLER.identity
+        )
+        print(
+            f"Imported as tournament #{result.tournament.id} and finalised: "
+            f"{len(changes)} rating changes."
+        )
         return 0
 
     return run_club_command(args, work)
 
 
-async def _import_csv(db, club, settings, data: bytes, *, committee: bool) -> int:  # type: ignore[no-untyped-def]
+async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remedies) -> int:  # type: ignore[no-untyped-def]
     """A CSV of players or of games (formats.md, CSV), told apart by its header."""
     import datetime as dt
     from zoneinfo import ZoneInfo
@@ -98,6 +130,7 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool) -> in
     from bot.adapters.console import CALLER
     from engine.formats import parse_players_csv
     from engine.formats.tournament_file import parse_komi
+    from storage.errors import BatchError
     from storage.records import NewPlayer
 
     header = data.lstrip().decode("utf-8", "replace").split("\n", 1)[0].lower()
@@ -124,7 +157,21 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool) -> in
         )
         for row in parse_players_csv(data)
     ]
-    created = await storage.register_players(db, club, players, date=today, actor=CALLER.identity)
+    try:
+        created = await storage.register_players(
+            db, club, players, date=today, actor=CALLER.identity
+        )
+    except BatchError as error:
+        # the MGSZ initial-rank refusals, in the command line's words and a few names; every
+        # other bad line as the register said it
+        new = [p for _, p in players]
+        strong = {id(p) for p in await importing.too_strong(db, club, new)}
+        if not strong:
+            raise
+        lines = {number for number, p in players if id(p) in strong}
+        said = await importing.initial_rank_problems(db, club, new, remedies)
+        others = [f"#{n}: {message}" for n, message in error.problems if n not in lines]
+        return fail("nothing was recorded: " + " ".join(said + others))
     print(f"{len(created)} players registered in {club.name}.")
     return 0
 

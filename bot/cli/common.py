@@ -96,6 +96,20 @@ async def existing_club(db: Any, name: str | None) -> Any:
     raise Refused("this database holds no club yet; import players first (hoshi import FILE)")
 
 
+def no_time_control(tf: Any, manual_c: int | None, *, time_flag: bool) -> str | None:
+    """In the command line's words, why C cannot be computed for ``tf`` (an engine
+    ``TournamentFile``), or ``None`` when that is not the trouble: the file gives no time
+    control and no ``--C`` was given (MGSZ Minősítési Szabályzat 6.§ (1) step 1; the rating
+    committee sets C when the tournament's own data cannot, 6.§ (2))."""
+    if manual_c is not None or tf.time is not None or tf.time_minutes is not None:
+        return None
+    how = 'give it with --time "60m 3x30s japanese" or ' if time_flag else ""
+    return (
+        f"{tf.name}: the file gives no time control (no TM line), so the MGSZ multiplier C "
+        f"cannot be computed; {how}set C by hand with --C, e.g. --C 25"
+    )
+
+
 def fail(message: str) -> int:
     print(f"hoshi: {message}", file=sys.stderr)
     return 2

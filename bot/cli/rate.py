@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli.common import SYSTEM_CHOICES, fail
+from bot.cli.common import SYSTEM_CHOICES, fail, no_time_control
 from engine.errors import EngineError
 
 
@@ -68,7 +68,8 @@ def _run_rate(args: argparse.Namespace) -> int:
         inputs = MultiplierInputs(args.manual_c, time, args.participants, importance)
         report = rate(tf, args.system, ratings, inputs)
     except EngineError as exc:
-        return fail(str(exc))
+        why = None if args.time else no_time_control(tf, args.manual_c, time_flag=True)
+        return fail(why or str(exc))
     if args.json:  # the table carries its warnings; JSON keeps stdout to the rows
         print(report.as_json())
         for warning in report.warnings:

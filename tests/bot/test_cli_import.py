@@ -67,9 +67,9 @@ def test_players_then_games(hoshi, tmp_path: Path) -> None:
         (
             "p.csv",
             "name,rank\nNagy Péter,3k\nKovács Anna,2d\n",
-            "#3: a new player without a rating can start at 5k at most, not 2d",
+            "2 new players are stronger than 5k: Nagy Péter 3k, Kovács Anna 2d.",
         ),
-        ("p.csv", "name,rank\nNagy Péter,3k\nNagy Peter,3k\n", "#3: Nagy Péter"),
+        ("p.csv", "name,rank\nKiss Ödön,6k\nKiss Odon,6k\n", "#3: Kiss Ödön"),
         (
             "g.csv",
             "date,black,white,result\n2026-11-01,Nobody,Nagy Péter,W+\n",

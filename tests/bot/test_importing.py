@@ -83,9 +83,14 @@ async def test_the_mgsz_rule_refuses_new_players_above_5k_and_lists_them(chat: F
         await plan(chat, tf)
     message = str(caught.value)
     assert message.startswith("the file cannot be imported:\n")
-    assert f"{len(strong)} new player(s) are stronger than 5k: {', '.join(strong)}. " in message
-    assert "starts at 5k at most, unless the rating committee decides otherwise" in message
-    assert "rules.md" not in message  # club members' words, not the spec's
+    assert len(strong) > 3
+    assert (
+        f"{len(strong)} new players are stronger than 5k: {', '.join(strong[:3])} and "
+        f"{len(strong) - 3} more. " in message
+    )
+    assert "MGSZ Minősítési Szabályzat 5.§ (3)" in message and "rules.md" not in message
+    assert "/tournament import committee" in message  # the chat's own words for the remedy
+    assert "/register NAME RANK RATING" in message and "/club country HU" in message
     assert await chat.log_size() == 4  # the club, its chat and organiser: nothing new
 
 
@@ -98,8 +103,12 @@ async def test_starting_ratings_satisfy_the_rule_for_those_they_name(chat: FakeC
     assert left, "the fixture leaves some strong players without a starting rating"
     with pytest.raises(Refused) as caught:
         await plan(chat, tf, ratings=ratings)
-    assert f"{len(left)} new player(s) are stronger than 5k: {', '.join(left)}." in str(
-        caught.value
+    listed = (
+        ", ".join(left) if len(left) <= 3 else f"{', '.join(left[:3])} and {len(left) - 3} more"
+    )
+    assert (
+        f"{len(left)} new player{'s are' if len(left) > 1 else ' is'} stronger than 5k: {listed}."
+        in str(caught.value)
     )
 
 
@@ -189,7 +198,7 @@ async def test_a_guest_stronger_than_5k_needs_no_committee(tmp_path: Path) -> No
         # everyone but Müller is a guest now; Müller (3k) is new and needs the committee
         with pytest.raises(Refused) as caught:
             await plan(chat, read("kis_kupa.h9"))
-        assert "1 new player(s) are stronger than 5k: Müller Jürgen 3k." in str(caught.value)
+        assert "1 new player is stronger than 5k: Müller Jürgen 3k." in str(caught.value)
     finally:
         await chat.close()
 
@@ -212,9 +221,9 @@ async def test_an_entry_rank_outside_the_elo_band_is_noted(chat: FakeChat) -> No
     await chat.register("Nagy Péter 1k 1900")  # 1900 is in the 2k band (rules.md §1.1)
     p = await plan(chat, read_text(NAMESAKES_H9), committee=True)
     assert (
-        "Nagy Péter entered as 5k but their Elo is in the 2k band (a player enters with the "
-        "rank of their current Elo, MGSZ Minősítési Szabályzat 9.§ (1) a): correct the entry if "
-        "needed"
+        "Nagy Péter entered as 5k but their Elo is in the 2k band, and a domestic tournament "
+        "is entered at the rank of one's current Elo (MGSZ Minősítési Szabályzat 9.§ (1) a)): "
+        "correct the entry if needed"
     ) in p.notes
     assert not any("rules.md" in note for note in p.notes)  # club members' words
 
@@ -380,3 +389,17 @@ async def test_the_plan_of_a_file_with_administrative_results_names_them(chat: F
     p = await plan(chat, read("both_results.h9"), committee=True)
     assert ADMINISTRATIVE in importing.summary_lines(p)
     assert sum(1 for g in p.games if g.rated) == 4
+
+
+async def test_a_starting_rating_off_the_scale_refuses_the_import(chat: FakeChat) -> None:
+    tf = read("spring_cup_40x5.h9")
+    ratings = parse_ratings_csv("name,rating\nBalázs Anikó,5\nNagy Bálint,9000\n".encode())
+    with pytest.raises(Refused) as caught:
+        await plan(chat, tf, ratings=ratings, committee=True)
+    message = str(caught.value)
+    assert (
+        "starting ratings line 2: Balázs Anikó's 5 is outside the MGSZ Elo scale (800 to 3300)"
+        in message
+    )
+    assert "starting ratings line 3: Nagy Bálint's 9000 is outside" in message
+    assert await chat.log_size() == 4  # nothing written

@@ -167,3 +167,18 @@ def test_cli_json_says_what_it_ignored_on_stderr(
     out = capsys.readouterr()
     json.loads(out.out)
     assert "--ratings line 2: Balázs Anikó's 5 is outside the MGSZ Elo scale" in out.err
+
+
+def test_cli_without_a_time_control_names_its_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    no_tm = tmp_path / "no_tm.h9"
+    no_tm.write_text(
+        "".join(line for line in CUP.read_text("utf-8").splitlines(True) if "TM[" not in line),
+        encoding="utf-8",
+    )
+    assert main(["rate", str(no_tm)]) == 2
+    err = capsys.readouterr().err
+    assert 'give it with --time "60m 3x30s japanese" or set C by hand with --C, e.g. --C 25' in err
+    assert "C=25" not in err and "rules.md" not in err
+    assert main(["rate", str(no_tm), "--C", "25"]) == 0

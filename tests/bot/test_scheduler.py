@@ -184,6 +184,7 @@ async def test_psg_demotion_after_three_months_below_the_line_and_not_after_two(
     assert await month(2026, 5, 2150) == Rank.parse("2d")  # the third month: one rank down
     (notice,) = [t for t in bot.texts() if "month-end verification 2026-05" in t]
     assert "Nagy Péter 3d → 2d" in notice
+    assert "(PSG regulations §23(1))" in notice and "rules.md" not in notice
     bot = await process.restart()
     assert await bot.scheduler.run_due() == []  # every month checked once
 

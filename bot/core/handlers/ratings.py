@@ -375,7 +375,8 @@ _IMPORTANCE_WORDS = {
     "multiplier",
     usage="/multiplier TIME [even|handicap] [>80|participants=N] [invitational|championship] "
     "[european|world] [13x13] [C=N]",
-    summary="The MGSZ tournament multiplier C with its breakdown (rules.md §1.2).",
+    summary="The MGSZ tournament multiplier C with its breakdown "
+    "(MGSZ Minősítési Szabályzat 6.§ (1)).",
     examples=("/multiplier 60m 3x20s japanese even >80 championship", "/multiplier 45m even"),
     options={"participants", "c", "board"},
     needs_club=False,

@@ -84,3 +84,95 @@ def test_export_into_a_missing_directory_refuses(hoshi, club_db: Path, tmp_path:
 def test_export_of_a_named_existing_club(hoshi, club_db: Path) -> None:
     code, out, _ = hoshi("export", "--db", str(club_db), "--club", "my go club")
     assert code == 0 and "Nagy Péter" in out
+
+
+# -- hoshi import: refusals in the command line's own words ------------------------------------
+
+STRONG = ["Kovács Anna 2d", "Nagy Béla 1d", "Tóth Éva 3k"]
+
+
+def h9_with(players: list[str]) -> str:
+    """A one-round h9 file: each pair plays, the first of a pair wins with black."""
+    lines = ["; EV[Big Open]", "; DT[2026-04-18,2026-04-18]", "; HA[h9]", "; KM[6.5]",
+             "; TM[60]", ";", "; Pl Name           Rk Co Club"]  # fmt: skip
+    for i, player in enumerate(players, 1):
+        name, rank = player.rsplit(" ", 1)
+        opponent = i + 1 if i % 2 else i - 1
+        result = f"{opponent}{'+' if i % 2 else '-'}/{'b' if i % 2 else 'w'}0"
+        lines.append(f"{i:4d} {name:<20} {rank:>3} HU Bp   {result}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def big_open(tmp_path: Path) -> Path:
+    strong = [f"Erős{chr(65 + i // 26)}{chr(97 + i % 26)} Játékos 1d" for i in range(212)]
+    players = [*STRONG, *strong, "Gyenge Géza 6k"]  # an even number of players: pairs
+    path = tmp_path / "big_open.h9"
+    path.write_text(h9_with(players), encoding="utf-8")
+    return path
+
+
+def test_a_refused_import_names_a_few_players_and_the_command_to_go_on(
+    hoshi, big_open: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "club.sqlite"
+    code, out, err = hoshi("import", str(big_open), "--db", str(db))
+    assert (code, out) == (2, "")
+    assert (
+        "215 new players are stronger than 5k: Kovács Anna 2d, Nagy Béla 1d, Tóth Éva 3k and "
+        "212 more." in err
+    )
+    assert f"hoshi import {big_open} --committee" in err
+    assert f"hoshi import {big_open} --ratings start.csv" in err
+    assert "MGSZ Minősítési Szabályzat 5.§ (3)" in err
+    assert "committee=" not in err and "(committee)" not in err and "rules.md" not in err
+    assert len(err) < 1500  # not 215 names
+    code, out, _ = hoshi("import", str(big_open), "--db", str(db), "--committee")
+    assert code == 0 and "216 new" in out
+
+
+def test_a_players_csv_refusal_names_the_flag(hoshi, tmp_path: Path) -> None:
+    rows = ["name,rank", *(",".join(p.rsplit(" ", 1)) for p in STRONG)]
+    (tmp_path / "p.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, _, err = hoshi("import", str(tmp_path / "p.csv"), "--db", str(tmp_path / "c.sqlite"))
+    assert code == 2
+    assert "3 new players are stronger than 5k: Kovács Anna 2d, Nagy Béla 1d, Tóth Éva 3k." in err
+    assert f"hoshi import {tmp_path / 'p.csv'} --committee" in err
+    assert "give their Elo in the table's rating column (name,rank,rating)" in err
+    assert "(override)" not in err and "rules.md" not in err and "--ratings" not in err
+
+
+def test_the_multiplier_note_names_the_flag(hoshi, tmp_path: Path) -> None:
+    path = tmp_path / "small.h9"
+    path.write_text(h9_with(["Kiss Ödön 6k", "Nagy Béla 7k"]), encoding="utf-8")
+    code, out, _ = hoshi("import", str(path), "--db", str(tmp_path / "c.sqlite"))
+    assert code == 0
+    assert "set it with --C NN" in out and "C=NN" not in out
+    assert (
+        "stays open until /tournament finalise Big Open in hoshi console (or import with "
+        "--finalise)." in out
+    )
+
+
+def test_an_import_without_a_time_control_names_the_flag(hoshi, tmp_path: Path) -> None:
+    path = tmp_path / "no_tm.h9"
+    text = h9_with(["Kiss Ödön 6k", "Nagy Béla 7k"])
+    path.write_text(text.replace("; TM[60]\n", ""), encoding="utf-8")
+    db = str(tmp_path / "c.sqlite")
+    code, _, err = hoshi("import", str(path), "--db", db)
+    assert code == 2
+    assert "no time control (no TM line)" in err and "set C by hand with --C, e.g. --C 25" in err
+    assert "C=25" not in err and "rules.md" not in err
+    assert hoshi("import", str(path), "--db", db, "--C", "25")[0] == 0
+
+
+def test_tournament_flags_on_a_csv_table_are_refused(hoshi, tmp_path: Path) -> None:
+    (tmp_path / "p.csv").write_text(PLAYERS, encoding="utf-8")
+    (tmp_path / "r.csv").write_text("name,rating\nNagy Péter,1700\n", encoding="utf-8")
+    db = str(tmp_path / "c.sqlite")
+    code, _, err = hoshi("import", str(tmp_path / "p.csv"), "--db", db, "--ratings", "r.csv")
+    assert code == 2
+    assert err.startswith("hoshi: --ratings is for tournament files (h9, OpenGotha XML)")
+    code, _, err = hoshi("import", str(tmp_path / "p.csv"), "--db", db, "--C", "25", "--finalise")
+    assert code == 2 and err.startswith("hoshi: --C, --finalise are for tournament files")
+    assert not (tmp_path / "c.sqlite").exists()

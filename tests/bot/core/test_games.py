@@ -330,6 +330,22 @@ async def test_undo_after_a_correction_takes_back_the_correction(tensuusei: Fake
     assert row is not None and row.status == "ok" and row.game.result is Result.BLACK
 
 
+async def test_undo_after_a_confirmation_takes_back_the_confirmation(club: FakeChat) -> None:
+    await club.ok("/club reports on 48")
+    await club.ok("/link Nagy Péter", as_=PLAYER)
+    reported = await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    gid = int(reported.reply.buttons[0].command.split()[1])
+    await club.ok(f"/confirm {gid}", as_=ORGANISER)
+    said = await club.ok("/undo", as_=ORGANISER)
+    assert said.text == (
+        f"Undone: the confirmation of game #{gid} (B+, 2026-04-20); it waits for confirmation "
+        "again. The confirmation stays in the history, marked as undone; every rating after it "
+        "was recomputed."
+    )
+    row = await storage.game(club.db, club.club, gid)
+    assert row is not None and row.status == "pending"
+
+
 async def test_undo_takes_no_arguments(club: FakeChat) -> None:
     said = await club.refused("/undo 12")
     assert said.text.startswith("/undo takes no arguments; to remove a particular game use /void")

@@ -409,8 +409,8 @@ async def test_mgsz_refuses_new_players_stronger_than_5k(club: FakeChat, committ
         first = said.text.splitlines()
         assert first[0] == "The file cannot be imported:"
         assert first[1].startswith(
-            "3 new player(s) are stronger than 5k: Horváth Zsófia 1k, Tóth Bence 2d, Müller "
-            "Jürgen 3k. Under MGSZ a new player without a rating starts at 5k at most"
+            "3 new players are stronger than 5k: Horváth Zsófia 1k, Tóth Bence 2d, Müller "
+            "Jürgen 3k. A new player without a rating starts at 5k at most"
         )
         assert "committee" in first[1]
         return
