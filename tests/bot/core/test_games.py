@@ -342,7 +342,7 @@ async def test_undo_after_a_confirmation_takes_back_the_confirmation(club: FakeC
         "again. The confirmation stays in the history, marked as undone; every rating after it "
         "was recomputed."
     )
-    row = await storage.game(club.db, club.club, gid)
+    row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "pending"
 
 
