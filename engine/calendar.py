@@ -103,6 +103,14 @@ def event_day(event: Event) -> dt.date:
     raise TypeError(f"not an event of a club's history: {event!r}")
 
 
+def first_day(event: Event) -> dt.date:
+    """The first calendar day an event covers: a tournament's start, else its own day. A
+    rewrite of the event starts there (its games are dated from its start)."""
+    if isinstance(event, TournamentRated):
+        return min(event.tournament.start, event.tournament.end)
+    return event_day(event)
+
+
 def event_moment(event: Event) -> int:
     """The moment of an event: its day, its phase in the day, a tournament's start."""
     if isinstance(event, GamePlayed):

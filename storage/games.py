@@ -517,8 +517,9 @@ def row_status(seq: int, pending: bool, folded: Overlay) -> str:
 
 
 async def rated_day(reader: Reader, game: Game, pending: bool, folded: Overlay) -> dt.date | None:
-    """The calendar day at which a game is rated (``None``: it is not rated yet): a club
-    game's date, a tournament game's tournament's end date (rules.md, top: calendar order)."""
+    """The first calendar day a change of the game rewrites (``None``: it is not rated yet):
+    a club game's date, a tournament game's tournament's start (it is rated at its end date,
+    its players' registrations may sit at its start; rules.md, top: calendar order)."""
     if game.tournament is not None:
         if game.tournament not in folded.finalised:
             return None
@@ -526,7 +527,7 @@ async def rated_day(reader: Reader, game: Game, pending: bool, folded: Overlay) 
             f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE seq = ?", (game.tournament,)
         )
         assert row is not None
-        return _effective_tournament(row, folded).end
+        return _effective_tournament(row, folded).start
     if pending and game.id not in folded.confirmed:
         return None
     return game.date

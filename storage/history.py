@@ -491,6 +491,9 @@ class _Registrations:
         for player in named:
             registered = self.waiting.pop(player, None)
             if registered is not None:
+                # the fact's own day (a tournament's: its end, where it is folded), so that
+                # the registration's place only moves with the first fact folded: a rewrite
+                # from that fact's first day (engine.calendar.first_day) always covers it
                 day = calendar.event_day(event)
                 moved = dataclasses.replace(registered, date=day)
                 out.append((calendar.registration_key(day, player), moved))

@@ -25,7 +25,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.calendar import Key, event_day, event_key, start_of
+from engine.calendar import Key, event_key, first_day, start_of
 from engine.errors import EngineError
 from engine.system import Card, Change, RatingSystem
 from engine.types import Event, GamePlayed, Registered, TournamentRated
@@ -467,7 +467,7 @@ class ClubWrite:
                 self.tx,
                 self.club,
                 strict={at[1]} if strict else (),
-                since=start_of(event_day(event)),
+                since=start_of(first_day(event)),
                 capture=at[1],
             )
             return self.ledgers.captured

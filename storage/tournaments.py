@@ -505,7 +505,7 @@ async def reopen_tournament(
         if not row.finalised:
             raise Refused(f"{row.tournament.name} is not finalised, so there is nothing to reopen")
         await write.event(log.REOPEN, actor=actor, chat=chat, target=row.id)
-        await write.rebuild(since=start_of(row.tournament.end))
+        await write.rebuild(since=start_of(row.tournament.start))
         return await _resolve(write.tx, write.club, row.id)
 
 
@@ -551,6 +551,6 @@ async def amend_tournament(
             log.AMEND, actor=actor, chat=chat, target=row.id, payload={"changes": diff}
         )
         if row.finalised_seq is not None:  # re-rated at its (possibly new) end date
-            day = min(row.tournament.end, amended.end)
+            day = min(row.tournament.start, amended.start)
             await write.rebuild(strict={row.id}, since=start_of(day))
         return await _resolve(write.tx, write.club, row.id)

@@ -3,6 +3,7 @@ projections under every system (rules.md, top: "Calendar order")."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import json
@@ -21,6 +22,7 @@ from storage import (
     Database,
     close_period,
     club_games,
+    correct_game,
     create_tournament,
     end_day,
     end_month,
@@ -31,9 +33,12 @@ from storage import (
     record_game,
     register_player,
     reopen_tournament,
+    replay_club,
     tournaments,
+    void_game,
 )
 from storage.clubs import create_club
+from storage.errors import Refused
 from tests.storage.conftest import FakeClock
 
 ORGANISER = "console"
@@ -264,5 +269,113 @@ async def test_history_newest_first_chains_every_change(tmp_path: Path) -> None:
             assert len(rows) > 2
             for newer, older in itertools.pairwise(rows):
                 assert newer.rating_before == older.rating_after, (system, newer, older)
+    finally:
+        await db.close()
+
+
+async def _stored_equals_replay(db: Database, club: int) -> None:
+    stored = await projections(db, club)
+    await replay_club(db, club)
+    assert await projections(db, club) == stored
+
+
+Step = tuple[str, int, int, int]
+
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["game", "game", "game", "register", "void", "redate", "cup", "reopen"]),
+        st.integers(0, 7),  # a player, or which game
+        st.integers(0, 7),  # the other player
+        st.integers(0, 40),  # a day of October–November
+    ),
+    min_size=4,
+    max_size=14,
+)
+
+
+@settings(max_examples=150)
+@given(steps=STEPS)
+async def test_writes_keep_the_projections_a_full_replay_would_build(
+    tmp_path_factory: object, steps: list[Step]
+) -> None:
+    """Whatever is entered, in whatever order and for whatever date — a game before its
+    players' registrations, a void, a corrected date — the projections kept write by write
+    (folded at the end, or rewritten from a day) are what a full replay builds."""
+    base = Path(tmp_path_factory.mktemp("writes"))  # type: ignore[attr-defined]
+    db = await open_db(base / "club.db", systems=SYSTEMS, clock=FakeClock())
+    try:
+        club = (await create_club(db, "Club", "mgsz", actor=ORGANISER)).id
+        players: list[int] = []
+        games: list[int] = []
+        cups: list[int] = []
+        start = dt.date(2026, 10, 1)
+        for kind, a, b, day in steps:
+            date = start + dt.timedelta(days=day)
+            if kind == "register" or len(players) < 2:
+                player = await register_player(
+                    db, club, f"Player {len(players)}", Rank.kyu(5), date=date, actor=ORGANISER
+                )
+                players.append(player.id)
+            elif kind == "game" and players[a % len(players)] != players[b % len(players)]:
+                row = await record_game(
+                    db,
+                    club,
+                    players[a % len(players)],
+                    players[b % len(players)],
+                    Result.BLACK if day % 3 else Result.WHITE,
+                    stones=0,
+                    komi=6,
+                    date=date,
+                    time=HOUR,
+                    actor=ORGANISER,
+                )
+                games.append(row.id)
+            elif kind == "cup" and players[a % len(players)] != players[b % len(players)]:
+                cup = await create_tournament(
+                    db,
+                    club,
+                    Tournament(
+                        0,
+                        f"Cup {len(games)}-{len(cups)}-{day}",
+                        date,
+                        date + dt.timedelta(days=2),
+                        1,
+                        time=HOUR,
+                    ),
+                    actor=ORGANISER,
+                )
+                await record_game(
+                    db,
+                    club,
+                    players[a % len(players)],
+                    players[b % len(players)],
+                    Result.WHITE,
+                    stones=0,
+                    komi=6,
+                    date=date,
+                    time=HOUR,
+                    tournament=cup.id,
+                    round=1,
+                    actor=ORGANISER,
+                )
+                await finalise_tournament(db, club, cup.id, actor=ORGANISER)
+                cups.append(cup.id)
+            elif kind == "reopen" and cups:
+                cup_id = cups[a % len(cups)]
+                await reopen_tournament(db, club, cup_id, actor=ORGANISER)
+                if b % 2:
+                    await finalise_tournament(db, club, cup_id, actor=ORGANISER)
+                else:
+                    cups.remove(cup_id)
+            elif kind == "void" and games:
+                await void_game(db, club, games.pop(a % len(games)), actor=ORGANISER)
+            elif kind == "redate" and games:
+                game = games[a % len(games)]
+                with contextlib.suppress(Refused):  # the same date again: nothing to correct
+                    await correct_game(db, club, game, actor=ORGANISER, date=date)
+            if day % 10 == 0:
+                await end_day(db, club, date)
+                await end_month(db, club, date.year, date.month)
+        await _stored_equals_replay(db, club)
     finally:
         await db.close()
