@@ -152,7 +152,8 @@ class Mgsz:
             raise RuleError(
                 f"a new player without a rating can start at {limit} at most, not {event.rank}: "
                 f"a stronger initial rank needs a rating committee decision (MGSZ §5(3)). "
-                f"Register as {limit}, or record the committee's decision (override)"
+                f"Register them as {limit}, with the Elo they already have (after the rank), "
+                "or with the word override to record the committee's decision"
             )
         # rules.md §1.4 Decision: default starting Elo = the rank table value of the rank
         elo = event.rating if event.rating is not None else rank_floor(event.rank)

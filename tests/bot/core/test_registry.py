@@ -98,8 +98,9 @@ async def test_register_reads_ranks_as_people_write_them(
     [
         # rules.md §1.5: a new player without a rating starts at 5k at most
         ("Szabó Éva 4k", "A new player without a rating can start at 5k at most, not 4k: a "
-         "stronger initial rank needs a rating committee decision (MGSZ §5(3)). Register as "
-         "5k, or record the committee's decision (override)"),
+         "stronger initial rank needs a rating committee decision (MGSZ §5(3)). Register them "
+         "as 5k, with the Elo they already have (after the rank), or with the word override to "
+         "record the committee's decision"),
         ("5k", "The name is missing, e.g. /register Nagy Péter 5k"),
         ("", "The rank is missing or unreadable: '' is not a rank"),
         ("Szabó Éva", "The rank is missing or unreadable: 'Éva' is not a rank (ranks look like "
