@@ -159,9 +159,18 @@ async def history(ctx: Context) -> Reply:
         )
     player = await player_or_self(ctx, join(words))
     rows = await storage.history(ctx.db, ctx.the_club, player.id, n, undone=everything)
-    if not rows:
+    # club games held for a rating period not closed yet (MGSZ, rules.md §1.4): no change yet
+    held = [
+        game
+        for game in (await storage.ledger(ctx.db, ctx.the_club.id)).open_period()
+        if player.id in (game.black, game.white)
+    ]
+    if not rows and not held:
         return Reply.text(f"{player.name} has no history yet.")
     table_rows = []
+    for game in reversed(held):  # newest first, above what is rated already
+        what = await source_label(ctx, f"game:{game.id}", player.id)
+        table_rows.append((fmt.day(game.date), what, "waits for the period's end", ""))
     notes = []
     for row in rows:
         if row.note and len(notes) < HISTORY_NOTES:
@@ -183,7 +192,7 @@ async def history(ctx: Context) -> Reply:
     return Reply(
         blocks=(
             Text(
-                f"{player.name} — last {len(rows)}"
+                f"{player.name} — last {len(rows) + len(held)}"
                 + (" (undone entries too)" if everything else ""),
                 title=True,
             ),

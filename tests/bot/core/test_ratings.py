@@ -512,3 +512,15 @@ async def test_history_shows_a_tensuusei_days_games_and_those_that_did_not_count
         assert "{" not in text
     finally:
         await chat.close()
+
+
+async def test_history_lists_club_games_waiting_for_the_period(tmp_path: Path) -> None:
+    """MGSZ rates club games when the month ends; until then /history still shows them."""
+    chat = await FakeChat.open(tmp_path, players=("Nagy Péter 5k", "Kovács Anna 2d 2090"))
+    try:
+        await chat.ok("/result Nagy Péter Kovács Anna B+ h=4")
+        text = (await chat.ok("/history Nagy Péter")).text
+        assert text.splitlines()[0] == "Nagy Péter — last 2"
+        assert "game #1 vs Kovács Anna (B+)  waits for the period's end" in text
+    finally:
+        await chat.close()
