@@ -123,15 +123,23 @@ async def weekly_reply(
     standings = await storage.standings(db, club)
     blocks: list[Text | Table] = [title]
     if standings:
-        label = standings[0].card.rating_label
+        top = standings[:TOP_IN_SUMMARY]
+        # each row's own label when they differ (a Swedish player's target is their own)
+        headings, own = fmt.rating_heading([s.card.rating_label for s in top])
         blocks.append(
             Table(
-                ("#", "Name", "Rank", label),
+                ("#", "Name", "Rank", *headings),
                 tuple(
-                    (str(s.place), s.player.name, str(s.card.rank), fmt.value(s.card.rating))
-                    for s in standings[:TOP_IN_SUMMARY]
+                    (
+                        str(s.place),
+                        s.player.name,
+                        str(s.card.rank),
+                        fmt.value(s.card.rating),
+                        *([own[i]] if own else []),
+                    )
+                    for i, s in enumerate(top)
                 ),
-                "rllr",
+                "rllrl" if own else "rllr",
             )
         )
     moved = sorted((m for m in facts.movements if _delta(m)), key=_delta, reverse=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from bot.core.notices import changes_table, per_player
+from bot.core.notices import changes_table, per_player, weekly_reply
 from engine.ranks import Rank
 from engine.system import Change
 from tests.bot.core.fakechat import FakeChat
@@ -51,5 +51,22 @@ async def test_a_tournament_rated_after_its_end_says_it_counts_on_that_day(
             "Rated at its end date, 2026-04-12: the table shows that day's change, and every "
             "rating since then is recomputed (/top shows where everyone stands now)."
         )
+    finally:
+        await chat.close()
+
+
+async def test_the_weekly_summarys_top_fits_every_rows_target(tmp_path: Path) -> None:
+    """Swedish players count toward their own next rank: the summary's top list says each
+    row's target, not the first row's for all."""
+    chat = await FakeChat.open(tmp_path, "swedish", players=("Lind Erik 2k", "Ek Sara 2d"))
+    try:
+        await chat.ok("/result Lind Erik Ek Sara B+")  # a game: not a quiet week
+        start = dt.datetime(2026, 4, 20, tzinfo=dt.UTC)
+        end = start + dt.timedelta(days=7)
+        reply = await weekly_reply(chat.db, chat.club, start, end, picture=False)
+        text = reply.as_text()
+        assert "points toward 3d" not in text and "points toward 1k" not in text
+        assert any(line.split()[-1] == "3d" for line in text.splitlines() if "Ek Sara" in line)
+        assert any(line.split()[-1] == "1k" for line in text.splitlines() if "Lind Erik" in line)
     finally:
         await chat.close()
