@@ -413,6 +413,19 @@ async def record_game(
         reported=reported,
         margin=margin,
     )
+    return await record(db, club, game, pending=pending, actor=actor, chat=chat)
+
+
+async def record(
+    db: Database,
+    club: ClubRef,
+    game: Game,
+    *,
+    actor: str,
+    chat: str | None = None,
+    pending: bool = False,
+) -> GameRow:
+    """Record one game value (built with :func:`new_game`), as :func:`record_game` does."""
     async with club_write(db, club_id(club)) as write:
         context = await Context.load(write.tx, write.club, [game])
         problems = context.problems(game, pending=pending)

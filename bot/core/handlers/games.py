@@ -81,22 +81,7 @@ async def result(ctx: Context) -> Reply:
     if earlier:
         return await same.ask(ctx, earlier, f"/result {ctx.inv.text}")
     why = await will_not_count(ctx, game)
-    row = await storage.record_game(
-        ctx.db,
-        ctx.the_club,
-        black.id,
-        white.id,
-        outcome,
-        stones=game.stones,
-        komi=game.komi,
-        date=game.date,
-        played=game.played,
-        board=game.board,
-        time=game.time,
-        actor=ctx.actor,
-        chat=ctx.chat,
-        margin=game.margin,
-    )
+    row = await storage.record(ctx.db, ctx.the_club, game, actor=ctx.actor, chat=ctx.chat)
     lines = [game_line(row, black, white)]
     if note:
         lines.append(note)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -350,27 +351,7 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     komi = opt.komi(ctx, args.options.get("komi"), stones)
     time = opt.time_control(args.options.get("time")) or t.time
     # will it count under the club's system, and why not (asked before it is stored)
-    why = await will_not_count(
-        ctx,
-        storage.new_game(
-            black.id,
-            white.id,
-            outcome,
-            stones=stones,
-            komi=komi,
-            date=date,
-            played=played,
-            board=t.board,
-            time=time,
-            tournament=t.id,
-            round=round_,
-            arranged=t.arranged,
-            margin=margin,
-        ),
-    )
-    game = await storage.record_game(
-        ctx.db,
-        ctx.the_club,
+    entered = storage.new_game(
         black.id,
         white.id,
         outcome,
@@ -382,10 +363,10 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         time=time,
         tournament=t.id,
         round=round_,
-        actor=ctx.actor,
-        chat=ctx.chat,
         margin=margin,
     )
+    why = await will_not_count(ctx, dataclasses.replace(entered, arranged=t.arranged))
+    game = await storage.record(ctx.db, ctx.the_club, entered, actor=ctx.actor, chat=ctx.chat)
     verdict = (
         "Rated when the tournament is finalised."
         if why is None
