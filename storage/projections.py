@@ -5,10 +5,15 @@ club's system is instant), built on first use by replaying the log. Two tables h
 ledgers say — ``player_state`` (each player's card) and ``rating_history`` (every change) —
 and are the only mutable tables.
 
-* An entry appended at the end of history is applied to each ledger and only the changed
-  players' rows are written (:meth:`ClubWrite.apply`).
-* Anything that rewrites the past (void, correct, undo, reopen, a rating setting) rebuilds the
-  club's projections in the same transaction (:meth:`ClubWrite.rebuild`, :func:`replay_club`).
+The fold runs in calendar order (rules.md, top; :mod:`engine.calendar`, :mod:`storage.history`),
+never in the order of entry:
+
+* An entry whose date comes after everything folded so far is applied to each ledger and
+  only the changed players' rows are written (:meth:`ClubWrite.apply`).
+* An entry dated earlier (a backdated result, a late tournament), and anything that rewrites
+  the past (void, correct, undo, reopen, a rating setting), rebuilds the club's projections in
+  the same transaction, rewriting the rating history only from the first day it touches
+  (:meth:`ClubWrite.rebuild`, :func:`replay_club`).
 
 Both paths give byte-identical tables. The club's *current* system is strict: an event it
 rejects (``EngineError``) aborts the transaction, and the ledgers are left as they were. The
