@@ -6,7 +6,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import chain
 from operator import attrgetter
@@ -102,6 +102,16 @@ class _Standing:
         self.last_change: tuple[int, str, dt.date] | None = None
 
 
+@dataclass(slots=True)
+class _Provisional:
+    """The open period as ``Mgsz.provisional`` rates it: C by board and the games of an
+    unsplit period, or the whole outcome's Elo of a split one."""
+
+    c_by_board: dict[int, int] = field(default_factory=dict)
+    games: list[Game] = field(default_factory=list)
+    elo: dict[PlayerId, int] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class _Outcome:
     """The computed result of rating one tournament or period, before it is committed."""
@@ -128,7 +138,7 @@ class Mgsz:
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
         self._club_time: TimeControl | None = self.params.club_time  # the last period's
-        self._provisional: dict[PlayerId, int] | None = None  # Elo if the period ended now
+        self._provisional: _Provisional | None = None  # the open period, rated if it ended now
 
     # ------------------------------------------------------------ events
 
@@ -221,6 +231,21 @@ class Mgsz:
     ) -> tuple[_Outcome, int] | None:
         """A period's games rated as one tournament, not stored: the outcome and the C its
         history notes show (``None``: no game has a C)."""
+        plan = self._period_plan(period, games)
+        if plan is None:
+            return None
+        c_by_board, parts, participants = plan
+        start = {p: self._players[p].elo for p in participants}
+        outcome = self._rate(
+            f"tournament:{period.id}", period.end, parts, c_by_board, start, chronological=True
+        )
+        return outcome, _shown_c(c_by_board, period.board)
+
+    def _period_plan(
+        self, period: Tournament, games: list[Game]
+    ) -> tuple[dict[int, int], list[list[Game]], set[PlayerId]] | None:
+        """How a period's games are rated: C by board, the parts (§6(3) splitting) and the
+        players (``None``: no game has a C)."""
         # Decision (rules.md §1.4, club games): the even addition only if every game was even
         even = not any(map(_STONES, games))
         period = _period_time(period, games)
@@ -237,30 +262,40 @@ class Mgsz:
             if self.params.split_club_periods
             else [rated]
         )
-        start = {p: self._players[p].elo for p in participants}
-        outcome = self._rate(
-            f"tournament:{period.id}", period.end, parts, c_by_board, start, chronological=True
-        )
-        return outcome, _shown_c(c_by_board, period.board)
+        return c_by_board, parts, participants
 
     def provisional(self, player: PlayerId) -> int | None:
         """The player's Elo if the open rating period ended now (``None``: no pending game).
 
         Every pending club game rated as the period's end will rate it (rules.md §1.4
         Decision — club games), with the club's usual time control of the last period closed;
-        nothing is stored. Computed once per state of the ledger (``apply`` forgets it).
+        nothing is stored. The period's C and parts are worked out once per state of the
+        ledger (``apply`` forgets them); in one part every game uses the starting Elo, so a
+        player's own games give their Elo, and only a split period is rated whole.
         """
         if self._provisional is None:
-            self._provisional = {}
+            self._provisional = _Provisional()
             if self._pending:
                 games = sorted(self._pending, key=_DATE_ID)
                 period = Tournament(
                     0, "open period", games[0].date, games[-1].date, 1, time=self._club_time
                 )
-                rated = self._period_outcome(period, games)
-                if rated is not None:
-                    self._provisional = rated[0].new_elo
-        return self._provisional.get(player)
+                plan = self._period_plan(period, games)
+                if plan is not None and len(plan[1]) > 1:  # split: the parts chain the Elo
+                    whole = self._period_outcome(period, games)
+                    self._provisional.elo = {} if whole is None else whole[0].new_elo
+                elif plan is not None:
+                    self._provisional.c_by_board, (self._provisional.games,) = plan[:2]
+        known = self._provisional
+        if known.elo is not None:
+            return known.elo.get(player)
+        mine = [g for g in known.games if player in (g.black, g.white)]
+        if not mine:
+            return None
+        start = {p: self._players[p].elo for g in mine for p in (g.black, g.white)}
+        day = mine[-1].date
+        own = self._rate("", day, [mine], known.c_by_board, start, chronological=True)
+        return own.new_elo.get(player)
 
     def _tournament_rated(self, event: TournamentRated) -> list[Change]:
         """Rate a finalised tournament (rules.md §1.3–§1.5; MGSZ §6–§8)."""

@@ -881,6 +881,38 @@ def test_the_card_shows_the_elo_if_the_period_ended_now() -> None:
     assert not any(label == "if the period ended now" for label, _ in ledger.card(1).fields)
 
 
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 4),
+            st.integers(1, 4),
+            st.sampled_from(list(Result)),
+            st.integers(0, 3),
+            st.integers(0, 27),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_the_elo_if_the_period_ended_now_is_what_its_end_gives(
+    games: list[tuple[int, int, Result, int, int]],
+) -> None:
+    """Whatever the open period holds — split into parts or not — each player's Elo "if the
+    period ended now" is the Elo its end gives (rules.md §1.4 Decision — club games)."""
+    ledger = ledger_with(
+        reg(1, "1k", 1920), reg(2, "3k", 1830), reg(3, "5k", 1720), reg(4, "1d", 2000)
+    )
+    for gid, (black, white, result, stones, day) in enumerate(games, start=1):
+        if black != white:
+            when = DAY + dt.timedelta(days=day)
+            ledger.apply(GamePlayed(game(gid, black, white, result, stones=stones, date=when)))
+    foreseen = {p: ledger.provisional(p) for p in (1, 2, 3, 4)}
+    last = DAY + dt.timedelta(days=27)
+    ledger.apply(PeriodClosed(tournament(99, rounds=1, time="60m", end=last)))
+    for player, elo in foreseen.items():
+        assert elo is None or elo == ledger.elo(player), player
+
+
 def test_a_period_with_a_handicap_game_gets_no_even_addition() -> None:
     """C = 15. Game 1: even, 1 beats 2: +0.500 for 1. Game 2: 2 receives 1 stone: 1920 + 60 =
     1980 > 1920, so 2 is A, Δ 60 → 0.350; 2 wins: +0.350. Sums ±0.150 × 15 = ±2.25 →
