@@ -793,7 +793,10 @@ def _period_time(period: Tournament, games: list[Game]) -> Tournament:
     """
     if period.multiplier is not None:
         return period
-    times = {g.time if g.time is not None else period.time for g in games if g.board == FULL_BOARD}
+    # the games share their time control objects: tell them apart by identity first (a
+    # TimeControl's own hash is slow, and a month of club games has hundreds)
+    distinct = {id(g.time): g.time for g in games if g.board == FULL_BOARD}
+    times = {t if t is not None else period.time for t in distinct.values()}
     if not times or None in times:
         return period  # nothing on 19×19, or a game whose time nobody knows: as before
     known = [t for t in times if t is not None]
