@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import storage
 from bot.core import format as fmt
 from bot.core.commands import ORGANISER, PLAYER, Param, command
@@ -129,23 +131,13 @@ async def _report(
                 ),
             )
         )
-    row = await storage.record_game(
+    row = await storage.record(
         ctx.db,
         ctx.the_club,
-        black.id,
-        white.id,
-        game.result,
-        stones=game.stones,
-        komi=game.komi,
-        date=game.date,
-        played=game.played,
-        board=game.board,
-        time=game.time,
-        reported=ctx.today(),
+        dataclasses.replace(game, reported=ctx.today()),
         pending=True,
         actor=ctx.actor,
         chat=ctx.chat,
-        margin=game.margin,
     )
     hours = ctx.settings.get("report_hours", "48")
     return Reply(
