@@ -29,6 +29,7 @@ from engine.types import (
     PeriodClosed,
     Registered,
     TeacherAction,
+    Tournament,
     TournamentRated,
     VerificationSuspended,
 )
@@ -111,12 +112,17 @@ def first_day(event: Event) -> dt.date:
     return event_day(event)
 
 
+def tournament_moment(tournament: Tournament) -> int:
+    """A tournament's moment: its end date, then its start date (rules.md, top)."""
+    return moment(tournament.end, Phase.FACTS, tournament.start)
+
+
 def event_moment(event: Event) -> int:
     """The moment of an event: its day, its phase in the day, a tournament's start."""
     if isinstance(event, GamePlayed):
         return moment(event.game.date, Phase.FACTS)
     if isinstance(event, TournamentRated):
-        return moment(event.tournament.end, Phase.FACTS, event.tournament.start)
+        return tournament_moment(event.tournament)
     if isinstance(event, Registered):
         return moment(event.date, Phase.REGISTRATION)
     if isinstance(event, DayEnded):

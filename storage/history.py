@@ -305,7 +305,7 @@ async def _others(reader: Reader, club: int, overlay: Overlay) -> list[tuple[Key
         ):
             if row[0] in overlay.finalised:
                 tournament = effective_tournament(row, overlay)
-                key = (calendar.moment(tournament.end, FACTS, tournament.start), row[0])
+                key = (calendar.tournament_moment(tournament), row[0])
                 others.append((key, _TOURNAMENT, tournament))
     apart = sorted(
         game
