@@ -17,7 +17,6 @@ control: the MGSZ period's multiplier, rules.md §1.4 club games).
 from __future__ import annotations
 
 import asyncio
-import calendar
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
@@ -32,6 +31,7 @@ import storage
 from bot.core import format as fmt
 from bot.core.notices import changes_table, finalisation_reply, weekly_reply
 from bot.core.replies import Notice, Reply, Text
+from engine.calendar import month_end
 from engine.mgsz import Mgsz
 from engine.psg import Psg
 from engine.system import Change
@@ -325,12 +325,11 @@ class Scheduler:
         )
         done = []
         for year, month in months:
-            last = calendar.monthrange(year, month)[1]
             period = Tournament(
                 id=0,
-                name=f"Club games {year:04d}-{month:02d}",
+                name=fmt.period_name(year, month),
                 start=dt.date(year, month, 1),
-                end=dt.date(year, month, last),
+                end=month_end(year, month),
                 rounds=1,
                 time=TimeControl.parse(settings.get("time", DEFAULT_CLUB_TIME)),
             )

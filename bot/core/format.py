@@ -58,6 +58,11 @@ def komi(k: Fraction) -> str:
     return text if k >= 0 else text.replace("-", "−")
 
 
+def period_name(year: int, month: int) -> str:
+    """``Club games 2026-11``: the name of an MGSZ rating period of club games (a month)."""
+    return f"Club games {year:04d}-{month:02d}"
+
+
 def count(n: int, noun: str) -> str:
     """``1 club game``, ``3 club games`` (English plurals: the noun takes an s)."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

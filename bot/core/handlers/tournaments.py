@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import calendar
 import dataclasses
 import datetime as dt
 import re
@@ -21,6 +20,7 @@ from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int, tokenize
 from bot.core.replies import Button, Reply, Table, Text
 from engine import mgsz
+from engine.calendar import month_end
 from engine.errors import EngineError
 from engine.timecontrol import TimeControl
 from engine.types import Game, Importance, Tournament
@@ -567,10 +567,10 @@ async def open_periods(ctx: Context) -> list[OpenPeriod]:
         months.setdefault((game.date.year, game.date.month), []).append(game)
     return [
         OpenPeriod(
-            f"Club games {year:04d}-{month:02d}",
+            fmt.period_name(year, month),
             games[0].date,
             games[-1].date,
-            dt.date(year, month, calendar.monthrange(year, month)[1]),
+            month_end(year, month),
             len(games),
             len({p for g in games for p in (g.black, g.white)}),
         )
