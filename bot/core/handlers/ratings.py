@@ -173,8 +173,8 @@ async def history(ctx: Context) -> Reply:
         table_rows.append((fmt.day(game.date), what, "waits for the period's end", ""))
     notes = []
     for row in rows:
+        label = await source_label(ctx, row.source, player.id)
         if row.note and len(notes) < HISTORY_NOTES:
-            label = await source_label(ctx, row.source, player.id)
             notes.append(f"{fmt.day(row.date)} {label}: {await note_text(ctx, row.note)}")
         if row.rating_after is None and row.rating_before is None:
             change = row.status
@@ -185,9 +185,7 @@ async def history(ctx: Context) -> Reply:
             if row.rank_after is None or row.rank_after == row.rank_before
             else f"{row.rank_before} → {row.rank_after}"
         )
-        what = await source_label(ctx, row.source, player.id)
-        if row.status not in ("rated",):
-            what += f" [{row.status}]"
+        what = label if row.status == "rated" else f"{label} [{row.status}]"
         table_rows.append((fmt.day(row.date), what, change, rank))
     return Reply(
         blocks=(
