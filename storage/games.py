@@ -121,22 +121,28 @@ class Context:
                 )
                 if seq not in folded.undone
             }
+        # the games already in the rounds these games are for (one game a player a round):
+        # only those rounds are read, not a 300-player tournament's every game each time,
+        # and the games a correction moved to another round
+        wanted_rounds = {
+            (g.tournament, g.round)
+            for g in games
+            if g.tournament in tournaments and g.round is not None
+        }
+        seqs = {game for game, changes in folded.corrections.items() if "round" in changes}
+        for tournament, round_ in sorted(wanted_rounds):
+            seqs.update(
+                seq
+                for (seq,) in await reader.fetchall(
+                    "SELECT seq FROM games WHERE tournament = ? AND round = ?",
+                    (tournament, round_),
+                )
+            )
         played = [
             stored
-            for tournament in tournaments
-            for stored in await game_rows(
-                reader,
-                club,
-                [
-                    seq
-                    for (seq,) in await reader.fetchall(
-                        "SELECT seq FROM games WHERE club = ? AND tournament = ?",
-                        (club, tournament),
-                    )
-                ],
-                folded,
-            )
-            if stored.status in (GAME_OK, GAME_PENDING) and stored.game.round is not None
+            for stored in await game_rows(reader, club, sorted(seqs), folded)
+            if stored.status in (GAME_OK, GAME_PENDING)
+            and (stored.game.tournament, stored.game.round) in wanted_rounds
         ]
         ids |= {player for game in played for player in (game.game.black, game.game.white)}
         players = await players_by_id(reader, club, ids, folded.undone)
