@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
 
+from engine.calendar import Phase
 from engine.ranks import Rank
-from engine.types import Event, Game, PlayerId
+from engine.types import Entry, Event, Game, PlayerId, Tournament
 
 Value = int | Fraction | str | None
 
@@ -42,12 +43,74 @@ class Change(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class Measure:
+    """One typed value of a card: a number (or word) with its unit, apart from its label.
+
+    ``key`` is the value's stable name in exports (formats.md, Ratings export: ``elo``,
+    ``points``, ``psg_min_result`` …; a dot nests: ``swedish_sequences.target``); ``label``
+    is how a club member calls it (``min-games result``); ``unit`` what it counts
+    (``Elo``, ``points``, ``games``; empty for a rank or a word). Exports and the web read
+    ``value``; only chat replies format it.
+    """
+
+    key: str
+    label: str
+    value: Value
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A change a player has earned that is not settled yet (``/rating``'s "pending").
+
+    ``amount`` in ``unit`` (Tensuusei: +3 ``points`` until the day ends; MGSZ: 4 ``games``
+    held for the club period); ``settles`` the scheduled moment that settles it
+    (engine.calendar.Phase: ``DAY_END``, ``PERIOD_END``).
+    """
+
+    amount: Value
+    unit: str
+    settles: Phase
+
+
+class Band(NamedTuple):
+    """A rank's span of the rating scale, ``[low, high)``, shaded behind a chart's line."""
+
+    low: float
+    high: float
+    rank: Rank
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What the club is told when a scheduled moment passes (a day settled, a month's
+    verification, a period rated): a title and lines in a club member's words, players and
+    games marked ``{player:ID}`` / ``{game:ID}`` for the bot to name."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Weight:
+    """How much a system counts one tournament (``/multiplier``, ``/tournament show``,
+    imports): MGSZ's multiplier C, GoR's class. ``rated`` is false when the tournament is
+    not rated at all (C = 0, GoR below class C); ``lines`` explain how it was found."""
+
+    label: str  # e.g. "Multiplier C", "Tournament class"
+    value: Value  # e.g. 1.20 as Fraction, "B"
+    rated: bool
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Card:
     """What ``/rating`` shows of one player under one system.
 
     ``rating`` is the system's headline value (Elo, points, PSG result, Swedish total);
-    ``sort_key`` orders the ranking list (higher first); ``fields`` are extra labelled values
-    in display order; ``pending`` a change not yet settled (Tensuusei day, MGSZ period).
+    ``sort_key`` orders the ranking list (higher first); ``values`` are the card's typed
+    values in display order (the headline too, under its export key); ``pending`` a change
+    not yet settled (Tensuusei day, MGSZ period).
     """
 
     player: PlayerId
@@ -57,8 +120,8 @@ class Card:
     sort_key: tuple[Any, ...]
     games: int
     last_played: dt.date | None = None
-    pending: Value = None
-    fields: tuple[tuple[str, str], ...] = ()
+    pending: Pending | None = None
+    values: tuple[Measure, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +168,13 @@ class RatingSystem(Protocol):
     """A rulebook as a ledger: replay events, answer queries."""
 
     key: str
-    """Registry key: ``mgsz``, ``tensuusei``, ``swedish``, ``psg``."""
+    """Registry key: ``mgsz``, ``tensuusei``, ``swedish``, ``psg``, ``gor``."""
+
+    scheduled: frozenset[Phase]
+    """The scheduled moments whose events change this system's ratings (``DAY_END`` for
+    Tensuusei, ``PERIOD_END`` for MGSZ club periods, ``MONTH_END`` for PSG verification);
+    the scheduler records the union over a club's systems and announces those of the
+    current one."""
 
     def apply(self, event: Event) -> list[Change]:
         """Fold one event in; returns its changes. Raises and changes nothing on error."""
@@ -147,6 +216,39 @@ class RatingSystem(Protocol):
         the ledger's current state; in a club member's words (naming the rulebook's own rule,
         never rules.md). ``None`` when it counts. Never raises and changes nothing.
         """
+        ...
+
+    def announcement(
+        self, phase: Phase, label: str, changes: Sequence[Change]
+    ) -> Notice | None:
+        """What to tell the club when the scheduled moment ``phase`` named ``label`` (a day
+        ``2026-11-20``, a month ``2026-11``, a period's name) has been folded in with
+        ``changes``; ``None`` when there is nothing to say under this system."""
+        ...
+
+    def rank_bands(self) -> tuple[Band, ...]:
+        """The ranks' spans on this system's rating scale, weakest first (``/chart``);
+        empty when ratings are not on a rank scale (Swedish, PSG)."""
+        ...
+
+    def tournament_weight(self, tournament: Tournament) -> Weight | None:
+        """How this system counts ``tournament`` (MGSZ multiplier C, GoR class); ``None``
+        when it counts every tournament alike.
+
+        Raises:
+            EngineError: the tournament lacks a fact the weight needs (e.g. a time control).
+        """
+        ...
+
+    def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
+        """Entries (club players at their declared ranks) that break this system's entry
+        rules (MGSZ §9 rank bands, PSG §11, §15), in a club member's words with
+        ``{player:ID}`` marks; empty when all is well. Changes nothing."""
+        ...
+
+    def initial_rank_limit(self) -> Rank | None:
+        """The strongest rank a new player may be given without a starting rating (MGSZ
+        §1.5: 5k, a club setting); ``None`` when any declared rank is taken."""
         ...
 
     def rating_scale(self) -> RatingScale | None:

@@ -280,6 +280,17 @@ class VerificationSuspended:
     date: dt.date
 
 
+@dataclass(frozen=True, slots=True)
+class SettingsChanged:
+    """A club changed rating settings from ``date`` on (``/club set``; a change that affects
+    ratings is a fact in the calendar, rules.md top). ``values`` maps setting keys *with* their
+    system prefix (``tensuusei.anchor``) to typed values (engine.settings); a system takes the
+    keys of its own prefix and ignores the rest. ``date``'s facts and later ones see them."""
+
+    date: dt.date
+    values: tuple[tuple[str, object], ...]
+
+
 Event = (
     Registered
     | GamePlayed
@@ -291,4 +302,5 @@ Event = (
     | EgfRating
     | TeacherAction
     | VerificationSuspended
+    | SettingsChanged
 )
