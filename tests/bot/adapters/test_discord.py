@@ -7,10 +7,12 @@ every response.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from discord import app_commands
 
 import storage
 from bot.adapters.discord import (
@@ -25,6 +27,7 @@ from bot.core.replies import Picture, Reply, Table, Text
 from engine.ranks import Rank
 from storage.db import Database
 from tests.bot.adapters.conftest import D_ADMIN, D_OTHER, D_PLAYER, NOW, DiscordBot, log_size
+from tests.bot.core.fakechat import ADMIN, FakeChat
 from tests.fakes import discord as fd
 
 DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
@@ -443,3 +446,63 @@ async def test_without_guilds_the_commands_are_synced_globally(core: Any) -> Non
     (sync,) = [c for c in fake.calls if c.method == "PUT"]
     assert sync.path == f"/applications/{fd.APP_ID}/commands"
     assert len(sync.body) == len(public_commands())
+
+
+# --- one spec: the console's options are Discord's options (issue 12, part 3) ---------------
+
+PROBE = "zzq"
+
+
+async def console_options(chat: FakeChat, cmd: Any) -> set[str]:
+    """The ``key=`` options the console parser accepts for ``cmd``, read from its refusal of an
+    unknown one (each action of a command with actions is asked in turn)."""
+    actions = next((p.choices for p in cmd.params if p.name == "action"), ())
+    accepted: set[str] = set()
+    for action in actions or ("",):
+        line = f"/{cmd.name} {action} {PROBE}=1".replace("  ", " ")
+        said = await chat.refused(line, as_=ADMIN)
+        if f"{PROBE}=" not in said.text:  # e.g. /tournament import reads the table first
+            said = await chat.refused(line, as_=ADMIN, attachment=b";\n", attachment_name="x.h9")
+        assert f"option {PROBE}=" in said.text, (line, said.text)
+        takes = said.text.partition("it takes ")[2].partition("\n")[0]
+        accepted |= set(re.findall(r"\b([a-z_]+)=", takes))
+    return accepted
+
+
+async def test_discord_offers_every_option_the_console_accepts(
+    discord_bot: DiscordBot, tmp_path: Path
+) -> None:
+    (tmp_path / "console").mkdir()
+    chat = await FakeChat.open(tmp_path / "console")
+    try:
+        for cmd in public_commands():
+            slash = discord_bot.adapter.tree.get_command(cmd.name)
+            assert isinstance(slash, app_commands.Command), cmd.name
+            offered = {p.display_name for p in slash.parameters}
+            positional = {p.name.lower() for p in cmd.params}
+            console = await console_options(chat, cmd)
+            assert offered - positional == console, cmd.name
+            assert not positional & console, cmd.name  # a value is given one way only
+    finally:
+        await chat.close()
+
+
+async def test_discord_result_sets_time_and_board(discord_bot: DiscordBot) -> None:
+    (call,) = await discord_bot.slash("club", D_ADMIN, action="new", value="Test Club tensuusei")
+    assert "created" in content(call), content(call)
+    await register(discord_bot, ("Nagy Péter", "5k"), ("Kovács Anna", "6k"))
+    (call,) = await discord_bot.slash(
+        "result",
+        D_ADMIN,
+        black="Nagy Péter",
+        white="Kovács Anna",
+        result="B+",
+        board=13,
+        time="60m 3x30s",
+    )
+    assert "Nagy Péter" in content(call), content(call)
+    db: Database = discord_bot.adapter.core.db
+    (club,) = await storage.clubs(db)
+    (row,) = await storage.club_games(db, club)
+    assert row.game.board == 13
+    assert row.game.time is not None
