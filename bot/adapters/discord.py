@@ -1,12 +1,14 @@
 """The Discord adapter: discord.py 2.x slash commands in front of the command core.
 
 The ``app_commands`` tree is generated from the command table: one slash command per public
-command, one typed option per :class:`~bot.core.commands.Param` (players autocompleted from
-the club's names, numbers as integers, systems and other choices as choices, files as
-attachments). Each callback rebuilds the command's argument text and calls
-:meth:`Core.handle`; the reply comes back as an embed where it reads better (cards, tables in
-code blocks), as plain messages otherwise, ephemeral for errors and private replies, with
-buttons as a ``discord.ui.View``. A Discord server is one chat: it binds to a club as a whole.
+command, one typed option per positional :class:`~bot.core.commands.Param` and per ``key=``
+:class:`~bot.core.commands.Option` of its spec, so Discord offers exactly the options the
+console parser accepts (players autocompleted from the club's names, numbers as integers,
+systems and other choices as choices, files as attachments). Each callback rebuilds the
+command's argument text and calls :meth:`Core.handle`; the reply comes back as an embed where
+it reads better (cards, tables in code blocks), as plain messages otherwise, ephemeral for
+errors and private replies, with buttons as a ``discord.ui.View``. A Discord server is one
+chat: it binds to a club as a whole.
 
 Organisers are members with Manage Server plus the people the club names; the core decides, so
 organiser commands are visible to everyone and refused with an explanation when not allowed.
@@ -31,7 +33,8 @@ import storage
 from bot.adapters.buttons import ButtonCommands, split_command
 from bot.config import SYSTEM_KEYS, DiscordConfig
 from bot.core.app import Core
-from bot.core.commands import Command, Param, public_commands
+from bot.core.command_table import public_commands
+from bot.core.commands import CommandSpec, Option, Param
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Reply, Table, Text, split_text
 from engine.formats import fold_name
@@ -59,14 +62,32 @@ _OPTION_NAME = re.compile(r"[^-_\w]+")
 # --- the table as slash commands -----------------------------------------------------------
 
 
-def options_of(cmd: Command) -> tuple[Param, ...]:
-    """The command's typed params; a command whose usage takes arguments but whose table
-    entry names none gets one free-text option."""
-    if cmd.params:
-        return cmd.params
-    if len(cmd.usage.split()) > 1:
-        return (Param("arguments", "text", cmd.usage, required=False),)
-    return ()
+Typed = Param | Option
+
+
+def options_of(cmd: CommandSpec) -> tuple[Typed, ...]:
+    """The command's Discord options: its positional params, then every ``key=`` option of
+    its spec. A command whose usage takes arguments but whose spec names no params gets one
+    free-text option for them."""
+    params: tuple[Param, ...] = cmd.params
+    if not params and len(cmd.usage.split()) > 1 + len(cmd.options):
+        params = (Param("arguments", "text", cmd.usage, required=False),)
+    return (*params, *cmd.options)
+
+
+def _name(typed: Typed) -> str:
+    return typed.key if isinstance(typed, Option) else typed.name
+
+
+def _required(typed: Typed) -> bool:
+    # a file param is optional on Discord: the table can be pasted in a form instead
+    return isinstance(typed, Param) and typed.required and typed.kind != "file"
+
+
+def _description(typed: Typed) -> str:
+    if isinstance(typed, Option):
+        return f"{typed.key}= {typed.help}"
+    return typed.description or typed.name
 
 
 def option_name(name: str, taken: set[str]) -> str:
@@ -80,7 +101,7 @@ def option_name(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def _annotation(param: Param) -> Any:
+def _annotation(param: Typed) -> Any:
     if param.kind == "int":
         return int
     if param.kind == "file":
@@ -88,7 +109,7 @@ def _annotation(param: Param) -> Any:
     return str
 
 
-def _choices(param: Param) -> tuple[str, ...]:
+def _choices(param: Typed) -> tuple[str, ...]:
     if param.choices:
         return param.choices
     if param.kind == "system":
@@ -96,8 +117,8 @@ def _choices(param: Param) -> tuple[str, ...]:
     return ()
 
 
-def argument_text(params: Sequence[Param], values: Sequence[Any]) -> str:
-    """The argument text the core reads, from typed option values in table order.
+def argument_text(params: Sequence[Typed], values: Sequence[Any]) -> str:
+    """The argument text the core reads, from typed option values in spec order.
 
     Player names with spaces are quoted (``"Nagy Péter"``); options are ``key=value`` (quoted
     when the value has spaces); files travel separately as the attachment.
@@ -112,10 +133,10 @@ def argument_text(params: Sequence[Param], values: Sequence[Any]) -> str:
         if param.kind == "player":
             text = text.replace('"', "")
             text = f'"{text}"' if any(ch.isspace() for ch in text) else text
-        if param.option:
+        if isinstance(param, Option):
             text = text.replace('"', "")
             value_text = f'"{text}"' if any(ch.isspace() for ch in text) else text
-            words.append(f"{param.name}={value_text}")
+            words.append(f"{param.key}={value_text}")
         else:
             words.append(text)
     return " ".join(words)
@@ -279,7 +300,7 @@ class CommandButton(
 class PasteButton(discord.ui.Button[discord.ui.View]):
     """Opens a :class:`PasteModal` for the command it was offered with."""
 
-    def __init__(self, adapter: DiscordAdapter, cmd: Command, text: str) -> None:
+    def __init__(self, adapter: DiscordAdapter, cmd: CommandSpec, text: str) -> None:
         super().__init__(label="Paste the table", style=discord.ButtonStyle.primary)
         self.adapter, self.cmd, self.text = adapter, cmd, text
 
@@ -290,7 +311,7 @@ class PasteButton(discord.ui.Button[discord.ui.View]):
 class PasteModal(discord.ui.Modal):
     """A form to paste a results table into, for a command that reads a file."""
 
-    def __init__(self, adapter: DiscordAdapter, cmd: Command, text: str) -> None:
+    def __init__(self, adapter: DiscordAdapter, cmd: CommandSpec, text: str) -> None:
         super().__init__(title=f"/{cmd.name}: paste the table"[:MODAL_TITLE_LIMIT], timeout=900)
         self.adapter, self.cmd, self.text = adapter, cmd, text
         self.paste: discord.ui.TextInput[PasteModal] = discord.ui.TextInput(
@@ -401,7 +422,7 @@ class DiscordAdapter:
 
     # --- the table → slash commands
 
-    def _slash_command(self, cmd: Command) -> app_commands.Command[Any, ..., Any]:
+    def _slash_command(self, cmd: CommandSpec) -> app_commands.Command[Any, ..., Any]:
         params = options_of(cmd)
         names = [f"p{i}" for i in range(len(params))]
         adapter = self
@@ -422,8 +443,7 @@ class DiscordAdapter:
         completers: dict[str, Any] = {}
         taken: set[str] = set()
         for name, param in zip(names, params, strict=True):
-            # a file param is optional on Discord: the table can be pasted in a form instead
-            required = param.required and param.kind != "file"
+            required = _required(param)
             signature.append(
                 inspect.Parameter(
                     name,
@@ -432,8 +452,8 @@ class DiscordAdapter:
                     default=inspect.Parameter.empty if required else None,
                 )
             )
-            renames[name] = option_name(param.name, taken)
-            descriptions[name] = _cut(param.description or param.name, DESCRIPTION_LIMIT)
+            renames[name] = option_name(_name(param), taken)
+            descriptions[name] = _cut(_description(param), DESCRIPTION_LIMIT)
             options = _choices(param)
             if options and len(options) <= MAX_CHOICES and param.kind != "int":
                 choices[name] = [app_commands.Choice(name=c, value=c) for c in options]
@@ -476,14 +496,14 @@ class DiscordAdapter:
         return Caller(PLATFORM, str(user.id), user.display_name, chat_admin=admin)
 
     async def slash(
-        self, interaction: discord.Interaction, cmd: Command, values: Sequence[Any]
+        self, interaction: discord.Interaction, cmd: CommandSpec, values: Sequence[Any]
     ) -> None:
         """A slash command: rebuild its argument text and run it (or ask for a paste)."""
         params = options_of(cmd)
         text = argument_text(params, values)
         files = [(v, p) for v, p in zip(values, params, strict=True) if p.kind == "file"]
         attachment: discord.Attachment | None = next((v for v, _ in files if v is not None), None)
-        if attachment is None and any(p.required for _, p in files):
+        if attachment is None and any(isinstance(p, Param) and p.required for _, p in files):
             await interaction.response.send_modal(PasteModal(self, cmd, text))
             return
         if attachment is not None and attachment.size > MAX_ATTACHMENT_BYTES:
@@ -509,7 +529,7 @@ class DiscordAdapter:
     async def run(
         self,
         interaction: discord.Interaction,
-        cmd: Command | str,
+        cmd: CommandSpec | str,
         text: str,
         attachment: tuple[bytes, str] | Callable[[], Awaitable[tuple[bytes, str] | None]] | None,
         *,
@@ -517,7 +537,7 @@ class DiscordAdapter:
     ) -> None:
         """Run a command as the interaction's user and respond (deferring when slow)."""
         chat, private = self.chat_of(interaction)
-        name = cmd.name if isinstance(cmd, Command) else cmd
+        name = cmd.name if isinstance(cmd, CommandSpec) else cmd
 
         async def handle() -> Reply:
             file = await attachment() if callable(attachment) else attachment
@@ -538,7 +558,9 @@ class DiscordAdapter:
         if not done:
             await interaction.response.defer(thinking=True)
         reply = await task
-        paste = (cmd, text) if paste_offer and reply.error and isinstance(cmd, Command) else None
+        paste = (
+            (cmd, text) if paste_offer and reply.error and isinstance(cmd, CommandSpec) else None
+        )
         await self.respond(interaction, reply, paste=paste)
 
     async def press(self, interaction: discord.Interaction, custom_id: str) -> None:
@@ -576,7 +598,7 @@ class DiscordAdapter:
     # --- replies → messages
 
     def view(
-        self, reply: Reply, paste: tuple[Command, str] | None = None
+        self, reply: Reply, paste: tuple[CommandSpec, str] | None = None
     ) -> discord.ui.View | None:
         """The reply's buttons (and a "paste the table" button that opens a form)."""
         if not reply.buttons and paste is None:
@@ -593,7 +615,7 @@ class DiscordAdapter:
         interaction: discord.Interaction,
         reply: Reply,
         *,
-        paste: tuple[Command, str] | None = None,
+        paste: tuple[CommandSpec, str] | None = None,
     ) -> None:
         """Send the reply: errors and private replies only to the caller (ephemeral)."""
         ephemeral = reply.error or reply.private

@@ -66,7 +66,8 @@ from telegram.ext import (
 from bot.adapters.buttons import ButtonCommands, split_command
 from bot.config import TelegramConfig
 from bot.core.app import Core
-from bot.core.commands import Command, lookup, public_commands
+from bot.core.command_table import lookup, public_commands
+from bot.core.commands import CommandSpec
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Document, Reply, Table, split_text
 from storage import deliveries
@@ -153,7 +154,7 @@ def parse_command(text: str, bot_username: str | None) -> tuple[str, str] | None
     return name.lower(), rest.strip()
 
 
-def bot_commands(commands: Sequence[Command]) -> list[BotCommand]:
+def bot_commands(commands: Sequence[CommandSpec]) -> list[BotCommand]:
     """Telegram's command menu for ``commands`` (names Telegram accepts, descriptions cut)."""
     menu = []
     for cmd in commands:
@@ -412,7 +413,7 @@ class TelegramAdapter:
         command for chat administrators and in private chats."""
         public = public_commands()
         everyone = [c for c in public if not c.organiser_only]
-        scopes: list[tuple[BotCommandScope, list[Command]]] = [
+        scopes: list[tuple[BotCommandScope, list[CommandSpec]]] = [
             (BotCommandScopeDefault(), everyone),
             (BotCommandScopeAllPrivateChats(), public),
             (BotCommandScopeAllChatAdministrators(), public),
@@ -491,7 +492,7 @@ class TelegramAdapter:
         await self.answer(reply, target, user, private)
 
     async def _attachment(
-        self, message: Message, cmd: Command | None
+        self, message: Message, cmd: CommandSpec | None
     ) -> tuple[bytes | None, str | None]:
         """The file sent with the command, or the file the command replies to when the command
         reads files (``/tournament import`` answering a posted ``.h9``)."""

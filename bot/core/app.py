@@ -15,10 +15,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-import bot.core.handlers  # noqa: F401  (fills the command table)
 import storage
 from bot.config import Config
-from bot.core.commands import COMMANDS, CONSOLE, Command, lookup
+from bot.core.command_table import COMMANDS, lookup
+from bot.core.commands import CONSOLE, CommandSpec
 from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
@@ -103,17 +103,19 @@ class Core:
                 error=True,
             )
 
-    async def context(self, inv: Invocation) -> Context:
-        """The club of the chat (if bound), the caller's role and the club's settings."""
+    async def context(self, inv: Invocation, command: CommandSpec | None = None) -> Context:
+        """The club of the chat (if bound), the caller's role and the club's settings; the
+        ``command`` being run decides the options its arguments may hold."""
         club = await storage.club_for_chat(self.db, inv.caller.platform, inv.chat_id)
         if club is None:
-            return Context(self, inv, None, inv.caller.chat_admin, {})
+            return Context(self, inv, None, inv.caller.chat_admin, {}, command)
         return Context(
             self,
             inv,
             club,
             await self.is_organiser(club, inv),
             await storage.club_settings(self.db, club),
+            command,
         )
 
     async def is_organiser(self, club: Club, inv: Invocation) -> bool:
@@ -122,8 +124,8 @@ class Core:
             return True
         return inv.caller.identity in await storage.organisers(self.db, club)
 
-    async def _run(self, cmd: Command, inv: Invocation) -> Reply:
-        ctx = await self.context(inv)
+    async def _run(self, cmd: CommandSpec, inv: Invocation) -> Reply:
+        ctx = await self.context(inv, cmd)
         if cmd.needs_club and ctx.club is None:
             return Reply.text(UNBOUND, error=True)
         if cmd.organiser_only and not ctx.organiser:
@@ -139,7 +141,7 @@ class Core:
                 return Reply.text(self.limiter.refusal(kind, wait_s), error=True)
         return await cmd.handler(ctx)
 
-    def _user_error(self, cmd: Command, message: str, usage: bool) -> Reply:
+    def _user_error(self, cmd: CommandSpec, message: str, usage: bool) -> Reply:
         text = sentence(message)
         blocks = [Text(text)]
         if usage:

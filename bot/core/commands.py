@@ -1,12 +1,15 @@
-"""The one table of commands: name, arguments, help with examples, who may use it.
+"""One declaration per command: its name, arguments, options, help and who may use it.
 
-Help texts, Telegram's command list and the Discord command tree are all generated from it
-(STYLE.md, bot/). Handler modules register their commands with :func:`command`; the table is
-complete once :mod:`bot.core.handlers` is imported.
+A :class:`CommandSpec` is the single source of a command's surface: the parser reads the
+``key=value`` options a command takes from it (:meth:`Context.args`), the usage line is
+checked against it, and /help, Telegram's command menu and the Discord command tree are
+generated from it (STYLE.md, bot/). :func:`command` only attaches a spec to its handler; the
+table of commands is listed explicitly in :mod:`bot.core.command_table`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -21,55 +24,144 @@ PLAYER = "player"
 ORGANISER = "organiser"
 CONSOLE = "console"  # only in the local console (e.g. /tick)
 
+_SPEC = "__hoshi_command__"
+_KEY = re.compile(r"[a-z_]+")
+_USAGE_KEY = re.compile(r"(?<![\w=])([A-Za-z_]+)=")
+
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """One argument, for platforms with typed options (Discord slash commands).
+    """One positional argument, for platforms with typed options (Discord slash commands).
 
     ``kind``: ``player`` (autocompleted from the club's names), ``text``, ``int``, ``rank``,
     ``result``, ``system`` (a choice), ``file`` (an attachment) or ``choice`` (with
-    ``choices``). Optional params are appended as ``key=value`` when ``option`` is true.
+    ``choices``).
     """
 
     name: str
     kind: str
     description: str
     required: bool = True
-    option: bool = False
     choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
+class Option:
+    """One ``key=value`` option: the parser accepts exactly a command's options.
+
+    ``kind`` as for :class:`Param` (a Discord option's type); ``metavar`` is the value's
+    placeholder in help (``h=N``); ``actions``, for a command with actions, are the actions
+    that take it (empty: all of them).
+    """
+
+    key: str
+    kind: str
+    help: str
+    metavar: str = ""
+    choices: tuple[str, ...] = ()
+    actions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not _KEY.fullmatch(self.key):
+            raise ValueError(f"option key {self.key!r} must be lower-case letters")
+        if not self.metavar:
+            default = "N" if self.kind == "int" else self.key.upper()
+            object.__setattr__(self, "metavar", default)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An action of a command that has them (``/tournament new``); its options are the
+    command's options that name it."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """A command as declared: everything a platform or the parser needs to know of it.
+
+    Raises ``ValueError`` on construction when the usage line and the options disagree (an
+    option missing from the usage line, or a ``key=`` in it the parser would refuse), so the
+    two cannot drift.
+    """
+
     name: str
     usage: str
     summary: str
-    examples: tuple[str, ...]
-    access: str
-    handler: Handler
-    options: frozenset[str] = frozenset()
+    examples: tuple[str, ...] = ()
+    access: str = PLAYER
     params: tuple[Param, ...] = ()
+    options: tuple[Option, ...] = ()
+    actions: tuple[Action, ...] = ()
     needs_club: bool = True
     details: str = ""
-    aliases: tuple[str, ...] = field(default=())
+    aliases: tuple[str, ...] = ()
+    handler: Handler = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if not (self.usage == f"/{self.name}" or self.usage.startswith(f"/{self.name} ")):
+            raise ValueError(f"the usage line {self.usage!r} must start with /{self.name}")
+        keys = [o.key for o in self.options]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"/{self.name} declares an option twice: {keys}")
+        in_usage = {key.lower() for key in _USAGE_KEY.findall(self.usage)}
+        missing = [f"{k}=" for k in keys if k not in in_usage]
+        extra = sorted(f"{k}=" for k in in_usage - set(keys))
+        if missing or extra:
+            raise ValueError(
+                f"/{self.name}: the usage line and the options disagree "
+                f"(not in the usage line: {', '.join(missing) or 'none'}; "
+                f"not an option: {', '.join(extra) or 'none'})"
+            )
+        names = {a.name for a in self.actions}
+        for option in self.options:
+            unknown = set(option.actions) - names
+            if unknown:
+                raise ValueError(f"/{self.name} {option.key}= names unknown actions {unknown}")
+        chosen = next((p.choices for p in self.params if p.name == "action"), None)
+        if self.actions and chosen is not None and chosen != tuple(a.name for a in self.actions):
+            raise ValueError(f"/{self.name}: the action param's choices are not its actions")
+        positional = {p.name for p in self.params} & set(keys)
+        if positional:
+            raise ValueError(f"/{self.name}: {positional} is both an argument and an option")
 
     @property
     def organiser_only(self) -> bool:
         return self.access == ORGANISER
 
+    def action(self, word: str) -> Action | None:
+        """The action ``word`` names (or an alias of one), if any."""
+        word = word.lower()
+        return next((a for a in self.actions if word == a.name or word in a.aliases), None)
+
+    def option_keys(self, action: str | None = None) -> tuple[str, ...]:
+        """The ``key=`` options the parser accepts, in declaration order: all of them, or
+        those of one action."""
+        return tuple(
+            o.key for o in self.options if action is None or not o.actions or action in o.actions
+        )
+
+    def option_lines(self) -> list[str]:
+        """``h=N — handicap stones (0–9)``, one per option, for help."""
+        lines = []
+        for o in self.options:
+            where = f" ({', '.join(o.actions)})" if o.actions else ""
+            lines.append(f"{o.key}={o.metavar} — {o.help}{where}")
+        return lines
+
     def help_text(self) -> str:
         lines = [f"{self.usage}", self.summary]
         if self.details:
             lines.append(self.details)
+        if self.options:
+            lines.append("Options:\n" + "\n".join(self.option_lines()))
         if self.examples:
             lines.append("Examples: " + " · ".join(self.examples))
         if self.organiser_only:
             lines.append("For organisers.")
         return "\n".join(lines)
-
-
-COMMANDS: dict[str, Command] = {}
-_ALIASES: dict[str, str] = {}
 
 
 def command(
@@ -79,43 +171,40 @@ def command(
     summary: str,
     examples: tuple[str, ...] = (),
     access: str = PLAYER,
-    options: frozenset[str] | set[str] = frozenset(),
+    options: tuple[Option, ...] = (),
     params: tuple[Param, ...] = (),
+    actions: tuple[Action, ...] = (),
     needs_club: bool = True,
     details: str = "",
     aliases: tuple[str, ...] = (),
 ) -> Callable[[Handler], Handler]:
-    """Register a handler in the command table."""
+    """Attach a command's spec to its handler. Registers nothing: the table
+    (:mod:`bot.core.command_table`) lists the handlers explicitly."""
 
-    def register(handler: Handler) -> Handler:
-        if name in COMMANDS:
-            raise RuntimeError(f"command /{name} is registered twice")
-        COMMANDS[name] = Command(
+    def attach(handler: Handler) -> Handler:
+        spec = CommandSpec(
             name,
             usage,
             summary,
             examples,
             access,
-            handler,
-            frozenset(options),
             params,
+            options,
+            actions,
             needs_club,
             details,
             aliases,
+            handler=handler,
         )
-        for alias in aliases:
-            _ALIASES[alias] = name
+        setattr(handler, _SPEC, spec)
         return handler
 
-    return register
+    return attach
 
 
-def lookup(name: str) -> Command | None:
-    """The command called ``name`` (or an alias of it), if any."""
-    key = name.lower().lstrip("/").split("@", 1)[0]
-    return COMMANDS.get(_ALIASES.get(key, key))
-
-
-def public_commands() -> list[Command]:
-    """Commands offered on chat platforms (not the console-only ones), in table order."""
-    return [c for c in COMMANDS.values() if c.access != CONSOLE]
+def spec_of(handler: Handler) -> CommandSpec:
+    """The spec :func:`command` attached to ``handler``."""
+    spec = getattr(handler, _SPEC, None)
+    if not isinstance(spec, CommandSpec):
+        raise ValueError(f"{handler!r} has no command spec (decorate it with @command)")
+    return spec

@@ -14,6 +14,7 @@ from storage.records import Club
 
 if TYPE_CHECKING:
     from bot.core.app import Core
+    from bot.core.commands import CommandSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,7 @@ class Context:
     club: Club | None
     organiser: bool
     settings: dict[str, str]
+    command: CommandSpec | None = None  # the command being run: its options are parsed
 
     @property
     def db(self) -> Database:
@@ -53,5 +55,13 @@ class Context:
     def timezone(self) -> ZoneInfo:
         return ZoneInfo(self.settings.get("timezone", "UTC"))
 
-    def args(self, options: frozenset[str] | set[str] = frozenset()) -> Args:
-        return Args.read(self.inv.text, options)
+    def args(self, text: str | None = None, *, action: str | None = None) -> Args:
+        """The command's arguments (default: the whole invocation text) with the ``key=value``
+        options its spec declares taken out: all of them, or those of ``action``; any other
+        option is refused, naming the ones it takes (handlers cannot pass their own set)."""
+        spec = self.command
+        keys = spec.option_keys(action) if spec is not None else ()
+        label = f"/{spec.name}" if spec is not None else "this command"
+        if action:
+            label = f"{label} {action}"
+        return Args.read(self.inv.text if text is None else text, keys, command=label)

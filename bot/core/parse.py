@@ -8,6 +8,7 @@ quotes) keep a name together.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.core.errors import BadArgument
@@ -97,11 +98,16 @@ class Args:
     options: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, text: str, allowed: frozenset[str] | set[str] = frozenset()) -> Args:
+    def read(
+        cls, text: str, allowed: Sequence[str] = (), *, command: str = "this command"
+    ) -> Args:
         """Tokens, with ``key=value`` options (only ``allowed`` keys) separated out.
 
+        ``command`` names the command in a refusal (``/tournament new``).
+
         Raises:
-            BadArgument: naming an option the command does not take, or given twice.
+            BadArgument: naming an option the command does not take (and the ones it takes),
+                or an option given twice.
         """
         words: list[Token] = []
         options: dict[str, str] = {}
@@ -112,8 +118,10 @@ class Args:
                 continue
             key, value = option
             if key not in allowed:
-                known = ", ".join(f"{k}=" for k in sorted(allowed)) or "no options"
-                raise BadArgument(f"unknown option {key}= (this command takes {known})")
+                if not allowed:
+                    raise BadArgument(f"{command} takes no key=value options (not {key}=)")
+                known = ", ".join(f"{k}=" for k in allowed)
+                raise BadArgument(f"{command} has no option {key}=; it takes {known}")
             if key in options:
                 raise BadArgument(f"option {key}= is given twice")
             options[key] = value

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-import bot.core.handlers  # noqa: F401  (fills the command table)
-from bot.core.commands import COMMANDS
+from bot.core.command_table import COMMANDS
 
 DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
 

@@ -1,11 +1,2 @@
-"""Command handlers by topic; importing this package fills the command table (in help order)."""
-
-from bot.core.handlers import (  # noqa: F401
-    club,
-    games,
-    help,
-    ratings,
-    registry,
-    schedule,
-    tournaments,
-)
+"""Command handlers by topic; :mod:`bot.core.command_table` lists them (importing this package
+registers nothing)."""

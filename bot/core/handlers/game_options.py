@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction
 
+from bot.core.commands import Option
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.parse import positive_int
@@ -14,7 +15,13 @@ from engine.formats.tournament_file import parse_komi
 from engine.timecontrol import TimeControl
 from engine.types import Result
 
-GAME_OPTIONS = frozenset({"h", "komi", "date", "time", "board"})
+GAME_OPTIONS = (
+    Option("h", "int", "handicap stones (0–9)"),
+    Option("komi", "text", "komi to White, e.g. 6.5 (default: the club's)", "K"),
+    Option("date", "text", "the day it was played (default today)", "YYYY-MM-DD"),
+    Option("time", "text", 'the time control, e.g. "60m 3x30s"', "TIME"),
+    Option("board", "int", "the board size (default 19)"),
+)
 EARLIEST = dt.date(1900, 1, 1)
 DEFAULT_EVEN_KOMI = "6.5"
 RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")

@@ -6,7 +6,7 @@ import dataclasses
 
 import storage
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, PLAYER, Param, command
+from bot.core.commands import ORGANISER, PLAYER, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
@@ -42,9 +42,6 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
         Param("black", "player", "who had Black (the winner, in the 'beat' form)"),
         Param("white", "player", "who had White"),
         Param("result", "result", "B+, W+, B+R, W+3.5, jigo or unplayed"),
-        Param("h", "int", "handicap stones (0–9)", False, True),
-        Param("komi", "text", "komi to White, e.g. 6.5", False, True),
-        Param("date", "text", "YYYY-MM-DD (default today)", False, True),
     ),
 )
 async def result(ctx: Context) -> Reply:
@@ -55,7 +52,7 @@ async def result(ctx: Context) -> Reply:
             "people an organiser adds with /club organiser add. (An organiser can let players "
             "report their own games with /club reports on.) Nothing was changed."
         )
-    args = ctx.args(opt.GAME_OPTIONS)
+    args = ctx.args()
     words, again = same.split_again(args.words)
     black, white, outcome, played, note, margin = await _players_and_result(
         ctx, words, args.options
@@ -302,14 +299,11 @@ def _undone_text(undone: Undone) -> str:
     summary="Void a game: it stays in the history, marked void, and counts for nothing.",
     examples=("/void 12", '/void 12 reason="entered twice"'),
     access=ORGANISER,
-    options={"reason"},
-    params=(
-        Param("game_id", "int", "the game's number (#12)"),
-        Param("reason", "text", "why", False, True),
-    ),
+    options=(Option("reason", "text", "why", '"..."'),),
+    params=(Param("game_id", "int", "the game's number (#12)"),),
 )
 async def void(ctx: Context) -> Reply:
-    args = ctx.args({"reason"})
+    args = ctx.args()
     target = await live_game(ctx, args.words)
     row = await storage.void_game(
         ctx.db,
@@ -325,26 +319,30 @@ async def void(ctx: Context) -> Reply:
     )
 
 
-CORRECTABLE = frozenset(
-    {"result", "h", "komi", "date", "black", "white", "board", "time", "played"}
+CORRECTABLE = (
+    Option("result", "result", "the result, e.g. W+ or B+R", "W+"),
+    *opt.GAME_OPTIONS,
+    Option("black", "player", "who had Black", "NAME"),
+    Option("white", "player", "who had White", "NAME"),
+    Option("played", "choice", "whether the game was played", "yes|no", ("yes", "no")),
 )
 
 
 @command(
     "correct",
     usage="/correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
-    "[board=N] [time=…] [swap]",
+    "[board=N] [time=…] [played=yes|no] [swap]",
     summary="Fix a game; it keeps its place in history and every rating after it is recomputed.",
     examples=("/correct 12 result=W+", "/correct 12 h=2 komi=0.5", "/correct 12 swap"),
     access=ORGANISER,
     options=CORRECTABLE,
     params=(
         Param("game_id", "int", "the game's number"),
-        Param("changes", "text", "e.g. result=W+ h=2", required=False),
+        Param("changes", "text", "swap, or changes as key=value, e.g. result=W+", required=False),
     ),
 )
 async def correct(ctx: Context) -> Reply:
-    args = ctx.args(CORRECTABLE)
+    args = ctx.args()
     swap = any(not t.quoted and t.text.lower() == "swap" for t in args.words)
     current = await live_game(ctx, [t for t in args.words if t.text.lower() != "swap"])
     changes: dict[str, object] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import storage
-from bot.core.commands import COMMANDS, CONSOLE, ORGANISER, Param, command, lookup
+from bot.core.commands import CONSOLE, ORGANISER, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.names import describe, resolve
@@ -19,6 +19,8 @@ from bot.core.replies import Button, Reply, Text
     params=(Param("command", "text", "a command name", required=False),),
 )
 async def help_(ctx: Context) -> Reply:
+    from bot.core.command_table import COMMANDS, lookup  # the table lists this handler too
+
     name = ctx.args().text().strip()
     if name:
         cmd = lookup(name)
@@ -46,15 +48,22 @@ async def help_(ctx: Context) -> Reply:
 
 @command(
     "link",
-    usage="/link NAME",
+    usage="/link NAME [account=PLATFORM:ID]",
     summary="Link your chat account to your player, so /rating alone shows your card.",
     examples=("/link Nagy Péter",),
-    options={"account"},
+    options=(
+        Option(
+            "account",
+            "text",
+            "for organisers: link someone else's account, e.g. telegram:12345",
+            "PLATFORM:ID",
+        ),
+    ),
     params=(Param("name", "player", "your name in the club's list"),),
     details="If someone else is already linked to that player, an organiser must confirm.",
 )
 async def link(ctx: Context) -> Reply:
-    args = ctx.args({"account"})
+    args = ctx.args()
     player = await resolve(ctx, args.text())
     caller = ctx.inv.caller
     platform, account = caller.platform, caller.account

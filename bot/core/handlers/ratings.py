@@ -10,7 +10,7 @@ import re
 import storage
 from bot.chart import Band, ChartData, Marker, render_chart
 from bot.core import format as fmt
-from bot.core.commands import Param, command
+from bot.core.commands import Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers.game_options import komi as komi_default
@@ -329,15 +329,14 @@ def chart_bands(system: str, settings: dict[str, str]) -> tuple[Band, ...]:
     usage="/handicap A B [reduce=N]",
     summary="Stones and komi for a game between two players under the club's system.",
     examples=("/handicap Nagy Péter Kovács Anna", '/handicap "Nagy Péter" vs Szabó reduce=1'),
-    options={"reduce"},
+    options=(Option("reduce", "int", "reduce the handicap by N (tournament rule)"),),
     params=(
         Param("a", "player", "first player"),
         Param("b", "player", "second player"),
-        Param("reduce", "int", "reduce the handicap by N (tournament rule)", False, True),
     ),
 )
 async def handicap(ctx: Context) -> Reply:
-    args = ctx.args({"reduce"})
+    args = ctx.args()
     reduce = (
         positive_int(args.options["reduce"], "reduce", low=0, high=9)
         if "reduce" in args.options
@@ -381,16 +380,20 @@ _IMPORTANCE_WORDS = {
 @command(
     "multiplier",
     usage="/multiplier TIME [even|handicap] [>80|participants=N] [invitational|championship] "
-    "[european|world] [13x13] [C=N]",
+    "[european|world] [13x13|board=N] [C=N]",
     summary="The MGSZ tournament multiplier C with its breakdown "
     "(MGSZ Minősítési Szabályzat 6.§ (1)).",
     examples=("/multiplier 60m 3x20s japanese even >80 championship", "/multiplier 45m even"),
-    options={"participants", "c", "board"},
+    options=(
+        Option("participants", "int", "how many took part (instead of >80)"),
+        Option("c", "int", "a multiplier set by hand (shown with its breakdown)"),
+        Option("board", "int", "the board size (instead of 13x13)"),
+    ),
     needs_club=False,
     params=(Param("time", "text", "time control and flags, e.g. 60m 3x20s japanese even >80"),),
 )
 async def multiplier(ctx: Context) -> Reply:
-    args = ctx.args({"participants", "c", "board"})
+    args = ctx.args()
     even, participants, board = False, None, 19
     flags: set[str] = set()
     time_words: list[str] = []

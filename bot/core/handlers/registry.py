@@ -7,7 +7,7 @@ import re
 
 import storage
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, Param, command
+from bot.core.commands import ORGANISER, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.names import describe, resolve
@@ -16,13 +16,20 @@ from bot.core.replies import Reply, Text
 from engine.errors import RankError
 from engine.ranks import Rank, is_rank
 
-REGISTER_OPTIONS = frozenset({"country", "club", "pin", "rating", "alias"})
+REGISTER_OPTIONS = (
+    Option("country", "text", "two-letter country code, e.g. HU", "XX"),
+    Option("club", "text", "the player's home club", "..."),
+    Option("pin", "text", "EGD PIN", "EGD"),
+    Option("rating", "int", "an existing rating (Elo or points)"),
+    Option("alias", "text", "another name the player is known by", "..."),
+)
 COMMITTEE_WORDS = {"override", "committee"}
 
 
 @command(
     "register",
-    usage="/register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [alias=...] [override]",
+    usage="/register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [rating=N] [alias=...] "
+    "[override]",
     summary="Add a player. A rating records an existing standing; under MGSZ a new player "
     "without one starts at 5k at most unless marked override (committee decision).",
     examples=(
@@ -35,11 +42,10 @@ COMMITTEE_WORDS = {"override", "committee"}
     params=(
         Param("name", "text", "the player's name (surname first is usual)"),
         Param("rank", "rank", "e.g. 5k or 1d"),
-        Param("rating", "int", "an existing rating (Elo or points)", required=False),
     ),
 )
 async def register(ctx: Context) -> Reply:
-    args = ctx.args(REGISTER_OPTIONS)
+    args = ctx.args()
     words = list(args.words)
     committee = False
     if words and not words[-1].quoted and words[-1].text.lower() in COMMITTEE_WORDS:
@@ -132,16 +138,15 @@ async def _check_alias(ctx: Context, alias: str) -> None:
         '/override Kovács rating=2100 reason="EGD import fix"',
     ),
     access=ORGANISER,
-    options={"rating", "rank", "reason"},
-    params=(
-        Param("name", "player", "the player"),
-        Param("rating", "int", "new rating", False, True),
-        Param("rank", "rank", "new rank", False, True),
-        Param("reason", "text", "why (required)", True, True),
+    options=(
+        Option("rating", "int", "new rating"),
+        Option("rank", "rank", "new rank", "R"),
+        Option("reason", "text", "why (required)", '"..."'),
     ),
+    params=(Param("name", "player", "the player"),),
 )
 async def override(ctx: Context) -> Reply:
-    args = ctx.args({"rating", "rank", "reason"})
+    args = ctx.args()
     player = await resolve(ctx, args.text())
     o = args.options
     if "rating" not in o and "rank" not in o:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import storage
 from bot import importing
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, Param, command
+from bot.core.commands import ORGANISER, Action, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
@@ -30,16 +30,50 @@ from storage.records import TournamentRow
 from storage.tournaments import MissingRound
 
 USAGE = (
-    "/tournament new NAME [options] | result ROUND BLACK WHITE RESULT [h=N] [t=NAME] | "
+    "/tournament new NAME [start=YYYY-MM-DD] [end=YYYY-MM-DD] [rounds=N] [board=N] [time=TIME] "
+    "[even|handicap] [reduce=N] [C=NN] [participants=N|>80] [invitational|championship] "
+    "[european|world] [arranged] | "
+    "result ROUND BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=TIME] [board=N] "
+    "[t=NAME] | "
     "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | "
     "finalise [NAME] [confirm] | schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | "
     "show [NAME] | list"
 )
-NEW_OPTIONS = frozenset({"start", "end", "rounds", "board", "time", "reduce", "c", "participants"})
-RESULT_OPTIONS = opt.GAME_OPTIONS | {"t"}
-IMPORT_OPTIONS = frozenset({"c", "name"})
+ACTIONS = (
+    Action("new"),
+    Action("result"),
+    Action("import"),
+    Action("finalise", aliases=("finalize", "rate")),
+    Action("schedule"),
+    Action("reopen"),
+    Action("show"),
+    Action("list"),
+)
+_GAME = {o.key: dataclasses.replace(o, actions=("result",)) for o in opt.GAME_OPTIONS}
+OPTIONS = (
+    Option("start", "text", "the first day (default today)", "YYYY-MM-DD", actions=("new",)),
+    Option("end", "text", "the last day (default: the start)", "YYYY-MM-DD", actions=("new",)),
+    Option("rounds", "int", "how many rounds, 1–50 (default 1)", actions=("new",)),
+    Option("board", "int", "the board size (default 19)", actions=("new", "result")),
+    Option(
+        "time", "text", 'the time control, e.g. "60m 3x30s"', "TIME", actions=("new", "result")
+    ),
+    Option("reduce", "int", "lower the handicap by N stones", actions=("new",)),
+    Option("c", "int", "the MGSZ multiplier set by hand", "NN", actions=("new", "import")),
+    Option("participants", "int", "the field's size", actions=("new",)),
+    _GAME["h"],
+    _GAME["komi"],
+    _GAME["date"],
+    Option(
+        "t",
+        "text",
+        "which tournament (name or #N), when several are open",
+        "NAME",
+        actions=("result",),
+    ),
+    Option("name", "text", "the tournament's name", "...", actions=("import",)),
+)
 COMMITTEE_WORDS = frozenset({"committee", "override"})
-ALL_OPTIONS = NEW_OPTIONS | RESULT_OPTIONS | IMPORT_OPTIONS
 FLAGS = {
     "even": ("even", True),
     "handicap": ("even", False),
@@ -105,14 +139,10 @@ DETAILS = "\n".join(
     ),
     access=ORGANISER,
     details=DETAILS,
-    options=ALL_OPTIONS,
+    options=OPTIONS,
+    actions=ACTIONS,
     params=(
-        Param(
-            "action",
-            "choice",
-            "what to do",
-            choices=("new", "result", "import", "finalise", "schedule", "reopen", "show", "list"),
-        ),
+        Param("action", "choice", "what to do", choices=tuple(a.name for a in ACTIONS)),
         Param("args", "text", "the action's arguments", required=False),
         Param("file", "file", "a results table (h9, OpenGotha XML or CSV)", required=False),
     ),
@@ -144,6 +174,7 @@ async def tournament(ctx: Context) -> Reply:
         raise BadArgument(f"unknown /tournament action {action!r}; {USAGE}")
     if action == "result" and data is not None:
         action = "import"
+    ctx.args(rest, action=action)  # every action refuses options it does not take
     if action != "import" and data is not None:
         raise BadArgument(
             f"/tournament {action} takes no pasted table; paste results with /tournament import"
@@ -152,7 +183,7 @@ async def tournament(ctx: Context) -> Reply:
 
 
 async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
-    args = Args.read(text, NEW_OPTIONS)  # refuses unknown and repeated options
+    args = ctx.args(text, action="new")  # refuses unknown and repeated options
     flags: dict[str, bool] = {}
     name_words: list[Token] = []
     first_mark: Token | None = None  # the first option or flag: the name ends before it
@@ -309,7 +340,7 @@ async def _which(ctx: Context, name: str, option: str | None = None) -> Tourname
 
 
 async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
-    args = Args.read(text, RESULT_OPTIONS)
+    args = ctx.args(text, action="result")
     words = args.words
     if not words or not re.fullmatch(r"\d+", words[0].text):
         raise BadArgument(
@@ -384,7 +415,7 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             "attach the results file (h9, OpenGotha XML or CSV), or paste it on "
             "the lines below the command"
         )
-    args = Args.read(text, IMPORT_OPTIONS)
+    args = ctx.args(text, action="import")
     committee = False
     for token in args.words:
         if token.quoted or token.text.lower() not in COMMITTEE_WORDS:

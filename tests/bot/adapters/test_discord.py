@@ -22,7 +22,8 @@ from bot.adapters.discord import (
     options_of,
     render,
 )
-from bot.core.commands import ORGANISER, Param, public_commands
+from bot.core.command_table import public_commands
+from bot.core.commands import ORGANISER, Option, Param
 from bot.core.replies import Picture, Reply, Table, Text
 from engine.ranks import Rank
 from storage.db import Database
@@ -95,9 +96,11 @@ async def test_options_are_typed_from_the_table(discord_bot: DiscordBot, name: s
     params = options_of(cmd)
     assert len(options) == len(params)
     for param in params:
-        option = options[param.name.lower()]
+        positional = isinstance(param, Param)
+        option = options[param.name.lower() if positional else param.key]
         assert option["type"] == OPTION_TYPES[param.kind], param
-        assert option["required"] == (param.required and param.kind != "file"), param
+        required = positional and param.required and param.kind != "file"
+        assert option["required"] == required, param
         if param.kind == "player":
             assert option.get("autocomplete") is True
         if param.choices:
@@ -146,7 +149,7 @@ async def test_errors_are_ephemeral(discord_bot: DiscordBot) -> None:
     assert "Nobody Atall" in content(call)
 
 
-def fill(param: Param) -> Any:
+def fill(param: Param | Option) -> Any:
     """A plausible value for a required option."""
     return {
         "player": "Nagy Péter",
@@ -171,7 +174,11 @@ async def test_a_member_without_manage_server_is_refused_every_organiser_command
     await new_club(discord_bot)
     await register(discord_bot, ("Nagy Péter", "5k"))
     cmd = next(c for c in public_commands() if c.name == name)
-    values = {p.name.lower(): fill(p) for p in options_of(cmd) if p.required and p.kind != "file"}
+    values = {
+        p.name.lower(): fill(p)
+        for p in options_of(cmd)
+        if isinstance(p, Param) and p.required and p.kind != "file"
+    }
     before = await log_size(db)
     (call,) = await discord_bot.slash(name, D_PLAYER, **values)
     assert ephemeral(call)
@@ -364,13 +371,13 @@ def test_a_picture_without_a_title_is_attached() -> None:
             (
                 Param("a", "player", ""),
                 Param("b", "player", ""),
-                Param("r", "int", "", False, True),
+                Option("r", "int", ""),
             ),
             ["Nagy Péter", "Kis", 1],
             '"Nagy Péter" Kis r=1',
         ),
         ((Param("time", "text", ""),), ["60m 3x20s even"], "60m 3x20s even"),
-        ((Param("reason", "text", "", True, True),), ["entered twice"], 'reason="entered twice"'),
+        ((Option("reason", "text", ""),), ["entered twice"], 'reason="entered twice"'),
         ((Param("n", "int", "", False),), [None], ""),
         ((Param("f", "file", "", False), Param("x", "text", "")), [object(), "import"], "import"),
     ],
@@ -384,7 +391,9 @@ def test_a_picture_without_a_title_is_attached() -> None:
         "file",
     ],
 )
-def test_argument_text(params: tuple[Param, ...], values: list[Any], expected: str) -> None:
+def test_argument_text(
+    params: tuple[Param | Option, ...], values: list[Any], expected: str
+) -> None:
     assert argument_text(params, values) == expected
 
 
@@ -463,7 +472,8 @@ async def console_options(chat: FakeChat, cmd: Any) -> set[str]:
         said = await chat.refused(line, as_=ADMIN)
         if f"{PROBE}=" not in said.text:  # e.g. /tournament import reads the table first
             said = await chat.refused(line, as_=ADMIN, attachment=b";\n", attachment_name="x.h9")
-        assert f"option {PROBE}=" in said.text, (line, said.text)
+        refusal = said.text.partition("\n")[0]
+        assert f"{PROBE}=" in refusal and "option" in refusal, (line, said.text)
         takes = said.text.partition("it takes ")[2].partition("\n")[0]
         accepted |= set(re.findall(r"\b([a-z_]+)=", takes))
     return accepted

@@ -17,7 +17,8 @@ from bot.adapters.console import Console, chat_id
 from bot.adapters.telegram import bot_commands
 from bot.config import Config
 from bot.core.app import Core
-from bot.core.commands import ORGANISER, public_commands
+from bot.core.command_table import public_commands
+from bot.core.commands import ORGANISER
 from tests.bot.adapters.conftest import (
     ADMIN,
     D_ADMIN,

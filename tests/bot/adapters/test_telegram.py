@@ -24,7 +24,8 @@ from bot.adapters.telegram import (
     render_html,
     visible_length,
 )
-from bot.core.commands import ORGANISER, public_commands
+from bot.core.command_table import public_commands
+from bot.core.commands import ORGANISER
 from bot.core.replies import Reply, Table, Text
 from engine.ranks import Rank
 from storage.db import Database

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.core.app import UNBOUND, sentence
-from bot.core.commands import COMMANDS, CONSOLE, command
+from bot.core.command_table import COMMANDS
+from bot.core.commands import CONSOLE, command, spec_of
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.invocation import Caller
@@ -34,6 +35,7 @@ def register(names: list[str], name: str, handler, **options) -> None:  # type: 
     names.append(name)
     command(name, usage=f"/{name} X", summary="A test command.", examples=(f"/{name} 1",),
             **options)(handler)  # fmt: skip
+    COMMANDS[name] = spec_of(handler)  # the table is explicit: a test adds its own entry
 
 
 # -- unknown commands --------------------------------------------------------------------------

@@ -33,7 +33,7 @@ def test_the_decorator_attaches_a_spec_and_registers_nothing() -> None:
     before = dict(command_table.COMMANDS)
     handler = command("zz-new", usage="/zz-new [x=N]", summary="Test.",
                       options=(Option("x", "int", "a number"),))(_nothing)  # fmt: skip
-    assert command_table.COMMANDS == before
+    assert before == command_table.COMMANDS
     spec = spec_of(handler)
     assert spec.name == "zz-new" and spec.handler is _nothing
     assert spec.option_keys() == ("x",)
@@ -59,8 +59,8 @@ def test_a_table_with_a_name_twice_is_refused() -> None:
 )
 def test_a_usage_line_that_disagrees_with_the_spec_is_refused(usage: str, problem: str) -> None:
     with pytest.raises(ValueError, match=re.escape(problem)):
-        CommandSpec("zz", usage, "Test.", handler=_nothing,
-                    options=(Option("h", "int", "stones"), Option("komi", "text", "komi")))  # fmt: skip
+        options = (Option("h", "int", "stones"), Option("komi", "text", "komi"))
+        CommandSpec("zz", usage, "Test.", handler=_nothing, options=options)
 
 
 @pytest.mark.parametrize("cmd", TABLE, ids=lambda c: c.name)

@@ -7,17 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import (
-    COMMANDS,
-    CONSOLE,
-    ORGANISER,
-    PLAYER,
-    Command,
-    Param,
-    command,
-    lookup,
-    public_commands,
-)
+from bot.core.command_table import COMMANDS, lookup, public_commands
+from bot.core.commands import CONSOLE, ORGANISER, PLAYER, CommandSpec, Param, command, spec_of
 from bot.core.replies import Reply
 from tests.bot.core.fakechat import ADMIN, FakeChat
 from tests.bot.core.fakechat import ORGANISER as NAMED
@@ -53,12 +44,14 @@ def test_the_table_holds_every_command_of_bot_md() -> None:
 
 
 @pytest.mark.parametrize("cmd", list(COMMANDS.values()), ids=lambda c: c.name)
-def test_every_command_documents_itself(cmd: Command) -> None:
+def test_every_command_documents_itself(cmd: CommandSpec) -> None:
     assert cmd.usage.startswith(f"/{cmd.name}")
     assert cmd.summary.endswith(".")
     assert cmd.examples, f"/{cmd.name} has no example"
     assert all(e.startswith(f"/{cmd.name}") for e in cmd.examples)
     assert {p.kind for p in cmd.params} <= PARAM_KINDS
+    assert {o.kind for o in cmd.options} <= PARAM_KINDS
+    assert all(o.help for o in cmd.options)
     for param in cmd.params:
         assert param.description
         assert (param.kind == "choice") == bool(param.choices) or param.kind != "choice"
@@ -96,18 +89,12 @@ async def _nothing(ctx: object) -> Reply:
     return Reply.text("nothing")
 
 
-def test_a_command_registered_twice_is_refused(scratch_names: list[str]) -> None:
-    scratch_names.append("zz-twice")
-    command("zz-twice", usage="/zz-twice", summary="Test.")(_nothing)
-    with pytest.raises(RuntimeError, match="registered twice"):
-        command("zz-twice", usage="/zz-twice", summary="Test.")(_nothing)
-
-
 def test_aliases_and_console_commands(scratch_names: list[str]) -> None:
     scratch_names.append("zz-console")
-    command("zz-console", usage="/zz-console", summary="Test.", access=CONSOLE, aliases=("zzc",))(
-        _nothing
-    )
+    handler = command(
+        "zz-console", usage="/zz-console", summary="Test.", access=CONSOLE, aliases=("zzc",)
+    )(_nothing)
+    COMMANDS["zz-console"] = spec_of(handler)
     assert lookup("zzc") is COMMANDS["zz-console"]
     assert COMMANDS["zz-console"] not in public_commands()
     assert all(c.access != CONSOLE for c in public_commands())
@@ -115,7 +102,7 @@ def test_aliases_and_console_commands(scratch_names: list[str]) -> None:
 
 def test_param_defaults() -> None:
     p = Param("name", "player", "the player")
-    assert p.required and not p.option and p.choices == ()
+    assert p.required and p.choices == ()
 
 
 # -- permissions: enumerate the table ----------------------------------------------------------
@@ -138,7 +125,9 @@ async def busy(tmp_path: Path) -> AsyncIterator[FakeChat]:
 
 
 @pytest.mark.parametrize("cmd", ORGANISER_TABLE, ids=lambda c: c.name)
-async def test_a_player_is_refused_every_organiser_command(busy: FakeChat, cmd: Command) -> None:
+async def test_a_player_is_refused_every_organiser_command(
+    busy: FakeChat, cmd: CommandSpec
+) -> None:
     refusal = (
         f"/{cmd.name} is for the organisers of Budapest Go Club: chat administrators and the "
         "people an organiser adds with /club organiser add."
@@ -155,7 +144,7 @@ async def test_a_player_is_refused_every_organiser_command(busy: FakeChat, cmd: 
 
 
 @pytest.mark.parametrize("cmd", ORGANISER_TABLE, ids=lambda c: c.name)
-async def test_organisers_pass_the_permission_check(busy: FakeChat, cmd: Command) -> None:
+async def test_organisers_pass_the_permission_check(busy: FakeChat, cmd: CommandSpec) -> None:
     for who in (ADMIN, NAMED):
         said = await busy.say(cmd.examples[0], as_=who)
         assert "is for the organisers" not in said.text, who

@@ -236,8 +236,8 @@ async def test_result_beat_form(
         ("Nagy Péter Kovács Anna B+ date=1899-12-31", "The date 1899-12-31 is before 1900"),
         ("Nagy Péter Kovács Anna B+ time=forever", "time='forever': cannot read 'forever'"),
         ("Nagy Péter Kovács Anna B+ board=3", "Board must be 5–25, not 3"),
-        ("Nagy Péter Kovács Anna B+ colour=b", "Unknown option colour= (this command takes "
-         "board=, date=, h=, komi=, time=)"),
+        ("Nagy Péter Kovács Anna B+ colour=b", "/result has no option colour=; it takes "
+         "h=, komi=, date=, time=, board="),
         ("Nagy Péter Nagy Péter B+", "A player cannot play themselves"),
         ("Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
         ("Nagi Peter vs Tóth B+", "No player called 'Nagi Peter'. Did you mean: Nagy Péter?"),
@@ -377,7 +377,7 @@ async def test_void_a_game(tensuusei: FakeChat) -> None:
         ("/void 0", "GAME_ID must be 1–1000000000000, not 0"),
         ("/void 999", "There is no game #999 in this club"),
         ("/void 5", "There is no game #5 in this club"),  # no game yet (seq 5 is a player)
-        ("/void 12 why=x", "Unknown option why= (this command takes reason=)"),
+        ("/void 12 why=x", "/void has no option why=; it takes reason="),
     ],
 )
 async def test_void_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -448,7 +448,7 @@ async def test_correct_fields(club: FakeChat, change: str, expect: dict[str, obj
         ("white=Kovács Anna", "Give one game number"),
         ("white=Kovács", "Nothing to correct: the game already has those values"),
         ("black=Kovács", "A player cannot play themselves"),
-        ("colour=b", "Unknown option colour="),
+        ("colour=b", "/correct has no option colour="),
     ],
 )
 async def test_correct_bad_inputs(club: FakeChat, change: str, message: str) -> None:
@@ -457,7 +457,7 @@ async def test_correct_bad_inputs(club: FakeChat, change: str, message: str) -> 
     assert said.text.startswith(message)
     assert said.text.endswith(
         "Usage: /correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
-        "[board=N] [time=…] [swap] — e.g. /correct 12 result=W+"
+        "[board=N] [time=…] [played=yes|no] [swap] — e.g. /correct 12 result=W+"
     )
 
 

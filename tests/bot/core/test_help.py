@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot.core.commands import COMMANDS, public_commands
+from bot.core.command_table import COMMANDS, public_commands
 from bot.core.invocation import Caller
 from tests.bot.core.fakechat import PLAYER, FakeChat
 
@@ -132,13 +132,13 @@ async def test_a_second_account_needs_an_organisers_confirmation(club: FakeChat)
         ("/link Nobody", "No player called 'Nobody' in this club."),
         ("/link Nagy account=12345", "account= takes platform:id, e.g. account=telegram:12345"),
         ("/link Nagy account=telegram:", "account= takes platform:id"),
-        ("/link Nagy pin=1", "Unknown option pin= (this command takes account=)"),
+        ("/link Nagy pin=1", "/link has no option pin=; it takes account="),
     ],
 )
 async def test_link_bad_inputs(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line, as_="organiser")
     assert said.text.startswith(message)
-    assert said.text.endswith("Usage: /link NAME — e.g. /link Nagy Péter")
+    assert said.text.endswith("Usage: /link NAME [account=PLATFORM:ID] — e.g. /link Nagy Péter")
 
 
 # -- /help tournament --------------------------------------------------------------------------
@@ -149,11 +149,11 @@ async def test_help_tournament_documents_every_option_with_examples_that_work(
 ) -> None:
     import re
 
-    from bot.core.handlers.tournaments import FLAGS, IMPORT_OPTIONS, NEW_OPTIONS, RESULT_OPTIONS
+    from bot.core.handlers.tournaments import FLAGS
 
     said = await club.ok("/help tournament", as_=PLAYER)
     text = said.text
-    for key in sorted(NEW_OPTIONS | RESULT_OPTIONS | IMPORT_OPTIONS):
+    for key in COMMANDS["tournament"].option_keys():
         shown = "C=" if key == "c" else f"{key}="
         assert shown in text, shown
     for flag in [*FLAGS, ">80", "confirm"]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import COMMANDS
+from bot.core.command_table import COMMANDS
 from bot.rate_report import MultiplierInputs, rate, read_tournament
 from tests.bot.core.fakechat import ADMIN, PLAYER, FakeChat
 
@@ -68,6 +68,7 @@ def test_the_command_tables_help_texts_cite_no_file() -> None:
     for command in COMMANDS.values():
         texts = [command.usage, command.summary, command.details, *command.examples]
         texts += [param.description for param in command.params]
+        texts += [option.help for option in command.options]
         no_file_citation("\n".join(texts), f"/{command.name}'s help")
         no_file_citation(command.help_text(), f"/{command.name}'s help text")
 

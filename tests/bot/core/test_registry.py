@@ -14,8 +14,8 @@ from storage import log
 from tests.bot.core.fakechat import ADMIN, CALLERS, ORGANISER, FakeChat
 
 REGISTER_USAGE = (
-    "Usage: /register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [alias=...] "
-    "[override] — e.g. /register Nagy Péter 5k"
+    "Usage: /register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [rating=N] "
+    "[alias=...] [override] — e.g. /register Nagy Péter 5k"
 )
 OVERRIDE_USAGE = (
     'Usage: /override NAME rating=N|rank=R reason="..." — e.g. /override Nagy Péter rank=2d '
@@ -112,8 +112,8 @@ async def test_register_reads_ranks_as_people_write_them(
         ("Szabó Éva 5k pin=abc", "pin= takes an EGD PIN (digits), not 'abc'"),
         ("Szabó Éva 5k rating=lots", "Rating must be a whole number, not 'lots'"),
         ("Szabó Éva 5k 99999", "RATING must be -10000–10000, not 99999"),
-        ("Szabó Éva 5k nick=Evi", "Unknown option nick= (this command takes alias=, club=, "
-         "country=, pin=, rating=)"),
+        ("Szabó Éva 5k nick=Evi", "/register has no option nick=; it takes country=, club=, "
+         "pin=, rating=, alias="),
         ("Szabó Éva 5k alias=Nagy Péter", "Unexpected 'Péter' after the rank"),
         ("Szabó Éva 5k alias=kovacs anna", "Unexpected 'anna' after the rank"),
         ('Szabó Éva 5k alias="kovacs anna"', "The alias 'kovacs anna' already names Kovács "
@@ -204,8 +204,8 @@ async def test_override_the_rating_shows_in_the_history(club: FakeChat) -> None:
         ('Nagy Péter rating=abc reason="x"', "Rating must be a whole number, not 'abc'"),
         ('rating=1800 reason="x"', "A player's name is missing"),
         ('Nobody rating=1800 reason="x"', "No player called 'Nobody' in this club."),
-        ('Nagy Péter rating=1800 why="x"', "Unknown option why= (this command takes rank=, "
-         "rating=, reason=)"),
+        ('Nagy Péter rating=1800 why="x"', "/override has no option why=; it takes rating=, "
+         "rank=, reason="),
     ],
 )  # fmt: skip
 async def test_override_bad_inputs(club: FakeChat, line: str, message: str) -> None:

@@ -112,7 +112,7 @@ async def test_new_without_time_says_c_is_not_yet_known(club: FakeChat) -> None:
     assert "Multiplier: not yet determined — the time control is not known" in said.text
 
 
-TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [options] | result ROUND"
+TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [start=YYYY-MM-DD] [end=YYYY-MM-DD]"
 
 
 @pytest.mark.parametrize(
@@ -134,7 +134,7 @@ TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [options] | result ROUND"
         ("new Cup C=1001", "C must be 0–1000, not 1001"),
         ("new Cup board=30", "Board must be 5–25, not 30"),
         ("new Cup participants=1", "Participants must be 2–100000, not 1"),
-        ("new Cup prize=100", "Unknown option prize="),
+        ("new Cup prize=100", "/tournament new has no option prize="),
         # a keyword inside a name would silently change C (rules.md §1.2): ask for quotes
         ("new World Cup", "'Cup' comes after 'World': write the name first, and in quotes "
          'when it holds a word like World, e.g. /tournament new "World Cup" even'),
