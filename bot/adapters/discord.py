@@ -72,7 +72,8 @@ def options_of(cmd: CommandSpec) -> tuple[Typed, ...]:
     params: tuple[Param, ...] = cmd.params
     if not params and len(cmd.usage.split()) > 1 + len(cmd.options):
         params = (Param("arguments", "text", cmd.usage, required=False),)
-    return (*params, *cmd.options)
+    required = tuple(o for o in cmd.options if o.required)  # Discord: required ones first
+    return (*params, *required, *(o for o in cmd.options if not o.required))
 
 
 def _name(typed: Typed) -> str:
@@ -81,7 +82,7 @@ def _name(typed: Typed) -> str:
 
 def _required(typed: Typed) -> bool:
     # a file param is optional on Discord: the table can be pasted in a form instead
-    return isinstance(typed, Param) and typed.required and typed.kind != "file"
+    return typed.required and typed.kind != "file"
 
 
 def _description(typed: Typed) -> str:
@@ -503,7 +504,7 @@ class DiscordAdapter:
         text = argument_text(params, values)
         files = [(v, p) for v, p in zip(values, params, strict=True) if p.kind == "file"]
         attachment: discord.Attachment | None = next((v for v, _ in files if v is not None), None)
-        if attachment is None and any(isinstance(p, Param) and p.required for _, p in files):
+        if attachment is None and any(p.required for _, p in files):
             await interaction.response.send_modal(PasteModal(self, cmd, text))
             return
         if attachment is not None and attachment.size > MAX_ATTACHMENT_BYTES:

@@ -51,7 +51,8 @@ class Option:
 
     ``kind`` as for :class:`Param` (a Discord option's type); ``metavar`` is the value's
     placeholder in help (``h=N``); ``actions``, for a command with actions, are the actions
-    that take it (empty: all of them).
+    that take it (empty: all of them); ``required`` marks an option the command cannot do
+    without (Discord asks for it; the handler refuses its absence with an example).
     """
 
     key: str
@@ -60,6 +61,7 @@ class Option:
     metavar: str = ""
     choices: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()
+    required: bool = False
 
     def __post_init__(self) -> None:
         if not _KEY.fullmatch(self.key):
@@ -98,7 +100,7 @@ class CommandSpec:
     needs_club: bool = True
     details: str = ""
     aliases: tuple[str, ...] = ()
-    handler: Handler = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    handler: Handler = field(kw_only=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (self.usage == f"/{self.name}" or self.usage.startswith(f"/{self.name} ")):
@@ -123,6 +125,9 @@ class CommandSpec:
         chosen = next((p.choices for p in self.params if p.name == "action"), None)
         if self.actions and chosen is not None and chosen != tuple(a.name for a in self.actions):
             raise ValueError(f"/{self.name}: the action param's choices are not its actions")
+        if any(o.required for o in self.options) and not all(p.required for p in self.params):
+            # Discord lists required options first: after an optional argument they cannot be
+            raise ValueError(f"/{self.name}: a required option after an optional argument")
         positional = {p.name for p in self.params} & set(keys)
         if positional:
             raise ValueError(f"/{self.name}: {positional} is both an argument and an option")

@@ -141,7 +141,7 @@ async def _check_alias(ctx: Context, alias: str) -> None:
     options=(
         Option("rating", "int", "new rating"),
         Option("rank", "rank", "new rank", "R"),
-        Option("reason", "text", "why (required)", '"..."'),
+        Option("reason", "text", "why (required)", '"..."', required=True),
     ),
     params=(Param("name", "player", "the player"),),
 )

@@ -99,7 +99,7 @@ async def test_options_are_typed_from_the_table(discord_bot: DiscordBot, name: s
         positional = isinstance(param, Param)
         option = options[param.name.lower() if positional else param.key]
         assert option["type"] == OPTION_TYPES[param.kind], param
-        required = positional and param.required and param.kind != "file"
+        required = param.required and param.kind != "file"
         assert option["required"] == required, param
         if param.kind == "player":
             assert option.get("autocomplete") is True
@@ -175,9 +175,9 @@ async def test_a_member_without_manage_server_is_refused_every_organiser_command
     await register(discord_bot, ("Nagy Péter", "5k"))
     cmd = next(c for c in public_commands() if c.name == name)
     values = {
-        p.name.lower(): fill(p)
+        p.name.lower() if isinstance(p, Param) else p.key: fill(p)
         for p in options_of(cmd)
-        if isinstance(p, Param) and p.required and p.kind != "file"
+        if p.required and p.kind != "file"
     }
     before = await log_size(db)
     (call,) = await discord_bot.slash(name, D_PLAYER, **values)

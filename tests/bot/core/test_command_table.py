@@ -107,3 +107,10 @@ def test_discord_positional_params_and_options_do_not_share_names() -> None:
         positional = {p.name for p in cmd.params}
         assert not positional & set(cmd.option_keys()), cmd.name
         assert all(isinstance(p, Param) for p in cmd.params)
+
+
+def test_a_required_option_cannot_follow_an_optional_argument() -> None:
+    with pytest.raises(ValueError, match="required option after an optional argument"):
+        CommandSpec("zz", "/zz [N] why=X", "Test.", handler=_nothing,
+                    params=(Param("n", "int", "a number", required=False),),
+                    options=(Option("why", "text", "why", required=True),))  # fmt: skip
