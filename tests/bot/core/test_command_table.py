@@ -114,3 +114,13 @@ def test_a_required_option_cannot_follow_an_optional_argument() -> None:
         CommandSpec("zz", "/zz [N] why=X", "Test.", handler=_nothing,
                     params=(Param("n", "int", "a number", required=False),),
                     options=(Option("why", "text", "why", required=True),))  # fmt: skip
+
+
+def test_no_handler_reads_options_outside_its_spec() -> None:
+    """Handlers parse with ``ctx.args()``, whose options come from the spec; ``Args.read``
+    with a set of its own would let the parser and the spec disagree again."""
+    handlers = Path(command_table.__file__).parent / "handlers"
+    for source in sorted(handlers.glob("*.py")):
+        text = source.read_text(encoding="utf-8")
+        assert "Args.read(" not in text, source.name
+        assert not re.search(r"ctx\.args\(\s*[{(A-Z]", text), source.name
