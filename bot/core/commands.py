@@ -77,7 +77,6 @@ class Action:
     command's options that name it."""
 
     name: str
-    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +134,6 @@ class CommandSpec:
     @property
     def organiser_only(self) -> bool:
         return self.access == ORGANISER
-
-    def action(self, word: str) -> Action | None:
-        """The action ``word`` names (or an alias of one), if any."""
-        word = word.lower()
-        return next((a for a in self.actions if word == a.name or word in a.aliases), None)
 
     def option_keys(self, action: str | None = None) -> tuple[str, ...]:
         """The ``key=`` options the parser accepts, in declaration order: all of them, or

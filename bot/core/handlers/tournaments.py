@@ -43,7 +43,7 @@ ACTIONS = (
     Action("new"),
     Action("result"),
     Action("import"),
-    Action("finalise", aliases=("finalize", "rate")),
+    Action("finalise"),
     Action("schedule"),
     Action("reopen"),
     Action("show"),
