@@ -1,4 +1,4 @@
-"""Typed club settings: what each one is, its range and example (``/club set``, ``/club settings``).
+"""Typed club settings: each one's meaning, range and example (/club set, /club settings).
 
 A rating system declares its own settings next to its rules (``SETTINGS`` in its package, keys
 prefixed with the system's key: ``tensuusei.anchor``); the club-wide ones are declared here.
