@@ -489,8 +489,7 @@ async def _run(
             with phases.phase("check (entry by entry)"):
                 twin = path.with_name("incremental.sqlite")
                 result["check"] = await verify(db, twin, games, seed)
-        db.ledgers.clear()  # as after a restart: nothing replayed yet
-        db.memo.clear()
+        db.projections.clear()  # as after a restart: nothing replayed yet
         say("scan floor and replays …")
         with phases.phase("scan floor"):
             scanned, scan_s = scan_floor(path, club)

@@ -12,25 +12,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import importlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiosqlite
 
-from engine.system import RatingSystem
 from storage import deliveries, migrate
-
-if TYPE_CHECKING:
-    from storage.projections import ClubLedgers
+from storage.cache import Projections, SystemFactory
 
 Row = tuple[Any, ...]
-SystemFactory = Callable[[], RatingSystem]
 Clock = Callable[[], dt.datetime]
 
 BUSY_TIMEOUT_MS = 5000
@@ -49,11 +44,11 @@ def utc_now() -> dt.datetime:
 class Transaction:
     """One write transaction on the writer connection (only valid inside ``db.transaction()``)."""
 
-    def __init__(self, connection: aiosqlite.Connection, memo: dict[Hashable, Any] | None = None):
+    def __init__(self, connection: aiosqlite.Connection, projections: Projections):
         self._connection = connection
         self._rollback_hooks: list[Callable[[], None]] = []
-        self.memo: dict[Hashable, Any] = memo if memo is not None else {}
-        """The database's memos (storage.memo), shared with its reads."""
+        self.projections = projections
+        """The database's projections (storage.cache): its memos are shared with its reads."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
@@ -106,7 +101,9 @@ class Transaction:
 
 
 class Database:
-    """An open hoshi database (see :func:`open_db`)."""
+    """An open hoshi database (see :func:`open_db`): its connections, the writers' lock, its
+    transactions and the background checkpoint. What storage keeps in memory of it (ledgers,
+    memos, rating systems) is ``projections`` (storage.cache), which it only refers to."""
 
     def __init__(
         self,
@@ -114,39 +111,26 @@ class Database:
         writer: aiosqlite.Connection,
         reader: aiosqlite.Connection,
         *,
-        systems: Mapping[str, SystemFactory] | None,
+        projections: Projections,
         clock: Clock,
         version: int,
     ):
         self.path = path
         self.version = version
         self.clock = clock
+        self.projections = projections
         self._writer = writer
         self._reader = reader
         self._shared = reader is writer
         self._lock = asyncio.Lock()
         self._checkpointer: aiosqlite.Connection | None = None
         self._checkpoint: asyncio.Task[None] | None = None
-        self._systems = dict(systems) if systems is not None else None
-        self.ledgers: dict[int, ClubLedgers] = {}
-        """Each club's in-memory ledgers (storage.projections), built on first use."""
-        self.memo: dict[Hashable, Any] = {}
-        """Read data derived from the log, kept with the log position it was read at
-        (storage.memo)."""
-
-    @property
-    def systems(self) -> Mapping[str, SystemFactory]:
-        """The rating systems by key (default: the engine's registry ``engine.systems``)."""
-        if self._systems is None:
-            registry = importlib.import_module("engine.systems")
-            self._systems = dict(registry.SYSTEMS)
-        return self._systems
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception."""
         async with self._lock:
-            tx = Transaction(self._writer, self.memo)
+            tx = Transaction(self._writer, self.projections)
             await self._writer.execute_fetchall("BEGIN IMMEDIATE")
             began = self._writer.total_changes
             try:
@@ -202,8 +186,7 @@ class Database:
 
     async def close(self) -> None:
         """Close every connection (idempotent)."""
-        self.ledgers.clear()
-        self.memo.clear()
+        self.projections.clear()
         if self._checkpoint is not None:
             await self._checkpoint
             self._checkpoint = None
@@ -268,4 +251,6 @@ async def open_db(
     except BaseException:
         await writer.close()
         raise
-    return Database(name, writer, reader, systems=systems, clock=clock, version=version)
+    return Database(
+        name, writer, reader, projections=Projections(systems), clock=clock, version=version
+    )
