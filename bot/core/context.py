@@ -23,10 +23,9 @@ class Context:
     club: Club | None
     organiser: bool
     settings: dict[str, str]
-
-    @property
-    def db(self) -> Database:
-        return self.core.db
+    db: Database
+    """The database as this invocation writes it: ``core.db.delivering(inv.delivery)``, so a
+    chat update delivered twice changes nothing the second time (storage.deliveries)."""
 
     @property
     def actor(self) -> str:

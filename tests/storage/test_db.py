@@ -162,13 +162,13 @@ async def test_a_grown_wal_is_checkpointed_in_the_background_not_in_the_commit(
     main = Path(db.path)
     async with db.transaction() as tx:
         await tx.execute("CREATE TABLE filler (data BLOB)")
-    assert db._checkpoint is None  # a small WAL: nothing to do
+    assert db._checkpoint.task is None  # a small WAL: nothing to do
     before = main.stat().st_size
     async with db.transaction() as tx:  # about 5 MB: past CHECKPOINT_WAL_BYTES
         await tx.executemany("INSERT INTO filler VALUES (?)", [(bytes(4000),)] * 1300)
     assert wal.stat().st_size >= CHECKPOINT_WAL_BYTES
     assert main.stat().st_size == before  # the commit itself copied nothing back
-    assert db._checkpoint is not None
-    await db._checkpoint
+    assert db._checkpoint.task is not None
+    await db._checkpoint.task
     assert main.stat().st_size >= before + 1300 * 4000  # copied back by the checkpoint
     assert await db.fetchone("SELECT COUNT(*) FROM filler") == (1300,)
