@@ -235,7 +235,7 @@ async def appends(db: Database, club: int, sampler: Sampler, n: int) -> dict[str
         (a, _), (b, _) = sampler.pair()
         result = Result.BLACK if rng.random() < 0.5 else Result.WHITE
         await storage.record_game(
-            db, club, a, b, result, stones=0, komi=6, date=day, actor=ORGANISER
+            db, club, storage.new_game(a, b, result, stones=0, komi=6, date=day), actor=ORGANISER
         )
 
     await timed(one, 3)
