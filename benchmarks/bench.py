@@ -18,7 +18,7 @@ One run, in order, on a fresh database in a temporary directory:
 7. **finalise** — a 300-player, 7-round tournament (1,050 games) rated, with ``/rating``
    asked while it runs;
 8. **telegram** — updates handled per second by the real python-telegram-bot adapter polling
-   the fake Bot API (``tests/fakes/telegram.py``) in a separate process, rate limiter off (the
+   the fake Bot API (``benchmarks/fake_bot_api.py``) in a separate process, rate limiter off (the
    real one caps a bot at Telegram's ~30 messages a second).
 
 Peak memory (RSS) is measured per phase (Linux: the kernel's high-water mark, reset before each
@@ -235,7 +235,7 @@ async def appends(db: Database, club: int, sampler: Sampler, n: int) -> dict[str
         (a, _), (b, _) = sampler.pair()
         result = Result.BLACK if rng.random() < 0.5 else Result.WHITE
         await storage.record_game(
-            db, club, a, b, result, stones=0, komi=6, date=day, actor=ORGANISER
+            db, club, storage.new_game(a, b, result, stones=0, komi=6, date=day), actor=ORGANISER
         )
 
     await timed(one, 3)
@@ -353,7 +353,7 @@ async def verify(replayed: Database, path: Path, games: int, seed: int) -> dict[
 def _fake_server(ready: Any, stop: Any, sent: Any, updates: int, chats: int) -> None:
     """The fake Bot API in its own process: ``updates`` /rating commands queued in ``chats``
     group chats; ``sent`` counts the bot's sendMessage calls."""
-    from tests.fakes import telegram as ft  # a source checkout's test fakes
+    from benchmarks import fake_bot_api as ft
 
     async def serve() -> None:
         async with ft.FakeBotApi() as api:
@@ -395,7 +395,7 @@ async def telegram(
         names = [quoted(sampler.player()[1]) for _ in range(200)]
         parent.send(names)
         port = await asyncio.to_thread(parent.recv)
-        from tests.fakes.telegram import TOKEN
+        from benchmarks.fake_bot_api import TOKEN
 
         config = TelegramConfig(
             api_base_url=f"http://127.0.0.1:{port}/bot",
@@ -489,8 +489,7 @@ async def _run(
             with phases.phase("check (entry by entry)"):
                 twin = path.with_name("incremental.sqlite")
                 result["check"] = await verify(db, twin, games, seed)
-        db.ledgers.clear()  # as after a restart: nothing replayed yet
-        db.memo.clear()
+        db.projections.clear()  # as after a restart: nothing replayed yet
         say("scan floor and replays …")
         with phases.phase("scan floor"):
             scanned, scan_s = scan_floor(path, club)

@@ -459,7 +459,7 @@ async def bulk_load(
     """
     cid = club_id(club)
     loader = _Loader(db, cid, actor, chat)
-    db.ledgers.pop(cid, None)
+    db.projections.ledgers.pop(cid, None)
     iterator = iter(items)
     started = False
     while chunk := list(islice(iterator, batch)):

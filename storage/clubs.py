@@ -23,9 +23,10 @@ JOIN_CODE_BYTES = 5  # ten hex digits
 
 def _system_choice(db: Database, system: str) -> str:
     key = system.strip().lower()
-    if key not in db.systems:
+    known = db.projections.systems
+    if key not in known:
         raise Refused(
-            f"unknown rating system {system!r}; choose one of {', '.join(sorted(db.systems))}"
+            f"unknown rating system {system!r}; choose one of {', '.join(sorted(known))}"
         )
     return key
 
@@ -256,7 +257,7 @@ async def set_setting(
         await write.event(log.SETTING, actor=actor, chat=chat, key=key, payload={"value": value})
         if key == settings.SYSTEM:
             write.set_current(value)
-        elif settings.is_rating_setting(key, frozenset(db.systems)):
+        elif settings.is_rating_setting(key, frozenset(db.projections.systems)):
             await write.rebuild()
     return True
 

@@ -11,26 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import datetime as dt
-import importlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiosqlite
 
-from engine.system import RatingSystem
 from storage import deliveries, migrate
-
-if TYPE_CHECKING:
-    from storage.projections import ClubLedgers
+from storage.cache import Projections, SystemFactory
 
 Row = tuple[Any, ...]
-SystemFactory = Callable[[], RatingSystem]
 Clock = Callable[[], dt.datetime]
 
 BUSY_TIMEOUT_MS = 5000
@@ -49,11 +46,11 @@ def utc_now() -> dt.datetime:
 class Transaction:
     """One write transaction on the writer connection (only valid inside ``db.transaction()``)."""
 
-    def __init__(self, connection: aiosqlite.Connection, memo: dict[Hashable, Any] | None = None):
+    def __init__(self, connection: aiosqlite.Connection, projections: Projections):
         self._connection = connection
         self._rollback_hooks: list[Callable[[], None]] = []
-        self.memo: dict[Hashable, Any] = memo if memo is not None else {}
-        """The database's memos (storage.memo), shared with its reads."""
+        self.projections = projections
+        """The database's projections (storage.cache): its memos are shared with its reads."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
@@ -105,8 +102,22 @@ class Transaction:
         self._rollback_hooks.append(hook)
 
 
+@dataclass(slots=True)
+class _Checkpoint:
+    """The background checkpoint: its connection (opened on first use) and the running one."""
+
+    connection: aiosqlite.Connection | None = None
+    task: asyncio.Task[None] | None = None
+
+
 class Database:
-    """An open hoshi database (see :func:`open_db`)."""
+    """An open hoshi database (see :func:`open_db`): its connections, the writers' lock, its
+    transactions and the background checkpoint. What storage keeps in memory of it (ledgers,
+    memos, rating systems) is ``projections`` (storage.cache), which it only refers to.
+
+    ``delivery``: the chat update this handle writes for (:meth:`delivering`); ``None`` for
+    the database itself.
+    """
 
     def __init__(
         self,
@@ -114,45 +125,48 @@ class Database:
         writer: aiosqlite.Connection,
         reader: aiosqlite.Connection,
         *,
-        systems: Mapping[str, SystemFactory] | None,
+        projections: Projections,
         clock: Clock,
         version: int,
     ):
         self.path = path
         self.version = version
         self.clock = clock
+        self.projections = projections
         self._writer = writer
         self._reader = reader
         self._shared = reader is writer
         self._lock = asyncio.Lock()
-        self._checkpointer: aiosqlite.Connection | None = None
-        self._checkpoint: asyncio.Task[None] | None = None
-        self._systems = dict(systems) if systems is not None else None
-        self.ledgers: dict[int, ClubLedgers] = {}
-        """Each club's in-memory ledgers (storage.projections), built on first use."""
-        self.memo: dict[Hashable, Any] = {}
-        """Read data derived from the log, kept with the log position it was read at
-        (storage.memo)."""
+        self._checkpoint = _Checkpoint()
+        self.delivery: deliveries.Delivery | None = None
 
-    @property
-    def systems(self) -> Mapping[str, SystemFactory]:
-        """The rating systems by key (default: the engine's registry ``engine.systems``)."""
-        if self._systems is None:
-            registry = importlib.import_module("engine.systems")
-            self._systems = dict(registry.SYSTEMS)
-        return self._systems
+    def delivering(self, key: str | None) -> Database:
+        """This database as the handler of one chat update sees it (``telegram:BOT:UPDATE``):
+        the same connections, lock and projections, and the first of its transactions that
+        changes anything records ``key`` with the change (storage.deliveries) — an update
+        delivered again changes nothing. ``None``: no key, the database itself."""
+        if key is None:
+            return self
+        handle = copy.copy(self)
+        handle.delivery = deliveries.Delivery(key)
+        return handle
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception."""
+        """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception.
+
+        On a :meth:`delivering` handle, a transaction that changed anything records the
+        update's key first (once per handle); if the key is already recorded it rolls back
+        with ``storage.deliveries.Duplicate``.
+        """
         async with self._lock:
-            tx = Transaction(self._writer, self.memo)
+            tx = Transaction(self._writer, self.projections)
             await self._writer.execute_fetchall("BEGIN IMMEDIATE")
             began = self._writer.total_changes
             try:
                 yield tx
-                if self._writer.total_changes != began:  # a chat update's first change
-                    await deliveries.record(tx, self.clock)
+                if self.delivery is not None and self._writer.total_changes != began:
+                    await deliveries.record(tx, self.clock, self.delivery)
                 await self._writer.execute_fetchall("COMMIT")
                 self._checkpoint_if_due()
             except BaseException:
@@ -179,37 +193,37 @@ class Database:
     def _checkpoint_if_due(self) -> None:
         """Start a background checkpoint when the WAL has grown past
         :data:`CHECKPOINT_WAL_BYTES` (and none is running)."""
-        if self._shared or (self._checkpoint is not None and not self._checkpoint.done()):
+        running = self._checkpoint.task
+        if self._shared or (running is not None and not running.done()):
             return
         try:
             size = os.stat(self.path + "-wal").st_size
         except OSError:
             return
         if size >= CHECKPOINT_WAL_BYTES:
-            self._checkpoint = asyncio.get_running_loop().create_task(self._checkpointed())
+            self._checkpoint.task = asyncio.get_running_loop().create_task(self._checkpointed())
 
     async def _checkpointed(self) -> None:
         """``PRAGMA wal_checkpoint(PASSIVE)`` on a connection of its own: it never waits for
         the writer, and writers never wait for it (an interrupted checkpoint is harmless)."""
         try:
-            if self._checkpointer is None:
-                self._checkpointer = await _connect(
+            if self._checkpoint.connection is None:
+                self._checkpoint.connection = await _connect(
                     self.path, synchronous="NORMAL", query_only=False
                 )
-            await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._checkpoint.connection.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error:  # busy or locked: the next commit tries again
             pass
 
     async def close(self) -> None:
-        """Close every connection (idempotent)."""
-        self.ledgers.clear()
-        self.memo.clear()
-        if self._checkpoint is not None:
-            await self._checkpoint
-            self._checkpoint = None
-        if self._checkpointer is not None:
-            await self._checkpointer.close()
-            self._checkpointer = None
+        """Close every connection (idempotent; any handle closes the database)."""
+        self.projections.clear()
+        if self._checkpoint.task is not None:
+            await self._checkpoint.task
+            self._checkpoint.task = None
+        if self._checkpoint.connection is not None:
+            await self._checkpoint.connection.close()
+            self._checkpoint.connection = None
         await self._writer.close()
         if not self._shared:
             await self._reader.close()
@@ -268,4 +282,6 @@ async def open_db(
     except BaseException:
         await writer.close()
         raise
-    return Database(name, writer, reader, systems=systems, clock=clock, version=version)
+    return Database(
+        name, writer, reader, projections=Projections(systems), clock=clock, version=version
+    )

@@ -1,9 +1,10 @@
 """Exactly-once handling of chat updates that a platform may deliver twice (issue 6/6).
 
-An adapter names what it is handling with a key (``telegram:BOT:UPDATE_ID``) for the duration
-of the command (:func:`handling`). The first write transaction of that command that changes
-anything also records the key, atomically with the change (:func:`record`, called by
-:meth:`storage.db.Database.transaction` just before ``COMMIT``). A second delivery of the same
+An adapter names what it is handling with a key (``telegram:BOT:UPDATE_ID``); the command core
+writes through a database handle that carries it (``db.delivering(key)``, a :class:`Delivery`).
+The first write transaction of that handle that changes anything also records the key,
+atomically with the change (:func:`record`, called by :meth:`storage.db.Database.transaction`
+just before ``COMMIT``). A second delivery of the same
 update — after a crash and restart, when the in-memory duplicate filter is empty — finds the
 key (:func:`seen`) and changes nothing; if two copies race, the later transaction finds the key
 and is rolled back with :class:`Duplicate`.
@@ -11,10 +12,7 @@ and is rolled back with :class:`Duplicate`.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import datetime as dt
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,37 +30,22 @@ class Duplicate(Refused):
 
 
 @dataclass(slots=True)
-class _Handling:
+class Delivery:
+    """One chat update being handled: its key, and whether one of its transactions has
+    recorded it (its later transactions are the same update, not a second delivery)."""
+
     key: str
     recorded: bool = False
 
 
-_current: contextvars.ContextVar[_Handling | None] = contextvars.ContextVar(
-    "hoshi_delivery", default=None
-)
-
-
-@contextlib.contextmanager
-def handling(key: str | None) -> Iterator[None]:
-    """Within this block, the first committed change records ``key`` (``None``: no key)."""
-    if key is None:
-        yield
-        return
-    token = _current.set(_Handling(key))
-    try:
-        yield
-    finally:
-        _current.reset(token)
-
-
-async def record(tx: Transaction, clock: Clock) -> None:
-    """Record the key being handled in ``tx`` (a transaction that changed something).
+async def record(tx: Transaction, clock: Clock, current: Delivery) -> None:
+    """Record the update's key in ``tx`` (a transaction that changed something), unless an
+    earlier transaction of the same update did.
 
     Raises:
         Duplicate: the key was recorded before; the caller rolls the transaction back.
     """
-    current = _current.get()
-    if current is None or current.recorded:
+    if current.recorded:
         return
     if await tx.fetchone("SELECT 1 FROM deliveries WHERE key = ?", (current.key,)):
         raise Duplicate("this message was already handled; nothing was done again")

@@ -12,7 +12,7 @@ from typing import Any
 from engine.errors import EngineError
 from engine.formats.csv_tables import format_result
 from engine.ranks import Rank
-from engine.system import Change
+from engine.system import Card, Change
 from engine.timecontrol import TimeControl
 from engine.types import Game, GamePlayed, Result, Tournament
 from storage import log
@@ -34,6 +34,7 @@ from storage.records import (
     GAME_VOIDED,
     GameRow,
     Player,
+    Recorded,
 )
 
 GAME_NUMBER = "(SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE club = ?)"
@@ -371,78 +372,50 @@ async def insert_game(
 async def record_game(
     db: Database,
     club: ClubRef,
-    black: PlayerRef,
-    white: PlayerRef,
-    result: Result | None,
-    *,
-    stones: int,
-    komi: Fraction | int,
-    date: dt.date,
-    actor: str,
-    chat: str | None = None,
-    played: bool = True,
-    board: int = 19,
-    time: TimeControl | None = None,
-    tournament: int | None = None,
-    round: int | None = None,
-    arranged: bool = False,
-    counts_as_tournament: bool = False,
-    pair_go: bool = False,
-    reported: dt.date | None = None,
-    pending: bool = False,
-    margin: str | None = None,
-) -> GameRow:
-    """Record one game (``/result``) in one transaction; a club game is rated at once.
-
-    ``pending`` stores a player's own report that waits for :func:`confirm_game`; a game in
-    an open ``tournament`` is rated when the tournament is finalised.
-
-    Raises:
-        Refused: unknown players or tournament, a finalised tournament, bad values.
-        EngineError: the club's rating system refuses the game; nothing is written.
-    """
-    game = new_game(
-        black,
-        white,
-        result,
-        stones=stones,
-        komi=komi,
-        date=date,
-        played=played,
-        board=board,
-        time=time,
-        tournament=tournament,
-        round=round,
-        arranged=arranged,
-        counts_as_tournament=counts_as_tournament,
-        pair_go=pair_go,
-        reported=reported,
-        margin=margin,
-    )
-    return await record(db, club, game, pending=pending, actor=actor, chat=chat)
-
-
-async def record(
-    db: Database,
-    club: ClubRef,
     game: Game,
     *,
     actor: str,
     chat: str | None = None,
     pending: bool = False,
-) -> GameRow:
-    """Record one game value (built with :func:`new_game`), as :func:`record_game` does."""
+) -> Recorded:
+    """Record one game value (built with :func:`new_game`; ``/result``) in one transaction; a
+    club game is rated at once.
+
+    ``pending`` stores a player's own report that waits for :func:`confirm_game`; a game in
+    an open tournament is rated when the tournament is finalised.
+
+    Returns:
+        What changed: the stored row, and the current system's changes and the two players'
+        cards before and after (:class:`~storage.records.Recorded`).
+
+    Raises:
+        Refused: unknown players or tournament, a finalised tournament, bad values.
+        EngineError: the club's rating system refuses the game; nothing is written.
+    """
     async with club_write(db, club_id(club)) as write:
         context = await Context.load(write.tx, write.club, [game])
         problems = context.problems(game, pending=pending)
         if problems:
             raise Refused("; ".join(problems))
-        stored, _ = await insert_game(
+        before = _current_cards(write, (game.black, game.white))
+        stored, changes = await insert_game(
             write, context, game, pending=pending, actor=actor, chat=chat
         )
+        after = _current_cards(write, (game.black, game.white))
         row = await game_row(write.tx, write.club, stored.id)
+        system = write.ledgers.current
     assert row is not None
-    return row
+    return Recorded(row, system, tuple(changes), before, after)
+
+
+def _current_cards(write: ClubWrite, players: Sequence[int]) -> dict[int, Card]:
+    """The players' cards under the club's current system (those it knows)."""
+    system = write.ledgers.systems[write.ledgers.current]
+    cards = {}
+    for player in players:
+        with contextlib.suppress(KeyError):  # card(): KeyError for a player it does not know
+            cards[player] = system.card(player)
+    return cards
 
 
 async def record_games(

@@ -19,6 +19,7 @@ import contextlib
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
+from storage import cache
 from storage.db import Transaction
 from storage.log import Reader
 
@@ -37,10 +38,11 @@ async def remembered(
     ``reader`` is the database or a transaction (either shares the database's memos); any
     other reader gets no memo.
     """
-    store: dict[Hashable, Any] | None = getattr(reader, "memo", None)
+    projections = cache.of(reader)
     key = await reader.fetchone(key_sql, params)
-    if store is None:
+    if projections is None:
         return await build()
+    store = projections.memo
     found = store.get(slot)
     if found is not None and found[0] == key:
         value: T = found[1]
@@ -77,8 +79,9 @@ _BUILDING = "building"
 def forget_club(reader: Reader, club: int) -> None:
     """Drop every memo of a club (slots are ``(name, club, …)``): for a change its keys
     cannot see, such as projections rebuilt in place at the same log position."""
-    store: dict[Hashable, Any] | None = getattr(reader, "memo", None)
-    if store is not None:
+    projections = cache.of(reader)
+    if projections is not None:
+        store = projections.memo
         for slot in [s for s in store if _of_club(s, club)]:
             del store[slot]
 

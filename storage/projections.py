@@ -35,9 +35,10 @@ from engine.errors import EngineError
 from engine.system import Card, Change, RatingSystem
 from engine.types import Event, GamePlayed, Registered, TournamentRated
 from storage import log, overlay, settings
+from storage.cache import SystemFactory
 from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
-from storage.db import Database, SystemFactory, Transaction
+from storage.db import Database, Transaction
 from storage.errors import NotFound, StorageError
 from storage.history import club_events, count_events, event_players
 from storage.memo import forget_club
@@ -117,7 +118,7 @@ async def last_club_seq(tx: Transaction, club: int) -> int:
 def _new_systems(
     db: Database, current: str, only: Collection[str] | None = None
 ) -> dict[str, RatingSystem]:
-    factories = db.systems
+    factories = db.projections.systems
     if current not in factories:
         raise StorageError(
             f"the club's rating system {current!r} is not one this hoshi knows "
@@ -202,7 +203,7 @@ async def _fold(
     history_since: Key,
     capture: int | None,
 ) -> ClubLedgers:
-    ledgers = ClubLedgers(club, current, fresh, fingerprint(db.systems))
+    ledgers = ClubLedgers(club, current, fresh, fingerprint(db.projections.systems))
     ledgers.rejected = {key: [] for key in fresh}
     order = [(key, fresh[key], ledgers.rejected[key]) for key in ledgers.order()]
     total = await count_events(tx, club, folded) if progress is not None else 0
@@ -291,7 +292,7 @@ async def rebuild(
         await tx.execute("DELETE FROM rating_history WHERE club = ?", (club,))
     else:
         moment, position = since
-        for key in db.systems:  # by the rating_history_moment index
+        for key in db.projections.systems:  # by the rating_history_moment index
             await tx.execute(
                 "DELETE FROM rating_history WHERE club = ? AND system = ? "
                 "AND moment >= ? AND (moment > ? OR seq >= ?)",
@@ -343,13 +344,13 @@ async def _history_index(tx: Transaction, club: int) -> str | None:
 
 
 def _cache(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
-    db.ledgers[ledgers.club] = ledgers
+    db.projections.ledgers[ledgers.club] = ledgers
     tx.on_rollback(lambda: _drop(db, ledgers))
 
 
 def _drop(db: Database, ledgers: ClubLedgers) -> None:
-    if db.ledgers.get(ledgers.club) is ledgers:
-        del db.ledgers[ledgers.club]
+    if db.projections.ledgers.get(ledgers.club) is ledgers:
+        del db.projections.ledgers[ledgers.club]
 
 
 async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
@@ -362,7 +363,7 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     last = await last_club_seq(tx, club)
     if last == 0:
         raise NotFound(f"there is no club {club}")
-    cached = db.ledgers.get(club)
+    cached = db.projections.ledgers.get(club)
     if cached is not None and cached.last_seq == last:
         return cached
     return await adopt(db, tx, await fold(db, tx, club))
@@ -386,7 +387,7 @@ async def adopt(db: Database, tx: Transaction, ledgers: ClubLedgers) -> ClubLedg
         ):
             saved.setdefault(key, {})[player] = text
         if saved == ledgers.cards:
-            db.ledgers[club] = ledgers
+            db.projections.ledgers[club] = ledgers
             return ledgers
     return await rebuild(db, tx, club)
 
@@ -593,7 +594,7 @@ async def fresh_system(db: Database, club: int) -> str:
     )
     if row is None or row[0] is None:
         raise NotFound(f"there is no club {club}")
-    if (row[1], row[2]) != (row[0], fingerprint(db.systems)):
+    if (row[1], row[2]) != (row[0], fingerprint(db.projections.systems)):
         async with db.transaction() as tx:
             await ledgers_for(db, tx, club)
     return settings.system_from(row[3], row[4], club)
@@ -613,7 +614,7 @@ async def ensure_fresh(db: Database, club: int) -> None:
     )
     if row is None or row[0] is None:
         raise NotFound(f"there is no club {club}")
-    if (row[1], row[2]) != (row[0], fingerprint(db.systems)):
+    if (row[1], row[2]) != (row[0], fingerprint(db.projections.systems)):
         async with db.transaction() as tx:
             await ledgers_for(db, tx, club)
 

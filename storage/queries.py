@@ -53,9 +53,10 @@ __all__ = [
 async def _system(db: Database, club: int, system: str | None) -> str:
     current = await fresh_system(db, club)
     key = current if system is None else system
-    if key not in db.systems:
+    known = db.projections.systems
+    if key not in known:
         raise StorageError(
-            f"unknown rating system {key!r}; choose one of {', '.join(sorted(db.systems))}"
+            f"unknown rating system {key!r}; choose one of {', '.join(sorted(known))}"
         )
     return key
 
@@ -131,7 +132,7 @@ async def _ranking(db: Database, cid: int, key: str) -> tuple[list[Standing], di
 async def _ranked(db: Database, cid: int, key: str) -> tuple[list[Standing], dict[int, int]]:
     known = await load_players(db, cid)
     # cards decoded before are reused while their text is the same (a write changes a few)
-    decoded: dict[int, tuple[str, Card]] = db.memo.setdefault(("cards", cid, key), {})
+    decoded: dict[int, tuple[str, Card]] = db.projections.memo.setdefault(("cards", cid, key), {})
     fresh: dict[int, tuple[str, Card]] = {}
     cards = []
     for player, text in await db.fetchall(
@@ -142,7 +143,7 @@ async def _ranked(db: Database, cid: int, key: str) -> tuple[list[Standing], dic
         fresh[player] = (text, card)
         if player in known:
             cards.append((known[player], card))
-    db.memo[("cards", cid, key)] = fresh
+    db.projections.memo[("cards", cid, key)] = fresh
     cards.sort(key=lambda pc: (pc[0].name, pc[0].id))
     cards.sort(key=lambda pc: pc[1].sort_key, reverse=True)  # stable: ties stay by name
     found: list[Standing] = []
@@ -224,7 +225,7 @@ async def _removed_games(db: Database, cid: int, folded: Overlay) -> dict[int, l
     it, and read again for a newer overlay: a void, an undo, a correction). A federation has
     thousands of them, and every ``/rating`` asks for one player's."""
     slot = ("removed games", cid)
-    kept = db.memo.get(slot)
+    kept = db.projections.memo.get(slot)
     if kept is not None and kept[0] is folded:
         found: dict[int, list[GameRow]] = kept[1]
         return found
@@ -234,7 +235,7 @@ async def _removed_games(db: Database, cid: int, folded: Overlay) -> dict[int, l
         if row.status in (GAME_VOIDED, GAME_UNDONE):
             for player in {row.game.black, row.game.white}:
                 by_player.setdefault(player, []).append(row)
-    db.memo[slot] = (folded, by_player)
+    db.projections.memo[slot] = (folded, by_player)
     return by_player
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engine.ranks import Rank
-from engine.system import Card, Value
+from engine.system import Card, Change, Value
 from engine.types import Game, Tournament
 
 
@@ -98,6 +98,22 @@ class GameRow:
     def id(self) -> int:
         """The game's id (its log seq)."""
         return self.game.id
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """What recording one game changed (``storage.record_game``): the stored ``row``; the
+    club's current ``system``; that system's ``changes`` from this game (empty while the game
+    waits: a pending report, a game of an open tournament); and the two players' cards under
+    it ``before`` and ``after`` the game (a player the system did not know yet is left out).
+    A game entered for an earlier day rewrites the history after it: ``after`` holds the
+    recomputed cards, ``changes`` the game's own."""
+
+    row: GameRow
+    system: str
+    changes: tuple[Change, ...]
+    before: dict[int, Card]
+    after: dict[int, Card]
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,6 @@ from bot.core.invocation import Invocation
 from bot.core.replies import Notice, Reply, Text
 from bot.ratelimit import RateLimiter, kind_of
 from engine.errors import EngineError
-from storage import deliveries
 from storage.db import Clock, Database
 from storage.errors import StorageError
 from storage.records import Club
@@ -84,8 +83,7 @@ class Core:
         if cmd is None or (cmd.access == CONSOLE and inv.caller.platform != "console"):
             return self._unknown(inv.command)
         try:
-            with deliveries.handling(inv.delivery):  # a redelivered update changes nothing
-                return await self._run(cmd, inv)
+            return await self._run(cmd, inv)
         except NotPermitted as exc:
             return Reply.text(str(exc), error=True, private=True)
         except UserError as exc:
@@ -104,17 +102,21 @@ class Core:
             )
 
     async def context(self, inv: Invocation, command: CommandSpec | None = None) -> Context:
-        """The club of the chat (if bound), the caller's role and the club's settings; the
-        ``command`` being run decides the options its arguments may hold."""
-        club = await storage.club_for_chat(self.db, inv.caller.platform, inv.chat_id)
+        """The club of the chat (if bound), the caller's role and the club's settings, the
+        database as this update's handler writes it (a redelivered update changes nothing:
+        ``Database.delivering``, storage.deliveries); the ``command`` being run decides the
+        options its arguments may hold."""
+        db = self.db.delivering(inv.delivery)
+        club = await storage.club_for_chat(db, inv.caller.platform, inv.chat_id)
         if club is None:
-            return Context(self, inv, None, inv.caller.chat_admin, {}, command)
+            return Context(self, inv, None, inv.caller.chat_admin, {}, db, command)
         return Context(
             self,
             inv,
             club,
             await self.is_organiser(club, inv),
-            await storage.club_settings(self.db, club),
+            await storage.club_settings(db, club),
+            db,
             command,
         )
 

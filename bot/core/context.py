@@ -24,11 +24,10 @@ class Context:
     club: Club | None
     organiser: bool
     settings: dict[str, str]
+    db: Database
+    """The database as this invocation writes it: ``core.db.delivering(inv.delivery)``, so a
+    chat update delivered twice changes nothing the second time (storage.deliveries)."""
     command: CommandSpec | None = None  # the command being run: its options are parsed
-
-    @property
-    def db(self) -> Database:
-        return self.core.db
 
     @property
     def actor(self) -> str:

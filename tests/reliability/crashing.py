@@ -585,7 +585,10 @@ async def scheduler_scene(work: Path, kills: int, *, seed: int = 3, say: Say = p
                 a, b = rng.sample(ids, 2)
                 outcome = rng.choice((Outcome.BLACK, Outcome.WHITE, Outcome.JIGO))
                 await storage.record_game(
-                    db, club, a, b, outcome, stones=0, komi=7, date=day, actor="console:local"
+                    db,
+                    club,
+                    storage.new_game(a, b, outcome, stones=0, komi=7, date=day),
+                    actor="console:local",
                 )
         await storage.set_setting(db, club, "weekly", "mon 18:00", actor="console:local")
     finally:

@@ -286,18 +286,31 @@ async def arrange(db: Database, clock: FakeClock) -> tuple[Club, Club]:
         await storage.record_game(
             db,
             a,
-            ids[i % 4],
-            ids[(i + 1) % 4],
-            Result.BLACK if i % 2 else Result.WHITE,
-            stones=0,
-            komi=7,
-            date=joined + dt.timedelta(days=7 * i),
+            storage.new_game(
+                ids[i % 4],
+                ids[(i + 1) % 4],
+                Result.BLACK if i % 2 else Result.WHITE,
+                stones=0,
+                komi=7,
+                date=joined + dt.timedelta(days=7 * i),
+            ),
             actor=admin,
         )
     await storage.record_game(
-        db, a, ids[1], ids[0], Result.WHITE, stones=0, komi=7, date=START.date(), actor=admin,
-        reported=START.date(), pending=True,
-    )  # fmt: skip
+        db,
+        a,
+        storage.new_game(
+            ids[1],
+            ids[0],
+            Result.WHITE,
+            stones=0,
+            komi=7,
+            date=START.date(),
+            reported=START.date(),
+        ),
+        actor=admin,
+        pending=True,
+    )
     b = await storage.create_club(db, "Szeged Go Club", "psg", actor="telegram:600")
     await storage.bind_chat(db, b, "telegram", "-2002", actor="telegram:600")
     for name in ("Kiss Béla", "Nagy Péter"):

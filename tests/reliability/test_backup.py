@@ -33,7 +33,10 @@ async def club_file(path: Path, games: int = 3) -> None:
         a, b = [p.id for p in await storage.players(db, club)]
         for _ in range(games):
             await storage.record_game(
-                db, club, a, b, Result.BLACK, stones=0, komi=7, date=NOW.date(), actor="t:1"
+                db,
+                club,
+                storage.new_game(a, b, Result.BLACK, stones=0, komi=7, date=NOW.date()),
+                actor="t:1",
             )
     finally:
         await db.close()
@@ -89,7 +92,10 @@ async def test_a_backup_taken_while_results_are_written_is_consistent(tmp_path: 
         async def write() -> None:
             for _ in range(150):
                 await storage.record_game(
-                    db, club, a, b, Result.WHITE, stones=0, komi=7, date=NOW.date(), actor="t:1"
+                    db,
+                    club,
+                    storage.new_game(a, b, Result.WHITE, stones=0, komi=7, date=NOW.date()),
+                    actor="t:1",
                 )
 
         async def take() -> None:

@@ -168,14 +168,33 @@ async def build_template(path: Path, platform: str) -> Template:
             db, a, ids["Kovács Anna"], platform, str(ACCOUNT["linked"]), actor=admin
         )
         await storage.link_account(db, a, ids["Nagy Péter"], platform, "301", actor=admin)
-        game = await storage.record_game(
-            db, a, ids["Nagy Péter"], ids["Tóth Ádám"], Result.BLACK, stones=0, komi=7,
-            date=day, actor=organiser,
-        )  # fmt: skip
-        report = await storage.record_game(
-            db, a, ids["Nagy Péter"], ids["Kovács Anna"], Result.BLACK, stones=0, komi=7,
-            date=clock().date(), actor=f"{platform}:301", reported=clock().date(), pending=True,
-        )  # fmt: skip
+        game = (
+            await storage.record_game(
+                db,
+                a,
+                storage.new_game(
+                    ids["Nagy Péter"], ids["Tóth Ádám"], Result.BLACK, stones=0, komi=7, date=day
+                ),
+                actor=organiser,
+            )
+        ).row
+        report = (
+            await storage.record_game(
+                db,
+                a,
+                storage.new_game(
+                    ids["Nagy Péter"],
+                    ids["Kovács Anna"],
+                    Result.BLACK,
+                    stones=0,
+                    komi=7,
+                    date=clock().date(),
+                    reported=clock().date(),
+                ),
+                actor=f"{platform}:301",
+                pending=True,
+            )
+        ).row
         await storage.record_egf(  # the administrator's last entry, for /undo
             db, a, ids["Szabó Éva"], 1850, year=day.year, month=day.month, actor=admin
         )

@@ -12,7 +12,16 @@ import pytest
 
 from engine.ranks import Rank
 from engine.types import Result
-from storage import Club, Database, GameRow, Player, open_db, record_game, register_player
+from storage import (
+    Club,
+    Database,
+    GameRow,
+    Player,
+    new_game,
+    open_db,
+    record_game,
+    register_player,
+)
 from storage.clubs import create_club
 from storage.db import SystemFactory
 from tests.storage.fake_system import SYSTEMS
@@ -80,8 +89,10 @@ async def game(
     options.setdefault("stones", 0)
     options.setdefault("komi", KOMI)
     options.setdefault("date", DAY)
-    options.setdefault("actor", ORGANISER)
-    return await record_game(db, club, black, white, result, **options)
+    how = {name: options.pop(name) for name in ("chat", "pending") if name in options}
+    actor = options.pop("actor", ORGANISER)
+    played = new_game(black, white, result, **options)
+    return (await record_game(db, club, played, actor=actor, **how)).row
 
 
 PROJECTIONS = {

@@ -28,6 +28,7 @@ from storage import (
     end_month,
     finalise_tournament,
     history,
+    new_game,
     open_db,
     rating_series,
     record_game,
@@ -68,15 +69,17 @@ def _tournament(name: str, days: tuple[dt.date, dt.date], pairings: list[tuple[i
             await record_game(
                 db,
                 club,
-                players[black],
-                players[white],
-                Result.BLACK if number % 3 else Result.WHITE,
-                stones=0,
-                komi=6,
-                date=days[number // 2],
-                time=HOUR,
-                tournament=row.id,
-                round=number // 2 + 1,
+                new_game(
+                    players[black],
+                    players[white],
+                    Result.BLACK if number % 3 else Result.WHITE,
+                    stones=0,
+                    komi=6,
+                    date=days[number // 2],
+                    time=HOUR,
+                    tournament=row.id,
+                    round=number // 2 + 1,
+                ),
                 actor=ORGANISER,
             )
         await finalise_tournament(db, club, row.id, actor=ORGANISER)
@@ -89,13 +92,9 @@ def _club_game(day: dt.date, black: int, white: int, result: Result) -> Fact:
         await record_game(
             db,
             club,
-            players[black],
-            players[white],
-            result,
-            stones=0,
-            komi=6,
-            date=day,
-            time=HOUR,
+            new_game(
+                players[black], players[white], result, stones=0, komi=6, date=day, time=HOUR
+            ),
             actor=ORGANISER,
         )
 
@@ -317,18 +316,22 @@ async def test_writes_keep_the_projections_a_full_replay_would_build(
                 )
                 players.append(player.id)
             elif kind == "game" and players[a % len(players)] != players[b % len(players)]:
-                row = await record_game(
-                    db,
-                    club,
-                    players[a % len(players)],
-                    players[b % len(players)],
-                    Result.BLACK if day % 3 else Result.WHITE,
-                    stones=0,
-                    komi=6,
-                    date=date,
-                    time=HOUR,
-                    actor=ORGANISER,
-                )
+                row = (
+                    await record_game(
+                        db,
+                        club,
+                        new_game(
+                            players[a % len(players)],
+                            players[b % len(players)],
+                            Result.BLACK if day % 3 else Result.WHITE,
+                            stones=0,
+                            komi=6,
+                            date=date,
+                            time=HOUR,
+                        ),
+                        actor=ORGANISER,
+                    )
+                ).row
                 games.append(row.id)
             elif kind == "cup" and players[a % len(players)] != players[b % len(players)]:
                 cup = await create_tournament(
@@ -347,15 +350,17 @@ async def test_writes_keep_the_projections_a_full_replay_would_build(
                 await record_game(
                     db,
                     club,
-                    players[a % len(players)],
-                    players[b % len(players)],
-                    Result.WHITE,
-                    stones=0,
-                    komi=6,
-                    date=date,
-                    time=HOUR,
-                    tournament=cup.id,
-                    round=1,
+                    new_game(
+                        players[a % len(players)],
+                        players[b % len(players)],
+                        Result.WHITE,
+                        stones=0,
+                        komi=6,
+                        date=date,
+                        time=HOUR,
+                        tournament=cup.id,
+                        round=1,
+                    ),
                     actor=ORGANISER,
                 )
                 await finalise_tournament(db, club, cup.id, actor=ORGANISER)

@@ -208,10 +208,10 @@ async def test_a_club_created_in_a_rolled_back_transaction_leaves_no_ledgers(
             async with club_write(db, seq, tx):
                 pass
             raise RuntimeError("later failure")
-    assert seq not in db.ledgers
+    assert seq not in db.projections.ledgers
     club = await create_club(db, "Kept", "plus", actor=ORGANISER)
     assert club.id == seq  # the id is reused, and its ledgers are the new club's
-    assert db.ledgers[club.id].current == "plus"
+    assert db.projections.ledgers[club.id].current == "plus"
 
 
 async def test_rename_a_club_keeps_the_old_name_in_the_history(db: Database) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from storage.cache import Projections
 from storage.db import CHECKPOINT_WAL_BYTES, Database, open_db
 from tests.storage.conftest import open_test_db
 from tests.storage.fake_system import SYSTEMS
@@ -138,9 +139,20 @@ async def test_close_is_idempotent(tmp_path: Path) -> None:
 async def test_default_systems_come_from_the_engine_registry(tmp_path: Path) -> None:
     db = await open_db(tmp_path / "x.db")
     try:
-        assert set(db.systems) == {"mgsz", "tensuusei", "swedish", "psg"}
+        assert set(db.projections.systems) == {"mgsz", "tensuusei", "swedish", "psg"}
     finally:
         await db.close()
+
+
+async def test_the_database_holds_connections_and_transactions_only(db: Database) -> None:
+    """The ledgers, the memos and the rating systems are the projections' (storage.cache),
+    which the database merely refers to; a transaction shares them, it does not own them."""
+    for name in ("ledgers", "memo", "systems", "_systems"):
+        assert not hasattr(db, name), name
+    assert isinstance(db.projections, Projections)
+    async with db.transaction() as tx:
+        assert not hasattr(tx, "memo")
+        assert tx.projections is db.projections
 
 
 async def test_a_grown_wal_is_checkpointed_in_the_background_not_in_the_commit(
@@ -150,13 +162,13 @@ async def test_a_grown_wal_is_checkpointed_in_the_background_not_in_the_commit(
     main = Path(db.path)
     async with db.transaction() as tx:
         await tx.execute("CREATE TABLE filler (data BLOB)")
-    assert db._checkpoint is None  # a small WAL: nothing to do
+    assert db._checkpoint.task is None  # a small WAL: nothing to do
     before = main.stat().st_size
     async with db.transaction() as tx:  # about 5 MB: past CHECKPOINT_WAL_BYTES
         await tx.executemany("INSERT INTO filler VALUES (?)", [(bytes(4000),)] * 1300)
     assert wal.stat().st_size >= CHECKPOINT_WAL_BYTES
     assert main.stat().st_size == before  # the commit itself copied nothing back
-    assert db._checkpoint is not None
-    await db._checkpoint
+    assert db._checkpoint.task is not None
+    await db._checkpoint.task
     assert main.stat().st_size >= before + 1300 * 4000  # copied back by the checkpoint
     assert await db.fetchone("SELECT COUNT(*) FROM filler") == (1300,)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from fractions import Fraction
 
@@ -30,6 +31,7 @@ from storage import (
     games_of,
     new_game,
     pending_games,
+    record_game,
     record_games,
     same_games,
     void_game,
@@ -404,3 +406,72 @@ async def test_a_player_has_one_game_a_round(
         await correct_game(db, club, first.id, actor=ORGANISER, white=third.id, round=2)
     await void_game(db, club, second.id, actor=ORGANISER)
     await record(db, club, third, white, Result.WHITE, tournament=cup.id, round=2)
+
+
+async def test_record_game_returns_what_changed(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """One game value in, what changed out: the stored row, the current system's changes and
+    the two players' cards before and after — a reply needs no second read."""
+    black, white = pair
+    played = new_game(black, white, Result.WHITE, stones=0, komi=KOMI, date=DAY)
+    done = await record_game(db, club, played, actor=ORGANISER, chat="t:1")
+    assert done.row == await game(db, club, done.row.id)
+    assert done.system == "plus"
+    assert [(c.player, c.rating_before, c.rating_after) for c in done.changes] == [
+        (black.id, 100, 99),
+        (white.id, 100, 101),
+    ]
+    assert {p: c.rating for p, c in done.before.items()} == {black.id: 100, white.id: 100}
+    assert {p: c.rating for p, c in done.after.items()} == {black.id: 99, white.id: 101}
+    assert done.after[white.id] == await card(db, club, white)
+    assert done.after[black.id] == await card(db, club, black)
+
+
+async def test_a_report_or_a_tournament_game_changes_no_card(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    black, white = pair
+    played = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY)
+    report = await record_game(db, club, played, actor="telegram:5", pending=True)
+    assert report.row.status == "pending" and report.changes == ()
+    assert report.before == report.after
+    cup = await create_tournament(
+        db, club, Tournament(0, "Spring Cup", DAY, DAY, rounds=3), actor=ORGANISER
+    )
+    entered = dataclasses.replace(played, tournament=cup.id, round=1)
+    in_cup = await record_game(db, club, entered, actor=ORGANISER)
+    assert in_cup.changes == () and in_cup.before == in_cup.after
+
+
+async def test_a_backdated_game_returns_its_own_changes(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """Entered for an earlier day, the game rewrites the history after it: its own changes
+    are the ones returned, and the cards are the recomputed ones."""
+    black, white = pair
+    later = DAY + dt.timedelta(days=5)
+    await record(db, club, black, white, Result.BLACK, date=later)
+    earlier = new_game(black, white, Result.WHITE, stones=0, komi=KOMI, date=DAY)
+    done = await record_game(db, club, earlier, actor=ORGANISER)
+    assert [(c.player, c.rating_before, c.rating_after) for c in done.changes] == [
+        (black.id, 100, 99),
+        (white.id, 100, 101),
+    ]
+    assert {p: c.rating for p, c in done.before.items()} == {black.id: 101, white.id: 99}
+    assert {p: c.rating for p, c in done.after.items()} == {black.id: 100, white.id: 100}
+
+
+async def test_a_refused_game_changes_nothing(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    black, white = pair
+    before = await dump_all(db)
+    with pytest.raises(RuleError):
+        await record_game(
+            db,
+            club,
+            new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY, pair_go=True),
+            actor=ORGANISER,
+        )
+    assert await dump_all(db) == before

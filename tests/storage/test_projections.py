@@ -251,11 +251,11 @@ async def test_replay_of_an_unknown_club(db: Database) -> None:
 async def test_a_rejected_event_leaves_the_ledgers_untouched(db: Database, club: Club) -> None:
     a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
     await game(db, club, a, b)
-    cached = db.ledgers[club.id]
+    cached = db.projections.ledgers[club.id]
     snapshot = (await ledger(db, club)).snapshot()
     with pytest.raises(EngineError):
         await game(db, club, a, b, pair_go=True)
-    assert db.ledgers[club.id] is cached  # kept: the refusal changed nothing
+    assert db.projections.ledgers[club.id] is cached  # kept: the refusal changed nothing
     assert (await ledger(db, club)).snapshot() == snapshot
 
 
@@ -267,7 +267,7 @@ async def test_a_failure_after_the_ledgers_changed_drops_them(db: Database, club
             seq = await write.append("game", actor=ORGANISER, chat=None)
             await write.apply(seq, GamePlayed(Game(seq, a.id, b.id, Result.BLACK, DAY)))
             raise RuntimeError("later failure")
-    assert club.id not in db.ledgers  # dropped, rebuilt from the log on next use
+    assert club.id not in db.projections.ledgers  # dropped, rebuilt from the log on next use
     assert (await card(db, club, a)).rating == 100
     assert (await ledger(db, club)).card(a.id).rating == 100
 
@@ -275,9 +275,9 @@ async def test_a_failure_after_the_ledgers_changed_drops_them(db: Database, club
 async def test_switching_systems_needs_no_replay(db: Database, club: Club) -> None:
     a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
     await game(db, club, a, b)
-    cached = db.ledgers[club.id]
+    cached = db.projections.ledgers[club.id]
     await set_setting(db, club, "system", "daily", actor=ORGANISER)
-    assert db.ledgers[club.id] is cached and cached.current == "daily"
+    assert db.projections.ledgers[club.id] is cached and cached.current == "daily"
     assert (await card(db, club, a)).pending == 1
 
 

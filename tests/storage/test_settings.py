@@ -41,8 +41,8 @@ def test_rating_settings(key: str, rating: bool) -> None:
 async def test_a_rating_setting_rebuilds_the_projections(db: Database, club: Club) -> None:
     a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
     await game(db, club, a, b)
-    cached = db.ledgers[club.id]
+    cached = db.projections.ledgers[club.id]
     await set_setting(db, club, "plus.start", "100", actor=ORGANISER)
-    assert db.ledgers[club.id] is not cached  # replayed
+    assert db.projections.ledgers[club.id] is not cached  # replayed
     await set_setting(db, club, "timezone", "Asia/Tokyo", actor=ORGANISER)
-    assert db.ledgers[club.id].current == "plus"
+    assert db.projections.ledgers[club.id].current == "plus"

@@ -16,7 +16,7 @@ from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
 from engine.types import Game, Result
 from storage import log
-from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Undone
+from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone
 
 BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 
@@ -80,7 +80,8 @@ async def result(ctx: Context) -> Reply:
     if earlier:
         return await same.ask(ctx, earlier, f"/result {ctx.inv.text}")
     why = await will_not_count(ctx, game)
-    row = await storage.record(ctx.db, ctx.the_club, game, actor=ctx.actor, chat=ctx.chat)
+    done = await storage.record_game(ctx.db, ctx.the_club, game, actor=ctx.actor, chat=ctx.chat)
+    row = done.row
     lines = [game_line(row, black, white)]
     if note:
         lines.append(note)
@@ -91,7 +92,7 @@ async def result(ctx: Context) -> Reply:
             f"Dated {fmt.day(row.game.date)}: it counts on that day, and every rating since "
             "then is recomputed."
         )
-    lines.append(await rated_line(ctx, row, (black, white)))
+    lines.append(rated_line(done, (black, white)))
     return Reply(blocks=(Text(f"Game #{row.number} recorded", title=True), Text("\n".join(lines))))
 
 
@@ -128,14 +129,16 @@ async def _report(
                 ),
             )
         )
-    row = await storage.record(
-        ctx.db,
-        ctx.the_club,
-        dataclasses.replace(game, reported=ctx.today()),
-        pending=True,
-        actor=ctx.actor,
-        chat=ctx.chat,
-    )
+    row = (
+        await storage.record_game(
+            ctx.db,
+            ctx.the_club,
+            dataclasses.replace(game, reported=ctx.today()),
+            pending=True,
+            actor=ctx.actor,
+            chat=ctx.chat,
+        )
+    ).row
     hours = ctx.settings.get("report_hours", "48")
     return Reply(
         blocks=(
@@ -231,21 +234,22 @@ def game_line(row: GameRow, black: Player, white: Player) -> str:
     )
 
 
-async def rated_line(ctx: Context, row: GameRow, players: tuple[Player, Player]) -> str:
-    """What the game did to the two players' ratings under the club's system."""
-    if not row.game.played:
+def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
+    """What the game did to the two players' ratings under the club's system (their cards
+    after it, as recording it returned them)."""
+    if not done.row.game.played:
         return "Unplayed: stored and shown, never rated."
-    if row.game.result is None:
+    if done.row.game.result is None:
         return "Result unknown: stored, not rated."
     parts = []
     for player in players:
-        card = await storage.card(ctx.db, ctx.the_club, player.id)
+        card = done.after[player.id]
         # what is not settled yet, in the card's own words: the Elo if the MGSZ period ended
         # now (rules.md §1.4), a Tensuusei day's net waiting for its end (§2.3)
         waiting = [f"{label}: {value}" for label, value in card.fields if label in UNSETTLED]
         pending = f" — {'; '.join(waiting)}" if waiting else ""
         parts.append(f"{player.name} {fmt.value(card.rating)}{pending}")
-    return f"{fmt.system_title(ctx.the_club.system)}: " + " · ".join(parts)
+    return f"{fmt.system_title(done.system)}: " + " · ".join(parts)
 
 
 UNSETTLED = frozenset({"if the period ended now", "pending"})

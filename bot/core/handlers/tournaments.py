@@ -397,7 +397,10 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         margin=margin,
     )
     why = await will_not_count(ctx, dataclasses.replace(entered, arranged=t.arranged))
-    game = await storage.record(ctx.db, ctx.the_club, entered, actor=ctx.actor, chat=ctx.chat)
+    recorded = await storage.record_game(
+        ctx.db, ctx.the_club, entered, actor=ctx.actor, chat=ctx.chat
+    )
+    game = recorded.row
     verdict = (
         "Rated when the tournament is finalised."
         if why is None

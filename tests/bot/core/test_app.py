@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Iterator
@@ -222,3 +223,34 @@ async def test_handlers_see_the_club_the_role_and_the_club_time(
 )
 def test_sentence_capitalises_only_ordinary_words(message: str, shown: str) -> None:
     assert sentence(message) == shown
+
+
+async def test_handlers_write_through_the_updates_delivery_key(
+    chat: FakeChat, fake_commands: list[str]
+) -> None:
+    """The key of a platform update reaches storage explicitly, as the context's database."""
+    seen: list[Context] = []
+
+    async def spy(ctx: Context) -> Reply:
+        seen.append(ctx)
+        return Reply.text("ok")
+
+    register(fake_commands, "zz-spy", spy)
+    keyed = dataclasses.replace(chat.invocation("/zz-spy"), delivery="telegram:1:42")
+    await chat.core.handle(keyed)
+    await chat.core.handle(chat.invocation("/zz-spy"))
+    with_key, without = seen
+    assert with_key.db.delivery is not None and with_key.db.delivery.key == "telegram:1:42"
+    assert without.db is chat.core.db
+
+
+async def test_an_update_delivered_twice_changes_the_club_once(chat: FakeChat) -> None:
+    await chat.register("Kiss Béla 5k", "Tóth Ádám 5k")
+    line = "/result Kiss Béla Tóth Ádám B+ again"  # again: recorded even if it looks the same
+    update = dataclasses.replace(chat.invocation(line), delivery="telegram:1:43")
+    first = await chat.core.handle(update)
+    assert not first.error, first.as_text()
+    before = await chat.snapshot()
+    again = await chat.core.handle(update)
+    assert again.error and "already handled" in again.as_text()
+    assert await chat.snapshot() == before

@@ -265,6 +265,23 @@ async def test_a_game_moves_tensuusei_points_at_once(tensuusei: FakeChat) -> Non
     )
 
 
+async def test_result_replies_from_what_recording_returned(
+    tensuusei: FakeChat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """storage.record_game returns the players' cards after the game: the reply is built from
+    them, with no second read of the cards."""
+
+    async def read_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("/result read the cards again")
+
+    monkeypatch.setattr(storage, "card", read_again)
+    said = await tensuusei.ok("/result Nagy Péter Kovács Anna B+")
+    assert said.text.endswith(
+        "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from 2026-04-20 · "
+        "Kovács Anna 94 — pending: −1 from 2026-04-20"
+    )
+
+
 # -- /undo -------------------------------------------------------------------------------------
 
 
