@@ -499,7 +499,7 @@ class Tensuusei:
             Measure("pending", "pending", net, "points"),
         ]
         if state.pending:
-            values.append(Measure("pending_days", "pending by day", _pending_text(state)))
+            values.append(Measure("pending_days", "pending", _pending_text(state)))
         return Card(
             player=player,
             rank=self._rank(state.points),
@@ -603,7 +603,7 @@ class Tensuusei:
             notes.append(f"a handicap reduction ({reduction}) does not apply under Tensuusei")
         if self._players[a].pending or self._players[b].pending:
             notes.append("from the settled points; a day's games settle at its end")
-        return HandicapAdvice(black, white, stones, Fraction(komi), tuple(notes))
+        return HandicapAdvice(black, white, stones, Fraction(komi), tuple(notes), own_komi=True)
 
     def promotion(self, player: PlayerId) -> Progress:
         """Tensuusei has no promotion: the points and where the next rank step begins (§2.2)."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import bot.core.handlers  # noqa: F401  (fills the command table)
 import storage
+from bot import system_names
 from bot.config import Config
 from bot.core.commands import COMMANDS, CONSOLE, Command, lookup
 from bot.core.context import Context
@@ -37,7 +38,8 @@ log = logging.getLogger("hoshi.core")
 
 UNBOUND = (
     "This chat is not linked to a club yet. A chat administrator can start one with "
-    "/club new NAME [mgsz|tensuusei|swedish|psg], e.g. /club new Budapest Go Club mgsz, "
+    f"/club new NAME [{'|'.join(system_names.KEYS)}], e.g. /club new Budapest Go Club "
+    f"{system_names.DEFAULT_SYSTEM}, "
     "or join an existing club with /club join CODE (an organiser gets the code with /club code)."
 )
 

@@ -574,7 +574,7 @@ class Mgsz:
         values = [
             Measure("elo", "Elo", standing.elo, "Elo"),
             Measure("band_rank", "band rank", str(rank_of_elo(standing.elo))),
-            Measure("pending", "pending club games", len(pending), "games"),
+            Measure("club_games_held", "pending club games", len(pending), "games"),
         ]
         provisional = self.provisional(player) if pending else None
         if provisional is not None:
@@ -712,7 +712,8 @@ class Mgsz:
         )
 
     def tournament_weight(self, tournament: Tournament) -> Weight:
-        """The multiplier C with its breakdown (rules.md §1.2; MGSZ §6(1), a hand-set C §6(2)).
+        """The multiplier C with its breakdown (rules.md §1.2; MGSZ §6(1), a hand-set C §6(2))
+        and, when C × rounds reaches 300, the parts it is rated in (§6(3)).
 
         Raises:
             RuleError: neither a time control nor a hand-set C (19×19).
@@ -725,7 +726,15 @@ class Mgsz:
             importance=tournament.importance,
             manual=tournament.multiplier,
         )
-        return Weight("Multiplier C", m.C, m.rated and m.C > 0, tuple(m.breakdown()))
+        lines = m.breakdown()
+        parts = split_rounds(m.C, tournament.rounds) if m.rated and m.C else []
+        if len(parts) > 1:
+            # rules.md §1.4 (MGSZ §6(3)): C × rounds of 300 or more is rated in parts
+            lines.append(
+                f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} parts of "
+                f"{', '.join(map(str, parts))} rounds (MGSZ Minősítési Szabályzat 6.§ (3))"
+            )
+        return Weight("Multiplier C", m.C, m.rated and m.C > 0, tuple(lines))
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Entries at a rank other than their Elo band's (rules.md §1.6; MGSZ §9(1) a))."""

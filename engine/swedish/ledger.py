@@ -515,18 +515,14 @@ class Swedish:
                 )
             )
             values.append(
-                Measure(
-                    "swedish_sequences.required_points", "points required", req.points, "points"
-                )
+                Measure("swedish_required_points", "points required", req.points, "points")
             )
-            values.append(
-                Measure("swedish_sequences.required_games", "games required", req.games, "games")
-            )
+            values.append(Measure("swedish_required_games", "games required", req.games, "games"))
             if tracker.target.is_dan:
                 wins = self.wins_against(player, tracker.target)
                 values.append(
                     Measure(
-                        "swedish_sequences.wins",
+                        "swedish_wins",
                         f"wins vs {tracker.target}+",
                         wins,
                         f"of {tracker.target.step} needed",

@@ -208,13 +208,13 @@ async def test_the_multiplier_comes_from_the_file_or_by_hand(chat: FakeChat) -> 
     derived = await plan(chat, tf, committee=True)
     assert derived.tournament.multiplier is None
     assert (
-        "Multiplier: category C: 10 (base 45 min, extended 45 min); C = 10 (derived from the "
+        "Multiplier C: category C: 10 (base 45 min, extended 45 min); C = 10 (derived from the "
         "file; set it with C=NN)"
     ) in derived.notes  # rules.md §1.2: TM[45] ≥ 40 min is category C; handicap, no +10
     manual = await plan(chat, tf, committee=True, manual_c=30, name="Kis Kupa (kézi C)")
     assert manual.tournament.multiplier == 30
     assert manual.tournament.name == "Kis Kupa (kézi C)"
-    assert "Multiplier: C = 30, set by hand (MGSZ §6(2))" in manual.notes
+    assert "Multiplier C: C = 30, set by hand (MGSZ §6(2))" in manual.notes
 
 
 async def test_an_entry_rank_outside_the_elo_band_is_noted(chat: FakeChat) -> None:

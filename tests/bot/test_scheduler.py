@@ -17,7 +17,9 @@ from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
 from bot.scheduler import Scheduler, last_weekly, parse_weekly
+from engine.calendar import Phase
 from engine.ranks import Rank
+from engine.system import Pending
 
 ADMIN = Caller("console", "admin", "Admin Ági", chat_admin=True)
 ANNA = Caller("console", "11", "Anna")
@@ -147,7 +149,7 @@ async def test_a_tensuusei_day_is_settled_once_even_across_a_restart(process: Pr
     anna = (await storage.find_player(bot.db, 1, "Kovács Anna")).player
     assert anna is not None
     card = await storage.card(bot.db, 1, anna.id)
-    assert (card.rating, card.pending) == (130, 1)
+    assert (card.rating, card.pending) == (130, Pending(1, "points", Phase.DAY_END))
     process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
     assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
     assert (await storage.card(bot.db, 1, anna.id)).rating == 131  # 2–1 for White Anna

@@ -859,7 +859,7 @@ def test_club_games_wait_for_the_period_and_are_rated_as_one_tournament() -> Non
     assert ledger.elo(1) == 1920
     card = ledger.card(1)
     assert (card.pending, card.last_played) == (Pending(1, "games", Phase.PERIOD_END), DAY)
-    assert values(card)["pending"] == 1
+    assert values(card)["club_games_held"] == 1
     # all even → C = 15 (B: 60m 3x30s) + 10 = 25; 0.5 × 25 = 12.5 → +13 / −12
     changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
     assert {c.player: (c.rating_before, c.rating_after) for c in changes} == {
@@ -1127,7 +1127,7 @@ def test_card_shows_title_elo_band_rank_and_last_change() -> None:
     card = ledger.card(1)
     assert (card.rank, card.rating, card.sort_key, card.games) == (R("3k"), 1815, (1815,), 1)
     assert card.rating_label == "Elo"
-    assert values(card) == {"elo": 1815, "band_rank": "3k", "pending": 0}
+    assert values(card) == {"elo": 1815, "band_rank": "3k", "club_games_held": 0}
     assert [m.unit for m in card.values] == ["Elo", "", "games"]
     assert card.pending is None
     with pytest.raises(KeyError, match="not registered"):

@@ -93,6 +93,7 @@ def test_handicap_advice_from_the_ledger(case: dict[str, Any]) -> None:
     system = ledger({0: case["points"][0], 1: case["points"][1]})
     advice = system.handicap(0, 1)
     assert (advice.stones, advice.komi) == (case["stones"], Fraction(case["komi"]))
+    assert advice.own_komi  # the table's komi, never the club's even-game komi
     if case["white"] == "either":
         assert {advice.white, advice.black} == {0, 1}
         assert any("nigiri" in note for note in advice.notes)

@@ -245,14 +245,10 @@ async def rated_line(ctx: Context, row: GameRow, players: tuple[Player, Player])
         card = await storage.card(ctx.db, ctx.the_club, player.id)
         # what is not settled yet, in the card's own words: the Elo if the MGSZ period ended
         # now (rules.md §1.4), a Tensuusei day's net waiting for its end (§2.3)
-        waiting = [f"{label}: {value}" for label, value in card.fields if label in UNSETTLED]
+        waiting = fmt.unsettled(card)
         pending = f" — {'; '.join(waiting)}" if waiting else ""
         parts.append(f"{player.name} {fmt.value(card.rating)}{pending}")
     return f"{fmt.system_title(ctx.the_club.system)}: " + " · ".join(parts)
-
-
-UNSETTLED = frozenset({"if the period ended now", "pending"})
-"""Card fields that say what a game changes once its period or day is settled."""
 
 
 @command(
