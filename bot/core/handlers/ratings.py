@@ -25,6 +25,7 @@ from engine.systems import SYSTEMS, system_named
 from engine.timecontrol import TimeControl
 from engine.types import Importance, Tournament
 from storage import schedules
+from storage.errors import StorageError
 from storage.records import Player, SeriesPoint
 
 TOP_DEFAULT, TOP_MAX = 10, 200
@@ -57,6 +58,10 @@ async def player_or_self(ctx: Context, name: str) -> Player:
     params=(Param("name", "player", "the player (default: you)", required=False),),
 )
 async def rating(ctx: Context) -> Reply:
+    words = ctx.args().words
+    if words and not words[-1].quoted and words[-1].text.lower() == "all":
+        # /rating NAME all: the player under every system, side by side
+        return await rating_everywhere(ctx, await player_or_self(ctx, join(words[:-1])))
     player = await player_or_self(ctx, ctx.args().text())
     system = ctx.the_club.system
     card, place, listed = await storage.placed_card(ctx.db, ctx.the_club, player.id)
@@ -81,6 +86,43 @@ async def rating(ctx: Context) -> Reply:
             Text(head, title=True),
             Text("\n".join(lines)),
             Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
+        )
+    )
+
+
+async def rating_everywhere(ctx: Context, player: Player) -> Reply:
+    """``/rating NAME all``: the player's card under every system the club's ledgers hold,
+    the club's own first — read from the ledgers already folded from the same games (each
+    system keeps its ledger current), not worked out again."""
+    current = ctx.the_club.system
+    rows = []
+    for key in sorted(SYSTEMS, key=lambda k: k != current):
+        try:
+            ledger = await storage.ledger(ctx.db, ctx.the_club.id, key)
+        except StorageError:
+            continue  # a system this club's ledgers do not hold
+        try:
+            card = ledger.card(player.id)
+        except KeyError:
+            rows.append((fmt.system_title(key), "—", "not registered", "", ""))
+            continue
+        rows.append(
+            (
+                fmt.system_title(key) + (" *" if key == current else ""),
+                str(card.rank),
+                fmt.value(card.rating),
+                card.rating_label,
+                "" if card.pending is None else fmt.pending(card.pending),
+            )
+        )
+    return Reply(
+        blocks=(
+            Text(f"{player.name} — every system", title=True),
+            Table(("System", "Rank", "Rating", "", "Pending"), tuple(rows), "llrll"),
+            Text(
+                f"* the club's system. The same games under each rulebook; /rating "
+                f"{player.name} shows the card in full. {ctx.the_club.name}"
+            ),
         )
     )
 
