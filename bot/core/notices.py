@@ -24,7 +24,7 @@ MARK = re.compile(r"\{(player|game):(\d+)\}")
 async def marked(db: Database, club: Club, text: str) -> str:
     """The engine's words as members read them: each ``{player:ID}`` becomes the player's
     name and each ``{game:ID}`` the game's club number (``#12``)."""
-    parts = []
+    parts: list[str] = []
     end = 0
     for mark in MARK.finditer(text):
         kind, ident = mark[1], int(mark[2])

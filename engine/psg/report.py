@@ -42,7 +42,7 @@ def card_values(state: PlayerState, active: bool) -> tuple[str, tuple[Measure, .
     latest = state.latest_egf()
     values.append(Measure("egf_rating", "EGF rating", None if latest is None else latest[1]))
     if latest is not None:
-        values.append(Measure("egf_month", "EGF rating of", month_name(latest[0])))
+        values.append(Measure("egf_month", "EGF rating month", month_name(latest[0])))
     values.append(Measure("active", "active", "yes" if active else "no"))
     if state.late_reports:
         values.append(
