@@ -15,7 +15,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from platformdirs import user_config_dir, user_data_dir
 
-SYSTEM_KEYS = ("mgsz", "tensuusei", "swedish", "psg")
+from bot import system_names
+
+SYSTEM_KEYS = system_names.KEYS
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -64,7 +66,7 @@ class BackupConfig:
 class Config:
     db_path: Path = field(default_factory=default_db_path)
     club: str = "My Go Club"
-    system: str = "mgsz"
+    system: str = system_names.DEFAULT_SYSTEM
     timezone: str = "UTC"
     log_level: str = "INFO"
     charts_dir: Path = Path("hoshi-charts")
@@ -126,7 +128,7 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     tg = _section(raw, "telegram", source, set(TelegramConfig.__dataclass_fields__))
     dc = _section(raw, "discord", source, {"guild_ids"})
     backup = _backup(_section(raw, "backup", source, {"directory", "hour", "keep"}), source)
-    system = str(main.get("system", "mgsz")).lower()
+    system = str(main.get("system", system_names.DEFAULT_SYSTEM)).lower()
     if system not in SYSTEM_KEYS:
         raise ConfigError(
             f"{source}: [hoshi] system must be one of {', '.join(SYSTEM_KEYS)}, not {system!r}"

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 from bot.core import format as fmt
 from engine.errors import FormatError
 from engine.formats import CsvGame, CsvPlayer, write_games_csv, write_h9, write_players_csv
 from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
-from engine.system import Card
+from engine.system import Card, Value
 from storage.records import Export, TournamentRow
 
 FORMATS = ("csv", "games", "json", "h9")
@@ -73,7 +74,7 @@ def ratings_json(export: Export) -> str:
         if player.guest or card is None:
             continue
         item: dict[str, Any] = {"name": player.name, "rank": str(card.rank)}
-        item.update(_rating_values(export.system, card))
+        item.update(_rating_values(card))
         item["games"] = card.games
         item["last_played"] = fmt.day(card.last_played) if card.last_played else None
         if player.country:
@@ -84,36 +85,28 @@ def ratings_json(export: Export) -> str:
     return json.dumps(out, ensure_ascii=False, indent=2)
 
 
-def _rating_values(system: str, card: Card) -> dict[str, Any]:
-    fields = dict(card.fields)
-    if system == "mgsz":
-        return {"elo": card.rating}
-    if system == "tensuusei":
-        return {"points": card.rating, "pending": card.pending or 0}
-    if system == "psg":
-        return {
-            "psg_min_result": _maybe_int(fields.get("min-games result")),
-            "psg_fewer_result": _maybe_int(fields.get("fewer-games result")),
-            "psg_list": card.rating,
-        }
-    if system == "swedish":
-        return {
-            "swedish_sequences": {
-                "target": fields.get("target"),
-                "points": card.rating,
-                "games": fields.get("sequence games"),
-            }
-        }
-    return {"rating": fmt.value(card.rating)}
+def _rating_values(card: Card) -> dict[str, Any]:
+    """The card's typed values under their export keys (formats.md, Ratings export); a dot
+    in a key nests (``a.b`` → ``{"a": {"b": …}}``). A card without values exports its
+    headline as ``rating``."""
+    if not card.values:
+        return {"rating": _json_value(card.rating)}
+    out: dict[str, Any] = {}
+    for m in card.values:
+        *parents, leaf = m.key.split(".")
+        into = out
+        for parent in parents:
+            into = into.setdefault(parent, {})
+        into[leaf] = _json_value(m.value)
+    return out
 
 
-def _maybe_int(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return int(text.replace("+", "").replace("−", "-"))
-    except ValueError:
-        return None
+def _json_value(v: Value) -> Any:
+    """Integers and words as they are; an exact fraction as its decimal text (``"37.5"``),
+    as exports have always written Swedish points, so that nothing is rounded."""
+    if isinstance(v, Fraction):
+        return fmt.value(v)
+    return v
 
 
 def tournament_h9(export: Export, row: TournamentRow) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import storage
-from engine import mgsz
+from bot.core.notices import marked
 from engine.formats import (
     RatingRow,
     TournamentFile,
@@ -22,8 +22,6 @@ from engine.formats import (
     parse_opengotha,
 )
 from engine.formats.tournament_file import game_komi, to_engine
-from engine.mgsz import Mgsz
-from engine.psg import Psg
 from engine.types import Entry, Game, Tournament
 from storage.db import Database
 from storage.errors import Refused
@@ -210,12 +208,11 @@ async def _name_index(db: Database, club: Club) -> dict[str, list[Player]]:
 
 
 async def too_strong(db: Database, club: Club, new: Sequence[NewPlayer]) -> list[NewPlayer]:
-    """MGSZ: the new players above the initial-rank limit with neither a rating nor the
-    committee's decision (rules.md §1.5); none under the other systems."""
-    ledger = await storage.ledger(db, club.id)
-    if not isinstance(ledger, Mgsz):
+    """The new players above the system's initial-rank limit (MGSZ, rules.md §1.5) with
+    neither a rating nor the committee's decision; none under a system without a limit."""
+    limit = (await storage.ledger(db, club.id)).initial_rank_limit()
+    if limit is None:
         return []
-    limit = ledger.params.max_initial_rank
     return [
         p for p in new if not p.guest and p.rating is None and not p.committee and p.rank > limit
     ]
@@ -229,9 +226,8 @@ async def initial_rank_problems(
     strong = await too_strong(db, club, new)
     if not strong:
         return []
-    ledger = await storage.ledger(db, club.id)
-    assert isinstance(ledger, Mgsz)
-    limit = ledger.params.max_initial_rank
+    limit = (await storage.ledger(db, club.id)).initial_rank_limit()
+    assert limit is not None  # too_strong found players above it
     listed = some([f"{p.name} {p.rank}" for p in strong])
     are = "players are" if len(strong) > 1 else "player is"
     return [
@@ -251,41 +247,27 @@ async def _rule_notes(
     players: dict[int, int | NewPlayer],
     remedies: Remedies,
 ) -> list[str]:
-    """The multiplier (MGSZ) and entry ranks that break the club system's rules."""
+    """How the club's system weighs the tournament (MGSZ's multiplier C) and the entry
+    ranks that break its rules (MGSZ §9, PSG §11), in members' words."""
     notes: list[str] = []
     ledger = await storage.ledger(db, club.id)
     known = {pos: pid for pos, pid in players.items() if isinstance(pid, int)}
     as_club = [
         dataclasses.replace(e, player=known[e.player]) for e in entries if e.player in known
     ]
-    if isinstance(ledger, Mgsz):
-        m = mgsz.multiplier(
-            tournament.board,
-            tournament.time,
-            even=tournament.even,
-            participants=tournament.participants,
-            importance=tournament.importance,
-            manual=tournament.multiplier,
-        )
+    weight = ledger.tournament_weight(tournament)
+    if weight is not None:
         notes.append(
-            "Multiplier: "
-            + "; ".join(m.breakdown())
+            f"{weight.label}: "
+            + "; ".join(weight.lines)
             + (
                 ""
                 if tournament.multiplier
                 else f" (derived from the file; set it with {remedies.multiplier})"
             )
         )
-        for pid, declared, expected in ledger.entry_rank_mismatches(as_club):
-            player = await storage.get_player(db, club, pid)
-            name = player.name if player else f"#{pid}"
-            notes.append(
-                f"{name} entered as {declared} but their Elo is in the {expected} "
-                "band, and a domestic tournament is entered at the rank of one's current Elo "
-                "(MGSZ Minősítési Szabályzat 9.§ (1) a)): correct the entry if needed"
-            )
-    elif isinstance(ledger, Psg):
-        notes.extend(ledger.entry_rank_violations(as_club))
+    for note in ledger.entry_notes(tournament, as_club):
+        notes.append(await marked(db, club, note))
     return notes
 
 

@@ -13,15 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine import mgsz
+from bot import system_names
 from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
 from engine.formats.tournament_file import to_engine
-from engine.mgsz.tables import RATED_BOARDS
 from engine.ranks import Rank
-from engine.system import Card
-from engine.systems import SYSTEM_TITLES, SYSTEMS
+from engine.system import Card, RatingSystem
+from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
-from engine.types import DayEnded, Game, Importance, Registered, Tournament, TournamentRated
+from engine.types import DayEnded, Importance, Registered, Tournament, TournamentRated
 
 IMPORTANCE_FLAGS = {
     "invitational": "invitational_or_national_championship",
@@ -52,7 +51,6 @@ class RatedPlayer:
     rating_before: int | Fraction | str | None
     start_from: str
     games: int
-    game_points: str
     change: str
     rating_after: int | Fraction | str | None
     rank_after: Rank
@@ -76,7 +74,6 @@ class RateReport:
                 "rating_before": _jsonable(p.rating_before),
                 "start_from": p.start_from,
                 "games": p.games,
-                "game_points": p.game_points,
                 "change": p.change,
                 "rating_after": _jsonable(p.rating_after),
                 "rank_after": str(p.rank_after),
@@ -87,7 +84,7 @@ class RateReport:
         return json.dumps(rows, ensure_ascii=False, indent=2)
 
     def as_table(self) -> str:
-        header = ("Pl", "Name", "Rank", "Start", "from", "Gm", "Points", "Change", "New", "Rank")
+        header = ("Pl", "Name", "Rank", "Start", "from", "Gm", "Change", "New", "Rank")
         rows = [
             (
                 str(p.position),
@@ -96,7 +93,6 @@ class RateReport:
                 _text(p.rating_before),
                 p.start_from,
                 str(p.games),
-                p.game_points,
                 p.change,
                 _text(p.rating_after),
                 str(p.rank_after) + (" ↑" if p.rank_after > p.rank_before else ""),
@@ -104,7 +100,7 @@ class RateReport:
             for p in self.players
         ]
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        right = {0, 3, 5, 6, 7, 8}
+        right = {0, 3, 5, 6, 7}
 
         def line(row: Sequence[str]) -> str:
             cells = (
@@ -113,7 +109,11 @@ class RateReport:
             )
             return "  ".join(cells).rstrip()
 
-        out = [f"{self.tournament} — rated under {self.system}", *self.multiplier_lines, ""]
+        out = [
+            f"{self.tournament} — rated under {system_names.title(self.system)}",
+            *self.multiplier_lines,
+            "",
+        ]
         out += [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
         notes = [f"{p.name}: {p.note}" for p in self.players if p.note]
         out += ["", *self.warnings, *notes] if self.warnings or notes else []
@@ -155,7 +155,7 @@ def rate(
     ignored: list[str] = []
     if scale is None and any(row.rating is not None for row in ratings):
         ignored.append(
-            f"--ratings: the ratings are ignored ({SYSTEM_TITLES.get(system_key, system_key)} "
+            f"--ratings: the ratings are ignored ({system_names.title(system_key)} "
             "counts its values from games alone); only its ranks count"
         )
     usable: dict[int, int | None] = {}
@@ -175,7 +175,7 @@ def rate(
     tournament, entries, games = to_engine(
         tf, {p.position: p.position for p in tf.players}, {p.position for p in tf.players}, 1, 1
     )
-    tournament, lines = _with_multiplier(tournament, tf, inputs, system_key)
+    tournament, lines = _with_weight(system, tournament, tf, inputs)
     for player in tf.players:
         given = starting[player.position]
         system.apply(
@@ -194,9 +194,6 @@ def rate(
     # the per-player note matters only when the tournament was split (rules.md §1.4)
     notes = {c.player: c.note for c in changes if "parts" in c.note}
     after = {p.position: system.card(p.position) for p in tf.players}
-    split = any("parts of" in line for line in lines)
-    start = {p: b.rating for p, b in before.items() if isinstance(b.rating, int)}
-    points = _mgsz_points(games, start) if system_key == "mgsz" and not split else {}
     rated: list[RatedPlayer] = []
     for player in tf.players:
         b, a = before[player.position], after[player.position]
@@ -208,7 +205,6 @@ def rate(
                 rating_before=b.rating,
                 start_from="csv" if usable[player.position] is not None else "rank",
                 games=sum(1 for g in games if g.rated and player.position in (g.black, g.white)),
-                game_points=points.get(player.position, ""),
                 change=_difference(b, a),
                 rating_after=a.rating,
                 rank_after=a.rank,
@@ -223,10 +219,12 @@ def rate(
     )
 
 
-def _with_multiplier(
-    tournament: Tournament, tf: TournamentFile, inputs: MultiplierInputs, system_key: str
+def _with_weight(
+    system: RatingSystem, tournament: Tournament, tf: TournamentFile, inputs: MultiplierInputs
 ) -> tuple[Tournament, list[str]]:
-    """Apply the multiplier flags and say where every input of C came from (rules.md §1.2)."""
+    """Apply the weight flags (``--C``, ``--time``, ``--participants``, ``--importance``) and,
+    under a system that weighs tournaments (MGSZ's multiplier C, rules.md §1.2), say how it
+    weighs this one and where every input came from."""
     flags = {IMPORTANCE_FLAGS[f] for f in inputs.importance}
     importance = Importance(
         invitational_or_national_championship="invitational_or_national_championship" in flags,
@@ -241,7 +239,8 @@ def _with_multiplier(
         importance=importance,
         multiplier=inputs.manual,
     )
-    if system_key != "mgsz":
+    weight = system.tournament_weight(tournament)
+    if weight is None:
         return tournament, []
     sources = []
     if inputs.manual is not None:
@@ -267,41 +266,8 @@ def _with_multiplier(
         )
         if inputs.importance:
             sources.append("importance from --importance " + ",".join(inputs.importance))
-    m = mgsz.multiplier(
-        tournament.board,
-        time,
-        even=tournament.even,
-        participants=participants,
-        importance=importance,
-        manual=inputs.manual,
-    )
-    parts = mgsz.split_rounds(m.C, tournament.rounds) if m.rated and m.C else [tournament.rounds]
-    lines = [f"Multiplier: {'; '.join(m.breakdown())}", f"Inputs: {'; '.join(sources)}"]
-    if len(parts) > 1:
-        lines.append(
-            f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} "
-            f"parts of {', '.join(map(str, parts))} rounds (MGSZ Minősítési Szabályzat 6.§ (3))"
-        )
+    lines = [f"{weight.label}: {'; '.join(weight.lines)}", f"Inputs: {'; '.join(sources)}"]
     return tournament, lines
-
-
-def _mgsz_points(games: Sequence[Game], start: dict[int, int]) -> dict[int, str]:
-    """ΣJp per player from the starting Elos (rules.md §1.3), in exact thousandths."""
-    total: dict[int, int] = {}
-    for game in games:
-        if not game.rated or game.board not in RATED_BOARDS:
-            continue
-        for player in (game.black, game.white):
-            opponent = game.opponent(player)
-            total[player] = total.get(player, 0) + mgsz.game_points_milli(
-                start[player], start[opponent], game.outcome_for(player), game.stones_for(player)
-            )
-    return {player: _milli(value) for player, value in total.items()}
-
-
-def _milli(value: int) -> str:
-    sign = "-" if value < 0 else "+"
-    return f"{sign}{abs(value) // 1000}.{abs(value) % 1000:03d}"
 
 
 def _difference(before: Card, after: Card) -> str:

@@ -3,7 +3,7 @@
 A bot in a public group is poked by everyone; a chart renders a picture, an export reads the
 whole club and an import parses and replays a tournament, so one person may not ask for them
 faster than the limits below. Each limit allows a burst, then one more request every
-``every_s`` seconds (the generic cell rate algorithm: one "next allowed" moment per person and
+``every_s`` seconds (the generic cell rate scheme, GCRA: one "next allowed" moment per person and
 kind, no timers). Time comes from the core's injected clock, so tests never sleep.
 
 Only the chat platforms are limited: the console user is the bot's own operator.

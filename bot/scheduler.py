@@ -29,15 +29,14 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 import storage
 from bot.core import format as fmt
-from bot.core.notices import changes_table, finalisation_reply, weekly_reply
-from bot.core.replies import Notice, Reply, Text
-from engine.calendar import month_end
-from engine.mgsz import Mgsz
-from engine.psg import Psg
-from engine.system import Change
+from bot.core.notices import changes_table, finalisation_reply, marked, weekly_reply
+from bot.core.replies import Notice, Reply, Table, Text
+from engine.calendar import Phase, month_end
+from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
-from engine.types import Tournament
+from engine.types import Game, Tournament
 from storage import schedules
+from storage.errors import StorageError
 from storage.records import Club
 
 if TYPE_CHECKING:
@@ -98,6 +97,12 @@ class Scheduler:
         self.timers = timers
         self._lock = asyncio.Lock()
         self._aps: AsyncIOScheduler | None = None
+        # the work each scheduled moment of a system needs (RatingSystem.scheduled)
+        self._jobs = {
+            Phase.DAY_END: self._days,
+            Phase.MONTH_END: self._months,
+            Phase.PERIOD_END: self._periods,
+        }
 
     @property
     def db(self) -> storage.Database:
@@ -154,11 +159,10 @@ class Scheduler:
             for club in await storage.clubs(self.db):
                 settings = await storage.club_settings(self.db, club)
                 tz = ZoneInfo(settings.get("timezone", "UTC"))
+                phases = await self._scheduled(club)
                 for job in (
                     self._finalisations,
-                    self._days,
-                    self._months,
-                    self._periods,
+                    *(job for phase, job in self._jobs.items() if phase in phases),
                     self._expiries,
                     self._weekly,
                 ):
@@ -224,33 +228,54 @@ class Scheduler:
             done.append(f"finalised {row.tournament.name}")
         return done
 
+    async def _scheduled(self, club: Club) -> frozenset[Phase]:
+        """The scheduled moments any of the club's systems uses (every system is folded,
+        so a club that switches system finds its days, months and periods in place)."""
+        phases: set[Phase] = set()
+        for key in SYSTEMS:
+            try:
+                phases |= (await storage.ledger(self.db, club.id, key)).scheduled
+            except StorageError:
+                continue  # a system this club's ledgers do not hold
+        return frozenset(phases)
+
+    async def _announce(self, club: Club, phase: Phase, label: str, source: str) -> None:
+        """Tell the club what the moment ``label`` changed, in the current system's words
+        (nothing when it has nothing to say): its notice, the changes that moved."""
+        changes = await schedules.changes_with_source(self.db, club, source)
+        notice = (await storage.ledger(self.db, club.id)).announcement(phase, label, changes)
+        if notice is None:
+            return
+        names = {p.id: p.name for p in await storage.players(self.db, club, guests=True)}
+        moved = [
+            c
+            for c in changes
+            if c.rating_after != c.rating_before or c.rank_after != c.rank_before
+        ]
+        blocks: list[Text | Table] = [Text(f"{club.name}: {notice.title}", title=True)]
+        if moved:
+            blocks.append(changes_table(moved, names))
+        if notice.lines:
+            blocks.append(
+                Text("\n".join([await marked(self.db, club, line) for line in notice.lines]))
+            )
+        await self._post(club, Reply(blocks=tuple(blocks)))
+
     async def _days(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
-        """Tensuusei end of day (rules.md §2.3): every past day with games, at midnight."""
+        """End of day (Tensuusei settles its pairs, rules.md §2.3): every past day with
+        games, at midnight."""
         done = []
         for day in await schedules.unsettled_days(self.db, club, now.date()):
             if not await storage.end_day(self.db, club, day):
                 continue
             done.append(f"day {day} settled")
-            if club.system == "tensuusei" or settings.get("system") == "tensuusei":
-                changes = [
-                    c
-                    for c in await schedules.changes_with_source(
-                        self.db, club, f"day:{day.isoformat()}"
-                    )
-                    if c.rating_after != c.rating_before
-                ]
-                await self._post(club, await self._settled(club, day, changes))
+            label = day.isoformat()
+            await self._announce(club, Phase.DAY_END, label, f"day:{label}")
         return done
 
-    async def _settled(self, club: Club, day: dt.date, changes: list[Change]) -> Reply:
-        names = {p.id: p.name for p in await storage.players(self.db, club, guests=True)}
-        title = Text(f"{club.name}: the day {day.isoformat()} is settled", title=True)
-        if not changes:
-            return Reply(blocks=(title, Text("Every pair broke even: no points moved.")))
-        return Reply(blocks=(title, changes_table(changes, names)))
-
     async def _months(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
-        """PSG month end (rules.md §4.5): each finished month, checked once, in order."""
+        """Month end (PSG's verification, rules.md §4.5): each finished month, checked once,
+        in order."""
         ended = set(await schedules.months_ended(self.db, club))
         start = (await schedules.club_started(self.db, club)).date()
         first = await schedules.first_game_day(self.db, club)
@@ -259,69 +284,26 @@ class Scheduler:
         year, month = month_of(start if first is None else min(first, start))
         done = []
         while (year, month) < month_of(now.date()):
-            if f"{year:04d}-{month:02d}" not in ended and await storage.end_month(
-                self.db, club, year, month
-            ):
-                key = f"{year:04d}-{month:02d}"
+            key = f"{year:04d}-{month:02d}"
+            if key not in ended and await storage.end_month(self.db, club, year, month):
                 done.append(f"month {key} checked")
-                if settings.get("system", club.system) == "psg":
-                    await self._demotions(club, key)
+                await self._announce(club, Phase.MONTH_END, key, f"month:{key}")
             year, month = next_month(year, month)
         return done
 
-    async def _demotions(self, club: Club, month: str) -> None:
-        """Post who dropped a rank at the month-end verification, and who is on the way:
-        one or two months below the line already (rules.md §4.5)."""
-        changes = await schedules.changes_with_source(self.db, club, f"month:{month}")
-        demoted = [c for c in changes if c.rank_after < c.rank_before]
-        names = {p.id: p.name for p in await storage.players(self.db, club)}
-        ledger = await storage.ledger(self.db, club.id, "psg")
-        warned = (
-            [(p, ledger.months_below(p)) for p in ledger.players() if ledger.months_below(p)]
-            if isinstance(ledger, Psg)
-            else []
-        )
-        if not demoted and not warned:
-            return
-        lines = []
-        if demoted:
-            lines.append(
-                "Down one rank after three months more than 100 below the model EGF "
-                "rating (PSG regulations §23(1)): "
-                + ", ".join(
-                    f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}"
-                    for c in demoted
-                )
-                + "."
-            )
-        if warned:
-            lines.append(
-                "Warning — months in a row more than 100 below the model rating (a "
-                "third one drops a rank): "
-                + ", ".join(f"{names.get(p, p)} {n}" for p, n in warned)
-                + "."
-            )
-        await self._post(
-            club,
-            Reply(
-                blocks=(
-                    Text(f"{club.name}: month-end verification {month}", title=True),
-                    Text("\n".join(lines)),
-                )
-            ),
-        )
-
     async def _periods(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
-        """MGSZ club games: each finished month's games rated as one tournament (§1.4)."""
-        ledger = await storage.ledger(self.db, club.id, "mgsz")
-        if not isinstance(ledger, Mgsz):
-            return []
+        """Rating periods of club games (MGSZ, rules.md §1.4): each finished month's held
+        games rated as one tournament, as the club's ledgers hold them (``open_period``)."""
+        held: list[Game] = []
+        for key in SYSTEMS:
+            try:
+                ledger = await storage.ledger(self.db, club.id, key)
+            except StorageError:
+                continue
+            if Phase.PERIOD_END in ledger.scheduled:
+                held.extend(ledger.open_period())
         months = sorted(
-            {
-                month_of(g.date)
-                for g in ledger.pending_games()
-                if month_of(g.date) < month_of(now.date())
-            }
+            {month_of(g.date) for g in held if month_of(g.date) < month_of(now.date())}
         )
         done = []
         for year, month in months:
@@ -336,12 +318,8 @@ class Scheduler:
             if not await storage.close_period(self.db, club, period):
                 continue
             done.append(f"period {year:04d}-{month:02d} rated")
-            if settings.get("system", club.system) == "mgsz":
-                seq = await schedules.last_event_seq(self.db, club, "period")
-                changes = await schedules.changes_with_source(self.db, club, f"tournament:{seq}")
-                await self._post(
-                    club, await finalisation_reply(self.db, club, period.name, changes)
-                )
+            seq = await schedules.last_event_seq(self.db, club, "period")
+            await self._announce(club, Phase.PERIOD_END, period.name, f"tournament:{seq}")
         return done
 
     async def _expiries(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:

@@ -126,13 +126,18 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class HandicapAdvice:
-    """Who takes black, stones and komi (rules.md §2.1, §5). Komi > 0 goes to white."""
+    """Who takes black, stones and komi (rules.md §2.1, §5). Komi > 0 goes to white.
+
+    ``own_komi``: the komi of an even game is the system's own (Tensuusei's points table,
+    §2.1), not the club's even-game komi (``/club komi``), which the bot puts in otherwise.
+    """
 
     black: PlayerId
     white: PlayerId
     stones: int
     komi: Fraction
     notes: tuple[str, ...] = ()
+    own_komi: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +223,7 @@ class RatingSystem(Protocol):
         """
         ...
 
-    def announcement(
-        self, phase: Phase, label: str, changes: Sequence[Change]
-    ) -> Notice | None:
+    def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:
         """What to tell the club when the scheduled moment ``phase`` named ``label`` (a day
         ``2026-11-20``, a month ``2026-11``, a period's name) has been folded in with
         ``changes``; ``None`` when there is nothing to say under this system."""

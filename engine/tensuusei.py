@@ -23,21 +23,42 @@ import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
+from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
-from engine.system import Card, Change, HandicapAdvice, Progress, RatingScale, never_rated
+from engine.system import (
+    Band,
+    Card,
+    Change,
+    HandicapAdvice,
+    Measure,
+    Notice,
+    Pending,
+    Progress,
+    RatingScale,
+    Weight,
+    never_rated,
+)
 from engine.types import (
     DayEnded,
+    EgfRating,
+    Entry,
     Event,
     Game,
     GamePlayed,
+    MonthEnded,
     Override,
+    PeriodClosed,
     PlayerId,
     Registered,
     Result,
+    SettingsChanged,
+    TeacherAction,
+    Tournament,
     TournamentRated,
+    VerificationSuspended,
 )
 
 # Seed table "Points Difference / Handi / Komi" (rules.md §2.1): each row of twelve
@@ -220,6 +241,10 @@ class Tensuusei:
     """
 
     key = "tensuusei"
+    scheduled = frozenset({Phase.DAY_END})
+    """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
+
+    _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: TensuuseiParams = DEFAULT_PARAMS) -> None:
         self.params = params
@@ -239,28 +264,36 @@ class Tensuusei:
 
     def apply(self, event: Event) -> list[Change]:
         """Fold one event in (rules.md §2); raises and changes nothing on error."""
-        if isinstance(event, GamePlayed):
-            game = event.game
-            if not self._rateable(game):
-                return []
-            for player in (game.black, game.white):
-                if player not in self._players:
-                    raise RuleError(
-                        f"player {player} is not registered under Tensuusei; register them "
-                        "with a rank first (e.g. /register NAME 5k)"
-                    )
-            changes: list[Change] = []
-            self._rate(game, changes)
-            return changes
-        if isinstance(event, TournamentRated):
-            return self._tournament(event)
-        if isinstance(event, DayEnded):
-            return self._settle(event.date)
-        if isinstance(event, Registered):
-            return self._register(event)
-        if isinstance(event, Override):
-            return self._override(event)
-        return []  # other systems' events: accepted and ignored
+        handler = self._HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleError(f"Tensuusei cannot apply a {type(event).__name__} event")
+        changes: list[Change] = handler(self, event)
+        return changes
+
+    def _game_played(self, event: GamePlayed) -> list[Change]:
+        game = event.game
+        if not self._rateable(game):
+            return []
+        for player in (game.black, game.white):
+            if player not in self._players:
+                raise RuleError(
+                    f"player {player} is not registered under Tensuusei; register them "
+                    "with a rank first (e.g. /register NAME 5k)"
+                )
+        changes: list[Change] = []
+        self._rate(game, changes)
+        return changes
+
+    def _day_ended(self, event: DayEnded) -> list[Change]:
+        return self._settle(event.date)
+
+    def _ignored(self, event: Event) -> list[Change]:
+        """Periods, months, EGF ratings and PSG actions do not touch Tensuusei points."""
+        return []
+
+    def _settings(self, event: SettingsChanged) -> list[Change]:
+        """A club's changed settings (``tensuusei.*``) from ``event.date`` on."""
+        return []
 
     def _register(self, event: Registered) -> list[Change]:
         if event.player in self._players:
@@ -459,9 +492,14 @@ class Tensuusei:
     def card(self, player: PlayerId) -> Card:
         """Settled points as the rating, the day's pending change apart (rules.md §2.3)."""
         state = self._players[player]
-        fields = [("rank equivalent", str(self._rank(state.points)))]
+        net = state.pending_total()
+        values = [
+            Measure("points", "points", state.points, "points"),
+            Measure("rank_equivalent", "rank equivalent", str(self._rank(state.points))),
+            Measure("pending", "pending", net, "points"),
+        ]
         if state.pending:
-            fields.append(("pending", _pending_text(state)))
+            values.append(Measure("pending_days", "pending", _pending_text(state)))
         return Card(
             player=player,
             rank=self._rank(state.points),
@@ -470,9 +508,39 @@ class Tensuusei:
             sort_key=(state.points,),
             games=state.games,
             last_played=state.last_played,
-            pending=state.pending_total() if state.pending else None,
-            fields=tuple(fields),
+            pending=Pending(net, "points", Phase.DAY_END) if state.pending else None,
+            values=tuple(values),
         )
+
+    def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:
+        """A club day settled (rules.md §2.3 local rule 2); ``None`` at the other moments."""
+        if phase is not Phase.DAY_END:
+            return None
+        if any(c.rating_after != c.rating_before for c in changes):
+            return Notice(f"the day {label} is settled")
+        return Notice(f"the day {label} is settled", ("Every pair broke even: no points moved.",))
+
+    def rank_bands(self) -> tuple[Band, ...]:
+        """Each rank's points around its initial points, one ``spacing`` wide (rules.md §2.2),
+        from 29k to 8d, on the club's rank line."""
+        half = self.params.spacing // 2
+        return tuple(
+            Band(low, low + self.params.spacing, Rank(step))
+            for step in range(-29, 9)
+            for low in (initial_points(Rank(step), self.params) - half,)
+        )
+
+    def tournament_weight(self, tournament: Tournament) -> Weight | None:
+        """None: every rated game moves one point, whatever the tournament (rules.md §2)."""
+        return None
+
+    def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
+        """Nothing: Tensuusei has no entry-rank rules (rules.md §2)."""
+        return []
+
+    def initial_rank_limit(self) -> Rank | None:
+        """None: any declared rank is placed on the rank line (rules.md §2.2)."""
+        return None
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not move points, asked before it is folded in (rules.md §2.3
@@ -535,7 +603,7 @@ class Tensuusei:
             notes.append(f"a handicap reduction ({reduction}) does not apply under Tensuusei")
         if self._players[a].pending or self._players[b].pending:
             notes.append("from the settled points; a day's games settle at its end")
-        return HandicapAdvice(black, white, stones, Fraction(komi), tuple(notes))
+        return HandicapAdvice(black, white, stones, Fraction(komi), tuple(notes), own_komi=True)
 
     def promotion(self, player: PlayerId) -> Progress:
         """Tensuusei has no promotion: the points and where the next rank step begins (§2.2)."""
@@ -657,3 +725,18 @@ def _day_note(
 
 def _round_order(game: Game) -> int:
     return game.round if game.round is not None else 0
+
+
+Tensuusei._HANDLERS = {
+    Registered: Tensuusei._register,
+    GamePlayed: Tensuusei._game_played,
+    TournamentRated: Tensuusei._tournament,
+    DayEnded: Tensuusei._day_ended,
+    Override: Tensuusei._override,
+    PeriodClosed: Tensuusei._ignored,
+    MonthEnded: Tensuusei._ignored,
+    EgfRating: Tensuusei._ignored,
+    TeacherAction: Tensuusei._ignored,
+    VerificationSuspended: Tensuusei._ignored,
+    SettingsChanged: Tensuusei._settings,
+}

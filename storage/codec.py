@@ -15,8 +15,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from engine.calendar import Phase
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
-from engine.system import Card, Change
+from engine.system import Card, Change, Measure, Pending
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage.errors import Refused
@@ -214,8 +215,10 @@ def card_json(card: Card) -> str:
             "sort_key": encode(card.sort_key),
             "games": card.games,
             "last_played": encode(card.last_played),
-            "pending": encode(card.pending),
-            "fields": encode(card.fields),
+            "pending": None
+            if card.pending is None
+            else [encode(card.pending.amount), card.pending.unit, int(card.pending.settles)],
+            "values": [[m.key, m.label, encode(m.value), m.unit] for m in card.values],
         }
     )
 
@@ -231,8 +234,12 @@ def card_from_json(text: str) -> Card:
         sort_key=decode(data["sort_key"]),
         games=data["games"],
         last_played=decode(data["last_played"]),
-        pending=decode(data["pending"]),
-        fields=tuple((str(k), str(v)) for k, v in decode(data["fields"])),
+        pending=None
+        if data["pending"] is None
+        else Pending(decode(data["pending"][0]), data["pending"][1], Phase(data["pending"][2])),
+        values=tuple(
+            Measure(key, label, decode(value), unit) for key, label, value, unit in data["values"]
+        ),
     )
 
 

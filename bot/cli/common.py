@@ -9,11 +9,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot import system_names
 from engine.errors import EngineError
 
 ClubWork = Callable[[Any, Any, Any], Awaitable[int]]
 
-SYSTEM_CHOICES = ("mgsz", "tensuusei", "swedish", "psg")
+SYSTEM_CHOICES = system_names.KEYS
 
 
 def club_options(parser: argparse.ArgumentParser) -> None:

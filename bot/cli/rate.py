@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from bot import system_names
 from bot.cli.common import SYSTEM_CHOICES, fail, no_time_control
 from engine.errors import EngineError
 
@@ -18,7 +19,7 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "player's starting rating, game points, change, new rating and new rank.",
     )
     rate.add_argument("file", type=Path, help="the tournament file (.h9 or OpenGotha .xml)")
-    rate.add_argument("--system", choices=SYSTEM_CHOICES, default="mgsz")
+    rate.add_argument("--system", choices=SYSTEM_CHOICES, default=system_names.DEFAULT_SYSTEM)
     rate.add_argument("--ratings", type=Path, help="CSV of starting ratings: name,rating[,rank]")
     rate.add_argument("--json", action="store_true", help="print JSON instead of a table")
     rate.add_argument("--C", dest="manual_c", type=int, help="set the MGSZ multiplier C by hand")

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import storage
+from bot import system_names
 from bot.config import Config
 from bot.core.command_table import COMMANDS, lookup
 from bot.core.commands import CONSOLE, CommandSpec
@@ -36,7 +37,8 @@ log = logging.getLogger("hoshi.core")
 
 UNBOUND = (
     "This chat is not linked to a club yet. A chat administrator can start one with "
-    "/club new NAME [mgsz|tensuusei|swedish|psg], e.g. /club new Budapest Go Club mgsz, "
+    f"/club new NAME [{'|'.join(system_names.KEYS)}], e.g. /club new Budapest Go Club "
+    f"{system_names.DEFAULT_SYSTEM}, "
     "or join an existing club with /club join CODE (an organiser gets the code with /club code)."
 )
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction
 
-from engine.system import Card, Value
-from engine.systems import SYSTEM_TITLES
+from bot import system_names
+from engine.calendar import Phase
+from engine.system import Card, Measure, Pending, Value
 from engine.types import Game, Result
 
 SIGNED_SOURCES = {"registration": "registered", "override": "committee override"}
@@ -86,15 +87,58 @@ def result(game: Game) -> str:
 
 
 def system_title(key: str) -> str:
-    return SYSTEM_TITLES.get(key, key)
+    """The system's title as members read it (bot.system_names)."""
+    return system_names.title(key)
 
 
-SHOWN_APART = frozenset({"last change"})  # /rating words these itself, with names
+SETTLES = {
+    Phase.DAY_END: "at the end of the club day",
+    Phase.PERIOD_END: "at the end of the rating period",
+    Phase.MONTH_END: "at the end of the month",
+}
+
+
+def measure(m: Measure) -> str:
+    """A card value as people read it: ``1933 Elo``, ``1 game``, ``1 of 2 tournaments``."""
+    if not m.unit or m.value is None or m.label.endswith(m.unit):
+        return value(m.value)  # "pending club games: 2", not "… games: 2 games"
+    one = m.value == 1 and " " not in m.unit and m.unit.endswith("s")
+    return f"{value(m.value)} {m.unit[:-1] if one else m.unit}"
+
+
+def pending(p: Pending) -> str:
+    """``+2 points, settled at the end of the club day``; ``1 game, …`` for a count held."""
+    unit = p.unit[:-1] if p.amount in (1, -1) and p.unit.endswith("s") else p.unit
+    amount = value(p.amount) if p.unit == "games" else signed(p.amount)  # games: a count
+    return f"{amount} {unit}, settled {SETTLES.get(p.settles, 'later')}"
 
 
 def card_lines(card: Card) -> list[str]:
-    """The card's extra fields, one line each (those /rating shows otherwise left out)."""
-    return [f"{label}: {text}" for label, text in card.fields if label not in SHOWN_APART]
+    """The card's values, one line each, but the headline (/rating shows it first) and the
+    pending amount kept for exports (``pending``; the lines ``pending_…`` say it in words)."""
+    return [
+        _line(card, m) for m in card.values if m.label != card.rating_label and m.key != "pending"
+    ]
+
+
+def unsettled(card: Card) -> list[str]:
+    """What the pending change will give, in the card's words: its values keyed
+    ``pending_…`` (MGSZ's Elo if the period ended now, a Tensuusei day's net)."""
+    return [_line(card, m) for m in card.values if m.key.startswith("pending_")]
+
+
+def _line(card: Card, m: Measure) -> str:
+    """``label: value unit``; a pending value on the headline's own scale is shown with how
+    far it is from the headline: ``if the period ended now: 1733 (+13)``."""
+    headline = next((h for h in card.values if h.label == card.rating_label), None)
+    if (
+        m.key.startswith("pending_")
+        and headline is not None
+        and m.unit == headline.unit
+        and isinstance(m.value, int | Fraction)
+    ):
+        return f"{m.label}: {value(m.value)} ({signed(difference(card.rating, m.value))})"
+    return f"{m.label}: {measure(m)}"
 
 
 def rating_heading(labels: list[str]) -> tuple[tuple[str, ...], list[str] | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 
 import storage
 from bot.chart import render_movers
@@ -16,6 +17,27 @@ from storage.summaries import Movement, facts_between
 
 TOP_IN_SUMMARY = 5
 MOVERS_IN_SUMMARY = 3
+MARK = re.compile(r"\{(player|game):(\d+)\}")
+"""How the engine, which knows no names, marks a player or a game in its words."""
+
+
+async def marked(db: Database, club: Club, text: str) -> str:
+    """The engine's words as members read them: each ``{player:ID}`` becomes the player's
+    name and each ``{game:ID}`` the game's club number (``#12``)."""
+    parts: list[str] = []
+    end = 0
+    for mark in MARK.finditer(text):
+        kind, ident = mark[1], int(mark[2])
+        if kind == "player":
+            found = await storage.get_player(db, club, ident)
+            name = found.name if found is not None else "a player"
+        else:
+            game = await storage.game(db, club, ident)
+            name = f"#{game.number}" if game is not None else "a game"
+        parts.extend((text[end : mark.start()], name))
+        end = mark.end()
+    parts.append(text[end:])
+    return "".join(parts)
 
 
 def per_player(changes: list[Change]) -> list[Change]:

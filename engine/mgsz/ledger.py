@@ -12,6 +12,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any, ClassVar
 
+from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.handicap import EVEN_KOMI, rank_handicap
 from engine.mgsz.elo import (
@@ -29,12 +30,25 @@ from engine.mgsz.tables import (
     CONFIRMATIONS,
     ELO_SCALE,
     FULL_BOARD,
+    RANK_BOUNDS,
     RATED_BOARDS,
     SMALL_BOARD,
     STRONGEST_STEP,
 )
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Progress, RatingScale, never_rated
+from engine.system import (
+    Band,
+    Card,
+    Change,
+    HandicapAdvice,
+    Measure,
+    Notice,
+    Pending,
+    Progress,
+    RatingScale,
+    Weight,
+    never_rated,
+)
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -49,6 +63,7 @@ from engine.types import (
     PlayerId,
     Registered,
     Result,
+    SettingsChanged,
     TeacherAction,
     Tournament,
     TournamentRated,
@@ -130,6 +145,8 @@ class Mgsz:
     """The MGSZ rating system as a ledger (rules.md §1; the RatingSystem protocol)."""
 
     key = "mgsz"
+    scheduled = frozenset({Phase.PERIOD_END})
+    """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 
     _HANDLERS: ClassVar[dict[type, Callable[[Mgsz, Any], list[Change]]]]
 
@@ -371,6 +388,10 @@ class Mgsz:
         """EGF ratings, days, months and PSG actions do not touch MGSZ."""
         return []
 
+    def _settings(self, event: SettingsChanged) -> list[Change]:
+        """A club's changed settings (``mgsz.*``) from ``event.date`` on."""
+        return []
+
     # ------------------------------------------------------------ rating
 
     def _entries(self, entries: Sequence[Entry]) -> dict[PlayerId, Entry]:
@@ -550,17 +571,24 @@ class Mgsz:
         for game in pending:
             if last_played is None or last_played < game.date:
                 last_played = game.date
-        fields: list[tuple[str, str]] = [("band rank", str(rank_of_elo(standing.elo)))]
-        if standing.last_change is not None:
-            delta, source, date = standing.last_change
-            fields.append(("last change", f"{_signed(delta)} ({source}, {date.isoformat()})"))
-        fields.append(("pending club games", str(len(pending))))
+        values = [
+            Measure("elo", "Elo", standing.elo, "Elo"),
+            Measure("band_rank", "band rank", str(rank_of_elo(standing.elo))),
+            Measure("club_games_held", "pending club games", len(pending), "games"),
+        ]
         provisional = self.provisional(player) if pending else None
         if provisional is not None:
-            moved = _signed(provisional - standing.elo)
-            fields.append(("if the period ended now", f"{provisional} ({moved})"))
+            values.append(Measure("pending_elo", "if the period ended now", provisional, "Elo"))
         for rank, count in sorted(standing.reached.items()):
-            fields.append((f"{rank} bound reached", f"{count}/{CONFIRMATIONS}"))
+            # rules.md §1.5: 3k and stronger are awarded the second time the bound is reached
+            values.append(
+                Measure(
+                    f"confirmations.{rank}",
+                    f"{rank} bound reached",
+                    count,
+                    f"of {CONFIRMATIONS} tournaments",
+                )
+            )
         return Card(
             player=player,
             rank=standing.rank,
@@ -569,8 +597,8 @@ class Mgsz:
             sort_key=(standing.elo,),
             games=standing.games,
             last_played=last_played,
-            pending=len(pending) or None,
-            fields=tuple(fields),
+            pending=Pending(len(pending), "games", Phase.PERIOD_END) if pending else None,
+            values=tuple(values),
         )
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
@@ -655,6 +683,74 @@ class Mgsz:
             "club_time": str(self._club_time),
         }
 
+    def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:
+        """A club rating period rated (rules.md §1.4 Decision — club games): its name, and who
+        was promoted by it (§1.5); ``None`` at the other moments."""
+        if phase is not Phase.PERIOD_END:
+            return None
+        if not changes:
+            return Notice(
+                f"{label} is rated",
+                ("No rating changed (no rated games, or the system rates none).",),
+            )
+        first: dict[PlayerId, Rank] = {}
+        last: dict[PlayerId, Rank] = {}
+        for change in changes:
+            first.setdefault(change.player, change.rank_before)
+            last[change.player] = change.rank_after
+        promoted = [f"{{player:{p}}} {first[p]} → {last[p]}" for p in first if last[p] > first[p]]
+        lines = ("Promotions: " + ", ".join(promoted),) if promoted else ()
+        return Notice(f"{label} is rated", lines)
+
+    def rank_bands(self) -> tuple[Band, ...]:
+        """Each rank's Elo band from the rank table (rules.md §1.1), weakest first; the
+        strongest band is drawn 200 points wide."""
+        bounds = sorted(RANK_BOUNDS, key=lambda item: item[1])
+        return tuple(
+            Band(low, bounds[i + 1][1] if i + 1 < len(bounds) else low + 200, Rank.parse(rank))
+            for i, (rank, low) in enumerate(bounds)
+        )
+
+    def tournament_weight(self, tournament: Tournament) -> Weight:
+        """The multiplier C with its breakdown (rules.md §1.2; MGSZ §6(1), a hand-set C §6(2))
+        and, when C × rounds reaches 300, the parts it is rated in (§6(3)).
+
+        Raises:
+            RuleError: neither a time control nor a hand-set C (19×19).
+        """
+        m = multiplier(
+            tournament.board,
+            tournament.time,
+            even=tournament.even,
+            participants=tournament.participants,
+            importance=tournament.importance,
+            manual=tournament.multiplier,
+        )
+        lines = m.breakdown()
+        parts = split_rounds(m.C, tournament.rounds) if m.rated and m.C else []
+        if len(parts) > 1:
+            # rules.md §1.4 (MGSZ §6(3)): C × rounds of 300 or more is rated in parts
+            lines.append(
+                f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} parts of "
+                f"{', '.join(map(str, parts))} rounds (MGSZ Minősítési Szabályzat 6.§ (3))"
+            )
+        return Weight("Multiplier C", m.C, m.rated and m.C > 0, tuple(lines))
+
+    def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
+        """Entries at a rank other than their Elo band's (rules.md §1.6; MGSZ §9(1) a))."""
+        return [
+            f"{{player:{pid}}} entered as {declared} but their Elo is in the {expected} band, "
+            "and a domestic tournament is entered at the rank of one's current Elo (MGSZ "
+            "Minősítési Szabályzat 9.§ (1) a)): correct the entry if needed"
+            for pid, declared, expected in self.entry_rank_mismatches(
+                entries, board=tournament.board
+            )
+        ]
+
+    def initial_rank_limit(self) -> Rank:
+        """The strongest rank an organiser may give without a rating (rules.md §1.5, §5(3))."""
+        return self.params.max_initial_rank
+
     def entry_rank_mismatches(
         self, entries: Iterable[Entry], *, board: int = FULL_BOARD
     ) -> list[tuple[PlayerId, Rank, Rank]]:
@@ -701,6 +797,7 @@ Mgsz._HANDLERS = {
     MonthEnded: Mgsz._ignored,
     TeacherAction: Mgsz._ignored,
     VerificationSuspended: Mgsz._ignored,
+    SettingsChanged: Mgsz._settings,
 }
 
 

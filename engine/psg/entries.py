@@ -78,13 +78,14 @@ def _participant_problem(entry: Entry, standing: EntryStanding, allowed: Rank | 
         return []  # a committee approval on record covers this entry (§11(2), §13)
     if standing.active and entry.rank != standing.rank:
         return [
-            f"player {entry.player} entered as {entry.rank} but their PSG rank is "
-            f"{standing.rank} (§5(1): participants enter with their current rank)"
+            f"{{player:{entry.player}}} entered as {entry.rank} but their PSG rank is "
+            f"{standing.rank} (PSG regulations §5(1): participants enter with their current rank)"
         ]
     if not standing.active and entry.rank > standing.rank:
         return [
-            f"player {entry.player} entered as {entry.rank}, stronger than their last PSG rank "
-            f"{standing.rank} (§13(1): an inactive participant enters at most at the last rank)"
+            f"{{player:{entry.player}}} entered as {entry.rank}, stronger than their last PSG "
+            f"rank {standing.rank} (PSG regulations §13(1): an inactive participant enters at "
+            "most at the last rank)"
         ]
     return []
 
@@ -95,6 +96,6 @@ def _new_player_problem(entry: Entry, allowed: Rank | None) -> list[str]:
         return []
     needed = next(who for limit, who in NEW_PLAYER_APPROVALS if entry.rank <= limit)
     return [
-        f"player {entry.player} never was a PSG participant and entered as {entry.rank}; "
+        f"{{player:{entry.player}}} never was a PSG participant and entered as {entry.rank}; "
         f"above {free_limit} that needs {needed}"
     ]

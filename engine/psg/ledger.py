@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.psg.checks import (
@@ -21,7 +22,7 @@ from engine.psg.checks import (
     teacher_target,
 )
 from engine.psg.entries import EntryStanding, entry_rank_violations
-from engine.psg.report import card_fields, next_rank, promotion_lines, results_text
+from engine.psg.report import card_values, next_rank, promotion_lines, results_text
 from engine.psg.state import (
     GameScore,
     PlayerState,
@@ -44,7 +45,16 @@ from engine.psg.tables import (
 )
 from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
+from engine.system import (
+    Band,
+    Card,
+    Change,
+    HandicapAdvice,
+    Notice,
+    Progress,
+    Weight,
+    never_rated,
+)
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -60,8 +70,10 @@ from engine.types import (
     PlayerId,
     Registered,
     Result,
+    SettingsChanged,
     TeacherAction,
     TeacherKind,
+    Tournament,
     TournamentRated,
     VerificationSuspended,
 )
@@ -76,6 +88,10 @@ class Psg:
     """PSG ranking regulations 2005–2009 as a ledger (rules.md §4; RatingSystem protocol)."""
 
     key = "psg"
+    scheduled = frozenset({Phase.MONTH_END})
+    """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
+
+    _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: PsgParams | None = None) -> None:
         self.params = params if params is not None else PsgParams()
@@ -99,28 +115,25 @@ class Psg:
         """Fold one event in (rules.md §4); raises :class:`RuleError` and changes nothing."""
         if self._lapsed:
             self._lapsed = []
-        if isinstance(event, GamePlayed):
-            return self._game_played(event.game)
-        if isinstance(event, TournamentRated):
-            return self._tournament(event)
-        if isinstance(event, Registered):
-            return self._register(event)
-        if isinstance(event, MonthEnded):
-            return self._month_ended(event)
-        if isinstance(event, EgfRating):
-            return self._egf_rating(event)
-        if isinstance(event, TeacherAction):
-            return self._teacher(event)
-        if isinstance(event, VerificationSuspended):
-            return self._suspension(event)
-        if isinstance(event, Override):
-            return self._override(event)
-        if isinstance(event, DayEnded | PeriodClosed):
-            return []  # other systems' schedules: nothing happens under PSG
-        raise RuleError(
-            f"{type(event).__name__} is not a PSG event (PSG uses games, tournaments, EGF "
-            f"ratings, month ends, teacher actions and overrides)"
-        )
+        handler = self._HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleError(
+                f"{type(event).__name__} is not a PSG event (PSG uses games, tournaments, EGF "
+                f"ratings, month ends, teacher actions and overrides)"
+            )
+        changes: list[Change] = handler(self, event)
+        return changes
+
+    def _played(self, event: GamePlayed) -> list[Change]:
+        return self._game_played(event.game)
+
+    def _ignored(self, event: Event) -> list[Change]:
+        """Other systems' schedules (days, periods): nothing happens under PSG."""
+        return []
+
+    def _settings(self, event: SettingsChanged) -> list[Change]:
+        """A club's changed settings (``psg.*``) from ``event.date`` on."""
+        return []
 
     def _player(self, player: PlayerId, what: str) -> PlayerState:
         state = self._players.get(player)
@@ -743,7 +756,7 @@ class Psg:
         """Rank, results, games, latest EGF, activity and flags (rules.md §4.3)."""
         state = self._players[player]
         active = self.active(player)
-        label, fields = card_fields(state, active)
+        label, values = card_values(state, active)
         shows = state.list_shows
         return Card(
             player=player,
@@ -753,8 +766,51 @@ class Psg:
             sort_key=(active, state.rank.step, shows if shows is not None else -(10**9)),
             games=state.games,
             last_played=state.last_played,
-            fields=fields,
+            values=values,
         )
+
+    def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:
+        """The month-end verification (rules.md §4.5; PSG regulations §23): who dropped a rank,
+        and who is on the way (one or two months below the line already); ``None`` when
+        nobody is, and at the other moments."""
+        if phase is not Phase.MONTH_END:
+            return None
+        demoted = [c for c in changes if c.rank_after < c.rank_before]
+        warned = [(p, n) for p in sorted(self._players) if (n := self.months_below(p))]
+        lines = []
+        if demoted:
+            lines.append(
+                "Down one rank after three months more than 100 below the model EGF rating "
+                "(PSG regulations §23(1)): "
+                + ", ".join(
+                    f"{{player:{c.player}}} {c.rank_before} → {c.rank_after}" for c in demoted
+                )
+                + "."
+            )
+        if warned:
+            lines.append(
+                "Warning — months in a row more than 100 below the model rating (a third one "
+                "drops a rank): " + ", ".join(f"{{player:{p}}} {n}" for p, n in warned) + "."
+            )
+        if not lines:
+            return None
+        return Notice(f"month-end verification {label}", tuple(lines))
+
+    def rank_bands(self) -> tuple[Band, ...]:
+        """Empty: the list's value is a result of games, not a rank scale (rules.md §4.3)."""
+        return ()
+
+    def tournament_weight(self, tournament: Tournament) -> Weight | None:
+        """None: a tournament's games count alike whatever the tournament (rules.md §4.2)."""
+        return None
+
+    def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
+        """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13)."""
+        return self.entry_rank_violations(entries)
+
+    def initial_rank_limit(self) -> Rank | None:
+        """None: a new participant's entry rank is checked at their tournaments (§11(3))."""
+        return None
 
     def months_below(self, player: PlayerId) -> int:
         """Consecutive checked months the player's EGF rating has been more than 100 below
@@ -806,3 +862,18 @@ class Psg:
 
 def _round(game: Game) -> int:
     return game.round if game.round is not None else 0
+
+
+Psg._HANDLERS = {
+    Registered: Psg._register,
+    GamePlayed: Psg._played,
+    TournamentRated: Psg._tournament,
+    MonthEnded: Psg._month_ended,
+    EgfRating: Psg._egf_rating,
+    TeacherAction: Psg._teacher,
+    VerificationSuspended: Psg._suspension,
+    Override: Psg._override,
+    DayEnded: Psg._ignored,
+    PeriodClosed: Psg._ignored,
+    SettingsChanged: Psg._settings,
+}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.psg.state import PlayerState, PsgParams, Results, month_name
 from engine.psg.tables import model_rating, norm_reached, norm_value
 from engine.ranks import STRONGEST_DAN, Rank
+from engine.system import Measure
 
 
 def next_rank(rank: Rank) -> Rank | None:
@@ -12,29 +13,53 @@ def next_rank(rank: Rank) -> Rank | None:
     return rank + 1 if rank.step < STRONGEST_DAN else None
 
 
-def card_fields(state: PlayerState, active: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The card's rating label and its labelled fields in display order."""
+def card_values(state: PlayerState, active: bool) -> tuple[str, tuple[Measure, ...]]:
+    """The card's rating label and its typed values in display order (the list's value
+    first, under its export key ``psg_list``; formats.md, Ratings export)."""
     results = state.results
-    fields: list[tuple[str, str]] = []
     if results is None:
         label = "PSG result (not computed below 20k)"
     else:
         label = "min-games result" if results.min_result is not None else "sum of games"
-        fields.append(("min-games result", _plain(results.min_result)))
-        fields.append(("fewer-games result", _plain(results.fewer_result)))
-        fields.append(("games with this rank", f"{results.n} (minimum {results.minimum})"))
+    values = [
+        Measure("psg_list", label, state.list_shows, "points"),
+        Measure(
+            "psg_min_result",
+            "min-games result",
+            None if results is None else results.min_result,
+            "points",
+        ),
+        Measure(
+            "psg_fewer_result",
+            "fewer-games result",
+            None if results is None else results.fewer_result,
+            "points",
+        ),
+    ]
+    if results is not None:
+        values.append(Measure("psg_games", "games with this rank", results.n, "games"))
+        values.append(Measure("psg_minimum_games", "minimum games", results.minimum, "games"))
     latest = state.latest_egf()
-    fields.append(
-        ("EGF rating", "—" if latest is None else f"{latest[1]} ({month_name(latest[0])})")
-    )
-    fields.append(("active", "yes" if active else "no"))
+    values.append(Measure("egf_rating", "EGF rating", None if latest is None else latest[1]))
+    if latest is not None:
+        values.append(Measure("egf_month", "EGF rating month", month_name(latest[0])))
+    values.append(Measure("active", "active", "yes" if active else "no"))
     if state.late_reports:
-        fields.append(("late reports", f"{state.late_reports} (flagged for the manager, §7)"))
+        values.append(
+            Measure(
+                "late_reports",
+                "late reports, flagged for the manager (PSG regulations §7)",
+                state.late_reports,
+                "reports",
+            )
+        )
     if state.held:
-        fields.append(("promotion", "held by a teacher (§21)"))
+        values.append(Measure("promotion", "promotion", "held by a teacher (PSG regulations §21)"))
     if state.suspended:
-        fields.append(("verification", "suspended (§23(4))"))
-    return label, tuple(fields)
+        values.append(
+            Measure("verification", "verification", "suspended (PSG regulations §23(4))")
+        )
+    return label, tuple(values)
 
 
 def promotion_lines(state: PlayerState, params: PsgParams) -> list[str]:

@@ -7,8 +7,9 @@ from array import array
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
+from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.ranks import Rank
@@ -37,16 +38,35 @@ from engine.swedish.tables import (
     Requirement,
     SwedishParams,
 )
-from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
+from engine.system import (
+    Band,
+    Card,
+    Change,
+    HandicapAdvice,
+    Measure,
+    Notice,
+    Progress,
+    Weight,
+    never_rated,
+)
 from engine.types import (
+    DayEnded,
+    EgfRating,
+    Entry,
     Event,
     Game,
     GamePlayed,
+    MonthEnded,
     Override,
+    PeriodClosed,
     PlayerId,
     Registered,
     Result,
+    SettingsChanged,
+    TeacherAction,
+    Tournament,
     TournamentRated,
+    VerificationSuspended,
 )
 
 # ------------------------------------------------------------------------------- the ledger
@@ -112,6 +132,10 @@ class Swedish:
     """
 
     key = "swedish"
+    scheduled: frozenset[Phase] = frozenset()
+    """Nothing waits for a scheduled moment: every valid game counts at once (rules.md §3)."""
+
+    _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: SwedishParams = DEFAULT_PARAMS) -> None:
         self.params = params
@@ -133,15 +157,22 @@ class Swedish:
 
     def apply(self, event: Event) -> list[Change]:
         """Fold one event in (rules.md §3); raises and changes nothing on error."""
-        if isinstance(event, TournamentRated):
-            return self._tournament(event)
-        if isinstance(event, GamePlayed):
-            return self._club_game(event.game)
-        if isinstance(event, Registered):
-            return self._register(event)
-        if isinstance(event, Override):
-            return self._override(event)
-        return []  # other systems' events: accepted and ignored
+        handler = self._HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleError(f"Swedish rules cannot apply a {type(event).__name__} event")
+        changes: list[Change] = handler(self, event)
+        return changes
+
+    def _game_played(self, event: GamePlayed) -> list[Change]:
+        return self._club_game(event.game)
+
+    def _ignored(self, event: Event) -> list[Change]:
+        """Days, periods, months, EGF ratings and PSG actions do not touch Swedish points."""
+        return []
+
+    def _settings(self, event: SettingsChanged) -> list[Change]:
+        """A club's changed settings (``swedish.*``) from ``event.date`` on."""
+        return []
 
     def _register(self, event: Registered) -> list[Change]:
         if event.player in self._players:
@@ -462,23 +493,44 @@ class Swedish:
         """Rank, and the total toward the next target as the rating (rules.md §3.3)."""
         state = self._players[player]
         tracker = state.next
-        fields: list[tuple[str, str]] = []
+        values: list[Measure] = []
         if tracker is None:
             label, total = "no further Swedish target", 0
+            values.append(Measure("swedish_sequences.points", label, None, "points"))
+            values.append(Measure("swedish_sequences.target", "target", None))
+            values.append(Measure("swedish_sequences.games", "sequence games", None, "games"))
         else:
             req = tracker.requirement
             label, total = f"points toward {tracker.target}", tracker.total
-            fields.append(("target", str(tracker.target)))
-            fields.append(("sequence games", format_half_games(tracker.total_halves)))
-            fields.append(("required", f"{req.points} points in {req.games} games"))
+            values.append(
+                Measure("swedish_sequences.points", label, Fraction(total, QUARTERS), "points")
+            )
+            values.append(Measure("swedish_sequences.target", "target", str(tracker.target)))
+            values.append(
+                Measure(
+                    "swedish_sequences.games",
+                    "sequence games",
+                    Fraction(tracker.total_halves, HALVES),
+                    "games",
+                )
+            )
+            values.append(
+                Measure("swedish_required_points", "points required", req.points, "points")
+            )
+            values.append(Measure("swedish_required_games", "games required", req.games, "games"))
             if tracker.target.is_dan:
                 wins = self.wins_against(player, tracker.target)
-                fields.append(
-                    (f"wins vs {tracker.target}+", f"{wins} of {tracker.target.step} needed")
+                values.append(
+                    Measure(
+                        "swedish_wins",
+                        f"wins vs {tracker.target}+",
+                        wins,
+                        f"of {tracker.target.step} needed",
+                    )
                 )
             flag = self._region_flag(state)
             if flag:
-                fields.append(("review", flag))
+                values.append(Measure("review", "review", flag))
         return Card(
             player=player,
             rank=state.rank,
@@ -487,8 +539,28 @@ class Swedish:
             sort_key=(state.rank.step, total),
             games=len(state.history),
             last_played=state.last_played,
-            fields=tuple(fields),
+            values=tuple(values),
         )
+
+    def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:
+        """None: no scheduled moment changes Swedish points (rules.md §3)."""
+        return None
+
+    def rank_bands(self) -> tuple[Band, ...]:
+        """Empty: points count toward the next target, not on a rank scale (rules.md §3.3)."""
+        return ()
+
+    def tournament_weight(self, tournament: Tournament) -> Weight | None:
+        """None: every valid game counts alike, whatever the tournament (rules.md §3.1)."""
+        return None
+
+    def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
+        """Nothing: the Swedish rules set no entry-rank limits (rules.md §3)."""
+        return []
+
+    def initial_rank_limit(self) -> Rank | None:
+        """None: a new player starts at their declared rank (rules.md §3.3)."""
+        return None
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not enter a Swedish sequence, in a member's words (rules.md §3.1:
@@ -643,3 +715,18 @@ def _decimal(value: Fraction) -> str:
 
 def _round_order(game: Game) -> int:
     return game.round if game.round is not None else 0
+
+
+Swedish._HANDLERS = {
+    Registered: Swedish._register,
+    GamePlayed: Swedish._game_played,
+    TournamentRated: Swedish._tournament,
+    Override: Swedish._override,
+    DayEnded: Swedish._ignored,
+    PeriodClosed: Swedish._ignored,
+    MonthEnded: Swedish._ignored,
+    EgfRating: Swedish._ignored,
+    TeacherAction: Swedish._ignored,
+    VerificationSuspended: Swedish._ignored,
+    SettingsChanged: Swedish._settings,
+}

@@ -231,3 +231,17 @@ async def test_guests_are_not_exported_as_players(tmp_path: Path) -> None:
 
 def test_formats() -> None:
     assert exporting.FORMATS == ("csv", "games", "json", "h9")
+
+
+async def test_ratings_json_writes_the_cards_typed_values(tmp_path: Path) -> None:
+    """Numbers stay numbers apart from their labels (an exact half as its decimal text, as
+    Swedish points always were); the club game MGSZ holds for its period is counted."""
+    chat = await FakeChat.open(tmp_path, players=("Nagy Péter 5k", "Kovács Anna 5k"))
+    try:
+        await chat.ok("/result Nagy Péter Kovács Anna B+")
+        nagy = next(i for i in json.loads(exporting.ratings_json(await export(chat))) if
+                    i["name"] == "Nagy Péter")  # fmt: skip
+        assert (nagy["elo"], nagy["band_rank"], nagy["club_games_held"]) == (1720, "5k", 1)
+        assert isinstance(nagy["pending_elo"], int) and nagy["pending_elo"] > 1720
+    finally:
+        await chat.close()

@@ -208,13 +208,13 @@ async def test_the_multiplier_comes_from_the_file_or_by_hand(chat: FakeChat) -> 
     derived = await plan(chat, tf, committee=True)
     assert derived.tournament.multiplier is None
     assert (
-        "Multiplier: category C: 10 (base 45 min, extended 45 min); C = 10 (derived from the "
+        "Multiplier C: category C: 10 (base 45 min, extended 45 min); C = 10 (derived from the "
         "file; set it with C=NN)"
     ) in derived.notes  # rules.md §1.2: TM[45] ≥ 40 min is category C; handicap, no +10
     manual = await plan(chat, tf, committee=True, manual_c=30, name="Kis Kupa (kézi C)")
     assert manual.tournament.multiplier == 30
     assert manual.tournament.name == "Kis Kupa (kézi C)"
-    assert "Multiplier: C = 30, set by hand (MGSZ §6(2))" in manual.notes
+    assert "Multiplier C: C = 30, set by hand (MGSZ §6(2))" in manual.notes
 
 
 async def test_an_entry_rank_outside_the_elo_band_is_noted(chat: FakeChat) -> None:
@@ -403,3 +403,34 @@ async def test_a_starting_rating_off_the_scale_refuses_the_import(chat: FakeChat
     )
     assert "starting ratings line 3: Nagy Bálint's 9000 is outside" in message
     assert await chat.log_size() == 4  # nothing written
+
+
+async def test_a_psg_entry_rank_problem_names_the_player(tmp_path: Path) -> None:
+    """The engine marks the player (it knows no names); the plan's note names them, and
+    PSG's rule is named by its own paragraph."""
+    fake = await FakeChat.open(tmp_path, "psg")
+    try:
+        await fake.register("Nagy Péter 8k")
+        p = await plan(fake, read_text(NAMESAKES_H9), committee=True)
+        (note,) = [n for n in p.notes if "entered as" in n]
+        assert note.startswith("Nagy Péter entered as 5k but their PSG rank is 8k")
+        assert "PSG regulations §5(1)" in note and "{player:" not in note
+        assert not any(n.startswith("Multiplier") for n in p.notes)  # PSG weighs none
+    finally:
+        await fake.close()
+
+
+async def test_a_system_without_an_initial_rank_limit_takes_any_rank(
+    tmp_path: Path, chat: FakeChat
+) -> None:
+    strong_file = read_text(NAMESAKES_H9.replace("Nagy Péter     5k", "Nagy Péter     2d"))
+    with pytest.raises(storage.Refused, match="stronger than 5k"):
+        await plan(chat, strong_file)  # MGSZ: at most 5k without a rating (§1.5)
+    fake = await FakeChat.open(tmp_path, "tensuusei")
+    try:
+        strong = NAMESAKES_H9.replace("Nagy Péter     5k", "Nagy Péter     2d")
+        p = await plan(fake, read_text(strong))  # a new 2d, no rating, no committee
+        assert any(n.rank.is_dan for n in p.new)
+        assert await importing.too_strong(fake.db, fake.club, p.new) == []
+    finally:
+        await fake.close()

@@ -17,7 +17,9 @@ from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
 from bot.scheduler import Scheduler, last_weekly, parse_weekly
+from engine.calendar import Phase
 from engine.ranks import Rank
+from engine.system import Pending
 
 ADMIN = Caller("console", "admin", "Admin Ági", chat_admin=True)
 ANNA = Caller("console", "11", "Anna")
@@ -147,7 +149,7 @@ async def test_a_tensuusei_day_is_settled_once_even_across_a_restart(process: Pr
     anna = (await storage.find_player(bot.db, 1, "Kovács Anna")).player
     assert anna is not None
     card = await storage.card(bot.db, 1, anna.id)
-    assert (card.rating, card.pending) == (130, 1)
+    assert (card.rating, card.pending) == (130, Pending(1, "points", Phase.DAY_END))
     process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
     assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
     assert (await storage.card(bot.db, 1, anna.id)).rating == 131  # 2–1 for White Anna
@@ -312,3 +314,46 @@ async def test_month_ends_cover_the_months_of_games_entered_from_before_the_club
         "Club: month 2026-02 checked",
     ]
     assert [r for r in await bot.scheduler.run_due() if "month" in r] == []
+
+
+async def test_each_moment_is_announced_in_the_current_systems_words_only(
+    process: Process,
+) -> None:
+    """Every system's scheduled moments are kept whatever the club's system (a club that
+    switches finds them in place), but only the current system speaks: an MGSZ club's day
+    passes in silence, its period is announced with the promotions by name."""
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/register Nagy Péter 6k",
+        "/register Kovács Anna 6k",
+        "/result Nagy Péter Kovács Anna B+",
+    ):
+        assert not (await bot.say(line)).error, line
+    process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
+    assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
+    assert not any("settled" in t for t in bot.texts())  # Tensuusei's words, not MGSZ's
+    process.clock.set(dt.datetime(2026, 4, 1, 0, 1, tzinfo=dt.UTC))
+    done = await bot.scheduler.run_due()
+    assert "Club: period 2026-03 rated" in done and "Club: month 2026-03 checked" in done
+    (notice,) = [t for t in bot.texts() if "Club games 2026-03 is rated" in t]
+    assert notice.startswith("Club: Club games 2026-03 is rated")
+    assert "Nagy Péter" in notice and "{player:" not in notice
+    assert not any("month-end verification" in t for t in bot.texts())
+
+
+async def test_a_swedish_club_is_told_nothing_at_the_scheduled_moments(process: Process) -> None:
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/club system swedish",
+        "/register Nagy Péter 2k",
+        "/register Kovács Anna 2k",
+        "/result Nagy Péter Kovács Anna B+",
+    ):
+        assert not (await bot.say(line)).error, line
+    bot.posted.clear()
+    process.clock.set(dt.datetime(2026, 4, 1, 0, 1, tzinfo=dt.UTC))
+    done = await bot.scheduler.run_due()
+    assert {"Club: day 2026-03-02 settled", "Club: month 2026-03 checked"} <= set(done)
+    assert bot.texts() == []

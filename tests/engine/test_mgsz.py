@@ -7,6 +7,7 @@ out by hand from the seed's tables in the comments beside them.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from fractions import Fraction
 from itertools import pairwise
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.mgsz import (
     CHANCE_TABLE,
@@ -39,7 +41,7 @@ from engine.mgsz import (
     split_rounds,
 )
 from engine.ranks import Rank
-from engine.system import Change, replay
+from engine.system import Card, Change, Pending, replay
 from engine.timecontrol import Overtime, TimeControl
 from engine.types import (
     DayEnded,
@@ -674,8 +676,11 @@ def test_a_split_tournament_counts_once_with_the_elo_after_its_last_part() -> No
     assert "2 parts" in change.note and "+113, +54" in change.note
     card = ledger.card(1)
     assert card.rank == R("1k")
-    assert ("1d bound reached", "1/2") in card.fields
-    assert ("2d bound reached", "1/2") in card.fields
+    assert values(card)["confirmations.1d"] == 1
+    assert values(card)["confirmations.2d"] == 1
+    assert {m.unit for m in card.values if m.key.startswith("confirmations.")} == {
+        "of 2 tournaments"
+    }
     # a second tournament at or above 2050 confirms both: 2d
     ledger.apply(reg(20, "5k", 2087))
     t2 = tournament(2, rounds=1, c=2)  # a jigo at equal Elo changes nothing
@@ -853,8 +858,8 @@ def test_club_games_wait_for_the_period_and_are_rated_as_one_tournament() -> Non
     assert ledger.apply(GamePlayed(game(1, 1, 2, Result.BLACK))) == []
     assert ledger.elo(1) == 1920
     card = ledger.card(1)
-    assert (card.pending, card.last_played) == (1, DAY)
-    assert ("pending club games", "1") in card.fields
+    assert (card.pending, card.last_played) == (Pending(1, "games", Phase.PERIOD_END), DAY)
+    assert values(card)["club_games_held"] == 1
     # all even → C = 15 (B: 60m 3x30s) + 10 = 25; 0.5 × 25 = 12.5 → +13 / −12
     changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
     assert {c.player: (c.rating_before, c.rating_after) for c in changes} == {
@@ -872,13 +877,13 @@ def test_the_card_shows_the_elo_if_the_period_ended_now() -> None:
     now (with the club's usual 60-minute games: C = 15 + 10 = 25 → +13 / −12)."""
     ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920), reg(3, "2k", 1870))
     ledger.apply(GamePlayed(game(1, 1, 2, Result.BLACK, time=TimeControl.parse("60m"))))
-    assert ("if the period ended now", "1933 (+13)") in ledger.card(1).fields
-    assert ("if the period ended now", "1908 (−12)") in ledger.card(2).fields
-    assert not any(label == "if the period ended now" for label, _ in ledger.card(3).fields)
+    assert values(ledger.card(1))["pending_elo"] == 1933
+    assert values(ledger.card(2))["pending_elo"] == 1908
+    assert "pending_elo" not in values(ledger.card(3))
     assert ledger.elo(1) == 1920  # nothing moved yet
     ledger.apply(PeriodClosed(tournament(9, rounds=1, time="60m")))
     assert (ledger.elo(1), ledger.elo(2)) == (1933, 1908)  # as announced
-    assert not any(label == "if the period ended now" for label, _ in ledger.card(1).fields)
+    assert "pending_elo" not in values(ledger.card(1))
 
 
 @given(
@@ -1070,12 +1075,12 @@ def test_a_rank_override_restarts_the_confirmation_counts() -> None:
     ledger = ledger_with(reg(1, "1d", 2060), reg(2, "5k", 2060), reg(3, "5k", 2060))
     jigo = game(1, 1, 2, Result.JIGO, rnd=1)
     ledger.apply(rated(tournament(1, rounds=1, c=2), entries_for(ledger, 1, 2), [jigo]))
-    assert ("2d bound reached", "1/2") in ledger.card(1).fields
+    assert values(ledger.card(1))["confirmations.2d"] == 1
     ledger.apply(Override(1, DAY, "committee: stays 1d", rank=R("1d")))
     jigo = game(2, 1, 3, Result.JIGO, rnd=1)
     ledger.apply(rated(tournament(2, rounds=1, c=2), entries_for(ledger, 1, 3), [jigo]))
     assert ledger.rank(1) == R("1d")
-    assert ("2d bound reached", "1/2") in ledger.card(1).fields
+    assert values(ledger.card(1))["confirmations.2d"] == 1
 
 
 @pytest.mark.parametrize(
@@ -1122,10 +1127,8 @@ def test_card_shows_title_elo_band_rank_and_last_change() -> None:
     card = ledger.card(1)
     assert (card.rank, card.rating, card.sort_key, card.games) == (R("3k"), 1815, (1815,), 1)
     assert card.rating_label == "Elo"
-    fields = dict(card.fields)
-    assert fields["band rank"] == "3k"
-    assert fields["last change"] == "−15 (tournament:1, 2026-04-11)"
-    assert fields["pending club games"] == "0"
+    assert values(card) == {"elo": 1815, "band_rank": "3k", "club_games_held": 0}
+    assert [m.unit for m in card.values] == ["Elo", "", "games"]
     assert card.pending is None
     with pytest.raises(KeyError, match="not registered"):
         ledger.card(42)
@@ -1334,3 +1337,66 @@ def test_a_rejected_event_leaves_the_snapshot_unchanged(
     with pytest.raises(EngineError):
         ledger.apply(bad)
     assert ledger.snapshot() == before
+
+
+def values(card: Card) -> dict[str, object]:
+    """The card's typed values by export key."""
+    return {m.key: m.value for m in card.values}
+
+
+# ------------------------------------------------------- what the bot asks by name
+
+
+def test_a_rated_period_is_announced_with_its_promotions() -> None:
+    ledger = ledger_with(reg(1, "5k", 1718), reg(2, "5k", 1720))
+    ledger.apply(GamePlayed(game(1, 1, 2, Result.BLACK)))
+    changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
+    notice = ledger.announcement(Phase.PERIOD_END, "Club games 2026-04", changes)
+    assert notice is not None and notice.title == "Club games 2026-04 is rated"
+    assert notice.lines == ()  # both keep their titles
+    empty = ledger.announcement(Phase.PERIOD_END, "Club games 2026-05", [])
+    assert empty is not None and "No rating changed" in empty.lines[0]
+    assert ledger.announcement(Phase.DAY_END, "2026-04-20", changes) is None
+
+
+def test_promotions_in_the_period_announcement_name_rank_moves_only() -> None:
+    change = Change(1, DAY, "tournament:9", 1700, 1725, R("6k"), R("5k"))
+    still = Change(2, DAY, "tournament:9", 1720, 1695, R("5k"), R("5k"))
+    notice = Mgsz().announcement(Phase.PERIOD_END, "Club games 2026-04", [change, still])
+    assert notice is not None
+    assert notice.lines == ("Promotions: {player:1} 6k → 5k",)
+
+
+def test_rank_bands_follow_the_rank_table_weakest_first() -> None:
+    bands = Mgsz().rank_bands()
+    assert (bands[0].rank, bands[-1].rank) == (R("35k"), R("7d"))
+    assert all(a.high == b.low for a, b in itertools.pairwise(bands))
+    one_k = next(b for b in bands if b.rank == R("1k"))
+    assert (one_k.low, one_k.high) == (1920, 1980)
+    assert bands[-1].high - bands[-1].low == 200
+
+
+def test_tournament_weight_is_the_multiplier_with_its_breakdown() -> None:
+    weight = Mgsz().tournament_weight(tournament(time="60m 3x30s japanese", even=True))
+    assert (weight.label, weight.value, weight.rated) == ("Multiplier C", 25, True)
+    assert weight.lines[-1] == "C = 25"
+    by_hand = Mgsz().tournament_weight(tournament(c=40))
+    assert by_hand.value == 40 and "set by hand" in by_hand.lines[0]
+    slow = Mgsz().tournament_weight(tournament(time="5m"))
+    assert (slow.value, slow.rated) == (0, False)
+    with pytest.raises(EngineError):
+        Mgsz().tournament_weight(tournament(time=None))
+
+
+def test_entry_notes_name_entries_outside_their_elo_band() -> None:
+    ledger = ledger_with(reg(1, "3k", 1830), reg(2, "5k", 1720))
+    notes = ledger.entry_notes(tournament(), [Entry(1, R("2k")), Entry(2, R("5k"))])
+    assert len(notes) == 1
+    assert notes[0].startswith("{player:1} entered as 2k but their Elo is in the 3k band")
+    assert "MGSZ Minősítési Szabályzat 9.§ (1) a)" in notes[0]
+    assert ledger.entry_notes(tournament(board=13), [Entry(1, R("2k"))]) == []  # §9(2)
+
+
+def test_initial_rank_limit_is_the_clubs_setting() -> None:
+    assert Mgsz().initial_rank_limit() == R("5k")
+    assert Mgsz(MgszParams(max_initial_rank=R("3k"))).initial_rank_limit() == R("3k")

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.psg import (
     DAN_NORMS,
@@ -38,7 +39,7 @@ from engine.psg import (
 )
 from engine.psg.state import Results
 from engine.ranks import Rank
-from engine.system import Change
+from engine.system import Card, Change, Notice
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -707,7 +708,7 @@ def test_results_reset_at_month_end_after_13_months() -> None:
     assert (change.rating_before, change.rating_after) == (35, 0)
     assert "13 months" in change.note
     assert not club.psg.active(1)
-    assert ("active", "no") in club.psg.card(1).fields
+    assert values(club.psg.card(1))["active"] == "no"
 
 
 def test_the_event_that_moves_time_past_13_months_names_who_lapsed() -> None:
@@ -743,8 +744,10 @@ def test_late_report_is_flagged_not_rejected() -> None:
     changes = club.club_game(1, 2, W, date=day, reported=day + dt.timedelta(days=5))
     assert club.score(1).counted and club.score(1).points == 35
     assert "2 day(s) after the 3-day deadline" in mine(changes, 1).note
-    assert ("late reports", "1 (flagged for the manager, §7)") in club.psg.card(1).fields
-    assert club.psg.card(2).fields[-1][0] == "late reports"
+    late = club.psg.card(1).values[-1]
+    assert (late.key, late.value, late.unit) == ("late_reports", 1, "reports")
+    assert "flagged for the manager (PSG regulations §7)" in late.label
+    assert club.psg.card(2).values[-1].key == "late_reports"
 
 
 def test_late_report_of_a_tournament_counts_from_its_end() -> None:
@@ -956,7 +959,7 @@ def test_teacher_hold_and_release() -> None:
     assert club.psg.rank(1) == R("10k")  # held: results keep growing, no promotion
     assert club.shows(1) == 350
     assert "norm reached; a teacher holds back promotion" in club.psg.promotion(1).lines
-    assert ("promotion", "held by a teacher (§21)") in club.psg.card(1).fields
+    assert values(club.psg.card(1))["promotion"] == "held by a teacher (PSG regulations §21)"
     change = mine(club.psg.apply(TeacherAction(1, TeacherKind.RELEASE, club.day)), 1)
     assert (change.rank_before, change.rank_after) == (R("10k"), R("9k"))
     assert "released" in change.note and "promoted" in change.note
@@ -1180,7 +1183,8 @@ def test_override_rank_resets_results_and_notes_the_reason() -> None:
     change = mine(club.psg.apply(Override(1, club.day, "strong at the EGC", rank=R("5k"))), 1)
     assert (change.rating_before, change.rating_after) == (105, 0)
     assert change.note == "override 10k → 5k: strong at the EGC"
-    assert club.psg.card(1).fields[2] == ("games with this rank", "0 (minimum 10)")
+    card = values(club.psg.card(1))
+    assert (card["psg_games"], card["psg_minimum_games"]) == (0, 10)
 
 
 def test_day_ended_is_not_a_psg_event() -> None:
@@ -1205,13 +1209,22 @@ def test_card_fields() -> None:
         "min-games result",
         10,
     )
-    assert dict(card.fields) == {
-        "min-games result": "30",
-        "fewer-games result": "35",
-        "games with this rank": "10 (minimum 10)",
-        "EGF rating": "1080 (2026-01)",
+    assert values(card) == {
+        "psg_list": 30,
+        "psg_min_result": 30,
+        "psg_fewer_result": 35,
+        "psg_games": 10,
+        "psg_minimum_games": 10,
+        "egf_rating": 1080,
+        "egf_month": "2026-01",
         "active": "yes",
     }
+    assert [m.label for m in card.values][:3] == [
+        "min-games result",
+        "min-games result",
+        "fewer-games result",
+    ]
+    assert {m.unit for m in card.values[:5]} == {"points", "games"}
     assert card.last_played == club.day
 
 
@@ -1285,9 +1298,9 @@ def test_ledger_entry_rank_violations_use_current_rank_and_activity() -> None:
         [Entry(1, R("10k")), Entry(2, R("9k")), Entry(3, R("4k"), country="PL")]
     )
     assert problems == [
-        "player 2 entered as 9k but their PSG rank is 8k (§5(1): participants enter with "
-        "their current rank)",
-        "player 3 never was a PSG participant and entered as 4k; above 6k that needs one "
+        "{player:2} entered as 9k but their PSG rank is 8k (PSG regulations §5(1): "
+        "participants enter with their current rank)",
+        "{player:3} never was a PSG participant and entered as 4k; above 6k that needs one "
         "committee member's approval (§11(3)(1))",
     ]
 
@@ -1425,3 +1438,56 @@ def test_a_rejected_event_changes_nothing(events: list[Event], bad: Event) -> No
     with pytest.raises(EngineError):
         psg.apply(bad)
     assert psg.snapshot() == before
+
+
+def values(card: Card) -> dict[str, object]:
+    """The card's typed values by export key."""
+    return {m.key: m.value for m in card.values}
+
+
+# ------------------------------------------------------- what the bot asks by name
+
+
+def test_the_month_end_verification_is_announced_with_demotions_and_warnings() -> None:
+    club = Club()
+    _three_dan(club)
+    club.register(2, "10k")
+    club.egf(1, 2150, 2026, 1)
+    changes = club.month_end(2026, 1)
+    assert club.psg.announcement(Phase.MONTH_END, "2026-01", changes) == Notice(
+        "month-end verification 2026-01",
+        (
+            "Warning — months in a row more than 100 below the model rating (a third one "
+            "drops a rank): {player:1} 1.",
+        ),
+    )
+    club.month_end(2026, 2)
+    changes = club.month_end(2026, 3)
+    notice = club.psg.announcement(Phase.MONTH_END, "2026-03", changes)
+    assert notice is not None
+    assert notice.lines[0] == (
+        "Down one rank after three months more than 100 below the model EGF rating "
+        "(PSG regulations §23(1)): {player:1} 3d → 2d."
+    )
+    assert club.psg.announcement(Phase.DAY_END, "2026-03-31", changes) is None
+
+
+def test_a_quiet_month_end_is_not_announced() -> None:
+    club = Club()
+    club.register(1, "10k")
+    assert club.psg.announcement(Phase.MONTH_END, "2026-01", club.month_end(2026, 1)) is None
+
+
+def test_entry_notes_are_the_psg_entry_rank_rules() -> None:
+    club = Club()
+    club.register(2, "8k")
+    cup = Tournament(1, "Cup", club.day, club.day, 3)
+    (note,) = club.psg.entry_notes(cup, [Entry(2, R("9k"))])
+    assert note.startswith("{player:2} entered as 9k but their PSG rank is 8k")
+
+
+def test_no_rank_bands_weight_or_initial_limit() -> None:
+    psg = Psg()
+    assert psg.rank_bands() == ()
+    assert psg.tournament_weight(Tournament(1, "Cup", DAY, DAY, 3)) is None
+    assert psg.initial_rank_limit() is None

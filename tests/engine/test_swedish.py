@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.ranks import Rank
 from engine.swedish import (
@@ -27,7 +28,7 @@ from engine.swedish import (
     invalid_reason,
     qualifies,
 )
-from engine.system import Change, replay
+from engine.system import Card, Change, replay
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -312,7 +313,8 @@ def test_half_game_counts_half_in_the_sequence() -> None:
     assert (tracker.total, tracker.total_halves) == (150, 3)  # 37.5 points in 1.5 games
     card = system.card(SUBJECT)
     assert card.rating == "37.5"
-    assert ("sequence games", "1.5") in card.fields
+    assert values(card)["swedish_sequences.games"] == Fraction(3, 2)
+    assert values(card)["swedish_sequences.points"] == Fraction(75, 2)
 
 
 @pytest.mark.parametrize(
@@ -468,11 +470,9 @@ def test_region_flag() -> None:
     for _ in range(3):
         games.play("2k", "win", country="JP")
     games.play("2k", "win", country="se")  # same country, any case
-    assert not any(name == "review" for name, _ in system.card(SUBJECT).fields)
+    assert "review" not in values(system.card(SUBJECT))
     rows = games.play("1k", "win", country="KR")
-    assert any(
-        "4 games" in value for name, value in system.card(SUBJECT).fields if name == "review"
-    )
+    assert "4 games" in str(values(system.card(SUBJECT))["review"])
     assert any("committee" in line for line in system.promotion(SUBJECT).lines)
     assert "committee" in rows[-1].note
     games.play("3k", "win")  # 145 points in 6 games: not yet (145 + 60 < 230)
@@ -564,7 +564,10 @@ def test_card_promotion_and_handicap() -> None:
     system, _ = _replay_example_to(15)  # 1k, 40 toward 1d
     card = system.card(SUBJECT)
     assert (card.rank, card.rating, card.sort_key) == (r("1k"), "40", (0, 160))
-    assert ("required", "150 points in 17 games") in card.fields
+    assert (
+        values(card)["swedish_required_points"],
+        values(card)["swedish_required_games"],
+    ) == (150, 17)
     lines = " ".join(system.promotion(SUBJECT).lines)
     assert "Target 1d" in lines and "Wins against 1d or stronger: 1 of the 1 needed" in lines
     system.apply(Registered(2, r("3k"), DAY))
@@ -711,3 +714,31 @@ def test_replay_twice_gives_the_same_snapshot(events: list[Event]) -> None:
         first.promotion(player)
     assert first.snapshot() == second.snapshot()
     json.dumps(first.snapshot())
+
+
+def values(card: Card) -> dict[str, object]:
+    """The card's typed values by export key."""
+    return {m.key: m.value for m in card.values}
+
+
+# ------------------------------------------------------- what the bot asks by name
+
+
+def test_nothing_scheduled_no_bands_no_weight_no_entry_rules() -> None:
+    system = registered("2k")
+    cup = Tournament(1, "Cup", DAY, DAY, 3)
+    assert system.scheduled == frozenset()
+    assert system.announcement(Phase.DAY_END, "2026-01-05", []) is None
+    assert system.rank_bands() == ()
+    assert system.tournament_weight(cup) is None
+    assert system.entry_notes(cup, [Entry(SUBJECT, r("1d"))]) == []
+    assert system.initial_rank_limit() is None
+
+
+def test_the_card_keeps_the_sequence_values_under_their_export_keys() -> None:
+    card = registered("2k").card(SUBJECT)
+    assert {m.key: m.value for m in card.values if m.key.startswith("swedish_sequences.")} == {
+        "swedish_sequences.points": 0,
+        "swedish_sequences.target": "1k",
+        "swedish_sequences.games": 0,
+    }

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import typing
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
+from engine.calendar import Phase
+from engine.errors import RuleError
 from engine.mgsz.tables import RANK_BOUNDS
 from engine.ranks import Rank
 from engine.system import NO_RESULT, UNPLAYED, RatingScale, RatingSystem
 from engine.systems import SYSTEMS
 from engine.tensuusei import Tensuusei, TensuuseiParams
 from engine.timecontrol import TimeControl
-from engine.types import Game, GamePlayed, Registered, Result
+from engine.types import Event, Game, GamePlayed, Registered, Result, SettingsChanged
 
 DAY = dt.date(2026, 11, 20)
 
@@ -173,3 +176,52 @@ def test_tensuusei_scale_follows_the_clubs_rank_line() -> None:
 
 def test_a_scale_reads_as_a_range() -> None:
     assert str(RatingScale("MGSZ Elo", 800, 3300)) == "MGSZ Elo scale (800 to 3300)"
+
+
+# ------------------------------------------------------- one dispatch table, one policy
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_every_event_type_is_routed_by_the_table(key: str) -> None:
+    """Each ledger names every kind of event in its table: what it does not use goes to one
+    explicit ``_ignored``, a club's changed settings to ``_settings``; nothing is left out."""
+    ledger = SYSTEMS[key]()
+    table = type(ledger)._HANDLERS  # type: ignore[attr-defined]
+    assert set(table) == set(typing.get_args(Event))
+    assert ledger.apply(SettingsChanged(DAY, ((f"{key}.anything", 1),))) == []
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_an_object_that_is_no_event_is_refused_alike(key: str) -> None:
+    with pytest.raises(RuleError, match="str"):
+        SYSTEMS[key]().apply("a game")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("key", "phases"),
+    [
+        ("mgsz", {Phase.PERIOD_END}),
+        ("tensuusei", {Phase.DAY_END}),
+        ("swedish", set()),
+        ("psg", {Phase.MONTH_END}),
+    ],
+)
+def test_each_system_names_the_scheduled_moments_it_uses(key: str, phases: set[Phase]) -> None:
+    assert SYSTEMS[key]().scheduled == phases
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_no_system_speaks_at_a_moment_it_does_not_use(key: str) -> None:
+    ledger = club(key)
+    for phase in set(Phase) - ledger.scheduled:
+        assert ledger.announcement(phase, "2026-11", []) is None
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_every_card_value_is_typed_and_keyed_once(key: str) -> None:
+    """Card values carry numbers (or words) apart from their labels, one stable key each."""
+    card = club(key, ("5k", "5k")).card(1)
+    keys = [m.key for m in card.values]
+    assert keys and len(keys) == len(set(keys))
+    assert all(m.label for m in card.values)
+    assert all(isinstance(m.value, int | Fraction | str | type(None)) for m in card.values)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 from fractions import Fraction
 from typing import Any
@@ -11,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.ranks import Rank
-from engine.system import replay
+from engine.system import Band, Card, Notice, Pending, replay
 from engine.tensuusei import (
     Tensuusei,
     TensuuseiParams,
@@ -91,6 +93,7 @@ def test_handicap_advice_from_the_ledger(case: dict[str, Any]) -> None:
     system = ledger({0: case["points"][0], 1: case["points"][1]})
     advice = system.handicap(0, 1)
     assert (advice.stones, advice.komi) == (case["stones"], Fraction(case["komi"]))
+    assert advice.own_komi  # the table's komi, never the club's even-game komi
     if case["white"] == "either":
         assert {advice.white, advice.black} == {0, 1}
         assert any("nigiri" in note for note in advice.notes)
@@ -237,8 +240,8 @@ def test_rule_two_on_keeps_the_day_pending() -> None:
     assert system.apply(won_by(1, 2, 1)) == []
     system.apply(won_by(2, 2, 1))
     card = system.card(2)
-    assert (card.rating, card.pending) == (100, 2)
-    assert system.card(1).pending == -2
+    assert (card.rating, amount(card)) == (100, 2)
+    assert amount(system.card(1)) == -2
     # /handicap uses the settled (start-of-day) points: d = 20 → 1 stone, komi −2
     advice = system.handicap(1, 2)
     assert (advice.white, advice.stones, advice.komi) == (1, 1, Fraction(-2))
@@ -256,11 +259,11 @@ def test_day_end_settles_only_games_dated_up_to_it() -> None:
     system.apply(won_by(1, 1, 2, DAY))
     system.apply(won_by(2, 1, 2, NEXT_DAY))
     system.apply(DayEnded(DAY))
-    assert (points(system, 1), system.card(1).pending) == (101, 1)
+    assert (points(system, 1), amount(system.card(1))) == (101, 1)
     # a late report for a settled day waits for the next end of day
     system.apply(won_by(3, 1, 2, DAY))
     system.apply(DayEnded(NEXT_DAY))
-    assert (points(system, 1), system.card(1).pending) == (103, None)
+    assert (points(system, 1), amount(system.card(1))) == (103, None)
 
 
 def test_the_pending_change_names_every_unsettled_day() -> None:
@@ -270,13 +273,13 @@ def test_the_pending_change_names_every_unsettled_day() -> None:
     system.apply(won_by(2, 1, 3, DAY))
     system.apply(won_by(3, 2, 1, NEXT_DAY))
     card = system.card(1)
-    assert card.pending == 1
-    assert dict(card.fields)["pending"] == "+2 from 2024-05-01, −1 from 2024-05-02"
-    assert dict(system.card(3).fields)["pending"] == "−1 from 2024-05-01"
+    assert amount(card) == 1
+    assert values(card)["pending_days"] == "+2 from 2024-05-01, −1 from 2024-05-02"
+    assert values(system.card(3))["pending_days"] == "−1 from 2024-05-01"
     assert "2024-05-01" in " ".join(system.promotion(1).lines)
     system.apply(DayEnded(DAY))
-    assert dict(system.card(1).fields)["pending"] == "−1 from 2024-05-02"
-    assert "pending" not in dict(system.card(3).fields)
+    assert values(system.card(1))["pending_days"] == "−1 from 2024-05-02"
+    assert "pending_days" not in values(system.card(3))
 
 
 def test_a_day_that_nets_to_zero_is_still_pending_until_it_ends() -> None:
@@ -284,7 +287,7 @@ def test_a_day_that_nets_to_zero_is_still_pending_until_it_ends() -> None:
     system.apply(won_by(1, 1, 2))
     system.apply(won_by(2, 2, 1))
     card = system.card(1)
-    assert (card.pending, dict(card.fields)["pending"]) == (0, "±0 from 2024-05-01")
+    assert (amount(card), values(card)["pending_days"]) == (0, "±0 from 2024-05-01")
 
 
 def test_the_day_end_note_lists_the_days_games_and_those_not_rated() -> None:
@@ -338,7 +341,7 @@ def test_a_tournament_folded_at_its_end_date_settles_its_earlier_rounds_too() ->
     )
     entries = (Entry(1, Rank.parse("5k")), Entry(2, Rank.parse("5k")))
     system.apply(TournamentRated(tournament, entries, games))
-    assert dict(system.card(1).fields)["pending"] == "+1 from 2024-05-01, +1 from 2024-05-02"
+    assert values(system.card(1))["pending_days"] == "+1 from 2024-05-01, +1 from 2024-05-02"
     changes = system.apply(DayEnded(NEXT_DAY))
     assert sorted(c.source for c in changes if c.player == 1) == [
         "day:2024-05-01",
@@ -532,7 +535,7 @@ def test_points_are_conserved(events: list[Event], settle: bool, limit: int | No
     changes = replay(system, events)
     start = sum(e.rating or 0 for e in events if isinstance(e, Registered))
     settled = sum(points(system, p) for p in PLAYERS)
-    pending = sum(system.card(p).pending or 0 for p in PLAYERS)
+    pending = sum(amount(system.card(p)) or 0 for p in PLAYERS)
     assert settled + pending == start
     moved = [c for c in changes if c.source != "registration"]
     assert (
@@ -550,3 +553,55 @@ def test_replay_twice_gives_the_same_snapshot(events: list[Event]) -> None:
     replay(second, events)
     assert first.snapshot() == second.snapshot()
     json.dumps(first.snapshot())  # plain data
+
+
+def values(card: Card) -> dict[str, object]:
+    """The card's typed values by export key."""
+    return {m.key: m.value for m in card.values}
+
+
+def amount(card: Card) -> object:
+    """The card's pending amount (``None`` when nothing is pending)."""
+    return None if card.pending is None else card.pending.amount
+
+
+# ------------------------------------------------------- what the bot asks by name
+
+
+def test_a_settled_day_is_announced() -> None:
+    system = ledger({1: 100, 2: 100})
+    system.apply(game(1, 1, 2, Result.BLACK))
+    changes = system.apply(DayEnded(DAY))
+    notice = system.announcement(Phase.DAY_END, "2024-05-01", changes)
+    assert notice == Notice("the day 2024-05-01 is settled")
+    even = system.announcement(Phase.DAY_END, "2024-05-02", [])
+    assert even == Notice(
+        "the day 2024-05-02 is settled", ("Every pair broke even: no points moved.",)
+    )
+    assert system.announcement(Phase.MONTH_END, "2024-05", changes) is None
+
+
+def test_the_pending_change_is_typed_and_settles_at_the_days_end() -> None:
+    system = ledger({1: 100, 2: 100})
+    system.apply(game(1, 1, 2, Result.BLACK))
+    assert system.card(1).pending == Pending(1, "points", Phase.DAY_END)
+    assert values(system.card(1))["pending"] == 1
+    system.apply(DayEnded(DAY))
+    assert system.card(1).pending is None and values(system.card(1))["pending"] == 0
+
+
+def test_rank_bands_follow_the_clubs_rank_line() -> None:
+    bands = Tensuusei().rank_bands()
+    one_d = next(b for b in bands if b.rank == Rank.parse("1d"))
+    assert (one_d.low, one_d.high) == (124, 136)
+    assert all(a.high == b.low for a, b in itertools.pairwise(bands))
+    wide = Tensuusei(TensuuseiParams(anchor_1d=200, spacing=20)).rank_bands()
+    assert next(b for b in wide if b.rank == Rank.parse("1d")) == Band(190, 210, Rank.parse("1d"))
+
+
+def test_no_tournament_weight_entry_rules_or_initial_limit() -> None:
+    system = ledger({1: 100})
+    cup = Tournament(1, "Cup", DAY, DAY, 3)
+    assert system.tournament_weight(cup) is None
+    assert system.entry_notes(cup, [Entry(1, Rank.parse("3d"))]) == []
+    assert system.initial_rank_limit() is None

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Progress, never_rated
+from engine.system import Card, Change, HandicapAdvice, Measure, Pending, Progress, never_rated
 from engine.types import (
     DayEnded,
     Event,
@@ -78,8 +79,8 @@ class _Base:
             sort_key=(state.rating, state.games),
             games=state.games,
             last_played=state.last,
-            pending=state.pending or None,
-            fields=(("games", str(state.games)),),
+            pending=Pending(state.pending, "points", Phase.DAY_END) if state.pending else None,
+            values=(Measure("games", "games", state.games, "games"),),
         )
 
     def handicap(self, a: int, b: int, *, reduction: int = 0) -> HandicapAdvice:

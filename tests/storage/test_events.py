@@ -6,7 +6,9 @@ import datetime as dt
 
 import pytest
 
+from engine.calendar import Phase
 from engine.ranks import Rank
+from engine.system import Pending
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -124,7 +126,7 @@ async def test_day_ends_are_idempotent(db: Database) -> None:
     club = await create_club(db, "Tokyo", "daily", actor=ORGANISER)
     black, white = await player(db, club, "Sato"), await player(db, club, "Suzuki")
     await game(db, club, black, white)
-    assert (await card(db, club, black)).pending == 1
+    assert (await card(db, club, black)).pending == Pending(1, "points", Phase.DAY_END)
     assert await end_day(db, club, DAY) is True
     assert ((await card(db, club, black)).rating, (await card(db, club, black)).pending) == (
         101,

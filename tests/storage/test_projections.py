@@ -13,8 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.calendar import Phase
 from engine.errors import EngineError
 from engine.ranks import Rank
+from engine.system import Pending
 from engine.systems import SYSTEMS as REAL_SYSTEMS
 from engine.timecontrol import TimeControl
 from engine.types import Game, GamePlayed, Result, Tournament
@@ -278,7 +280,7 @@ async def test_switching_systems_needs_no_replay(db: Database, club: Club) -> No
     cached = db.projections.ledgers[club.id]
     await set_setting(db, club, "system", "daily", actor=ORGANISER)
     assert db.projections.ledgers[club.id] is cached and cached.current == "daily"
-    assert (await card(db, club, a)).pending == 1
+    assert (await card(db, club, a)).pending == Pending(1, "points", Phase.DAY_END)
 
 
 async def test_projections_built_elsewhere_are_rebuilt(tmp_path: Path) -> None:

@@ -6,7 +6,9 @@ import datetime as dt
 
 import pytest
 
+from engine.calendar import Phase
 from engine.ranks import Rank
+from engine.system import Pending
 from engine.types import Result
 from storage import (
     Club,
@@ -36,7 +38,9 @@ async def four(db: Database, club: Club) -> list[Player]:
 async def test_card_under_each_system(db: Database, club: Club, four: list[Player]) -> None:
     await game(db, club, four[0], four[1])
     assert (await card(db, club, four[0])).rating == 101
-    assert (await card(db, club, four[0], system="daily")).pending == 1
+    assert (await card(db, club, four[0], system="daily")).pending == Pending(
+        1, "points", Phase.DAY_END
+    )
     with pytest.raises(StorageError, match="unknown rating system 'elo'"):
         await card(db, club, four[0], system="elo")
     with pytest.raises(NotFound, match="player 999 has no rating under plus"):
@@ -145,7 +149,9 @@ async def test_ledger_is_the_live_engine_ledger(
     await game(db, club, four[0], four[1])
     plus = await ledger(db, club)
     assert plus.card(four[0].id).rating == 101
-    assert (await ledger(db, club, "daily")).card(four[0].id).pending == 1
+    assert (await ledger(db, club, "daily")).card(four[0].id).pending == Pending(
+        1, "points", Phase.DAY_END
+    )
     with pytest.raises(StorageError, match="unknown rating system 'elo'"):
         await ledger(db, club, "elo")
 

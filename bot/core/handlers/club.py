@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import storage
-from bot import exporting
+from bot import exporting, system_names
 from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
@@ -32,8 +32,8 @@ CLUB_USAGE = (
     usage=CLUB_USAGE,
     summary="Club settings; bind another chat to the same club.",
     examples=(
-        "/club new Budapest Go Club mgsz",
-        "/club system tensuusei",
+        f"/club new Budapest Go Club {system_names.DEFAULT_SYSTEM}",
+        f"/club system {system_names.OTHER_SYSTEM}",
         "/club rename Budapesti Go Egyesület",
         "/club timezone Europe/Budapest",
         "/club organiser add telegram:12345",
@@ -209,9 +209,11 @@ async def _new(ctx: Context, rest: list[Token]) -> Reply:
         raise BadArgument(f"this chat already belongs to {ctx.club.name}")
     if not ctx.inv.caller.chat_admin:
         raise NotPermitted("only a chat administrator can start a club in this chat")
-    system = system or "mgsz"
+    system = system or system_names.DEFAULT_SYSTEM
     if not name:
-        raise BadArgument("name the club, e.g. /club new Budapest Go Club mgsz")
+        raise BadArgument(
+            f"name the club, e.g. /club new Budapest Go Club {system_names.DEFAULT_SYSTEM}"
+        )
     new = await storage.create_club(ctx.db, name, system, actor=ctx.actor, chat=ctx.chat)
     await storage.bind_chat(ctx.db, new, ctx.inv.caller.platform, ctx.inv.chat_id, actor=ctx.actor)
     return Reply.text(

@@ -246,14 +246,10 @@ def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
         card = done.after[player.id]
         # what is not settled yet, in the card's own words: the Elo if the MGSZ period ended
         # now (rules.md §1.4), a Tensuusei day's net waiting for its end (§2.3)
-        waiting = [f"{label}: {value}" for label, value in card.fields if label in UNSETTLED]
+        waiting = fmt.unsettled(card)
         pending = f" — {'; '.join(waiting)}" if waiting else ""
         parts.append(f"{player.name} {fmt.value(card.rating)}{pending}")
     return f"{fmt.system_title(done.system)}: " + " · ".join(parts)
-
-
-UNSETTLED = frozenset({"if the period ended now", "pending"})
-"""Card fields that say what a game changes once its period or day is settled."""
 
 
 @command(

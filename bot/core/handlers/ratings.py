@@ -15,22 +15,22 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe, resolve, resolve_pair
+from bot.core.notices import marked
 from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
-from engine import mgsz
 from engine.errors import EngineError
 from engine.formats import fold_name
-from engine.mgsz.tables import RANK_BOUNDS
-from engine.ranks import Rank
-from engine.system import Value
-from engine.tensuusei import TensuuseiParams, initial_points
+from engine.system import RatingSystem, Value
+from engine.systems import SYSTEMS, system_named
 from engine.timecontrol import TimeControl
-from engine.types import Importance
+from engine.types import Importance, Tournament
 from storage import schedules
+from storage.errors import StorageError
 from storage.records import Player, SeriesPoint
 
 TOP_DEFAULT, TOP_MAX = 10, 200
 HISTORY_DEFAULT, HISTORY_MAX = 10, 100
+DAY_ZERO = dt.date(2000, 1, 1)  # /multiplier's tournament: C does not depend on its dates
 HISTORY_NOTES = 10  # notes shown under /history's table (a long list stays within a message)
 
 
@@ -58,6 +58,10 @@ async def player_or_self(ctx: Context, name: str) -> Player:
     params=(Param("name", "player", "the player (default: you)", required=False),),
 )
 async def rating(ctx: Context) -> Reply:
+    words = ctx.args().words
+    if words and not words[-1].quoted and words[-1].text.lower() == "all":
+        # /rating NAME all: the player under every system, side by side
+        return await rating_everywhere(ctx, await player_or_self(ctx, join(words[:-1])))
     player = await player_or_self(ctx, ctx.args().text())
     system = ctx.the_club.system
     card, place, listed = await storage.placed_card(ctx.db, ctx.the_club, player.id)
@@ -82,6 +86,43 @@ async def rating(ctx: Context) -> Reply:
             Text(head, title=True),
             Text("\n".join(lines)),
             Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
+        )
+    )
+
+
+async def rating_everywhere(ctx: Context, player: Player) -> Reply:
+    """``/rating NAME all``: the player's card under every system the club's ledgers hold,
+    the club's own first — read from the ledgers already folded from the same games (each
+    system keeps its ledger current), not worked out again."""
+    current = ctx.the_club.system
+    rows = []
+    for key in sorted(SYSTEMS, key=lambda k: k != current):
+        try:
+            ledger = await storage.ledger(ctx.db, ctx.the_club.id, key)
+        except StorageError:
+            continue  # a system this club's ledgers do not hold
+        try:
+            card = ledger.card(player.id)
+        except KeyError:
+            rows.append((fmt.system_title(key), "—", "not registered", "", ""))
+            continue
+        rows.append(
+            (
+                fmt.system_title(key) + (" *" if key == current else ""),
+                str(card.rank),
+                fmt.value(card.rating),
+                card.rating_label,
+                "" if card.pending is None else fmt.pending(card.pending),
+            )
+        )
+    return Reply(
+        blocks=(
+            Text(f"{player.name} — every system", title=True),
+            Table(("System", "Rank", "Rating", "", "Pending"), tuple(rows), "llrll"),
+            Text(
+                f"* the club's system. The same games under each rulebook; /rating "
+                f"{player.name} shows the card in full. {ctx.the_club.name}"
+            ),
         )
     )
 
@@ -200,26 +241,10 @@ async def history(ctx: Context) -> Reply:
     )
 
 
-NOTE_MARK = re.compile(r"\{(player|game):(\d+)\}")
-
-
 async def note_text(ctx: Context, note: str) -> str:
     """A history note as members read it: the engine's ``{player:ID}`` and ``{game:ID}``
     marks (it knows no names) become the player's name and the game's club number."""
-    parts = []
-    end = 0
-    for mark in NOTE_MARK.finditer(note):
-        kind, ident = mark[1], int(mark[2])
-        if kind == "player":
-            found = await storage.get_player(ctx.db, ctx.the_club, ident)
-            text = found.name if found is not None else "a player"
-        else:
-            game = await storage.game(ctx.db, ctx.the_club, ident)
-            text = f"#{game.number}" if game is not None else "a game"
-        parts.extend((note[end : mark.start()], text))
-        end = mark.end()
-    parts.append(note[end:])
-    return "".join(parts)
+    return await marked(ctx.db, ctx.the_club, note)
 
 
 def change_text(before: Value, after: Value, *, full: bool = False) -> str:
@@ -279,7 +304,7 @@ async def chart(ctx: Context) -> Reply:
         title=f"{player.name} — {fmt.system_title(system)}",
         y_label=label.rating_label if label else "rating",
         points=points,
-        bands=chart_bands(system, ctx.settings),
+        bands=chart_bands(await storage.ledger(ctx.db, ctx.the_club.id)),
         markers=tuple(markers),
     )
     png = await asyncio.to_thread(render_chart, data)  # CPU work off the event loop
@@ -305,23 +330,10 @@ def chart_points(series: list[SeriesPoint]) -> tuple[tuple[dt.date, float], ...]
     return tuple(points)
 
 
-def chart_bands(system: str, settings: dict[str, str]) -> tuple[Band, ...]:
-    """Rank bands behind the line: MGSZ's rank table; Tensuusei's 12-point steps."""
-    if system == "mgsz":
-        bounds = sorted(RANK_BOUNDS, key=lambda item: item[1])
-        return tuple(
-            Band(low, bounds[i + 1][1] if i + 1 < len(bounds) else low + 200, str(rank))
-            for i, (rank, low) in enumerate(bounds)
-        )
-    if system == "tensuusei":
-        params = TensuuseiParams()
-        bands = []
-        for step in range(-29, 9):
-            rank = Rank(step)
-            low = initial_points(rank, params) - params.spacing // 2
-            bands.append(Band(low, low + params.spacing, str(rank)))
-        return tuple(bands)
-    return ()
+def chart_bands(ledger: RatingSystem) -> tuple[Band, ...]:
+    """Rank bands behind the line, as the club's system places its ranks on its scale (MGSZ's
+    rank table, Tensuusei's rank line); none when ratings are not on a rank scale."""
+    return tuple(Band(b.low, b.high, str(b.rank)) for b in ledger.rank_bands())
 
 
 @command(
@@ -349,9 +361,10 @@ async def handicap(ctx: Context) -> Reply:
     except KeyError as exc:
         raise BadArgument(f"no rating yet for one of the players ({exc})") from None
     black, white = (a, b) if advice.black == a.id else (b, a)
-    if advice.stones == 0 and ctx.the_club.system != "tensuusei":
+    if advice.stones == 0 and not advice.own_komi:
         # rules.md §5: an even game uses the club's even-game komi (/club komi); the ledgers
         # are built with the default, so the club's setting is applied here, as /result does
+        # (a system whose table gives the komi, like Tensuusei's, says so: own_komi)
         advice = dataclasses.replace(advice, komi=komi_default(ctx, None, 0))
     if advice.stones == 0:
         setup = f"Even game, komi {fmt.komi(advice.komi)}"
@@ -428,20 +441,44 @@ async def multiplier(ctx: Context) -> Reply:
             raise BadArgument(str(exc)) from None
     elif manual is None and board == 19:
         raise BadArgument("the time control is missing, e.g. /multiplier 60m 3x20s japanese even")
-    result = mgsz.multiplier(
-        board,
-        time,
+    tournament = Tournament(
+        0,
+        "/multiplier",
+        DAY_ZERO,
+        DAY_ZERO,
+        1,
+        board=board,
+        time=time,
         even=even,
         participants=participants,
         importance=Importance("invitational" in flags, "eu" in flags),
-        manual=manual,
+        multiplier=manual,
     )
-    return Reply(
-        blocks=(
-            Text(f"Multiplier C = {result.C}", title=True),
-            Text("\n".join(result.breakdown())),
+    if ctx.club is not None:
+        ledgers = [await storage.ledger(ctx.db, ctx.club.id)]
+    else:  # no club here: every system that weighs tournaments
+        ledgers = [system_named(key) for key in SYSTEMS]
+    weighed = []
+    for ledger in ledgers:
+        try:
+            weight = ledger.tournament_weight(tournament)
+        except EngineError as exc:
+            raise BadArgument(str(exc)) from None
+        if weight is not None:
+            weighed.append((ledger.key, weight))
+    if not weighed:
+        return Reply.text(
+            f"{fmt.system_title(ledgers[0].key)} counts every tournament alike: "
+            "there is no tournament weight to work out."
         )
-    )
+    blocks: list[Text] = []
+    for key, weight in weighed:
+        title = f"{weight.label} = {fmt.value(weight.value)}"
+        blocks.append(
+            Text(title if len(weighed) == 1 else f"{title} ({fmt.system_title(key)})", title=True)
+        )
+        blocks.append(Text("\n".join(weight.lines)))
+    return Reply(blocks=tuple(blocks))
 
 
 @command(

@@ -19,7 +19,6 @@ from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int, tokenize
 from bot.core.replies import Button, Reply, Table, Text
-from engine import mgsz
 from engine.calendar import month_end
 from engine.errors import EngineError
 from engine.timecontrol import TimeControl
@@ -249,7 +248,7 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     return Reply(
         blocks=(
             Text(f"Tournament #{row.number} {row.tournament.name} opened", title=True),
-            Text("\n".join(_facts(ctx, row))),
+            Text("\n".join(await _facts(ctx, row))),
         )
     )
 
@@ -297,7 +296,7 @@ def _any_date(value: str, what: str) -> dt.date:
     return day
 
 
-def _facts(ctx: Context, row: TournamentRow) -> list[str]:
+async def _facts(ctx: Context, row: TournamentRow) -> list[str]:
     t = row.tournament
     lines = [
         f"{t.start.isoformat()} – {t.end.isoformat()}, {t.rounds} round(s), {t.board}×{t.board}, "
@@ -305,19 +304,13 @@ def _facts(ctx: Context, row: TournamentRow) -> list[str]:
         + (f", time {t.time}" if t.time else ""),
         f"Status: {'finalised' if row.finalised else 'open'}",
     ]
-    if ctx.the_club.system == "mgsz":
-        try:
-            m = mgsz.multiplier(
-                t.board,
-                t.time,
-                even=t.even,
-                participants=t.participants,
-                importance=t.importance,
-                manual=t.multiplier,
-            )
-            lines.append("Multiplier: " + "; ".join(m.breakdown()))
-        except EngineError as exc:
-            lines.append(f"Multiplier: not yet determined — {exc}")
+    try:
+        weight = (await storage.ledger(ctx.db, ctx.the_club.id)).tournament_weight(t)
+    except EngineError as exc:
+        lines.append(f"Weight: not yet determined — {exc}")
+    else:
+        if weight is not None:  # how the club's system weighs it (MGSZ's multiplier C)
+            lines.append(f"{weight.label}: " + "; ".join(weight.lines))
     return lines
 
 
@@ -628,7 +621,7 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
         if g.game.tournament == row.id and g.status == "ok"
     ]
     entries = await storage.entries(ctx.db, ctx.the_club, row.id)
-    lines = _facts(ctx, row)
+    lines = await _facts(ctx, row)
     lines.append(
         f"{len(entries)} entries, {len(games)} games "
         f"({sum(1 for g in games if g.game.rated)} to rate)"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from fractions import Fraction
 
 import pytest
 
 from bot.core import format as fmt
+from engine.calendar import Phase
 from engine.ranks import Rank
-from engine.system import Card, Value
+from engine.system import Card, Measure, Pending, Value
 from engine.types import Game, Result
 
 
@@ -85,7 +87,8 @@ def test_result(game: Game, text: str) -> None:
 @pytest.mark.parametrize(
     ("key", "title"),
     [("mgsz", "MGSZ Elo (Hungary)"), ("tensuusei", "Tensuusei points (Japan)"),
-     ("swedish", "Swedish promotion points"), ("psg", "PSG ranking (Poland)"), ("go4go", "go4go")],
+     ("swedish", "Swedish promotion points"), ("psg", "PSG ranking (Poland)"),
+     ("gor", "EGF GoR (Europe)"), ("go4go", "go4go")],
 )  # fmt: skip
 def test_system_title(key: str, title: str) -> None:
     assert fmt.system_title(key) == title
@@ -94,9 +97,34 @@ def test_system_title(key: str, title: str) -> None:
 def test_card_lines_leave_out_what_rating_shows_itself() -> None:
     card = Card(
         player=1, rank=Rank.kyu(5), rating=1720, rating_label="Elo", sort_key=(1720,), games=0,
-        fields=(("band rank", "5k"), ("last change", "+16"), ("pending club games", "2")),
+        pending=Pending(2, "games", Phase.PERIOD_END),
+        values=(
+            Measure("elo", "Elo", 1720, "Elo"),
+            Measure("band_rank", "band rank", "5k"),
+            Measure("club_games_held", "pending club games", 2, "games"),
+            Measure("pending_elo", "if the period ended now", 1733, "Elo"),
+            Measure("confirmations.2d", "2d bound reached", 1, "of 2 tournaments"),
+        ),
     )  # fmt: skip
-    assert fmt.card_lines(card) == ["band rank: 5k", "pending club games: 2"]
+    assert fmt.card_lines(card) == [
+        "band rank: 5k",
+        "pending club games: 2",
+        "if the period ended now: 1733 (+13)",
+        "2d bound reached: 1 of 2 tournaments",
+    ]
+    assert fmt.unsettled(card) == ["if the period ended now: 1733 (+13)"]
+    one = dataclasses.replace(card, values=(Measure("held", "pending club games", 1, "games"),))
+    assert fmt.card_lines(one) == ["pending club games: 1"]
+    held = dataclasses.replace(card, values=(Measure("n", "games with this rank", 1, "games"),))
+    assert fmt.card_lines(held) == ["games with this rank: 1 game"]
+
+
+def test_a_pending_change_reads_with_its_sign_and_when_it_settles() -> None:
+    day = Pending(-1, "points", Phase.DAY_END)
+    assert fmt.pending(day) == "−1 point, settled at the end of the club day"
+    assert fmt.pending(Pending(1, "games", Phase.PERIOD_END)).startswith("1 game,")
+    assert fmt.measure(Measure("x", "best run", Fraction(3, 2), "games")) == "1.5 games"
+    assert fmt.measure(Measure("egf", "EGF rating", None)) == "—"
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,14 @@ from typing import Any
 import pytest
 
 import storage
+from bot import system_names
+from bot.chart import Band
+from bot.core.handlers.ratings import chart_bands
+from engine.mgsz import Mgsz
+from engine.swedish import Swedish
+from engine.systems import SYSTEMS
+from engine.tensuusei import Tensuusei, TensuuseiParams
+from storage import projections
 from tests.bot.core.fakechat import PLAYER, FakeChat
 from tests.bot.core.scenes import SUBJECT, mgsz_tournaments, play_mgsz_example
 from tests.conftest import load_vectors
@@ -522,5 +530,81 @@ async def test_history_lists_club_games_waiting_for_the_period(tmp_path: Path) -
         text = (await chat.ok("/history Nagy Péter")).text
         assert text.splitlines()[0] == "Nagy Péter — last 2"
         assert "game #1 vs Kovács Anna (B+)  waits for the period's end" in text
+    finally:
+        await chat.close()
+
+
+# -- what the club's system answers (issue 12) -------------------------------------------------
+
+
+async def test_rating_all_shows_the_player_under_every_system_from_the_same_games(
+    club: FakeChat,
+) -> None:
+    await club.ok("/result Nagy Péter Tóth Ádám B+")
+    text = await unchanged(club, "/rating Nagy Péter all")
+    lines = text.splitlines()
+    assert lines[0] == "Nagy Péter — every system"
+    body = "\n".join(lines[1:])
+    for key, title in system_names.TITLES.items():
+        if key in SYSTEMS:
+            assert title in body, title
+    mgsz = next(line for line in lines if line.startswith("MGSZ Elo (Hungary) *"))
+    assert "1720" in mgsz and "Elo" in mgsz  # the club game waits for the period (§1.4)
+    assert "1 game, settled at the end of the rating period" in mgsz
+    tensuusei = next(line for line in lines if line.startswith("Tensuusei points (Japan)"))
+    assert "70" in tensuusei and "+1 point, settled at the end of the club day" in tensuusei
+    assert lines.index(mgsz) < lines.index(tensuusei)  # the club's own system first
+    assert text.endswith("Budapest Go Club")
+
+
+async def test_rating_all_reads_the_folded_ledgers_and_replays_nothing(
+    club: FakeChat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await unchanged(club, "/promotion Nagy Péter")  # the ledgers are folded once, here
+
+    def no_replay(*args: object, **kwargs: object) -> None:
+        raise AssertionError("/rating all replayed the log")
+
+    monkeypatch.setattr(projections, "fold", no_replay)
+    monkeypatch.setattr(projections, "rebuild", no_replay)
+    text = await unchanged(club, "/rating Tóth all")
+    assert text.startswith("Tóth Ádám — every system")
+
+
+async def test_rating_of_a_player_named_like_the_word_all_needs_quotes(club: FakeChat) -> None:
+    said = await club.say('/rating "Nagy Péter"', as_=PLAYER)
+    assert "every system" not in said.text
+
+
+async def test_multiplier_in_a_club_whose_system_counts_every_tournament_alike(
+    tmp_path: Path,
+) -> None:
+    chat = await FakeChat.open(tmp_path, "tensuusei")
+    try:
+        text = await unchanged(chat, "/multiplier 60m even")
+        assert text == (
+            "Tensuusei points (Japan) counts every tournament alike: there is no tournament "
+            "weight to work out."
+        )
+    finally:
+        await chat.close()
+
+
+def test_chart_bands_are_the_systems_rank_bands() -> None:
+    bands = chart_bands(Tensuusei(TensuuseiParams(anchor_1d=200, spacing=20)))
+    assert Band(190, 210, "1d") in bands  # the club's own rank line, not the seed's
+    assert chart_bands(Swedish()) == ()
+    assert (chart_bands(Mgsz())[0].label, chart_bands(Mgsz())[-1].label) == ("35k", "7d")
+
+
+async def test_an_even_tensuusei_game_keeps_the_tables_komi_whatever_the_clubs(
+    tmp_path: Path,
+) -> None:
+    chat = await FakeChat.open(tmp_path, "tensuusei")
+    try:
+        await chat.register("Erős Ede 1d 130", "Gyenge Géza 1d 130")
+        await chat.ok("/club komi 7")
+        text = await unchanged(chat, "/handicap Gyenge Erős")
+        assert "Even game, komi 6" in text  # rules.md §2.1: difference 0 → komi 6
     finally:
         await chat.close()

@@ -249,7 +249,8 @@ async def test_egf_rating_for_a_past_month_shows_on_the_psg_card(tmp_path: Path)
         await chat.register("Nagy Péter 10k")
         said = await chat.ok("/egf Nagy 1700 2026-3")
         assert said.text == "EGF rating 1700 recorded for Nagy Péter (2026-03)."
-        assert "EGF rating: 1700 (2026-03)" in (await chat.ok("/rating Nagy")).text
+        card = (await chat.ok("/rating Nagy")).text
+        assert "EGF rating: 1700\nEGF rating month: 2026-03" in card
     finally:
         await chat.close()
 

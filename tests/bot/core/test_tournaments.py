@@ -78,7 +78,7 @@ async def test_new_opens_a_tournament(club: FakeChat) -> None:
         f"Tournament #{row.number} Spring Cup opened\n\n"
         "2026-04-11 – 2026-04-12, 5 round(s), 19×19, even, time 1h 3x30s japanese\n"
         "Status: open\n"
-        "Multiplier: category B: 15 (base 60 min, extended 82.5 min); +5 international "
+        "Multiplier C: category B: 15 (base 60 min, extended 82.5 min); +5 international "
         "invitational or Hungarian championship; +5 more than 80 participants; +10 no-handicap "
         "19×19 tournament; C = 35"
     )  # rules.md §1.2: 60 + 45 × 30 s = 82.5 min, category B
@@ -98,7 +98,7 @@ async def test_new_with_c_by_hand_and_a_handicap_rule(club: FakeChat) -> None:
     )  # fmt: skip
     assert (t.start, t.end) == (dt.date(2026, 4, 20), dt.date(2026, 4, 20))  # default: today
     assert "13×13, handicap (reduced by 1)" in said.text
-    assert "Multiplier: C = 12, set by hand (MGSZ §6(2))" in said.text
+    assert "Multiplier C: C = 12, set by hand (MGSZ §6(2))" in said.text
 
 
 async def test_a_quoted_name_may_hold_keywords(club: FakeChat) -> None:
@@ -109,7 +109,7 @@ async def test_a_quoted_name_may_hold_keywords(club: FakeChat) -> None:
 
 async def test_new_without_time_says_c_is_not_yet_known(club: FakeChat) -> None:
     said = await club.ok("/tournament new Spring Cup")
-    assert "Multiplier: not yet determined — the time control is not known" in said.text
+    assert "Weight: not yet determined — the time control is not known" in said.text
 
 
 TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [start=YYYY-MM-DD] [end=YYYY-MM-DD]"
@@ -326,7 +326,7 @@ async def test_show_and_list(club: FakeChat) -> None:
         f"#{row.number} Spring Cup\n\n"
         "2026-04-11 – 2026-04-12, 3 round(s), 19×19, even\n"
         "Status: open\n"
-        "Multiplier: C = 20, set by hand (MGSZ §6(2))\n"
+        "Multiplier C: C = 20, set by hand (MGSZ §6(2))\n"
         "3 entries, 3 games (2 to rate)\n"
         "Games per round: R1: 1, R2: 1, R3: 1"
     )
@@ -377,7 +377,7 @@ async def test_import_options_c_and_name(club: FakeChat) -> None:
     said = await club.ok(f'/tournament import C=30 name="Kis Torna"\n{TINY_H9}')
     t = (await only_tournament(club)).tournament
     assert (t.name, t.multiplier) == ("Kis Torna", 30)
-    assert "Multiplier: C = 30, set by hand" in said.text
+    assert "Multiplier C: C = 30, set by hand" in said.text
 
 
 async def test_import_the_xml_twin_gives_the_same_games(tmp_path: Path) -> None:
