@@ -11,6 +11,7 @@ import heapq
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from engine import settings
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.psg.checks import (
@@ -22,6 +23,7 @@ from engine.psg.checks import (
 )
 from engine.psg.entries import EntryStanding, entry_rank_violations
 from engine.psg.report import card_fields, next_rank, promotion_lines, results_text
+from engine.psg.settings import SETTINGS
 from engine.psg.state import (
     GameScore,
     PlayerState,
@@ -60,6 +62,7 @@ from engine.types import (
     PlayerId,
     Registered,
     Result,
+    SettingsChanged,
     TeacherAction,
     TeacherKind,
     TournamentRated,
@@ -115,12 +118,26 @@ class Psg:
             return self._suspension(event)
         if isinstance(event, Override):
             return self._override(event)
+        if isinstance(event, SettingsChanged):
+            return self._settings(event)
         if isinstance(event, DayEnded | PeriodClosed):
             return []  # other systems' schedules: nothing happens under PSG
         raise RuleError(
             f"{type(event).__name__} is not a PSG event (PSG uses games, tournaments, EGF "
             f"ratings, month ends, teacher actions and overrides)"
         )
+
+    def _settings(self, event: SettingsChanged) -> list[Change]:
+        """The club changed its PSG settings from ``event.date`` on (``SETTINGS``): the facts
+        from that date are judged by the new params (which games count, the deadlines, the
+        promotion and verification limits); what was ranked before stays."""
+        params = settings.params_with(self.params, SETTINGS, event.values)
+        if params != self.params:
+            self.params = params
+            self._time_ok = {}  # whether a time control counts depends on the params
+            self._last_time = None
+            self._last_time_ok = None
+        return []
 
     def _player(self, player: PlayerId, what: str) -> PlayerState:
         state = self._players.get(player)

@@ -55,6 +55,7 @@ from engine.types import (
     PeriodClosed,
     Registered,
     Result,
+    SettingsChanged,
     TeacherAction,
     TeacherKind,
     Tournament,
@@ -1334,3 +1335,14 @@ def test_a_rejected_event_leaves_the_snapshot_unchanged(
     with pytest.raises(EngineError):
         ledger.apply(bad)
     assert ledger.snapshot() == before
+
+
+def test_max_initial_rank_setting_holds_from_its_date() -> None:
+    ledger = Mgsz()
+    with pytest.raises(RuleError):
+        ledger.apply(reg(1, "3k"))
+    later = DAY + dt.timedelta(days=1)
+    ledger.apply(SettingsChanged(later, (("mgsz.max_initial_rank", R("1d")),)))
+    ledger.apply(Registered(1, R("3k"), later))
+    assert ledger.card(1).rank == R("3k")
+    assert ledger.params.split_club_periods  # the other settings keep their defaults

@@ -52,6 +52,7 @@ from engine.types import (
     Override,
     Registered,
     Result,
+    SettingsChanged,
     TeacherAction,
     TeacherKind,
     Tournament,
@@ -1425,3 +1426,14 @@ def test_a_rejected_event_changes_nothing(events: list[Event], bad: Event) -> No
     with pytest.raises(EngineError):
         psg.apply(bad)
     assert psg.snapshot() == before
+
+
+def test_boards_setting_counts_other_boards_from_its_date() -> None:
+    ledger = Psg()
+    ledger.apply(Registered(1, R("10k"), DAY))
+    ledger.apply(Registered(2, R("10k"), DAY))
+    small = Game(1, 1, 2, Result.BLACK, DAY, board=13)
+    assert ledger.uncounted(small) is not None
+    ledger.apply(SettingsChanged(DAY, (("psg.boards", (13, 19)),)))
+    assert ledger.params.boards == (13, 19)
+    assert ledger.uncounted(small) is None

@@ -39,6 +39,7 @@ from engine.types import (
     Override,
     Registered,
     Result,
+    SettingsChanged,
     Tournament,
     TournamentRated,
 )
@@ -711,3 +712,25 @@ def test_replay_twice_gives_the_same_snapshot(events: list[Event]) -> None:
         first.promotion(player)
     assert first.snapshot() == second.snapshot()
     json.dumps(first.snapshot())
+
+
+def test_kyu_targets_setting_aims_players_at_4k_from_its_date() -> None:
+    system = registered("6k")
+    assert system.promotion(SUBJECT).target is None or system.promotion(SUBJECT).target > r("4k")
+    system.apply(
+        SettingsChanged(
+            DAY, (("swedish.kyu_targets", True), ("swedish.kyu_points", 90), ("other.x", 1))
+        )
+    )
+    assert system.promotion(SUBJECT).target == r("4k")
+    assert system.params.kyu_points == 90
+
+
+def test_komi_bounds_setting_judges_the_games_after_it() -> None:
+    system = registered("1d")
+    system.apply(Registered(2, r("1d"), DAY))
+    late = game_with(komi=Fraction(9), counts_as_tournament=True, time=HOUR)
+    assert "komi" in (system.uncounted(late) or "")
+    system.apply(SettingsChanged(DAY, (("swedish.komi_max", Fraction(9)),)))
+    assert system.params.komi_max == 9
+    assert system.uncounted(late) is None
