@@ -35,10 +35,10 @@ from engine.calendar import month_end
 from engine.mgsz import Mgsz
 from engine.psg import Psg
 from engine.system import Change
-from engine.timecontrol import TimeControl
 from engine.types import Tournament
 from storage import schedules
 from storage.records import Club
+from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
     from bot.core.app import Core
@@ -46,30 +46,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("hoshi.scheduler")
 
 Deliver = Callable[[Notice], Awaitable[object]]
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-DEFAULT_WEEKLY = "mon 18:00"
-DEFAULT_GRACE_HOURS = 48
-DEFAULT_REPORT_HOURS = 48
-DEFAULT_CLUB_TIME = "60m"
+DEFAULT_WEEKLY = "mon 18:00"  # what /schedule weekly on sets
 SWEEP_S = 300  # a safety net besides the precise timers
-
-
-def parse_weekly(value: str) -> tuple[int, dt.time] | None:
-    """``mon 18:00`` → (0, 18:00); ``off`` → None.
-
-    Raises:
-        ValueError: naming the bad part, with an example.
-    """
-    if value.strip().lower() in ("", "off"):
-        return None
-    parts = value.lower().split()
-    if len(parts) != 2 or parts[0][:3] not in WEEKDAYS:
-        raise ValueError(f"write a day and a time, e.g. mon 18:00, not {value!r}")
-    try:
-        at = dt.time.fromisoformat(parts[1] if len(parts[1]) > 2 else f"{parts[1]}:00")
-    except ValueError:
-        raise ValueError(f"{parts[1]!r} is not a time; write e.g. 18:00") from None
-    return WEEKDAYS.index(parts[0][:3]), at
 
 
 def last_weekly(now: dt.datetime, weekday: int, at: dt.time) -> dt.datetime:
@@ -153,7 +131,7 @@ class Scheduler:
             now = self.core.clock()
             for club in await storage.clubs(self.db):
                 settings = await storage.club_settings(self.db, club)
-                tz = ZoneInfo(settings.get("timezone", "UTC"))
+                tz = settings.zone
                 for job in (
                     self._finalisations,
                     self._days,
@@ -206,7 +184,7 @@ class Scheduler:
             log.exception("could not deliver a notice to club %s", club.id)
 
     async def _finalisations(
-        self, club: Club, settings: dict[str, str], now: dt.datetime
+        self, club: Club, settings: ClubSettings, now: dt.datetime
     ) -> list[str]:
         done = []
         for tournament, due in await schedules.scheduled_finalisations(self.db, club):
@@ -224,14 +202,14 @@ class Scheduler:
             done.append(f"finalised {row.tournament.name}")
         return done
 
-    async def _days(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _days(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Tensuusei end of day (rules.md §2.3): every past day with games, at midnight."""
         done = []
         for day in await schedules.unsettled_days(self.db, club, now.date()):
             if not await storage.end_day(self.db, club, day):
                 continue
             done.append(f"day {day} settled")
-            if club.system == "tensuusei" or settings.get("system") == "tensuusei":
+            if settings.system == "tensuusei":
                 changes = [
                     c
                     for c in await schedules.changes_with_source(
@@ -249,7 +227,7 @@ class Scheduler:
             return Reply(blocks=(title, Text("Every pair broke even: no points moved.")))
         return Reply(blocks=(title, changes_table(changes, names)))
 
-    async def _months(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _months(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """PSG month end (rules.md §4.5): each finished month, checked once, in order."""
         ended = set(await schedules.months_ended(self.db, club))
         start = (await schedules.club_started(self.db, club)).date()
@@ -264,7 +242,7 @@ class Scheduler:
             ):
                 key = f"{year:04d}-{month:02d}"
                 done.append(f"month {key} checked")
-                if settings.get("system", club.system) == "psg":
+                if settings.system == "psg":
                     await self._demotions(club, key)
             year, month = next_month(year, month)
         return done
@@ -311,7 +289,7 @@ class Scheduler:
             ),
         )
 
-    async def _periods(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _periods(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """MGSZ club games: each finished month's games rated as one tournament (§1.4)."""
         ledger = await storage.ledger(self.db, club.id, "mgsz")
         if not isinstance(ledger, Mgsz):
@@ -331,12 +309,12 @@ class Scheduler:
                 start=dt.date(year, month, 1),
                 end=month_end(year, month),
                 rounds=1,
-                time=TimeControl.parse(settings.get("time", DEFAULT_CLUB_TIME)),
+                time=settings.time,
             )
             if not await storage.close_period(self.db, club, period):
                 continue
             done.append(f"period {year:04d}-{month:02d} rated")
-            if settings.get("system", club.system) == "mgsz":
+            if settings.system == "mgsz":
                 seq = await schedules.last_event_seq(self.db, club, "period")
                 changes = await schedules.changes_with_source(self.db, club, f"tournament:{seq}")
                 await self._post(
@@ -344,9 +322,9 @@ class Scheduler:
                 )
         return done
 
-    async def _expiries(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _expiries(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Player reports nobody confirmed in time are voided (never rated), reporter told."""
-        hours = int(settings.get("report_hours", DEFAULT_REPORT_HOURS))
+        hours = settings.report_hours
         done = []
         for row in await storage.pending_games(self.db, club):
             if row.entry.at + dt.timedelta(hours=hours) > now:
@@ -372,8 +350,8 @@ class Scheduler:
             done.append(f"report #{row.number} expired")
         return done
 
-    async def _weekly(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
-        rule = parse_weekly(settings.get("weekly", "off"))
+    async def _weekly(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
+        rule = settings.weekly
         if rule is None:
             return []
         due = last_weekly(now, *rule)
@@ -383,7 +361,7 @@ class Scheduler:
         occurrence = f"weekly:{due.date().isoformat()}"
         if not await schedules.claim_job(self.db, club, occurrence):
             return []
-        grace = dt.timedelta(hours=int(settings.get("grace_hours", DEFAULT_GRACE_HOURS)))
+        grace = dt.timedelta(hours=settings.grace_hours)
         if now - due > grace:
             log.info(
                 "club %s: weekly summary of %s skipped (missed by more than %s)",
@@ -404,7 +382,7 @@ class Scheduler:
         moments: list[dt.datetime] = []
         for club in await storage.clubs(self.db):
             settings = await storage.club_settings(self.db, club)
-            tz = ZoneInfo(settings.get("timezone", "UTC"))
+            tz = settings.zone
             local = now.astimezone(tz)
             midnight = dt.datetime.combine(
                 local.date() + dt.timedelta(days=1), dt.time(), tzinfo=tz
@@ -415,10 +393,10 @@ class Scheduler:
                 for _, due in await schedules.scheduled_finalisations(self.db, club)
                 if due > now
             )
-            rule = parse_weekly(settings.get("weekly", "off"))
+            rule = settings.weekly
             if rule is not None:
                 moments.append(last_weekly(local, *rule) + dt.timedelta(days=7))
-            hours = int(settings.get("report_hours", DEFAULT_REPORT_HOURS))
+            hours = settings.report_hours
             moments.extend(
                 row.entry.at + dt.timedelta(hours=hours)
                 for row in await storage.pending_games(self.db, club)

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from engine.errors import EngineError
-from engine.ranks import Rank, RankError
+from engine.errors import EngineError, RankError
+from engine.ranks import Rank
 from engine.timecontrol import TimeControl
 
 SettingValue = object

@@ -355,6 +355,11 @@ class ClubSettings:
     stored: Mapping[str, str] = dataclasses.field(default_factory=dict)
     since: Mapping[str, dt.date] = dataclasses.field(default_factory=dict)
 
+    @classmethod
+    def defaults(cls, system: str = "") -> ClubSettings:
+        """Every setting at its default (a chat without a club)."""
+        return cls(system, {key: setting.default for key, setting in declared().items()})
+
     def value(self, key: str) -> SettingValue:
         """The typed value of the declared setting ``key``."""
         return self.values[key]
@@ -472,9 +477,9 @@ async def club_settings(reader: Reader, club: int) -> ClubSettings:
         values[key] = setting.default if text is None else read_value(setting, text)
     since: dict[str, dt.date] = {}
     for _, key, text, date in await rating_changes(reader, club):
-        setting = setting_named(key)
-        if setting is not None:
-            values[key] = read_value(setting, text)
+        changed = setting_named(key)
+        if changed is not None:
+            values[key] = read_value(changed, text)
             since[key] = date
     rest = {key: text for key, text in stored.items() if key not in values and key != SYSTEM}
     return ClubSettings(stored[SYSTEM], values, rest, since)

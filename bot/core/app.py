@@ -29,6 +29,7 @@ from storage import deliveries
 from storage.db import Clock, Database
 from storage.errors import StorageError
 from storage.records import Club
+from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
     from bot.scheduler import Scheduler
@@ -107,7 +108,7 @@ class Core:
         """The club of the chat (if bound), the caller's role and the club's settings."""
         club = await storage.club_for_chat(self.db, inv.caller.platform, inv.chat_id)
         if club is None:
-            return Context(self, inv, None, inv.caller.chat_admin, {})
+            return Context(self, inv, None, inv.caller.chat_admin, ClubSettings.defaults())
         return Context(
             self,
             inv,

@@ -11,6 +11,7 @@ from bot.core.invocation import Invocation
 from bot.core.parse import Args
 from storage.db import Database
 from storage.records import Club
+from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
     from bot.core.app import Core
@@ -22,7 +23,7 @@ class Context:
     inv: Invocation
     club: Club | None
     organiser: bool
-    settings: dict[str, str]
+    settings: ClubSettings
 
     @property
     def db(self) -> Database:
@@ -51,7 +52,7 @@ class Context:
 
     @property
     def timezone(self) -> ZoneInfo:
-        return ZoneInfo(self.settings.get("timezone", "UTC"))
+        return self.settings.zone
 
     def args(self, options: frozenset[str] | set[str] = frozenset()) -> Args:
         return Args.read(self.inv.text, options)

@@ -16,7 +16,6 @@ from engine.types import Result
 
 GAME_OPTIONS = frozenset({"h", "komi", "date", "time", "board"})
 EARLIEST = dt.date(1900, 1, 1)
-DEFAULT_EVEN_KOMI = "6.5"
 RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")
 
 
@@ -51,7 +50,7 @@ def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
         return Fraction(0)
     if stones_ > 1:
         return Fraction(1, 2)
-    return parse_komi(ctx.settings.get("komi", DEFAULT_EVEN_KOMI))
+    return ctx.settings.komi
 
 
 def date(ctx: Context, value: str | None) -> dt.date:

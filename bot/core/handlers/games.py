@@ -49,7 +49,7 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 )
 async def result(ctx: Context) -> Reply:
     reporting = not ctx.organiser
-    if reporting and ctx.settings.get("reports") != "on":
+    if reporting and not ctx.settings.reports:
         raise NotPermitted(
             f"/result is for the organisers of {ctx.the_club.name}: chat administrators and the "
             "people an organiser adds with /club organiser add. (An organiser can let players "
@@ -139,7 +139,7 @@ async def _report(
         actor=ctx.actor,
         chat=ctx.chat,
     )
-    hours = ctx.settings.get("report_hours", "48")
+    hours = ctx.settings.report_hours
     return Reply(
         blocks=(
             Text(f"Report #{row.number} waits for {opponent.name}", title=True),

@@ -28,6 +28,7 @@ from engine.timecontrol import TimeControl
 from engine.types import Importance
 from storage import schedules
 from storage.records import Player, SeriesPoint
+from storage.settings import ClubSettings
 
 TOP_DEFAULT, TOP_MAX = 10, 200
 HISTORY_DEFAULT, HISTORY_MAX = 10, 100
@@ -305,7 +306,7 @@ def chart_points(series: list[SeriesPoint]) -> tuple[tuple[dt.date, float], ...]
     return tuple(points)
 
 
-def chart_bands(system: str, settings: dict[str, str]) -> tuple[Band, ...]:
+def chart_bands(system: str, settings: ClubSettings) -> tuple[Band, ...]:
     """Rank bands behind the line: MGSZ's rank table; Tensuusei's 12-point steps."""
     if system == "mgsz":
         bounds = sorted(RANK_BOUNDS, key=lambda item: item[1])
