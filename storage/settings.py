@@ -177,7 +177,7 @@ def _read_language(text: str) -> SettingValue:
 
 def _read_country(text: str) -> SettingValue:
     value = text.strip()
-    if value.lower() in ("none", "-", ""):
+    if value.lower() in ("none", "-"):
         return None
     if not re.fullmatch(r"[A-Za-z]{2}", value):
         raise _refused("country", "a two-letter code like HU, or none", text, "HU")

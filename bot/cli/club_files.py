@@ -133,9 +133,7 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remed
 
     header = data.lstrip().decode("utf-8", "replace").split("\n", 1)[0].lower()
     if "black" in header and "white" in header:
-        games = await importing.games_from_csv(
-            db, club, data, even_komi=settings.komi
-        )
+        games = await importing.games_from_csv(db, club, data, even_komi=settings.komi)
         rows = await storage.record_games(db, club, games, actor=CALLER.identity)
         print(f"{len(rows)} games recorded in {club.name}.")
         return 0

@@ -226,7 +226,7 @@ def _close_keys(key: str) -> list[str]:
     """Declared keys close to a mistyped one (``anchor`` → ``tensuusei.anchor``)."""
     keys = list(settings_mod.declared())
     found = [k for k in keys if k.endswith("." + key) or k == key]
-    found += difflib.get_close_matches(key, keys, n=3, cutoff=0.6)
+    found += difflib.get_close_matches(key, keys, n=3, cutoff=0.8)
     found += difflib.get_close_matches(
         key, [k.partition(".")[2] for k in keys if "." in k], n=3, cutoff=0.75
     )
