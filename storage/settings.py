@@ -32,8 +32,6 @@ from storage import log
 from storage.log import Reader
 
 SYSTEM = "system"
-DEFAULTS: dict[str, str] = {"timezone": "UTC"}
-"""Defaults of the settings hoshi itself knows; any other ``[a-z0-9_.]`` key may be set."""
 
 KEY_RE = re.compile(r"^[a-z][a-z0-9_.]*$")
 
@@ -76,7 +74,8 @@ def time_zone(text: str) -> str:
 
 
 async def settings(reader: Reader, club: int) -> dict[str, str]:
-    """The club's settings: defaults, the creation system, then every change in log order."""
+    """The club's stored settings as text: the creation system, then every change in log order
+    (the defaults are the declarations'; :func:`club_settings` types them)."""
     rows = await reader.fetchall(
         "SELECT 0, NULL, system FROM clubs WHERE seq = ? "
         "UNION ALL SELECT seq, key, payload FROM events WHERE club = ? AND kind = ? "
@@ -85,8 +84,7 @@ async def settings(reader: Reader, club: int) -> dict[str, str]:
     )  # one round trip: the creation row (position 0) first
     if not rows or rows[0][0] != 0:
         raise LookupError(f"no club {club}")
-    values = dict(DEFAULTS)
-    values[SYSTEM] = rows[0][2]
+    values = {SYSTEM: rows[0][2]}
     for _, key, payload in rows[1:]:
         values[key] = json.loads(payload)["value"]
     return values

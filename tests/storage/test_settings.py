@@ -19,7 +19,7 @@ from tests.storage.conftest import ORGANISER, dump, open_test_db, player
 
 
 async def test_defaults_and_the_creation_system(db: Database, club: Club) -> None:
-    assert await settings.settings(db, club.id) == {**settings.DEFAULTS, "system": "plus"}
+    assert await settings.settings(db, club.id) == {"system": "plus"}
     assert await settings.current_system(db, club.id) == "plus"
 
 

@@ -286,6 +286,10 @@ def _undone_text(undone: Undone) -> str:
             after = "; it waits for confirmation again"
     elif undone.player is not None:
         what = f"the registration of {undone.player.name}"
+    elif undone.event is not None and kind == log.RATING_SETTING:
+        change = undone.event.payload
+        what, it = f"{change['key']} {change['value']} from {change['date']}", "The change"
+        after = f"; {change['key']} is back to what it was"
     elif undone.event is not None:
         what = f"the {undone.event.kind.replace('_', ' ')} of {undone.entry.at:%Y-%m-%d %H:%M}"
     else:

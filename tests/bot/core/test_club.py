@@ -251,7 +251,12 @@ async def test_club_set_a_rating_setting_from_a_date_and_undo(sendai: FakeChat) 
     assert "points: 128" in (await sendai.ok("/rating Ren")).text
     said = await sendai.ok(f"/club set tensuusei.anchor 128 from={since.isoformat()}")
     assert said.text == "tensuusei.anchor is already 128."
-    await sendai.ok("/undo")
+    said = await sendai.ok("/undo")
+    assert said.text == (
+        f"Undone: tensuusei.anchor 128 from {since.isoformat()}; tensuusei.anchor is back to "
+        "what it was. The change stays in the history, marked as undone; every rating after it "
+        "was recomputed."
+    )
     assert "points: 130" in (await sendai.ok("/rating Ren")).text
     assert (await settings(sendai)).value("tensuusei.anchor") == 130
 
