@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -352,6 +353,10 @@ class ClubSettings:
     values: Mapping[str, SettingValue]
     stored: Mapping[str, str] = dataclasses.field(default_factory=dict)
     since: Mapping[str, dt.date] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("values", "stored", "since"):  # frozen all the way down
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     @classmethod
     def defaults(cls, system: str = "") -> ClubSettings:

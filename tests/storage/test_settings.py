@@ -56,6 +56,8 @@ async def test_club_wide_settings_are_typed_with_their_defaults(db: Database, cl
     typed = await club_settings(db, club)
     assert typed.language == "hu" and typed.weekly == (4, dt.time(19, 30))
     assert typed.get("weekly") == "fri 19:30" and typed.get("system") == "plus"
+    with pytest.raises(TypeError):
+        typed.values["language"] = "en"  # type: ignore[index]  # frozen: built once
 
 
 @pytest.mark.parametrize(
