@@ -26,6 +26,7 @@ from engine.types import Entry, Game, Tournament
 from storage.db import Database
 from storage.errors import Refused
 from storage.records import Club, NewPlayer, Player, TournamentRow
+from storage.settings import ClubSettings
 from storage.tournaments import ImportResult
 
 
@@ -102,7 +103,7 @@ async def plan_import(
     club: Club,
     tf: TournamentFile,
     *,
-    settings: dict[str, str],
+    settings: ClubSettings,
     manual_c: int | None = None,
     name: str | None = None,
     ratings: Sequence[RatingRow] = (),
@@ -129,7 +130,7 @@ async def plan_import(
     for row in ratings:
         for key in name_keys(row.name):
             starting.setdefault(key, row)
-    home = settings.get("country", "").upper() or None
+    home = settings.country
     players: dict[int, int | NewPlayer] = {}
     matched: list[tuple[str, Player]] = []
     new: list[NewPlayer] = []

@@ -33,11 +33,11 @@ from bot.core.notices import changes_table, finalisation_reply, marked, weekly_r
 from bot.core.replies import Notice, Reply, Table, Text
 from engine.calendar import Phase, month_end
 from engine.systems import SYSTEMS
-from engine.timecontrol import TimeControl
 from engine.types import Game, Tournament
 from storage import schedules
 from storage.errors import StorageError
 from storage.records import Club
+from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
     from bot.core.app import Core
@@ -45,30 +45,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("hoshi.scheduler")
 
 Deliver = Callable[[Notice], Awaitable[object]]
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-DEFAULT_WEEKLY = "mon 18:00"
-DEFAULT_GRACE_HOURS = 48
-DEFAULT_REPORT_HOURS = 48
-DEFAULT_CLUB_TIME = "60m"
+DEFAULT_WEEKLY = "mon 18:00"  # what /schedule weekly on sets
 SWEEP_S = 300  # a safety net besides the precise timers
-
-
-def parse_weekly(value: str) -> tuple[int, dt.time] | None:
-    """``mon 18:00`` → (0, 18:00); ``off`` → None.
-
-    Raises:
-        ValueError: naming the bad part, with an example.
-    """
-    if value.strip().lower() in ("", "off"):
-        return None
-    parts = value.lower().split()
-    if len(parts) != 2 or parts[0][:3] not in WEEKDAYS:
-        raise ValueError(f"write a day and a time, e.g. mon 18:00, not {value!r}")
-    try:
-        at = dt.time.fromisoformat(parts[1] if len(parts[1]) > 2 else f"{parts[1]}:00")
-    except ValueError:
-        raise ValueError(f"{parts[1]!r} is not a time; write e.g. 18:00") from None
-    return WEEKDAYS.index(parts[0][:3]), at
 
 
 def last_weekly(now: dt.datetime, weekday: int, at: dt.time) -> dt.datetime:
@@ -158,7 +136,7 @@ class Scheduler:
             now = self.core.clock()
             for club in await storage.clubs(self.db):
                 settings = await storage.club_settings(self.db, club)
-                tz = ZoneInfo(settings.get("timezone", "UTC"))
+                tz = settings.zone
                 phases = await self._scheduled(club)
                 for job in (
                     self._finalisations,
@@ -210,7 +188,7 @@ class Scheduler:
             log.exception("could not deliver a notice to club %s", club.id)
 
     async def _finalisations(
-        self, club: Club, settings: dict[str, str], now: dt.datetime
+        self, club: Club, settings: ClubSettings, now: dt.datetime
     ) -> list[str]:
         done = []
         for tournament, due in await schedules.scheduled_finalisations(self.db, club):
@@ -261,7 +239,7 @@ class Scheduler:
             )
         await self._post(club, Reply(blocks=tuple(blocks)))
 
-    async def _days(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _days(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """End of day (Tensuusei settles its pairs, rules.md §2.3): every past day with
         games, at midnight."""
         done = []
@@ -273,7 +251,7 @@ class Scheduler:
             await self._announce(club, Phase.DAY_END, label, f"day:{label}")
         return done
 
-    async def _months(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _months(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Month end (PSG's verification, rules.md §4.5): each finished month, checked once,
         in order."""
         ended = set(await schedules.months_ended(self.db, club))
@@ -291,7 +269,7 @@ class Scheduler:
             year, month = next_month(year, month)
         return done
 
-    async def _periods(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _periods(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Rating periods of club games (MGSZ, rules.md §1.4): each finished month's held
         games rated as one tournament, as the club's ledgers hold them (``open_period``)."""
         held: list[Game] = []
@@ -313,7 +291,7 @@ class Scheduler:
                 start=dt.date(year, month, 1),
                 end=month_end(year, month),
                 rounds=1,
-                time=TimeControl.parse(settings.get("time", DEFAULT_CLUB_TIME)),
+                time=settings.time,
             )
             if not await storage.close_period(self.db, club, period):
                 continue
@@ -322,9 +300,9 @@ class Scheduler:
             await self._announce(club, Phase.PERIOD_END, period.name, f"tournament:{seq}")
         return done
 
-    async def _expiries(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
+    async def _expiries(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Player reports nobody confirmed in time are voided (never rated), reporter told."""
-        hours = int(settings.get("report_hours", DEFAULT_REPORT_HOURS))
+        hours = settings.report_hours
         done = []
         for row in await storage.pending_games(self.db, club):
             if row.entry.at + dt.timedelta(hours=hours) > now:
@@ -350,8 +328,8 @@ class Scheduler:
             done.append(f"report #{row.number} expired")
         return done
 
-    async def _weekly(self, club: Club, settings: dict[str, str], now: dt.datetime) -> list[str]:
-        rule = parse_weekly(settings.get("weekly", "off"))
+    async def _weekly(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
+        rule = settings.weekly
         if rule is None:
             return []
         due = last_weekly(now, *rule)
@@ -361,7 +339,7 @@ class Scheduler:
         occurrence = f"weekly:{due.date().isoformat()}"
         if not await schedules.claim_job(self.db, club, occurrence):
             return []
-        grace = dt.timedelta(hours=int(settings.get("grace_hours", DEFAULT_GRACE_HOURS)))
+        grace = dt.timedelta(hours=settings.grace_hours)
         if now - due > grace:
             log.info(
                 "club %s: weekly summary of %s skipped (missed by more than %s)",
@@ -382,7 +360,7 @@ class Scheduler:
         moments: list[dt.datetime] = []
         for club in await storage.clubs(self.db):
             settings = await storage.club_settings(self.db, club)
-            tz = ZoneInfo(settings.get("timezone", "UTC"))
+            tz = settings.zone
             local = now.astimezone(tz)
             midnight = dt.datetime.combine(
                 local.date() + dt.timedelta(days=1), dt.time(), tzinfo=tz
@@ -393,10 +371,10 @@ class Scheduler:
                 for _, due in await schedules.scheduled_finalisations(self.db, club)
                 if due > now
             )
-            rule = parse_weekly(settings.get("weekly", "off"))
+            rule = settings.weekly
             if rule is not None:
                 moments.append(last_weekly(local, *rule) + dt.timedelta(days=7))
-            hours = int(settings.get("report_hours", DEFAULT_REPORT_HOURS))
+            hours = settings.report_hours
             moments.extend(
                 row.entry.at + dt.timedelta(hours=hours)
                 for row in await storage.pending_games(self.db, club)

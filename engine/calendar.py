@@ -28,6 +28,7 @@ from engine.types import (
     Override,
     PeriodClosed,
     Registered,
+    SettingsChanged,
     TeacherAction,
     Tournament,
     TournamentRated,
@@ -95,7 +96,7 @@ def event_day(event: Event) -> dt.date:
         return event.tournament.end
     if isinstance(event, Registered | Override | TeacherAction | VerificationSuspended):
         return event.date
-    if isinstance(event, DayEnded):
+    if isinstance(event, DayEnded | SettingsChanged):
         return event.date
     if isinstance(event, MonthEnded):
         return month_end(event.year, event.month)
@@ -125,6 +126,8 @@ def event_moment(event: Event) -> int:
         return tournament_moment(event.tournament)
     if isinstance(event, Registered):
         return moment(event.date, Phase.REGISTRATION)
+    if isinstance(event, SettingsChanged):  # before everything of its day, registrations too
+        return start_of(event.date)[0]
     if isinstance(event, DayEnded):
         return moment(event.date, Phase.DAY_END)
     if isinstance(event, PeriodClosed):

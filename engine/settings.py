@@ -1,22 +1,33 @@
 """Typed club settings: each one's meaning, range and example (/club set, /club settings).
 
 A rating system declares its own settings next to its rules (``SETTINGS`` in its package, keys
-prefixed with the system's key: ``tensuusei.anchor``); the club-wide ones are declared here.
-A setting reads a club member's text into a typed value or says what was wrong, with the range
-and an example.
+prefixed with the system's key: ``tensuusei.anchor``); the club-wide ones are declared by
+storage (storage.settings). A setting reads a club member's text into a typed value or says
+what was wrong, with the range and an example. Each default is read from the system's params
+dataclass (:func:`default_of`), so it is written once.
+
+A change of a rating setting is a fact of the calendar (``engine.types.SettingsChanged``): a
+ledger takes the values with its own prefix and replaces its params from that date on
+(:func:`params_with`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import dataclasses
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from engine.errors import EngineError, RankError
+from engine.ranks import Rank
+from engine.timecontrol import TimeControl
 
 SettingValue = object
 """A setting's typed value: ``int``, ``bool``, ``Fraction``, ``Rank``, ``TimeControl``, ``str``
 or ``None`` (where the setting allows "none")."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Setting:
     """One setting a club may change.
 
@@ -24,7 +35,8 @@ class Setting:
     parameter it sets in the system's params dataclass (``anchor_1d``; empty for a club-wide
     setting); ``read`` turns a club member's text into the typed value or raises
     ``EngineError`` naming the range and ``example``; ``show`` writes a value back as text a
-    club member could type; ``rule`` cites where the rulebook sets the default.
+    club member could type; ``allowed`` says the range or the allowed values in words;
+    ``rule`` cites where the rulebook sets the default.
     """
 
     key: str
@@ -37,3 +49,209 @@ class Setting:
     rule: str = ""
     rates: bool = True
     """Whether a change rewrites ratings from its date (a ``SettingsChanged`` fact)."""
+    allowed: str = ""
+
+    @property
+    def prefix(self) -> str:
+        """The system key of a rating setting (``tensuusei``); empty for a club-wide one."""
+        prefix, dot, _ = self.key.partition(".")
+        return prefix if dot else ""
+
+
+P = TypeVar("P")
+
+
+def default_of(params: type[Any], field: str) -> SettingValue:
+    """The default of ``field`` in a params dataclass (defaults are written there once)."""
+    for each in dataclasses.fields(params):
+        if each.name == field:
+            if each.default is not dataclasses.MISSING:
+                return each.default
+            if each.default_factory is not dataclasses.MISSING:
+                return each.default_factory()
+            break
+    raise KeyError(f"{params.__name__} has no field {field!r} with a default")
+
+
+def _refuse(key: str, allowed: str, text: str, example: str) -> EngineError:
+    shown = text.strip()
+    shown = shown if len(shown) <= 30 else shown[:30] + "…"
+    return EngineError(f"{key} takes {allowed}, not {shown!r} (e.g. {key} {example})")
+
+
+NONE_WORDS = frozenset({"none", "off", "no limit", "-"})
+TRUE_WORDS = frozenset({"on", "yes", "true", "1"})
+FALSE_WORDS = frozenset({"off", "no", "false", "0"})
+
+
+def whole(
+    key: str,
+    summary: str,
+    *,
+    params: type[Any],
+    field: str,
+    low: int,
+    high: int,
+    example: str,
+    rule: str = "",
+    none: str = "",
+) -> Setting:
+    """A whole-number setting from ``low`` to ``high``; ``none``: what "none" means, when
+    the setting allows it (e.g. "no limit")."""
+    allowed = f"a whole number from {low} to {high}" + (f", or none ({none})" if none else "")
+
+    def read(text: str) -> SettingValue:
+        value = text.strip().lower()
+        if none and value in NONE_WORDS:
+            return None
+        try:
+            number = int(value)
+        except ValueError:
+            raise _refuse(key, allowed, text, example) from None
+        if not low <= number <= high:
+            raise _refuse(key, allowed, text, example)
+        return number
+
+    def show(value: SettingValue) -> str:
+        return "none" if value is None else str(value)
+
+    return Setting(
+        key, summary, default_of(params, field), read, show, example, field, rule, True, allowed
+    )
+
+
+def switch(
+    key: str, summary: str, *, params: type[Any], field: str, rule: str = "", example: str = "on"
+) -> Setting:
+    """An on/off setting."""
+    allowed = "on or off"
+
+    def read(text: str) -> SettingValue:
+        value = text.strip().lower()
+        if value in TRUE_WORDS:
+            return True
+        if value in FALSE_WORDS:
+            return False
+        raise _refuse(key, allowed, text, example)
+
+    def show(value: SettingValue) -> str:
+        return "on" if value else "off"
+
+    return Setting(
+        key, summary, default_of(params, field), read, show, example, field, rule, True, allowed
+    )
+
+
+def rank(
+    key: str,
+    summary: str,
+    *,
+    params: type[Any],
+    field: str,
+    low: Rank,
+    high: Rank,
+    example: str,
+    rule: str = "",
+) -> Setting:
+    """A rank setting from ``low`` to ``high`` (e.g. 30k to 9d)."""
+    allowed = f"a rank from {low} to {high}"
+
+    def read(text: str) -> SettingValue:
+        try:
+            value = Rank.parse(text)
+        except RankError:
+            raise _refuse(key, allowed, text, example) from None
+        if not low <= value <= high:
+            raise _refuse(key, allowed, text, example)
+        return value
+
+    return Setting(
+        key, summary, default_of(params, field), read, str, example, field, rule, True, allowed
+    )
+
+
+def komi_text(value: SettingValue) -> str:
+    """A komi as a club member writes it: ``6.5``, ``7``, ``-0.5``."""
+    assert isinstance(value, Fraction | int)
+    number = Fraction(value)
+    whole_part = abs(number.numerator) // number.denominator
+    sign = "-" if number < 0 else ""
+    return f"{sign}{whole_part}.5" if number.denominator == 2 else f"{sign}{whole_part}"
+
+
+def read_komi(key: str, text: str, example: str) -> Fraction:
+    """A whole or half point from -50 to 50 (what a game's ``komi=`` takes)."""
+    allowed = "a whole or half point from -50 to 50"
+    value = text.strip().replace(",", ".")
+    try:
+        number = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise _refuse(key, allowed, text, example) from None
+    if "/" in value or not -50 <= number <= 50 or (number * 2).denominator != 1:
+        raise _refuse(key, allowed, text, example)
+    return number
+
+
+def komi(
+    key: str, summary: str, *, params: type[Any], field: str, example: str, rule: str = ""
+) -> Setting:
+    """A komi setting (a whole or half point from -50 to 50)."""
+    return Setting(
+        key,
+        summary,
+        default_of(params, field),
+        lambda text: read_komi(key, text, example),
+        komi_text,
+        example,
+        field,
+        rule,
+        True,
+        "a whole or half point from -50 to 50",
+    )
+
+
+def boards(
+    key: str, summary: str, *, params: type[Any], field: str, example: str, rule: str = ""
+) -> Setting:
+    """A set of board sizes (e.g. ``19`` or ``13,19``), each from 5 to 25."""
+    allowed = "board sizes from 5 to 25 separated by commas"
+
+    def read(text: str) -> SettingValue:
+        parts = [part.strip() for part in text.replace(" ", ",").split(",") if part.strip()]
+        try:
+            sizes = tuple(sorted({int(part) for part in parts}))
+        except ValueError:
+            raise _refuse(key, allowed, text, example) from None
+        if not sizes or any(not 5 <= size <= 25 for size in sizes):
+            raise _refuse(key, allowed, text, example)
+        return sizes
+
+    def show(value: SettingValue) -> str:
+        assert isinstance(value, tuple)
+        return ",".join(str(size) for size in value)
+
+    return Setting(
+        key, summary, default_of(params, field), read, show, example, field, rule, True, allowed
+    )
+
+
+def time_control(key: str, text: str, example: str) -> TimeControl:
+    """A time control (``60m``, ``90m+30s``, ``45m 5x30s byo-yomi``)."""
+    try:
+        return TimeControl.parse(text)
+    except EngineError as error:
+        raise EngineError(f"{key}: {error} (e.g. {key} {example})") from None
+
+
+def params_with(params: P, settings: Iterable[Setting], values: Iterable[tuple[str, object]]) -> P:
+    """``params`` with the fields of the given settings replaced by ``values`` (pairs of
+    prefixed key and typed value; keys of other systems are ignored).
+
+    Raises:
+        EngineError: the params refuse the combination (e.g. a minimum above the maximum).
+    """
+    fields = {setting.key: setting.field for setting in settings}
+    changes = {fields[key]: value for key, value in values if key in fields}
+    if not changes:
+        return params
+    return dataclasses.replace(params, **changes)  # type: ignore[type-var]

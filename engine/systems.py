@@ -1,21 +1,30 @@
-"""The registry of rating systems, keyed as clubs and ``--system`` name them."""
+"""The registry of rating systems, keyed as clubs and ``--system`` name them.
+
+Each system's package declares its settings as ``SETTINGS`` (engine.settings.Setting, keys
+prefixed with the system's key); :data:`SYSTEM_SETTINGS` gathers them from the package of each
+registered system, so a system added to :data:`SYSTEMS` brings its settings along.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterable
 
 from engine.mgsz import Mgsz
 from engine.psg import Psg
+from engine.settings import Setting, params_with
 from engine.swedish import Swedish
 from engine.system import RatingSystem
 from engine.tensuusei import Tensuusei
 
-SYSTEMS: dict[str, Callable[[], RatingSystem]] = {
+SYSTEMS: dict[str, Callable[..., RatingSystem]] = {
     "mgsz": Mgsz,
     "tensuusei": Tensuusei,
     "swedish": Swedish,
     "psg": Psg,
 }
+"""Each system's factory: called without arguments, the system with its rulebook's defaults;
+called with its params dataclass, the system with those (``Tensuusei(params)``)."""
 
 SYSTEM_TITLES = {
     "mgsz": "MGSZ Elo (Hungary)",
@@ -25,15 +34,47 @@ SYSTEM_TITLES = {
 }
 
 
-def system_named(key: str) -> RatingSystem:
-    """A fresh ledger of the system ``key``.
+def _declared(key: str, factory: Callable[..., RatingSystem]) -> tuple[Setting, ...]:
+    """The ``SETTINGS`` of the system's package (``engine.<key>``, else the factory's module)."""
+    for name in (f"engine.{key}", factory.__module__):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        found: tuple[Setting, ...] | None = getattr(module, "SETTINGS", None)
+        if found is not None:
+            return tuple(found)
+    return ()
+
+
+def settings_of(key: str) -> tuple[Setting, ...]:
+    """The settings the system ``key`` declares (none for a system without any)."""
+    factory = SYSTEMS.get(key)
+    return () if factory is None else _declared(key, factory)
+
+
+SYSTEM_SETTINGS: dict[str, tuple[Setting, ...]] = {key: settings_of(key) for key in SYSTEMS}
+"""Every registered system's settings, by system key."""
+
+
+def system_named(key: str, values: Iterable[tuple[str, object]] = ()) -> RatingSystem:
+    """A fresh ledger of the system ``key``; ``values`` (prefixed keys and typed values,
+    engine.settings) replace its defaults.
 
     Raises:
         KeyError: with the known keys, for an unknown system.
+        EngineError: the system refuses the combination of values.
     """
     try:
         factory = SYSTEMS[key.strip().lower()]
     except KeyError:
         known = ", ".join(SYSTEMS)
         raise KeyError(f"unknown rating system {key!r}; choose one of {known}") from None
-    return factory()
+    system = factory()
+    values = tuple(values)
+    if not values:
+        return system
+    params = getattr(system, "params", None)
+    if params is None:
+        return system
+    return factory(params_with(params, settings_of(key.strip().lower()), values))

@@ -25,9 +25,11 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from engine import settings
 from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
+from engine.settings import Setting
 from engine.system import (
     Band,
     Card,
@@ -112,6 +114,48 @@ class TensuuseiParams:
 
 
 DEFAULT_PARAMS = TensuuseiParams()
+
+SETTINGS: tuple[Setting, ...] = (
+    settings.whole(
+        "tensuusei.anchor",
+        "a new 1 dan's points: where the rank line starts",
+        params=TensuuseiParams,
+        field="anchor_1d",
+        low=1,
+        high=100_000,
+        example="130",
+        rule="Tensuusei initial points assignment (Tagajo branch, Nihon Kiin): 1d = 130",
+    ),
+    settings.whole(
+        "tensuusei.spacing",
+        "points between two ranks on the rank line",
+        params=TensuuseiParams,
+        field="spacing",
+        low=1,
+        high=10_000,
+        example="12",
+        rule="Tensuusei initial points assignment: 12 points a rank",
+    ),
+    settings.whole(
+        "tensuusei.pair_games_per_day",
+        "games one pair may count a day",
+        params=TensuuseiParams,
+        field="max_games_per_pair_day",
+        low=1,
+        high=100,
+        example="3",
+        none="every game counts",
+        rule="Tensuusei local rule 1: up to three games a pair a day",
+    ),
+    settings.switch(
+        "tensuusei.settle_end_of_day",
+        "points change at the end of the day, not game by game",
+        params=TensuuseiParams,
+        field="settle_end_of_day",
+        rule="Tensuusei local rule 2: points are settled at the end of the day",
+    ),
+)
+"""The club's Tensuusei settings (``/club set tensuusei.…``); defaults from TensuuseiParams."""
 
 
 # ------------------------------------------------------------------------- pure functions
@@ -292,7 +336,14 @@ class Tensuusei:
         return []
 
     def _settings(self, event: SettingsChanged) -> list[Change]:
-        """A club's changed settings (``tensuusei.*``) from ``event.date`` on."""
+        """The club changed its Tensuusei settings from ``event.date`` on (``SETTINGS``): the
+        facts from that date are folded with the new params (a player registered later is
+        placed on the new rank line; points already held stay, their rank equivalents follow
+        the new line)."""
+        params = settings.params_with(self.params, SETTINGS, event.values)
+        if params != self.params:
+            self.params = params
+            self._ranks = {}
         return []
 
     def _register(self, event: Registered) -> list[Change]:

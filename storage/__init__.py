@@ -86,6 +86,7 @@ from storage.records import (
     TournamentRow,
     Undone,
 )
+from storage.settings import ClubSettings
 from storage.tournaments import (
     ImportResult,
     add_entry,
@@ -106,6 +107,7 @@ from storage.tournaments import (
 __all__ = [
     "BatchError",
     "Club",
+    "ClubSettings",
     "Database",
     "EventRow",
     "Export",

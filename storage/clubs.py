@@ -7,6 +7,10 @@ import hashlib
 import json
 import secrets
 
+from engine.errors import EngineError
+from engine.settings import Setting
+from engine.systems import system_named
+from engine.types import SettingsChanged
 from storage import log, settings
 from storage.codec import from_timestamp, timestamp
 from storage.common import ClubRef, clean_identity, clean_name, club_id
@@ -230,35 +234,106 @@ async def bind_chat(
         return await _bind(write, platform, str(chat_id), actor=actor, chat=chat)
 
 
-async def club_settings(db: Database, club: ClubRef) -> dict[str, str]:
-    """The club's settings: the latest value of each, over the defaults."""
-    return await settings.settings(db, club_id(club))
+async def club_settings(db: Database, club: ClubRef) -> settings.ClubSettings:
+    """The club's typed settings (storage.settings.ClubSettings), built once from the log."""
+    return await settings.club_settings(db, club_id(club))
 
 
 async def set_setting(
-    db: Database, club: ClubRef, key: str, value: str, *, actor: str, chat: str | None = None
+    db: Database,
+    club: ClubRef,
+    key: str,
+    value: str,
+    *,
+    actor: str,
+    chat: str | None = None,
+    since: dt.date | None = None,
 ) -> bool:
     """Change a club setting; ``False`` when it already had that value.
 
-    ``system`` switches the club's rating system (instantly: every system's ledger is kept);
-    a ``<system>.…`` rating setting rebuilds the club's projections.
+    ``system`` switches the club's rating system (instantly: every system's ledger is kept).
+    A club-wide setting (storage.settings.CLUB_SETTINGS) is a ``setting`` event. A rating
+    setting (``tensuusei.anchor``, engine.systems.SYSTEM_SETTINGS) holds from ``since`` (default:
+    today in the club's time zone): a ``rating_setting`` event that the history folds as a
+    ``SettingsChanged`` fact at the start of that day, so the ratings are rewritten from that
+    day on (not from the club's beginning); ``/undo`` takes it back.
 
     Raises:
-        Refused: a malformed key or an unknown system.
+        Refused: a malformed or unknown key, a value out of the setting's range (the message
+            names the range and an example), a date in the future, or a combination the
+            rating system refuses.
     """
     key = key.strip().lower()
     if not settings.KEY_RE.match(key):
         raise Refused(f"setting names are lower-case words like timezone, not {key!r}")
     if key == settings.SYSTEM:
         value = _system_choice(db, value)
-    async with club_write(db, club_id(club)) as write:
-        if (await settings.settings(write.tx, write.club)).get(key) == value:
-            return False
-        await write.event(log.SETTING, actor=actor, chat=chat, key=key, payload={"value": value})
-        if key == settings.SYSTEM:
+        async with club_write(db, club_id(club)) as write:
+            if (await settings.settings(write.tx, write.club)).get(key) == value:
+                return False
+            await write.event(
+                log.SETTING, actor=actor, chat=chat, key=key, payload={"value": value}
+            )
             write.set_current(value)
-        elif settings.is_rating_setting(key, frozenset(db.projections.systems)):
-            await write.rebuild()
+        return True
+    setting = settings.setting_named(key)
+    if setting is None:
+        raise Refused(f"there is no setting {key!r}; /club settings lists every setting")
+    try:
+        typed = setting.read(value)
+    except EngineError as error:
+        raise Refused(str(error)) from None
+    text = setting.show(typed)
+    async with club_write(db, club_id(club)) as write:
+        if setting.rates:
+            return await _rating_setting(write, setting, typed, since, actor=actor, chat=chat)
+        if since is not None:
+            raise Refused(
+                f"{key} changes no rating, so it takes no date; e.g. {key} {setting.example}"
+            )
+        stored = (await settings.settings(write.tx, write.club)).get(key)
+        if stored is not None and settings.read_value(setting, stored) == typed:
+            return False
+        await write.event(log.SETTING, actor=actor, chat=chat, key=key, payload={"value": text})
+    return True
+
+
+async def _rating_setting(
+    write: ClubWrite,
+    setting: Setting,
+    value: object,
+    since: dt.date | None,
+    *,
+    actor: str,
+    chat: str | None,
+) -> bool:
+    """A rating setting from ``since`` on: a fact at the start of that day (see set_setting)."""
+    current = await settings.club_settings(write.tx, write.club)
+    today = write.db.clock().astimezone(current.zone).date()
+    day = today if since is None else since
+    if day > today:
+        raise Refused(
+            f"{setting.key} can change from today or an earlier day, not from {day.isoformat()}"
+        )
+    changes = await settings.rating_changes(write.tx, write.club)
+    in_effect = setting.default
+    for _, key, text, date in changes:
+        if key == setting.key and date <= day:
+            in_effect = settings.read_value(setting, text)
+    later = any(key == setting.key and date > day for _, key, _, date in changes)
+    if in_effect == value and not later:
+        return False
+    system = setting.prefix
+    values = [(key, v) for key, v in current.system_values(system) if key != setting.key]
+    try:
+        system_named(system, [*values, (setting.key, value)])
+    except EngineError as error:
+        raise Refused(f"{setting.key} {setting.show(value)}: {error}") from None
+    payload = {"key": setting.key, "value": setting.show(value), "date": day.isoformat()}
+    seq = await write.event(
+        log.RATING_SETTING, actor=actor, chat=chat, key=setting.key, payload=payload
+    )
+    await write.apply(seq, SettingsChanged(day, ((setting.key, value),)))
     return True
 
 

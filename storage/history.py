@@ -35,13 +35,14 @@ from engine.types import (
     Override,
     PeriodClosed,
     Registered,
+    SettingsChanged,
     TeacherAction,
     TeacherKind,
     Tournament,
     TournamentRated,
     VerificationSuspended,
 )
-from storage import log
+from storage import log, settings
 from storage.codec import (
     RESULTS,
     date_from_text,
@@ -223,6 +224,8 @@ def engine_event(seq: int, kind: str, payload: dict[str, Any]) -> Event:
             suspended=payload["suspended"],
             date=date_from_text(payload["date"]),
         )
+    if kind == log.RATING_SETTING:
+        return settings_changed(payload)
     if kind == log.DAY:
         return DayEnded(date_from_text(payload["date"]))
     if kind == log.MONTH:
@@ -232,6 +235,15 @@ def engine_event(seq: int, kind: str, payload: dict[str, Any]) -> Event:
         row = tuple(seq if c == "seq" else columns[c] for c in TOURNAMENT_COLUMNS)
         return PeriodClosed(tournament_from_row(row))
     raise ValueError(f"event kind {kind!r} is not an engine event")
+
+
+def settings_changed(payload: dict[str, Any]) -> SettingsChanged:
+    """A rating setting change (``/club set tensuusei.anchor 128``) as the fact the systems
+    fold at the start of its date (engine.calendar), its value typed by its declaration."""
+    key = payload["key"]
+    setting = settings.setting_named(key)
+    values = () if setting is None else ((key, settings.read_value(setting, payload["value"])),)
+    return SettingsChanged(date_from_text(payload["date"]), values)
 
 
 def registered_from_row(row: Row) -> Registered:

@@ -36,6 +36,7 @@ EGF = "egf"
 TEACHER = "teacher"
 SUSPEND = "suspend"
 SETTING = "setting"
+RATING_SETTING = "rating_setting"  # a rating setting from a date (payload key, value, date)
 FINALISE = "finalise"
 REOPEN = "reopen"
 AMEND = "amend"
@@ -48,13 +49,24 @@ JOIN_CODE = "join_code"
 JOIN_REDEEMED = "join_redeemed"
 RENAME = "rename"  # a club's new name (payload name, from; key: the new name folded)
 
-ENGINE_EVENTS = (OVERRIDE, EGF, TEACHER, SUSPEND, PERIOD, DAY, MONTH)
+ENGINE_EVENTS = (OVERRIDE, EGF, TEACHER, SUSPEND, PERIOD, DAY, MONTH, RATING_SETTING)
 """Event kinds that become engine history events."""
 
 OVERLAY_EVENTS = (UNDO, VOID, CORRECT, CONFIRM, FINALISE, REOPEN, AMEND)
 """Event kinds that change how other log entries count."""
 
-UNDOABLE = (GAME, PLAYER, VOID, CORRECT, CONFIRM, OVERRIDE, EGF, TEACHER, SUSPEND)
+UNDOABLE = (
+    GAME,
+    PLAYER,
+    VOID,
+    CORRECT,
+    CONFIRM,
+    OVERRIDE,
+    EGF,
+    TEACHER,
+    SUSPEND,
+    RATING_SETTING,
+)
 """Log kinds ``/undo`` can take back."""
 
 LOG_COLUMNS = "log.seq, log.club, log.kind, log.at, log.actor, log.chat"

@@ -1,21 +1,38 @@
-"""Club settings: the latest ``setting`` event for each key, over the defaults.
+"""Club settings: the latest ``setting`` event for each key, over the defaults; typed as
+:class:`ClubSettings`, built once from the log.
 
 The club's rating system is a setting too (``system``); its starting value is the system the
-club was created with. Settings whose key starts with a system key and a dot (``mgsz.…``) are
-*rating settings*: changing one rewrites the past, so the club's projections are rebuilt.
+club was created with. The club-wide settings are declared here (:data:`CLUB_SETTINGS`, each an
+``engine.settings.Setting`` with its range and example); each rating system declares its own
+(``engine.systems.SYSTEM_SETTINGS``, keys like ``tensuusei.anchor``). A change of a club-wide
+setting is a ``setting`` event; a change of a rating setting is a ``rating_setting`` event with
+its effective date, which the history yields as an ``engine.types.SettingsChanged`` fact at the
+start of that day (storage.history): the projections are rewritten from that day, and ``/undo``
+takes it back.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import json
 import re
+from collections.abc import Mapping
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+from zoneinfo import ZoneInfo
 
+from engine import settings as kinds
+from engine.errors import EngineError
+from engine.handicap import EVEN_KOMI
+from engine.settings import Setting, SettingValue
+from engine.systems import SYSTEM_SETTINGS
+from engine.timecontrol import TimeControl
 from storage import log
 from storage.log import Reader
 
 SYSTEM = "system"
-DEFAULTS: dict[str, str] = {"timezone": "UTC"}
-"""Defaults of the settings hoshi itself knows; any other ``[a-z0-9_.]`` key may be set."""
 
 KEY_RE = re.compile(r"^[a-z][a-z0-9_.]*$")
 
@@ -58,7 +75,8 @@ def time_zone(text: str) -> str:
 
 
 async def settings(reader: Reader, club: int) -> dict[str, str]:
-    """The club's settings: defaults, the creation system, then every change in log order."""
+    """The club's stored settings as text: the creation system, then every change in log order
+    (the defaults are the declarations'; :func:`club_settings` types them)."""
     rows = await reader.fetchall(
         "SELECT 0, NULL, system FROM clubs WHERE seq = ? "
         "UNION ALL SELECT seq, key, payload FROM events WHERE club = ? AND kind = ? "
@@ -67,8 +85,7 @@ async def settings(reader: Reader, club: int) -> dict[str, str]:
     )  # one round trip: the creation row (position 0) first
     if not rows or rows[0][0] != 0:
         raise LookupError(f"no club {club}")
-    values = dict(DEFAULTS)
-    values[SYSTEM] = rows[0][2]
+    values = {SYSTEM: rows[0][2]}
     for _, key, payload in rows[1:]:
         values[key] = json.loads(payload)["value"]
     return values
@@ -99,7 +116,382 @@ async def current_system(reader: Reader, club: int) -> str:
     return system_from(row[0], row[1], club)
 
 
-def is_rating_setting(key: str, systems: set[str] | frozenset[str]) -> bool:
-    """Whether changing ``key`` changes ratings (a ``<system>.`` key)."""
-    prefix, dot, _ = key.partition(".")
-    return bool(dot) and prefix in systems
+# ------------------------------------------------------------------ typed settings (issue 12)
+
+LANGUAGES = ("en", "hu", "ja", "sv", "pl")
+"""The languages a club may choose for the bot's replies (English until issue 13)."""
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def parse_weekly(value: str) -> tuple[int, dt.time] | None:
+    """``mon 18:00`` → (0, 18:00); ``off`` → None.
+
+    Raises:
+        ValueError: naming the bad part, with an example.
+    """
+    if value.strip().lower() in ("", "off"):
+        return None
+    parts = value.lower().split()
+    if len(parts) != 2 or parts[0][:3] not in WEEKDAYS:
+        raise ValueError(f"write a day and a time, e.g. mon 18:00, not {value!r}")
+    try:
+        at = dt.time.fromisoformat(parts[1] if len(parts[1]) > 2 else f"{parts[1]}:00")
+    except ValueError:
+        raise ValueError(f"{parts[1]!r} is not a time; write e.g. 18:00") from None
+    return WEEKDAYS.index(parts[0][:3]), at
+
+
+def _club(
+    key: str,
+    summary: str,
+    default: SettingValue,
+    read: Any,
+    show: Any,
+    example: str,
+    allowed: str,
+) -> Setting:
+    return Setting(key, summary, default, read, show, example, rates=False, allowed=allowed)
+
+
+def _refused(key: str, allowed: str, text: str, example: str) -> EngineError:
+    shown = text.strip()
+    shown = shown if len(shown) <= 30 else shown[:30] + "…"
+    return EngineError(f"{key} takes {allowed}, not {shown!r} (e.g. {key} {example})")
+
+
+def _read_zone(text: str) -> SettingValue:
+    try:
+        return time_zone(text)
+    except ValueError as error:
+        raise EngineError(str(error)) from None
+
+
+def _read_language(text: str) -> SettingValue:
+    value = text.strip().lower()
+    if value not in LANGUAGES:
+        raise _refused("language", "one of " + ", ".join(LANGUAGES), text, "hu")
+    return value
+
+
+def _read_country(text: str) -> SettingValue:
+    value = text.strip()
+    if value.lower() in ("none", "-"):
+        return None
+    if not re.fullmatch(r"[A-Za-z]{2}", value):
+        raise _refused("country", "a two-letter code like HU, or none", text, "HU")
+    return value.upper()
+
+
+def _read_time(text: str) -> SettingValue:
+    return kinds.time_control("time", text, "90m+30s")
+
+
+def _read_switch(key: str) -> Any:
+    def read(text: str) -> SettingValue:
+        value = text.strip().lower()
+        if value in kinds.TRUE_WORDS:
+            return True
+        if value in kinds.FALSE_WORDS:
+            return False
+        raise _refused(key, "on or off", text, "on")
+
+    return read
+
+
+def _read_hours(key: str, high: int, example: str) -> Any:
+    def read(text: str) -> SettingValue:
+        try:
+            hours = int(text.strip())
+        except ValueError:
+            raise _refused(
+                key, f"a whole number of hours from 1 to {high}", text, example
+            ) from None
+        if not 1 <= hours <= high:
+            raise _refused(key, f"a whole number of hours from 1 to {high}", text, example)
+        return hours
+
+    return read
+
+
+def _read_weekly(text: str) -> SettingValue:
+    try:
+        return parse_weekly(text)
+    except ValueError as error:
+        raise EngineError(f"weekly: {error} (or off)") from None
+
+
+def _show_weekly(value: SettingValue) -> str:
+    if value is None:
+        return "off"
+    assert isinstance(value, tuple)
+    day, at = value
+    return f"{WEEKDAYS[day]} {at.strftime('%H:%M')}"
+
+
+DEFAULT_REPORT_HOURS = 48
+DEFAULT_GRACE_HOURS = 48
+
+CLUB_SETTINGS: tuple[Setting, ...] = (
+    _club(
+        "timezone",
+        "the club's time zone: its days, scheduled summaries and deadlines",
+        "UTC",
+        _read_zone,
+        str,
+        "Europe/Budapest",
+        "a tz database name like Europe/Budapest",
+    ),
+    _club(
+        "komi",
+        "an even game's komi when a result gives none",
+        EVEN_KOMI,
+        lambda text: kinds.read_komi("komi", text, "6.5"),
+        kinds.komi_text,
+        "6.5",
+        "a whole or half point from -50 to 50",
+    ),
+    _club(
+        "language",
+        "the language of the bot's replies",
+        "en",
+        _read_language,
+        str,
+        "hu",
+        "one of " + ", ".join(LANGUAGES),
+    ),
+    _club(
+        "country",
+        "the club's country: imported players from elsewhere are guests",
+        None,
+        _read_country,
+        lambda value: "none" if value is None else str(value),
+        "HU",
+        "a two-letter code like HU, or none",
+    ),
+    _club(
+        "time",
+        "the club's usual time control (MGSZ rates a month's club games with it)",
+        TimeControl.parse("60m"),
+        _read_time,
+        str,
+        "90m+30s",
+        "a time control like 60m, 90m+30s or 45m 5x30s",
+    ),
+    _club(
+        "reports",
+        "players may report their own games (/result), pending until confirmed",
+        False,
+        _read_switch("reports"),
+        lambda value: "on" if value else "off",
+        "on",
+        "on or off",
+    ),
+    _club(
+        "report_hours",
+        "hours a player's report waits for confirmation",
+        DEFAULT_REPORT_HOURS,
+        _read_hours("report_hours", 24 * 30, "48"),
+        str,
+        "48",
+        f"a whole number of hours from 1 to {24 * 30}",
+    ),
+    _club(
+        "grace_hours",
+        "hours a scheduled summary missed while the bot was down may still be posted",
+        DEFAULT_GRACE_HOURS,
+        _read_hours("grace_hours", 24 * 60, "24"),
+        str,
+        "24",
+        f"a whole number of hours from 1 to {24 * 60}",
+    ),
+    _club(
+        "weekly",
+        "the weekly summary's day and time (club time)",
+        None,
+        _read_weekly,
+        _show_weekly,
+        "mon 18:00",
+        "a weekday and a time like mon 18:00, or off",
+    ),
+)
+"""The club-wide settings: not facts of the calendar (a change rewrites no rating)."""
+
+
+def declared() -> dict[str, Setting]:
+    """Every setting a club may change, by key: the club-wide ones, then each system's."""
+    found = {setting.key: setting for setting in CLUB_SETTINGS}
+    for system_settings in SYSTEM_SETTINGS.values():
+        found.update((setting.key, setting) for setting in system_settings)
+    return found
+
+
+def setting_named(key: str) -> Setting | None:
+    """The declared setting ``key`` (``None``: no such setting)."""
+    return declared().get(key.strip().lower())
+
+
+def read_value(setting: Setting, text: str) -> SettingValue:
+    """A stored text as the setting's typed value (the default if it no longer reads: a value
+    stored before the setting's range changed)."""
+    try:
+        return setting.read(text)
+    except EngineError:
+        return setting.default
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClubSettings:
+    """A club's settings, typed: every declared setting's current value (the club-wide ones
+    and every system's), built once from the log (:func:`club_settings`).
+
+    ``stored`` holds the text of the settings hoshi does not declare (kept as written).
+    ``since`` holds, for each rating setting the club changed, the date the change holds from.
+    """
+
+    system: str
+    values: Mapping[str, SettingValue]
+    stored: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    since: Mapping[str, dt.date] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("values", "stored", "since"):  # frozen all the way down
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+
+    @classmethod
+    def defaults(cls, system: str = "") -> ClubSettings:
+        """Every setting at its default (a chat without a club)."""
+        return cls(system, {key: setting.default for key, setting in declared().items()})
+
+    def value(self, key: str) -> SettingValue:
+        """The typed value of the declared setting ``key``."""
+        return self.values[key]
+
+    def text(self, key: str) -> str:
+        """The value of ``key`` as a club member would type it."""
+        setting = setting_named(key)
+        if setting is None:
+            return self.stored.get(key, "")
+        return setting.show(self.values[key])
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """The text of ``key`` (``default`` when it is neither declared nor stored)."""
+        if key == SYSTEM:
+            return self.system
+        if key in self.values:
+            return self.text(key)
+        return self.stored.get(key, default)
+
+    def system_values(self, key: str) -> tuple[tuple[str, SettingValue], ...]:
+        """The system ``key``'s settings and their current values."""
+        return tuple(
+            (setting.key, self.values[setting.key]) for setting in SYSTEM_SETTINGS.get(key, ())
+        )
+
+    @property
+    def time_zone(self) -> str:
+        """The tz database name of the club's time zone."""
+        return str(self.values["timezone"])
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The club's time zone."""
+        return ZoneInfo(self.time_zone)
+
+    @property
+    def komi(self) -> Fraction:
+        """An even game's komi when a result gives none."""
+        value = self.values["komi"]
+        assert isinstance(value, Fraction)
+        return value
+
+    @property
+    def language(self) -> str:
+        """The language of the bot's replies (en, hu, ja, sv, pl)."""
+        return str(self.values["language"])
+
+    @property
+    def country(self) -> str | None:
+        """The club's country (a two-letter code), if set."""
+        value = self.values["country"]
+        return None if value is None else str(value)
+
+    @property
+    def time(self) -> TimeControl:
+        """The club's usual time control."""
+        value = self.values["time"]
+        assert isinstance(value, TimeControl)
+        return value
+
+    @property
+    def reports(self) -> bool:
+        """Whether players may report their own games."""
+        return bool(self.values["reports"])
+
+    @property
+    def report_hours(self) -> int:
+        """Hours a player's report waits for confirmation."""
+        value = self.values["report_hours"]
+        assert isinstance(value, int)
+        return value
+
+    @property
+    def grace_hours(self) -> int:
+        """Hours a missed scheduled summary may still be posted."""
+        value = self.values["grace_hours"]
+        assert isinstance(value, int)
+        return value
+
+    @property
+    def weekly(self) -> tuple[int, dt.time] | None:
+        """The weekly summary's weekday (0 = Monday) and time, or ``None`` (off)."""
+        value = self.values["weekly"]
+        assert value is None or isinstance(value, tuple)
+        return value
+
+
+RATING_ROWS = (
+    "SELECT seq, key, payload FROM events WHERE club = ? AND kind = ? "
+    "AND seq NOT IN (SELECT target FROM events WHERE club = ? AND kind = ? "
+    "AND target IS NOT NULL)"
+)
+"""The club's rating setting changes that were not undone (parameters: club, kind, club,
+``log.UNDO``)."""
+
+
+async def rating_changes(reader: Reader, club: int) -> list[tuple[int, str, str, dt.date]]:
+    """The club's rating setting changes not undone, as ``(seq, key, text, date)`` in the order
+    they hold: by date, then by entry."""
+    rows = await reader.fetchall(RATING_ROWS, (club, log.RATING_SETTING, club, log.UNDO))
+    changes = []
+    for seq, key, payload in rows:
+        data = json.loads(payload)
+        changes.append((seq, key, data["value"], dt.date.fromisoformat(data["date"])))
+    changes.sort(key=lambda change: (change[3], change[0]))
+    return changes
+
+
+async def club_settings(reader: Reader, club: int) -> ClubSettings:
+    """The club's typed settings, built once from the log."""
+    stored = await settings(reader, club)
+    values: dict[str, SettingValue] = {}
+    for key, setting in declared().items():
+        text = stored.get(key)
+        values[key] = setting.default if text is None else read_value(setting, text)
+    since: dict[str, dt.date] = {}
+    for _, key, text, date in await rating_changes(reader, club):
+        changed = setting_named(key)
+        if changed is not None:
+            values[key] = read_value(changed, text)
+            since[key] = date
+    rest = {key: text for key, text in stored.items() if key not in values and key != SYSTEM}
+    return ClubSettings(stored[SYSTEM], values, rest, since)
+
+
+def value_from(setting: Setting, text: str) -> SettingValue:
+    """A club member's text as the setting's value.
+
+    Raises:
+        EngineError: the range or allowed values and an example.
+    """
+    return setting.read(text)

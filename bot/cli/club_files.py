@@ -123,25 +123,21 @@ def _run_import(args: argparse.Namespace) -> int:
 async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remedies) -> int:  # type: ignore[no-untyped-def]
     """A CSV of players or of games (formats.md, CSV), told apart by its header."""
     import datetime as dt
-    from zoneinfo import ZoneInfo
 
     import storage
     from bot import importing
     from bot.adapters.console import CALLER
     from engine.formats import parse_players_csv
-    from engine.formats.tournament_file import parse_komi
     from storage.errors import BatchError
     from storage.records import NewPlayer
 
     header = data.lstrip().decode("utf-8", "replace").split("\n", 1)[0].lower()
     if "black" in header and "white" in header:
-        games = await importing.games_from_csv(
-            db, club, data, even_komi=parse_komi(settings.get("komi", "6.5"))
-        )
+        games = await importing.games_from_csv(db, club, data, even_komi=settings.komi)
         rows = await storage.record_games(db, club, games, actor=CALLER.identity)
         print(f"{len(rows)} games recorded in {club.name}.")
         return 0
-    today = dt.datetime.now(ZoneInfo(settings.get("timezone", "UTC"))).date()
+    today = dt.datetime.now(settings.zone).date()
     players = [
         (
             row.line,

@@ -29,6 +29,7 @@ from engine.errors import EngineError
 from storage.db import Clock, Database
 from storage.errors import StorageError
 from storage.records import Club
+from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
     from bot.scheduler import Scheduler
@@ -111,7 +112,9 @@ class Core:
         db = self.db.delivering(inv.delivery)
         club = await storage.club_for_chat(db, inv.caller.platform, inv.chat_id)
         if club is None:
-            return Context(self, inv, None, inv.caller.chat_admin, {}, db, command)
+            return Context(
+                self, inv, None, inv.caller.chat_admin, ClubSettings.defaults(), db, command
+            )
         return Context(
             self,
             inv,

@@ -11,6 +11,7 @@ from bot.core.invocation import Invocation
 from bot.core.parse import Args
 from storage.db import Database
 from storage.records import Club
+from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
     from bot.core.app import Core
@@ -23,7 +24,7 @@ class Context:
     inv: Invocation
     club: Club | None
     organiser: bool
-    settings: dict[str, str]
+    settings: ClubSettings
     db: Database
     """The database as this invocation writes it: ``core.db.delivering(inv.delivery)``, so a
     chat update delivered twice changes nothing the second time (storage.deliveries)."""
@@ -52,7 +53,7 @@ class Context:
 
     @property
     def timezone(self) -> ZoneInfo:
-        return ZoneInfo(self.settings.get("timezone", "UTC"))
+        return self.settings.zone
 
     def args(self, text: str | None = None, *, action: str | None = None) -> Args:
         """The command's arguments (default: the whole invocation text) with the ``key=value``

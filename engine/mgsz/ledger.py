@@ -12,6 +12,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any, ClassVar
 
+from engine import settings
 from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.handicap import EVEN_KOMI, rank_handicap
@@ -36,6 +37,7 @@ from engine.mgsz.tables import (
     STRONGEST_STEP,
 )
 from engine.ranks import Rank
+from engine.settings import Setting
 from engine.system import (
     Band,
     Card,
@@ -100,6 +102,29 @@ class MgszParams:
     even_komi: Fraction = EVEN_KOMI
     split_club_periods: bool = True
     club_time: TimeControl = CLUB_TIME
+
+
+SETTINGS: tuple[Setting, ...] = (
+    settings.rank(
+        "mgsz.max_initial_rank",
+        "the strongest rank an organiser may give a new player without a rating",
+        params=MgszParams,
+        field="max_initial_rank",
+        low=Rank.kyu(30),
+        high=Rank.dan(9),
+        example="5k",
+        rule="MGSZ Minősítési Szabályzat 5.§ (3): stronger than 5 kyu needs the committee",
+    ),
+    settings.switch(
+        "mgsz.split_club_periods",
+        "split a big club rating period into parts, as a big tournament is split",
+        params=MgszParams,
+        field="split_club_periods",
+        rule="MGSZ Minősítési Szabályzat 6.§ (3) (splitting; for club periods hoshi's choice)",
+    ),
+)
+"""The club's MGSZ settings (``/club set mgsz.…``); defaults from MgszParams. The even-game
+komi and the usual time control are the club's own settings (``/club komi``, ``/club time``)."""
 
 
 class _Standing:
@@ -384,12 +409,14 @@ class Mgsz:
             )
         ]
 
-    def _ignored(self, event: Event) -> list[Change]:
-        """EGF ratings, days, months and PSG actions do not touch MGSZ."""
+    def _settings(self, event: SettingsChanged) -> list[Change]:
+        """The club changed its MGSZ settings from ``event.date`` on (``SETTINGS``): a new
+        player's rank limit and the splitting of the periods closed from that date."""
+        self.params = settings.params_with(self.params, SETTINGS, event.values)
         return []
 
-    def _settings(self, event: SettingsChanged) -> list[Change]:
-        """A club's changed settings (``mgsz.*``) from ``event.date`` on."""
+    def _ignored(self, event: Event) -> list[Change]:
+        """EGF ratings, days, months and PSG actions do not touch MGSZ."""
         return []
 
     # ------------------------------------------------------------ rating

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.psg.entries import EntryStanding, entry_rank_violations
 from engine.psg.ledger import Psg
+from engine.psg.settings import SETTINGS
 from engine.psg.state import GameScore, PsgParams
 from engine.psg.tables import (
     DAN_NORMS,
@@ -34,6 +35,7 @@ __all__ = [
     "MODEL_RATINGS",
     "POINTS_COLUMNS",
     "POINTS_TABLE",
+    "SETTINGS",
     "EntryStanding",
     "GameScore",
     "Psg",

@@ -11,6 +11,7 @@ import heapq
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from engine import settings
 from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
@@ -23,6 +24,7 @@ from engine.psg.checks import (
 )
 from engine.psg.entries import EntryStanding, entry_rank_violations
 from engine.psg.report import card_values, next_rank, promotion_lines, results_text
+from engine.psg.settings import SETTINGS
 from engine.psg.state import (
     GameScore,
     PlayerState,
@@ -132,7 +134,15 @@ class Psg:
         return []
 
     def _settings(self, event: SettingsChanged) -> list[Change]:
-        """A club's changed settings (``psg.*``) from ``event.date`` on."""
+        """The club changed its PSG settings from ``event.date`` on (``SETTINGS``): the facts
+        from that date are judged by the new params (which games count, the deadlines, the
+        promotion and verification limits); what was ranked before stays."""
+        params = settings.params_with(self.params, SETTINGS, event.values)
+        if params != self.params:
+            self.params = params
+            self._time_ok = {}  # whether a time control counts depends on the params
+            self._last_time = None
+            self._last_time_ok = None
         return []
 
     def _player(self, player: PlayerId, what: str) -> PlayerState:

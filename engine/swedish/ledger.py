@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from engine import settings
 from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
@@ -35,6 +36,7 @@ from engine.swedish.tables import (
     QUARTERS,
     REGION_REVIEW_GAMES,
     REQUIREMENTS,
+    SETTINGS,
     Requirement,
     SwedishParams,
 )
@@ -138,6 +140,11 @@ class Swedish:
     _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: SwedishParams = DEFAULT_PARAMS) -> None:
+        self._players: dict[PlayerId, _Player] = {}
+        self._configure(params)
+
+    def _configure(self, params: SwedishParams) -> None:
+        """Take ``params``: the targets, their requirements and points tables (rules.md §3.3)."""
         self.params = params
         requirements = {Rank.parse(t): Requirement(*pg) for t, pg in REQUIREMENTS.items()}
         if params.kyu_targets:
@@ -151,7 +158,6 @@ class Swedish:
         }
         # quarter-points of a whole game per target, by opponent step and outcome
         self._tables = {target: _target_table(target) for target in targets}
-        self._players: dict[PlayerId, _Player] = {}
 
     # ------------------------------------------------------------------------- events
 
@@ -171,7 +177,25 @@ class Swedish:
         return []
 
     def _settings(self, event: SettingsChanged) -> list[Change]:
-        """A club's changed settings (``swedish.*``) from ``event.date`` on."""
+        """The club changed its Swedish settings from ``event.date`` on (``SETTINGS``).
+
+        Komi bounds apply to the games from that date. A change of the kyu targets (rules.md
+        §3.3: club-managed 4k, 3k, 2k) re-aims every player at their next target under the new
+        requirements, counted over their games so far (the trackers of the kyu targets start
+        again from the stored games); nobody is promoted by the change itself.
+        """
+        params = settings.params_with(self.params, SETTINGS, event.values)
+        if params == self.params:
+            return []
+        before = self.params
+        self._configure(params)
+        kyu = (params.kyu_targets, params.kyu_points, params.kyu_games)
+        if kyu != (before.kyu_targets, before.kyu_points, before.kyu_games):
+            dropped = {Rank.parse(text).step for text in KYU_TARGETS}
+            for player in self._players.values():
+                for step in dropped:
+                    player.trackers.pop(step, None)
+                self._retarget(player)
         return []
 
     def _register(self, event: Registered) -> list[Change]:

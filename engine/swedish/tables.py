@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine import settings
 from engine.errors import EngineError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU
+from engine.settings import Setting
 from engine.types import (
     Outcome,
 )
@@ -99,3 +101,51 @@ class SwedishParams:
 
 
 DEFAULT_PARAMS = SwedishParams()
+
+SETTINGS: tuple[Setting, ...] = (
+    settings.switch(
+        "swedish.kyu_targets",
+        "the club also promotes to 4k, 3k and 2k on points",
+        params=SwedishParams,
+        field="kyu_targets",
+        rule="Swedish promotion rules: kyu promotions are the club's own (80–100 points "
+        "recommended)",
+    ),
+    settings.whole(
+        "swedish.kyu_points",
+        "points a kyu promotion needs",
+        params=SwedishParams,
+        field="kyu_points",
+        low=1,
+        high=1000,
+        example="80",
+        rule="Swedish promotion rules: 80–100 points recommended for kyu players",
+    ),
+    settings.whole(
+        "swedish.kyu_games",
+        "games a kyu promotion's points must come from, at most",
+        params=SwedishParams,
+        field="kyu_games",
+        low=1,
+        high=1000,
+        example="10",
+        rule="Swedish promotion rules (no game count is given for kyu players)",
+    ),
+    settings.komi(
+        "swedish.komi_min",
+        "the lowest komi of a valid even game",
+        params=SwedishParams,
+        field="komi_min",
+        example="5.5",
+        rule="Swedish promotion rules, valid games: even games with komi 5½ to 8",
+    ),
+    settings.komi(
+        "swedish.komi_max",
+        "the highest komi of a valid even game",
+        params=SwedishParams,
+        field="komi_max",
+        example="8",
+        rule="Swedish promotion rules, valid games: even games with komi 5½ to 8",
+    ),
+)
+"""The club's Swedish settings (``/club set swedish.…``); defaults from SwedishParams."""

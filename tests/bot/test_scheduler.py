@@ -16,10 +16,11 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
-from bot.scheduler import Scheduler, last_weekly, parse_weekly
+from bot.scheduler import Scheduler, last_weekly
 from engine.calendar import Phase
 from engine.ranks import Rank
 from engine.system import Pending
+from storage.settings import parse_weekly
 
 ADMIN = Caller("console", "admin", "Admin Ági", chat_admin=True)
 ANNA = Caller("console", "11", "Anna")

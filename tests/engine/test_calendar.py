@@ -20,6 +20,7 @@ from engine.types import (
     PeriodClosed,
     Registered,
     Result,
+    SettingsChanged,
     Tournament,
     TournamentRated,
 )
@@ -77,3 +78,11 @@ def test_start_of_a_day_comes_before_everything_of_it(
     assert calendar.day_of(moment(day, phase, start)) == day
     if day > dt.date.min:
         assert (moment(day - dt.timedelta(days=1), Phase.MONTH_END), 10**12) < start_of(day)
+
+
+def test_a_settings_change_comes_first_on_its_day() -> None:
+    change = SettingsChanged(DAY, (("tensuusei.anchor", 128),))
+    at = event_key(change, 10**9)
+    assert calendar.event_day(change) == DAY
+    assert start_of(DAY) <= at < event_key(Registered(9, Rank.kyu(5), DAY), 1)
+    assert (moment(DAY - dt.timedelta(days=1), Phase.MONTH_END), 10**12) < at

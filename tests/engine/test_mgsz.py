@@ -57,6 +57,7 @@ from engine.types import (
     PeriodClosed,
     Registered,
     Result,
+    SettingsChanged,
     TeacherAction,
     TeacherKind,
     Tournament,
@@ -1400,3 +1401,14 @@ def test_entry_notes_name_entries_outside_their_elo_band() -> None:
 def test_initial_rank_limit_is_the_clubs_setting() -> None:
     assert Mgsz().initial_rank_limit() == R("5k")
     assert Mgsz(MgszParams(max_initial_rank=R("3k"))).initial_rank_limit() == R("3k")
+
+
+def test_max_initial_rank_setting_holds_from_its_date() -> None:
+    ledger = Mgsz()
+    with pytest.raises(RuleError):
+        ledger.apply(reg(1, "3k"))
+    later = DAY + dt.timedelta(days=1)
+    ledger.apply(SettingsChanged(later, (("mgsz.max_initial_rank", R("1d")),)))
+    ledger.apply(Registered(1, R("3k"), later))
+    assert ledger.card(1).rank == R("3k")
+    assert ledger.params.split_club_periods  # the other settings keep their defaults

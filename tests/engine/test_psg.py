@@ -53,6 +53,7 @@ from engine.types import (
     Override,
     Registered,
     Result,
+    SettingsChanged,
     TeacherAction,
     TeacherKind,
     Tournament,
@@ -1491,3 +1492,14 @@ def test_no_rank_bands_weight_or_initial_limit() -> None:
     assert psg.rank_bands() == ()
     assert psg.tournament_weight(Tournament(1, "Cup", DAY, DAY, 3)) is None
     assert psg.initial_rank_limit() is None
+
+
+def test_boards_setting_counts_other_boards_from_its_date() -> None:
+    ledger = Psg()
+    ledger.apply(Registered(1, R("10k"), DAY))
+    ledger.apply(Registered(2, R("10k"), DAY))
+    small = Game(1, 1, 2, Result.BLACK, DAY, board=13)
+    assert ledger.uncounted(small) is not None
+    ledger.apply(SettingsChanged(DAY, (("psg.boards", (13, 19)),)))
+    assert ledger.params.boards == (13, 19)
+    assert ledger.uncounted(small) is None

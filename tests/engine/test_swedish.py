@@ -40,6 +40,7 @@ from engine.types import (
     Override,
     Registered,
     Result,
+    SettingsChanged,
     Tournament,
     TournamentRated,
 )
@@ -742,3 +743,25 @@ def test_the_card_keeps_the_sequence_values_under_their_export_keys() -> None:
         "swedish_sequences.target": "1k",
         "swedish_sequences.games": 0,
     }
+
+
+def test_kyu_targets_setting_aims_players_at_4k_from_its_date() -> None:
+    system = registered("6k")
+    assert system.promotion(SUBJECT).target is None or system.promotion(SUBJECT).target > r("4k")
+    system.apply(
+        SettingsChanged(
+            DAY, (("swedish.kyu_targets", True), ("swedish.kyu_points", 90), ("other.x", 1))
+        )
+    )
+    assert system.promotion(SUBJECT).target == r("4k")
+    assert system.params.kyu_points == 90
+
+
+def test_komi_bounds_setting_judges_the_games_after_it() -> None:
+    system = registered("1d")
+    system.apply(Registered(2, r("1d"), DAY))
+    late = game_with(komi=Fraction(9), counts_as_tournament=True, time=HOUR)
+    assert "komi" in (system.uncounted(late) or "")
+    system.apply(SettingsChanged(DAY, (("swedish.komi_max", Fraction(9)),)))
+    assert system.params.komi_max == 9
+    assert system.uncounted(late) is None

@@ -34,6 +34,7 @@ from engine.types import (
     Override,
     Registered,
     Result,
+    SettingsChanged,
     Tournament,
     TournamentRated,
 )
@@ -605,3 +606,49 @@ def test_no_tournament_weight_entry_rules_or_initial_limit() -> None:
     assert system.tournament_weight(cup) is None
     assert system.entry_notes(cup, [Entry(1, Rank.parse("3d"))]) == []
     assert system.initial_rank_limit() is None
+
+
+# ------------------------------------------------------------------ settings (issue 12)
+
+
+def test_anchor_setting_places_players_registered_from_its_date() -> None:
+    from engine.tensuusei import SETTINGS
+
+    system = Tensuusei()
+    system.apply(Registered(1, Rank.parse("1d"), DAY))
+    system.apply(SettingsChanged(NEXT_DAY, (("tensuusei.anchor", 128),)))
+    system.apply(Registered(2, Rank.parse("1d"), NEXT_DAY))
+    assert points(system, 1) == 130  # registered before the change: its points stay
+    assert points(system, 2) == 128
+    assert system.params.anchor_1d == 128
+    assert {s.key for s in SETTINGS} >= {"tensuusei.anchor", "tensuusei.spacing"}
+
+
+def test_settings_of_other_systems_are_ignored() -> None:
+    system = Tensuusei()
+    system.apply(SettingsChanged(DAY, (("mgsz.anchor", 1), ("tensuusei.spacing", 10))))
+    system.apply(Registered(1, Rank.parse("2d"), DAY))
+    assert points(system, 1) == 140
+
+
+def test_pair_limit_setting_none_counts_every_game() -> None:
+    system = ledger({1: 100, 2: 100})
+    system.apply(SettingsChanged(DAY, (("tensuusei.pair_games_per_day", None),)))
+    for gid in range(1, 6):
+        system.apply(won_by(gid, 1, 2))
+    system.apply(DayEnded(DAY))
+    assert points(system, 1) == 105
+
+
+def test_settings_read_range_and_example() -> None:
+    from engine.tensuusei import SETTINGS
+
+    anchor = next(s for s in SETTINGS if s.key == "tensuusei.anchor")
+    assert anchor.default == 130 == TensuuseiParams().anchor_1d
+    assert anchor.read(" 128 ") == 128
+    with pytest.raises(EngineError, match=r"from 1 to 100000.*e\.g\. tensuusei\.anchor 130"):
+        anchor.read("lots")
+    limit = next(s for s in SETTINGS if s.key == "tensuusei.pair_games_per_day")
+    assert limit.read("none") is None
+    assert limit.show(None) == "none"
+    assert next(s for s in SETTINGS if s.field == "settle_end_of_day").read("off") is False

@@ -89,21 +89,20 @@ async def test_a_chat_cannot_belong_to_two_clubs(db: Database, club: Club) -> No
 
 
 async def test_settings_default_and_change(db: Database, club: Club) -> None:
-    assert await club_settings(db, club) == {"system": "plus", "timezone": "UTC"}
+    typed = await club_settings(db, club)
+    assert (typed.system, typed.time_zone, typed.weekly) == ("plus", "UTC", None)
     assert await set_setting(db, club, "timezone", "Europe/Budapest", actor=ORGANISER)
     assert not await set_setting(db, club, "timezone", "Europe/Budapest", actor=ORGANISER)
     assert await set_setting(db, club, "weekly", "mon 18:00", actor=ORGANISER)
-    assert await club_settings(db, club) == {
-        "system": "plus",
-        "timezone": "Europe/Budapest",
-        "weekly": "mon 18:00",
-    }
+    typed = await club_settings(db, club)
+    assert (typed.system, typed.time_zone) == ("plus", "Europe/Budapest")
+    assert typed.weekly == (0, dt.time(18, 0)) and typed.get("weekly") == "mon 18:00"
 
 
 async def test_changing_the_system_is_a_setting(db: Database, club: Club) -> None:
     assert await set_setting(db, club, "system", "Daily", actor=ORGANISER)
     assert (await get_club(db, club.id)) == Club(club.id, club.name, "daily")
-    assert (await club_settings(db, club))["system"] == "daily"
+    assert (await club_settings(db, club)).system == "daily"
 
 
 @pytest.mark.parametrize(

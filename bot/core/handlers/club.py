@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import difflib
 import re
 
 import storage
@@ -10,20 +12,22 @@ from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
+from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_tournament
-from bot.core.parse import Token, join, positive_int
+from bot.core.parse import Token, join
 from bot.core.replies import Button, Document, Reply, Text
 from engine.errors import EngineError
-from engine.formats.tournament_file import parse_komi
-from engine.systems import SYSTEMS
-from engine.timecontrol import TimeControl
+from engine.settings import Setting
+from engine.systems import SYSTEM_SETTINGS, SYSTEMS
+from storage import settings as settings_mod
+from storage.errors import Refused
 from storage.names import fold
-from storage.settings import time_zone
+from storage.settings import ClubSettings
 
 CLUB_USAGE = (
     "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | rename NAME | "
     "timezone ZONE | komi K | country XX | time TIME | reports on [HOURS]|off | grace HOURS | "
-    "organiser add|remove WHO"
+    "organiser add|remove WHO | settings | set KEY VALUE [from=YYYY-MM-DD]"
 )
 
 
@@ -36,12 +40,16 @@ CLUB_USAGE = (
         f"/club system {system_names.OTHER_SYSTEM}",
         "/club rename Budapesti Go Egyesület",
         "/club timezone Europe/Budapest",
+        "/club settings",
+        "/club set tensuusei.anchor 128",
+        "/club set psg.report_days 5 from=2026-01-01",
         "/club organiser add telegram:12345",
         "/club code",
         "/club join K7Q2-MX4P",
     ),
     access=ORGANISER,
     needs_club=False,
+    options={"from"},
     params=(
         Param(
             "action",
@@ -61,13 +69,16 @@ CLUB_USAGE = (
                 "reports",
                 "grace",
                 "organiser",
+                "settings",
+                "set",
             ),
         ),
         Param("value", "text", "the setting's value", required=False),
     ),
 )
 async def club(ctx: Context) -> Reply:
-    words = ctx.args().words
+    args = ctx.args({"from"})
+    words = args.words
     if not words:
         return (
             await _show(ctx)
@@ -85,8 +96,17 @@ async def club(ctx: Context) -> Reply:
             "this chat has no club yet: start one with /club new NAME SYSTEM or "
             "join one with /club join CODE"
         )
+    if "from" in args.options and action != "set":
+        raise BadArgument(
+            "from= is for /club set with a rating setting, e.g. /club set "
+            "tensuusei.anchor 128 from=2026-01-01"
+        )
     if action == "show":
         return await _show(ctx)
+    if action == "settings":
+        return _settings(ctx)
+    if action == "set":
+        return await _set(ctx, rest, args.options.get("from"))
     if action == "rename":
         return await _rename(ctx, value)
     if action == "code":
@@ -109,27 +129,12 @@ async def club(ctx: Context) -> Reply:
             "derived from the same games, so switching back loses nothing."
         )
     if action == "timezone":
-        try:
-            value = time_zone(value)  # any string gets a clear answer, never a crash
-        except ValueError as exc:
-            raise BadArgument(str(exc)) from None
-        await storage.set_setting(
-            ctx.db, ctx.club, "timezone", value, actor=ctx.actor, chat=ctx.chat
-        )
-        return Reply.text(f"{ctx.club.name}'s time zone is now {value}.")
+        now = await _change(ctx, "timezone", value, "/club timezone")
+        return Reply.text(f"{ctx.club.name}'s time zone is now {now.time_zone}.")
     if action == "komi":
-        try:
-            komi = parse_komi(value)
-        except EngineError:
-            raise BadArgument(f"komi must be a number like 6.5 or 7, not {value!r}") from None
-        if not -50 <= komi <= 50 or (komi * 2).denominator != 1:  # what a game's komi= takes
-            raise BadArgument(
-                f"komi must be a whole or half point from -50 to 50, like 6.5 or 7, not {value}"
-            )
-        await storage.set_setting(
-            ctx.db, ctx.club, "komi", fmt.value(komi), actor=ctx.actor, chat=ctx.chat
-        )
-        return Reply.text(f"Even games in {ctx.club.name} now default to komi {fmt.value(komi)}.")
+        now = await _change(ctx, "komi", value, "/club komi")
+        komi = fmt.value(now.komi)
+        return Reply.text(f"Even games in {ctx.club.name} now default to komi {komi}.")
     if action == "country":
         return await _country(ctx, value)
     if action == "time":
@@ -137,13 +142,10 @@ async def club(ctx: Context) -> Reply:
     if action == "reports":
         return await _reports(ctx, rest)
     if action == "grace":
-        hours = positive_int(value or "?", "grace (hours)", low=1, high=24 * 60)
-        await storage.set_setting(
-            ctx.db, ctx.club, "grace_hours", str(hours), actor=ctx.actor, chat=ctx.chat
-        )
+        now = await _change(ctx, "grace_hours", value, "/club grace")
         return Reply.text(
             f"A scheduled summary missed while the bot was down is still posted "
-            f"up to {hours} hours late; rating work always runs."
+            f"up to {now.grace_hours} hours late; rating work always runs."
         )
     if action in ("organiser", "organizer"):
         return await _organiser(ctx, rest)
@@ -152,15 +154,9 @@ async def club(ctx: Context) -> Reply:
 
 async def _usual_time(ctx: Context, value: str) -> Reply:
     """The club's usual time control: its MGSZ rating period's multiplier (rules.md §1.4)."""
-    try:
-        time = TimeControl.parse(value)
-    except EngineError as exc:
-        raise BadArgument(str(exc)) from None
-    await storage.set_setting(
-        ctx.db, ctx.the_club, "time", str(time), actor=ctx.actor, chat=ctx.chat
-    )
+    now = await _change(ctx, "time", value, "/club time")
     return Reply.text(
-        f"{ctx.the_club.name}'s usual time control is {time}: under MGSZ the "
+        f"{ctx.the_club.name}'s usual time control is {now.time}: under MGSZ the "
         "month's club games are rated with the multiplier it gives."
     )
 
@@ -170,21 +166,150 @@ async def _reports(ctx: Context, rest: list[Token]) -> Reply:
     if not rest or rest[0].text.lower() not in ("on", "off"):
         raise BadArgument("write /club reports on [HOURS] or /club reports off")
     if rest[0].text.lower() == "off":
-        await storage.set_setting(
-            ctx.db, ctx.the_club, "reports", "off", actor=ctx.actor, chat=ctx.chat
-        )
+        await _change(ctx, "reports", "off", "/club reports")
         return Reply.text("Only organisers record results now.")
-    hours = positive_int(rest[1].text, "hours", low=1, high=24 * 30) if len(rest) > 1 else 48
-    await storage.set_setting(
-        ctx.db, ctx.the_club, "reports", "on", actor=ctx.actor, chat=ctx.chat
-    )
-    await storage.set_setting(
-        ctx.db, ctx.the_club, "report_hours", str(hours), actor=ctx.actor, chat=ctx.chat
-    )
+    hours = rest[1].text if len(rest) > 1 else str(settings_mod.DEFAULT_REPORT_HOURS)
+    setting = _declared("report_hours")
+    _read(setting, hours, "/club reports on")  # refused before anything changes
+    await _change(ctx, "reports", "on", "/club reports")
+    now = await _change(ctx, "report_hours", hours, "/club reports on")
     return Reply.text(
         f"Players may now report their own games with /result: a report waits "
-        f"for the opponent's confirmation and expires after {hours} hours."
+        f"for the opponent's confirmation and expires after {now.report_hours} hours."
     )
+
+
+def _declared(key: str) -> Setting:
+    setting = settings_mod.setting_named(key)
+    assert setting is not None, key
+    return setting
+
+
+def _read(setting: Setting, value: str, command: str) -> object:
+    """``value`` read by the setting's declaration; a bad one gets its range and an example
+    of ``command`` (``/club komi``, ``/club set KEY``)."""
+    try:
+        return setting.read(value)
+    except EngineError as error:
+        raise BadArgument(_with_command(str(error), setting.key, command)) from None
+
+
+def _with_command(message: str, key: str, command: str) -> str:
+    """A setting's refusal with its example written as the command that takes it."""
+    return message.replace(f"(e.g. {key} ", f"(e.g. {command} ")
+
+
+async def _change(
+    ctx: Context, key: str, value: str, command: str, since: dt.date | None = None
+) -> ClubSettings:
+    """Change one setting through its declaration; the club's settings after the change."""
+    return (await _changed(ctx, key, value, command, since))[1]
+
+
+async def _changed(
+    ctx: Context, key: str, value: str, command: str, since: dt.date | None = None
+) -> tuple[bool, ClubSettings]:
+    """:func:`_change`, and whether the setting changed (``False``: it already had the value).
+
+    A bad value is refused with the setting's range and an example of ``command``."""
+    _read(_declared(key), value, command)
+    try:
+        changed = await storage.set_setting(
+            ctx.db, ctx.the_club, key, value, actor=ctx.actor, chat=ctx.chat, since=since
+        )
+    except Refused as error:
+        raise BadArgument(_with_command(str(error), key, command)) from None
+    return changed, await storage.club_settings(ctx.db, ctx.the_club)
+
+
+def _close_keys(key: str) -> list[str]:
+    """Declared keys close to a mistyped one (``anchor`` → ``tensuusei.anchor``)."""
+    keys = list(settings_mod.declared())
+    found = [k for k in keys if k.endswith("." + key) or k == key]
+    found += difflib.get_close_matches(key, keys, n=3, cutoff=0.8)
+    found += difflib.get_close_matches(
+        key, [k.partition(".")[2] for k in keys if "." in k], n=3, cutoff=0.75
+    )
+    named = []
+    for each in found:
+        full = each if each in keys else next(k for k in keys if k.endswith("." + each))
+        if full not in named:
+            named.append(full)
+    return named[:3]
+
+
+async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply:
+    """``/club set KEY VALUE [from=YYYY-MM-DD]``: any setting, by its declaration."""
+    if len(rest) < 2:
+        raise BadArgument(
+            "write /club set KEY VALUE, e.g. /club set tensuusei.anchor 128; "
+            "/club settings lists every setting"
+        )
+    key, value = rest[0].text.strip().lower(), join(rest[1:])
+    if key == settings_mod.SYSTEM:
+        raise BadArgument(f"change the rating system with /club system, e.g. /club system {value}")
+    setting = settings_mod.setting_named(key)
+    if setting is None:
+        close = _close_keys(key)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise BadArgument(f"there is no setting {key!r}; {hint}/club settings lists every setting")
+    command = f"/club set {key}"
+    if since_text is not None and not setting.rates:
+        raise BadArgument(
+            f"{key} changes no rating, so it takes no from= date; e.g. {command} {setting.example}"
+        )
+    since = opt.date(ctx, since_text) if since_text is not None else None
+    before = ctx.settings.value(key)
+    changed, now = await _changed(ctx, key, value, command, since)
+    shown = setting.show(now.value(key))
+    if not changed:
+        return Reply.text(f"{key} is already {setting.show(setting.read(value))}.")
+    if not setting.rates:
+        return Reply.text(
+            f"{ctx.the_club.name}: {key} is now {shown} (was {setting.show(before)})."
+        )
+    day = since or ctx.today()
+    return Reply.text(
+        f"{ctx.the_club.name}: {key} is {setting.show(setting.read(value))} from "
+        f"{day.isoformat()} (was {setting.show(before)}); every rating from that day on is "
+        "recomputed. /undo takes it back."
+    )
+
+
+def _settings(ctx: Context) -> Reply:
+    """``/club settings``: every setting with its value, default and what it does; the club's
+    own settings first, then its rating system's, then the other systems'."""
+    current = ctx.settings
+    blocks = [Text(f"{ctx.the_club.name}: settings", title=True)]
+    blocks.append(Text("Club", title=True))
+    blocks.append(Text("\n".join(_setting_line(current, s) for s in settings_mod.CLUB_SETTINGS)))
+    system = current.system
+    order = [system, *sorted(k for k in SYSTEM_SETTINGS if k != system)]
+    for key in order:
+        declared = SYSTEM_SETTINGS.get(key, ())
+        if not declared:
+            continue
+        mark = " — the club's system" if key == system else ""
+        blocks.append(Text(f"{fmt.system_title(key)}{mark}", title=True))
+        blocks.append(Text("\n".join(_setting_line(current, s) for s in declared)))
+    blocks.append(
+        Text(
+            "Change one with /club set KEY VALUE, e.g. /club set tensuusei.anchor 128; a rating "
+            "setting holds from today, or from=YYYY-MM-DD, and /undo takes it back."
+        )
+    )
+    return Reply(blocks=tuple(blocks))
+
+
+def _setting_line(current: ClubSettings, setting: Setting) -> str:
+    value = current.value(setting.key)
+    shown = setting.show(value)
+    default = setting.show(setting.default)
+    state = "default" if value == setting.default else f"default {default}"
+    since = current.since.get(setting.key)
+    if since is not None and value != setting.default:
+        state += f", from {since.isoformat()}"
+    return f"{setting.key} = {shown} ({state}): {setting.summary}"
 
 
 async def _rename(ctx: Context, name: str) -> Reply:
@@ -237,7 +362,7 @@ def _offer_rename(ctx: Context, name: str, system: str | None) -> Reply:
     club = ctx.the_club
     then = (
         f" (then /club system {system})"
-        if system is not None and system != ctx.settings.get("system", club.system)
+        if system is not None and system != (ctx.settings.system or club.system)
         else ""
     )
     return Reply(
@@ -277,18 +402,18 @@ async def _show(ctx: Context) -> Reply:
     players = await storage.players(ctx.db, ctx.club)
     settings = ctx.settings
     lines = [
-        f"System: {fmt.system_title(settings.get('system', ctx.club.system))}",
-        f"Time zone: {settings.get('timezone', 'UTC')}",
-        f"Even-game komi: {settings.get('komi', '6.5')}",
-        f"Country: {settings.get('country') or 'not set (every new player joins the register)'}",
-        f"Usual time control: {settings.get('time', '60m')}",
+        f"System: {fmt.system_title(settings.system or ctx.club.system)}",
+        f"Time zone: {settings.time_zone}",
+        f"Even-game komi: {fmt.value(settings.komi)}",
+        f"Country: {settings.country or 'not set (every new player joins the register)'}",
+        f"Usual time control: {settings.time}",
         "Player reports: "
         + (
-            f"on, expiring after {settings.get('report_hours', '48')} h"
-            if settings.get("reports") == "on"
+            f"on, expiring after {settings.report_hours} h"
+            if settings.reports
             else "off (organisers record results)"
         ),
-        f"Weekly summary: {settings.get('weekly', 'off')}",
+        f"Weekly summary: {settings.text('weekly')}",
         f"Players: {len(players)}",
         "Chats: " + ", ".join(f"{p}:{c}" for p, c in chats),
         "Organisers (besides chat administrators): " + (", ".join(organisers) or "none"),
@@ -299,15 +424,12 @@ async def _show(ctx: Context) -> Reply:
 async def _country(ctx: Context, value: str) -> Reply:
     """The club's country: imported players from elsewhere are guests (rules.md §1.4 step 2)."""
     assert ctx.club is not None
-    code = "" if value.lower() in ("none", "-") else value.upper()
-    if not value or (code and not re.fullmatch(r"[A-Z]{2}", code)):
-        raise BadArgument(f"country takes a two-letter code like HU (or none), not {value!r}")
-    await storage.set_setting(ctx.db, ctx.club, "country", code, actor=ctx.actor, chat=ctx.chat)
-    if not code:
+    now = await _change(ctx, "country", value, "/club country")
+    if now.country is None:
         return Reply.text(f"{ctx.club.name} has no country now: every imported player joins.")
     return Reply.text(
-        f"{ctx.club.name} is in {code}: players from other countries in an imported tournament "
-        "are rated as guests and not added to the register."
+        f"{ctx.club.name} is in {now.country}: players from other countries in an imported "
+        "tournament are rated as guests and not added to the register."
     )
 
 

@@ -23,7 +23,6 @@ GAME_OPTIONS = (
     Option("board", "int", "the board size (default 19)"),
 )
 EARLIEST = dt.date(1900, 1, 1)
-DEFAULT_EVEN_KOMI = "6.5"
 RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")
 
 
@@ -58,7 +57,7 @@ def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
         return Fraction(0)
     if stones_ > 1:
         return Fraction(1, 2)
-    return parse_komi(ctx.settings.get("komi", DEFAULT_EVEN_KOMI))
+    return ctx.settings.komi
 
 
 def date(ctx: Context, value: str | None) -> dt.date:

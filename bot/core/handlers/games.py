@@ -46,7 +46,7 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 )
 async def result(ctx: Context) -> Reply:
     reporting = not ctx.organiser
-    if reporting and ctx.settings.get("reports") != "on":
+    if reporting and not ctx.settings.reports:
         raise NotPermitted(
             f"/result is for the organisers of {ctx.the_club.name}: chat administrators and the "
             "people an organiser adds with /club organiser add. (An organiser can let players "
@@ -139,7 +139,7 @@ async def _report(
             chat=ctx.chat,
         )
     ).row
-    hours = ctx.settings.get("report_hours", "48")
+    hours = ctx.settings.report_hours
     return Reply(
         blocks=(
             Text(f"Report #{row.number} waits for {opponent.name}", title=True),
@@ -283,6 +283,10 @@ def _undone_text(undone: Undone) -> str:
             after = "; it waits for confirmation again"
     elif undone.player is not None:
         what = f"the registration of {undone.player.name}"
+    elif undone.event is not None and kind == log.RATING_SETTING:
+        change = undone.event.payload
+        what, it = f"{change['key']} {change['value']} from {change['date']}", "The change"
+        after = f"; {change['key']} is back to what it was"
     elif undone.event is not None:
         what = f"the {undone.event.kind.replace('_', ' ')} of {undone.entry.at:%Y-%m-%d %H:%M}"
     else:

@@ -14,9 +14,10 @@ from bot.core.errors import BadArgument, NotPermitted
 from bot.core.notices import weekly_reply
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Notice, Reply, Text
-from bot.scheduler import DEFAULT_WEEKLY, WEEKDAYS, parse_weekly
+from bot.scheduler import DEFAULT_WEEKLY
 from storage import schedules
 from storage.records import GameRow
+from storage.settings import WEEKDAYS, parse_weekly
 
 
 @command(
@@ -53,7 +54,7 @@ async def weekly(ctx: Context) -> Reply:
     )
     return Reply.text(
         f"The weekly summary will be posted every {value} "
-        f"({ctx.settings.get('timezone', 'UTC')}) to every chat of "
+        f"({ctx.settings.time_zone}) to every chat of "
         f"{ctx.the_club.name}."
     )
 

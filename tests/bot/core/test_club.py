@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import AsyncIterator, Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -34,7 +36,7 @@ async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
         await chat.close()
 
 
-async def settings(chat: FakeChat) -> dict[str, str]:
+async def settings(chat: FakeChat) -> storage.ClubSettings:
     return await storage.club_settings(chat.db, chat.club)
 
 
@@ -153,7 +155,7 @@ async def test_switch_the_rating_system_and_back(club: FakeChat) -> None:
         "Budapest Go Club now uses Tensuusei points (Japan). Every rating is derived from the "
         "same games, so switching back loses nothing."
     )
-    assert (await settings(club))["system"] == "tensuusei"
+    assert (await settings(club)).system == "tensuusei"
     assert (await club.ok("/rating Nagy")).text.splitlines()[2].startswith("points: 70")
     before = await club.snapshot()
     said = await club.ok("/club system tensuusei")
@@ -169,8 +171,8 @@ async def test_set_the_time_zone_and_the_komi(club: FakeChat) -> None:
     said = await club.ok("/club komi 7")
     assert said.text == "Even games in Budapest Go Club now default to komi 7."
     said = await club.ok("/club komi 5.5")
-    assert (await settings(club))["timezone"] == "Europe/Budapest"
-    assert (await settings(club))["komi"] == "5.5"
+    assert (await settings(club)).time_zone == "Europe/Budapest"
+    assert (await settings(club)).komi == Fraction(11, 2)
 
 
 async def test_set_the_clubs_country(club: FakeChat) -> None:
@@ -179,24 +181,31 @@ async def test_set_the_clubs_country(club: FakeChat) -> None:
         "Budapest Go Club is in HU: players from other countries in an imported tournament are "
         "rated as guests and not added to the register."
     )
-    assert (await settings(club))["country"] == "HU"
+    assert (await settings(club)).country == "HU"
     assert "Country: HU" in (await club.ok("/club show")).text
     said = await club.ok("/club country none")
     assert said.text == "Budapest Go Club has no country now: every imported player joins."
-    assert (await settings(club))["country"] == ""
+    assert (await settings(club)).country is None
 
 
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("/club country HUN", "Country takes a two-letter code like HU (or none), not 'HUN'"),
-        ("/club country", "Country takes a two-letter code like HU (or none), not ''"),
+        ("/club country HUN", "Country takes a two-letter code like HU, or none, not 'HUN' "
+         "(e.g. /club country HU)"),
+        ("/club country", "Country takes a two-letter code like HU, or none, not ''"),
         ("/club system elo", "The system must be one of mgsz, tensuusei, swedish, psg, not 'elo'"),
         ("/club system", "The system must be one of mgsz, tensuusei, swedish, psg, not ''"),
         ("/club timezone Mars/Olympus", "'Mars/Olympus' is not a time zone — e.g. /club "
          "timezone Europe/Budapest"),
         ("/club timezone ../../etc/passwd", "'../../etc/passwd' is not a time zone"),
-        ("/club komi lots", "Komi must be a number like 6.5 or 7, not 'lots'"),
+        ("/club komi lots", "Komi takes a whole or half point from -50 to 50, not 'lots' "
+         "(e.g. /club komi 6.5)"),
+        ("/club komi 6.25", "Komi takes a whole or half point from -50 to 50, not '6.25'"),
+        ("/club grace 0", "grace_hours takes a whole number of hours from 1 to 1440, not '0' "
+         "(e.g. /club grace 24)"),
+        ("/club time fast", "Time: "),
+        ("/club reports on 0", "report_hours takes a whole number of hours from 1 to 720"),
         ("/club frobnicate", "Unknown /club action 'frobnicate'; /club new NAME"),
         ("/club organiser", "Write /club organiser add WHO or /club organiser remove WHO; WHO "
          "is telegram:ID, discord:ID or a linked player's name"),
@@ -212,6 +221,109 @@ async def test_club_settings_bad_inputs(club: FakeChat, line: str, message: str)
     said = await club.refused(line)
     assert said.text.startswith(message)
     assert CLUB_USAGE in said.text
+
+
+# -- /club set and /club settings (issue 12) ---------------------------------------------------
+
+
+@pytest.fixture
+async def sendai(tmp_path: Path) -> AsyncIterator[FakeChat]:
+    chat = await FakeChat.open(tmp_path, system="tensuusei", name="Sendai Go Club")
+    try:
+        yield chat
+    finally:
+        await chat.close()
+
+
+async def test_club_set_a_rating_setting_from_a_date_and_undo(sendai: FakeChat) -> None:
+    start = sendai.clock.now.date()
+    await sendai.ok("/register Aoi 1d")
+    sendai.clock.advance(dt.timedelta(days=6))
+    await sendai.ok("/register Ren 1d")
+    sendai.clock.advance(dt.timedelta(days=4))
+    since = start + dt.timedelta(days=3)  # after Aoi's registration, before Ren's
+    said = await sendai.ok(f"/club set tensuusei.anchor 128 from={since.isoformat()}")
+    assert said.text == (
+        f"Sendai Go Club: tensuusei.anchor is 128 from {since.isoformat()} (was 130); every "
+        "rating from that day on is recomputed. /undo takes it back."
+    )
+    assert "points: 130" in (await sendai.ok("/rating Aoi")).text
+    assert "points: 128" in (await sendai.ok("/rating Ren")).text
+    said = await sendai.ok(f"/club set tensuusei.anchor 128 from={since.isoformat()}")
+    assert said.text == "tensuusei.anchor is already 128."
+    said = await sendai.ok("/undo")
+    assert said.text == (
+        f"Undone: tensuusei.anchor 128 from {since.isoformat()}; tensuusei.anchor is back to "
+        "what it was. The change stays in the history, marked as undone; every rating after it "
+        "was recomputed."
+    )
+    assert "points: 130" in (await sendai.ok("/rating Ren")).text
+    assert (await settings(sendai)).value("tensuusei.anchor") == 130
+
+
+async def test_club_set_each_system_setting_is_taken(sendai: FakeChat) -> None:
+    for key, value in (
+        ("tensuusei.spacing", "10"),
+        ("tensuusei.pair_games_per_day", "none"),
+        ("tensuusei.settle_end_of_day", "off"),
+        ("mgsz.max_initial_rank", "1k"),
+        ("mgsz.split_club_periods", "off"),
+        ("swedish.kyu_targets", "on"),
+        ("swedish.komi_max", "9"),
+        ("psg.report_days", "5"),
+        ("psg.boards", "13,19"),
+        ("language", "ja"),
+    ):
+        said = await sendai.ok(f"/club set {key} {value}")
+        assert f"{key} is {value}" in said.text or f"{key} is now {value}" in said.text
+        assert (await settings(sendai)).text(key) == value
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/club set tensuusei.anchor lots", "tensuusei.anchor takes a whole number from 1 to "
+         "100000, not 'lots' (e.g. /club set tensuusei.anchor 130)"),
+        ("/club set tensuusei.anchor 0", "tensuusei.anchor takes a whole number from 1 to 100000"),
+        ("/club set psg.hold_limit 12p", "psg.hold_limit takes a rank from 30k to 9d, not '12p' "
+         "(e.g. /club set psg.hold_limit 7k)"),
+        ("/club set swedish.kyu_targets maybe", "swedish.kyu_targets takes on or off, not "
+         "'maybe' (e.g. /club set swedish.kyu_targets on)"),
+        ("/club set language xx", "Language takes one of en, hu, ja, sv, pl, not 'xx' "
+         "(e.g. /club set language hu)"),
+        ("/club set tensusei.anchor 128", "There is no setting 'tensusei.anchor'; did you mean "
+         "tensuusei.anchor? /club settings lists every setting"),
+        ("/club set anchor 128", "There is no setting 'anchor'; did you mean tensuusei.anchor?"),
+        ("/club set frobnicate 1", "There is no setting 'frobnicate'; /club settings lists"),
+        ("/club set tensuusei.anchor", "Write /club set KEY VALUE, e.g. /club set "
+         "tensuusei.anchor 128"),
+        ("/club set komi 7 from=2026-01-01", "Komi changes no rating, so it takes no from= date"),
+        ("/club set tensuusei.anchor 128 from=2099-01-01", "The date 2099-01-01 is in the future"),
+        ("/club komi 7 from=2026-01-01", "from= is for /club set with a rating setting"),
+    ],
+)  # fmt: skip
+async def test_club_set_refusals(sendai: FakeChat, line: str, message: str) -> None:
+    before = await sendai.snapshot()
+    said = await sendai.refused(line)
+    assert said.text.startswith(message)
+    assert await sendai.snapshot() == before
+
+
+async def test_club_settings_lists_every_setting_the_clubs_system_first(sendai: FakeChat) -> None:
+    await sendai.ok("/club set tensuusei.anchor 128")
+    text = (await sendai.ok("/club settings")).text
+    lines = text.splitlines()
+    assert "timezone = UTC (default): the club's time zone" in text
+    assert (
+        f"tensuusei.anchor = 128 (default 130, from {sendai.clock.now.date().isoformat()}): "
+        "a new 1 dan's points" in text
+    )
+    assert "psg.boards = 19 (default): board sizes whose games are ranked" in text
+    assert lines.index("Tensuusei points (Japan) — the club's system") < lines.index(
+        "MGSZ Elo (Hungary)"
+    )
+    for key in storage.settings.declared():
+        assert f"{key} = " in text
 
 
 # -- organisers --------------------------------------------------------------------------------

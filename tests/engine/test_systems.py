@@ -1,0 +1,67 @@
+"""engine.systems: the registry, each system's settings, a factory taking typed values."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+import pytest
+
+from engine.errors import EngineError
+from engine.systems import SYSTEM_SETTINGS, SYSTEMS, settings_of, system_named
+from engine.types import SettingsChanged
+
+
+def test_every_registered_system_declares_settings_under_its_own_prefix() -> None:
+    assert set(SYSTEM_SETTINGS) == set(SYSTEMS)
+    for key, declared in SYSTEM_SETTINGS.items():
+        assert declared, f"{key} declares no settings"
+        keys = [setting.key for setting in declared]
+        assert len(keys) == len(set(keys))
+        for setting in declared:
+            assert setting.prefix == key and setting.rates
+            assert setting.rule and setting.summary and setting.allowed
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_each_default_is_the_params_default_and_reads_back(key: str) -> None:
+    params = SYSTEMS[key]().params  # type: ignore[attr-defined]
+    for setting in settings_of(key):
+        assert getattr(params, setting.field) == setting.default, setting.key
+        assert setting.read(setting.show(setting.default)) == setting.default, setting.key
+        assert setting.read(setting.example) is not None or setting.example == "none"
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_each_setting_takes_effect_in_its_ledger(key: str) -> None:
+    for setting in settings_of(key):
+        ledger = SYSTEMS[key]()
+        value = setting.read(setting.example)
+        if value == setting.default:  # an example that is the default: pick another value
+            value = next(
+                candidate
+                for candidate in (
+                    setting.read(text)
+                    for text in ("off", "on", "4k", "6", "2", "13", "9")
+                    if _readable(setting, text)
+                )
+                if candidate != setting.default
+            )
+        ledger.apply(SettingsChanged(dt.date(2024, 1, 1), ((setting.key, value),)))
+        assert getattr(ledger.params, setting.field) == value, setting.key  # type: ignore[attr-defined]
+
+
+def _readable(setting: object, text: str) -> bool:
+    try:
+        setting.read(text)  # type: ignore[attr-defined]
+    except EngineError:
+        return False
+    return True
+
+
+def test_system_named_takes_typed_values() -> None:
+    system = system_named("tensuusei", [("tensuusei.anchor", 128), ("psg.report_days", 9)])
+    assert system.params.anchor_1d == 128  # type: ignore[attr-defined]
+    assert dataclasses.replace(system.params, anchor_1d=130) == SYSTEMS["tensuusei"]().params  # type: ignore[attr-defined]
+    with pytest.raises(KeyError, match="choose one of"):
+        system_named("elo")
