@@ -9,7 +9,7 @@ import re
 import storage
 from bot import exporting, system_names
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, Param, command
+from bot.core.commands import ORGANISER, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
@@ -41,15 +41,27 @@ CLUB_USAGE = (
         "/club rename Budapesti Go Egyesület",
         "/club timezone Europe/Budapest",
         "/club settings",
-        "/club set tensuusei.anchor 128",
-        "/club set psg.report_days 5 from=2026-01-01",
+        *(
+            f"/club set {s.key} {s.example}{when}"
+            for s, when in (
+                (SYSTEM_SETTINGS[system_names.DEFAULT_SYSTEM][0], ""),
+                (SYSTEM_SETTINGS[system_names.OTHER_SYSTEM][0], " from=2026-01-01"),
+            )
+        ),
         "/club organiser add telegram:12345",
         "/club code",
         "/club join K7Q2-MX4P",
     ),
     access=ORGANISER,
     needs_club=False,
-    options={"from"},
+    options=(
+        Option(
+            "from",
+            "text",
+            "the day a rating setting holds from (default today)",
+            "YYYY-MM-DD",
+        ),
+    ),
     params=(
         Param(
             "action",
@@ -77,7 +89,7 @@ CLUB_USAGE = (
     ),
 )
 async def club(ctx: Context) -> Reply:
-    args = ctx.args({"from"})
+    args = ctx.args()
     words = args.words
     if not words:
         return (
@@ -98,8 +110,8 @@ async def club(ctx: Context) -> Reply:
         )
     if "from" in args.options and action != "set":
         raise BadArgument(
-            "from= is for /club set with a rating setting, e.g. /club set "
-            "tensuusei.anchor 128 from=2026-01-01"
+            "from= is for /club set with a rating setting, e.g. "
+            f"{set_example(ctx.settings.system)} from=2026-01-01"
         )
     if action == "show":
         return await _show(ctx)
@@ -222,8 +234,15 @@ async def _changed(
     return changed, await storage.club_settings(ctx.db, ctx.the_club)
 
 
+def set_example(system: str) -> str:
+    """``/club set KEY VALUE`` with the first setting of ``system`` (of any system when it
+    declares none), as an example in replies."""
+    declared = SYSTEM_SETTINGS.get(system) or next(s for s in SYSTEM_SETTINGS.values() if s)
+    return f"/club set {declared[0].key} {declared[0].example}"
+
+
 def _close_keys(key: str) -> list[str]:
-    """Declared keys close to a mistyped one (``anchor`` → ``tensuusei.anchor``)."""
+    """Declared keys close to a mistyped one (``anchor`` → ``<system>.anchor``)."""
     keys = list(settings_mod.declared())
     found = [k for k in keys if k.endswith("." + key) or k == key]
     found += difflib.get_close_matches(key, keys, n=3, cutoff=0.8)
@@ -242,7 +261,7 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
     """``/club set KEY VALUE [from=YYYY-MM-DD]``: any setting, by its declaration."""
     if len(rest) < 2:
         raise BadArgument(
-            "write /club set KEY VALUE, e.g. /club set tensuusei.anchor 128; "
+            f"write /club set KEY VALUE, e.g. {set_example(ctx.settings.system)}; "
             "/club settings lists every setting"
         )
     key, value = rest[0].text.strip().lower(), join(rest[1:])
@@ -294,7 +313,7 @@ def _settings(ctx: Context) -> Reply:
         blocks.append(Text("\n".join(_setting_line(current, s) for s in declared)))
     blocks.append(
         Text(
-            "Change one with /club set KEY VALUE, e.g. /club set tensuusei.anchor 128; a rating "
+            f"Change one with /club set KEY VALUE, e.g. {set_example(system)}; a rating "
             "setting holds from today, or from=YYYY-MM-DD, and /undo takes it back."
         )
     )
