@@ -194,8 +194,9 @@ class RatingSystem(Protocol):
         ...
 
     def lapsed(self) -> Collection[PlayerId]:
-        """Players whose card the last ``apply`` changed only because time moved on, without a
-        change of theirs (PSG activity, rules.md §4.3); empty under the other systems."""
+        """Players whose card the last ``apply`` may have changed without a change of theirs:
+        time moved on (PSG activity, rules.md §4.3), or a fact moved what their pending value
+        is worked out from (an MGSZ club period rated as a whole, §1.4); empty otherwise."""
         ...
 
     def open_period(self) -> Sequence[Game]:

@@ -181,6 +181,7 @@ class Mgsz:
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
         self._club_time: TimeControl | None = self.params.club_time  # the last period's
         self._provisional: _Provisional | None = None  # the open period, rated if it ended now
+        self._moved_period: frozenset[PlayerId] = frozenset()  # see lapsed()
 
     # ------------------------------------------------------------ events
 
@@ -190,7 +191,16 @@ class Mgsz:
         if handler is None:
             raise RuleError(f"MGSZ cannot apply a {type(event).__name__} event")
         self._provisional = None
-        return handler(self, event)
+        changes: list[Change] = handler(self, event)
+        # the open period is rated as a whole (one C, everyone's Elo at its end): any fact
+        # that touched the ledger may move every held player's "if the period ended now"
+        ignored = handler is Mgsz._ignored
+        self._moved_period = (
+            frozenset()
+            if ignored
+            else frozenset(p for g in self._pending for p in (g.black, g.white))
+        )
+        return changes
 
     def _registered(self, event: Registered) -> list[Change]:
         """A new player: Elo = the given rating, else the rank table value (rules.md §1.4)."""
@@ -549,8 +559,10 @@ class Mgsz:
         return sorted(self._pending, key=_DATE_ID)
 
     def lapsed(self) -> Collection[PlayerId]:
-        """Nobody: no card here changes with the calendar alone."""
-        return ()
+        """The players of the open club period after any fact that touched the ledger: their
+        card's "if the period ended now" Elo (:meth:`provisional`) rates the whole period
+        (its C, the others' Elo), so it moves with facts that name none of them."""
+        return self._moved_period
 
     def elo(self, player: PlayerId) -> int:
         """The player's current Elo (raises ``KeyError`` for an unknown player)."""

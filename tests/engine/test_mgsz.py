@@ -1412,3 +1412,19 @@ def test_max_initial_rank_setting_holds_from_its_date() -> None:
     ledger.apply(Registered(1, R("3k"), later))
     assert ledger.card(1).rank == R("3k")
     assert ledger.params.split_club_periods  # the other settings keep their defaults
+
+
+def test_a_tournament_of_others_moves_the_held_players_if_the_period_ended_now() -> None:
+    """The open period is rated whole: a cup between one held player and a newcomer moves
+    the other held player's provisional Elo, so the ledger names him as lapsed."""
+    ledger = ledger_with(reg(1, "5k", 1720), reg(2, "5k", 1720), reg(3, "5k", 1720))
+    ledger.apply(GamePlayed(game(1, 1, 2, Result.WHITE)))
+    assert set(ledger.lapsed()) == {1, 2}
+    before = ledger.provisional(2)
+    ledger.apply(
+        TournamentRated(tournament(9, rounds=1), (), (game(2, 1, 3, Result.WHITE, rnd=1),))
+    )
+    assert ledger.provisional(2) != before
+    assert 2 in ledger.lapsed()
+    ledger.apply(DayEnded(DAY))
+    assert ledger.lapsed() == frozenset()  # another system's schedule touches nothing

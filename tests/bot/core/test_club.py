@@ -296,7 +296,7 @@ async def test_club_set_each_system_setting_is_taken(sendai: FakeChat) -> None:
         ("/club set anchor 128", "There is no setting 'anchor'; did you mean tensuusei.anchor?"),
         ("/club set frobnicate 1", "There is no setting 'frobnicate'; /club settings lists"),
         ("/club set tensuusei.anchor", "Write /club set KEY VALUE, e.g. /club set "
-         "tensuusei.anchor 128"),
+         "tensuusei.anchor 130"),
         ("/club set komi 7 from=2026-01-01", "Komi changes no rating, so it takes no from= date"),
         ("/club set tensuusei.anchor 128 from=2099-01-01", "The date 2099-01-01 is in the future"),
         ("/club komi 7 from=2026-01-01", "from= is for /club set with a rating setting"),
