@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.gor import Gor
 from engine.mgsz import Mgsz
 from engine.psg import Psg
 from engine.swedish import Swedish
@@ -15,6 +16,7 @@ SYSTEMS: dict[str, Callable[[], RatingSystem]] = {
     "tensuusei": Tensuusei,
     "swedish": Swedish,
     "psg": Psg,
+    "gor": Gor,
 }
 
 SYSTEM_TITLES = {
@@ -22,6 +24,7 @@ SYSTEM_TITLES = {
     "tensuusei": "Tensuusei points (Japan)",
     "swedish": "Swedish promotion points",
     "psg": "PSG ranking (Poland)",
+    "gor": "EGF GoR (Europe)",
 }
 
 
