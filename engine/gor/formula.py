@@ -32,6 +32,9 @@ FLOOR = -900
 # rules.md §6: the receiver of H ≥ 1 stones counts 100 · (H − 0.5) points stronger inside β
 HANDICAP_STEP = 100
 HANDICAP_HALF = 0.5
+# ours: a handicap-adjusted rating inside β stays below 3300, where β ends (reached only when a
+# player rated 2450 or more receives 9 stones)
+BETA_CAP = TOP - 1
 # rules.md §6: 1d = 2100, 100 points a rank (1k = 2000, 30k = −900, 7d = 2700)
 RANK_POINTS = 100
 ONE_DAN = 2100
@@ -77,9 +80,11 @@ def expected(rating: float, opponent: float, stones: int = 0) -> float:
         rating: the player's GoR r.
         opponent: the opponent's GoR r₂.
         stones: handicap from the player's side: positive = received, negative = given.
+
+    A handicap-adjusted rating is capped at 3299 so that β stays defined (ours).
     """
-    own = rating + handicap_bonus(stones)
-    other = opponent + handicap_bonus(-stones)
+    own = min(BETA_CAP, rating + handicap_bonus(stones))
+    other = min(BETA_CAP, opponent + handicap_bonus(-stones))
     return 1.0 / (1.0 + math.exp(beta(other) - beta(own)))
 
 
