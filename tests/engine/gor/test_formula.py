@@ -62,7 +62,9 @@ def test_bonus_of_the_weakest_players_does_not_overflow() -> None:
 
 
 @pytest.mark.parametrize(("h", "points"), [(0, 0), (-3, 0), (1, 50), (2, 150), (9, 850)])
-def test_a_receiver_of_h_stones_counts_100_times_h_minus_half_stronger(h: int, points: int) -> None:
+def test_a_receiver_of_h_stones_counts_100_times_h_minus_half_stronger(
+    h: int, points: int
+) -> None:
     assert handicap_bonus(h) == points
 
 
