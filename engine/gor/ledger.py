@@ -341,10 +341,10 @@ class Gor:
             if setting is None:
                 known = ", ".join(SETTINGS_BY_KEY)
                 raise RuleError(f"{key} is not an EGF GoR setting; the settings are {known}")
-            if isinstance(value, str):
-                value = setting.read(value)
-            fields: dict[str, Any] = {setting.field: value}
             try:
+                if isinstance(value, str):
+                    value = setting.read(value)
+                fields: dict[str, Any] = {setting.field: value}
                 params = replace(params, **fields)
             except (EngineError, TypeError) as error:
                 raise RuleError(f"{key}: {error}") from None
