@@ -7,7 +7,9 @@ import datetime as dt
 import itertools
 import json
 import math
+from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, get_args
 
 import pytest
@@ -16,6 +18,8 @@ from hypothesis import strategies as st
 
 from engine.calendar import Phase, event_key
 from engine.errors import EngineError, RuleError
+from engine.formats.h9 import parse_h9
+from engine.formats.tournament_file import to_engine
 from engine.gor import SETTINGS, Gor, GorParams
 from engine.gor.params import read_club_class, read_even_komi
 from engine.ranks import Rank
@@ -43,6 +47,7 @@ from engine.types import (
 )
 
 DAY = dt.date(2026, 11, 20)
+H9_DATA = Path(__file__).parents[1] / "formats" / "data"
 NEXT = dt.date(2026, 11, 21)
 TIME_B = TimeControl.parse("40m 30/5m canadian")  # basic 40, adjusted 50: class B
 
@@ -603,3 +608,31 @@ def test_the_40_player_tournament_gives_the_same_result_in_any_game_order() -> N
     gor.apply(event)
     again.apply(TournamentRated(event.tournament, event.entries, tuple(reversed(event.games))))
     assert state(gor) == state(again)
+
+
+# ------------------------------------------------------------------ an h9 file, as `hoshi rate`
+
+
+def test_an_h9_files_class_header_rates_the_tournament_as_hoshi_rate_would() -> None:
+    spring = parse_h9((H9_DATA / "spring_cup_40x5.h9").read_bytes())
+    ids = {p.position: p.position for p in spring.players}
+    tournament, entries, games = to_engine(spring, ids, set(ids.values()), 1, 1)
+    gor = Gor()
+    for player in spring.players:
+        gor.apply(Registered(player.position, player.rank, tournament.start, committee=True))
+    weight = gor.tournament_weight(tournament)
+    # CL[C] wins over TM[60], which alone would give class B
+    assert (weight.value, weight.rated) == ("C", True)
+    assert gor.tournament_weight(replace(tournament, klass=None)).value == "B"
+    changes = gor.apply(TournamentRated(tournament, entries, games))
+    assert changes and all("class C (× 0.50)" in c.note for c in changes)
+    first = spring.players[0]
+    start = 2100 + 100 * (first.rank.step - 1)
+    mine = [g for g in games if g.rated and first.position in (g.black, g.white)]
+    total = 0.0
+    for g in mine:
+        other = g.opponent(first.position)
+        rank = spring.player(other).rank
+        score = 1.0 if g.outcome_for(first.position).value == "win" else 0.0
+        total += by_hand(start, 2100 + 100 * (rank.step - 1), score, g.stones_for(first.position))
+    assert float(gor.gor(first.position)) == pytest.approx(start + 0.5 * total, abs=0.001)
