@@ -247,8 +247,10 @@ class Gor:
         entries = {e.player: e for e in event.entries}
         games: list[Game] = []
         for game in event.games:
-            if self.uncounted(game) is not None:
-                continue  # rules.md §6 Decision: unplayed, byes, other boards are not rated
+            if _not_rated(game) is not None:
+                # rules.md §6 Decision: unplayed games, byes and other boards are not rated;
+                # the class is the tournament's, whatever the games' own clocks say
+                continue
             for player in (game.black, game.white):
                 if player not in self._players and player not in entries:
                     raise RuleError(
@@ -454,7 +456,8 @@ class Gor:
         return rank_of(self._standing(player).milli)
 
     def card(self, player: PlayerId) -> Card:
-        """GoR (exact; shown in whole points), its rank and the games rated (rules.md §6)."""
+        """GoR exact to the thousandth (rules.md §6 Decision; whole points when shown:
+        :func:`engine.gor.formula.shown`), its rank and the games rated."""
         standing = self._standing(player)
         value = _value(standing.milli)
         return Card(
@@ -467,7 +470,6 @@ class Gor:
             last_played=standing.last_played,
             values=(
                 Measure("gor", "GoR", value, "GoR"),
-                Measure("gor_shown", "GoR, whole points", shown(standing.milli), "GoR"),
                 Measure("games", "games", standing.games, "games"),
             ),
         )
@@ -484,13 +486,9 @@ class Gor:
         """Why ``game`` will not be rated under the EGF GoR, in a club member's words
         (rules.md §6 Decision: unplayed games, byes and other boards than 19×19; below
         class C). ``None`` when it counts."""
-        common = never_rated(game)
-        if common is not None:
-            return common
-        if game.pair_go:
-            return f"pair go is not rated under {RULEBOOK} (games between two players only)"
-        if game.board != FULL_BOARD:
-            return f"{game.board}×{game.board} games are not rated under {RULEBOOK} (19×19 only)"
+        reason = _not_rated(game)
+        if reason is not None:
+            return reason
         # a club game takes the club's class; a tournament game its tournament's, which its
         # time control gives unless the tournament's header names a class
         below_c = game.time is not None and class_of_time(game.time) is None
@@ -630,6 +628,19 @@ Gor._HANDLERS = {
     TeacherAction: Gor._not_ours,
     VerificationSuspended: Gor._not_ours,
 }
+
+
+def _not_rated(game: Game) -> str | None:
+    """Why GoR never rates ``game``, whatever its class: unplayed, no result, pair go, not
+    19×19 (rules.md common vocabulary; §6 Decision). ``None`` for a game that may count."""
+    common = never_rated(game)
+    if common is not None:
+        return common
+    if game.pair_go:
+        return f"pair go is not rated under {RULEBOOK} (games between two players only)"
+    if game.board != FULL_BOARD:
+        return f"{game.board}×{game.board} games are not rated under {RULEBOOK} (19×19 only)"
+    return None
 
 
 def _value(milli: int) -> Fraction:

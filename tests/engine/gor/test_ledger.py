@@ -274,6 +274,14 @@ def test_the_header_class_wins_over_the_time_control() -> None:
     assert float(gor.gor(1)) == pytest.approx(2100 + 0.25 * by_hand(2100, 2100, 1), abs=0.001)
 
 
+def test_a_header_class_rates_games_whose_own_clock_is_below_class_c() -> None:
+    gor = club(2100, 2100)
+    fast = TimeControl.parse("20m")
+    games = (game(1, tournament=5, round=1, time=fast),)
+    assert gor.apply(TournamentRated(_cup(klass="B", time=fast), (), games)) != []
+    assert float(gor.gor(1)) == pytest.approx(2100 + 0.75 * by_hand(2100, 2100, 1), abs=0.001)
+
+
 def test_a_tournament_below_class_c_is_not_rated() -> None:
     gor = club(2100, 2100)
     before = state(gor)
@@ -436,8 +444,10 @@ def test_the_card_carries_typed_values() -> None:
     gor.apply(Override(1, DAY, "x", rating=2150))
     card = gor.card(1)
     assert card.rating == 2150 and card.rating_label == "GoR" and card.rank == Rank.dan(1)
-    assert card.values[0] == Measure("gor", "GoR", Fraction(2150), "GoR")
-    assert Measure("games", "games", 0, "games") in card.values
+    assert card.values == (
+        Measure("gor", "GoR", Fraction(2150), "GoR"),
+        Measure("games", "games", 0, "games"),
+    )
     assert card.sort_key == (2_150_000,)
     with pytest.raises(KeyError, match="not registered under the EGF GoR"):
         gor.card(9)
