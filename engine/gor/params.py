@@ -28,9 +28,10 @@ class GorParams:
     even_komi: Fraction = EVEN_KOMI
 
     def __post_init__(self) -> None:
-        if self.club_class not in CLASS_WEIGHTS:
-            raise EngineError(_class_message(self.club_class))
-        if self.even_komi < 0 or (self.even_komi * 2).denominator != 1:
+        if not isinstance(self.club_class, str) or self.club_class not in CLASS_WEIGHTS:
+            raise EngineError(_class_message(str(self.club_class)))
+        komi: object = self.even_komi
+        if not isinstance(komi, Fraction | int) or komi < 0 or (komi * 2) % 1:
             raise EngineError(_komi_message(str(self.even_komi)))
 
 

@@ -390,6 +390,8 @@ def test_settings_changed_sets_the_club_class_from_its_date() -> None:
         ((("gor.club_class", "Z"),), "one of A, B, C, D"),
         ((("gor.colour", "red"),), "gor.colour is not an EGF GoR setting"),
         ((("gor.club_class", "B"), ("gor.even_komi", Fraction(1, 3))), "half points"),
+        ((("gor.even_komi", 6.5),), "half points"),
+        ((("gor.club_class", 3),), "one of A, B, C, D, not '3'"),
     ],
 )
 def test_a_bad_settings_change_is_refused_whole(values: Any, message: str) -> None:
