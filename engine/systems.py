@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 
+from engine.gor import Gor
 from engine.mgsz import Mgsz
 from engine.psg import Psg
 from engine.settings import Setting, params_with
@@ -22,6 +23,7 @@ SYSTEMS: dict[str, Callable[..., RatingSystem]] = {
     "tensuusei": Tensuusei,
     "swedish": Swedish,
     "psg": Psg,
+    "gor": Gor,
 }
 """Each system's factory: called without arguments, the system with its rulebook's defaults;
 called with its params dataclass, the system with those (``Tensuusei(params)``)."""
@@ -31,6 +33,7 @@ SYSTEM_TITLES = {
     "tensuusei": "Tensuusei points (Japan)",
     "swedish": "Swedish promotion points",
     "psg": "PSG ranking (Poland)",
+    "gor": "EGF GoR (Europe)",
 }
 
 

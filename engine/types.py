@@ -120,7 +120,8 @@ class Tournament:
     ``handicap_reduction`` is the ``HA[hN]`` rule: handicap = rank difference − N;
     ``even`` marks a no-handicap tournament (rules.md §1.2 importance addition).
     ``multiplier`` is an MGSZ C set by hand (§6(2)); ``arranged`` makes PSG count its games
-    as arranged games (§10(2)).
+    as arranged games (§10(2)). ``klass`` is the EGF tournament class ``A``–``D`` of an h9
+    header's ``CL[…]`` (rules.md §6; ``None``: not given, found from the time control).
     """
 
     id: int
@@ -136,6 +137,7 @@ class Tournament:
     importance: Importance = field(default_factory=Importance)
     multiplier: int | None = None
     arranged: bool = False
+    klass: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections import Counter
 from fractions import Fraction
@@ -54,6 +55,7 @@ def test_to_engine_on_the_formats_example(example: TournamentFile) -> None:
         even=False,  # HA[h2]
         handicap_reduction=2,
         participants=4,
+        klass="B",  # CL[B]: the EGF class (rules.md §6)
     )
     assert tournament.time is not None and tournament.time.extended_minutes() == 60
     assert entries == (
@@ -198,3 +200,15 @@ def test_bad_komi(text: str) -> None:
 def test_format_komi_refuses_thirds() -> None:
     with pytest.raises(ValueError, match="no short decimal form"):
         format_komi(Fraction(1, 3))
+
+
+def test_to_engine_carries_the_h9_class_for_the_egf_gor() -> None:
+    # rules.md §6: the h9 header CL[A]…CL[D] gives the EGF tournament class
+    spring = parse_h9((DATA / "spring_cup_40x5.h9").read_bytes())
+    ids = {p.position: p.position for p in spring.players}
+    tournament, _, _ = to_engine(spring, ids, set(ids.values()), 1, 1)
+    assert tournament.klass == "C"
+    example = parse_h9((DATA / "formats_example.h9").read_bytes())
+    assert to_engine(example, IDS, set(), 7, 500)[0].klass == "B"
+    unclassed = dataclasses.replace(example, class_=None)
+    assert to_engine(unclassed, IDS, set(), 7, 500)[0].klass is None

@@ -1,0 +1,663 @@
+"""The EGF GoR ledger: registrations, club games, tournaments (rules.md §6; §5 handicap advice).
+
+Ratings are kept in integer thousandths of a GoR point (rules.md §6 Decision: at least three
+decimals); the formula itself is :mod:`engine.gor.formula`.
+
+**Decision (ours, on rules.md top "Calendar order" and §6 Tournaments): one day's facts are
+rated from the ratings at the start of that day.** A tournament uses the ratings from before
+it, and every club game of a day, like the games of a one-day tournament, uses the ratings
+from the day's start; each fact's change (rounded to thousandths) is added to that start, and
+the floor −900 applies to the sum. So the facts of one day give the same ratings whatever
+order they were entered in (the calendar breaks ties of one day by log position), and a
+player never gains from the floor by the order of a loss and a win. An override or an EGF
+rating sets the rating: the day starts again from it for that player.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from engine.calendar import Phase
+from engine.errors import EngineError, RuleError
+from engine.gor.formula import (
+    CLASS_WEIGHTS,
+    FLOOR,
+    ONLINE_CLASS_TIMES,
+    RANK_POINTS,
+    SCORES,
+    TOP,
+    adjusted_minutes,
+    class_of_time,
+    game_change,
+    initial_rating,
+    rank_of,
+    shown,
+    to_milli,
+    tournament_change,
+)
+from engine.gor.params import SETTINGS_BY_KEY, GorParams
+from engine.handicap import HANDICAP_KOMI, MAX_STONES
+from engine.ranks import Rank, ladder
+from engine.system import (
+    Band,
+    Card,
+    Change,
+    HandicapAdvice,
+    Measure,
+    Notice,
+    Progress,
+    RatingScale,
+    Weight,
+    never_rated,
+)
+from engine.types import (
+    DayEnded,
+    EgfRating,
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    MonthEnded,
+    Override,
+    PeriodClosed,
+    PlayerId,
+    Registered,
+    SettingsChanged,
+    TeacherAction,
+    Tournament,
+    TournamentRated,
+    VerificationSuspended,
+)
+
+RULEBOOK = "the EGF rating system (GoR)"
+FULL_BOARD = 19  # rules.md §6 Decision: only 19×19 games are rated
+FLOOR_MILLI = FLOOR * 1000
+SCALE = (FLOOR, TOP - 100)  # a GoR a player can hold: the floor up to 3200 (β needs < 3300)
+WEAKEST = Rank.kyu(30)
+STRONGEST = Rank.dan(9)
+TIME_EXAMPLE = "60m 3x30s japanese"
+
+
+class _Standing:
+    """One registered player's GoR in thousandths, and bookkeeping."""
+
+    __slots__ = ("games", "last_played", "milli")
+
+    def __init__(self, milli: int) -> None:
+        self.milli = milli
+        self.games = 0
+        self.last_played: dt.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GorClass:
+    """A tournament's class as GoR counts it: the letter (``None`` below class C), its weight
+    and how it was found (rules.md §6, Tournament class)."""
+
+    letter: str | None
+    weight: Fraction
+    lines: tuple[str, ...]
+
+    @property
+    def rated(self) -> bool:
+        return self.letter is not None
+
+
+def tournament_class(tournament: Tournament) -> GorClass:
+    """The class of ``tournament``: the h9 header's ``CL[…]`` if given, else from its time
+    control (rules.md §6, Tournament class; Decision: below class C not rated).
+
+    Raises:
+        RuleError: when neither a class nor a time control is known.
+    """
+    given = (tournament.klass or "").strip().upper()
+    if given:
+        if given not in CLASS_WEIGHTS:
+            raise RuleError(
+                f"tournament {tournament.name!r} has class {tournament.klass!r}; the EGF "
+                f"classes are A, B, C and D (e.g. CL[B] in an h9 header)"
+            )
+        weight = CLASS_WEIGHTS[given]
+        line = f"class {given} from the tournament's header: every change × {_weight(weight)}"
+        return GorClass(given, weight, (line,))
+    time = tournament.time
+    if time is None:
+        raise RuleError(
+            f"the time control of tournament {tournament.name!r} is not known, so its EGF "
+            f"class cannot be found: give one (e.g. {TIME_EXAMPLE}) or its class "
+            f"(e.g. CL[B] in the h9 header)"
+        )
+    letter = class_of_time(time)
+    if time.unlimited:
+        basis = "no time limit"
+    else:
+        basis = (
+            f"{time}: basic time {_minutes(time.base_minutes)} min, adjusted time "
+            f"{_minutes(adjusted_minutes(time))} min (overtime for 45 moves of Japanese "
+            f"byo-yomi, 60 of Canadian, 120 of a Fischer increment)"
+        )
+    if letter is None:
+        _, basic_d, adjusted_d = ONLINE_CLASS_TIMES
+        return GorClass(
+            None,
+            Fraction(0),
+            (
+                basis,
+                "below class C (basic time at least 25 min and adjusted time at least 30 min): "
+                "not rated under the EGF GoR",
+                f"an online tournament of at least {basic_d}/{adjusted_d} min is class D: "
+                "give its class in the header (CL[D])",
+            ),
+        )
+    weight = CLASS_WEIGHTS[letter]
+    line = f"class {letter} from the time control: every change × {_weight(weight)}"
+    return GorClass(letter, weight, (basis, line))
+
+
+class Gor:
+    """The EGF GoR (2021 recalculation) as a ledger (rules.md §6; the RatingSystem protocol)."""
+
+    key = "gor"
+    scheduled: frozenset[Phase] = frozenset()  # GoR has no scheduled moments
+
+    _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]
+
+    def __init__(self, params: GorParams | None = None) -> None:
+        self.params = params if params is not None else GorParams()
+        self._players: dict[PlayerId, _Standing] = {}
+        # the Decision of the module docstring: the day being rated, each touched player's
+        # rating at its start and the sum of the day's changes (thousandths)
+        self._day: dt.date | None = None
+        self._day_base: dict[PlayerId, int] = {}
+        self._day_sum: dict[PlayerId, int] = {}
+
+    # ------------------------------------------------------------ events
+
+    def apply(self, event: Event) -> list[Change]:
+        """Fold one event in (rules.md §6); raises and changes nothing on error."""
+        handler = self._HANDLERS.get(type(event))
+        if handler is None:
+            raise RuleError(f"the EGF GoR cannot apply a {type(event).__name__} event")
+        return handler(self, event)
+
+    def _registered(self, event: Registered) -> list[Change]:
+        """A new player: the given GoR, else the declared rank's (rules.md §6, New players)."""
+        if event.player in self._players:
+            raise RuleError(f"player {event.player} is already registered")
+        if event.rating is not None:
+            self._check_scale(event.rating)
+            milli, note = event.rating * 1000, "GoR given at registration"
+        else:
+            milli = initial_rating(event.rank) * 1000
+            note = f"GoR of the declared rank {event.rank} (1d = 2100, 100 a rank)"
+        self._players[event.player] = _Standing(milli)
+        rank = rank_of(milli)
+        return [
+            Change(event.player, event.date, "registration", None, _value(milli), rank, rank, note)
+        ]
+
+    def _game_played(self, event: GamePlayed) -> list[Change]:
+        """A single club game, rated at once with the club's class (rules.md §6 Decision:
+        class C unless the club sets another), from the ratings at the day's start."""
+        game = event.game
+        for player in (game.black, game.white):
+            if player not in self._players:
+                raise RuleError(
+                    f"player {player} of game {game.id} is not registered; register them first"
+                )
+        if self.uncounted(game) is not None:
+            return []
+        self._enter_day(game.date)
+        letter = self.params.club_class
+        weight = float(CLASS_WEIGHTS[letter])
+        black, white = game.black, game.white
+        start = {p: self._start(p) for p in (black, white)}
+        deltas: dict[PlayerId, int] = {}
+        for player in (black, white):
+            score = SCORES[game.outcome_for(player)]
+            change = game_change(
+                start[player] / 1000,
+                start[game.opponent(player)] / 1000,
+                score,
+                game.stones_for(player),
+            )
+            deltas[player] = to_milli(weight * change)
+        note = f"club game, class {letter} (× {_weight(CLASS_WEIGHTS[letter])})"
+        return self._commit(
+            deltas,
+            {black: 1, white: 1},
+            game.date,
+            f"game:{game.id}",
+            note,
+            {
+                black: game.date,
+                white: game.date,
+            },
+        )
+
+    def _tournament_rated(self, event: TournamentRated) -> list[Change]:
+        """Rate a finalised tournament: every game from the ratings before it, each player's
+        changes summed and weighted by the class (rules.md §6, Tournaments)."""
+        tournament = event.tournament
+        entries = {e.player: e for e in event.entries}
+        games: list[Game] = []
+        for game in event.games:
+            if _not_rated(game) is not None:
+                # rules.md §6 Decision: unplayed games, byes and other boards are not rated;
+                # the class is the tournament's, whatever the games' own clocks say
+                continue
+            for player in (game.black, game.white):
+                if player not in self._players and player not in entries:
+                    raise RuleError(
+                        f"player {player} of game {game.id} (round {game.round}) has no entry "
+                        f"in tournament {tournament.name!r} and is not registered"
+                    )
+                entry = entries.get(player)
+                if (entry is None or entry.registered) and player not in self._players:
+                    raise RuleError(
+                        f"player {player} of tournament {tournament.name!r} is entered as a "
+                        f"club player but is not registered; register them first"
+                    )
+            games.append(game)
+        if not games:
+            return []
+        klass = tournament_class(tournament)
+        if not klass.rated:
+            return []  # rules.md §6 Decision: below class C a tournament is not rated
+        self._enter_day(tournament.end)
+        start: dict[PlayerId, float] = {}
+        guests: set[PlayerId] = set()
+        for game in games:
+            for player in (game.black, game.white):
+                entry = entries.get(player)
+                if entry is not None and not entry.registered:
+                    # a guest plays at their declared rank's GoR and is not stored
+                    start[player] = float(initial_rating(entry.rank))
+                    guests.add(player)
+                else:
+                    start[player] = self._start(player) / 1000
+        played: defaultdict[PlayerId, list[tuple[float, float, int]]] = defaultdict(list)
+        last: dict[PlayerId, dt.date] = {}
+        for game in games:
+            for player in (game.black, game.white):
+                if player in guests:
+                    continue
+                opponent = game.opponent(player)
+                score = SCORES[game.outcome_for(player)]
+                played[player].append((start[opponent], score, game.stones_for(player)))
+                if player not in last or last[player] < game.date:
+                    last[player] = game.date
+        weight = float(klass.weight)
+        deltas = {
+            p: to_milli(tournament_change(start[p], mine, weight)) for p, mine in played.items()
+        }
+        counts = {p: len(mine) for p, mine in played.items()}
+        note = f"class {klass.letter} (× {_weight(klass.weight)})"
+        return self._commit(
+            deltas, counts, tournament.end, f"tournament:{tournament.id}", note, last
+        )
+
+    def _override(self, event: Override) -> list[Change]:
+        """A committee sets a player's GoR, or their rank — the rank's starting GoR, since
+        under GoR the rank follows the rating (rules.md §6, New players)."""
+        standing = self._standing_or_error(event.player)
+        if event.rating is None and event.rank is None:
+            raise RuleError("an override needs rating=N or rank=R, e.g. rating=2150")
+        if event.rating is not None:
+            self._check_scale(event.rating)
+            milli = event.rating * 1000
+            if event.rank is not None and event.rank != rank_of(milli):
+                raise RuleError(
+                    f"under the EGF GoR the rank follows the rating: GoR {event.rating} is "
+                    f"{rank_of(milli)}, not {event.rank}; give the rating alone, e.g. "
+                    f"rating={initial_rating(event.rank)} for {event.rank}"
+                )
+        else:
+            assert event.rank is not None
+            milli = initial_rating(event.rank) * 1000
+        return [self._set(event.player, standing, milli, event.date, "override", event.reason)]
+
+    def _egf_rating(self, event: EgfRating) -> list[Change]:
+        """An EGF rating from the European Go Database sets the player's GoR: it is the same
+        rating, kept by its owner (ours: the EGD's value supersedes the club's copy)."""
+        standing = self._standing_or_error(event.player)
+        self._check_scale(event.rating)
+        date = dt.date(event.year, event.month, 1)
+        source = f"egf:{event.year:04d}-{event.month:02d}"
+        note = "GoR from the European Go Database"
+        return [self._set(event.player, standing, event.rating * 1000, date, source, note)]
+
+    def _settings_changed(self, event: SettingsChanged) -> list[Change]:
+        """The club's ``gor.`` settings from ``event.date`` on; other systems' keys are
+        ignored. Nothing is rated again here: later facts see the new values."""
+        params = self.params
+        for key, value in event.values:
+            if not key.startswith(f"{self.key}."):
+                continue
+            setting = SETTINGS_BY_KEY.get(key)
+            if setting is None:
+                known = ", ".join(SETTINGS_BY_KEY)
+                raise RuleError(f"{key} is not an EGF GoR setting; the settings are {known}")
+            try:
+                if isinstance(value, str):
+                    value = setting.read(value)
+                fields: dict[str, Any] = {setting.field: value}
+                params = replace(params, **fields)
+            except (EngineError, TypeError) as error:
+                raise RuleError(f"{key}: {error}") from None
+        self.params = params
+        return []
+
+    def _not_ours(self, event: Event) -> list[Change]:
+        """Period, day and month ends, teacher actions and verification suspensions belong to
+        other rulebooks: nothing happens under GoR (one policy for every such event)."""
+        return []
+
+    # ------------------------------------------------------------ the day's ratings
+
+    def _enter_day(self, date: dt.date) -> None:
+        """Start a new day of rated facts (the module docstring's Decision)."""
+        if date != self._day:
+            self._day = date
+            self._day_base = {}
+            self._day_sum = {}
+
+    def _start(self, player: PlayerId) -> int:
+        """The player's GoR at the start of the day being rated (thousandths)."""
+        base = self._day_base.get(player)
+        return self._players[player].milli if base is None else base
+
+    def _commit(
+        self,
+        deltas: dict[PlayerId, int],
+        counts: dict[PlayerId, int],
+        date: dt.date,
+        source: str,
+        note: str,
+        last: dict[PlayerId, dt.date],
+    ) -> list[Change]:
+        """Add each player's change to the day's sum; the rating is the day's start plus the
+        sum, never below −900 (rules.md §6). One Change per registered player."""
+        changes: list[Change] = []
+        for player in sorted(deltas):
+            standing = self._players[player]
+            before = standing.milli
+            base = self._day_base.setdefault(player, before)
+            total = self._day_sum.get(player, 0) + deltas[player]
+            self._day_sum[player] = total
+            standing.milli = max(FLOOR_MILLI, base + total)
+            standing.games += counts[player]
+            if standing.last_played is None or standing.last_played < last[player]:
+                standing.last_played = last[player]
+            games = counts[player]
+            text = f"{note}, {games} game" + ("" if games == 1 else "s")
+            changes.append(
+                Change(
+                    player,
+                    date,
+                    source,
+                    _value(before),
+                    _value(standing.milli),
+                    rank_of(before),
+                    rank_of(standing.milli),
+                    text,
+                )
+            )
+        return changes
+
+    def _set(
+        self,
+        player: PlayerId,
+        standing: _Standing,
+        milli: int,
+        date: dt.date,
+        source: str,
+        note: str,
+    ) -> Change:
+        """Set a player's GoR (override, EGF rating); the day starts again from it."""
+        before = standing.milli
+        standing.milli = milli
+        self._enter_day(date)
+        self._day_base[player] = milli
+        self._day_sum[player] = 0
+        return Change(
+            player,
+            date,
+            source,
+            _value(before),
+            _value(milli),
+            rank_of(before),
+            rank_of(milli),
+            note,
+        )
+
+    def _check_scale(self, rating: int) -> None:
+        if rating not in self.rating_scale():
+            low, high = SCALE
+            raise RuleError(f"a GoR runs from {low} to {high}, not {rating} (e.g. 2100 for a 1d)")
+
+    # ------------------------------------------------------------ queries
+
+    def players(self) -> Iterable[PlayerId]:
+        """Every registered player (tournament guests are never stored)."""
+        return list(self._players)
+
+    def gor(self, player: PlayerId) -> Fraction:
+        """The player's GoR, exact to the thousandth (raises ``KeyError`` if unknown)."""
+        return _value(self._standing(player).milli)
+
+    def rank(self, player: PlayerId) -> Rank:
+        """The rank of the player's GoR rounded down to the 100s (rules.md §6)."""
+        return rank_of(self._standing(player).milli)
+
+    def card(self, player: PlayerId) -> Card:
+        """GoR exact to the thousandth (rules.md §6 Decision; whole points when shown:
+        :func:`engine.gor.formula.shown`), its rank and the games rated."""
+        standing = self._standing(player)
+        value = _value(standing.milli)
+        return Card(
+            player=player,
+            rank=rank_of(standing.milli),
+            rating=value,
+            rating_label="GoR",
+            sort_key=(standing.milli,),
+            games=standing.games,
+            last_played=standing.last_played,
+            values=(
+                Measure("gor", "GoR", value, "GoR"),
+                Measure("games", "games", standing.games, "games"),
+            ),
+        )
+
+    def lapsed(self) -> Collection[PlayerId]:
+        """Nobody: no GoR changes with the calendar alone."""
+        return ()
+
+    def open_period(self) -> Sequence[Game]:
+        """Nothing is held: every GoR game is rated when it is entered."""
+        return ()
+
+    def uncounted(self, game: Game) -> str | None:
+        """Why ``game`` will not be rated under the EGF GoR, in a club member's words
+        (rules.md §6 Decision: unplayed games, byes and other boards than 19×19; below
+        class C). ``None`` when it counts."""
+        reason = _not_rated(game)
+        if reason is not None:
+            return reason
+        # a club game takes the club's class; a tournament game its tournament's, which its
+        # time control gives unless the tournament's header names a class
+        below_c = game.time is not None and class_of_time(game.time) is None
+        if game.tournament is not None and below_c:
+            return (
+                f"{game.time} is below class C of {RULEBOOK} (basic time under 25 min or "
+                "adjusted time under 30 min): not rated unless the tournament's class "
+                "is given"
+            )
+        return None
+
+    def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
+        """Stones = the GoR difference ÷ 100 rounded down, less ``reduction``, capped at 9;
+        komi as for the rank systems: none with one stone, 0.5 with more, the club's even
+        komi in an even game (rules.md §6 Handicap advice; §5)."""
+        if reduction < 0:
+            raise ValueError(f"a handicap reduction cannot be negative, not {reduction}")
+        milli_a, milli_b = self._standing(a).milli, self._standing(b).milli
+        black, white = (a, b) if milli_a <= milli_b else (b, a)
+        difference = abs(milli_a - milli_b) // (RANK_POINTS * 1000)
+        stones = min(MAX_STONES, max(0, difference - reduction))
+        notes = [f"GoR difference {shown(abs(milli_a - milli_b))}"]
+        if difference - reduction > MAX_STONES:
+            notes.append(f"{difference} stones are capped at {MAX_STONES}")
+        if reduction:
+            notes.append(f"handicap reduced by {reduction}")
+        if stones == 0:
+            if milli_a == milli_b:
+                notes.append("equal ratings: choose colours by nigiri")
+            return HandicapAdvice(black, white, 0, self.params.even_komi, tuple(notes))
+        komi = Fraction(0) if stones == 1 else HANDICAP_KOMI
+        return HandicapAdvice(black, white, stones, komi, tuple(notes))
+
+    def promotion(self, player: PlayerId) -> Progress:
+        """Points to the next 100 boundary, where the rank shown goes up (rules.md §6)."""
+        milli = self._standing(player).milli
+        rank = rank_of(milli)
+        if rank >= STRONGEST:
+            line = f"{rank}: the strongest rank on the ladder (GoR {shown(milli)})"
+            return Progress(player, rank, None, (line,))
+        target = rank + 1
+        bound = initial_rating(target)
+        to_go = _value(bound * 1000 - milli)
+        lines = (
+            f"{target} at GoR {bound}: {_points(to_go)} points to go "
+            f"(GoR {_points(_value(milli))})",
+            "under the EGF GoR the rank is the rating's, rounded down to the 100s: it moves "
+            "with every rated game, up and down",
+        )
+        return Progress(player, rank, target, lines)
+
+    def rating_scale(self) -> RatingScale:
+        """A GoR a player can hold: from the floor −900 to 3200 (rules.md §6; the top is ours,
+        below 3300 where the formula ends)."""
+        return RatingScale("EGF GoR", *SCALE)
+
+    def rank_bands(self) -> tuple[Band, ...]:
+        """100 points a rank, 30k from −900 up to 9d from 2900 (rules.md §6)."""
+        bands: list[Band] = []
+        for rank in ladder(WEAKEST, STRONGEST):
+            low = initial_rating(rank)
+            high = SCALE[1] if rank == STRONGEST else low + RANK_POINTS
+            bands.append(Band(float(low), float(high), rank))
+        return tuple(bands)
+
+    def tournament_weight(self, tournament: Tournament) -> Weight:
+        """The tournament's EGF class and weight (rules.md §6, Tournament class).
+
+        Raises:
+            RuleError: neither a class nor a time control is known.
+        """
+        klass = tournament_class(tournament)
+        lines = klass.lines
+        if tournament.board != FULL_BOARD:
+            lines = (*lines, f"{tournament.board}×{tournament.board}: only 19×19 is rated")
+            return Weight("Tournament class", klass.letter, False, lines)
+        return Weight("Tournament class", klass.letter, klass.rated, lines)
+
+    def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
+        """Nothing: the EGF GoR rates club players at their rating, whatever rank they
+        entered with."""
+        return []
+
+    def initial_rank_limit(self) -> Rank | None:
+        """None: any declared rank starts at its own GoR (rules.md §6, New players)."""
+        return None
+
+    def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:
+        """Nothing to announce: GoR has no scheduled moments."""
+        return None
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as canonical JSON-able data (thousandths)."""
+        players = {
+            str(player): {
+                "gor_milli": s.milli,
+                "games": s.games,
+                "last_played": s.last_played.isoformat() if s.last_played else None,
+            }
+            for player, s in sorted(self._players.items())
+        }
+        return {
+            "system": self.key,
+            "players": players,
+            "params": {
+                "club_class": self.params.club_class,
+                "even_komi": str(self.params.even_komi),
+            },
+            "day": self._day.isoformat() if self._day else None,
+            "day_base": {str(p): m for p, m in sorted(self._day_base.items())},
+            "day_sum": {str(p): m for p, m in sorted(self._day_sum.items())},
+        }
+
+    def _standing(self, player: PlayerId) -> _Standing:
+        try:
+            return self._players[player]
+        except KeyError:
+            raise KeyError(f"player {player} is not registered under the EGF GoR") from None
+
+    def _standing_or_error(self, player: PlayerId) -> _Standing:
+        standing = self._players.get(player)
+        if standing is None:
+            raise RuleError(f"player {player} is not registered")
+        return standing
+
+
+Gor._HANDLERS = {
+    Registered: Gor._registered,
+    GamePlayed: Gor._game_played,
+    TournamentRated: Gor._tournament_rated,
+    Override: Gor._override,
+    EgfRating: Gor._egf_rating,
+    SettingsChanged: Gor._settings_changed,
+    PeriodClosed: Gor._not_ours,
+    DayEnded: Gor._not_ours,
+    MonthEnded: Gor._not_ours,
+    TeacherAction: Gor._not_ours,
+    VerificationSuspended: Gor._not_ours,
+}
+
+
+def _not_rated(game: Game) -> str | None:
+    """Why GoR never rates ``game``, whatever its class: unplayed, no result, pair go, not
+    19×19 (rules.md common vocabulary; §6 Decision). ``None`` for a game that may count."""
+    common = never_rated(game)
+    if common is not None:
+        return common
+    if game.pair_go:
+        return f"pair go is not rated under {RULEBOOK} (games between two players only)"
+    if game.board != FULL_BOARD:
+        return f"{game.board}×{game.board} games are not rated under {RULEBOOK} (19×19 only)"
+    return None
+
+
+def _value(milli: int) -> Fraction:
+    """Thousandths as an exact GoR value (a history row's before/after)."""
+    return Fraction(milli, 1000)
+
+
+def _points(value: Fraction) -> str:
+    """A GoR value with up to three decimals: 2109.306, 2100."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+
+
+def _weight(weight: Fraction) -> str:
+    return f"{float(weight):.2f}"
+
+
+def _minutes(minutes: Fraction) -> str:
+    return str(minutes.numerator) if minutes.denominator == 1 else f"{float(minutes):.1f}"
