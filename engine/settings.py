@@ -120,6 +120,32 @@ def whole(
     )
 
 
+def choice(
+    key: str,
+    summary: str,
+    *,
+    params: type[Any],
+    field: str,
+    choices: Iterable[str],
+    example: str,
+    rule: str = "",
+) -> Setting:
+    """One of a few words (any case; stored as declared, e.g. a class letter ``B``)."""
+    words = tuple(choices)
+    allowed = "one of " + ", ".join(words)
+    by_fold = {word.lower(): word for word in words}
+
+    def read(text: str) -> SettingValue:
+        word = by_fold.get(text.strip().lower())
+        if word is None:
+            raise _refuse(key, allowed, text, example)
+        return word
+
+    return Setting(
+        key, summary, default_of(params, field), read, str, example, field, rule, True, allowed
+    )
+
+
 def switch(
     key: str, summary: str, *, params: type[Any], field: str, rule: str = "", example: str = "on"
 ) -> Setting:

@@ -18,12 +18,13 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from engine import settings
 from engine.calendar import Phase
-from engine.errors import EngineError, RuleError
+from engine.errors import RuleError
 from engine.gor.formula import (
     CLASS_WEIGHTS,
     FLOOR,
@@ -40,7 +41,7 @@ from engine.gor.formula import (
     to_milli,
     tournament_change,
 )
-from engine.gor.params import SETTINGS_BY_KEY, GorParams
+from engine.gor.params import SETTINGS, GorParams
 from engine.handicap import HANDICAP_KOMI, MAX_STONES
 from engine.ranks import Rank, ladder
 from engine.system import (
@@ -333,24 +334,9 @@ class Gor:
         return [self._set(event.player, standing, event.rating * 1000, date, source, note)]
 
     def _settings_changed(self, event: SettingsChanged) -> list[Change]:
-        """The club's ``gor.`` settings from ``event.date`` on; other systems' keys are
-        ignored. Nothing is rated again here: later facts see the new values."""
-        params = self.params
-        for key, value in event.values:
-            if not key.startswith(f"{self.key}."):
-                continue
-            setting = SETTINGS_BY_KEY.get(key)
-            if setting is None:
-                known = ", ".join(SETTINGS_BY_KEY)
-                raise RuleError(f"{key} is not an EGF GoR setting; the settings are {known}")
-            try:
-                if isinstance(value, str):
-                    value = setting.read(value)
-                fields: dict[str, Any] = {setting.field: value}
-                params = replace(params, **fields)
-            except (EngineError, TypeError) as error:
-                raise RuleError(f"{key}: {error}") from None
-        self.params = params
+        """The club's ``gor.`` settings from ``event.date`` on (``SETTINGS``); other systems'
+        keys are ignored. Nothing is rated again here: later facts see the new values."""
+        self.params = settings.params_with(self.params, SETTINGS, event.values)
         return []
 
     def _not_ours(self, event: Event) -> list[Change]:
