@@ -209,21 +209,23 @@ async def _name_index(db: Database, club: Club) -> dict[str, list[Player]]:
 
 
 async def too_strong(db: Database, club: Club, new: Sequence[NewPlayer]) -> list[NewPlayer]:
-    """The new players above the system's initial-rank limit (MGSZ, rules.md §1.5) with
-    neither a rating nor the committee's decision; none under a system without a limit."""
+    """The new players above the system's initial-rank limit (``RankLimit``) with neither a
+    rating nor the committee's decision; none under a system without a limit."""
     limit = (await storage.ledger(db, club.id)).initial_rank_limit()
     if limit is None:
         return []
     return [
-        p for p in new if not p.guest and p.rating is None and not p.committee and p.rank > limit
+        p
+        for p in new
+        if not p.guest and p.rating is None and not p.committee and p.rank > limit.rank
     ]
 
 
 async def initial_rank_problems(
     db: Database, club: Club, new: Sequence[NewPlayer], remedies: Remedies = CHAT
 ) -> list[str]:
-    """MGSZ: new players above the initial-rank limit need a rating or the committee (§1.5);
-    a few are named, with how many more, and the ways to go on."""
+    """New players above the system's initial-rank limit need a rating or the decision its
+    rule names; a few are named, with how many more, and the ways to go on."""
     strong = await too_strong(db, club, new)
     if not strong:
         return []
@@ -232,9 +234,8 @@ async def initial_rank_problems(
     listed = some([f"{p.name} {p.rank}" for p in strong])
     are = "players are" if len(strong) > 1 else "player is"
     return [
-        f"{len(strong)} new {are} stronger than {limit}: {listed}. A new player without a "
-        f"rating starts at {limit} at most; a stronger rank is the rating committee's "
-        "decision (MGSZ Minősítési Szabályzat 5.§ (3)). To go on: "
+        f"{len(strong)} new {are} stronger than {limit.rank}: {listed}. A new player without "
+        f"a rating starts at {limit.rank} at most; {limit.rule}. To go on: "
         f"{remedies.committee}, or {remedies.ratings}. Players from abroad join as guests, "
         f"at their declared rank, once the club's country is set ({remedies.country})."
     ]

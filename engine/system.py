@@ -73,6 +73,15 @@ class Pending:
     settles: Phase
 
 
+@dataclass(frozen=True, slots=True)
+class RankLimit:
+    """The strongest rank a new player may be given without a starting rating, and the
+    rule that sets it in a club member's words (who decides above it)."""
+
+    rank: Rank
+    rule: str
+
+
 class Band(NamedTuple):
     """A rank's span of the rating scale, ``[low, high)``, shaded behind a chart's line."""
 
@@ -250,7 +259,7 @@ class RatingSystem(Protocol):
         ``{player:ID}`` marks; empty when all is well. Changes nothing."""
         ...
 
-    def initial_rank_limit(self) -> Rank | None:
+    def initial_rank_limit(self) -> RankLimit | None:
         """The strongest rank a new player may be given without a starting rating (MGSZ
         §1.5: 5k, a club setting); ``None`` when any declared rank is taken."""
         ...

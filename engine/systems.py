@@ -28,6 +28,7 @@ SYSTEMS: dict[str, Callable[..., RatingSystem]] = {
 """Each system's factory: called without arguments, the system with its rulebook's defaults;
 called with its params dataclass, the system with those (``Tensuusei(params)``)."""
 
+
 def _declared(key: str, factory: Callable[..., RatingSystem]) -> tuple[Setting, ...]:
     """The ``SETTINGS`` of the system's package (``engine.<key>``, else the factory's module)."""
     for name in (f"engine.{key}", factory.__module__):

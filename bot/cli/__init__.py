@@ -11,6 +11,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from bot import system_names
+
 SUBCOMMANDS = (
     "bot.cli.console",
     "bot.cli.run",
@@ -49,7 +51,8 @@ def version() -> str:
 
 def parser_of_hoshi() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="hoshi", description="A rating bot for go clubs (MGSZ, Tensuusei, Swedish, PSG)."
+        prog="hoshi",
+        description="A rating bot for go clubs: " + "; ".join(system_names.TITLES.values()) + ".",
     )
     parser.add_argument("--version", action="version", version=f"hoshi {version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")

@@ -47,6 +47,7 @@ from engine.system import (
     Notice,
     Pending,
     Progress,
+    RankLimit,
     RatingScale,
     Weight,
     never_rated,
@@ -786,9 +787,13 @@ class Mgsz:
             )
         ]
 
-    def initial_rank_limit(self) -> Rank:
+    def initial_rank_limit(self) -> RankLimit:
         """The strongest rank an organiser may give without a rating (rules.md §1.5, §5(3))."""
-        return self.params.max_initial_rank
+        return RankLimit(
+            self.params.max_initial_rank,
+            "a stronger rank is the rating committee's decision "
+            "(MGSZ Minősítési Szabályzat 5.§ (3))",
+        )
 
     def entry_rank_mismatches(
         self, entries: Iterable[Entry], *, board: int = FULL_BOARD

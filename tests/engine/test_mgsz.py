@@ -1399,8 +1399,9 @@ def test_entry_notes_name_entries_outside_their_elo_band() -> None:
 
 
 def test_initial_rank_limit_is_the_clubs_setting() -> None:
-    assert Mgsz().initial_rank_limit() == R("5k")
-    assert Mgsz(MgszParams(max_initial_rank=R("3k"))).initial_rank_limit() == R("3k")
+    limit = Mgsz().initial_rank_limit()
+    assert limit.rank == R("5k") and "MGSZ Minősítési Szabályzat 5.§ (3)" in limit.rule
+    assert Mgsz(MgszParams(max_initial_rank=R("3k"))).initial_rank_limit().rank == R("3k")
 
 
 def test_max_initial_rank_setting_holds_from_its_date() -> None:

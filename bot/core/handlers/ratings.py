@@ -52,9 +52,10 @@ async def player_or_self(ctx: Context, name: str) -> Player:
 
 @command(
     "rating",
-    usage="/rating [NAME]",
-    summary="A player's card: rank, rating, place, last change, games, pending changes.",
-    examples=("/rating Nagy Péter", "/rating szabo", "/rating"),
+    usage="/rating [NAME] [all]",
+    summary="A player's card: rank, rating, place, last change, games, pending changes; "
+    "with all, the player under every rating system side by side, from the same games.",
+    examples=("/rating Nagy Péter", "/rating szabo", "/rating", "/rating Nagy Péter all"),
     params=(Param("name", "player", "the player (default: you)", required=False),),
 )
 async def rating(ctx: Context) -> Reply:
