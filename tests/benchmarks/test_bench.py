@@ -33,7 +33,7 @@ async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -
     assert set(result) >= KEYS
     assert result["games"] == 10_000 and result["scan_rows"] == 10_000
     assert result["history_rows"] > 10_000
-    assert set(result["replay_by_system"]) == {"mgsz", "tensuusei", "swedish", "psg"}
+    assert set(result["replay_by_system"]) == {"mgsz", "tensuusei", "swedish", "psg", "gor"}
     assert result["finalise"]["changes"] > 0
     assert result["telegram"]["updates"] == 30
     assert json.loads(json.dumps(result)) == result  # one JSON object

@@ -81,7 +81,7 @@ async def test_a_miss_gets_the_closest_names(club: FakeChat, typed: str, suggest
     said = await club.refused(f"/rating {typed}", as_=PLAYER)
     assert said.text.startswith(f"No player called {typed!r}. Did you mean: ")
     assert suggested in said.text.split("Did you mean: ")[1]
-    assert said.text.endswith("Usage: /rating [NAME] — e.g. /rating Nagy Péter")
+    assert said.text.endswith("Usage: /rating [NAME] [all] — e.g. /rating Nagy Péter")
 
 
 async def test_a_miss_with_nothing_close_says_how_players_are_added(club: FakeChat) -> None:
