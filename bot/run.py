@@ -141,36 +141,38 @@ async def run_bots(
 
             bots.adapters["discord"] = DiscordAdapter(core, discord_token, config.discord)
         started: list[Adapter] = []
-        try:
-            for platform, adapter in bots.adapters.items():
-                try:
-                    await adapter.start()
-                except Exception as exc:
-                    log.debug("%s failed to start", platform, exc_info=True)
-                    reason = RedactTokens([t for t in (telegram_token, discord_token) if t])
-                    err.write(
-                        f"hoshi run: {platform} did not start: {reason.redact(_reason(exc))}\n"
-                    )
-                    return 1
-                started.append(adapter)
-            # one scheduler for the process, shared by both platforms (issue 4/6): what was
-            # missed while down runs now, then timers
-            core.deliver = bots.deliver
-            scheduler = core.scheduler = Scheduler(core, bots.deliver, timers=clock is None)
-            await scheduler.start()
-            log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
-            if on_started is not None:
-                on_started(bots)
-            with _signals_set(stop):
+        # SIGTERM/SIGINT stop the bot from the start: a signal that comes while the scheduler
+        # catches up (polling has begun) ends the run cleanly, never with the default action
+        with _signals_set(stop):
+            try:
+                for platform, adapter in bots.adapters.items():
+                    try:
+                        await adapter.start()
+                    except Exception as exc:
+                        log.debug("%s failed to start", platform, exc_info=True)
+                        reason = RedactTokens([t for t in (telegram_token, discord_token) if t])
+                        err.write(
+                            f"hoshi run: {platform} did not start: {reason.redact(_reason(exc))}\n"
+                        )
+                        return 1
+                    started.append(adapter)
+                # one scheduler for the process, shared by both platforms (issue 4/6): what was
+                # missed while down runs now, then timers
+                core.deliver = bots.deliver
+                scheduler = core.scheduler = Scheduler(core, bots.deliver, timers=clock is None)
+                await scheduler.start()
+                log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
+                if on_started is not None:
+                    on_started(bots)
                 await stop.wait()
-        finally:
-            if core.scheduler is not None:
-                await core.scheduler.stop()
-            for adapter in reversed(started):
-                try:
-                    await adapter.stop()
-                except Exception:
-                    log.exception("stopping an adapter failed")
+            finally:
+                if core.scheduler is not None:
+                    await core.scheduler.stop()
+                for adapter in reversed(started):
+                    try:
+                        await adapter.stop()
+                    except Exception:
+                        log.exception("stopping an adapter failed")
         return 0
     finally:
         await db.close()
