@@ -182,7 +182,8 @@ class Mgsz:
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
         self._club_time: TimeControl | None = self.params.club_time  # the last period's
         self._provisional: _Provisional | None = None  # the open period, rated if it ended now
-        self._moved_period: frozenset[PlayerId] = frozenset()  # see lapsed()
+        self._period_before: _Provisional | None = None  # see lapsed()
+        self._moved: frozenset[PlayerId] | None = None  # see lapsed(); None: nothing moved
 
     # ------------------------------------------------------------ events
 
@@ -191,16 +192,15 @@ class Mgsz:
         handler = self._HANDLERS.get(type(event))
         if handler is None:
             raise RuleError(f"MGSZ cannot apply a {type(event).__name__} event")
-        self._provisional = None
+        before, self._provisional = self._provisional, None
         changes: list[Change] = handler(self, event)
-        # the open period is rated as a whole (one C, everyone's Elo at its end): any fact
-        # that touched the ledger may move every held player's "if the period ended now"
-        ignored = handler is Mgsz._ignored
-        self._moved_period = (
-            frozenset()
-            if ignored
-            else frozenset(p for g in self._pending for p in (g.black, g.white))
-        )
+        # what lapsed() needs to tell whose "if the period ended now" moved, kept cheaply:
+        # the open period as it was last worked out, and the players this fact named
+        self._period_before = before
+        moved = {change.player for change in changes}
+        if isinstance(event, GamePlayed):
+            moved.update((event.game.black, event.game.white))
+        self._moved = None if handler is Mgsz._ignored else frozenset(moved)
         return changes
 
     def _registered(self, event: Registered) -> list[Change]:
@@ -560,10 +560,35 @@ class Mgsz:
         return sorted(self._pending, key=_DATE_ID)
 
     def lapsed(self) -> Collection[PlayerId]:
-        """The players of the open club period after any fact that touched the ledger: their
-        card's "if the period ended now" Elo (:meth:`provisional`) rates the whole period
-        (its C, the others' Elo), so it moves with facts that name none of them."""
-        return self._moved_period
+        """The players of the open club period whose "if the period ended now" Elo
+        (:meth:`provisional`) the last fact may have moved without a change of theirs.
+
+        The period is rated as a whole (rules.md §1.4 Decision — club games): with the same
+        C and one part, a held player's value follows their own and their opponents' Elo, so
+        the opponents of the players the fact named lapse; a new C, a split period, or a
+        period not worked out before the fact lapses every held player.
+        """
+        if self._moved is None or not self._pending:
+            return ()
+        held = {p for g in self._pending for p in (g.black, g.white)}
+        before = self._period_before
+        self.provisional(next(iter(held)))  # works the period out (kept until the next fact)
+        now = self._provisional
+        if (
+            before is None
+            or now is None
+            or before.elo is not None
+            or now.elo is not None
+            or before.c_by_board != now.c_by_board
+        ):
+            return held
+        moved = self._moved
+        return {
+            p
+            for g in self._pending
+            if g.black in moved or g.white in moved
+            for p in (g.black, g.white)
+        }
 
     def elo(self, player: PlayerId) -> int:
         """The player's current Elo (raises ``KeyError`` for an unknown player)."""

@@ -1428,4 +1428,8 @@ def test_a_tournament_of_others_moves_the_held_players_if_the_period_ended_now()
     assert ledger.provisional(2) != before
     assert 2 in ledger.lapsed()
     ledger.apply(DayEnded(DAY))
-    assert ledger.lapsed() == frozenset()  # another system's schedule touches nothing
+    assert not ledger.lapsed()  # another system's schedule touches nothing
+    ledger.apply(Registered(4, R("5k"), DAY))
+    ledger.provisional(1)  # the period as the cards last worked it out
+    ledger.apply(GamePlayed(game(3, 3, 4, Result.BLACK)))
+    assert set(ledger.lapsed()) == {3, 4}  # the same C: only the new game's players moved
