@@ -139,7 +139,7 @@ async def test_close_is_idempotent(tmp_path: Path) -> None:
 async def test_default_systems_come_from_the_engine_registry(tmp_path: Path) -> None:
     db = await open_db(tmp_path / "x.db")
     try:
-        assert set(db.projections.systems) == {"mgsz", "tensuusei", "swedish", "psg"}
+        assert set(db.projections.systems) == {"mgsz", "tensuusei", "swedish", "psg", "gor"}
     finally:
         await db.close()
 
