@@ -199,7 +199,7 @@ class Gor:
         self._players[event.player] = _Standing(milli)
         rank = rank_of(milli)
         return [
-            Change(event.player, event.date, "registration", None, _value(milli), rank, rank, note)
+            Change(event.player, event.date, "registration", None, shown(milli), rank, rank, note)
         ]
 
     def _game_played(self, event: GamePlayed) -> list[Change]:
@@ -387,8 +387,8 @@ class Gor:
                     player,
                     date,
                     source,
-                    _value(before),
-                    _value(standing.milli),
+                    shown(before),
+                    shown(standing.milli),
                     rank_of(before),
                     rank_of(standing.milli),
                     text,
@@ -415,8 +415,8 @@ class Gor:
             player,
             date,
             source,
-            _value(before),
-            _value(milli),
+            shown(before),
+            shown(milli),
             rank_of(before),
             rank_of(milli),
             note,
@@ -442,20 +442,23 @@ class Gor:
         return rank_of(self._standing(player).milli)
 
     def card(self, player: PlayerId) -> Card:
-        """GoR exact to the thousandth (rules.md §6 Decision; whole points when shown:
-        :func:`engine.gor.formula.shown`), its rank and the games rated."""
+        """The GoR shown in whole points (half up), its rank, the games rated; the value
+        ``gor`` keeps it to three decimals for exports (rules.md §6 Decision: kept to at least
+        3 decimals, shown rounded to whole points).
+
+        ``gor`` is decimal text ("2109.306"), as exports write an exact value: three decimals
+        always, where a fraction would be cut to two."""
         standing = self._standing(player)
-        value = _value(standing.milli)
         return Card(
             player=player,
             rank=rank_of(standing.milli),
-            rating=value,
+            rating=shown(standing.milli),
             rating_label="GoR",
             sort_key=(standing.milli,),
             games=standing.games,
             last_played=standing.last_played,
             values=(
-                Measure("gor", "GoR", value, "GoR"),
+                Measure("gor", "GoR", _decimals(standing.milli), "GoR"),
                 Measure("games", "games", standing.games, "games"),
             ),
         )
@@ -517,10 +520,14 @@ class Gor:
             return Progress(player, rank, None, (line,))
         target = rank + 1
         bound = initial_rating(target)
-        to_go = _value(bound * 1000 - milli)
+        # whole points, rounded up: 95.347 to go needs 96 (95 are not enough)
+        to_go = -(-(bound * 1000 - milli) // 1000)
+        now = str(shown(milli))
+        if shown(milli) >= bound:  # 2099.6 is shown as 2100 but is still 1k
+            now = f"{_decimals(milli)}, shown as {now}"
+        points = "point" if to_go == 1 else "points"
         lines = (
-            f"{target} at GoR {bound}: {_points(to_go)} points to go "
-            f"(GoR {_points(_value(milli))})",
+            f"{to_go} GoR {points} to {target} (GoR {bound}; now {now})",
             "under the EGF GoR the rank is the rating's, rounded down to the 100s: it moves "
             "with every rated game, up and down",
         )
@@ -630,15 +637,16 @@ def _not_rated(game: Game) -> str | None:
 
 
 def _value(milli: int) -> Fraction:
-    """Thousandths as an exact GoR value (a history row's before/after)."""
+    """Thousandths as an exact GoR value."""
     return Fraction(milli, 1000)
 
 
-def _points(value: Fraction) -> str:
-    """A GoR value with up to three decimals: 2109.306, 2100."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+def _decimals(milli: int) -> str:
+    """Thousandths as a GoR with exactly three decimals: 2109.306, 2100.000, -5.250 (rules.md
+    §6 Decision: kept to at least 3 decimals)."""
+    sign = "-" if milli < 0 else ""
+    whole, part = divmod(abs(milli), 1000)
+    return f"{sign}{whole}.{part:03d}"
 
 
 def _weight(weight: Fraction) -> str:
