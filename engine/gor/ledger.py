@@ -457,10 +457,7 @@ class Gor:
             sort_key=(standing.milli,),
             games=standing.games,
             last_played=standing.last_played,
-            values=(
-                Measure("gor", "GoR", _decimals(standing.milli), "GoR"),
-                Measure("games", "games", standing.games, "games"),
-            ),
+            values=(Measure("gor", "GoR", _decimals(standing.milli), "GoR"),),
         )
 
     def lapsed(self) -> Collection[PlayerId]:
@@ -499,7 +496,7 @@ class Gor:
         black, white = (a, b) if milli_a <= milli_b else (b, a)
         difference = abs(milli_a - milli_b) // (RANK_POINTS * 1000)
         stones = min(MAX_STONES, max(0, difference - reduction))
-        notes = [f"GoR difference {shown(abs(milli_a - milli_b))}"]
+        notes = [_difference(milli_a, milli_b)]
         if difference - reduction > MAX_STONES:
             notes.append(f"{difference} stones are capped at {MAX_STONES}")
         if reduction:
@@ -639,6 +636,21 @@ def _not_rated(game: Game) -> str | None:
 def _value(milli: int) -> Fraction:
     """Thousandths as an exact GoR value."""
     return Fraction(milli, 1000)
+
+
+def _difference(milli_a: int, milli_b: int) -> str:
+    """The GoR difference that gives the stones, in numbers a member can check: the shown
+    ratings' difference when its hundreds are the kept difference's, else the kept ratings
+    to three decimals (rules.md §6: stones = the difference ÷ 100 rounded down)."""
+    high, low = max(milli_a, milli_b), min(milli_a, milli_b)
+    kept = high - low
+    seen = shown(high) - shown(low)
+    if seen // RANK_POINTS == kept // (RANK_POINTS * 1000):
+        return f"GoR difference {seen} ({shown(high)} − {shown(low)})"
+    return (
+        f"GoR difference {_decimals(kept)} ({_decimals(high)} − {_decimals(low)}, "
+        f"shown {shown(high)} − {shown(low)})"
+    )
 
 
 def _decimals(milli: int) -> str:

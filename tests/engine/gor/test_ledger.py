@@ -421,10 +421,8 @@ def test_the_card_carries_typed_values() -> None:
     gor.apply(Override(1, DAY, "x", rating=2150))
     card = gor.card(1)
     assert card.rating == 2150 and card.rating_label == "GoR" and card.rank == Rank.dan(1)
-    assert card.values == (
-        Measure("gor", "GoR", "2150.000", "GoR"),
-        Measure("games", "games", 0, "games"),
-    )
+    # the games rated are the card's own ``games`` (a value of their own would repeat them)
+    assert card.values == (Measure("gor", "GoR", "2150.000", "GoR"),)
     assert card.sort_key == (2_150_000,)
     with pytest.raises(KeyError, match="not registered under the EGF GoR"):
         gor.card(9)
@@ -471,6 +469,21 @@ def test_handicap_is_the_gor_difference_over_100_rounded_down(
 ) -> None:
     advice = club(a, b).handicap(1, 2)
     assert (advice.black, advice.stones, advice.komi) == (black, stones, komi)
+
+
+def test_handicap_names_the_difference_a_member_can_check() -> None:
+    """The shown ratings' difference when it gives the same stones as the kept ratings';
+    else the kept difference, to three decimals (rules.md §6: stones = difference ÷ 100
+    rounded down, ratings shown in whole points)."""
+    gor = club(1990, 2350, 1660)
+    gor.apply(GamePlayed(game()))  # player 1: 1999.539, shown 2000
+    gor.apply(Override(2, DAY, "x", rating=1900))
+    assert gor.card(1).rating == 2000
+    advice = gor.handicap(1, 3)  # 1999.539 − 1660 = 339.539, shown 2000 − 1660 = 340
+    assert (advice.stones, advice.notes[0]) == (3, "GoR difference 340 (2000 − 1660)")
+    advice = gor.handicap(1, 2)  # 99.539: even; the shown 2000 − 1900 = 100 would be 1 stone
+    assert advice.stones == 0
+    assert advice.notes[0] == "GoR difference 99.539 (1999.539 − 1900.000, shown 2000 − 1900)"
 
 
 def test_handicap_reduction_and_the_clubs_even_komi() -> None:
