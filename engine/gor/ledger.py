@@ -110,7 +110,8 @@ class GorClass:
 
 
 def tournament_class(tournament: Tournament) -> GorClass:
-    """The class of ``tournament``: the h9 header's ``CL[…]`` if given, else from its time
+    """The class of ``tournament``: the one given (an h9 header's ``CL[…]``, the organiser's
+    ``class=``) if any, else from its time
     control (rules.md §6, Tournament class; Decision: below class C not rated).
 
     Raises:
@@ -121,17 +122,17 @@ def tournament_class(tournament: Tournament) -> GorClass:
         if given not in CLASS_WEIGHTS:
             raise RuleError(
                 f"tournament {tournament.name!r} has class {tournament.klass!r}; the EGF "
-                f"classes are A, B, C and D (e.g. CL[B] in an h9 header)"
+                f"classes are A, B, C and D (e.g. class=B, or CL[B] in an h9 header)"
             )
         weight = CLASS_WEIGHTS[given]
-        line = f"class {given} from the tournament's header: every change × {_weight(weight)}"
+        line = f"class {given} given for the tournament: every change × {_weight(weight)}"
         return GorClass(given, weight, (line,))
     time = tournament.time
     if time is None:
         raise RuleError(
             f"the time control of tournament {tournament.name!r} is not known, so its EGF "
             f"class cannot be found: give one (e.g. {TIME_EXAMPLE}) or its class "
-            f"(e.g. CL[B] in the h9 header)"
+            f"(e.g. class=B, or CL[B] in the h9 header)"
         )
     letter = class_of_time(time)
     if time.unlimited:
@@ -152,7 +153,7 @@ def tournament_class(tournament: Tournament) -> GorClass:
                 "below class C (basic time at least 25 min and adjusted time at least 30 min): "
                 "not rated under the EGF GoR",
                 f"an online tournament of at least {basic_d}/{adjusted_d} min is class D: "
-                "give its class in the header (CL[D])",
+                "give its class (class=D, or CL[D] in an h9 header)",
             ),
         )
     weight = CLASS_WEIGHTS[letter]

@@ -109,7 +109,7 @@ def test_the_file_is_what_the_hand_computation_needs() -> None:
 def test_the_table_matches_the_hand_computation(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rate", str(CUP), "--system", "gor"]) == 0
     out = capsys.readouterr().out
-    assert "Tournament class: class B from the tournament's header: every change × 0.75" in out
+    assert "Tournament class: class B given for the tournament: every change × 0.75" in out
     rows = {}
     for line in out.splitlines():
         found = ROW.match(line)

@@ -173,9 +173,7 @@ async def test_a_tournament_file_is_rated_with_its_class(club: FakeChat) -> None
     said = await club.ok(
         "/tournament import", attachment=COLOGNE_H9.encode(), attachment_name="koeln.h9"
     )
-    assert "Tournament class: class B from the tournament's header: every change × 0.75" in (
-        said.text
-    )
+    assert "Tournament class: class B given for the tournament: every change × 0.75" in (said.text)
     assert "C=NN" not in said.text  # the MGSZ multiplier means nothing to the GoR
     row = await storage.tournament(club.db, club.club, "Köln Cup")
     assert row is not None and row.tournament.klass == "B"
@@ -217,3 +215,32 @@ async def test_the_weekly_summary_speaks_in_whole_points(club: FakeChat) -> None
     assert f"Biggest gains: Nagy Péter +{whole(NAGY) - 1900}" in text
     assert f"Biggest losses: Kovács Anna −{2100 - whole(KOVACS)}" in text
     assert not re.search(r"\d\.\d", text)
+
+
+async def test_a_tournament_opened_in_the_chat_takes_its_class(club: FakeChat) -> None:
+    """A short (or online) tournament is rated only when its class is given: class=D."""
+    said = await club.ok("/tournament new Online Cup rounds=1 time=20m class=d")
+    assert "class D from the tournament's header: every change × 0.25" not in said.text
+    assert "class D given for the tournament: every change × 0.25" in said.text
+    row = await storage.tournament(club.db, club.club, "Online Cup")
+    assert row is not None and row.tournament.klass == "D"
+    await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+    await club.ok("/tournament finalise")
+    quarter = 1900 + 0.25 * gain(1900, 2100, 1)
+    assert (await club.card("Nagy Péter")).rating == whole(quarter)
+
+
+async def test_an_import_may_set_the_class(club: FakeChat) -> None:
+    said = await club.ok(
+        "/tournament import class=A", attachment=COLOGNE_H9.encode(), attachment_name="k.h9"
+    )
+    assert "class A given for the tournament: every change × 1.00" in said.text
+    row = await storage.tournament(club.db, club.club, "Köln Cup")
+    assert row is not None and row.tournament.klass == "A"
+
+
+async def test_a_bad_class_is_refused_with_an_example(club: FakeChat) -> None:
+    said = await club.refused("/tournament new Cup class=E")
+    assert said.text.startswith(
+        "The EGF tournament class is A, B, C or D, not 'E' (e.g. /tournament new Cup class=B)"
+    )

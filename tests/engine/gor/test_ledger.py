@@ -311,7 +311,7 @@ def test_tournament_weight_explains_the_class() -> None:
     assert any("adjusted time 50 min" in line for line in weight.lines)
     assert any("× 0.75" in line for line in weight.lines)
     header = Gor().tournament_weight(_cup(klass="A", time=None))
-    assert header.value == "A" and "header" in header.lines[0]
+    assert header.lines == ("class A given for the tournament: every change × 1.00",)
     small = Gor().tournament_weight(_cup(board=13))
     assert small.rated is False and "only 19×19" in small.lines[-1]
 
