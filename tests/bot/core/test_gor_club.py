@@ -31,7 +31,7 @@ COLOGNE_H9 = """; CL[B]
 ; EV[Köln Cup]
 ; DT[2026-04-11,2026-04-12]
 ; HA[h9]
-; TM[60]
+; TM[90]
 ;
 ; Pl Name                  Rk Co Club MMS
    1 Nagy Péter            2k HU Bp    20  2+/w0  3+/b0
