@@ -471,21 +471,12 @@ class Gor:
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be rated under the EGF GoR, in a club member's words
-        (rules.md §6 Decision: unplayed games, byes and other boards than 19×19; below
-        class C). ``None`` when it counts."""
-        reason = _not_rated(game)
-        if reason is not None:
-            return reason
-        # a club game takes the club's class; a tournament game its tournament's, which its
-        # time control gives unless the tournament's header names a class
-        below_c = game.time is not None and class_of_time(game.time) is None
-        if game.tournament is not None and below_c:
-            return (
-                f"{game.time} is below class C of {RULEBOOK} (basic time under 25 min or "
-                "adjusted time under 30 min): not rated unless the tournament's class "
-                "is given"
-            )
-        return None
+        (rules.md §6 Decision: unplayed games, byes and other boards than 19×19). ``None``
+        when it counts."""
+        # a club game takes the club's class; a tournament game its tournament's, which the
+        # game cannot see (a 20-minute game of a class-D tournament counts): the tournament
+        # says whether it is rated (tournament_weight), never the game's own clock
+        return _not_rated(game)
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones = the GoR difference ÷ 100 rounded down, less ``reduction``, capped at 9;

@@ -196,11 +196,15 @@ def test_games_gor_does_not_rate_say_why_and_change_nothing(kw: dict[str, Any], 
     assert state(gor) == before
 
 
-def test_a_tournament_game_below_class_c_says_so() -> None:
+def test_a_tournament_game_is_not_judged_by_its_own_clock() -> None:
+    """The tournament's class decides, and a game cannot see it: a 20-minute game of a
+    tournament given class D counts (rules.md §6, Tournament class), so the game alone is
+    never called unrated for its clock; the tournament says so itself (tournament_weight)."""
     gor = club(2100, 2000)
-    answer = gor.uncounted(game(tournament=3, time=TimeControl.parse("20m")))
-    assert answer is not None and "below class C" in answer
+    assert gor.uncounted(game(tournament=3, time=TimeControl.parse("20m"))) is None
     assert gor.uncounted(game(tournament=3, time=TIME_B)) is None
+    short = _cup(klass=None, time=TimeControl.parse("20m"))
+    assert gor.tournament_weight(short).rated is False
     # a club game takes the club's class, whatever its clock
     assert gor.uncounted(game(time=TimeControl.parse("20m"))) is None
 
