@@ -114,7 +114,7 @@ def test_the_default_config_file_is_read_when_present(tmp_path: Path) -> None:
         ("[telegram]\ntoken = 'x'\n", "unknown key 'token' in [telegram]"),
         ("[discord]\ntoken = 'x'\n", "unknown key 'token' in [discord]"),
         ("[hoshi]\nsystem = 'elo'\n",
-         "[hoshi] system must be one of mgsz, tensuusei, swedish, psg, not 'elo'"),
+         "[hoshi] system must be one of mgsz, tensuusei, swedish, psg, gor, not 'elo'"),
         ("[hoshi]\ntimezone = 'Mars/Olympus'\n",
          "[hoshi] timezone 'Mars/Olympus' is not a known time zone (e.g. Europe/Budapest)"),
         ("[hoshi]\ntimezone = ''\n", "[hoshi] timezone '' is not a known time zone"),
