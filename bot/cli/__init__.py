@@ -48,11 +48,8 @@ def version() -> str:
 
 
 def parser_of_hoshi() -> argparse.ArgumentParser:
-    from bot import system_names
-
-    systems = ", ".join(system_names.title(key) for key in system_names.KEYS)
     parser = argparse.ArgumentParser(
-        prog="hoshi", description=f"A rating bot for go clubs: {systems}."
+        prog="hoshi", description="A rating bot for go clubs (MGSZ, Tensuusei, Swedish, PSG)."
     )
     parser.add_argument("--version", action="version", version=f"hoshi {version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
