@@ -264,7 +264,7 @@ async def _rule_notes(
             + "; ".join(weight.lines)
             + (
                 ""
-                if tournament.multiplier
+                if tournament.multiplier or not weight.set_by_hand
                 else f" (derived from the file; set it with {remedies.multiplier})"
             )
         )

@@ -104,12 +104,15 @@ class Notice:
 class Weight:
     """How much a system counts one tournament (``/multiplier``, ``/tournament show``,
     imports): MGSZ's multiplier C, GoR's class. ``rated`` is false when the tournament is
-    not rated at all (C = 0, GoR below class C); ``lines`` explain how it was found."""
+    not rated at all (C = 0, GoR below class C); ``lines`` explain how it was found.
+    ``set_by_hand`` is true when an organiser may set the value by hand as the tournament's
+    ``multiplier`` (MGSZ's C); a value found otherwise (GoR's class) is false."""
 
     label: str  # e.g. "Multiplier C", "Tournament class"
     value: Value  # e.g. 1.20 as Fraction, "B"
     rated: bool
     lines: tuple[str, ...] = ()
+    set_by_hand: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,8 +98,10 @@ TOURNAMENT_COLUMNS = (
     "european_or_world",
     "multiplier",
     "arranged",
+    "klass",
 )
-"""``tournaments`` columns that make an ``engine.types.Tournament``."""
+"""``tournaments`` columns that make an ``engine.types.Tournament`` (``klass``: the EGF
+tournament class A–D when one was given, schema version 9)."""
 
 TOURNAMENT_SELECT = ", ".join(f"tournaments.{c}" for c in TOURNAMENT_COLUMNS)
 _TOURNAMENT_INDEX = {name: i for i, name in enumerate(TOURNAMENT_COLUMNS)}
@@ -160,6 +162,7 @@ def tournament_from_row(row: Row) -> Tournament:
         importance=Importance(bool(row[10]), bool(row[11])),
         multiplier=row[12],
         arranged=bool(row[13]),
+        klass=row[14],
     )
 
 
@@ -189,6 +192,7 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "european_or_world": int(tournament.importance.european_or_world_championship),
         "multiplier": tournament.multiplier,
         "arranged": int(tournament.arranged),
+        "klass": tournament.klass,
     }
 
 
@@ -232,7 +236,8 @@ def engine_event(seq: int, kind: str, payload: dict[str, Any]) -> Event:
         return MonthEnded(payload["year"], payload["month"])
     if kind == log.PERIOD:
         columns = payload["tournament"]
-        row = tuple(seq if c == "seq" else columns[c] for c in TOURNAMENT_COLUMNS)
+        # a period written before schema version 9 has no class: none was given
+        row = tuple(seq if c == "seq" else columns.get(c) for c in TOURNAMENT_COLUMNS)
         return PeriodClosed(tournament_from_row(row))
     raise ValueError(f"event kind {kind!r} is not an engine event")
 

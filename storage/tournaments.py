@@ -26,6 +26,7 @@ from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
 from storage.games import TOURNAMENT_NUMBER, Context, add_entry_row, game_rows, insert_game
 from storage.history import (
+    TOURNAMENT_COLUMNS,
     TOURNAMENT_SELECT,
     effective_tournament,
     tournament_columns,
@@ -39,6 +40,9 @@ from storage.projections import ClubWrite, club_write
 from storage.records import GAME_OK, GameRow, NewPlayer, Player, TournamentRow
 
 TournamentRef = TournamentRow | int | str
+
+EGF_CLASSES = ("A", "B", "C", "D")
+"""The EGF tournament classes an h9 header's ``CL[…]`` names (formats.md)."""
 
 AMENDABLE = frozenset(
     {
@@ -54,6 +58,7 @@ AMENDABLE = frozenset(
         "importance",
         "multiplier",
         "arranged",
+        "klass",
     }
 )
 
@@ -83,6 +88,8 @@ def _problems(tournament: Tournament) -> list[str]:
         found.append(f"a handicap reduction cannot be negative ({tournament.handicap_reduction})")
     if tournament.multiplier is not None and tournament.multiplier <= 0:
         found.append(f"a multiplier C set by hand must be positive, not {tournament.multiplier}")
+    if tournament.klass is not None and tournament.klass not in EGF_CLASSES:
+        found.append(f"the EGF tournament class is A, B, C or D, not {tournament.klass!r}")
     if tournament.participants is not None and tournament.participants < 0:
         found.append(f"participants cannot be negative ({tournament.participants})")
     return found
@@ -92,7 +99,7 @@ _ROW_SELECT = (
     f"SELECT {TOURNAMENT_SELECT}, tournaments.notes, tournaments.club, {LOG_COLUMNS}, "
     "tournaments.number FROM tournaments JOIN log ON log.seq = tournaments.seq"
 )
-_NOTES = 14
+_NOTES = len(TOURNAMENT_COLUMNS)
 _NUMBER = _NOTES + 8
 
 

@@ -291,7 +291,7 @@ def to_engine(
         even=tf.even,
         handicap_reduction=tf.handicap_rule or 0,
         participants=len(tf.players),
-        klass=tf.class_,
+        klass=(tf.class_ or "").strip().upper() or None,  # CL[b] is class B
     )
     entries = tuple(
         Entry(

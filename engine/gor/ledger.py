@@ -110,7 +110,8 @@ class GorClass:
 
 
 def tournament_class(tournament: Tournament) -> GorClass:
-    """The class of ``tournament``: the h9 header's ``CL[…]`` if given, else from its time
+    """The class of ``tournament``: the one given (an h9 header's ``CL[…]``, the organiser's
+    ``class=``) if any, else from its time
     control (rules.md §6, Tournament class; Decision: below class C not rated).
 
     Raises:
@@ -121,17 +122,17 @@ def tournament_class(tournament: Tournament) -> GorClass:
         if given not in CLASS_WEIGHTS:
             raise RuleError(
                 f"tournament {tournament.name!r} has class {tournament.klass!r}; the EGF "
-                f"classes are A, B, C and D (e.g. CL[B] in an h9 header)"
+                f"classes are A, B, C and D (e.g. class=B, or CL[B] in an h9 header)"
             )
         weight = CLASS_WEIGHTS[given]
-        line = f"class {given} from the tournament's header: every change × {_weight(weight)}"
+        line = f"class {given} given for the tournament: every change × {_weight(weight)}"
         return GorClass(given, weight, (line,))
     time = tournament.time
     if time is None:
         raise RuleError(
             f"the time control of tournament {tournament.name!r} is not known, so its EGF "
             f"class cannot be found: give one (e.g. {TIME_EXAMPLE}) or its class "
-            f"(e.g. CL[B] in the h9 header)"
+            f"(e.g. class=B, or CL[B] in the h9 header)"
         )
     letter = class_of_time(time)
     if time.unlimited:
@@ -152,7 +153,7 @@ def tournament_class(tournament: Tournament) -> GorClass:
                 "below class C (basic time at least 25 min and adjusted time at least 30 min): "
                 "not rated under the EGF GoR",
                 f"an online tournament of at least {basic_d}/{adjusted_d} min is class D: "
-                "give its class in the header (CL[D])",
+                "give its class (class=D, or CL[D] in an h9 header)",
             ),
         )
     weight = CLASS_WEIGHTS[letter]
@@ -199,7 +200,7 @@ class Gor:
         self._players[event.player] = _Standing(milli)
         rank = rank_of(milli)
         return [
-            Change(event.player, event.date, "registration", None, _value(milli), rank, rank, note)
+            Change(event.player, event.date, "registration", None, shown(milli), rank, rank, note)
         ]
 
     def _game_played(self, event: GamePlayed) -> list[Change]:
@@ -387,8 +388,8 @@ class Gor:
                     player,
                     date,
                     source,
-                    _value(before),
-                    _value(standing.milli),
+                    shown(before),
+                    shown(standing.milli),
                     rank_of(before),
                     rank_of(standing.milli),
                     text,
@@ -415,8 +416,8 @@ class Gor:
             player,
             date,
             source,
-            _value(before),
-            _value(milli),
+            shown(before),
+            shown(milli),
             rank_of(before),
             rank_of(milli),
             note,
@@ -442,22 +443,22 @@ class Gor:
         return rank_of(self._standing(player).milli)
 
     def card(self, player: PlayerId) -> Card:
-        """GoR exact to the thousandth (rules.md §6 Decision; whole points when shown:
-        :func:`engine.gor.formula.shown`), its rank and the games rated."""
+        """The GoR shown in whole points (half up), its rank, the games rated; the value
+        ``gor`` keeps it to three decimals for exports (rules.md §6 Decision: kept to at least
+        3 decimals, shown rounded to whole points).
+
+        ``gor`` is decimal text ("2109.306"), as exports write an exact value: three decimals
+        always, where a fraction would be cut to two."""
         standing = self._standing(player)
-        value = _value(standing.milli)
         return Card(
             player=player,
             rank=rank_of(standing.milli),
-            rating=value,
+            rating=shown(standing.milli),
             rating_label="GoR",
             sort_key=(standing.milli,),
             games=standing.games,
             last_played=standing.last_played,
-            values=(
-                Measure("gor", "GoR", value, "GoR"),
-                Measure("games", "games", standing.games, "games"),
-            ),
+            values=(Measure("gor", "GoR", _decimals(standing.milli), "GoR"),),
         )
 
     def lapsed(self) -> Collection[PlayerId]:
@@ -470,21 +471,12 @@ class Gor:
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be rated under the EGF GoR, in a club member's words
-        (rules.md §6 Decision: unplayed games, byes and other boards than 19×19; below
-        class C). ``None`` when it counts."""
-        reason = _not_rated(game)
-        if reason is not None:
-            return reason
-        # a club game takes the club's class; a tournament game its tournament's, which its
-        # time control gives unless the tournament's header names a class
-        below_c = game.time is not None and class_of_time(game.time) is None
-        if game.tournament is not None and below_c:
-            return (
-                f"{game.time} is below class C of {RULEBOOK} (basic time under 25 min or "
-                "adjusted time under 30 min): not rated unless the tournament's class "
-                "is given"
-            )
-        return None
+        (rules.md §6 Decision: unplayed games, byes and other boards than 19×19). ``None``
+        when it counts."""
+        # a club game takes the club's class; a tournament game its tournament's, which the
+        # game cannot see (a 20-minute game of a class-D tournament counts): the tournament
+        # says whether it is rated (tournament_weight), never the game's own clock
+        return _not_rated(game)
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones = the GoR difference ÷ 100 rounded down, less ``reduction``, capped at 9;
@@ -496,7 +488,7 @@ class Gor:
         black, white = (a, b) if milli_a <= milli_b else (b, a)
         difference = abs(milli_a - milli_b) // (RANK_POINTS * 1000)
         stones = min(MAX_STONES, max(0, difference - reduction))
-        notes = [f"GoR difference {shown(abs(milli_a - milli_b))}"]
+        notes = [_difference(milli_a, milli_b)]
         if difference - reduction > MAX_STONES:
             notes.append(f"{difference} stones are capped at {MAX_STONES}")
         if reduction:
@@ -517,10 +509,14 @@ class Gor:
             return Progress(player, rank, None, (line,))
         target = rank + 1
         bound = initial_rating(target)
-        to_go = _value(bound * 1000 - milli)
+        # whole points, rounded up: 95.347 to go needs 96 (95 are not enough)
+        to_go = -(-(bound * 1000 - milli) // 1000)
+        now = str(shown(milli))
+        if shown(milli) >= bound:  # 2099.6 is shown as 2100 but is still 1k
+            now = f"{_decimals(milli)}, shown as {now}"
+        points = "point" if to_go == 1 else "points"
         lines = (
-            f"{target} at GoR {bound}: {_points(to_go)} points to go "
-            f"(GoR {_points(_value(milli))})",
+            f"{to_go} GoR {points} to {target} (GoR {bound}; now {now})",
             "under the EGF GoR the rank is the rating's, rounded down to the 100s: it moves "
             "with every rated game, up and down",
         )
@@ -630,15 +626,31 @@ def _not_rated(game: Game) -> str | None:
 
 
 def _value(milli: int) -> Fraction:
-    """Thousandths as an exact GoR value (a history row's before/after)."""
+    """Thousandths as an exact GoR value."""
     return Fraction(milli, 1000)
 
 
-def _points(value: Fraction) -> str:
-    """A GoR value with up to three decimals: 2109.306, 2100."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+def _difference(milli_a: int, milli_b: int) -> str:
+    """The GoR difference that gives the stones, in numbers a member can check: the shown
+    ratings' difference when its hundreds are the kept difference's, else the kept ratings
+    to three decimals (rules.md §6: stones = the difference ÷ 100 rounded down)."""
+    high, low = max(milli_a, milli_b), min(milli_a, milli_b)
+    kept = high - low
+    seen = shown(high) - shown(low)
+    if seen // RANK_POINTS == kept // (RANK_POINTS * 1000):
+        return f"GoR difference {seen} ({shown(high)} − {shown(low)})"
+    return (
+        f"GoR difference {_decimals(kept)} ({_decimals(high)} − {_decimals(low)}, "
+        f"shown {shown(high)} − {shown(low)})"
+    )
+
+
+def _decimals(milli: int) -> str:
+    """Thousandths as a GoR with exactly three decimals: 2109.306, 2100.000, -5.250 (rules.md
+    §6 Decision: kept to at least 3 decimals)."""
+    sign = "-" if milli < 0 else ""
+    whole, part = divmod(abs(milli), 1000)
+    return f"{sign}{whole}.{part:03d}"
 
 
 def _weight(weight: Fraction) -> str:

@@ -799,7 +799,7 @@ class Mgsz:
                 f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} parts of "
                 f"{', '.join(map(str, parts))} rounds (MGSZ Minősítési Szabályzat 6.§ (3))"
             )
-        return Weight("Multiplier C", m.C, m.rated and m.C > 0, tuple(lines))
+        return Weight("Multiplier C", m.C, m.rated and m.C > 0, tuple(lines), set_by_hand=True)
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Entries at a rank other than their Elo band's (rules.md §1.6; MGSZ §9(1) a))."""

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from engine.errors import RuleError
 from engine.ranks import Rank
+from engine.systems import SYSTEMS
 from engine.types import Entry, Game, Importance, Result, Tournament
 from storage import (
     BatchError,
@@ -24,6 +27,7 @@ from storage import (
     create_tournament,
     entries,
     finalise_tournament,
+    history,
     import_tournament,
     open_tournaments,
     players,
@@ -31,7 +35,8 @@ from storage import (
     tournament,
     tournaments,
 )
-from tests.storage.conftest import DAY, ORGANISER, dump_all, game, player
+from storage.clubs import create_club
+from tests.storage.conftest import DAY, ORGANISER, dump_all, game, open_test_db, player
 
 CUP = Tournament(
     0,
@@ -327,3 +332,66 @@ async def test_find_a_tournament_like_a_player(db: Database, club: Club) -> None
     found = await find_tournament(db, club, "Tavasi Kupa 2026")
     assert found.exact is None and found.partial == ()
     assert [r.id for r in found.suggestions][:1] == [spring.id]
+
+
+class TestEgfClass:
+    """A tournament keeps its EGF class (an h9 header's CL[…]) through create, import, reading
+    and amending (schema version 9)."""
+
+    async def test_create_read_amend(self, db: Database, club: Club) -> None:
+        row = await create_tournament(
+            db, club, dataclasses.replace(CUP, klass="B"), actor=ORGANISER
+        )
+        assert row.tournament.klass == "B"
+        assert (await tournament(db, club, row.id)).tournament.klass == "B"  # type: ignore[union-attr]
+        amended = await amend_tournament(db, club, row, actor=ORGANISER, klass="A")
+        assert amended.tournament.klass == "A"
+        assert (await tournaments(db, club))[0].tournament.klass == "A"
+        cleared = await amend_tournament(db, club, row, actor=ORGANISER, klass=None)
+        assert cleared.tournament.klass is None
+        with pytest.raises(Refused, match="EGF tournament class is A, B, C or D, not 'E'"):
+            await amend_tournament(db, club, row, actor=ORGANISER, klass="E")
+
+    async def test_import_keeps_it(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        result = await import_tournament(
+            db,
+            club,
+            dataclasses.replace(CUP, klass="C"),
+            players={1: pair[0], 2: pair[1]},
+            games=[Game(0, 1, 2, Result.BLACK, DAY, round=1)],
+            actor=ORGANISER,
+        )
+        assert result.tournament.tournament.klass == "C"
+        assert (await tournament(db, club, CUP.name)).tournament.klass == "C"  # type: ignore[union-attr]
+
+    async def test_a_gor_club_rates_it_with_its_class(self, tmp_path: Path) -> None:
+        """Under the EGF GoR the class weighs every change: CL[B] is × 0.75 of class A."""
+        changes = {}
+        for letter in ("A", "B"):
+            database = await open_test_db(tmp_path / f"{letter}.db", systems=SYSTEMS)
+            try:
+                gor_club = await create_club(database, "Köln", "gor", actor=ORGANISER)
+                winner = await player(database, gor_club, "Nagy Péter", "1d")
+                loser = await player(database, gor_club, "Kovács Anna", "1d")
+                cup = dataclasses.replace(CUP, klass=letter, time=None)
+                result = await import_tournament(
+                    database,
+                    gor_club,
+                    cup,
+                    players={1: winner, 2: loser},
+                    games=[Game(0, 1, 2, Result.BLACK, DAY, round=1)],
+                    actor=ORGANISER,
+                )
+                await finalise_tournament(database, gor_club, result.tournament, actor=ORGANISER)
+                rows = await history(database, gor_club, winner)
+                assert f"class {letter}" in rows[0].note
+                exact = next(
+                    m for m in (await card(database, gor_club, winner)).values if m.key == "gor"
+                )
+                changes[letter] = Fraction(exact.value) - 2100
+            finally:
+                await database.close()
+        assert changes["B"] == pytest.approx(changes["A"] * Fraction(3, 4), abs=0.002)
+        assert changes["A"] == pytest.approx(9.306, abs=0.001)  # rules.md §6 vector

@@ -374,6 +374,9 @@ async def handicap(ctx: Context) -> Reply:
     else:
         plural = "s" if advice.stones > 1 else ""
         setup = f"{advice.stones} stone{plural}, komi {fmt.komi(advice.komi)}"
+    # each player with the rank they hold now (a rank moves with the rating under some
+    # systems), not the one they registered with
+    black, white = (dataclasses.replace(p, rank=system.card(p.id).rank) for p in (black, white))
     lines = [f"Black: {describe(black)}", f"White: {describe(white)}", setup]
     lines.extend(f"({note})" for note in advice.notes)
     return Reply(blocks=(Text("Handicap", title=True), Text("\n".join(lines))))

@@ -26,15 +26,15 @@ from engine.types import Game, Importance, Tournament
 from storage import schedules
 from storage.errors import Refused
 from storage.records import TournamentRow
-from storage.tournaments import MissingRound
+from storage.tournaments import EGF_CLASSES, MissingRound
 
 USAGE = (
     "/tournament new NAME [start=YYYY-MM-DD] [end=YYYY-MM-DD] [rounds=N] [board=N] [time=TIME] "
     "[even|handicap] [reduce=N] [C=NN] [participants=N|>80] [invitational|championship] "
-    "[european|world] [arranged] | "
+    "[european|world] [arranged] [class=A-D] | "
     "result ROUND BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=TIME] [board=N] "
     "[t=NAME] | "
-    "import [C=NN] [name=...] [committee] (paste or attach h9/XML/CSV) | "
+    "import [C=NN] [class=A-D] [name=...] [committee] (paste or attach h9/XML/CSV) | "
     "finalise [NAME] [confirm] | schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | "
     "show [NAME] | list"
 )
@@ -60,6 +60,14 @@ OPTIONS = (
     Option("reduce", "int", "lower the handicap by N stones", actions=("new",)),
     Option("c", "int", "the MGSZ multiplier set by hand", "NN", actions=("new", "import")),
     Option("participants", "int", "the field's size", actions=("new",)),
+    Option(
+        "class",
+        "text",
+        "the EGF tournament class A–D, where a system weights by it",
+        "A-D",
+        choices=EGF_CLASSES,
+        actions=("new", "import"),
+    ),
     _GAME["h"],
     _GAME["komi"],
     _GAME["date"],
@@ -104,6 +112,9 @@ DETAILS = "\n".join(
         'new Budapest Open invitational >80 time="60m 3x30s"',
         "• C=NN — the MGSZ multiplier set by hand (the rating committee's decision when it "
         "cannot be computed), e.g. /tournament new Teaching Day C=12",
+        "• class=A–D — the EGF tournament class, where the club's system weights a "
+        "tournament by it (an h9 file's CL[…] gives it too), e.g. /tournament new Online "
+        "League class=D",
         "• arranged — a small tournament whose games count as arranged games (PSG "
         "regulations §10(2)), e.g. /tournament new "
         "Autumn League arranged rounds=5 C=20",
@@ -113,8 +124,8 @@ DETAILS = "\n".join(
         'date=YYYY-MM-DD, time="…", board=N, t=NAME or t=#N (which tournament, when several '
         "are open), e.g. /tournament result 2 Nagy Péter Kovács Anna W+ h=2 t=#1",
         "/tournament import — a results table pasted below or attached (h9, OpenGotha XML, "
-        "CSV): C=NN, name=NAME, committee (new players' declared ranks as a rating committee "
-        "decision)",
+        "CSV): C=NN, class=A–D, name=NAME, committee (new players' declared ranks as a rating "
+        "committee decision)",
         "/tournament finalise [NAME|#N] — rate it now; with rounds missing it asks first, "
         "and /tournament finalise NAME confirm rates it as it is",
         "/tournament schedule NAME [YYYY-MM-DD] [HH:MM] — rate it at a time (default: the "
@@ -243,6 +254,7 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
         importance=Importance(flags.get("invitational", False), flags.get("eu", False)),
         multiplier=positive_int(o["c"], "C", low=0, high=1000) if "c" in o else None,
         arranged=flags.get("arranged", False),
+        klass=egf_class(o.get("class"), f"/tournament new {name} class=B"),
     )
     row = await storage.create_tournament(ctx.db, ctx.the_club, t, actor=ctx.actor, chat=ctx.chat)
     return Reply(
@@ -425,6 +437,9 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             raise BadArgument("committee is for tournament files that add players, not CSV games")
         return await _import_csv_games(ctx, args, data)
     tf = importing.read_file(data, ctx.inv.attachment_name or "")
+    if "class" in args.options:  # the organiser's class wins over the file's CL[…]
+        given = egf_class(args.options["class"], "/tournament import class=B")
+        tf = dataclasses.replace(tf, class_=given)
     manual = (
         positive_int(args.options["c"], "C", low=0, high=1000) if "c" in args.options else None
     )
@@ -666,3 +681,19 @@ async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
         "rllrl",
     )
     return Reply(blocks=(table,))
+
+
+def egf_class(text: str | None, example: str) -> str | None:
+    """An EGF tournament class A–D from ``class=`` (any case); ``None`` when not given.
+
+    Raises:
+        BadArgument: another value, with ``example``.
+    """
+    if text is None:
+        return None
+    letter = text.strip().upper()
+    if letter not in EGF_CLASSES:
+        raise BadArgument(
+            f"The EGF tournament class is A, B, C or D, not {text.strip()!r} (e.g. {example})"
+        )
+    return letter

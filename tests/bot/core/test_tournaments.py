@@ -354,6 +354,7 @@ async def test_import_a_pasted_h9(club: FakeChat) -> None:
     )
     assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
     assert "New: Új Ferenc 6k" in said.text
+    assert "(derived from the file; set it with C=NN)" in said.text  # MGSZ's C: by hand
     assert said.text.endswith(
         f"Imported as tournament #{row.number}; it stays open until /tournament finalise Tiny Cup."
     )

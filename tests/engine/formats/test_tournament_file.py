@@ -212,3 +212,7 @@ def test_to_engine_carries_the_h9_class_for_the_egf_gor() -> None:
     assert to_engine(example, IDS, set(), 7, 500)[0].klass == "B"
     unclassed = dataclasses.replace(example, class_=None)
     assert to_engine(unclassed, IDS, set(), 7, 500)[0].klass is None
+    lower = dataclasses.replace(example, class_=" b ")  # CL[b]: the same class B
+    assert to_engine(lower, IDS, set(), 7, 500)[0].klass == "B"
+    blank = dataclasses.replace(example, class_=" ")
+    assert to_engine(blank, IDS, set(), 7, 500)[0].klass is None

@@ -196,11 +196,15 @@ def test_games_gor_does_not_rate_say_why_and_change_nothing(kw: dict[str, Any], 
     assert state(gor) == before
 
 
-def test_a_tournament_game_below_class_c_says_so() -> None:
+def test_a_tournament_game_is_not_judged_by_its_own_clock() -> None:
+    """The tournament's class decides, and a game cannot see it: a 20-minute game of a
+    tournament given class D counts (rules.md §6, Tournament class), so the game alone is
+    never called unrated for its clock; the tournament says so itself (tournament_weight)."""
     gor = club(2100, 2000)
-    answer = gor.uncounted(game(tournament=3, time=TimeControl.parse("20m")))
-    assert answer is not None and "below class C" in answer
+    assert gor.uncounted(game(tournament=3, time=TimeControl.parse("20m"))) is None
     assert gor.uncounted(game(tournament=3, time=TIME_B)) is None
+    short = _cup(klass=None, time=TimeControl.parse("20m"))
+    assert gor.tournament_weight(short).rated is False
     # a club game takes the club's class, whatever its clock
     assert gor.uncounted(game(time=TimeControl.parse("20m"))) is None
 
@@ -311,7 +315,7 @@ def test_tournament_weight_explains_the_class() -> None:
     assert any("adjusted time 50 min" in line for line in weight.lines)
     assert any("× 0.75" in line for line in weight.lines)
     header = Gor().tournament_weight(_cup(klass="A", time=None))
-    assert header.value == "A" and "header" in header.lines[0]
+    assert header.lines == ("class A given for the tournament: every change × 1.00",)
     small = Gor().tournament_weight(_cup(board=13))
     assert small.rated is False and "only 19×19" in small.lines[-1]
 
@@ -421,13 +425,37 @@ def test_the_card_carries_typed_values() -> None:
     gor.apply(Override(1, DAY, "x", rating=2150))
     card = gor.card(1)
     assert card.rating == 2150 and card.rating_label == "GoR" and card.rank == Rank.dan(1)
-    assert card.values == (
-        Measure("gor", "GoR", Fraction(2150), "GoR"),
-        Measure("games", "games", 0, "games"),
-    )
+    # the games rated are the card's own ``games`` (a value of their own would repeat them)
+    assert card.values == (Measure("gor", "GoR", "2150.000", "GoR"),)
     assert card.sort_key == (2_150_000,)
     with pytest.raises(KeyError, match="not registered under the EGF GoR"):
         gor.card(9)
+
+
+def test_ratings_are_shown_in_whole_points_and_kept_to_three_decimals() -> None:
+    """rules.md §6 Decision: kept to at least 3 decimals, shown rounded to whole points (half
+    up): 2100 beats 2100 in class A → 2109.306 kept, 2109 shown; the loser 2091.725 → 2092."""
+    gor = club(2100, 2100, params=GorParams(club_class="A"))
+    won, lost = gor.apply(GamePlayed(game()))
+    assert (won.rating_before, won.rating_after) == (2100, 2109)
+    assert (lost.rating_before, lost.rating_after) == (2100, 2092)
+    assert all(type(v) is int for v in (won.rating_after, lost.rating_after))
+    card = gor.card(1)
+    assert card.rating == 2109 and type(card.rating) is int
+    assert card.values[0] == Measure("gor", "GoR", "2109.306", "GoR")
+    assert gor.card(2).values[0] == Measure("gor", "GoR", "2091.725", "GoR")
+    assert gor.gor(1) == Fraction(2109306, 1000)  # the ledger's own value stays exact
+    # the next day's game is rated from the exact 2109.306 and 2091.725, never the shown
+    gor.apply(GamePlayed(game(2, date=NEXT)))
+    a, b = 2109.306, 2091.725
+    assert float(gor.gor(1)) == pytest.approx(a + by_hand(a, b, 1), abs=0.0006)
+    assert gor.card(1).rating == math.floor(gor.gor(1) + Fraction(1, 2))
+
+
+def test_a_rating_below_zero_is_kept_and_shown_like_any_other() -> None:
+    gor = club(-900, 2100)
+    gor.apply(Override(1, DAY, "x", rating=-5))
+    assert gor.card(1).values[0].value == "-5.000" and gor.card(1).rating == -5
 
 
 @pytest.mark.parametrize(
@@ -447,6 +475,21 @@ def test_handicap_is_the_gor_difference_over_100_rounded_down(
     assert (advice.black, advice.stones, advice.komi) == (black, stones, komi)
 
 
+def test_handicap_names_the_difference_a_member_can_check() -> None:
+    """The shown ratings' difference when it gives the same stones as the kept ratings';
+    else the kept difference, to three decimals (rules.md §6: stones = difference ÷ 100
+    rounded down, ratings shown in whole points)."""
+    gor = club(1990, 2350, 1660)
+    gor.apply(GamePlayed(game()))  # player 1: 1999.539, shown 2000
+    gor.apply(Override(2, DAY, "x", rating=1900))
+    assert gor.card(1).rating == 2000
+    advice = gor.handicap(1, 3)  # 1999.539 − 1660 = 339.539, shown 2000 − 1660 = 340
+    assert (advice.stones, advice.notes[0]) == (3, "GoR difference 340 (2000 − 1660)")
+    advice = gor.handicap(1, 2)  # 99.539: even; the shown 2000 − 1900 = 100 would be 1 stone
+    assert advice.stones == 0
+    assert advice.notes[0] == "GoR difference 99.539 (1999.539 − 1900.000, shown 2000 − 1900)"
+
+
 def test_handicap_reduction_and_the_clubs_even_komi() -> None:
     gor = club(1800, 2100, params=GorParams(even_komi=Fraction(7)))
     assert gor.handicap(1, 2, reduction=1).stones == 2
@@ -457,9 +500,28 @@ def test_promotion_counts_points_to_the_next_hundred() -> None:
     gor = club(2150)
     progress = gor.promotion(1)
     assert progress.rank == Rank.dan(1) and progress.target == Rank.dan(2)
-    assert progress.lines[0].startswith("2d at GoR 2200: 50 points to go")
+    assert progress.lines[0] == "50 GoR points to 2d (GoR 2200; now 2150)"
     gor.apply(Override(1, DAY, "x", rating=2950))
     assert gor.promotion(1).target is None
+
+
+def test_promotion_speaks_in_whole_points() -> None:
+    """2100 beats 2100 in class C: 2104.653 kept, 2105 shown; 95.347 to 2d: 96 whole points
+    are needed (95 are not enough)."""
+    gor = club(2100, 2100)
+    gor.apply(GamePlayed(game()))
+    assert gor.promotion(1).lines[0] == "96 GoR points to 2d (GoR 2200; now 2105)"
+    gor.apply(Override(1, DAY, "x", rating=2199))
+    assert gor.promotion(1).lines[0] == "1 GoR point to 2d (GoR 2200; now 2199)"
+
+
+def test_promotion_names_a_rating_shown_at_the_boundary_but_still_below_it() -> None:
+    """1990 beats 2350 in class C: 1999.539 is shown as 2000 but is still 2k (rounded down
+    to the 100s, rules.md §6): one more point makes 1k."""
+    gor = club(1990, 2350)
+    gor.apply(GamePlayed(game()))
+    assert gor.card(1).rating == 2000 and gor.card(1).rank == Rank.kyu(2)
+    assert gor.promotion(1).lines[0] == "1 GoR point to 1k (GoR 2000; now 1999.539, shown as 2000)"
 
 
 def test_rating_scale_and_rank_bands() -> None:
