@@ -194,7 +194,8 @@ async def test_set_the_clubs_country(club: FakeChat) -> None:
         ("/club country HUN", "Country takes a two-letter code like HU, or none, not 'HUN' "
          "(e.g. /club country HU)"),
         ("/club country", "Country takes a two-letter code like HU, or none, not ''"),
-        ("/club system elo", "The system must be one of mgsz, tensuusei, swedish, psg, gor, not 'elo'"),
+        ("/club system elo",
+         "The system must be one of mgsz, tensuusei, swedish, psg, gor, not 'elo'"),
         ("/club system", "The system must be one of mgsz, tensuusei, swedish, psg, gor, not ''"),
         ("/club timezone Mars/Olympus", "'Mars/Olympus' is not a time zone — e.g. /club "
          "timezone Europe/Budapest"),
