@@ -95,6 +95,20 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "Lind Erik     2k       130  1k",
         ),
     ),
+    "gor": (
+        "2026-11-23 19:00",
+        (
+            "GoR: 1600",  # 5k from the declared rank: 1d = 2100, 100 a rank
+            "6 stones, komi 0.5",
+            "EGF GoR (Europe): Huber Anna 2202 · Gruber Max 1998",
+            "2 GoR points to 1k (GoR 2000; now 1998)",
+            "gor.club_class is B from 2026-11-23 (was C)",
+            "class A given for the tournament: every change × 1.00",
+            "Gruber Max     2000     −16   1984  1k → 2k",
+            "class B from the time control: every change × 0.75",
+            "EGF GoR (Europe) *        5k      1629  GoR",
+        ),
+    ),
     "psg": (
         "2026-11-23 19:00",
         (

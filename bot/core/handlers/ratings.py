@@ -313,8 +313,8 @@ async def chart(ctx: Context) -> Reply:
     return Reply(
         blocks=(
             Text(
-                f"{player.name}: {len(points)} points from {fmt.day(points[0][0])} "
-                f"to {fmt.day(points[-1][0])}"
+                f"{player.name}: {len(points)} rating{'s' if len(points) > 1 else ''} charted, "
+                f"from {fmt.day(points[0][0])} to {fmt.day(points[-1][0])}"
             ),
         ),
         picture=Picture(png, f"hoshi-{slug}.png", f"{player.name} — {fmt.system_title(system)}"),

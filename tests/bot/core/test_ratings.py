@@ -271,7 +271,7 @@ async def test_chart_is_a_png_of_the_players_history(club: FakeChat) -> None:
     assert picture.filename == "hoshi-kiss-bela.png"
     assert picture.caption == f"{SUBJECT} — MGSZ Elo (Hungary)"
     assert png_size(picture.png) == (1080, 720)  # phone-sized (bot.chart)
-    assert said.text == f"{SUBJECT}: 2 points from 2026-04-20 to 2026-04-20"
+    assert said.text == f"{SUBJECT}: 2 ratings charted, from 2026-04-20 to 2026-04-20"
 
 
 async def test_chart_bad_inputs(club: FakeChat) -> None:
