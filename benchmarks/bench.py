@@ -4,13 +4,13 @@ One run, in order, on a fresh database in a temporary directory:
 
 1. **load** — the federation (``benchmarks.federation``) written through the storage layer's
    bulk path (``storage.bulk``), without rating;
-2. **rebuild** — the one replay that builds the projections: all four systems, every rating
+2. **rebuild** — the one replay that builds the projections: every system, every rating
    change written to ``rating_history`` and every card to ``player_state``
    (``storage.replay_club``; what an undo, a correction or a reopened tournament costs);
 3. **scan floor** — a plain ``sqlite3`` scan of the same game rows, with the replay's own
    query, into Python tuples (best of three);
 4. **replay** — the club's log replayed in memory: each system alone (compared with the
-   floor), then all four in one pass (what a process start costs, ``storage.projections.fold``);
+   floor), then every system in one pass (what a process start costs, ``storage.projections.fold``);
 5. **commands** — ``/rating``, ``/top`` and ``/handicap`` through the command core
    (``Core.handle``), as a player in a bound Telegram chat;
 6. **append** — one club game recorded with the incremental projection update
@@ -61,7 +61,7 @@ from storage.history import GAME_SELECT
 from storage.projections import adopt, fold, ledgers_for
 
 CLUB = "Federation"
-SYSTEM = "mgsz"  # the club's current system (all four are replayed whatever it is)
+SYSTEM = "mgsz"  # the club's current system (every system is replayed whatever it is)
 CHAT = "-100777"
 ORGANISER = "console"
 NOW = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
@@ -477,7 +477,7 @@ async def _run(
             "events": loaded.events,
             "log_entries": loaded.last_seq,
         }
-        say("rebuild: all four systems, projections written …")
+        say("rebuild: every system, projections written …")
         with phases.phase("rebuild"):
             ledgers = await storage.replay_club(db, club)
         result["rejected"] = {key: len(found) for key, found in ledgers.rejected.items()}
@@ -499,7 +499,7 @@ async def _run(
             with phases.phase(f"replay {key}"):
                 seconds = await replay(db, club, [key])
             by_system[key] = {"s": seconds, "over_scan": seconds / scan_s}
-        with phases.phase("replay all four"):  # what a process start costs
+        with phases.phase("replay all systems"):  # what a process start costs
             started = time.perf_counter()
             async with db.transaction() as tx:
                 ledgers = await fold(db, tx, club)
@@ -600,7 +600,7 @@ def table(result: dict[str, Any]) -> str:
         + _mark("replay_over_scan", result["replay_over_scan"])
     )
     lines.append(
-        f"  all four in one pass {result['replay_s']:.2f} s "
+        f"  every system in one pass {result['replay_s']:.2f} s "
         f"({result['replay_all_over_scan']:.1f}× the floor)"
         + _mark("replay_s", result["replay_s"])
     )
@@ -614,7 +614,7 @@ def table(result: dict[str, Any]) -> str:
             + _mark(f"{name}_p99_ms", p99)
         )
     lines.append(
-        f"  a process start: replay all four and check the projections {result['start_s']:.1f} s"
+        f"  a process start: replay every system and check the projections {result['start_s']:.1f} s"
     )
     fin = result["finalise"]
     lines.append(
