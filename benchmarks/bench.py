@@ -10,7 +10,8 @@ One run, in order, on a fresh database in a temporary directory:
 3. **scan floor** — a plain ``sqlite3`` scan of the same game rows, with the replay's own
    query, into Python tuples (best of three);
 4. **replay** — the club's log replayed in memory: each system alone (compared with the
-   floor), then every system in one pass (what a process start costs, ``storage.projections.fold``);
+   floor), then every system in one pass (what a process start costs,
+   ``storage.projections.fold``);
 5. **commands** — ``/rating``, ``/top`` and ``/handicap`` through the command core
    (``Core.handle``), as a player in a bound Telegram chat;
 6. **append** — one club game recorded with the incremental projection update
@@ -614,7 +615,8 @@ def table(result: dict[str, Any]) -> str:
             + _mark(f"{name}_p99_ms", p99)
         )
     lines.append(
-        f"  a process start: replay every system and check the projections {result['start_s']:.1f} s"
+        "  a process start: replay every system and check the projections "
+        f"{result['start_s']:.1f} s"
     )
     fin = result["finalise"]
     lines.append(

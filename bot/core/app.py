@@ -90,9 +90,9 @@ class Core:
         except NotPermitted as exc:
             return Reply.text(str(exc), error=True, private=True)
         except UserError as exc:
-            return self._user_error(cmd, str(exc), exc.show_usage)
+            return self._user_error(cmd, inv.text, str(exc), exc.show_usage)
         except (EngineError, StorageError) as exc:
-            return self._user_error(cmd, str(exc), True)
+            return self._user_error(cmd, inv.text, str(exc), True)
         except Exception:
             ref = secrets.token_hex(3)
             log.exception(
@@ -148,12 +148,11 @@ class Core:
                 return Reply.text(self.limiter.refusal(kind, wait_s), error=True)
         return await cmd.handler(ctx)
 
-    def _user_error(self, cmd: CommandSpec, message: str, usage: bool) -> Reply:
-        text = sentence(message)
-        blocks = [Text(text)]
+    def _user_error(self, cmd: CommandSpec, text: str, message: str, usage: bool) -> Reply:
+        blocks = [Text(sentence(message))]
         if usage:
-            example = f" — e.g. {cmd.examples[0]}" if cmd.examples else ""
-            blocks.append(Text(f"Usage: {cmd.usage}{example}"))
+            line, example = cmd.usage_of(text)
+            blocks.append(Text(f"Usage: {line}" + (f" — e.g. {example}" if example else "")))
         return Reply(blocks=tuple(blocks), error=True)
 
     def _unknown(self, name: str) -> Reply:

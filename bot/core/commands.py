@@ -142,6 +142,21 @@ class CommandSpec:
             o.key for o in self.options if action is None or not o.actions or action in o.actions
         )
 
+    def usage_of(self, text: str) -> tuple[str, str | None]:
+        """The usage line and example for an invocation's ``text``: of its action alone when
+        the command has actions in its usage line (``/club set KEY VALUE …``), else the
+        whole line and the first example."""
+        words = text.split(maxsplit=1)
+        action = words[0].lower() if words else ""
+        head = f"/{self.name} "
+        parts = self.usage[len(head) :].split(" | ") if self.usage.startswith(head) else []
+        part = next((p for p in parts if p.split(maxsplit=1)[0] == action), None)
+        if not action or len(parts) < 2 or part is None:
+            return self.usage, self.examples[0] if self.examples else None
+        start = f"{head}{action}"
+        example = next((e for e in self.examples if e == start or e.startswith(start + " ")), None)
+        return head + part, example
+
     def option_lines(self) -> list[str]:
         """``h=N — handicap stones (0–9)``, one per option, for help."""
         lines = []

@@ -161,7 +161,7 @@ async def club(ctx: Context) -> Reply:
         )
     if action in ("organiser", "organizer"):
         return await _organiser(ctx, rest)
-    raise BadArgument(f"unknown /club action {action!r}; {CLUB_USAGE}")
+    raise BadArgument(f"unknown /club action {action!r}")
 
 
 async def _usual_time(ctx: Context, value: str) -> Reply:

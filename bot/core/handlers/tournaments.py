@@ -181,7 +181,7 @@ async def tournament(ctx: Context) -> Reply:
         "list": _list,
     }
     if action not in handlers:
-        raise BadArgument(f"unknown /tournament action {action!r}; {USAGE}")
+        raise BadArgument(f"unknown /tournament action {action!r}")
     if action == "result" and data is not None:
         action = "import"
     ctx.args(rest, action=action)  # every action refuses options it does not take

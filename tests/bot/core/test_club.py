@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import storage
+from bot.core.command_table import COMMANDS
 from bot.core.invocation import Caller
 from engine.formats import parse_games_csv, parse_h9, parse_players_csv
 from tests.bot.core.fakechat import ADMIN, CHAT_ID, ORGANISER, PLAYER, FakeChat
@@ -207,7 +208,7 @@ async def test_set_the_clubs_country(club: FakeChat) -> None:
          "(e.g. /club grace 24)"),
         ("/club time fast", "Time: "),
         ("/club reports on 0", "report_hours takes a whole number of hours from 1 to 720"),
-        ("/club frobnicate", "Unknown /club action 'frobnicate'; /club new NAME"),
+        ("/club frobnicate", "Unknown /club action 'frobnicate'\n\nUsage: /club new NAME"),
         ("/club organiser", "Write /club organiser add WHO or /club organiser remove WHO; WHO "
          "is telegram:ID, discord:ID or a linked player's name"),
         ("/club organiser add", "Write /club organiser add WHO"),
@@ -221,7 +222,9 @@ async def test_set_the_clubs_country(club: FakeChat) -> None:
 async def test_club_settings_bad_inputs(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line)
     assert said.text.startswith(message)
-    assert CLUB_USAGE in said.text
+    shown, _ = COMMANDS["club"].usage_of(line.removeprefix("/club"))
+    assert f"\n\nUsage: {shown}" in said.text  # the usage of the action alone
+    assert shown != COMMANDS["club"].usage or "frobnicate" in line
 
 
 # -- /club set and /club settings (issue 12) ---------------------------------------------------

@@ -162,3 +162,20 @@ async def test_a_removed_organiser_is_refused_again(chat: FakeChat) -> None:
     await chat.ok("/club organiser remove telegram:300")
     said = await chat.refused("/register Kovács Anna 5k", as_=MEMBER)
     assert said.text.startswith("/register is for the organisers")
+
+
+def test_an_actions_error_shows_the_usage_of_that_action_alone() -> None:
+    from bot.core.command_table import COMMANDS
+
+    club = COMMANDS["club"]
+    assert club.usage_of("set tensuusei.anchor lots") == (
+        "/club set KEY VALUE [from=YYYY-MM-DD]",
+        next(e for e in club.examples if e.startswith("/club set ")),
+    )
+    assert club.usage_of("timezone Mars") == (
+        "/club timezone ZONE",
+        "/club timezone Europe/Budapest",
+    )
+    assert club.usage_of("frobnicate") == (club.usage, club.examples[0])  # no such action
+    rating = COMMANDS["rating"]
+    assert rating.usage_of("set x") == (rating.usage, rating.examples[0])  # no actions

@@ -119,7 +119,7 @@ TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [start=YYYY-MM-DD] [end=YYYY
     ("line", "message"),
     [
         ("", "Say what to do: /tournament new NAME"),
-        ("frobnicate", "Unknown /tournament action 'frobnicate'; /tournament new NAME"),
+        ("frobnicate", "Unknown /tournament action 'frobnicate'\n\nUsage: /tournament new NAME"),
         ("new", "Name the tournament, e.g. /tournament new Spring Cup rounds=5"),
         ("new even", "Name the tournament"),
         ("new Cup start=2026-04-12 end=2026-04-11", "The end 2026-04-11 is before the start "
