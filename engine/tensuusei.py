@@ -39,6 +39,7 @@ from engine.system import (
     Notice,
     Pending,
     Progress,
+    RankLimit,
     RatingScale,
     Weight,
     never_rated,
@@ -589,7 +590,7 @@ class Tensuusei:
         """Nothing: Tensuusei has no entry-rank rules (rules.md §2)."""
         return []
 
-    def initial_rank_limit(self) -> Rank | None:
+    def initial_rank_limit(self) -> RankLimit | None:
         """None: any declared rank is placed on the rank line (rules.md §2.2)."""
         return None
 

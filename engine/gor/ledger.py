@@ -52,6 +52,7 @@ from engine.system import (
     Measure,
     Notice,
     Progress,
+    RankLimit,
     RatingScale,
     Weight,
     never_rated,
@@ -554,7 +555,7 @@ class Gor:
         entered with."""
         return []
 
-    def initial_rank_limit(self) -> Rank | None:
+    def initial_rank_limit(self) -> RankLimit | None:
         """None: any declared rank starts at its own GoR (rules.md §6, New players)."""
         return None
 

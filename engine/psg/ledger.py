@@ -54,6 +54,7 @@ from engine.system import (
     HandicapAdvice,
     Notice,
     Progress,
+    RankLimit,
     Weight,
     never_rated,
 )
@@ -818,7 +819,7 @@ class Psg:
         """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13)."""
         return self.entry_rank_violations(entries)
 
-    def initial_rank_limit(self) -> Rank | None:
+    def initial_rank_limit(self) -> RankLimit | None:
         """None: a new participant's entry rank is checked at their tournaments (§11(3))."""
         return None
 

@@ -48,6 +48,7 @@ from engine.system import (
     Measure,
     Notice,
     Progress,
+    RankLimit,
     Weight,
     never_rated,
 )
@@ -582,7 +583,7 @@ class Swedish:
         """Nothing: the Swedish rules set no entry-rank limits (rules.md §3)."""
         return []
 
-    def initial_rank_limit(self) -> Rank | None:
+    def initial_rank_limit(self) -> RankLimit | None:
         """None: a new player starts at their declared rank (rules.md §3.3)."""
         return None
 
