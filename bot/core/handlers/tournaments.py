@@ -596,7 +596,7 @@ class OpenPeriod:
             f"{self.name}: {fmt.count(self.games, 'club game')} of "
             f"{fmt.count(self.players, 'player')} so far ({fmt.day(self.first)} – "
             f"{fmt.day(self.last)}), rated together after {fmt.day(self.ends)}; until then "
-            "/rating shows each player's Elo if the period ended now"
+            "/rating shows each player's rating if the period ended now"
         )
 
 

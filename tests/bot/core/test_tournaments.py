@@ -668,7 +668,7 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     assert said.text == (
         "Open rating period\n\n"
         "Club games 2026-04: 2 club games of 3 players so far (2026-04-20 – 2026-04-20), "
-        "rated together after 2026-04-30; until then /rating shows each player's Elo if the "
+        "rated together after 2026-04-30; until then /rating shows each player's rating if the "
         "period ended now"
     )
     said = await club.ok("/tournament list")
@@ -682,7 +682,7 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     assert said.text.endswith(
         "Also open:\nClub games 2026-04: 2 club games of 3 players so far "
         "(2026-04-20 – 2026-04-20), rated together after 2026-04-30; until "
-        "then /rating shows each player's Elo if the period ended now"
+        "then /rating shows each player's rating if the period ended now"
     )
     said = await club.ok("/rating Nagy Péter")
     assert "if the period ended now:" in said.text
