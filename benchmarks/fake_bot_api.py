@@ -24,6 +24,18 @@ from typing import Any
 
 from aiohttp import web
 
+
+async def served_locally(app: web.Application) -> tuple[web.AppRunner, int]:
+    """``app`` served on 127.0.0.1 at a free port: its runner (to clean up) and the port."""
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    server = site._server
+    assert server is not None
+    return runner, server.sockets[0].getsockname()[1]
+
+
 TOKEN = "123456:TEST-not-a-real-token"
 BOT_ID = 123456
 BOT_USERNAME = "hoshi_test_bot"
@@ -90,13 +102,7 @@ class FakeBotApi:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._method)
         app.router.add_get("/file/bot{token}/{path:.*}", self._file)
-        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]
+        self._runner, self.port = await served_locally(app)
         return self
 
     async def __aexit__(self, *_: object) -> None:

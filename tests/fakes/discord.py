@@ -21,6 +21,8 @@ import discord
 from aiohttp import web
 from discord.http import Route
 
+from benchmarks.fake_bot_api import served_locally
+
 APP_ID = 700000000000000001
 BOT_USER_ID = 700000000000000002
 GUILD_ID = 800000000000000001
@@ -101,13 +103,7 @@ class FakeDiscord:
         app = web.Application()
         app.router.add_route("*", "/api/v10/{path:.*}", self._api)
         app.router.add_get("/attachments/{name}", self._attachment)
-        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]
+        self._runner, self.port = await served_locally(app)
         Route.BASE = f"http://127.0.0.1:{self.port}/api/v10"
         return self
 
