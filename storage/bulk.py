@@ -48,7 +48,13 @@ from storage.errors import BatchError, NotFound, StorageError
 from storage.games import GAME_INSERT, TOURNAMENT_NUMBER
 from storage.history import TOURNAMENT_COLUMNS, tournament_columns, tournament_rated
 from storage.names import fold
-from storage.players import PLAYER_INSERT, NameIndex, load_players, player_row
+from storage.players import (
+    PLAYER_INSERT,
+    NameIndex,
+    already_registered,
+    load_players,
+    player_row,
+)
 from storage.projections import ClubWrite, club_write, ledgers_for, replay_club
 from storage.records import NewPlayer, Player
 from storage.tournaments import _problems as tournament_problems
@@ -366,7 +372,7 @@ class _Loader:
             raise self._refuse(str(error)) from None
         holder = self.names.holder(cleaned)
         if holder is not None:
-            raise self._refuse(f"{holder.name} (id {holder.id}) is already registered")
+            raise self._refuse(already_registered(holder))
         return cleaned
 
     def _tournament_columns(self, item: BulkTournament) -> dict[str, Any]:

@@ -138,6 +138,15 @@ class NameIndex:
         return self._keys.get(name_key(name))
 
 
+def already_registered(holder: Player) -> str:
+    """Why a new player cannot take ``holder``'s name, and how to tell the two apart."""
+    return (
+        f"{holder.name} ({holder.rank}, since {holder.date.isoformat()}) is already "
+        "registered; to add a different person with the same name, register them under a "
+        f"name that tells them apart, e.g. {holder.name} (Szeged)"
+    )
+
+
 PLAYER_INSERT = (
     "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
     "committee, guest, rating_system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -184,10 +193,7 @@ async def register(
     name = clean_name(new.name)
     holder = index.holder(name)
     if holder is not None and not allow_duplicate:
-        raise Refused(
-            f"{holder.name} (id {holder.id}) is already registered; to add a different person "
-            "with the same name, register them with a distinguishing name"
-        )
+        raise Refused(already_registered(holder))
     seq = await write.append(log.PLAYER, actor=actor, chat=chat)
     await write.tx.execute(
         PLAYER_INSERT, player_row(seq, write.club, name, new, date, write.ledgers.current)

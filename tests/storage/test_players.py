@@ -69,7 +69,8 @@ async def test_the_current_system_decides_what_is_refused(db: Database, club: Cl
 )
 async def test_duplicate_names_are_refused(db: Database, club: Club, name: str) -> None:
     nagy = await player(db, club, "Nagy Péter")
-    with pytest.raises(Refused, match=f"Nagy Péter \\(id {nagy.id}\\) is already registered"):
+    shown = f"Nagy Péter \\({nagy.rank}, since {nagy.date.isoformat()}\\) is already registered"
+    with pytest.raises(Refused, match=shown):
         await player(db, club, name)
 
 

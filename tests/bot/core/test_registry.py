@@ -119,8 +119,8 @@ async def test_register_reads_ranks_as_people_write_them(
         ('Szabó Éva 5k alias="kovacs anna"', "The alias 'kovacs anna' already names Kovács "
          "Anna (2d); choose another"),
         ('Szabó Éva 5k alias=""', "alias= is empty; write e.g. alias=Peti"),
-        ("nagy peter 5k", "Nagy Péter (id "),
-        ("Péter Nagy 5k", "Nagy Péter (id "),
+        ("nagy peter 5k", "Nagy Péter (5k, since "),
+        ("Péter Nagy 5k", "Nagy Péter (5k, since "),
         ('"Nagy Péter', 'The quote opened at'),
     ],
 )  # fmt: skip
@@ -143,8 +143,9 @@ async def test_a_duplicate_name_names_the_registered_player(club: FakeChat) -> N
     said = await club.refused("/register Nagy Péter 6k")
     nagy = await club.player("Nagy Péter")
     assert said.text.startswith(
-        f"Nagy Péter (id {nagy.id}) is already registered; to add a different person with the "
-        "same name, register them with a distinguishing name"
+        f"Nagy Péter ({nagy.rank}, since {nagy.date.isoformat()}) is already registered; to add "
+        "a different person with the same name, register them under a name that tells them "
+        "apart, e.g. Nagy Péter (Szeged)"
     )
 
 
