@@ -73,7 +73,8 @@ def default_of(params: type[Any], field: str) -> SettingValue:
     raise KeyError(f"{params.__name__} has no field {field!r} with a default")
 
 
-def _refuse(key: str, allowed: str, text: str, example: str) -> EngineError:
+def refuse(key: str, allowed: str, text: str, example: str) -> EngineError:
+    """What a bad value of ``key`` gets: what it takes, the value (cut short), an example."""
     shown = text.strip()
     shown = shown if len(shown) <= 30 else shown[:30] + "…"
     return EngineError(f"{key} takes {allowed}, not {shown!r} (e.g. {key} {example})")
@@ -82,6 +83,45 @@ def _refuse(key: str, allowed: str, text: str, example: str) -> EngineError:
 NONE_WORDS = frozenset({"none", "off", "no limit", "-"})
 TRUE_WORDS = frozenset({"on", "yes", "true", "1"})
 FALSE_WORDS = frozenset({"off", "no", "false", "0"})
+
+
+def read_whole(
+    key: str, text: str, low: int, high: int, example: str, allowed: str, *, none: bool = False
+) -> int | None:
+    """A whole number from ``low`` to ``high`` (``None`` for "none" where ``none`` allows it).
+
+    Raises:
+        EngineError: saying what ``key`` takes (``allowed``) and an example.
+    """
+    value = text.strip().lower()
+    if none and value in NONE_WORDS:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise refuse(key, allowed, text, example) from None
+    if not low <= number <= high:
+        raise refuse(key, allowed, text, example)
+    return number
+
+
+def read_switch(key: str, text: str, example: str = "on") -> bool:
+    """On or off (yes/no, true/false, 1/0).
+
+    Raises:
+        EngineError: saying ``key`` takes on or off, with an example.
+    """
+    value = text.strip().lower()
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise refuse(key, "on or off", text, example)
+
+
+def show_switch(value: SettingValue) -> str:
+    """An on/off value as a club member types it."""
+    return "on" if value else "off"
 
 
 def whole(
@@ -101,16 +141,7 @@ def whole(
     allowed = f"a whole number from {low} to {high}" + (f", or none ({none})" if none else "")
 
     def read(text: str) -> SettingValue:
-        value = text.strip().lower()
-        if none and value in NONE_WORDS:
-            return None
-        try:
-            number = int(value)
-        except ValueError:
-            raise _refuse(key, allowed, text, example) from None
-        if not low <= number <= high:
-            raise _refuse(key, allowed, text, example)
-        return number
+        return read_whole(key, text, low, high, example, allowed, none=bool(none))
 
     def show(value: SettingValue) -> str:
         return "none" if value is None else str(value)
@@ -138,7 +169,7 @@ def choice(
     def read(text: str) -> SettingValue:
         word = by_fold.get(text.strip().lower())
         if word is None:
-            raise _refuse(key, allowed, text, example)
+            raise refuse(key, allowed, text, example)
         return word
 
     return Setting(
@@ -152,19 +183,17 @@ def switch(
     """An on/off setting."""
     allowed = "on or off"
 
-    def read(text: str) -> SettingValue:
-        value = text.strip().lower()
-        if value in TRUE_WORDS:
-            return True
-        if value in FALSE_WORDS:
-            return False
-        raise _refuse(key, allowed, text, example)
-
-    def show(value: SettingValue) -> str:
-        return "on" if value else "off"
-
     return Setting(
-        key, summary, default_of(params, field), read, show, example, field, rule, True, allowed
+        key,
+        summary,
+        default_of(params, field),
+        lambda text: read_switch(key, text, example),
+        show_switch,
+        example,
+        field,
+        rule,
+        True,
+        allowed,
     )
 
 
@@ -186,9 +215,9 @@ def rank(
         try:
             value = Rank.parse(text)
         except RankError:
-            raise _refuse(key, allowed, text, example) from None
+            raise refuse(key, allowed, text, example) from None
         if not low <= value <= high:
-            raise _refuse(key, allowed, text, example)
+            raise refuse(key, allowed, text, example)
         return value
 
     return Setting(
@@ -212,9 +241,9 @@ def read_komi(key: str, text: str, example: str) -> Fraction:
     try:
         number = Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise _refuse(key, allowed, text, example) from None
+        raise refuse(key, allowed, text, example) from None
     if "/" in value or not -50 <= number <= 50 or (number * 2).denominator != 1:
-        raise _refuse(key, allowed, text, example)
+        raise refuse(key, allowed, text, example)
     return number
 
 
@@ -247,9 +276,9 @@ def boards(
         try:
             sizes = tuple(sorted({int(part) for part in parts}))
         except ValueError:
-            raise _refuse(key, allowed, text, example) from None
+            raise refuse(key, allowed, text, example) from None
         if not sizes or any(not 5 <= size <= 25 for size in sizes):
-            raise _refuse(key, allowed, text, example)
+            raise refuse(key, allowed, text, example)
         return sizes
 
     def show(value: SettingValue) -> str:

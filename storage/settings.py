@@ -154,12 +154,6 @@ def _club(
     return Setting(key, summary, default, read, show, example, rates=False, allowed=allowed)
 
 
-def _refused(key: str, allowed: str, text: str, example: str) -> EngineError:
-    shown = text.strip()
-    shown = shown if len(shown) <= 30 else shown[:30] + "…"
-    return EngineError(f"{key} takes {allowed}, not {shown!r} (e.g. {key} {example})")
-
-
 def _read_zone(text: str) -> SettingValue:
     try:
         return time_zone(text)
@@ -170,7 +164,7 @@ def _read_zone(text: str) -> SettingValue:
 def _read_language(text: str) -> SettingValue:
     value = text.strip().lower()
     if value not in LANGUAGES:
-        raise _refused("language", "one of " + ", ".join(LANGUAGES), text, "hu")
+        raise kinds.refuse("language", "one of " + ", ".join(LANGUAGES), text, "hu")
     return value
 
 
@@ -179,39 +173,12 @@ def _read_country(text: str) -> SettingValue:
     if value.lower() in ("none", "-"):
         return None
     if not re.fullmatch(r"[A-Za-z]{2}", value):
-        raise _refused("country", "a two-letter code like HU, or none", text, "HU")
+        raise kinds.refuse("country", "a two-letter code like HU, or none", text, "HU")
     return value.upper()
 
 
 def _read_time(text: str) -> SettingValue:
     return kinds.time_control("time", text, "90m+30s")
-
-
-def _read_switch(key: str) -> Any:
-    def read(text: str) -> SettingValue:
-        value = text.strip().lower()
-        if value in kinds.TRUE_WORDS:
-            return True
-        if value in kinds.FALSE_WORDS:
-            return False
-        raise _refused(key, "on or off", text, "on")
-
-    return read
-
-
-def _read_hours(key: str, high: int, example: str) -> Any:
-    def read(text: str) -> SettingValue:
-        try:
-            hours = int(text.strip())
-        except ValueError:
-            raise _refused(
-                key, f"a whole number of hours from 1 to {high}", text, example
-            ) from None
-        if not 1 <= hours <= high:
-            raise _refused(key, f"a whole number of hours from 1 to {high}", text, example)
-        return hours
-
-    return read
 
 
 def _read_weekly(text: str) -> SettingValue:
@@ -231,6 +198,8 @@ def _show_weekly(value: SettingValue) -> str:
 
 DEFAULT_REPORT_HOURS = 48
 DEFAULT_GRACE_HOURS = 48
+REPORT_HOURS = f"a whole number of hours from 1 to {24 * 30}"
+GRACE_HOURS = f"a whole number of hours from 1 to {24 * 60}"
 
 CLUB_SETTINGS: tuple[Setting, ...] = (
     _club(
@@ -282,8 +251,8 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
         "reports",
         "players may report their own games (/result), pending until confirmed",
         False,
-        _read_switch("reports"),
-        lambda value: "on" if value else "off",
+        lambda text: kinds.read_switch("reports", text),
+        kinds.show_switch,
         "on",
         "on or off",
     ),
@@ -291,19 +260,19 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
         "report_hours",
         "hours a player's report waits for confirmation",
         DEFAULT_REPORT_HOURS,
-        _read_hours("report_hours", 24 * 30, "48"),
+        lambda text: kinds.read_whole("report_hours", text, 1, 24 * 30, "48", REPORT_HOURS),
         str,
         "48",
-        f"a whole number of hours from 1 to {24 * 30}",
+        REPORT_HOURS,
     ),
     _club(
         "grace_hours",
         "hours a scheduled summary missed while the bot was down may still be posted",
         DEFAULT_GRACE_HOURS,
-        _read_hours("grace_hours", 24 * 60, "24"),
+        lambda text: kinds.read_whole("grace_hours", text, 1, 24 * 60, "24", GRACE_HOURS),
         str,
         "24",
-        f"a whole number of hours from 1 to {24 * 60}",
+        GRACE_HOURS,
     ),
     _club(
         "weekly",
