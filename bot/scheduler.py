@@ -32,6 +32,7 @@ from bot.core import format as fmt
 from bot.core.notices import changes_table, finalisation_reply, marked, weekly_reply
 from bot.core.replies import Notice, Reply, Table, Text
 from engine.calendar import Phase, month_end
+from engine.system import RatingSystem
 from engine.systems import SYSTEMS
 from engine.types import Game, Tournament
 from storage import schedules
@@ -209,13 +210,19 @@ class Scheduler:
     async def _scheduled(self, club: Club) -> frozenset[Phase]:
         """The scheduled moments any of the club's systems uses (every system is folded,
         so a club that switches system finds its days, months and periods in place)."""
-        phases: set[Phase] = set()
+        return frozenset(
+            phase for ledger in await self._ledgers(club) for phase in ledger.scheduled
+        )
+
+    async def _ledgers(self, club: Club) -> list[RatingSystem]:
+        """The club's ledger under every system it holds (all are folded together)."""
+        found = []
         for key in SYSTEMS:
             try:
-                phases |= (await storage.ledger(self.db, club.id, key)).scheduled
+                found.append(await storage.ledger(self.db, club.id, key))
             except StorageError:
                 continue  # a system this club's ledgers do not hold
-        return frozenset(phases)
+        return found
 
     async def _announce(self, club: Club, phase: Phase, label: str, source: str) -> None:
         """Tell the club what the moment ``label`` changed, in the current system's words
@@ -272,14 +279,12 @@ class Scheduler:
     async def _periods(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Rating periods of club games (MGSZ, rules.md §1.4): each finished month's held
         games rated as one tournament, as the club's ledgers hold them (``open_period``)."""
-        held: list[Game] = []
-        for key in SYSTEMS:
-            try:
-                ledger = await storage.ledger(self.db, club.id, key)
-            except StorageError:
-                continue
-            if Phase.PERIOD_END in ledger.scheduled:
-                held.extend(ledger.open_period())
+        held: list[Game] = [
+            game
+            for ledger in await self._ledgers(club)
+            if Phase.PERIOD_END in ledger.scheduled
+            for game in ledger.open_period()
+        ]
         months = sorted(
             {month_of(g.date) for g in held if month_of(g.date) < month_of(now.date())}
         )
