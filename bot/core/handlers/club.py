@@ -281,15 +281,16 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
     before = ctx.settings.value(key)
     changed, now = await _changed(ctx, key, value, command, since)
     shown = setting.show(now.value(key))
+    asked = setting.show(setting.read(value))  # read already by _changed: it cannot fail
     if not changed:
-        return Reply.text(f"{key} is already {setting.show(setting.read(value))}.")
+        return Reply.text(f"{key} is already {asked}.")
     if not setting.rates:
         return Reply.text(
             f"{ctx.the_club.name}: {key} is now {shown} (was {setting.show(before)})."
         )
     day = since or ctx.today()
     return Reply.text(
-        f"{ctx.the_club.name}: {key} is {setting.show(setting.read(value))} from "
+        f"{ctx.the_club.name}: {key} is {asked} from "
         f"{day.isoformat()} (was {setting.show(before)}); every rating from that day on is "
         "recomputed. /undo takes it back."
     )
