@@ -1,0 +1,145 @@
+"""The bot's languages (issue 13): every text a club member reads goes through a catalogue.
+
+``_("{name} is now {rank}", name=..., rank=...)`` gives the text in the language of the
+conversation being answered (:func:`using`), formatted with its arguments; ``_n`` chooses a
+plural form by the language's own rule (Polish has three); ``N_`` marks a text kept in a
+constant and translated where it is shown (``_(CONSTANT)``). Each returns an
+:class:`engine.text.Msg`, so a reply can be given again in another language
+(:func:`translated`): a private answer in a group is in the person's own language.
+
+Which language: the club's (``/club set language``, by default its rulebook's country); a
+private conversation in the person's own language when the platform says it and a catalogue
+exists (:func:`language_of`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import datetime as dt
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from typing import Any
+
+from babel.dates import format_date, format_skeleton, get_day_names
+from babel.numbers import format_decimal
+
+from bot.i18n.catalogues import LANGUAGES, SOURCE, catalogue
+from engine.text import Msg
+
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "Msg",
+    "_",
+    "_n",
+    "current",
+    "date_text",
+    "date_time_text",
+    "language_of",
+    "month_text",
+    "number_text",
+    "translated",
+    "using",
+    "weekday_text",
+]
+
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("hoshi_language", default=SOURCE)
+
+
+def current() -> str:
+    """The language of the conversation being answered (``en`` outside any)."""
+    return _language.get()
+
+
+@contextlib.contextmanager
+def using(language: str) -> Iterator[str]:
+    """Answer in ``language`` inside the block (an unknown language answers in English)."""
+    token = _language.set(language if language in LANGUAGES else SOURCE)
+    try:
+        yield _language.get()
+    finally:
+        _language.reset(token)
+
+
+def language_of(tag: str | None) -> str | None:
+    """The catalogue for a platform's language tag (Telegram ``pt-br``, Discord ``sv-SE``, a
+    POSIX locale ``hu_HU.UTF-8``), or ``None`` when hoshi has none for it."""
+    if not tag:
+        return None
+    primary = tag.replace("_", "-").split("-", 1)[0].split(".", 1)[0].lower()
+    return primary if primary in LANGUAGES else None
+
+
+def N_(message: str) -> str:
+    """``message`` as it is: marked for the catalogue, translated where it is shown."""
+    return message
+
+
+def _(message: str, /, **args: Any) -> Msg:
+    """``message`` in the current language, formatted with ``args``."""
+    return _rendered(message, None, None, args, current())
+
+
+def _n(singular: str, plural: str, n: int, /, **args: Any) -> Msg:
+    """``singular`` or ``plural`` by ``n`` and the current language's rule, formatted with
+    ``args`` and ``{n}``."""
+    return _rendered(singular, plural, n, {"n": n, **args}, current())
+
+
+def translated(text: str, language: str | None = None) -> str:
+    """``text`` in ``language`` (default: the current one) when it is a :class:`Msg`; any
+    other text as it is."""
+    if not isinstance(text, Msg):
+        return text
+    return _rendered(text.template, text.plural_template, text.n, text.args, language)
+
+
+def _rendered(
+    template: str,
+    plural: str | None,
+    n: int | None,
+    args: Mapping[str, Any],
+    language: str | None,
+) -> Msg:
+    language = language or current()
+    found = catalogue(language)
+    if plural is None:
+        text = found.gettext(template)
+    else:
+        assert n is not None
+        text = found.ngettext(template, plural, n)
+    if args:
+        args = {key: translated(value, language) for key, value in args.items()}
+        text = text.format(**args)
+    return Msg.rendered(text, template, plural, n, args)
+
+
+def date_text(day: dt.date) -> str:
+    """``day`` as the current language writes a date (Babel: ``Nov 23, 2026``,
+    ``2026. nov. 23.``, ``2026/11/23``)."""
+    return format_date(day, "medium", locale=current())
+
+
+def date_time_text(moment: dt.datetime) -> str:
+    """``moment`` (already in the club's time zone) as a date and a 24-hour time."""
+    return f"{date_text(moment.date())} {moment.strftime('%H:%M')}"
+
+
+def weekday_text(weekday: int) -> str:
+    """The name of ``weekday`` (0 = Monday) in the current language."""
+    return get_day_names("wide", locale=current())[weekday]
+
+
+def month_text(year: int, month: int) -> str:
+    """A month and its year as the current language writes them (``November 2026``)."""
+    return format_skeleton("yMMMM", dt.date(year, month, 1), locale=current())
+
+
+def number_text(value: float | Fraction | int, digits: int = 0) -> str:
+    """``value`` with ``digits`` decimals and the current language's decimal mark."""
+    if digits == 0:
+        return format_decimal(round(value), locale=current())
+    return format_decimal(
+        round(float(value), digits), format=f"0.{'0' * digits}", locale=current()
+    )

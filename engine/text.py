@@ -1,0 +1,63 @@
+"""Texts the rules give a club member, kept translatable (issue 13: the bot speaks the club's
+language; engine/ stays pure and English).
+
+A :class:`Msg` is the English text itself (a ``str``, so every caller, log and test reads it
+as before) that also remembers its message id and arguments. The bot looks the id up in the
+club's catalogue and formats the arguments again in that language (``bot.i18n``); an argument
+that is itself a :class:`Msg` is translated the same way. ``Msg`` and ``plural`` are the
+extraction keywords of ``babel.cfg``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class Msg(str):
+    """A text in English that a catalogue can give in another language.
+
+    ``Msg("{player} moves to {rank}", player="Nagy", rank="3d")`` reads
+    ``"Nagy moves to 3d"``; ``template`` and ``args`` keep what a translation needs.
+    ``plural`` and ``n`` choose between a singular and a plural template by the language's
+    own rule (English: ``n == 1`` is singular); ``n`` is also the argument ``{n}``.
+    """
+
+    template: str
+    plural_template: str | None
+    n: int | None
+    args: Mapping[str, Any]
+
+    def __new__(
+        cls, template: str, /, *, _plural: str | None = None, _n: int | None = None, **args: Any
+    ) -> Msg:
+        if _n is not None:
+            args = {"n": _n, **args}
+        chosen = template if _plural is None or _n == 1 else _plural
+        return cls.rendered(chosen.format(**args), template, _plural, _n, args)
+
+    @classmethod
+    def rendered(
+        cls,
+        text: str,
+        template: str,
+        plural_template: str | None,
+        n: int | None,
+        args: Mapping[str, Any],
+    ) -> Msg:
+        """A message whose text is already rendered (in any language)."""
+        made = str.__new__(cls, text)
+        made.template = template
+        made.plural_template = plural_template
+        made.n = n
+        made.args = args
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Msg.rendered, (str(self), self.template, self.plural_template, self.n, self.args))
+
+
+def plural(singular: str, plural_: str, n: int, /, **args: Any) -> Msg:
+    """``singular`` or ``plural_`` by ``n`` (English rule here; each catalogue has its own),
+    formatted with ``args`` and ``{n}``."""
+    return Msg(singular, _plural=plural_, _n=n, **args)
