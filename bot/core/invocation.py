@@ -9,12 +9,17 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Caller:
     """The person typing. ``chat_admin`` is the platform's own admin right in this chat
-    (a Telegram chat administrator, a Discord member with Manage Server, the console user)."""
+    (a Telegram chat administrator, a Discord member with Manage Server, the console user).
+    """
 
     platform: str
     account: str
     name: str
     chat_admin: bool = False
+    language: str | None = None
+    """The person's own language when the platform says it and hoshi has a catalogue for it
+    (bot.i18n.language_of of Telegram's ``language_code``, Discord's ``interaction.locale``,
+    the console's locale); ``None`` otherwise."""
 
     @property
     def identity(self) -> str:

@@ -7,7 +7,9 @@ the console); :meth:`Reply.as_text` is the plain rendering shared by all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from bot.i18n import translated
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,40 @@ class Reply:
         blocks: list[Block] = [Text(title, title=True)] if title else []
         blocks.extend(Text(p) for p in paragraphs if p)
         return cls(blocks=tuple(blocks), **kwargs)  # type: ignore[arg-type]
+
+    def in_language(self, language: str) -> Reply:
+        """The same reply in ``language``: every text made by a catalogue is given again from
+        its message id (a private answer in a group follows the person's own language; names,
+        numbers and other plain text stay as they are)."""
+
+        def cells(row: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(translated(cell, language) for cell in row)
+
+        blocks: list[Block] = []
+        for block in self.blocks:
+            if isinstance(block, Table):
+                blocks.append(
+                    Table(
+                        cells(block.header), tuple(cells(row) for row in block.rows), block.align
+                    )
+                )
+            else:
+                blocks.append(Text(translated(block.text, language), block.title))
+        picture, document = self.picture, self.document
+        if picture is not None:
+            picture = replace(picture, caption=translated(picture.caption, language))
+        if document is not None:
+            document = replace(document, caption=translated(document.caption, language))
+        return replace(
+            self,
+            blocks=tuple(blocks),
+            picture=picture,
+            document=document,
+            buttons=tuple(
+                Button(translated(button.label, language), button.command)
+                for button in self.buttons
+            ),
+        )
 
     def as_text(self) -> str:
         """Plain text: paragraphs separated by blank lines, tables as aligned lines."""
