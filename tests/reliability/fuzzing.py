@@ -183,11 +183,13 @@ class Fuzzer:
         self.posted: list[Notice] = []
 
     @classmethod
-    async def open(cls, path: Path) -> Fuzzer:
+    async def open(cls, path: Path, language: str = "en") -> Fuzzer:
+        """A fuzzer on two clubs (:func:`arrange`) that answer in ``language``."""
         clock = FakeClock(START)
         db = await storage.open_db(path, clock=clock)
         try:
-            await arrange(db, clock)
+            for club in await arrange(db, clock):
+                await storage.set_setting(db, club, "language", language, actor="telegram:100")
         except BaseException:
             await db.close()
             raise
@@ -231,6 +233,7 @@ class Fuzzer:
         self.found.inputs += 1
         if self.clock().year < 9000:  # a /tick may have moved the clock far already
             self.clock.advance(dt.timedelta(seconds=line.advance_s))
+        known = set(self.incidents.by_ref)
         try:
             reply = await self.core.handle(self.invocation(line))
         except BaseException as exc:  # Core.handle never raises: this is a crash too
@@ -239,8 +242,10 @@ class Fuzzer:
             return [problem]
         text = reply.as_text()
         crash = CRASH.search(text)
-        if crash:
-            trace = self.incidents.by_ref.get(crash[1], "(no traceback logged)")
+        new = [ref for ref in self.incidents.by_ref if ref not in known]
+        if crash or new:  # an incident logged: "Something went wrong" in any language
+            ref = crash[1] if crash else new[0]
+            trace = self.incidents.by_ref.get(ref, "(no traceback logged)")
             problem = f"{line!r}: a crash\n{trace}"
             self.found.crashes.append(problem)
             return [problem]

@@ -20,22 +20,28 @@ from hypothesis import strategies as st
 
 import storage
 from bot.adapters.telegram import CAPTION_LIMIT, MESSAGE_LIMIT, visible_length
+from bot.i18n import LANGUAGES
 from tests.fakes import telegram as ft
 from tests.reliability.conftest import telegram_on
 from tests.reliability.fuzzing import CRASH, Fuzzer, TelegramHtml
 from tests.reliability.strategies import Line, fuzzed_lines
 
 CORE_EXAMPLES = 600
+LANGUAGE_EXAMPLES = 200  # each other language: the same lines, answered in it
 TELEGRAM_EXAMPLES = 60
 
 
-def test_fuzzed_lines_never_crash_the_core(tmp_path: Path) -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_fuzzed_lines_never_crash_the_core(language: str, tmp_path: Path) -> None:
+    """In every language the bot speaks: a translation with a broken placeholder or a reply
+    that grows past a platform's limit in Japanese or Polish is found here."""
+    examples = CORE_EXAMPLES if language == "en" else LANGUAGE_EXAMPLES
     loop = asyncio.new_event_loop()
-    fuzzer = loop.run_until_complete(Fuzzer.open(tmp_path / "fuzz.sqlite"))
+    fuzzer = loop.run_until_complete(Fuzzer.open(tmp_path / "fuzz.sqlite", language))
     try:
 
         @settings(
-            max_examples=CORE_EXAMPLES,
+            max_examples=examples,
             deadline=None,
             database=None,
             derandomize=True,  # the same lines every run: CI never flakes; the benchmark explores
@@ -50,7 +56,7 @@ def test_fuzzed_lines_never_crash_the_core(tmp_path: Path) -> None:
         assert loop.run_until_complete(fuzzer.finish(tmp_path)) == []
         found = fuzzer.found
         print(f"{found.inputs} lines fuzzed: {dict(found.replies)}, {len(found.crashes)} crashes")
-        assert found.replies["ok"] > CORE_EXAMPLES // 20  # the lines get past the first check
+        assert found.replies["ok"] > examples // 20  # the lines get past the first check
     finally:
         loop.run_until_complete(fuzzer.close())
         loop.close()

@@ -1,0 +1,94 @@
+"""No user-facing text of bot/ escapes the catalogue (issue 13): an AST scan of every module.
+
+A string literal that reads as prose (two words or more) must be the message id of a
+catalogue call (``_``, ``_n``, ``N_``) or sit inside one (an example argument), or be
+something nobody reads as the bot's words: a docstring, a log line, an internal error a
+bug raises, or one of the few literals listed in :data:`NOT_PROSE` with the reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+
+CATALOGUE_CALLS = {"_", "_n", "N_", "Msg", "plural"}
+LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+USER_ERRORS = {"UserError", "BadArgument", "UnknownPlayer", "Ambiguous", "NotPermitted"}
+PROSE = re.compile(r"[^\W\d_]{2,}[,.:;!?'’)]?\s+[(]?[^\W\d_]{2,}")
+
+NOT_PROSE: dict[str, str] = {
+    # literal → why it is not the bot's words (kept short; every entry is checked to be used)
+}
+
+
+def _name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """ids of every bare string statement: docstrings of modules, classes, functions and
+    attributes (nothing shows them)."""
+    return {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+
+
+def _exempt(tree: ast.Module) -> set[int]:
+    """ids of the nodes under a catalogue call, a log call or a bug's exception."""
+    exempt: set[int] = set()
+    for node in ast.walk(tree):
+        under: ast.AST | None = None
+        if isinstance(node, ast.Call):
+            name = _name(node.func)
+            logging = isinstance(node.func, ast.Attribute) and name in LOG_CALLS
+            if name in CATALOGUE_CALLS or logging:
+                under = node
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            name = _name(node.exc.func)
+            if name.endswith(("Error", "Exception")) and name not in USER_ERRORS:
+                under = node
+        if under is not None:
+            exempt.update(id(child) for child in ast.walk(under))
+    return exempt
+
+
+def prose_literals(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line, text)`` of each prose literal of ``path`` outside the catalogue."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _docstrings(tree) | _exempt(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip or not isinstance(node, ast.Constant):
+            continue
+        if isinstance(node.value, str) and PROSE.search(node.value):
+            if node.value not in NOT_PROSE:
+                yield node.lineno, node.value
+
+
+def test_every_prose_literal_of_bot_goes_through_the_catalogue() -> None:
+    escaped = [
+        f"{path.relative_to(BOT.parent)}:{line}: {text!r}"
+        for path in sorted(BOT.rglob("*.py"))
+        for line, text in prose_literals(path)
+    ]
+    assert not escaped, "texts outside the catalogue:\n" + "\n".join(escaped)
+
+
+def test_the_scan_finds_a_literal_reply(tmp_path: Path) -> None:
+    module = tmp_path / "handler.py"
+    module.write_text(
+        'def answer():\n    """A docstring."""\n    log.info("a log line here")\n'
+        '    ok = _("Recorded {n} games", n=2)\n'
+        '    return f"Game recorded for {name}"\n',
+        encoding="utf-8",
+    )
+    assert [text for _, text in prose_literals(module)] == ["Game recorded for "]
