@@ -81,7 +81,7 @@ class Context:
         option is refused, naming the ones it takes (handlers cannot pass their own set)."""
         spec = self.command
         keys = spec.option_keys(action) if spec is not None else ()
-        label = f"/{spec.name}" if spec is not None else "this command"
-        if action:
+        label = f"/{spec.name}" if spec is not None else None
+        if label is not None and action:
             label = f"{label} {action}"
         return Args.read(self.inv.text if text is None else text, keys, command=label)
