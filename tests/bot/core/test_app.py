@@ -282,7 +282,7 @@ async def test_a_hungarian_club_is_told_of_a_bad_option_and_the_usage_in_hungari
     register(fake_commands, "zz-read", read)
     said = await budapest.refused("/zz-read from=2026-01-01")
     assert said.text == (
-        "A /zz-read parancsnak nincsenek kulcs=érték opciói (from= sem)\n\n"
+        "/zz-read: ennek a parancsnak nincsenek kulcs=érték opciói (from= sem)\n\n"
         "Használat: /zz-read X — például /zz-read 1"
     )
 
@@ -292,7 +292,9 @@ async def test_a_hungarian_club_refuses_a_player_an_organisers_command_in_hungar
 ) -> None:
     said = await budapest.refused("/register Nagy Péter 5k", as_=PLAYER)
     assert said.reply.private
-    assert said.text.startswith("A /register csak a(z) Budapest Go Club szervezőinek szól")
+    assert said.text.startswith(
+        "/register: ezt a parancsot csak a klub szervezői használhatják (Budapest Go Club)"
+    )
     assert "Nothing was changed" not in said.text and "Semmi sem változott." in said.text
 
 
