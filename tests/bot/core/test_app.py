@@ -222,6 +222,13 @@ async def test_handlers_see_the_club_the_role_and_the_club_time(
         ("/top takes one number", "/top takes one number"),
         ("N must be 1–200", "N must be 1–200"),
         ("", ""),
+        ("érvénytelen név", "Érvénytelen név"),
+        ("źle podana data", "Źle podana data"),
+        ("ärendet saknas", "Ärendet saknas"),
+        ("ez a sor túl hosszú", "Ez a sor túl hosszú"),
+        ("名前がありません", "名前がありません"),
+        ("'鈴木' という会員はいません", "'鈴木' という会員はいません"),
+        ("nie ma w tym klubie turnieju", "Nie ma w tym klubie turnieju"),
     ],
 )
 def test_sentence_capitalises_only_ordinary_words(message: str, shown: str) -> None:
