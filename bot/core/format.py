@@ -127,7 +127,7 @@ def result(game: Game) -> str:
     if game.result is Result.JIGO:
         # TRANSLATORS: a drawn game's result (Japanese 持碁)
         return _("jigo")
-    return game.result.value + margin
+    return f"{game.result.value}{margin}"
 
 
 def system_title(key: str) -> str:
