@@ -389,3 +389,19 @@ async def test_fakechat_clubs_speak_english_unless_told(tmp_path: Path) -> None:
         assert (await storage.club_settings(chat.db, chat.club)).language == "ja"
     finally:
         await chat.close()
+
+
+async def test_a_failure_before_the_club_is_known_answers_in_the_persons_language(
+    budapest: FakeChat, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: object) -> None:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr(storage, "club_for_chat", broken)
+    with caplog.at_level(logging.ERROR, logger="hoshi.core"):
+        said = await budapest.say("/top", as_=PLAYER, language="sv")
+    assert said.error and said.text.startswith("Något gick fel (ref ")
+    assert "hunter2" not in said.text
+    assert any("/top" in r.getMessage() for r in caplog.records)
+    english = await budapest.say("/top", as_=PLAYER)
+    assert english.text.startswith("Something went wrong (ref ")
