@@ -215,7 +215,7 @@ async def test_a_missing_player_is_told_in_the_clubs_language(tmp_path: Path) ->
 
 @pytest.mark.parametrize(
     ("language", "found"),
-    [("pl", "2 graczy nazywa się"), ("sv", "2 spelare heter"), ("hu", "2 játékos neve")],
+    [("pl", "2 gracze nazywają się"), ("sv", "2 spelare heter"), ("hu", "2 játékos neve")],
 )
 async def test_namesakes_are_asked_back_in_the_clubs_language(
     tmp_path: Path, language: str, found: str
