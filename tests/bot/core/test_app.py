@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +21,7 @@ from bot.core.replies import Reply
 from engine.errors import RankError
 from engine.text import Msg
 from storage.errors import Refused
+from tests.bot.core.conftest import make_chat
 from tests.bot.core.fakechat import ADMIN, PLAYER, FakeChat
 
 SECRET = "db password is hunter2 at /srv/secret"
@@ -269,14 +270,7 @@ async def test_an_update_delivered_twice_changes_the_club_once(chat: FakeChat) -
 # -- the conversation's language (issue 13) ----------------------------------------------------
 
 
-@pytest.fixture
-async def budapest(tmp_path: Path) -> AsyncIterator[FakeChat]:
-    """An MGSZ club speaking Hungarian."""
-    fake = await FakeChat.open(tmp_path, "mgsz", language="hu")
-    try:
-        yield fake
-    finally:
-        await fake.close()
+budapest = make_chat("mgsz", language="hu")  # an MGSZ club speaking Hungarian
 
 
 async def test_a_hungarian_club_is_told_of_a_bad_option_and_the_usage_in_hungarian(
