@@ -105,7 +105,7 @@ def _json_value(v: Value) -> Any:
     """Integers and words as they are; an exact fraction as its decimal text (``"37.5"``),
     as exports have always written Swedish points, so that nothing is rounded."""
     if isinstance(v, Fraction):
-        return fmt.value(v)
+        return fmt.plain(v)
     return v
 
 

@@ -7,19 +7,26 @@ registry (:data:`engine.systems.SYSTEMS`) and the words shown to members from he
 
 from __future__ import annotations
 
+from bot.i18n import N_, _
 from engine.systems import SYSTEMS
 
 DEFAULT_SYSTEM = "mgsz"
 """The system of a club created without naming one (``/club new``, ``hoshi.toml``)."""
 
 TITLES = {
-    "mgsz": "MGSZ Elo (Hungary)",
-    "tensuusei": "Tensuusei points (Japan)",
-    "swedish": "Swedish promotion points",
-    "psg": "PSG ranking (Poland)",
-    "gor": "EGF GoR (Europe)",
+    # TRANSLATORS: the Hungarian federation's rating (Hungarian: Élő-pont)
+    "mgsz": N_("MGSZ Elo (Hungary)"),
+    # TRANSLATORS: the Japanese points system (Japanese: 点数制)
+    "tensuusei": N_("Tensuusei points (Japan)"),
+    # TRANSLATORS: the Swedish Go Association's promotion points
+    "swedish": N_("Swedish promotion points"),
+    # TRANSLATORS: the Polish Go Association's ranking
+    "psg": N_("PSG ranking (Poland)"),
+    # TRANSLATORS: the European Go Federation's rating
+    "gor": N_("EGF GoR (Europe)"),
 }
-"""Each system's title in replies (``/rating``, ``/top``, ``/club``)."""
+"""Each system's title in replies (``/rating``, ``/top``, ``/club``): show it with
+:func:`title`."""
 
 KEYS: tuple[str, ...] = tuple(SYSTEMS)
 """The systems a club can use, as ``/club new``, ``/club system`` and ``--system`` name them."""
@@ -29,5 +36,7 @@ OTHER_SYSTEM = next(key for key in KEYS if key != DEFAULT_SYSTEM)
 
 
 def title(key: str) -> str:
-    """The system's title as members read it (its key when it has none)."""
-    return TITLES.get(key, key)
+    """The system's title as members read it, in the conversation's language (its key when
+    it has none)."""
+    found = TITLES.get(key)
+    return key if found is None else _(found)

@@ -24,6 +24,7 @@ from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
 from bot.core.replies import Notice, Reply, Text
+from bot.i18n import N_, _, translated, using
 from bot.ratelimit import RateLimiter, kind_of
 from engine.errors import EngineError
 from storage.db import Clock, Database
@@ -36,21 +37,40 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hoshi.core")
 
-UNBOUND = (
+UNBOUND = N_(
     "This chat is not linked to a club yet. A chat administrator can start one with "
-    f"/club new NAME [{'|'.join(system_names.KEYS)}], e.g. /club new Budapest Go Club "
-    f"{system_names.DEFAULT_SYSTEM}, "
-    "or join an existing club with /club join CODE (an organiser gets the code with /club code)."
+    "/club new NAME [{systems}], e.g. /club new Budapest Go Club {system}, or join an "
+    "existing club with /club join CODE (an organiser gets the code with /club code)."
 )
+"""The answer to a club command in a chat without a club (:func:`unbound`)."""
+
+
+def unbound() -> str:
+    """:data:`UNBOUND` in the current language, naming the systems ``/club new`` takes."""
+    return _(UNBOUND, systems="|".join(system_names.KEYS), system=system_names.DEFAULT_SYSTEM)
 
 
 def sentence(message: str) -> str:
     """The message with a capital first letter — unless its first word is a literal the user
-    types as it is (``country=``, ``telegram:999``, ``h``), which must keep its case."""
+    types as it is (``country=``, ``telegram:999``, ``h``), which must keep its case, or its
+    script has no capitals (Japanese)."""
     first = message.split(" ", 1)[0]
-    if re.fullmatch(r"(?:a|[a-z][a-z'’-]+)[,:;.]?", first):
+    word = first.rstrip(",:;.")
+    ordinary = word == "a" or (
+        len(word) > 1
+        and re.fullmatch(r"[^\W\d_][^\W\d_'’-]*", word) is not None
+        and word[0].islower()
+        and word == word.lower()
+    )
+    if ordinary:
         return message[:1].upper() + message[1:]
     return message
+
+
+def error_text(exc: BaseException) -> str:
+    """An error's message in the current language: engine/ and storage/ raise with an
+    :class:`engine.text.Msg`, given again from its message id."""
+    return translated(exc.args[0]) if exc.args and isinstance(exc.args[0], str) else str(exc)
 
 
 class Core:
@@ -81,28 +101,43 @@ class Core:
         return True
 
     async def handle(self, inv: Invocation) -> Reply:
-        """Answer one command. Never raises: every failure becomes a reply."""
+        """Answer one command in the conversation's language (:attr:`Context.language`).
+        Never raises: every failure becomes a reply."""
         cmd = lookup(inv.command)
-        if cmd is None or (cmd.access == CONSOLE and inv.caller.platform != "console"):
-            return self._unknown(inv.command)
+        if cmd is not None and cmd.access == CONSOLE and inv.caller.platform != "console":
+            cmd = None
         try:
-            return await self._run(cmd, inv)
-        except NotPermitted as exc:
-            return Reply.text(str(exc), error=True, private=True)
-        except UserError as exc:
-            return self._user_error(cmd, inv.text, str(exc), exc.show_usage)
-        except (EngineError, StorageError) as exc:
-            return self._user_error(cmd, inv.text, str(exc), True)
+            ctx = await self.context(inv, cmd)
         except Exception:
-            ref = secrets.token_hex(3)
-            log.exception(
-                "incident %s: /%s from %s in %s", ref, cmd.name, inv.caller.identity, inv.chat
-            )
-            return Reply.text(
-                f"Something went wrong (ref {ref}). Nothing was changed; an organiser can "
+            with using(Context.own_language(inv)):
+                return self._incident(inv, cmd)
+        with using(ctx.language):
+            if cmd is None:
+                return self._unknown(inv.command)
+            try:
+                return await self._run(cmd, ctx)
+            except NotPermitted as exc:
+                return Reply.text(error_text(exc), error=True, private=True)
+            except UserError as exc:
+                return self._user_error(cmd, inv.text, error_text(exc), exc.show_usage)
+            except (EngineError, StorageError) as exc:
+                return self._user_error(cmd, inv.text, error_text(exc), True)
+            except Exception:
+                return self._incident(inv, cmd)
+
+    def _incident(self, inv: Invocation, cmd: CommandSpec | None) -> Reply:
+        """Log the failure with a reference; the user sees only the reference."""
+        ref = secrets.token_hex(3)
+        name = cmd.name if cmd is not None else inv.command
+        log.exception("incident %s: /%s from %s in %s", ref, name, inv.caller.identity, inv.chat)
+        return Reply.text(
+            _(
+                "Something went wrong (ref {ref}). Nothing was changed; an organiser can "
                 "report the reference to the bot's operator.",
-                error=True,
-            )
+                ref=ref,
+            ),
+            error=True,
+        )
 
     async def context(self, inv: Invocation, command: CommandSpec | None = None) -> Context:
         """The club of the chat (if bound), the caller's role and the club's settings, the
@@ -131,16 +166,26 @@ class Core:
             return True
         return inv.caller.identity in await storage.organisers(self.db, club)
 
-    async def _run(self, cmd: CommandSpec, inv: Invocation) -> Reply:
-        ctx = await self.context(inv, cmd)
+    async def _run(self, cmd: CommandSpec, ctx: Context) -> Reply:
+        inv = ctx.inv
         if cmd.needs_club and ctx.club is None:
-            return Reply.text(UNBOUND, error=True)
+            return Reply.text(unbound(), error=True)
         if cmd.organiser_only and not ctx.organiser:
-            where = f" of {ctx.club.name}" if ctx.club else ""
-            raise NotPermitted(
-                f"/{cmd.name} is for the organisers{where}: chat administrators and the people "
-                "an organiser adds with /club organiser add. Nothing was changed."
-            )
+            command = f"/{cmd.name}"
+            if ctx.club is not None:
+                refusal = _(
+                    "{command} is for the organisers of {club}: chat administrators and the "
+                    "people an organiser adds with /club organiser add. Nothing was changed.",
+                    command=command,
+                    club=ctx.club.name,
+                )
+            else:
+                refusal = _(
+                    "{command} is for the organisers: chat administrators and the people an "
+                    "organiser adds with /club organiser add. Nothing was changed.",
+                    command=command,
+                )
+            raise NotPermitted(refusal)
         kind = kind_of(cmd.name, inv.text, inv.attachment)
         if kind is not None and inv.caller.platform != "console":  # the operator is not limited
             wait_s = self.limiter.take(inv.caller.identity, kind)
@@ -152,11 +197,29 @@ class Core:
         blocks = [Text(sentence(message))]
         if usage:
             line, example = cmd.usage_of(text)
-            blocks.append(Text(f"Usage: {line}" + (f" — e.g. {example}" if example else "")))
+            if example:
+                blocks.append(
+                    Text(_("Usage: {line} — e.g. {example}", line=line, example=example))
+                )
+            else:
+                blocks.append(Text(_("Usage: {line}", line=line)))
         return Reply(blocks=tuple(blocks), error=True)
 
     def _unknown(self, name: str) -> Reply:
         name = name.lstrip("/").split("@", 1)[0]
         close = difflib.get_close_matches(name.lower(), list(COMMANDS), n=3, cutoff=0.6)
-        hint = f" Did you mean {', '.join('/' + c for c in close)}?" if close else ""
-        return Reply.text(f"There is no command /{name}.{hint} /help lists them all.", error=True)
+        command = f"/{name}"
+        if close:
+            return Reply.text(
+                _(
+                    "There is no command {command}. Did you mean {commands}? /help lists them "
+                    "all.",
+                    command=command,
+                    commands=", ".join("/" + c for c in close),
+                ),
+                error=True,
+            )
+        return Reply.text(
+            _("There is no command {command}. /help lists them all.", command=command),
+            error=True,
+        )

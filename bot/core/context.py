@@ -9,6 +9,8 @@ from zoneinfo import ZoneInfo
 
 from bot.core.invocation import Invocation
 from bot.core.parse import Args
+from bot.i18n import language_of
+from bot.i18n.catalogues import SOURCE
 from storage.db import Database
 from storage.records import Club
 from storage.settings import ClubSettings
@@ -39,6 +41,24 @@ class Context:
         return self.inv.chat
 
     @property
+    def language(self) -> str:
+        """The language this conversation is answered in (issue 13): the club's
+        (``/club set language``), but in a private chat the person's own when the platform says
+        it; in a chat without a club the person's own or English."""
+        own = language_of(self.inv.caller.language)
+        if self.club is None:
+            return own or SOURCE
+        if self.inv.private and own is not None:
+            return own
+        return self.settings.language
+
+    @staticmethod
+    def own_language(inv: Invocation) -> str:
+        """The person's own language when the platform says it and hoshi has it, else
+        English."""
+        return language_of(inv.caller.language) or SOURCE
+
+    @property
     def the_club(self) -> Club:
         """The club (handlers that need one are only called with one)."""
         assert self.club is not None
@@ -61,7 +81,7 @@ class Context:
         option is refused, naming the ones it takes (handlers cannot pass their own set)."""
         spec = self.command
         keys = spec.option_keys(action) if spec is not None else ()
-        label = f"/{spec.name}" if spec is not None else "this command"
-        if action:
+        label = f"/{spec.name}" if spec is not None else None
+        if label is not None and action:
             label = f"{label} {action}"
         return Args.read(self.inv.text if text is None else text, keys, command=label)

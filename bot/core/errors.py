@@ -3,6 +3,9 @@
 A :class:`UserError` is safe to show: its text says what was wrong and, with the command's
 usage line, how to do it right. Anything else is a bug: logged with an incident id, and the
 user sees only "Something went wrong (ref …)".
+
+The message is a text of the catalogue (``bot.i18n._``), made while the conversation is
+answered, so it is already in the conversation's language (bot.core.app).
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Shared wording: how values, ranks, games and cards read in every reply."""
+"""Shared wording: how values, ranks, games and cards read in every reply, in the
+conversation's language (bot.i18n: decimals with the language's own mark, 37,5 in Hungarian,
+Swedish and Polish)."""
 
 from __future__ import annotations
 
@@ -6,22 +8,50 @@ import datetime as dt
 from fractions import Fraction
 
 from bot import system_names
+from bot.i18n import N_, _, number_text, translated
 from engine.calendar import Phase
 from engine.system import Card, Measure, Pending, Value
+from engine.text import Msg
 from engine.types import Game, Result
 
-SIGNED_SOURCES = {"registration": "registered", "override": "committee override"}
+SIGNED_SOURCES = {"registration": N_("registered"), "override": N_("committee override")}
+"""How a rating's source reads (``/rating``): show it with :func:`source`."""
+
+DECIMALS = 2
+"""The most decimals a value is shown with (Swedish points are quarters: 37.25)."""
+
+
+def source(key: str) -> str:
+    """A rating source (``registration``, ``override``) as members read it."""
+    label = SIGNED_SOURCES.get(key)
+    return key if label is None else _(label)
 
 
 def value(v: Value) -> str:
-    """A rating value as people write it: 1865, 37.5, —."""
+    """A rating value as people write it: 1865, 37.5 (37,5 in Hungarian), —; a word (a rank,
+    a Swedish total) as it is, translated when it is a catalogue's text."""
     if v is None:
         return "—"
     if isinstance(v, Fraction):
         if v.denominator == 1:
             return str(v.numerator)
-        return f"{float(v):.2f}".rstrip("0").rstrip(".")
-    return str(v)
+        return number_text(v, _digits(v))
+    return translated(v) if isinstance(v, str) else str(v)
+
+
+def plain(v: Value) -> str:
+    """A value as files write it, in no language: ``1865``, ``37.5`` (exports, formats.md)."""
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            return str(v.numerator)
+        return f"{float(v):.{DECIMALS}f}".rstrip("0").rstrip(".")
+    return "" if v is None else str(v)
+
+
+def _digits(v: Fraction) -> int:
+    """The fewest decimals (at most :data:`DECIMALS`) that show ``v`` as its rounding does."""
+    rounded = round(v, DECIMALS)
+    return next(d for d in range(1, DECIMALS + 1) if round(rounded, d) == rounded)
 
 
 def signed(v: Value) -> str:
@@ -31,7 +61,7 @@ def signed(v: Value) -> str:
     if isinstance(v, int | Fraction):
         text = value(abs(Fraction(v)))
         return f"+{text}" if v > 0 else (f"−{text}" if v < 0 else "±0")
-    return str(v)
+    return translated(v)
 
 
 def difference(before: Value, after: Value) -> Value:
@@ -55,35 +85,49 @@ def number(v: Value) -> Fraction | None:
 
 
 def komi(k: Fraction) -> str:
+    """A komi as the language writes it, with a true minus: 6.5 (6,5), −3."""
     text = value(k)
     return text if k >= 0 else text.replace("-", "−")
 
 
 def period_name(year: int, month: int) -> str:
-    """``Club games 2026-11``: the name of an MGSZ rating period of club games (a month)."""
+    """``Club games 2026-11``: the name of an MGSZ rating period of club games (a month).
+
+    Stored as the period's tournament name (storage keeps it, exports write it), so it is the
+    same in every language."""
     return f"Club games {year:04d}-{month:02d}"
 
 
 def count(n: int, noun: str) -> str:
-    """``1 club game``, ``3 club games`` (English plurals: the noun takes an s)."""
+    """``1 club game``, ``3 club games`` (English plurals: the noun takes an s).
+
+    English only: a reply in the club's language counts with ``_n`` (bot.i18n)."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def day(d: dt.date | None) -> str:
+    """A date as files and examples write it, in no language (``2026-11-23``); replies show
+    dates with ``bot.i18n.date_text``."""
     return d.isoformat() if d else "—"
 
 
 def result(game: Game) -> str:
     """``B+``, ``W+R``, ``W+3.5``, ``jigo``, ``unplayed``, ``?`` as stored, with the margin;
-    an unplayed game with a winner and a margin reads ``W+F (unplayed)``."""
+    an unplayed game with a winner and a margin reads ``W+F (unplayed)``. The results people
+    type (``B+R``) stay as they are; the words are the conversation's language."""
     margin = game.margin or ""
     if not game.played:
         if game.result in (Result.BLACK, Result.WHITE) and margin:
-            return f"{game.result.value}{margin} (unplayed)"
-        return "unplayed"
+            # TRANSLATORS: a game reported with a winner that was not played (a forfeit): W+F
+            return _("{result} (unplayed)", result=f"{game.result.value}{margin}")
+        # TRANSLATORS: a game's result: it was not played (a bye, a no-show)
+        return _("unplayed")
     if game.result is None:
         return "?"
-    return "jigo" if game.result is Result.JIGO else game.result.value + margin
+    if game.result is Result.JIGO:
+        # TRANSLATORS: a drawn game's result (Japanese 持碁)
+        return _("jigo")
+    return f"{game.result.value}{margin}"
 
 
 def system_title(key: str) -> str:
@@ -92,25 +136,34 @@ def system_title(key: str) -> str:
 
 
 SETTLES = {
-    Phase.DAY_END: "at the end of the club day",
-    Phase.PERIOD_END: "at the end of the rating period",
-    Phase.MONTH_END: "at the end of the month",
+    Phase.DAY_END: N_("{amount} {unit}, settled at the end of the club day"),
+    Phase.PERIOD_END: N_("{amount} {unit}, settled at the end of the rating period"),
+    Phase.MONTH_END: N_("{amount} {unit}, settled at the end of the month"),
 }
+"""A pending change and when it settles (:func:`pending`), by the moment that settles it."""
+
+SETTLES_LATER = N_("{amount} {unit}, settled later")
 
 
 def measure(m: Measure) -> str:
     """A card value as people read it: ``1933 Elo``, ``1 game``, ``1 of 2 tournaments``."""
-    if not m.unit or m.value is None or m.label.endswith(m.unit):
+    label, unit = translated(m.label), translated(m.unit)
+    if not unit or m.value is None or label.endswith(unit):
         return value(m.value)  # "pending club games: 2", not "… games: 2 games"
-    one = m.value == 1 and " " not in m.unit and m.unit.endswith("s")
-    return f"{value(m.value)} {m.unit[:-1] if one else m.unit}"
+    if not isinstance(m.unit, Msg):  # an English unit: one of them is singular
+        one = m.value == 1 and " " not in unit and unit.endswith("s")
+        unit = unit[:-1] if one else unit
+    # TRANSLATORS: a number and its unit: 1933 Elo, 12 points (Japanese: 12点, no space)
+    return _("{value} {unit}", value=value(m.value), unit=unit)
 
 
 def pending(p: Pending) -> str:
     """``+2 points, settled at the end of the club day``; ``1 game, …`` for a count held."""
-    unit = p.unit[:-1] if p.amount in (1, -1) and p.unit.endswith("s") else p.unit
-    amount = value(p.amount) if p.unit == "games" else signed(p.amount)  # games: a count
-    return f"{amount} {unit}, settled {SETTLES.get(p.settles, 'later')}"
+    unit = translated(p.unit)
+    if not isinstance(p.unit, Msg) and p.amount in (1, -1) and unit.endswith("s"):
+        unit = unit[:-1]  # an English unit: one of them is singular
+    amount = value(p.amount) if p.unit in ("game", "games") else signed(p.amount)  # a count
+    return _(SETTLES.get(p.settles, SETTLES_LATER), amount=amount, unit=unit)
 
 
 def card_lines(card: Card) -> list[str]:
@@ -137,8 +190,15 @@ def _line(card: Card, m: Measure) -> str:
         and m.unit == headline.unit
         and isinstance(m.value, int | Fraction)
     ):
-        return f"{m.label}: {value(m.value)} ({signed(difference(card.rating, m.value))})"
-    return f"{m.label}: {measure(m)}"
+        # TRANSLATORS: a card's line: what the rating would be, and how far from today's
+        return _(
+            "{label}: {value} ({change})",
+            label=m.label,
+            value=value(m.value),
+            change=signed(difference(card.rating, m.value)),
+        )
+    # TRANSLATORS: a card's line: its label and value (Japanese may use a full-width colon)
+    return _("{label}: {value}", label=m.label, value=measure(m))
 
 
 def rating_heading(labels: list[str]) -> tuple[tuple[str, ...], list[str] | None]:
@@ -148,14 +208,17 @@ def rating_heading(labels: list[str]) -> tuple[tuple[str, ...], list[str] | None
     A Swedish player counts points toward the rank above their own, so a list's rows say
     "points toward 2d", "points toward 1k" …: the headings are the words they share
     ("points", "toward") and each row keeps the rest ("2d") in a column of its own. Labels
-    that share no first word give the heading "value" and each row its whole label.
+    that share no first word give the heading "value" and each row its whole label. The
+    labels are read in the conversation's language (a catalogue's text is translated first).
 
     Returns:
         ``((heading,), None)`` when every row has the same label, else the value's heading,
         the heading of the rows' own column, and that column's cells.
     """
+    labels = [translated(label) for label in labels]
     if len(set(labels)) <= 1:
-        return (labels[0] if labels else "value",), None
+        # TRANSLATORS: a table's column heading for the players' rating values
+        return (labels[0] if labels else _("value"),), None
     split = [label.split() for label in labels]
     shared: list[str] = []
     for words in zip(*split, strict=False):
@@ -165,4 +228,4 @@ def rating_heading(labels: list[str]) -> tuple[tuple[str, ...], list[str] | None
     rest = [" ".join(words[len(shared) :]) for words in split]
     if len(shared) >= 2:
         return (" ".join(shared[:-1]), shared[-1]), rest
-    return (" ".join(shared) or "value", ""), rest
+    return (" ".join(shared) or _("value"), ""), rest

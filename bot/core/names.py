@@ -10,10 +10,13 @@ import storage
 from bot.core.context import Context
 from bot.core.errors import Ambiguous, BadArgument, UnknownPlayer
 from bot.core.parse import Token, join
+from bot.i18n import _, _n
 from storage.records import Lookup, Player, TournamentRow
 
 MAX_LISTED = 5
 PAIR_SEPARATORS = {"vs", "vs.", "v", "-", "–", "—", "and", ",", "&"}
+PAIR_EXAMPLE = "Nagy Péter vs Kovács Anna"
+QUOTED_PAIR_EXAMPLE = '"Nagy Péter" vs "Kovács Anna"'
 
 
 def describe(player: Player) -> str:
@@ -31,16 +34,29 @@ def refusal(name: str, found: Lookup) -> Ambiguous | UnknownPlayer:
     if found.ambiguous:
         listed = "; ".join(describe(p) for p in found.ambiguous[:MAX_LISTED])
         return Ambiguous(
-            f"{len(found.ambiguous)} players are called {name!r}: {listed}. "
-            "Which one? Add an alias with /register or use the full name in quotes."
+            _n(
+                "{n} player is called {name}: {listed}. Which one? Add an alias with /register "
+                "or use the full name in quotes.",
+                "{n} players are called {name}: {listed}. Which one? Add an alias with "
+                "/register or use the full name in quotes.",
+                len(found.ambiguous),
+                name=repr(name),
+                listed=listed,
+            )
         )
     close = [*found.partial, *(p for p in found.suggestions if p not in found.partial)]
     if close:
         listed = ", ".join(p.name for p in close[:MAX_LISTED])
-        return UnknownPlayer(f"no player called {name!r}. Did you mean: {listed}?")
+        return UnknownPlayer(
+            _("no player called {name}. Did you mean: {listed}?", name=repr(name), listed=listed)
+        )
     return UnknownPlayer(
-        f"no player called {name!r} in this club. Organisers add players with "
-        "/register NAME RANK, e.g. /register Nagy Péter 3k"
+        _(
+            "no player called {name} in this club. Organisers add players with "
+            "/register NAME RANK, e.g. {example}",
+            name=repr(name),
+            example="/register Nagy Péter 3k",
+        )
     )
 
 
@@ -62,7 +78,7 @@ async def resolve(ctx: Context, name: str) -> Player:
     """
     name = name.strip()
     if not name:
-        raise BadArgument("a player's name is missing")
+        raise BadArgument(_("a player's name is missing"))
     found = await lookup(ctx, name)
     player = single(found)
     if player is None:
@@ -84,7 +100,9 @@ async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tupl
         if not token.quoted and token.text.lower() in PAIR_SEPARATORS:
             return await _both(ctx, join(words[:i]), join(words[i + 1 :]), what)
     if len(words) < 2:
-        raise BadArgument(f"{what} needs two players, e.g. Nagy Péter vs Kovács Anna")
+        raise BadArgument(
+            _("{what} needs two players, e.g. {example}", what=what, example=PAIR_EXAMPLE)
+        )
     if len(words) == 2:
         return await _both(ctx, words[0].text, words[1].text, what)
     readings: list[tuple[Player, Player]] = []
@@ -99,8 +117,14 @@ async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tupl
         return readings[0]
     if len(readings) > 1:
         raise BadArgument(
-            f"I can read those names in {len(readings)} ways; put each name in quotes or "
-            f'write vs between them, e.g. "Nagy Péter" vs "Kovács Anna"'
+            _n(
+                "I can read those names in {n} way; put each name in quotes or write vs "
+                "between them, e.g. {example}",
+                "I can read those names in {n} ways; put each name in quotes or write vs "
+                "between them, e.g. {example}",
+                len(readings),
+                example=QUOTED_PAIR_EXAMPLE,
+            )
         )
     # no split names two known players: explain the likeliest one
     middle = len(words) // 2
@@ -109,11 +133,19 @@ async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tupl
 
 async def _both(ctx: Context, a: str, b: str, what: str) -> tuple[Player, Player]:
     if not a or not b:
-        raise BadArgument(f"{what} needs two players, e.g. Nagy Péter vs Kovács Anna")
+        raise BadArgument(
+            _("{what} needs two players, e.g. {example}", what=what, example=PAIR_EXAMPLE)
+        )
     first = await resolve(ctx, a)
     second = await resolve(ctx, b)
     if first.id == second.id:
-        raise BadArgument(f"both names are {first.name}; {what} needs two different players")
+        raise BadArgument(
+            _(
+                "both names are {name}; {what} needs two different players",
+                name=first.name,
+                what=what,
+            )
+        )
     return first, second
 
 
@@ -136,7 +168,7 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
         if row is not None:
             return row
         if name.startswith("#") or not (found.partial or found.suggestions):
-            raise BadArgument(f"there is no tournament #{number[1]} in this club")
+            raise BadArgument(_("there is no tournament #{number} in this club", number=number[1]))
     if found.exact is not None:
         return found.exact
     if len(found.partial) == 1:
@@ -144,13 +176,33 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
     if found.partial:
         listed = ", ".join(f"{r.tournament.name} (#{r.number})" for r in found.partial)
         raise Ambiguous(
-            f"{len(found.partial)} tournaments match {name!r}: {listed}. Which one? Give more "
-            f"of the name or its number, e.g. {example.format(found.partial[0].number)}"
+            _n(
+                "{n} tournament matches {name}: {listed}. Which one? Give more of the name or "
+                "its number, e.g. {example}",
+                "{n} tournaments match {name}: {listed}. Which one? Give more of the name or "
+                "its number, e.g. {example}",
+                len(found.partial),
+                name=repr(name),
+                listed=listed,
+                example=example.format(found.partial[0].number),
+            )
         )
     if found.suggestions:
         listed = ", ".join(r.tournament.name for r in found.suggestions[:MAX_LISTED])
-        raise BadArgument(f"there is no tournament {name!r}. Did you mean: {listed}?")
+        raise BadArgument(
+            _(
+                "there is no tournament {name}. Did you mean: {listed}?",
+                name=repr(name),
+                listed=listed,
+            )
+        )
     known = ", ".join(r.tournament.name for r in await storage.tournaments(ctx.db, ctx.the_club))
-    raise BadArgument(
-        f"there is no tournament {name!r} in this club" + (f"; it has: {known}" if known else "")
-    )
+    if known:
+        raise BadArgument(
+            _(
+                "there is no tournament {name} in this club; it has: {known}",
+                name=repr(name),
+                known=known,
+            )
+        )
+    raise BadArgument(_("there is no tournament {name} in this club", name=repr(name)))

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.core.errors import BadArgument
+from bot.i18n import _, number_text
 
 _QUOTES = {'"': '"', "“": "”", "„": "”", "«": "»", "”": "”"}
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
@@ -28,7 +29,7 @@ class Token:
         """``(key, value)`` for a ``key=value`` token (keys are lower-cased)."""
         if self.quoted or "=" not in self.text:
             return None
-        key, _, value = self.text.partition("=")
+        key, _eq, value = self.text.partition("=")
         if not key or not re.fullmatch(r"[A-Za-z_]+", key):
             return None
         return key.lower(), value
@@ -48,8 +49,12 @@ def tokenize(text: str) -> list[Token]:
     text = clean(text)
     if len(text) > MAX_LINE:
         raise BadArgument(
-            f"that line is {len(text):,} characters long; a command takes at most "
-            f"{MAX_LINE:,} (paste big tables as a file)"
+            _(
+                "that line is {length} characters long; a command takes at most {limit} "
+                "(paste big tables as a file)",
+                length=number_text(len(text)),
+                limit=number_text(MAX_LINE),
+            )
         )
     tokens: list[Token] = []
     i, n = 0, len(text)
@@ -63,8 +68,12 @@ def tokenize(text: str) -> list[Token]:
             end = text.find(close, i + 1)
             if end < 0:
                 raise BadArgument(
-                    f'the quote opened at "{text[i : i + 20]}" is never closed; '
-                    'write names like "Nagy Péter"'
+                    _(
+                        'the quote opened at "{start}" is never closed; write names like '
+                        "{example}",
+                        start=text[i : i + 20],
+                        example='"Nagy Péter"',
+                    )
                 )
             tokens.append(Token(text[i + 1 : end].strip(), quoted=True))
             i = end + 1
@@ -75,12 +84,17 @@ def tokenize(text: str) -> list[Token]:
         word = text[i:j]
         # key="quoted value"
         if word.endswith("=") is False and re.fullmatch(r"[A-Za-z_]+=[\"“„«].*", word):
-            key, _, rest = word.partition("=")
+            key, _eq, rest = word.partition("=")
             opener = rest[0]
             end = text.find(_QUOTES[opener], i + len(key) + 2)
             if end < 0:
                 raise BadArgument(
-                    f'the quote after {key}= is never closed; write e.g. {key}="two words"'
+                    # TRANSLATORS: {key}= is an option's name as typed (reason=); translate
+                    # only "two words"
+                    _(
+                        'the quote after {key}= is never closed; write e.g. {key}="two words"',
+                        key=key,
+                    )
                 )
             tokens.append(Token(f"{key}={text[i + len(key) + 2 : end]}"))
             i = end + 1
@@ -98,12 +112,11 @@ class Args:
     options: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def read(
-        cls, text: str, allowed: Sequence[str] = (), *, command: str = "this command"
-    ) -> Args:
+    def read(cls, text: str, allowed: Sequence[str] = (), *, command: str | None = None) -> Args:
         """Tokens, with ``key=value`` options (only ``allowed`` keys) separated out.
 
-        ``command`` names the command in a refusal (``/tournament new``).
+        ``command`` names the command in a refusal (``/tournament new``; without it the
+        refusal says "this command").
 
         Raises:
             BadArgument: naming an option the command does not take (and the ones it takes),
@@ -118,17 +131,28 @@ class Args:
                 continue
             key, value = option
             if key not in allowed:
-                if not allowed:
-                    raise BadArgument(f"{command} takes no key=value options (not {key}=)")
-                known = ", ".join(f"{k}=" for k in allowed)
-                raise BadArgument(f"{command} has no option {key}=; it takes {known}")
+                raise BadArgument(_unknown_option(command, key, allowed))
             if key in options:
-                raise BadArgument(f"option {key}= is given twice")
+                raise BadArgument(_("option {key}= is given twice", key=key))
             options[key] = value
         return cls(words, options)
 
     def text(self) -> str:
         return " ".join(t.text for t in self.words)
+
+
+def _unknown_option(command: str | None, key: str, allowed: Sequence[str]) -> str:
+    """The refusal of an option ``key=`` that ``command`` does not take."""
+    if not allowed:
+        if command is None:
+            return _("this command takes no key=value options (not {key}=)", key=key)
+        return _("{command} takes no key=value options (not {key}=)", command=command, key=key)
+    known = ", ".join(f"{k}=" for k in allowed)
+    if command is None:
+        return _("this command has no option {key}=; it takes {known}", key=key, known=known)
+    return _(
+        "{command} has no option {key}=; it takes {known}", command=command, key=key, known=known
+    )
 
 
 def join(tokens: list[Token]) -> str:
@@ -139,8 +163,18 @@ def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> i
     """An integer in ``[low, high]``, or a BadArgument naming ``what`` and the value."""
     cleaned = text.strip()
     if not re.fullmatch(r"[+-]?\d{1,12}", cleaned):
-        raise BadArgument(f"{what} must be a whole number, not {cleaned!r}")
+        raise BadArgument(
+            _("{what} must be a whole number, not {value}", what=what, value=repr(cleaned))
+        )
     value = int(cleaned)
     if not low <= value <= high:
-        raise BadArgument(f"{what} must be {low}–{high}, not {value}")
+        raise BadArgument(
+            _(
+                "{what} must be {low}–{high}, not {value}",
+                what=what,
+                low=low,
+                high=high,
+                value=value,
+            )
+        )
     return value

@@ -7,6 +7,7 @@ the console); :meth:`Reply.as_text` is the plain rendering shared by all.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from bot.i18n import translated
@@ -29,22 +30,38 @@ class Table:
     align: str = ""
 
     def lines(self) -> list[str]:
-        """The table as aligned monospace lines."""
+        """The table as aligned monospace lines: columns as wide as their widest cell on the
+        screen (:func:`display_width`: a Japanese character takes two columns)."""
         columns = len(self.header)
-        widths = [len(h) for h in self.header]
+        widths = [display_width(h) for h in self.header]
         for row in self.rows:
             for i, cell in enumerate(row[:columns]):
-                widths[i] = max(widths[i], len(cell))
+                widths[i] = max(widths[i], display_width(cell))
         align = (self.align or "l" * columns).ljust(columns, "l")
 
         def fmt(row: tuple[str, ...]) -> str:
             cells = [
-                cell.rjust(widths[i]) if align[i] == "r" else cell.ljust(widths[i])
+                _padded(cell, widths[i], right=align[i] == "r")
                 for i, cell in enumerate(row[:columns])
             ]
             return "  ".join(cells).rstrip()
 
         return [fmt(self.header), *(fmt(row) for row in self.rows)]
+
+
+def display_width(text: str) -> int:
+    """How many monospace columns ``text`` takes: East Asian wide and full-width characters
+    (Unicode East_Asian_Width W or F: 漢字, かな, ＡＢ) two, combining marks none, others one."""
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
+
+
+def _padded(cell: str, width: int, *, right: bool) -> str:
+    """``cell`` padded with spaces to ``width`` columns on the screen."""
+    pad = " " * max(0, width - display_width(cell))
+    return pad + cell if right else cell + pad
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,7 +91,7 @@ async def test_the_mgsz_rule_refuses_new_players_above_5k_and_lists_them(chat: F
     assert "MGSZ Minősítési Szabályzat 5.§ (3)" in message and "rules.md" not in message
     assert "/tournament import committee" in message  # the chat's own words for the remedy
     assert "/register NAME RANK RATING" in message and "/club country HU" in message
-    assert await chat.log_size() == 4  # the club, its chat and organiser: nothing new
+    assert await chat.log_size() == 5  # the club, its chat, organiser, language: nothing new
 
 
 async def test_starting_ratings_satisfy_the_rule_for_those_they_name(chat: FakeChat) -> None:
@@ -402,7 +402,7 @@ async def test_a_starting_rating_off_the_scale_refuses_the_import(chat: FakeChat
         in message
     )
     assert "starting ratings line 3: Nagy Bálint's 9000 is outside" in message
-    assert await chat.log_size() == 4  # nothing written
+    assert await chat.log_size() == 5  # nothing written
 
 
 async def test_a_psg_entry_rank_problem_names_the_player(tmp_path: Path) -> None:

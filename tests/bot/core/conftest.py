@@ -20,12 +20,12 @@ async def chat(tmp_path: Path) -> AsyncIterator[FakeChat]:
         await fake.close()
 
 
-def make_chat(system: str):  # type: ignore[no-untyped-def]
-    """A fixture for a club under ``system``."""
+def make_chat(system: str, language: str = "en"):  # type: ignore[no-untyped-def]
+    """A fixture for a club under ``system`` speaking ``language`` (English unless told)."""
 
     @pytest.fixture
     async def fixture(tmp_path: Path) -> AsyncIterator[FakeChat]:
-        fake = await FakeChat.open(tmp_path, system)
+        fake = await FakeChat.open(tmp_path, system, language=language)
         try:
             yield fake
         finally:

@@ -15,7 +15,7 @@ import atexit
 import datetime as dt
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,16 +42,16 @@ CALLERS = {
 }
 
 
-_TEMPLATES: dict[tuple[str, str, tuple[str, ...]], Path] = {}
+_TEMPLATES: dict[tuple[str, str, tuple[str, ...], str], Path] = {}
 _TEMPLATE_DIR: Path | None = None
 
 
-async def _template(system: str, name: str, players: tuple[str, ...]) -> Path:
-    """A database file holding the club and its registered ``players``, made once per test
-    session and copied for each test (migrating, creating a club and registering players for
-    every test would dominate the suite's time)."""
+async def _template(system: str, name: str, players: tuple[str, ...], language: str) -> Path:
+    """A database file holding the club speaking ``language`` and its registered ``players``,
+    made once per test session and copied for each test (migrating, creating a club and
+    registering players for every test would dominate the suite's time)."""
     global _TEMPLATE_DIR
-    key = (system, name, players)
+    key = (system, name, players, language)
     if key in _TEMPLATES:
         return _TEMPLATES[key]
     if _TEMPLATE_DIR is None:
@@ -64,6 +64,7 @@ async def _template(system: str, name: str, players: tuple[str, ...]) -> Path:
         club = await storage.create_club(db, name, system, actor=admin)
         await storage.bind_chat(db, club, PLATFORM, CHAT_ID, actor=admin)
         await storage.add_organiser(db, club, CALLERS[ORGANISER].identity, actor=admin)
+        await storage.set_setting(db, club, "language", language, actor=admin)
         if players:
             chat = FakeChat(db, Core(db, Config(db_path=path)), club, FakeClock())
             await chat.register(*players)
@@ -122,12 +123,17 @@ class FakeChat:
         clock: FakeClock | None = None,
         config: Config | None = None,
         players: tuple[str, ...] = (),
+        language: str = "en",
     ) -> FakeChat:
         """A club with ``system`` bound to the chat; ``ORGANISER`` is named an organiser;
-        ``players`` are registered by the chat administrator (``/register`` lines)."""
+        ``players`` are registered by the chat administrator (``/register`` lines).
+
+        The club speaks ``language`` (stored as its ``language`` setting, so tests written in
+        English keep English whatever a system's default language is); ``settings`` may set
+        another (``settings={"language": "ja"}``)."""
         clock = clock or FakeClock()
         path = tmp_path / "hoshi.sqlite"
-        shutil.copyfile(await _template(system, name, players), path)
+        shutil.copyfile(await _template(system, name, players, language), path)
         db = await storage.open_db(path, clock=clock)
         try:
             club = await storage.get_club(db, name)
@@ -158,11 +164,16 @@ class FakeChat:
         attachment_name: str | None = None,
         chat_id: str | None = None,
         private: bool = False,
+        language: str | None = None,
     ) -> Invocation:
+        """The invocation an adapter would build; ``language`` is the caller's own (as the
+        platform says it: Telegram's ``language_code``)."""
         caller = CALLERS[as_] if isinstance(as_, str) else as_
+        if language is not None:
+            caller = replace(caller, language=language)
         text = line.strip()
-        first, _, rest = text.partition("\n")
-        name, _, args = first.partition(" ")
+        first, _sep, rest = text.partition("\n")
+        name, _sep, args = first.partition(" ")
         if rest:
             args = f"{args}\n{rest}"
         return Invocation(

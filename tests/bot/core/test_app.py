@@ -6,10 +6,12 @@ import dataclasses
 import logging
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from bot.core.app import UNBOUND, sentence
+import storage
+from bot.core.app import sentence, unbound
 from bot.core.command_table import COMMANDS
 from bot.core.commands import CONSOLE, command, spec_of
 from bot.core.context import Context
@@ -17,7 +19,9 @@ from bot.core.errors import BadArgument, NotPermitted
 from bot.core.invocation import Caller
 from bot.core.replies import Reply
 from engine.errors import RankError
+from engine.text import Msg
 from storage.errors import Refused
+from tests.bot.core.conftest import make_chat
 from tests.bot.core.fakechat import ADMIN, PLAYER, FakeChat
 
 SECRET = "db password is hunter2 at /srv/secret"
@@ -78,7 +82,7 @@ async def test_commands_work_with_the_bot_name_and_any_case(chat: FakeChat) -> N
 @pytest.mark.parametrize("line", ["/rating Nagy", "/top", "/register Nagy Péter 5k", "/undo"])
 async def test_a_chat_without_a_club_is_told_how_to_start_one(chat: FakeChat, line: str) -> None:
     said = await chat.refused(line, chat_id="-999")
-    assert said.text == UNBOUND
+    assert said.text == unbound()
     assert "/club new NAME" in said.text and "/club join CODE" in said.text
 
 
@@ -219,6 +223,13 @@ async def test_handlers_see_the_club_the_role_and_the_club_time(
         ("/top takes one number", "/top takes one number"),
         ("N must be 1–200", "N must be 1–200"),
         ("", ""),
+        ("érvénytelen név", "Érvénytelen név"),
+        ("źle podana data", "Źle podana data"),
+        ("ärendet saknas", "Ärendet saknas"),
+        ("ez a sor túl hosszú", "Ez a sor túl hosszú"),
+        ("名前がありません", "名前がありません"),
+        ("'鈴木' という会員はいません", "'鈴木' という会員はいません"),
+        ("nie ma w tym klubie turnieju", "Nie ma w tym klubie turnieju"),
     ],
 )
 def test_sentence_capitalises_only_ordinary_words(message: str, shown: str) -> None:
@@ -254,3 +265,137 @@ async def test_an_update_delivered_twice_changes_the_club_once(chat: FakeChat) -
     again = await chat.core.handle(update)
     assert again.error and "already handled" in again.as_text()
     assert await chat.snapshot() == before
+
+
+# -- the conversation's language (issue 13) ----------------------------------------------------
+
+
+budapest = make_chat("mgsz", language="hu")  # an MGSZ club speaking Hungarian
+
+
+async def test_a_hungarian_club_is_told_of_a_bad_option_and_the_usage_in_hungarian(
+    budapest: FakeChat, fake_commands: list[str]
+) -> None:
+    async def read(ctx: Context) -> Reply:
+        ctx.args()
+        return Reply.text("ok")
+
+    register(fake_commands, "zz-read", read)
+    said = await budapest.refused("/zz-read from=2026-01-01")
+    assert said.text == (
+        "/zz-read: ennek a parancsnak nincsenek kulcs=érték opciói (from= sem)\n\n"
+        "Használat: /zz-read X — például /zz-read 1"
+    )
+
+
+async def test_a_hungarian_club_refuses_a_player_an_organisers_command_in_hungarian(
+    budapest: FakeChat,
+) -> None:
+    said = await budapest.refused("/register Nagy Péter 5k", as_=PLAYER)
+    assert said.reply.private
+    assert said.text.startswith(
+        "/register: ezt a parancsot csak a klub szervezői használhatják (Budapest Go Club)"
+    )
+    assert "Nothing was changed" not in said.text and "Semmi sem változott." in said.text
+
+
+async def test_an_engine_message_is_shown_in_the_clubs_language(
+    budapest: FakeChat, fake_commands: list[str]
+) -> None:
+    async def fail(ctx: Context) -> Reply:
+        raise RankError(Msg("{what} must be a whole number, not {value}", what="N", value="'x'"))
+
+    register(fake_commands, "zz-engine", fail)
+    said = await budapest.refused("/zz-engine")
+    assert said.text.startswith("N: egész számnak kell lennie, nem 'x'\n\nHasználat: ")
+
+
+async def test_an_incident_is_reported_in_the_clubs_language(
+    budapest: FakeChat, fake_commands: list[str]
+) -> None:
+    async def crash(ctx: Context) -> Reply:
+        raise RuntimeError(SECRET)
+
+    register(fake_commands, "zz-crash3", crash)
+    said = await budapest.say("/zz-crash3")
+    assert re.fullmatch(
+        r"Valami hiba történt \(azonosító: [0-9a-f]{6}\)\. Semmi sem változott; .+", said.text
+    ), said.text
+
+
+async def test_an_unknown_command_in_a_japanese_club_is_answered_in_japanese(
+    tmp_path: Path,
+) -> None:
+    chat = await FakeChat.open(tmp_path, "tensuusei", settings={"language": "ja"})
+    try:
+        said = await chat.refused("/ratin 田中", as_=PLAYER)
+        assert said.text == (
+            "/ratin というコマンドはありません。/rating のことですか？"
+            "/help でコマンドの一覧を表示できます。"
+        )
+        said = await chat.refused("/xyzzy", as_=PLAYER)
+        assert (
+            said.text
+            == "/xyzzy というコマンドはありません。/help でコマンドの一覧を表示できます。"
+        )
+    finally:
+        await chat.close()
+
+
+async def test_a_private_chat_answers_in_the_persons_own_language(budapest: FakeChat) -> None:
+    said = await budapest.refused("/xyzzy", as_=PLAYER, private=True, language="ja")
+    assert said.text.startswith("/xyzzy というコマンドはありません。")
+
+
+async def test_a_private_chat_in_a_language_hoshi_lacks_keeps_the_clubs(
+    budapest: FakeChat,
+) -> None:
+    said = await budapest.refused("/xyzzy", as_=PLAYER, private=True, language="de")
+    assert said.text.startswith("Nincs /xyzzy nevű parancs.")
+
+
+async def test_a_group_keeps_the_clubs_language_whatever_the_persons(budapest: FakeChat) -> None:
+    said = await budapest.refused("/xyzzy", as_=PLAYER, language="ja")
+    assert said.text == "Nincs /xyzzy nevű parancs. A /help felsorolja az összeset."
+
+
+async def test_a_chat_without_a_club_is_answered_in_the_persons_language_or_english(
+    chat: FakeChat,
+) -> None:
+    polish = await chat.refused("/top", chat_id="-999", language="pl")
+    assert polish.text.startswith("Ten czat nie jest jeszcze połączony z żadnym klubem.")
+    assert "/club new NAME [" in polish.text and "/club join CODE" in polish.text
+    english = await chat.refused("/top", chat_id="-999")
+    assert english.text.startswith("This chat is not linked to a club yet.")
+
+
+async def test_fakechat_clubs_speak_english_unless_told(tmp_path: Path) -> None:
+    for system in ("mgsz", "tensuusei", "swedish", "psg"):
+        (tmp_path / system).mkdir()
+        chat = await FakeChat.open(tmp_path / system, system)
+        try:
+            assert (await storage.club_settings(chat.db, chat.club)).language == "en"
+        finally:
+            await chat.close()
+    (tmp_path / "ja").mkdir()
+    chat = await FakeChat.open(tmp_path / "ja", "tensuusei", language="ja")
+    try:
+        assert (await storage.club_settings(chat.db, chat.club)).language == "ja"
+    finally:
+        await chat.close()
+
+
+async def test_a_failure_before_the_club_is_known_answers_in_the_persons_language(
+    budapest: FakeChat, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: object) -> None:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr(storage, "club_for_chat", broken)
+    with caplog.at_level(logging.ERROR, logger="hoshi.core"):
+        said = await budapest.say("/top", as_=PLAYER, language="sv")
+    assert said.error and said.text.startswith("Något gick fel (ref ")
+    assert "hunter2" not in said.text
+    assert any("/top" in r.getMessage() for r in caplog.records)
+    english = await budapest.say("/top", as_=PLAYER)
+    assert english.text.startswith("Something went wrong (ref ")

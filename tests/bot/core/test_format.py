@@ -9,9 +9,11 @@ from fractions import Fraction
 import pytest
 
 from bot.core import format as fmt
+from bot.i18n import using
 from engine.calendar import Phase
 from engine.ranks import Rank
 from engine.system import Card, Measure, Pending, Value
+from engine.text import Msg, plural
 from engine.types import Game, Result
 
 
@@ -148,3 +150,65 @@ def test_rating_heading_fits_every_row(
     labels: list[str], headings: tuple[str, ...], cells: list[str] | None
 ) -> None:
     assert fmt.rating_heading(labels) == (headings, cells)
+
+
+# -- in the conversation's language (issue 13) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "rating", "komi", "change"),
+    [("en", "37.5", "6.5", "−4.5"), ("hu", "37,5", "6,5", "−4,5"), ("sv", "37,5", "6,5", "−4,5"),
+     ("pl", "37,5", "6,5", "−4,5"), ("ja", "37.5", "6.5", "−4.5")],
+)  # fmt: skip
+def test_decimals_take_the_languages_own_mark(
+    language: str, rating: str, komi: str, change: str
+) -> None:
+    with using(language):
+        assert fmt.value(Fraction(75, 2)) == rating
+        assert fmt.komi(Fraction(13, 2)) == komi
+        assert fmt.komi(Fraction(-13, 2)) == "−" + komi
+        assert fmt.signed(Fraction(-9, 2)) == change
+        assert fmt.value(1865) == "1865" and fmt.value(Fraction(3001, 2))[:4] == "1500"
+
+
+def test_files_write_values_in_no_language() -> None:
+    with using("hu"):
+        assert fmt.plain(Fraction(75, 2)) == "37.5"
+        assert fmt.plain(Fraction(1, 3)) == "0.33"
+        assert fmt.plain(1865) == "1865" and fmt.plain(None) == ""
+        assert fmt.day(dt.date(2026, 4, 1)) == "2026-04-01"
+
+
+def test_results_and_system_titles_in_japanese() -> None:
+    with using("ja"):
+        assert fmt.result(_game(Result.JIGO)) == "持碁"
+        assert fmt.result(_game(Result.BLACK, played=False)) == "不戦"
+        assert fmt.result(_game(Result.WHITE)) == "W+"  # what people type stays
+        assert fmt.system_title("tensuusei") == "点数制（日本）"
+        assert fmt.source("override") == "委員会による修正"
+    assert fmt.source("override") == "committee override" and fmt.source("x") == "x"
+
+
+def test_a_pending_change_and_card_lines_in_hungarian() -> None:
+    with using("hu"):
+        assert fmt.pending(Pending(Fraction(5, 2), "points", Phase.DAY_END)) == (
+            "+2,5 points, elszámolás a klubnap végén"
+        )
+        card = Card(
+            player=1, rank=Rank.kyu(5), rating=1720, rating_label="Elo", sort_key=(1720,),
+            games=0, pending=None,
+            values=(Measure("elo", "Elo", 1720, "Elo"),
+                    Measure("pending_elo", "if the period ended now", 1733, "Elo")),
+        )  # fmt: skip
+        assert fmt.unsettled(card) == ["if the period ended now: 1733 (+13)"]
+        assert fmt.rating_heading(["a b", "c d"]) == (("érték", ""), ["a b", "c d"])
+
+
+def test_a_unit_from_the_rules_is_translated_not_cut() -> None:
+    """The engine gives a unit as a catalogue's text already in its number (plural()):
+    no English s is taken off it."""
+    unit = plural("point", "points", 1)
+    assert fmt.measure(Measure("x", "best", 1, unit)) == "1 point"
+    assert fmt.pending(Pending(1, unit, Phase.DAY_END)).startswith("+1 point,")
+    with using("ja"):
+        assert fmt.measure(Measure("x", "best", 1, Msg("games"))) == "1 games"

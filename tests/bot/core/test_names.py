@@ -191,3 +191,44 @@ async def test_guests_are_not_found_by_chat_commands(club: FakeChat) -> None:
 async def test_a_renamed_namesake_is_found_without_the_parentheses(club: FakeChat) -> None:
     await club.register("Kovács Réka (Szeg) 5k", "Kovács Réka (Bp) 5k")
     assert (await resolve(await context(club), "Kovács Réka Szeg")).name == "Kovács Réka (Szeg)"
+
+
+# -- in the conversation's language (issue 13) -------------------------------------------------
+
+
+async def test_a_missing_player_is_told_in_the_clubs_language(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", language="ja", players=("田中太郎 5k", "田中花子 3k")
+    )
+    try:
+        said = await chat.refused("/rating 鈴木", as_=PLAYER)
+        assert said.text.startswith(
+            "このクラブに '鈴木' という会員はいません。"
+            "幹事は /register NAME RANK で会員を登録できます"
+        )
+        said = await chat.refused("/rating 田中", as_=PLAYER)
+        assert said.text.startswith("'田中' という会員はいません。もしかして: ")
+        assert "田中太郎" in said.text and "田中花子" in said.text and "Did you" not in said.text
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "found"),
+    [("pl", "2 gracze nazywają się"), ("sv", "2 spelare heter"), ("hu", "2 játékos neve")],
+)
+async def test_namesakes_are_asked_back_in_the_clubs_language(
+    tmp_path: Path, language: str, found: str
+) -> None:
+    chat = await FakeChat.open(
+        tmp_path, language=language, players=("Nagy Péter 5k", "Nagy Pál 5k")
+    )
+    try:
+        await storage.register_player(
+            chat.db, chat.club, "Nagy Péter", Rank.kyu(6), date=TODAY,
+            actor=CALLERS["admin"].identity, allow_duplicate=True,
+        )  # fmt: skip
+        said = await chat.refused("/rating Nagy Péter", as_=PLAYER)
+        assert said.text.startswith(f"{found} 'Nagy Péter': ")
+    finally:
+        await chat.close()

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bot.core.errors import BadArgument
 from bot.core.parse import MAX_LINE, Args, Token, clean, join, positive_int, tokenize
+from bot.i18n import using
 
 
 def texts(line: str) -> list[str]:
@@ -168,3 +169,38 @@ def test_a_refusal_names_the_command_and_its_options_in_order() -> None:
     with pytest.raises(BadArgument) as caught:
         Args.read("1 Nagy Kis B+ x=1", ("h", "komi", "t"), command="/tournament result")
     assert str(caught.value) == "/tournament result has no option x=; it takes h=, komi=, t="
+
+
+# -- in the conversation's language (issue 13) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "allowed", "message"),
+    [
+        ("pl", "Nagy x=1", ("h", "komi"), "to polecenie nie ma opcji x=; przyjmuje h=, komi="),
+        ("sv", "Nagy h=1 h=2", ("h",), "alternativet h= anges två gånger"),
+        ("ja", '"Nagy Péter', (), '""Nagy Péter" で始まる引用符が閉じられていません。'),
+        ("hu", 'reason="két', ("reason",), "a reason= utáni idézőjel nincs lezárva"),
+    ],
+)
+def test_refusals_of_a_command_line_are_in_the_conversations_language(
+    language: str, line: str, allowed: tuple[str, ...], message: str
+) -> None:
+    with using(language), pytest.raises(BadArgument) as caught:
+        Args.read(line, allowed)
+    assert str(caught.value).startswith(message)
+
+
+def test_a_long_line_counts_its_characters_as_the_language_writes_numbers() -> None:
+    with using("pl"), pytest.raises(BadArgument) as caught:
+        tokenize("x" * (MAX_LINE + 1))
+    assert str(caught.value) == (
+        "ten wiersz jest za długi (długość: 20\u00a0001); polecenie może mieć najwyżej "
+        "20\u00a0000 znaków (duże tabele wyślij jako plik)"
+    )
+
+
+def test_numbers_are_refused_in_japanese() -> None:
+    with using("ja"), pytest.raises(BadArgument) as caught:
+        positive_int("99", "N", high=10)
+    assert str(caught.value) == "N は 1～10 の範囲で指定してください（99 は範囲外です）"

@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.replies import Button, Document, Picture, Reply, Table, Text, split_text
+from bot.core.replies import (
+    Button,
+    Document,
+    Picture,
+    Reply,
+    Table,
+    Text,
+    display_width,
+    split_text,
+)
 
 
 def test_reply_text_makes_paragraphs_with_an_optional_title() -> None:
@@ -24,6 +33,32 @@ def test_tables_are_aligned_by_column() -> None:
         " 1  Kovács Anna  2090",
         "10  Tóth          985",
     ]
+
+
+def test_japanese_tables_line_up_in_monospace() -> None:
+    """Kanji and kana take two columns on a monospace screen: the columns after them start
+    where they do after Latin names."""
+    table = Table(
+        ("#", "名前", "点数"),
+        (("1", "田中太郎", "120"), ("2", "Sato", "95"), ("3", "ｽｽﾞｷ", "7")),
+        "rlr",
+    )
+    assert table.lines() == [
+        "#  名前      点数",
+        "1  田中太郎   120",
+        "2  Sato        95",
+        "3  ｽｽﾞｷ         7",
+    ]
+    ends = {display_width(line) for line in table.lines()}
+    assert ends == {17}  # every line ends in the same screen column
+
+
+@pytest.mark.parametrize(
+    ("text", "width"),
+    [("Tóth", 4), ("田中", 4), ("ｽｽﾞｷ", 4), ("ＡＢ", 4), ("e\u0301", 1), ("", 0), ("3段", 3)],
+)
+def test_display_width_counts_wide_characters_twice(text: str, width: int) -> None:
+    assert display_width(text) == width
 
 
 def test_a_table_without_alignment_is_left_aligned_and_extra_cells_are_dropped() -> None:
