@@ -27,7 +27,8 @@ from engine import settings as kinds
 from engine.errors import EngineError
 from engine.handicap import EVEN_KOMI
 from engine.settings import Setting, SettingValue
-from engine.systems import SYSTEM_SETTINGS
+from engine.systems import SYSTEM_SETTINGS, home_language
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 from storage import log
 from storage.log import Reader
@@ -119,7 +120,22 @@ async def current_system(reader: Reader, club: int) -> str:
 # ------------------------------------------------------------------ typed settings (issue 12)
 
 LANGUAGES = ("en", "hu", "ja", "sv", "pl")
-"""The languages a club may choose for the bot's replies (English until issue 13)."""
+"""The languages a club may choose for the bot's replies."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SystemLanguage:
+    """The ``language`` setting of a club that has not set one: the language of its rating
+    system's rulebook country (engine.systems.home_language), which moves along when the club
+    changes systems.
+
+    It is the setting's default whatever language it currently means, so every
+    ``SystemLanguage`` is equal to every other (``language`` takes no part in comparing);
+    ``language`` is the one it means for the club (empty: not known yet).
+    """
+
+    language: str = dataclasses.field(default="", compare=False)
+
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -166,6 +182,14 @@ def _read_language(text: str) -> SettingValue:
     if value not in LANGUAGES:
         raise kinds.refuse("language", "one of " + ", ".join(LANGUAGES), text, "hu")
     return value
+
+
+def _show_language(value: SettingValue) -> str:
+    if isinstance(value, SystemLanguage):
+        if value.language:
+            return Msg("the system's language ({language})", language=value.language)
+        return Msg("the system's language")
+    return str(value)
 
 
 def _read_country(text: str) -> SettingValue:
@@ -223,9 +247,9 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
     _club(
         "language",
         "the language of the bot's replies",
-        "en",
+        SystemLanguage(),
         _read_language,
-        str,
+        _show_language,
         "hu",
         "one of " + ", ".join(LANGUAGES),
     ),
@@ -324,6 +348,10 @@ class ClubSettings:
     since: Mapping[str, dt.date] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        values = dict(self.values)
+        if isinstance(values.get("language"), SystemLanguage):  # not set: the system's
+            values["language"] = SystemLanguage(home_language(self.system))
+        object.__setattr__(self, "values", values)
         for name in ("values", "stored", "since"):  # frozen all the way down
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
@@ -376,8 +404,12 @@ class ClubSettings:
 
     @property
     def language(self) -> str:
-        """The language of the bot's replies (en, hu, ja, sv, pl)."""
-        return str(self.values["language"])
+        """The language of the bot's replies (en, hu, ja, sv, pl): the club's choice, else its
+        rating system's (engine.systems.home_language; ``en`` without a club)."""
+        value = self.values["language"]
+        if isinstance(value, SystemLanguage):
+            return value.language or home_language(self.system)
+        return str(value)
 
     @property
     def country(self) -> str | None:
