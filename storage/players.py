@@ -7,7 +7,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.errors import EngineError
+from engine.formats.messages import message_of
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.types import Registered
 from storage import log, overlay
 from storage.codec import date_from_text, rank_from_text
@@ -289,7 +291,7 @@ async def register_players(
                     await register(write, new, date=date, actor=actor, chat=chat, index=index)
                 )
             except (Refused, EngineError) as error:  # the engine refuses before changing
-                problems.append((number, str(error)))
+                problems.append((number, message_of(error)))
         if problems:  # raising inside the write rolls back everything, ledgers included
             raise BatchError(problems)
     return created
@@ -308,7 +310,7 @@ async def get_player(db: Database, club: ClubRef, player: PlayerRef) -> Player |
 async def _known(reader: Reader, club: int, player: PlayerRef) -> Player:
     found = (await load_players(reader, club)).get(player_id(player))
     if found is None:
-        raise NotFound(f"there is no player {player_id(player)} in this club")
+        raise NotFound(Msg("there is no player {player} in this club", player=player_id(player)))
     return found
 
 
@@ -331,12 +333,21 @@ async def add_alias(
         known = await load_players(write.tx, write.club)
         target = known.get(player_id(player))
         if target is None:
-            raise NotFound(f"there is no player {player_id(player)} in this club")
+            raise NotFound(
+                Msg("there is no player {player} in this club", player=player_id(player))
+            )
         holder = NameIndex(known.values()).holder(alias)
         if holder is not None:
             if holder.id == target.id:
                 return False
-            raise Refused(f"{alias!r} already names {holder.name} (id {holder.id})")
+            raise Refused(
+                Msg(
+                    "{alias!r} already names {name} (id {id})",
+                    alias=alias,
+                    name=holder.name,
+                    id=holder.id,
+                )
+            )
         seq = await write.append(log.ALIAS, actor=actor, chat=chat)
         await write.tx.execute(
             "INSERT INTO player_aliases (seq, club, player, alias) VALUES (?, ?, ?, ?)",
