@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.formats.messages import message_of
-from engine.text import Msg
+from engine.text import Msg, plural
 from storage import migrate
 from storage.errors import StorageError
 
@@ -54,10 +54,12 @@ class BackupInfo:
     size: int
 
     def describe(self) -> str:
-        return (
-            f"{self.clubs} club{'s' if self.clubs != 1 else ''}, {self.games} "
-            f"game{'s' if self.games != 1 else ''}, schema version {self.version}, "
-            f"{self.size / 1e6:.1f} MB, integrity ok"
+        return Msg(
+            "{clubs}, {games}, schema version {version}, {size} MB, integrity ok",
+            clubs=plural("{n} club", "{n} clubs", self.clubs),
+            games=plural("{n} game", "{n} games", self.games),
+            version=self.version,
+            size=f"{self.size / 1e6:.1f}",
         )
 
 
@@ -281,8 +283,22 @@ def restore(source: Path, target: Path, safety_directory: Path, *, now: dt.datet
         ):
             src.backup(dst)
     except sqlite3.DatabaseError as exc:
+        if previous:
+            raise BackupError(
+                Msg(
+                    "could not write {target}: {error} — is hoshi still running? The database "
+                    "was saved first as {previous}",
+                    target=target,
+                    error=message_of(exc),
+                    previous=previous,
+                )
+            ) from None
         raise BackupError(
-            f"could not write {target}: {exc} — is hoshi still running? The database was "
-            + (f"saved first as {previous}" if previous else "not there before")
+            Msg(
+                "could not write {target}: {error} — is hoshi still running? The database was "
+                "not there before",
+                target=target,
+                error=message_of(exc),
+            )
         ) from None
     return Restored(check(target), previous)

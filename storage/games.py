@@ -151,7 +151,12 @@ class Context:
         players = await players_by_id(reader, club, ids, folded.undone)
         context = cls(players, folded, tournaments, entered)
         for earlier in played:
-            context.claim(earlier.game, f"#{earlier.number} {context.describe(earlier.game)}")
+            context.claim(
+                earlier.game,
+                Msg(
+                    "#{number} {game}", number=earlier.number, game=context.describe(earlier.game)
+                ),
+            )
         return context
 
     def describe(self, game: Game) -> str:
@@ -190,7 +195,7 @@ class Context:
     def name(self, player: int) -> str:
         """A player's name for messages (the id when unknown)."""
         known = self.players.get(player)
-        return known.name if known is not None else f"player {player}"
+        return known.name if known is not None else Msg("player {player}", player=player)
 
     def problems(
         self, game: Game, *, pending: bool = False, correcting: bool = False
@@ -258,9 +263,9 @@ class Context:
             label = (
                 self.labels[self.batch - 1]
                 if self.batch <= len(self.labels)
-                else f"game {self.batch} of this batch"
+                else Msg("game {number} of this batch", number=self.batch)
             )
-            self.claim(game, f"{label}, {self.describe(game)}")
+            self.claim(game, Msg("{label}, {game}", label=label, game=self.describe(game)))
         return found
 
 

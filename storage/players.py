@@ -142,10 +142,12 @@ class NameIndex:
 
 def already_registered(holder: Player) -> str:
     """Why a new player cannot take ``holder``'s name, and how to tell the two apart."""
-    return (
-        f"{holder.name} ({holder.rank}, since {holder.date.isoformat()}) is already "
-        "registered; to add a different person with the same name, register them under a "
-        f"name that tells them apart, e.g. {holder.name} (Szeged)"
+    return Msg(
+        "{name} ({rank}, since {date}) is already registered; to add a different person with "
+        "the same name, register them under a name that tells them apart, e.g. {name} (Szeged)",
+        name=holder.name,
+        rank=str(holder.rank),
+        date=holder.date.isoformat(),
     )
 
 

@@ -428,15 +428,27 @@ async def import_tournament(
             elif player_id(spec) in known:
                 mapping[number] = player_id(spec)
             else:
-                problems.append((number, f"there is no player {player_id(spec)} in this club"))
+                problems.append(
+                    (
+                        number,
+                        Msg("there is no player {player} in this club", player=player_id(spec)),
+                    )
+                )
         for entry in entries:
             if entry.player not in mapping and entry.player not in players:
-                problems.append((entry.player, f"entry for unknown file player {entry.player}"))
+                problems.append(
+                    (
+                        entry.player,
+                        Msg("entry for unknown file player {player}", player=entry.player),
+                    )
+                )
         remapped: list[Game] = []
         for number, game in enumerate(games, start=1):
             if game.black not in mapping or game.white not in mapping:
                 if game.black not in players or game.white not in players:
-                    problems.append((number, f"game {number}: a player is not in the file"))
+                    problems.append(
+                        (number, Msg("game {number}: a player is not in the file", number=number))
+                    )
                 continue
             remapped.append(
                 dataclasses.replace(
