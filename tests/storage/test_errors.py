@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 
+from bot.i18n import translated
 from engine.ranks import Rank
 from engine.text import Msg
 from storage import Club, Database, register_player, set_setting
@@ -55,3 +56,14 @@ def test_the_setting_texts_are_translatable() -> None:
     for setting in CLUB_SETTINGS:
         assert isinstance(setting.summary, Msg), setting.key
         assert isinstance(setting.allowed, Msg), setting.key
+
+
+async def test_a_refusal_reads_in_the_clubs_language(db: Database, club: Club) -> None:
+    with pytest.raises(Refused) as caught:
+        await set_setting(db, club, "plus.start", "100", actor=ORGANISER)
+    said = translated(caught.value.args[0], "ja")
+    assert said == "設定「plus.start」はありません。/club settings ですべての設定を確認できます"
+    batch = BatchError([(3, Msg("a round number needs a tournament"))])
+    assert translated(batch.args[0], "pl") == (
+        "nic nie zostało zapisane — #3: numer rundy wymaga turnieju"
+    )

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import translated
 from engine.systems import SYSTEMS as REGISTRY
 from storage import Club, Database, club_settings, set_setting, settings
 from storage.clubs import create_club
@@ -204,3 +205,13 @@ async def test_each_rulebooks_club_speaks_its_language_by_default(real: Database
     if settings.home_language("mgsz") == "en":
         pytest.skip("the rulebooks declare their languages in engine/ (helper wt-rules)")
     assert typed.language == HOME[system]
+
+
+def test_the_language_settings_texts_read_in_each_language() -> None:
+    setting = settings.setting_named("language")
+    assert setting is not None
+    assert translated(setting.summary, "sv") == "språket i botens svar"
+    assert translated(setting.show(settings.SystemLanguage("hu")), "hu") == (
+        "a rendszer nyelve (hu)"
+    )
+    assert translated(setting.show(settings.SystemLanguage("ja")), "ja") == "方式の言語（ja）"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import translated
 from engine.errors import FormatError
 from engine.formats import parse_h9, parse_opengotha, parse_players_csv
 from engine.formats.messages import bare_message, format_error, joined, message_of
@@ -76,3 +77,10 @@ def test_a_readers_warning_counts_with_a_plural() -> None:
     warnings = parse_h9(h9).warnings
     counted = [w for w in warnings if isinstance(w, Msg) and w.plural_template]
     assert counted and counted[0] == "1 game has an unknown result (?): stored, never rated"
+
+
+def test_a_readers_refusal_reads_in_the_organisers_language() -> None:
+    with pytest.raises(FormatError) as caught:
+        parse_players_csv("name,rank\n,3k\n")
+    assert translated(caught.value.args[0], "hu") == "2. sor: a név üres"
+    assert translated(caught.value.args[0], "sv") == "rad 2: namnet är tomt"
