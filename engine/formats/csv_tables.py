@@ -334,7 +334,7 @@ def _rank(text: str) -> Rank:
 
 def _int(text: str) -> int:
     if _INT_RE.match(text) is None:
-        raise ValueError("not a whole number")
+        raise ValueError(Msg("not a whole number"))
     return int(text)
 
 
@@ -460,14 +460,14 @@ def parse_games_csv(data: bytes | str) -> list[CsvGame]:
 def _stones(text: str) -> int:
     stones = _int(text)
     if not 0 <= stones <= 9:
-        raise ValueError("out of range")
+        raise ValueError(Msg("out of range"))
     return stones
 
 
 def _positive(text: str) -> int:
     value = _int(text)
     if value < 1:
-        raise ValueError("rounds count from 1")
+        raise ValueError(Msg("rounds count from 1"))
     return value
 
 

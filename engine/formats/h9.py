@@ -47,11 +47,11 @@ TEXT = "text"  # the caller passed already decoded text
 UNKNOWN_COUNTRY = "XX"  # formats.md: country XX if unknown
 UNKNOWN_CLUB = "xxxx"  # formats.md: club xxxx if unknown
 
-ROUND_TOKEN_EXAMPLE = (
+ROUND_TOKEN_EXAMPLE = Msg(
     "a round token is OPP RES [SEP] [COLOUR] [HANDICAP], e.g. 12+/w0, 7-!b2, 23+ or 0+"
 )
-DATE_EXAMPLE = "DT[2026-04-11,2026-04-12] (first and last day, YYYY-MM-DD)"
-HANDICAP_RULE_EXAMPLE = "HA[h2] (handicap = rank difference reduced by 2; h9: no handicap)"
+DATE_EXAMPLE = Msg("DT[2026-04-11,2026-04-12] (first and last day, YYYY-MM-DD)")
+HANDICAP_RULE_EXAMPLE = Msg("HA[h2] (handicap = rank difference reduced by 2; h9: no handicap)")
 
 _KEY_RE = re.compile(r"\s*([A-Za-z]{2})\[([^\]]*)\]")
 _ONE_KEY_RE = re.compile(r"^\s*([A-Za-z]{2})\[(.*)\]\s*$")
@@ -239,7 +239,11 @@ def _decode(data: bytes | str) -> tuple[str, str, list[str]]:
     try:
         return raw.decode("utf-8"), UTF8, []
     except UnicodeDecodeError:
-        return raw.decode("iso8859_15"), LATIN9, [f"the file is not UTF-8: read as {LATIN9}"]
+        return (
+            raw.decode("iso8859_15"),
+            LATIN9,
+            [Msg("the file is not UTF-8: read as {encoding}", encoding=LATIN9)],
+        )
 
 
 def _read_header_line(content: str, number: int, header: _Header) -> None:
