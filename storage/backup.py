@@ -27,6 +27,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.formats.messages import message_of
+from engine.text import Msg, plural
 from storage import migrate
 from storage.errors import StorageError
 
@@ -52,10 +54,12 @@ class BackupInfo:
     size: int
 
     def describe(self) -> str:
-        return (
-            f"{self.clubs} club{'s' if self.clubs != 1 else ''}, {self.games} "
-            f"game{'s' if self.games != 1 else ''}, schema version {self.version}, "
-            f"{self.size / 1e6:.1f} MB, integrity ok"
+        return Msg(
+            "{clubs}, {games}, schema version {version}, {size} MB, integrity ok",
+            clubs=plural("{n} club", "{n} clubs", self.clubs),
+            games=plural("{n} game", "{n} games", self.games),
+            version=self.version,
+            size=f"{self.size / 1e6:.1f}",
         )
 
 
@@ -94,30 +98,55 @@ def check(path: Path) -> BackupInfo:
         BackupError: naming what is wrong (not SQLite, damaged, not hoshi's, too new).
     """
     if not path.is_file():
-        raise BackupError(f"{path} does not exist")
+        raise BackupError(Msg("{path} does not exist", path=path))
     with path.open("rb") as head:
         if head.read(16) != b"SQLite format 3\x00":
-            raise BackupError(f"{path} is not a SQLite database")
+            raise BackupError(Msg("{path} is not a SQLite database", path=path))
     try:
         with contextlib.closing(_connect(path, read_only=True)) as con:
             problems = [row[0] for row in con.execute("PRAGMA integrity_check") if row[0] != "ok"]
             if problems:
-                raise BackupError(f"{path} is damaged: {'; '.join(problems[:3])}")
+                raise BackupError(
+                    Msg(
+                        "{path} is damaged: {problems}",
+                        path=path,
+                        problems="; ".join(problems[:3]),
+                    )
+                )
             if con.execute("PRAGMA foreign_key_check").fetchone() is not None:
-                raise BackupError(f"{path} is damaged: rows point at rows that are missing")
+                raise BackupError(
+                    Msg("{path} is damaged: rows point at rows that are missing", path=path)
+                )
             tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
             if not {"log", "clubs", "games"} <= tables:
-                raise BackupError(f"{path} is a SQLite file, but not a hoshi database")
+                raise BackupError(
+                    Msg("{path} is a SQLite file, but not a hoshi database", path=path)
+                )
             version = int(con.execute("PRAGMA user_version").fetchone()[0])
             clubs = int(con.execute("SELECT COUNT(*) FROM clubs").fetchone()[0])
             games = int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
     except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{path} cannot be read as a database: {exc}") from None
+        raise BackupError(
+            Msg("{path} cannot be read as a database: {error}", path=path, error=message_of(exc))
+        ) from None
     newest = len(migrate.discover(migrate.packaged()))
     if not 1 <= version <= newest:
         raise BackupError(
-            f"{path} is at schema version {version}, but this hoshi knows versions 1 to "
-            f"{newest}; {'upgrade hoshi to restore it' if version > newest else 'not hoshi'}"
+            Msg(
+                "{path} is at schema version {version}, but this hoshi knows versions 1 to "
+                "{newest}; upgrade hoshi to restore it",
+                path=path,
+                version=version,
+                newest=newest,
+            )
+            if version > newest
+            else Msg(
+                "{path} is at schema version {version}, but this hoshi knows versions 1 to "
+                "{newest}; not hoshi",
+                path=path,
+                version=version,
+                newest=newest,
+            )
         )
     return BackupInfo(path, version, clubs, games, path.stat().st_size)
 
@@ -174,7 +203,9 @@ def copy_database(source: Path, target: Path, *, overwrite: bool = True) -> None
         _fsync(target.parent)
     except sqlite3.DatabaseError as exc:
         partial.unlink(missing_ok=True)
-        raise BackupError(f"could not back up {source}: {exc}") from None
+        raise BackupError(
+            Msg("could not back up {source}: {error}", source=source, error=message_of(exc))
+        ) from None
     except BackupError:
         partial.unlink(missing_ok=True)
         raise
@@ -252,8 +283,22 @@ def restore(source: Path, target: Path, safety_directory: Path, *, now: dt.datet
         ):
             src.backup(dst)
     except sqlite3.DatabaseError as exc:
+        if previous:
+            raise BackupError(
+                Msg(
+                    "could not write {target}: {error} — is hoshi still running? The database "
+                    "was saved first as {previous}",
+                    target=target,
+                    error=message_of(exc),
+                    previous=previous,
+                )
+            ) from None
         raise BackupError(
-            f"could not write {target}: {exc} — is hoshi still running? The database was "
-            + (f"saved first as {previous}" if previous else "not there before")
+            Msg(
+                "could not write {target}: {error} — is hoshi still running? The database was "
+                "not there before",
+                target=target,
+                error=message_of(exc),
+            )
         ) from None
     return Restored(check(target), previous)

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, NamedTuple
 
+from engine.formats.messages import joined, message_of
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -185,7 +187,7 @@ class _Loader:
     async def start(self, tx: Transaction) -> None:
         """What the checks need from the club as it is."""
         if not await tx.fetchone("SELECT 1 FROM clubs WHERE seq = ?", (self.club,)):
-            raise NotFound(f"there is no club {self.club}")
+            raise NotFound(Msg("there is no club {club}", club=self.club))
         self.system = await settings.current_system(tx, self.club)
         known: dict[int, Player] = await load_players(tx, self.club)
         self.names = NameIndex(known.values())
@@ -210,15 +212,19 @@ class _Loader:
     def _player(self, key: int) -> int:
         found = self.result.players.get(key)
         if found is None:
-            raise self._refuse(f"no player with key {key} was loaded before this item")
+            raise self._refuse(
+                Msg("no player with key {key} was loaded before this item", key=key)
+            )
         return found
 
     def _tournament(self, key: int) -> int:
         found = self.result.tournaments.get(key)
         if found is None:
-            raise self._refuse(f"no tournament with key {key} was loaded before this item")
+            raise self._refuse(
+                Msg("no tournament with key {key} was loaded before this item", key=key)
+            )
         if found in self.finalised:
-            raise self._refuse(f"tournament {key} is already finalised")
+            raise self._refuse(Msg("tournament {key} is already finalised", key=key))
         return found
 
     def _time(self, text: str | None) -> TimeControl | None:
@@ -226,7 +232,9 @@ class _Loader:
             try:
                 self.times[text] = time_from_text(text)
             except ValueError as error:
-                raise self._refuse(f"time control {text!r}: {error}") from None
+                raise self._refuse(
+                    Msg("time control {text!r}: {error}", text=text, error=message_of(error))
+                ) from None
         return self.times[text]
 
     async def insert(
@@ -355,7 +363,7 @@ class _Loader:
                         event = PeriodClosed(dataclasses.replace(item.tournament, id=seq))
                     applied.append((seq, event))
             else:
-                raise self._refuse(f"cannot bulk-load a {type(item).__name__}")
+                raise self._refuse(Msg("cannot bulk-load a {name}", name=type(item).__name__))
         await tx.executemany(_LOG_INSERT, log_rows)
         await tx.executemany(PLAYER_INSERT, players)
         await tx.executemany(_TOURNAMENT_INSERT, tournaments)
@@ -369,7 +377,7 @@ class _Loader:
         try:
             cleaned = clean_name(name)
         except StorageError as error:
-            raise self._refuse(str(error)) from None
+            raise self._refuse(message_of(error)) from None
         holder = self.names.holder(cleaned)
         if holder is not None:
             raise self._refuse(already_registered(holder))
@@ -379,32 +387,44 @@ class _Loader:
         tournament = item.tournament
         problems = tournament_problems(tournament)
         if fold(tournament.name) in self.tournament_names:
-            problems.append(f"there is already a tournament called {tournament.name!r}")
+            problems.append(
+                Msg("there is already a tournament called {name!r}", name=tournament.name)
+            )
         if problems:
-            raise self._refuse("; ".join(problems))
+            raise self._refuse(joined(problems))
         self.tournament_names.add(fold(tournament.name))
         return tournament_columns(tournament)
 
     def _check_game(self, game: BulkGame, black: int, white: int, tournament: int | None) -> None:
-        problems = []
+        problems: list[str] = []
         if black == white:
-            problems.append("a player cannot play themselves")
+            problems.append(Msg("a player cannot play themselves"))
         if not 0 <= game.stones <= 9:
-            problems.append(f"handicap stones must be 0–9, not {game.stones}")
+            problems.append(Msg("handicap stones must be 0–9, not {stones}", stones=game.stones))
         if game.result not in RESULTS:
-            problems.append(f"a result is B+, W+, jigo or unknown, not {game.result!r}")
+            problems.append(
+                Msg("a result is B+, W+, jigo or unknown, not {result!r}", result=game.result)
+            )
         if game.board < 2:
-            problems.append(f"the board size must be a number like 19 or 13, not {game.board}")
+            problems.append(
+                Msg("the board size must be a number like 19 or 13, not {board}", board=game.board)
+            )
         if tournament is None:
             if game.round is not None:
-                problems.append("a round number needs a tournament")
+                problems.append(Msg("a round number needs a tournament"))
             if black in self.guests or white in self.guests:
-                problems.append("a tournament guest is not a registered player of the club")
+                problems.append(Msg("a tournament guest is not a registered player of the club"))
         elif game.round is not None and not 1 <= game.round <= self.rounds[tournament]:
-            problems.append(f"round {game.round} is outside 1–{self.rounds[tournament]}")
+            problems.append(
+                Msg(
+                    "round {round} is outside 1–{rounds}",
+                    round=game.round,
+                    rounds=self.rounds[tournament],
+                )
+            )
         self._time(game.time)
         if problems:
-            raise self._refuse("; ".join(problems))
+            raise self._refuse(joined(problems))
 
 
 def _scheduled(item: DayEnded | MonthEnded | PeriodClosed) -> tuple[str, str, str]:

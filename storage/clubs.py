@@ -8,8 +8,10 @@ import json
 import secrets
 
 from engine.errors import EngineError
+from engine.formats.messages import message_of
 from engine.settings import Setting
 from engine.systems import system_named
+from engine.text import Msg
 from engine.types import SettingsChanged
 from storage import log, settings
 from storage.codec import from_timestamp, timestamp
@@ -30,7 +32,11 @@ def _system_choice(db: Database, system: str) -> str:
     known = db.projections.systems
     if key not in known:
         raise Refused(
-            f"unknown rating system {system!r}; choose one of {', '.join(sorted(known))}"
+            Msg(
+                "unknown rating system {system!r}; choose one of {known}",
+                system=system,
+                known=", ".join(sorted(known)),
+            )
         )
     return key
 
@@ -85,7 +91,9 @@ async def _check_free(reader: Reader, name: str, club: int | None) -> None:
     wanted = fold(name)
     holder = await reader.fetchone(f"SELECT seq FROM clubs WHERE {CURRENT_FOLDED} = ?", (wanted,))
     if holder is not None and holder[0] != club:
-        raise Refused(f"there is already a club called {name!r}; choose another name")
+        raise Refused(
+            Msg("there is already a club called {name!r}; choose another name", name=name)
+        )
     past = await reader.fetchone(
         "SELECT seq FROM clubs WHERE folded = ? UNION "
         "SELECT club FROM events WHERE kind = 'rename' AND key = ?",
@@ -94,7 +102,9 @@ async def _check_free(reader: Reader, name: str, club: int | None) -> None:
     if past is not None and past[0] != club:
         other = await _club(reader, past[0])
         assert other is not None
-        raise Refused(f"{name!r} was a name of {other.name}; choose another name")
+        raise Refused(
+            Msg("{name!r} was a name of {club}; choose another name", name=name, club=other.name)
+        )
 
 
 async def rename_club(
@@ -109,9 +119,9 @@ async def rename_club(
     async with club_write(db, club_id(club)) as write:
         current = await _club(write.tx, write.club)
         if current is None:
-            raise NotFound(f"there is no club {club_id(club)}")
+            raise NotFound(Msg("there is no club {club}", club=club_id(club)))
         if current.name == name:
-            raise Refused(f"{current.name} is already called {name!r}")
+            raise Refused(Msg("{club} is already called {name!r}", club=current.name, name=name))
         await _check_free(write.tx, name, write.club)
         await write.event(
             log.RENAME,
@@ -171,7 +181,9 @@ async def only_club_or_create(
         return existing[0]
     if existing:
         names = ", ".join(club.name for club in existing)
-        raise Refused(f"this database holds several clubs ({names}); name one with --club")
+        raise Refused(
+            Msg("this database holds several clubs ({names}); name one with --club", names=names)
+        )
     return await create_club(db, default_name, system, actor=actor)
 
 
@@ -211,7 +223,7 @@ async def _bind(
             return False
         other = await _club(write.tx, row[0])
         assert other is not None
-        raise Refused(f"this chat already belongs to the club {other.name!r}")
+        raise Refused(Msg("this chat already belongs to the club {name!r}", name=other.name))
     seq = await write.append(log.BINDING, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO chat_bindings (seq, club, platform, chat_id) VALUES (?, ?, ?, ?)",
@@ -265,7 +277,9 @@ async def set_setting(
     """
     key = key.strip().lower()
     if not settings.KEY_RE.match(key):
-        raise Refused(f"setting names are lower-case words like timezone, not {key!r}")
+        raise Refused(
+            Msg("setting names are lower-case words like timezone, not {key!r}", key=key)
+        )
     if key == settings.SYSTEM:
         value = _system_choice(db, value)
         async with club_write(db, club_id(club)) as write:
@@ -278,18 +292,24 @@ async def set_setting(
         return True
     setting = settings.setting_named(key)
     if setting is None:
-        raise Refused(f"there is no setting {key!r}; /club settings lists every setting")
+        raise Refused(
+            Msg("there is no setting {key!r}; /club settings lists every setting", key=key)
+        )
     try:
         typed = setting.read(value)
     except EngineError as error:
-        raise Refused(str(error)) from None
+        raise Refused(message_of(error)) from None
     text = setting.show(typed)
     async with club_write(db, club_id(club)) as write:
         if setting.rates:
             return await _rating_setting(write, setting, typed, since, actor=actor, chat=chat)
         if since is not None:
             raise Refused(
-                f"{key} changes no rating, so it takes no date; e.g. {key} {setting.example}"
+                Msg(
+                    "{key} changes no rating, so it takes no date; e.g. {key} {example}",
+                    key=key,
+                    example=setting.example,
+                )
             )
         stored = (await settings.settings(write.tx, write.club)).get(key)
         if stored is not None and settings.read_value(setting, stored) == typed:
@@ -313,7 +333,11 @@ async def _rating_setting(
     day = today if since is None else since
     if day > today:
         raise Refused(
-            f"{setting.key} can change from today or an earlier day, not from {day.isoformat()}"
+            Msg(
+                "{key} can change from today or an earlier day, not from {day}",
+                key=setting.key,
+                day=day.isoformat(),
+            )
         )
     changes = await settings.rating_changes(write.tx, write.club)
     in_effect = setting.default
@@ -328,7 +352,14 @@ async def _rating_setting(
     try:
         system_named(system, [*values, (setting.key, value)])
     except EngineError as error:
-        raise Refused(f"{setting.key} {setting.show(value)}: {error}") from None
+        raise Refused(
+            Msg(
+                "{key} {value}: {error}",
+                key=setting.key,
+                value=setting.show(value),
+                error=message_of(error),
+            )
+        ) from None
     payload = {"key": setting.key, "value": setting.show(value), "date": day.isoformat()}
     seq = await write.event(
         log.RATING_SETTING, actor=actor, chat=chat, key=setting.key, payload=payload
@@ -379,9 +410,14 @@ async def remove_organiser(
     async with club_write(db, club_id(club)) as write:
         current = await _organisers(write.tx, write.club)
         if identity not in current:
-            raise Refused(f"{identity} is not an organiser of this club")
+            raise Refused(Msg("{identity} is not an organiser of this club", identity=identity))
         if current == {identity}:
-            raise Refused(f"{identity} is the club's last organiser; add another one first")
+            raise Refused(
+                Msg(
+                    "{identity} is the club's last organiser; add another one first",
+                    identity=identity,
+                )
+            )
         await write.event(log.ORGANISER_REMOVE, actor=actor, chat=chat, key=identity)
 
 
@@ -415,14 +451,16 @@ async def _redeemable(db: Database, tx: Transaction, code: str) -> tuple[int, in
         (log.JOIN_CODE, _code_hash(code)),
     )
     if row is None:
-        raise NotFound(f"{code.strip()!r} is not a join code; ask an organiser for /club code")
+        raise NotFound(
+            Msg("{code!r} is not a join code; ask an organiser for /club code", code=code.strip())
+        )
     seq, club, payload = row
     if await tx.fetchone(
         "SELECT 1 FROM events WHERE kind = ? AND target = ?", (log.JOIN_REDEEMED, seq)
     ):
-        raise Refused("this join code was already used; ask an organiser for a new one")
+        raise Refused(Msg("this join code was already used; ask an organiser for a new one"))
     if db.clock() > from_timestamp(json.loads(payload)["expires"]):
-        raise Refused("this join code has expired (codes last 24 hours); ask for a new one")
+        raise Refused(Msg("this join code has expired (codes last 24 hours); ask for a new one"))
     return seq, club
 
 

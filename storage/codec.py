@@ -18,6 +18,7 @@ from typing import Any
 from engine.calendar import Phase
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
 from engine.system import Card, Change, Measure, Pending
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage.errors import Refused
@@ -39,7 +40,11 @@ def komi_half_points(komi: Fraction | int) -> int:
     """
     doubled = Fraction(komi) * 2
     if doubled.denominator != 1:
-        raise Refused(f"komi must be a whole or half point, e.g. 6.5 or 0, not {float(komi):g}")
+        raise Refused(
+            Msg(
+                "komi must be a whole or half point, e.g. 6.5 or 0, not {komi:g}", komi=float(komi)
+            )
+        )
     return doubled.numerator
 
 
@@ -55,7 +60,11 @@ def time_text(time: TimeControl | None) -> str | None:
         return None
     text = str(time)
     if TimeControl.parse(text) != time:
-        raise Refused(f"the time control {text!r} cannot be stored faithfully; write it simply")
+        raise Refused(
+            Msg(
+                "the time control {text!r} cannot be stored faithfully; write it simply", text=text
+            )
+        )
     return text
 
 

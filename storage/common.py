@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.text import Msg
 from storage.errors import Refused
 from storage.records import Club, Player
 
@@ -19,11 +20,20 @@ def player_id(player: PlayerRef) -> int:
     return player.id if isinstance(player, Player) else player
 
 
+_EMPTY = {
+    "name": Msg("the name is empty; write it like Nagy Péter"),
+    "alias": Msg("the alias is empty; write it like Nagy Péter"),
+    "club name": Msg("the club name is empty; write it like Budapest Go Club"),
+    "tournament name": Msg("the tournament name is empty; write it like Budapest Open 2026"),
+}
+"""What an empty name of each kind gets (:func:`clean_name`), one whole sentence each."""
+
+
 def clean_name(name: str, what: str = "name") -> str:
-    """A name with spaces collapsed; refuses an empty one."""
+    """A name with spaces collapsed; refuses an empty one (``what``: a key of ``_EMPTY``)."""
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise Refused(f"the {what} is empty; write it like Nagy Péter")
+        raise Refused(_EMPTY.get(what, _EMPTY["name"]))
     return cleaned
 
 
@@ -31,5 +41,12 @@ def clean_identity(identity: str, what: str = "identity") -> str:
     """An account identity such as ``telegram:123``."""
     cleaned = identity.strip()
     if not cleaned or " " in cleaned:
-        raise Refused(f"{what} {identity!r} should look like telegram:123 or discord:456")
+        # TRANSLATORS: {what} is "identity" or "platform", a word of the command kept in English
+        raise Refused(
+            Msg(
+                "{what} {identity!r} should look like telegram:123 or discord:456",
+                what=what,
+                identity=identity,
+            )
+        )
     return cleaned

@@ -13,6 +13,8 @@ from typing import Any
 
 from engine.calendar import Key, day_of, event_day, start_of
 from engine.errors import EngineError
+from engine.formats.messages import joined, message_of
+from engine.text import Msg
 from storage import log
 from storage import overlay as overlays
 from storage.common import ClubRef, club_id
@@ -58,9 +60,9 @@ CORRECTABLE = frozenset(
 async def _live_game(write: ClubWrite, game: int) -> GameRow:
     row = await game_row(write.tx, write.club, game)
     if row is None:
-        raise NotFound(f"there is no game {game} in this club")
+        raise NotFound(Msg("there is no game {game} in this club", game=game))
     if row.status not in (GAME_OK, GAME_PENDING):
-        raise Refused(f"game {game} is already {row.status}")
+        raise Refused(Msg("game {game} is already {status}", game=game, status=row.status))
     return row
 
 
@@ -124,8 +126,12 @@ async def correct_game(
     unknown = set(changes) - CORRECTABLE
     if unknown:
         raise Refused(
-            f"cannot correct {', '.join(sorted(unknown))} of a game; correctable: "
-            f"{', '.join(sorted(CORRECTABLE))} (void the game and record it again otherwise)"
+            Msg(
+                "cannot correct {unknown} of a game; correctable: {correctable} (void the game "
+                "and record it again otherwise)",
+                unknown=", ".join(sorted(unknown)),
+                correctable=", ".join(sorted(CORRECTABLE)),
+            )
         )
     async with club_write(db, club_id(club)) as write:
         row = await _live_game(write, game)
@@ -134,15 +140,15 @@ async def correct_game(
         except EngineError:
             raise
         except ValueError as error:
-            raise Refused(str(error)) from None
+            raise Refused(message_of(error)) from None
         context = await Context.load(write.tx, write.club, [corrected])
         problems = context.problems(corrected, correcting=True)
         if problems:
-            raise Refused("; ".join(problems))
+            raise Refused(joined(problems))
         before, after = game_columns(row.game), game_columns(corrected)
         diff = {column: value for column, value in after.items() if before[column] != value}
         if not diff:
-            raise Refused("nothing to correct: the game already has those values")
+            raise Refused(Msg("nothing to correct: the game already has those values"))
         await write.event(
             log.CORRECT, actor=actor, chat=chat, target=game, payload={"changes": diff}
         )
@@ -177,7 +183,7 @@ async def undo_last(db: Database, club: ClubRef, *, actor: str, chat: str | None
             entry = entry_from(row)
             break
         else:
-            raise Refused("there is nothing of yours to undo")
+            raise Refused(Msg("there is nothing of yours to undo"))
         undone = await _undo(write, entry.seq, entry.kind, folded)
         await write.event(log.UNDO, actor=actor, chat=chat, target=entry.seq)
         if undone.since is not None:
@@ -243,6 +249,9 @@ async def _refuse_if_used(write: ClubWrite, player: int, name: str, folded: Over
     used += [seq for (seq,) in entries if seq not in folded.undone]
     if used:
         raise Refused(
-            f"{name} already has games or tournament entries; void those first, then undo the "
-            "registration"
+            Msg(
+                "{name} already has games or tournament entries; void those first, "
+                "then undo the registration",
+                name=name,
+            )
         )

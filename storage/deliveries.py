@@ -16,6 +16,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.text import Msg
 from storage.codec import timestamp
 from storage.errors import Refused
 
@@ -48,7 +49,7 @@ async def record(tx: Transaction, clock: Clock, current: Delivery) -> None:
     if current.recorded:
         return
     if await tx.fetchone("SELECT 1 FROM deliveries WHERE key = ?", (current.key,)):
-        raise Duplicate("this message was already handled; nothing was done again")
+        raise Duplicate(Msg("this message was already handled; nothing was done again"))
     now = clock()
     await tx.execute("DELETE FROM deliveries WHERE at < ?", (timestamp(now - KEEP),))
     await tx.execute(

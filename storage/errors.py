@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.formats.messages import joined
+from engine.text import Msg
+
 
 class StorageError(Exception):
     """A request the club log cannot accept; nothing was written."""
@@ -30,8 +33,13 @@ class BatchError(Refused):
 
     def __init__(self, problems: Sequence[tuple[int, str]]):
         self.problems = tuple(problems)
-        lines = "; ".join(f"#{number}: {message}" for number, message in self.problems)
-        super().__init__(f"nothing was recorded — {lines}")
+        lines = joined(
+            [
+                Msg("#{number}: {problem}", number=number, problem=message)
+                for number, message in self.problems
+            ]
+        )
+        super().__init__(Msg("nothing was recorded — {problems}", problems=lines))
 
 
 class SchemaVersionError(RuntimeError):

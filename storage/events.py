@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.ranks import Rank
 from engine.system import Change
+from engine.text import Msg
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -55,7 +56,11 @@ async def _player_event(
     async with club_write(db, club_id(club)) as write:
         known = (await load_players(write.tx, write.club, guests=False)).get(player_id(player))
         if known is None:
-            raise NotFound(f"there is no registered player {player_id(player)} in this club")
+            raise NotFound(
+                Msg(
+                    "there is no registered player {player} in this club", player=player_id(player)
+                )
+            )
         seq = await write.event(
             kind, actor=actor, chat=chat, target=known.id, payload={"player": known.id, **payload}
         )
@@ -81,10 +86,10 @@ async def record_override(
         EngineError: the club's system refuses it.
     """
     if rating is None and rank is None:
-        raise Refused('an override needs rating=N or rank=R, e.g. rank=2d reason="committee"')
+        raise Refused(Msg('an override needs rating=N or rank=R, e.g. rank=2d reason="committee"'))
     reason = " ".join(reason.split())
     if not reason:
-        raise Refused('an override needs a reason, e.g. reason="committee decision 2026-03"')
+        raise Refused(Msg('an override needs a reason, e.g. reason="committee decision 2026-03"'))
     payload = {"date": date.isoformat(), "reason": reason, "rating": rating}
     payload["rank"] = optional_text(rank)
     fields = {"date": date, "reason": reason, "rating": rating, "rank": rank}
@@ -107,7 +112,7 @@ async def record_egf(
 ) -> list[Change]:
     """An EGF rating known for a player in a month (rules.md §4.4–4.5)."""
     if not 1 <= month <= 12:
-        raise Refused(f"months run from 1 to 12, not {month}")
+        raise Refused(Msg("months run from 1 to 12, not {month}", month=month))
     payload = {"rating": rating, "year": year, "month": month, "from_tournament": from_tournament}
     return await _player_event(
         db, club, player, log.EGF, payload, EgfRating, payload, actor=actor, chat=chat
@@ -224,7 +229,7 @@ async def end_month(
         ``False`` when that month had already ended (nothing written).
     """
     if not 1 <= month <= 12:
-        raise Refused(f"months run from 1 to 12, not {month}")
+        raise Refused(Msg("months run from 1 to 12, not {month}", month=month))
     async with club_write(db, club_id(club)) as write:
         return await _once(
             write,

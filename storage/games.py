@@ -11,8 +11,10 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.formats.csv_tables import format_result
+from engine.formats.messages import joined, message_of
 from engine.ranks import Rank
 from engine.system import Card, Change
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 from engine.types import Game, GamePlayed, Result, Tournament
 from storage import log
@@ -149,7 +151,12 @@ class Context:
         players = await players_by_id(reader, club, ids, folded.undone)
         context = cls(players, folded, tournaments, entered)
         for earlier in played:
-            context.claim(earlier.game, f"#{earlier.number} {context.describe(earlier.game)}")
+            context.claim(
+                earlier.game,
+                Msg(
+                    "#{number} {game}", number=earlier.number, game=context.describe(earlier.game)
+                ),
+            )
         return context
 
     def describe(self, game: Game) -> str:
@@ -169,21 +176,26 @@ class Context:
         OpenGotha: one game or bye a round)."""
         if game.round is None:
             return []
-        found = []
+        found: list[str] = []
         for player in (game.black, game.white):
             taken = self.rounds.get((tournament.id, game.round, player))
             if taken is not None and (game.id == 0 or taken[0] != game.id):
                 found.append(
-                    f"{self.name(player)} already has a game in round {game.round} of "
-                    f"{tournament.name}: {taken[1]}; a player plays one game a round (void or "
-                    "correct that game first)"
+                    Msg(
+                        "{player} already has a game in round {round} of {name}: {taken}; a "
+                        "player plays one game a round (void or correct that game first)",
+                        player=self.name(player),
+                        round=game.round,
+                        name=tournament.name,
+                        taken=taken[1],
+                    )
                 )
         return found
 
     def name(self, player: int) -> str:
         """A player's name for messages (the id when unknown)."""
         known = self.players.get(player)
-        return known.name if known is not None else f"player {player}"
+        return known.name if known is not None else Msg("player {player}", player=player)
 
     def problems(
         self, game: Game, *, pending: bool = False, correcting: bool = False
@@ -198,41 +210,62 @@ class Context:
         for player in (game.black, game.white):
             known = self.players.get(player)
             if known is None:
-                found.append(f"there is no player {player} in this club")
+                found.append(Msg("there is no player {player} in this club", player=player))
             elif known.guest and game.tournament is None:
                 found.append(
-                    f"{known.name} is a tournament guest, not a registered player of the club"
+                    Msg(
+                        "{name} is a tournament guest, not a registered player of the club",
+                        name=known.name,
+                    )
                 )
         try:
             komi_half_points(game.komi)
         except Refused as error:
-            found.append(str(error))
+            found.append(message_of(error))
         if game.board < 2:
-            found.append(f"the board size must be a number like 19 or 13, not {game.board}")
+            found.append(
+                Msg("the board size must be a number like 19 or 13, not {board}", board=game.board)
+            )
         if game.tournament is not None:
             tournament = self.tournaments.get(game.tournament)
             if tournament is None:
-                found.append(f"there is no tournament {game.tournament} in this club")
+                found.append(
+                    Msg(
+                        "there is no tournament {tournament} in this club",
+                        tournament=game.tournament,
+                    )
+                )
             else:
                 if game.tournament in self.overlay.finalised and not correcting:
-                    found.append(f"{tournament.name} is already finalised; reopen it to add games")
+                    found.append(
+                        Msg(
+                            "{name} is already finalised; reopen it to add games",
+                            name=tournament.name,
+                        )
+                    )
                 if game.round is not None and not 1 <= game.round <= tournament.rounds:
                     found.append(
-                        f"round {game.round} is outside {tournament.name}'s rounds "
-                        f"1–{tournament.rounds}"
+                        Msg(
+                            "round {round} is outside {name}'s rounds 1–{rounds}",
+                            round=game.round,
+                            name=tournament.name,
+                            rounds=tournament.rounds,
+                        )
                     )
                 found.extend(self._round_problems(game, tournament))
             if pending:
-                found.append("a tournament game cannot wait for confirmation; record it directly")
+                found.append(
+                    Msg("a tournament game cannot wait for confirmation; record it directly")
+                )
         elif game.round is not None:
-            found.append("a round number needs a tournament")
+            found.append(Msg("a round number needs a tournament"))
         if not found and not correcting and game.id == 0:  # later games of a batch see it
             label = (
                 self.labels[self.batch - 1]
                 if self.batch <= len(self.labels)
-                else f"game {self.batch} of this batch"
+                else Msg("game {number} of this batch", number=self.batch)
             )
-            self.claim(game, f"{label}, {self.describe(game)}")
+            self.claim(game, Msg("{label}, {game}", label=label, game=self.describe(game)))
         return found
 
 
@@ -283,7 +316,7 @@ def new_game(
     except EngineError:
         raise
     except ValueError as error:
-        raise Refused(str(error)) from None
+        raise Refused(message_of(error)) from None
 
 
 async def ensure_entries(
@@ -396,7 +429,7 @@ async def record_game(
         context = await Context.load(write.tx, write.club, [game])
         problems = context.problems(game, pending=pending)
         if problems:
-            raise Refused("; ".join(problems))
+            raise Refused(joined(problems))
         before = _current_cards(write, (game.black, game.white))
         stored, changes = await insert_game(
             write, context, game, pending=pending, actor=actor, chat=chat
@@ -445,7 +478,7 @@ async def record_games(
             try:
                 stored, _ = await insert_game(write, context, game, actor=actor, chat=chat)
             except (EngineError, StorageError) as error:
-                raise BatchError([(number, str(error))]) from error
+                raise BatchError([(number, message_of(error))]) from error
             ids.append(stored.id)
         rows = await game_rows(write.tx, write.club, ids)
     return rows
@@ -478,9 +511,15 @@ async def confirm_game(
     async with club_write(db, club_id(club)) as write:
         row = await game_row(write.tx, write.club, game)
         if row is None:
-            raise NotFound(f"there is no game {game} in this club")
+            raise NotFound(Msg("there is no game {game} in this club", game=game))
         if row.status != GAME_PENDING:
-            raise Refused(f"game {game} is not waiting for confirmation (it is {row.status})")
+            raise Refused(
+                Msg(
+                    "game {game} is not waiting for confirmation (it is {status})",
+                    game=game,
+                    status=row.status,
+                )
+            )
         seq = await write.event(log.CONFIRM, actor=actor, chat=chat, target=game)
         await write.apply(seq, GamePlayed(row.game))
         confirmed = await game_row(write.tx, write.club, game)

@@ -7,7 +7,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.errors import EngineError
+from engine.formats.messages import message_of
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.types import Registered
 from storage import log, overlay
 from storage.codec import date_from_text, rank_from_text
@@ -140,10 +142,12 @@ class NameIndex:
 
 def already_registered(holder: Player) -> str:
     """Why a new player cannot take ``holder``'s name, and how to tell the two apart."""
-    return (
-        f"{holder.name} ({holder.rank}, since {holder.date.isoformat()}) is already "
-        "registered; to add a different person with the same name, register them under a "
-        f"name that tells them apart, e.g. {holder.name} (Szeged)"
+    return Msg(
+        "{name} ({rank}, since {date}) is already registered; to add a different person with "
+        "the same name, register them under a name that tells them apart, e.g. {name} (Szeged)",
+        name=holder.name,
+        rank=str(holder.rank),
+        date=holder.date.isoformat(),
     )
 
 
@@ -289,7 +293,7 @@ async def register_players(
                     await register(write, new, date=date, actor=actor, chat=chat, index=index)
                 )
             except (Refused, EngineError) as error:  # the engine refuses before changing
-                problems.append((number, str(error)))
+                problems.append((number, message_of(error)))
         if problems:  # raising inside the write rolls back everything, ledgers included
             raise BatchError(problems)
     return created
@@ -308,7 +312,7 @@ async def get_player(db: Database, club: ClubRef, player: PlayerRef) -> Player |
 async def _known(reader: Reader, club: int, player: PlayerRef) -> Player:
     found = (await load_players(reader, club)).get(player_id(player))
     if found is None:
-        raise NotFound(f"there is no player {player_id(player)} in this club")
+        raise NotFound(Msg("there is no player {player} in this club", player=player_id(player)))
     return found
 
 
@@ -331,12 +335,21 @@ async def add_alias(
         known = await load_players(write.tx, write.club)
         target = known.get(player_id(player))
         if target is None:
-            raise NotFound(f"there is no player {player_id(player)} in this club")
+            raise NotFound(
+                Msg("there is no player {player} in this club", player=player_id(player))
+            )
         holder = NameIndex(known.values()).holder(alias)
         if holder is not None:
             if holder.id == target.id:
                 return False
-            raise Refused(f"{alias!r} already names {holder.name} (id {holder.id})")
+            raise Refused(
+                Msg(
+                    "{alias!r} already names {name} (id {id})",
+                    alias=alias,
+                    name=holder.name,
+                    id=holder.id,
+                )
+            )
         seq = await write.append(log.ALIAS, actor=actor, chat=chat)
         await write.tx.execute(
             "INSERT INTO player_aliases (seq, club, player, alias) VALUES (?, ?, ?, ?)",

@@ -33,6 +33,7 @@ from typing import Any
 from engine.calendar import Key, event_key, first_day, start_of
 from engine.errors import EngineError
 from engine.system import Card, Change, RatingSystem
+from engine.text import Msg
 from engine.types import Event, GamePlayed, Registered, TournamentRated
 from storage import log, overlay, settings
 from storage.cache import SystemFactory
@@ -121,8 +122,11 @@ def _new_systems(
     factories = db.projections.systems
     if current not in factories:
         raise StorageError(
-            f"the club's rating system {current!r} is not one this hoshi knows "
-            f"({', '.join(sorted(factories))})"
+            Msg(
+                "the club's rating system {current!r} is not one this hoshi knows ({factories})",
+                current=current,
+                factories=", ".join(sorted(factories)),
+            )
         )
     return {key: factory() for key, factory in factories.items() if only is None or key in only}
 
@@ -362,7 +366,7 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     """
     last = await last_club_seq(tx, club)
     if last == 0:
-        raise NotFound(f"there is no club {club}")
+        raise NotFound(Msg("there is no club {club}", club=club))
     cached = db.projections.ledgers.get(club)
     if cached is not None and cached.last_seq == last:
         return cached
@@ -539,7 +543,7 @@ class ClubWrite:
     def set_current(self, key: str) -> None:
         """The club switched its rating system (every ledger is kept, so nothing replays)."""
         if key not in self.ledgers.systems:
-            raise StorageError(f"unknown rating system {key!r}")
+            raise StorageError(Msg("unknown rating system {key!r}", key=key))
         self._dirty()
         self.ledgers.current = key
 
@@ -579,7 +583,7 @@ async def replay_club(
     """
     async with db.transaction() as tx:
         if await last_club_seq(tx, club_id(club)) == 0:
-            raise NotFound(f"there is no club {club_id(club)}")
+            raise NotFound(Msg("there is no club {club}", club=club_id(club)))
         return await rebuild(db, tx, club_id(club), progress=progress)
 
 
@@ -593,7 +597,7 @@ async def fresh_system(db: Database, club: int) -> str:
         (club, club, club, club),
     )
     if row is None or row[0] is None:
-        raise NotFound(f"there is no club {club}")
+        raise NotFound(Msg("there is no club {club}", club=club))
     if (row[1], row[2]) != (row[0], fingerprint(db.projections.systems)):
         async with db.transaction() as tx:
             await ledgers_for(db, tx, club)
@@ -613,7 +617,7 @@ async def ensure_fresh(db: Database, club: int) -> None:
         (club, club, club),
     )
     if row is None or row[0] is None:
-        raise NotFound(f"there is no club {club}")
+        raise NotFound(Msg("there is no club {club}", club=club))
     if (row[1], row[2]) != (row[0], fingerprint(db.projections.systems)):
         async with db.transaction() as tx:
             await ledgers_for(db, tx, club)
@@ -629,5 +633,11 @@ async def ledger(db: Database, club: ClubRef, system: str | None = None) -> Rati
         ledgers = await ledgers_for(db, tx, club_id(club))
     key = ledgers.current if system is None else system
     if key not in ledgers.systems:
-        raise StorageError(f"unknown rating system {key!r} ({', '.join(sorted(ledgers.systems))})")
+        raise StorageError(
+            Msg(
+                "unknown rating system {key!r} ({systems})",
+                key=key,
+                systems=", ".join(sorted(ledgers.systems)),
+            )
+        )
     return ledgers.systems[key]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.calendar import event_key
 from engine.system import Card
+from engine.text import Msg
 from engine.types import GamePlayed
 from storage import overlay as overlays
 from storage import settings
@@ -56,7 +57,11 @@ async def _system(db: Database, club: int, system: str | None) -> str:
     known = db.projections.systems
     if key not in known:
         raise StorageError(
-            f"unknown rating system {key!r}; choose one of {', '.join(sorted(known))}"
+            Msg(
+                "unknown rating system {key!r}; choose one of {known}",
+                key=key,
+                known=", ".join(sorted(known)),
+            )
         )
     return key
 
@@ -77,7 +82,9 @@ async def _card(db: Database, cid: int, key: str, pid: int) -> Card:
         (cid, key, pid),
     )
     if row is None:
-        raise NotFound(f"player {pid} has no rating under {key} in this club")
+        raise NotFound(
+            Msg("player {player} has no rating under {key} in this club", player=pid, key=key)
+        )
     return card_from_json(row[0])
 
 
@@ -270,7 +277,7 @@ async def export_rows(db: Database, club: ClubRef, system: str | None = None) ->
     key = await _system(db, cid, system)
     row = await db.fetchone(f"SELECT {CURRENT_NAME} FROM clubs WHERE seq = ?", (cid,))
     if row is None:
-        raise NotFound(f"there is no club {cid}")
+        raise NotFound(Msg("there is no club {club}", club=cid))
     known = await load_players(db, cid)
     cards = {
         player: card_from_json(text)

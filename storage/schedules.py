@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from engine.system import Change
+from engine.text import Msg
 from storage import log
 from storage import overlay as overlays
 from storage.codec import rank_from_text, value_from_text
@@ -44,15 +45,17 @@ async def schedule_finalisation(
             time has no time zone.
     """
     if due_at.tzinfo is None:
-        raise Refused("a scheduled time needs its time zone")
+        raise Refused(Msg("a scheduled time needs its time zone"))
     async with club_write(db, club_id(club)) as write:
         row = await write.tx.fetchone(
             "SELECT 1 FROM tournaments WHERE seq = ? AND club = ?", (tournament, write.club)
         )
         if row is None:
-            raise NotFound(f"there is no tournament {tournament} in this club")
+            raise NotFound(
+                Msg("there is no tournament {tournament} in this club", tournament=tournament)
+            )
         if await _finalised(write.tx, write.club, tournament):
-            raise Refused("that tournament is already finalised; reopen it first")
+            raise Refused(Msg("that tournament is already finalised; reopen it first"))
         await write.event(
             SCHEDULE,
             actor=actor,
@@ -195,7 +198,7 @@ async def club_started(db: Database, club: ClubRef) -> dt.datetime:
     """When the club was created (the first month its month-end checks cover)."""
     row = await db.fetchone("SELECT at FROM log WHERE seq = ?", (club_id(club),))
     if row is None:
-        raise NotFound(f"there is no club {club_id(club)}")
+        raise NotFound(Msg("there is no club {club}", club=club_id(club)))
     return dt.datetime.fromisoformat(row[0])
 
 

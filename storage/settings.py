@@ -25,9 +25,11 @@ from zoneinfo import ZoneInfo
 
 from engine import settings as kinds
 from engine.errors import EngineError
+from engine.formats.messages import message_of
 from engine.handicap import EVEN_KOMI
 from engine.settings import Setting, SettingValue
-from engine.systems import SYSTEM_SETTINGS
+from engine.systems import SYSTEM_SETTINGS, home_language
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 from storage import log
 from storage.log import Reader
@@ -36,7 +38,7 @@ SYSTEM = "system"
 
 KEY_RE = re.compile(r"^[a-z][a-z0-9_.]*$")
 
-TIME_ZONE_EXAMPLE = "e.g. /club timezone Europe/Budapest (the tz database's Area/City names)"
+TIME_ZONE_EXAMPLE = Msg("e.g. /club timezone Europe/Budapest (the tz database's Area/City names)")
 # a tz database name: ASCII letters, digits, and _ - + in parts joined by "/" (e.g.
 # America/Argentina/Buenos_Aires, Etc/GMT+5); anything else is refused before it is looked up
 _TIME_ZONE_RE = re.compile(r"[A-Za-z0-9_+-]{1,40}(?:/[A-Za-z0-9_+-]{1,40}){0,3}")
@@ -59,18 +61,34 @@ def time_zone(text: str) -> str:
 
     value = text.strip()
     if not value:
-        raise ValueError(f"give a time zone, {TIME_ZONE_EXAMPLE}")
+        raise ValueError(Msg("give a time zone, {example}", example=TIME_ZONE_EXAMPLE))
     shown = repr(value if len(value) <= 20 else value[:20] + "…")
     known = zoneinfo.available_timezones() - _NOT_PLACES
     if _TIME_ZONE_RE.fullmatch(value) is None or value not in known:
         folded = {name.lower(): name for name in known}
         guess = folded.get(value.lower()) if len(value) <= 100 else None
-        hint = f"; did you mean {guess}?" if guess else ""
-        raise ValueError(f"{shown} is not a time zone{hint} — {TIME_ZONE_EXAMPLE}")
+        if guess:
+            raise ValueError(
+                Msg(
+                    "{zone} is not a time zone; did you mean {guess}? — {example}",
+                    zone=shown,
+                    guess=guess,
+                    example=TIME_ZONE_EXAMPLE,
+                )
+            )
+        raise ValueError(
+            Msg("{zone} is not a time zone — {example}", zone=shown, example=TIME_ZONE_EXAMPLE)
+        )
     try:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
-        raise ValueError(f"{shown} cannot be read as a time zone — {TIME_ZONE_EXAMPLE}") from None
+        raise ValueError(
+            Msg(
+                "{zone} cannot be read as a time zone — {example}",
+                zone=shown,
+                example=TIME_ZONE_EXAMPLE,
+            )
+        ) from None
     return value
 
 
@@ -119,7 +137,22 @@ async def current_system(reader: Reader, club: int) -> str:
 # ------------------------------------------------------------------ typed settings (issue 12)
 
 LANGUAGES = ("en", "hu", "ja", "sv", "pl")
-"""The languages a club may choose for the bot's replies (English until issue 13)."""
+"""The languages a club may choose for the bot's replies."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SystemLanguage:
+    """The ``language`` setting of a club that has not set one: the language of its rating
+    system's rulebook country (engine.systems.home_language), which moves along when the club
+    changes systems.
+
+    It is the setting's default whatever language it currently means, so every
+    ``SystemLanguage`` is equal to every other (``language`` takes no part in comparing);
+    ``language`` is the one it means for the club (empty: not known yet).
+    """
+
+    language: str = dataclasses.field(default="", compare=False)
+
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -134,11 +167,11 @@ def parse_weekly(value: str) -> tuple[int, dt.time] | None:
         return None
     parts = value.lower().split()
     if len(parts) != 2 or parts[0][:3] not in WEEKDAYS:
-        raise ValueError(f"write a day and a time, e.g. mon 18:00, not {value!r}")
+        raise ValueError(Msg("write a day and a time, e.g. mon 18:00, not {value!r}", value=value))
     try:
         at = dt.time.fromisoformat(parts[1] if len(parts[1]) > 2 else f"{parts[1]}:00")
     except ValueError:
-        raise ValueError(f"{parts[1]!r} is not a time; write e.g. 18:00") from None
+        raise ValueError(Msg("{time!r} is not a time; write e.g. 18:00", time=parts[1])) from None
     return WEEKDAYS.index(parts[0][:3]), at
 
 
@@ -158,14 +191,22 @@ def _read_zone(text: str) -> SettingValue:
     try:
         return time_zone(text)
     except ValueError as error:
-        raise EngineError(str(error)) from None
+        raise EngineError(message_of(error)) from None
 
 
 def _read_language(text: str) -> SettingValue:
     value = text.strip().lower()
     if value not in LANGUAGES:
-        raise kinds.refuse("language", "one of " + ", ".join(LANGUAGES), text, "hu")
+        raise kinds.refuse("language", LANGUAGE_VALUES, text, "hu")
     return value
+
+
+def _show_language(value: SettingValue) -> str:
+    if isinstance(value, SystemLanguage):
+        if value.language:
+            return Msg("the system's language ({language})", language=value.language)
+        return Msg("the system's language")
+    return str(value)
 
 
 def _read_country(text: str) -> SettingValue:
@@ -173,7 +214,7 @@ def _read_country(text: str) -> SettingValue:
     if value.lower() in ("none", "-"):
         return None
     if not re.fullmatch(r"[A-Za-z]{2}", value):
-        raise kinds.refuse("country", "a two-letter code like HU, or none", text, "HU")
+        raise kinds.refuse("country", COUNTRY_VALUES, text, "HU")
     return value.upper()
 
 
@@ -185,7 +226,7 @@ def _read_weekly(text: str) -> SettingValue:
     try:
         return parse_weekly(text)
     except ValueError as error:
-        raise EngineError(f"weekly: {error} (or off)") from None
+        raise EngineError(Msg("weekly: {error} (or off)", error=message_of(error))) from None
 
 
 def _show_weekly(value: SettingValue) -> str:
@@ -198,67 +239,69 @@ def _show_weekly(value: SettingValue) -> str:
 
 DEFAULT_REPORT_HOURS = 48
 DEFAULT_GRACE_HOURS = 48
-REPORT_HOURS = f"a whole number of hours from 1 to {24 * 30}"
-GRACE_HOURS = f"a whole number of hours from 1 to {24 * 60}"
+REPORT_HOURS = Msg("a whole number of hours from 1 to {high}", high=24 * 30)
+GRACE_HOURS = Msg("a whole number of hours from 1 to {high}", high=24 * 60)
+LANGUAGE_VALUES = Msg("one of {languages}", languages=", ".join(LANGUAGES))
+COUNTRY_VALUES = Msg("a two-letter code like HU, or none")
 
 CLUB_SETTINGS: tuple[Setting, ...] = (
     _club(
         "timezone",
-        "the club's time zone: its days, scheduled summaries and deadlines",
+        Msg("the club's time zone: its days, scheduled summaries and deadlines"),
         "UTC",
         _read_zone,
         str,
         "Europe/Budapest",
-        "a tz database name like Europe/Budapest",
+        Msg("a tz database name like Europe/Budapest"),
     ),
     _club(
         "komi",
-        "an even game's komi when a result gives none",
+        Msg("an even game's komi when a result gives none"),
         EVEN_KOMI,
         lambda text: kinds.read_komi("komi", text, "6.5"),
         kinds.komi_text,
         "6.5",
-        "a whole or half point from -50 to 50",
+        Msg("a whole or half point from -50 to 50"),
     ),
     _club(
         "language",
-        "the language of the bot's replies",
-        "en",
+        Msg("the language of the bot's replies"),
+        SystemLanguage(),
         _read_language,
-        str,
+        _show_language,
         "hu",
-        "one of " + ", ".join(LANGUAGES),
+        LANGUAGE_VALUES,
     ),
     _club(
         "country",
-        "the club's country: imported players from elsewhere are guests",
+        Msg("the club's country: imported players from elsewhere are guests"),
         None,
         _read_country,
         lambda value: "none" if value is None else str(value),
         "HU",
-        "a two-letter code like HU, or none",
+        COUNTRY_VALUES,
     ),
     _club(
         "time",
-        "the club's usual time control (MGSZ rates a month's club games with it)",
+        Msg("the club's usual time control (MGSZ rates a month's club games with it)"),
         TimeControl.parse("60m"),
         _read_time,
         str,
         "90m+30s",
-        "a time control like 60m, 90m+30s or 45m 5x30s",
+        Msg("a time control like 60m, 90m+30s or 45m 5x30s"),
     ),
     _club(
         "reports",
-        "players may report their own games (/result), pending until confirmed",
+        Msg("players may report their own games (/result), pending until confirmed"),
         False,
         lambda text: kinds.read_switch("reports", text),
         kinds.show_switch,
         "on",
-        "on or off",
+        Msg("on or off"),
     ),
     _club(
         "report_hours",
-        "hours a player's report waits for confirmation",
+        Msg("hours a player's report waits for confirmation"),
         DEFAULT_REPORT_HOURS,
         lambda text: kinds.read_whole("report_hours", text, 1, 24 * 30, "48", REPORT_HOURS),
         str,
@@ -267,7 +310,7 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
     ),
     _club(
         "grace_hours",
-        "hours a scheduled summary missed while the bot was down may still be posted",
+        Msg("hours a scheduled summary missed while the bot was down may still be posted"),
         DEFAULT_GRACE_HOURS,
         lambda text: kinds.read_whole("grace_hours", text, 1, 24 * 60, "24", GRACE_HOURS),
         str,
@@ -276,12 +319,12 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
     ),
     _club(
         "weekly",
-        "the weekly summary's day and time (club time)",
+        Msg("the weekly summary's day and time (club time)"),
         None,
         _read_weekly,
         _show_weekly,
         "mon 18:00",
-        "a weekday and a time like mon 18:00, or off",
+        Msg("a weekday and a time like mon 18:00, or off"),
     ),
 )
 """The club-wide settings: not facts of the calendar (a change rewrites no rating)."""
@@ -324,6 +367,10 @@ class ClubSettings:
     since: Mapping[str, dt.date] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        values = dict(self.values)
+        if isinstance(values.get("language"), SystemLanguage):  # not set: the system's
+            values["language"] = SystemLanguage(home_language(self.system))
+        object.__setattr__(self, "values", values)
         for name in ("values", "stored", "since"):  # frozen all the way down
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
@@ -376,8 +423,12 @@ class ClubSettings:
 
     @property
     def language(self) -> str:
-        """The language of the bot's replies (en, hu, ja, sv, pl)."""
-        return str(self.values["language"])
+        """The language of the bot's replies (en, hu, ja, sv, pl): the club's choice, else its
+        rating system's (engine.systems.home_language; ``en`` without a club)."""
+        value = self.values["language"]
+        if isinstance(value, SystemLanguage):
+            return value.language or home_language(self.system)
+        return str(value)
 
     @property
     def country(self) -> str | None:

@@ -15,8 +15,10 @@ from typing import Any
 
 from engine.calendar import start_of
 from engine.errors import EngineError
+from engine.formats.messages import joined, message_of
 from engine.ranks import Rank
 from engine.system import Change
+from engine.text import Msg
 from engine.types import Entry, Game, Tournament
 from storage import log
 from storage import overlay as overlays
@@ -73,25 +75,53 @@ class ImportResult:
 
 
 def _problems(tournament: Tournament) -> list[str]:
-    found = []
+    found: list[str] = []
     if not " ".join(tournament.name.split()):
-        found.append("the tournament needs a name")
+        found.append(Msg("the tournament needs a name"))
     if tournament.end < tournament.start:
         found.append(
-            f"the tournament ends ({tournament.end}) before it starts ({tournament.start})"
+            Msg(
+                "the tournament ends ({end}) before it starts ({start})",
+                end=tournament.end,
+                start=tournament.start,
+            )
         )
     if tournament.rounds < 1:
-        found.append(f"a tournament needs at least one round, not {tournament.rounds}")
+        found.append(
+            Msg("a tournament needs at least one round, not {rounds}", rounds=tournament.rounds)
+        )
     if tournament.board < 2:
-        found.append(f"the board size must be a number like 19 or 13, not {tournament.board}")
+        found.append(
+            Msg(
+                "the board size must be a number like 19 or 13, not {board}",
+                board=tournament.board,
+            )
+        )
     if tournament.handicap_reduction < 0:
-        found.append(f"a handicap reduction cannot be negative ({tournament.handicap_reduction})")
+        found.append(
+            Msg(
+                "a handicap reduction cannot be negative ({handicap_reduction})",
+                handicap_reduction=tournament.handicap_reduction,
+            )
+        )
     if tournament.multiplier is not None and tournament.multiplier <= 0:
-        found.append(f"a multiplier C set by hand must be positive, not {tournament.multiplier}")
+        found.append(
+            Msg(
+                "a multiplier C set by hand must be positive, not {multiplier}",
+                multiplier=tournament.multiplier,
+            )
+        )
     if tournament.klass is not None and tournament.klass not in EGF_CLASSES:
-        found.append(f"the EGF tournament class is A, B, C or D, not {tournament.klass!r}")
+        found.append(
+            Msg("the EGF tournament class is A, B, C or D, not {klass!r}", klass=tournament.klass)
+        )
     if tournament.participants is not None and tournament.participants < 0:
-        found.append(f"participants cannot be negative ({tournament.participants})")
+        found.append(
+            Msg(
+                "participants cannot be negative ({participants})",
+                participants=tournament.participants,
+            )
+        )
     return found
 
 
@@ -181,7 +211,7 @@ async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentR
             await _rows(reader, club, folded, "AND tournaments.seq = ?", ids[-1:]) if ids else []
         )
     if not rows:
-        raise NotFound(f"there is no tournament {ref!r} in this club")
+        raise NotFound(Msg("there is no tournament {ref!r} in this club", ref=ref))
     return rows[-1]
 
 
@@ -300,12 +330,16 @@ async def _create(
 ) -> int:
     problems = _problems(tournament)
     if problems:
-        raise Refused("; ".join(problems))
+        raise Refused(joined(problems))
     name = clean_name(tournament.name, "tournament name")
     folded = await overlays.load(write.tx, write.club)
     for existing in await _rows(write.tx, write.club, folded):
         if fold(existing.tournament.name) == fold(name):
-            raise Refused(f"there is already a tournament called {name!r}; choose another name")
+            raise Refused(
+                Msg(
+                    "there is already a tournament called {name!r}; choose another name", name=name
+                )
+            )
     seq = await write.append(log.TOURNAMENT, actor=actor, chat=chat)
     columns = tournament_columns(dataclasses.replace(tournament, name=name))
     names = ", ".join(columns)
@@ -369,7 +403,7 @@ async def import_tournament(
         try:
             seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
         except StorageError as error:
-            raise BatchError([(0, f"tournament: {error}")]) from error
+            raise BatchError([(0, Msg("tournament: {error}", error=message_of(error)))]) from error
         known = await load_players(write.tx, write.club)
         index = NameIndex(known.values())
         mapping: dict[int, int] = {}
@@ -382,22 +416,39 @@ async def import_tournament(
                         write, spec, date=date, actor=actor, chat=chat, index=index
                     )
                 except (EngineError, StorageError) as error:
-                    problems.append((number, f"player {spec.name}: {error}"))
+                    problems.append(
+                        (
+                            number,
+                            Msg("player {name}: {error}", name=spec.name, error=message_of(error)),
+                        )
+                    )
                     continue
                 created.append(player)
                 mapping[number] = player.id
             elif player_id(spec) in known:
                 mapping[number] = player_id(spec)
             else:
-                problems.append((number, f"there is no player {player_id(spec)} in this club"))
+                problems.append(
+                    (
+                        number,
+                        Msg("there is no player {player} in this club", player=player_id(spec)),
+                    )
+                )
         for entry in entries:
             if entry.player not in mapping and entry.player not in players:
-                problems.append((entry.player, f"entry for unknown file player {entry.player}"))
+                problems.append(
+                    (
+                        entry.player,
+                        Msg("entry for unknown file player {player}", player=entry.player),
+                    )
+                )
         remapped: list[Game] = []
         for number, game in enumerate(games, start=1):
             if game.black not in mapping or game.white not in mapping:
                 if game.black not in players or game.white not in players:
-                    problems.append((number, f"game {number}: a player is not in the file"))
+                    problems.append(
+                        (number, Msg("game {number}: a player is not in the file", number=number))
+                    )
                 continue
             remapped.append(
                 dataclasses.replace(
@@ -458,10 +509,16 @@ async def add_entry(
     async with club_write(db, club_id(club)) as write:
         row = await _resolve(write.tx, write.club, ref)
         if row.finalised:
-            raise Refused(f"{row.tournament.name} is already finalised; reopen it to change it")
+            raise Refused(
+                Msg(
+                    "{name} is already finalised; reopen it to change it", name=row.tournament.name
+                )
+            )
         known = (await load_players(write.tx, write.club)).get(player_id(player))
         if known is None:
-            raise NotFound(f"there is no player {player_id(player)} in this club")
+            raise NotFound(
+                Msg("there is no player {player} in this club", player=player_id(player))
+            )
         await add_entry_row(
             write,
             row.id,
@@ -490,9 +547,19 @@ async def finalise_tournament(
     async with club_write(db, club_id(club)) as write:
         row = await _resolve(write.tx, write.club, ref)
         if row.finalised:
-            when = f" on {row.finalised_at:%Y-%m-%d}" if row.finalised_at else ""
+            if row.finalised_at:
+                raise Refused(
+                    Msg(
+                        "{name} was already finalised on {day}; reopen it to rate it again",
+                        name=row.tournament.name,
+                        day=f"{row.finalised_at:%Y-%m-%d}",
+                    )
+                )
             raise Refused(
-                f"{row.tournament.name} was already finalised{when}; reopen it to rate it again"
+                Msg(
+                    "{name} was already finalised; reopen it to rate it again",
+                    name=row.tournament.name,
+                )
             )
         seq = await write.event(log.FINALISE, actor=actor, chat=chat, target=row.id)
         event = await tournament_rated(write.tx, row.id, await overlays.load(write.tx, write.club))
@@ -510,7 +577,12 @@ async def reopen_tournament(
     async with club_write(db, club_id(club)) as write:
         row = await _resolve(write.tx, write.club, ref)
         if not row.finalised:
-            raise Refused(f"{row.tournament.name} is not finalised, so there is nothing to reopen")
+            raise Refused(
+                Msg(
+                    "{name} is not finalised, so there is nothing to reopen",
+                    name=row.tournament.name,
+                )
+            )
         await write.event(log.REOPEN, actor=actor, chat=chat, target=row.id)
         await write.rebuild(since=start_of(row.tournament.start))
         return await _resolve(write.tx, write.club, row.id)
@@ -536,24 +608,31 @@ async def amend_tournament(
     unknown = set(changes) - AMENDABLE
     if unknown:
         raise Refused(
-            f"cannot change {', '.join(sorted(unknown))} of a tournament; "
-            f"changeable: {', '.join(sorted(AMENDABLE))}"
+            Msg(
+                "cannot change {unknown} of a tournament; changeable: {changeable}",
+                unknown=", ".join(sorted(unknown)),
+                changeable=", ".join(sorted(AMENDABLE)),
+            )
         )
     async with club_write(db, club_id(club)) as write:
         row = await _resolve(write.tx, write.club, ref)
         amended = dataclasses.replace(row.tournament, **changes)
         problems = _problems(amended)
         if problems:
-            raise Refused("; ".join(problems))
+            raise Refused(joined(problems))
         if fold(amended.name) != fold(row.tournament.name):
             folded = await overlays.load(write.tx, write.club)
             for existing in await _rows(write.tx, write.club, folded):
                 if fold(existing.tournament.name) == fold(amended.name):
-                    raise Refused(f"there is already a tournament called {amended.name!r}")
+                    raise Refused(
+                        Msg("there is already a tournament called {name!r}", name=amended.name)
+                    )
         before, after = tournament_columns(row.tournament), tournament_columns(amended)
         diff = {column: value for column, value in after.items() if before[column] != value}
         if not diff:
-            raise Refused(f"nothing to change: {row.tournament.name} already has those values")
+            raise Refused(
+                Msg("nothing to change: {name} already has those values", name=row.tournament.name)
+            )
         await write.event(
             log.AMEND, actor=actor, chat=chat, target=row.id, payload={"changes": diff}
         )

@@ -23,11 +23,13 @@ from fractions import Fraction
 from typing import NamedTuple, TypeVar
 
 from engine.errors import FormatError, RankError
+from engine.formats.messages import format_error, message_of
 from engine.formats.tournament_file import format_komi, parse_komi
 from engine.ranks import RANK_EXAMPLE, Rank, parse_rank_lenient
+from engine.text import Msg, plural
 from engine.types import Result
 
-RESULT_EXAMPLE = (
+RESULT_EXAMPLE = Msg(
     "write B+ or W+ (also B+R, W+T, B+F for a forfeit, W+3.5), jigo, unplayed, or ? if unknown"
 )
 
@@ -177,11 +179,15 @@ def parse_result_margin(text: str) -> tuple[Result | None, bool, str | None]:
             margin = parse_komi(reason)
             if margin > 0:
                 return result, True, format_komi(margin)
-            raise FormatError(
-                f"{text.strip()!r}: a win by 0 points is a jigo; write jigo", token=text.strip()
+            raise format_error(
+                Msg("{text!r}: a win by 0 points is a jigo; write jigo", text=text.strip()),
+                token=text.strip(),
             )
-    raise FormatError(
-        f"cannot read the result {text.strip()!r}: {RESULT_EXAMPLE}", token=text.strip()
+    raise format_error(
+        Msg(
+            "cannot read the result {text!r}: {example}", text=text.strip(), example=RESULT_EXAMPLE
+        ),
+        token=text.strip(),
     )
 
 
@@ -214,8 +220,8 @@ def _decode(data: bytes | str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise FormatError(
-            "the file is not UTF-8; save it as UTF-8 (CSV UTF-8 in a spreadsheet)", line=line
+        raise format_error(
+            Msg("the file is not UTF-8; save it as UTF-8 (CSV UTF-8 in a spreadsheet)"), line=line
         ) from None
 
 
@@ -237,7 +243,9 @@ def _rows(data: bytes | str) -> Iterator[tuple[int, list[str]]]:
             if any(cell.strip() for cell in row):
                 yield start, [cell.strip() for cell in row]
     except csv.Error as exc:
-        raise FormatError(f"cannot read the CSV: {exc}", line=reader.line_num) from None
+        raise format_error(
+            Msg("cannot read the CSV: {error}", error=message_of(exc)), line=reader.line_num
+        ) from None
 
 
 def _fold_header(cell: str) -> str:
@@ -252,18 +260,28 @@ def _columns(
     for index, cell in enumerate(header):
         column = names.get(_fold_header(cell))
         if column is None:
-            raise FormatError(
-                f"unknown column {cell!r}; the columns are {', '.join(known)}",
+            raise format_error(
+                Msg(
+                    "unknown column {cell!r}; the columns are {known}",
+                    cell=cell,
+                    known=", ".join(known),
+                ),
                 line=line,
                 token=cell,
             )
         if column in found:
-            raise FormatError(f"the column {cell!r} appears twice", line=line, token=cell)
+            raise format_error(
+                Msg("the column {cell!r} appears twice", cell=cell), line=line, token=cell
+            )
         found[column] = index
     missing = [column for column in required if column not in found]
     if missing:
-        raise FormatError(
-            f"the header lacks {', '.join(missing)}; it must name at least {', '.join(required)}",
+        raise format_error(
+            Msg(
+                "the header lacks {missing}; it must name at least {required}",
+                missing=", ".join(missing),
+                required=", ".join(required),
+            ),
             line=line,
             token=",".join(header),
         )
@@ -279,16 +297,32 @@ def _field(read: Callable[[str], T], text: str, line: int, what: str, example: s
     try:
         return read(text)
     except (ValueError, RankError) as exc:
-        raise FormatError(
-            f"cannot read the {what} {text!r} ({exc}); {example}", line=line, token=text
+        raise format_error(
+            # TRANSLATORS: {what} is a column of the CSV file, kept in English (rank, rating,
+            # date, handicap, round); {example} says what the column takes
+            Msg(
+                "cannot read the {what} {text!r} ({error}); {example}",
+                what=what,
+                text=text,
+                error=message_of(exc),
+                example=example,
+            ),
+            line=line,
+            token=text,
         ) from None
 
 
 def _check_width(row: list[str], width: int, line: int) -> None:
     if len(row) > width:
-        raise FormatError(
-            f"the row has {len(row)} fields but the header names {width}; quote fields that "
-            f'contain the separator, e.g. "Nagy, Péter"',
+        raise format_error(
+            plural(
+                "the row has {n} field but the header names {width}; quote fields that contain "
+                'the separator, e.g. "Nagy, Péter"',
+                "the row has {n} fields but the header names {width}; quote fields that contain "
+                'the separator, e.g. "Nagy, Péter"',
+                len(row),
+                width=width,
+            ),
             line=line,
             token=row[width],
         )
@@ -300,14 +334,14 @@ def _rank(text: str) -> Rank:
 
 def _int(text: str) -> int:
     if _INT_RE.match(text) is None:
-        raise ValueError("not a whole number")
+        raise ValueError(Msg("not a whole number"))
     return int(text)
 
 
 def _name(text: str, line: int) -> str:
     name = " ".join(text.split())
     if not name:
-        raise FormatError("the name is empty", line=line, token=text)
+        raise format_error(Msg("the name is empty"), line=line, token=text)
     return name
 
 
@@ -326,19 +360,23 @@ def parse_players_csv(data: bytes | str) -> list[CsvPlayer]:
         rank = _field(_rank, _cell(row, columns, "rank"), line, "rank", RANK_EXAMPLE)
         rating_text = _cell(row, columns, "rating")
         rating = (
-            _field(_int, rating_text, line, "rating", "a rating is a whole number, e.g. 1985")
+            _field(_int, rating_text, line, "rating", Msg("a rating is a whole number, e.g. 1985"))
             if rating_text
             else None
         )
         country = _cell(row, columns, "country").upper() or None
         if country is not None and _COUNTRY_RE.match(country) is None:
-            raise FormatError(
-                f"the country {country!r} is not 2 letters, e.g. HU", line=line, token=country
+            raise format_error(
+                Msg("the country {country!r} is not 2 letters, e.g. HU", country=country),
+                line=line,
+                token=country,
             )
         pin = _cell(row, columns, "egd_pin") or None
         if pin is not None and _PIN_RE.match(pin) is None:
-            raise FormatError(
-                f"the EGD PIN {pin!r} is not a number, e.g. 12345678", line=line, token=pin
+            raise format_error(
+                Msg("the EGD PIN {pin!r} is not a number, e.g. 12345678", pin=pin),
+                line=line,
+                token=pin,
             )
         players.append(
             CsvPlayer(
@@ -371,16 +409,16 @@ def parse_games_csv(data: bytes | str) -> list[CsvGame]:
             _cell(row, columns, "date"),
             line,
             "date",
-            "write YYYY-MM-DD, e.g. 2026-04-11",
+            Msg("write YYYY-MM-DD, e.g. 2026-04-11"),
         )
         result_text = _cell(row, columns, "result")
         try:
             result, played, margin = parse_result_margin(result_text)
         except FormatError as exc:  # parse_result knows no line numbers
-            raise FormatError(str(exc), line=line, token=result_text) from None
+            raise format_error(message_of(exc), line=line, token=result_text) from None
         stones_text = _cell(row, columns, "handicap")
         stones = (
-            _field(_stones, stones_text, line, "handicap", "handicap stones are 0–9")
+            _field(_stones, stones_text, line, "handicap", Msg("handicap stones are 0–9"))
             if stones_text
             else 0
         )
@@ -390,8 +428,8 @@ def parse_games_csv(data: bytes | str) -> list[CsvGame]:
         black = _name(_cell(row, columns, "black"), line)
         white = _name(_cell(row, columns, "white"), line)
         if black == white:
-            raise FormatError(
-                f"{black!r} cannot play themselves; black and white must differ",
+            raise format_error(
+                Msg("{black!r} cannot play themselves; black and white must differ", black=black),
                 line=line,
                 token=black,
             )
@@ -407,7 +445,9 @@ def parse_games_csv(data: bytes | str) -> list[CsvGame]:
                 komi=komi,
                 tournament=_cell(row, columns, "tournament") or None,
                 round=(
-                    _field(_positive, round_text, line, "round", "a round is a number, e.g. 3")
+                    _field(
+                        _positive, round_text, line, "round", Msg("a round is a number, e.g. 3")
+                    )
                     if round_text
                     else None
                 ),
@@ -420,14 +460,14 @@ def parse_games_csv(data: bytes | str) -> list[CsvGame]:
 def _stones(text: str) -> int:
     stones = _int(text)
     if not 0 <= stones <= 9:
-        raise ValueError("out of range")
+        raise ValueError(Msg("out of range"))
     return stones
 
 
 def _positive(text: str) -> int:
     value = _int(text)
     if value < 1:
-        raise ValueError("rounds count from 1")
+        raise ValueError(Msg("rounds count from 1"))
     return value
 
 
@@ -458,7 +498,7 @@ def parse_ratings_csv(data: bytes | str) -> list[RatingRow]:
         _check_width(row, width, line)
         rating_text = _cell(row, columns, "rating")
         rating = _field(
-            _int, rating_text, line, "rating", "a rating is a whole number, e.g. name,1985,2k"
+            _int, rating_text, line, "rating", Msg("a rating is a whole number, e.g. name,1985,2k")
         )
         rank_text = _cell(row, columns, "rank")
         rank = _field(_rank, rank_text, line, "rank", RANK_EXAMPLE) if rank_text else None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from engine.errors import FormatError, RankError
+from engine.formats.messages import bare_message, format_error, joined, message_of
 from engine.formats.tournament_file import (
     EVEN_RULE,
     ByeKind,
@@ -36,6 +37,7 @@ from engine.formats.tournament_file import (
 )
 from engine.handicap import rank_handicap
 from engine.ranks import RANK_EXAMPLE, Rank, parse_rank_lenient
+from engine.text import Msg, plural
 from engine.types import Outcome, Result
 
 UTF8 = "UTF-8"
@@ -45,11 +47,11 @@ TEXT = "text"  # the caller passed already decoded text
 UNKNOWN_COUNTRY = "XX"  # formats.md: country XX if unknown
 UNKNOWN_CLUB = "xxxx"  # formats.md: club xxxx if unknown
 
-ROUND_TOKEN_EXAMPLE = (
+ROUND_TOKEN_EXAMPLE = Msg(
     "a round token is OPP RES [SEP] [COLOUR] [HANDICAP], e.g. 12+/w0, 7-!b2, 23+ or 0+"
 )
-DATE_EXAMPLE = "DT[2026-04-11,2026-04-12] (first and last day, YYYY-MM-DD)"
-HANDICAP_RULE_EXAMPLE = "HA[h2] (handicap = rank difference reduced by 2; h9: no handicap)"
+DATE_EXAMPLE = Msg("DT[2026-04-11,2026-04-12] (first and last day, YYYY-MM-DD)")
+HANDICAP_RULE_EXAMPLE = Msg("HA[h2] (handicap = rank difference reduced by 2; h9: no handicap)")
 
 _KEY_RE = re.compile(r"\s*([A-Za-z]{2})\[([^\]]*)\]")
 _ONE_KEY_RE = re.compile(r"^\s*([A-Za-z]{2})\[(.*)\]\s*$")
@@ -130,7 +132,9 @@ def parse_h9(data: bytes | str) -> TournamentFile:
         else:
             rows.append(_read_player_line(raw, number))
     if not rows:
-        raise FormatError("the file has no player lines (place, name, rank, country, club, …)")
+        raise format_error(
+            Msg("the file has no player lines (place, name, rank, country, club, …)")
+        )
     rounds = _count_rounds(rows)
     tokens = [
         [_read_token(tok, row.line, len(rows)) for tok in row.rest[len(row.rest) - rounds :]]
@@ -139,33 +143,54 @@ def parse_h9(data: bytes | str) -> TournamentFile:
     for position, row in enumerate(rows, 1):
         for tok in tokens[position - 1]:
             if tok.opp == position:
-                raise FormatError(
-                    f"{tok.text!r} pairs the player with themselves (line position "
-                    f"{position}); the opponent is the other player's line position",
+                raise format_error(
+                    Msg(
+                        "{text!r} pairs the player with themselves (line position {position}); "
+                        "the opponent is the other player's line position",
+                        text=tok.text,
+                        position=position,
+                    ),
                     line=row.line,
                     token=tok.text,
                 )
         if row.pro:
             warnings.append(
-                f"line {row.line}: {row.name} has a professional rank, read as {row.rank}"
+                Msg(
+                    "line {line}: {name} has a professional rank, read as {rank}",
+                    line=row.line,
+                    name=row.name,
+                    rank=row.rank,
+                )
             )
     handicap_rule = _handicap_rule(header)
     games, byes = _pair(rows, tokens, handicap_rule)
     inferred = sum(g.handicap_inferred for g in games)
     if inferred:
         warnings.append(
-            f"{_games_count(inferred)} neither colour nor handicap: stones computed from "
-            f"HA[h{handicap_rule}]"
+            plural(
+                "{n} game has neither colour nor handicap: stones computed from HA[h{rule}]",
+                "{n} games have neither colour nor handicap: stones computed from HA[h{rule}]",
+                inferred,
+                rule=handicap_rule,
+            )
         )
     unknown = sum(1 for g in games if g.result is None and g.double is None)
     if unknown:
-        warnings.append(f"{_games_count(unknown)} an unknown result (?): stored, never rated")
+        warnings.append(
+            plural(
+                "{n} game has an unknown result (?): stored, never rated",
+                "{n} games have an unknown result (?): stored, never rated",
+                unknown,
+            )
+        )
     note = administrative_note(games, {position: row.name for position, row in enumerate(rows, 1)})
     if note:
         warnings.append(note)
     start, end = _dates(header)
     if start is None:
-        warnings.append(f"the file has no dates; add them, e.g. {DATE_EXAMPLE}")
+        warnings.append(
+            Msg("the file has no dates; add them, e.g. {example}", example=DATE_EXAMPLE)
+        )
     even = (
         all(g.stones == 0 for g in games) if handicap_rule is None else handicap_rule >= EVEN_RULE
     )
@@ -206,10 +231,6 @@ def parse_h9(data: bytes | str) -> TournamentFile:
     )
 
 
-def _games_count(count: int) -> str:
-    return "1 game has" if count == 1 else f"{count} games have"
-
-
 def _decode(data: bytes | str) -> tuple[str, str, list[str]]:
     """Valid UTF-8 is UTF-8, anything else ISO-8859-15 (formats.md, Encoding)."""
     if isinstance(data, str):
@@ -218,7 +239,11 @@ def _decode(data: bytes | str) -> tuple[str, str, list[str]]:
     try:
         return raw.decode("utf-8"), UTF8, []
     except UnicodeDecodeError:
-        return raw.decode("iso8859_15"), LATIN9, [f"the file is not UTF-8: read as {LATIN9}"]
+        return (
+            raw.decode("iso8859_15"),
+            LATIN9,
+            [Msg("the file is not UTF-8: read as {encoding}", encoding=LATIN9)],
+        )
 
 
 def _read_header_line(content: str, number: int, header: _Header) -> None:
@@ -239,8 +264,13 @@ def _read_header_line(content: str, number: int, header: _Header) -> None:
         elif key in ("CL", "EV", "PC", "DT", "HA", "KM", "TM", "TC"):
             if key in header.values:
                 first = header.values[key][1]
-                raise FormatError(
-                    f"{key}[…] is given twice (lines {first} and {number}); keep one",
+                raise format_error(
+                    Msg(
+                        "{key}[…] is given twice (lines {first} and {number}); keep one",
+                        key=key,
+                        first=first,
+                        number=number,
+                    ),
                     line=number,
                     token=f"{key}[{raw_value}]",
                 )
@@ -263,21 +293,38 @@ def _dates(header: _Header) -> tuple[dt.date | None, dt.date | None]:
     value, number = found
     parts = [part.strip() for part in value.split(",")]
     if len(parts) > 2 or not all(_DATE_RE.match(part) for part in parts):
-        raise FormatError(
-            f"cannot read the dates DT[{value}]; write {DATE_EXAMPLE}", line=number, token=value
+        raise format_error(
+            Msg(
+                "cannot read the dates DT[{value}]; write {example}",
+                value=value,
+                example=DATE_EXAMPLE,
+            ),
+            line=number,
+            token=value,
         )
     try:
         dates = [dt.date.fromisoformat(part) for part in parts]
     except ValueError as exc:
-        raise FormatError(
-            f"DT[{value}] holds an impossible date ({exc}); write {DATE_EXAMPLE}",
+        raise format_error(
+            Msg(
+                "DT[{value}] holds an impossible date ({error}); write {example}",
+                value=value,
+                error=message_of(exc),
+                example=DATE_EXAMPLE,
+            ),
             line=number,
             token=value,
         ) from None
     start, end = dates[0], dates[-1]
     if end < start:
-        raise FormatError(
-            f"DT[{value}] ends before it starts; write {DATE_EXAMPLE}", line=number, token=value
+        raise format_error(
+            Msg(
+                "DT[{value}] ends before it starts; write {example}",
+                value=value,
+                example=DATE_EXAMPLE,
+            ),
+            line=number,
+            token=value,
         )
     return start, end
 
@@ -289,8 +336,12 @@ def _handicap_rule(header: _Header) -> int | None:
     value, number = found
     match = _HA_RE.match(value)
     if match is None:
-        raise FormatError(
-            f"cannot read the handicap rule HA[{value}]; write {HANDICAP_RULE_EXAMPLE}",
+        raise format_error(
+            Msg(
+                "cannot read the handicap rule HA[{value}]; write {example}",
+                value=value,
+                example=HANDICAP_RULE_EXAMPLE,
+            ),
             line=number,
             token=value,
         )
@@ -310,9 +361,12 @@ def _time_minutes(header: _Header) -> int | None:
         return None
     value, number = found
     if not value.isdecimal():
-        raise FormatError(
-            f"cannot read the time TM[{value}]; write the adjusted time in whole minutes, "
-            f"e.g. TM[60]",
+        raise format_error(
+            Msg(
+                "cannot read the time TM[{value}]; write the adjusted time in whole "
+                "minutes, e.g. TM[60]",
+                value=value,
+            ),
             line=number,
             token=value,
         )
@@ -327,15 +381,15 @@ def _read_player_line(raw: str, number: int) -> _Row:
         raw = raw[: pin_match.start()]
     tokens = raw.split()
     if not tokens:
-        raise FormatError("a player line holds only an EGD PIN", line=number, token="|")
+        raise format_error(Msg("a player line holds only an EGD PIN"), line=number, token="|")
     place = None
     first = 0
     place_match = _PLACE_RE.match(tokens[0])
     if place_match is not None:
         place, first = int(place_match[1]), 1
     elif tokens[0][0].isdecimal():
-        raise FormatError(
-            f"{tokens[0]!r} is neither a place number nor the start of a name",
+        raise format_error(
+            Msg("{token!r} is neither a place number nor the start of a name", token=tokens[0]),
             line=number,
             token=tokens[0],
         )
@@ -344,15 +398,22 @@ def _read_player_line(raw: str, number: int) -> _Row:
         end += 1  # the name ends at the rank, the first word that starts with a digit
     if end == first:
         token = tokens[first] if first < len(tokens) else tokens[-1]
-        raise FormatError(
-            f"no name before the rank {token!r}; a player line is: place, name, rank, "
-            f"country, club, criteria, one token per round",
+        raise format_error(
+            Msg(
+                "no name before the rank {token!r}; a player line is: place, name, "
+                "rank, country, club, criteria, one token per round",
+                token=token,
+            ),
             line=number,
             token=token,
         )
     if end == len(tokens):
-        raise FormatError(
-            f"no rank after the name {' '.join(tokens[first:])!r} ({RANK_EXAMPLE}, or 1p)",
+        raise format_error(
+            Msg(
+                "no rank after the name {name!r} ({example}, or 1p)",
+                name=" ".join(tokens[first:]),
+                example=RANK_EXAMPLE,
+            ),
             line=number,
             token=tokens[-1],
         )
@@ -361,23 +422,34 @@ def _read_player_line(raw: str, number: int) -> _Row:
     try:
         rank, pro = parse_rank_lenient(rank_token)
     except RankError as exc:
-        raise FormatError(
-            f"{rank_token!r} after the name {name!r} is not a rank: {exc}",
+        raise format_error(
+            Msg(
+                "{rank!r} after the name {name!r} is not a rank: {error}",
+                rank=rank_token,
+                name=name,
+                error=message_of(exc),
+            ),
             line=number,
             token=rank_token,
         ) from None
     if end + 2 >= len(tokens):
-        raise FormatError(
-            f"expected a country (2 letters, XX if unknown) and a club (xxxx if unknown) "
-            f"after the rank {rank_token!r}",
+        raise format_error(
+            Msg(
+                "expected a country (2 letters, XX if unknown) and a club (xxxx if "
+                "unknown) after the rank {rank!r}",
+                rank=rank_token,
+            ),
             line=number,
             token=rank_token,
         )
     country_token, club = tokens[end + 1], tokens[end + 2]
     if _COUNTRY_RE.match(country_token) is None:
-        raise FormatError(
-            f"{country_token!r} after the rank is not a country: write 2 letters such as HU, "
-            f"or XX if unknown",
+        raise format_error(
+            Msg(
+                "{country!r} after the rank is not a country: write 2 letters such as HU, or XX "
+                "if unknown",
+                country=country_token,
+            ),
             line=number,
             token=country_token,
         )
@@ -424,10 +496,15 @@ def _count_rounds(rows: list[_Row]) -> int:
     for row in rows:
         if len(row.rest) != width:
             model = next(r for r in rows if len(r.rest) == width)
-            raise FormatError(
-                f"round count mismatch: {len(row.rest)} columns after the club where line "
-                f"{model.line} has {width} (criteria, then one token per round); every player "
-                f"needs the same number of round tokens",
+            raise format_error(
+                Msg(
+                    "round count mismatch: {rest} columns after the club where line {line} "
+                    "has {width} (criteria, then one token per round); every player needs "
+                    "the same number of round tokens",
+                    rest=len(row.rest),
+                    line=model.line,
+                    width=width,
+                ),
                 line=row.line,
                 token=row.rest[-1] if row.rest else row.club,
             )
@@ -440,23 +517,34 @@ def _count_rounds(rows: list[_Row]) -> int:
         # another line has a real round token where this one has something else
         culprit = rows[runs.index(rounds)]
         token = culprit.rest[criteria - 1]
-        raise FormatError(
-            f"{token!r} is not a round token ({ROUND_TOKEN_EXAMPLE})",
+        raise format_error(
+            Msg(
+                "{token!r} is not a round token ({example})",
+                token=token,
+                example=ROUND_TOKEN_EXAMPLE,
+            ),
             line=culprit.line,
             token=token,
         )
     for row in rows:
         for tok in row.rest[:criteria]:
             if not _is_criterion(tok):
-                raise FormatError(
-                    f"unknown token {tok!r}: expected a number (a criteria column such as MMS) "
-                    f"or a round token ({ROUND_TOKEN_EXAMPLE})",
+                raise format_error(
+                    Msg(
+                        "unknown token {tok!r}: expected a number (a criteria column such as "
+                        "MMS) or a round token ({example})",
+                        tok=tok,
+                        example=ROUND_TOKEN_EXAMPLE,
+                    ),
                     line=row.line,
                     token=tok,
                 )
     if rounds == 0:
-        raise FormatError(
-            f"no round tokens found after the criteria columns ({ROUND_TOKEN_EXAMPLE})",
+        raise format_error(
+            Msg(
+                "no round tokens found after the criteria columns ({example})",
+                example=ROUND_TOKEN_EXAMPLE,
+            ),
             line=rows[0].line,
             token=rows[0].rest[-1] if rows[0].rest else rows[0].club,
         )
@@ -466,21 +554,33 @@ def _count_rounds(rows: list[_Row]) -> int:
 def _read_token(text: str, line: int, players: int) -> _Token:
     match = _ROUND_RE.match(text)
     if match is None:  # pragma: no cover - _count_rounds only leaves round-shaped tokens
-        raise FormatError(
-            f"{text!r} is not a round token ({ROUND_TOKEN_EXAMPLE})", line=line, token=text
+        raise format_error(
+            Msg(
+                "{text!r} is not a round token ({example})", text=text, example=ROUND_TOKEN_EXAMPLE
+            ),
+            line=line,
+            token=text,
         )
     opp = int(match["opp"])
     if opp == 0 and (match["sep"] or match["colour"] or match["stones"] or match["res"] == "?"):
-        raise FormatError(
-            f"{text!r}: a round without an opponent is written 0+ (bye, a win), 0= (bye, half) "
-            f"or 0- (not paired)",
+        raise format_error(
+            Msg(
+                "{text!r}: a round without an opponent is written 0+ (bye, a win), 0= "
+                "(bye, half) or 0- (not paired)",
+                text=text,
+            ),
             line=line,
             token=text,
         )
     if opp > players:
-        raise FormatError(
-            f"opponent {opp} in {text!r} is out of range: the file has {players} player lines "
-            f"and opponents are numbered by line position",
+        raise format_error(
+            Msg(
+                "opponent {opp} in {text!r} is out of range: the file has {players} "
+                "player lines and opponents are numbered by line position",
+                opp=opp,
+                text=text,
+                players=players,
+            ),
             line=line,
             token=text,
         )
@@ -524,9 +624,9 @@ def _pair(
             )
     if errors:
         first = errors[0]
-        message = str(first).removeprefix(f"line {first.line}: ")
-        raise FormatError(
-            "\n".join([message, *(str(error) for error in errors[1:])]),
+        message = bare_message(first)
+        raise format_error(
+            joined([message, *(message_of(error) for error in errors[1:])], lines=True),
             line=first.line,
             token=first.token,
         )
@@ -545,10 +645,21 @@ def _check_one_game(
     if tokens[theirs.opp - 1][round_number - 1].opp != mine.opp:
         return  # not a pair either: reported as a disagreement
     row, other, third = rows[position - 1], rows[mine.opp - 1], rows[theirs.opp - 1]
-    raise FormatError(
-        f"round {round_number}: line {row.line} ({row.name}) has {mine.text!r}, a game against "
-        f"line {other.line} ({other.name}), but {other.name} plays line {third.line} "
-        f"({third.name}) in that round ({theirs.text!r}); a player has one game a round",
+    raise format_error(
+        Msg(
+            "round {round}: line {line} ({name}) has {token!r}, a game against line {other_line} "
+            "({other}), but {other} plays line {third_line} ({third}) in that round "
+            "({other_token!r}); a player has one game a round",
+            round=round_number,
+            line=row.line,
+            name=row.name,
+            token=mine.text,
+            other_line=other.line,
+            other=other.name,
+            third_line=third.line,
+            third=third.name,
+            other_token=theirs.text,
+        ),
         line=row.line,
         token=mine.text,
     )
@@ -558,26 +669,37 @@ def _check_agreement(
     round_number: int, position: int, row: _Row, mine: _Token, other: _Row, theirs: _Token
 ) -> None:
     def disagree(what: str) -> FormatError:
-        return FormatError(
-            f"round {round_number}: line {row.line} ({row.name}) has {mine.text!r} but line "
-            f"{other.line} ({other.name}) has {theirs.text!r}; the two tokens of a game must "
-            f"agree ({what})",
+        return format_error(
+            Msg(
+                "round {round}: line {line} ({name}) has {token!r} but line {other_line} "
+                "({other}) has {other_token!r}; the two tokens of a game must agree ({what})",
+                round=round_number,
+                line=row.line,
+                name=row.name,
+                token=mine.text,
+                other_line=other.line,
+                other=other.name,
+                other_token=theirs.text,
+                what=what,
+            ),
             line=row.line,
             token=mine.text,
         )
 
     if theirs.opp != position:
-        raise disagree(f"line {other.line} should name opponent {position}")
+        raise disagree(
+            Msg("line {line} should name opponent {position}", line=other.line, position=position)
+        )
     if mine.played != theirs.played:
-        raise disagree("both played (/) or both by default (!)")
+        raise disagree(Msg("both played (/) or both by default (!)"))
     # both + or both -: OpenGotha's both win / both lose, with / or ! (formats.md)
     double = mine.res == theirs.res and mine.res in "+-"
     if theirs.res != _OPPOSITE[mine.res] and not double:
-        raise disagree("opposite results: + and -, = and =, ? and ?")
+        raise disagree(Msg("opposite results: + and -, = and =, ? and ?"))
     if mine.colour is not None and mine.colour == theirs.colour:
-        raise disagree("opposite colours, w and b")
+        raise disagree(Msg("opposite colours, w and b"))
     if mine.stones is not None and theirs.stones is not None and mine.stones != theirs.stones:
-        raise disagree("the same handicap")
+        raise disagree(Msg("the same handicap"))
 
 
 def _game(

@@ -19,7 +19,8 @@ from fractions import Fraction
 import defusedxml.ElementTree as SafeET  # type: ignore[import-untyped,unused-ignore]
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped,unused-ignore]
 
-from engine.errors import FormatError, RankError, TimeControlError
+from engine.errors import RankError, TimeControlError
+from engine.formats.messages import format_error, joined, message_of
 from engine.formats.names import fold_name
 from engine.formats.tournament_file import (
     EVEN_RULE,
@@ -32,6 +33,7 @@ from engine.formats.tournament_file import (
     parse_komi,
 )
 from engine.ranks import parse_rank_lenient
+from engine.text import Msg, plural
 from engine.timecontrol import Overtime, TimeControl
 from engine.types import Outcome, Result
 
@@ -75,18 +77,23 @@ def parse_opengotha(data: bytes | str) -> TournamentFile:
     """
     root = _parse_xml(data)
     if root.tag != "Tournament":
-        raise FormatError(
-            f"the root element is <{root.tag}>, not <Tournament>: this is not an OpenGotha "
-            f"tournament file",
+        raise format_error(
+            Msg(
+                "the root element is <{tag}>, not <Tournament>: this is not an "
+                "OpenGotha tournament file",
+                tag=root.tag,
+            ),
             token=root.tag,
         )
     encoding = _declared_encoding(data)
     warnings: list[str] = []
     general = root.find("TournamentParameterSet/GeneralParameterSet")
     if general is None:
-        raise FormatError(
-            "the file has no <TournamentParameterSet><GeneralParameterSet>; export the whole "
-            "tournament from OpenGotha (File → Save)",
+        raise format_error(
+            Msg(
+                "the file has no <TournamentParameterSet><GeneralParameterSet>; export "
+                "the whole tournament from OpenGotha (File → Save)"
+            ),
             token="GeneralParameterSet",
         )
     rounds = _int(general, "numberOfRounds", None, low=1)
@@ -95,7 +102,7 @@ def parse_opengotha(data: bytes | str) -> TournamentFile:
     games = _games(root, keys, rounds, by_position)
     byes = _byes(root, general, keys, rounds, by_position)
     if by_position.clashes:  # all or nothing: every player twice in a round is named
-        raise FormatError("\n".join(by_position.clashes), token=by_position.first)
+        raise format_error(joined(by_position.clashes, lines=True), token=by_position.first)
     for round_number in range(1, rounds + 1):
         for player in players:
             if (round_number, player.position) not in by_position:
@@ -107,8 +114,13 @@ def parse_opengotha(data: bytes | str) -> TournamentFile:
     time = _time(general)
     unknown = sum(1 for g in games if g.result is None and g.double is None)
     if unknown:
-        counted = "1 game has" if unknown == 1 else f"{unknown} games have"
-        warnings.append(f"{counted} an unknown result: stored, never rated")
+        warnings.append(
+            plural(
+                "{n} game has an unknown result: stored, never rated",
+                "{n} games have an unknown result: stored, never rated",
+                unknown,
+            )
+        )
     note = administrative_note(games, {player.position: player.name for player in players})
     if note:
         warnings.append(note)
@@ -150,14 +162,19 @@ def _parse_xml(data: bytes | str) -> ET.Element:
     try:
         root: ET.Element = SafeET.fromstring(data)
     except DefusedXmlException as exc:
-        raise FormatError(
-            f"the XML file declares entities or external references ({exc}); hoshi refuses "
-            f"to expand them: export the file again from OpenGotha",
+        raise format_error(
+            Msg(
+                "the XML file declares entities or external references ({error}); hoshi refuses "
+                "to expand them: export the file again from OpenGotha",
+                error=message_of(exc),
+            ),
             token=type(exc).__name__,
         ) from None
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
-        raise FormatError(f"not well-formed XML: {exc}", line=line) from None
+        raise format_error(
+            Msg("not well-formed XML: {error}", error=message_of(exc)), line=line
+        ) from None
     return root
 
 
@@ -177,15 +194,25 @@ def _int(element: ET.Element, attribute: str, default: int | None, *, low: int =
     text = element.get(attribute)
     if text is None or not text.strip():
         if default is None:
-            raise FormatError(
-                f"{_where(element)} has no {attribute}; it needs a whole number",
+            raise format_error(
+                Msg(
+                    "{element} has no {attribute}; it needs a whole number",
+                    element=_where(element),
+                    attribute=attribute,
+                ),
                 token=attribute,
             )
         return default
     stripped = text.strip()
     if not stripped.isdecimal() or int(stripped) < low:
-        raise FormatError(
-            f"{attribute}={text!r} in {_where(element)} is not a whole number ≥ {low}",
+        raise format_error(
+            Msg(
+                "{attribute}={text!r} in {element} is not a whole number ≥ {low}",
+                attribute=attribute,
+                text=text,
+                element=_where(element),
+                low=low,
+            ),
             token=text,
         )
     return int(stripped)
@@ -198,8 +225,12 @@ def _date(element: ET.Element, attribute: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise FormatError(
-            f"{attribute}={text!r} is not a date; OpenGotha writes YYYY-MM-DD, e.g. 2026-04-11",
+        raise format_error(
+            Msg(
+                "{attribute}={text!r} is not a date; OpenGotha writes YYYY-MM-DD, e.g. 2026-04-11",
+                attribute=attribute,
+                text=text,
+            ),
             token=text,
         ) from None
 
@@ -217,7 +248,7 @@ def player_key(name: str, first_name: str) -> str:
 def _players(root: ET.Element, warnings: list[str]) -> tuple[list[FilePlayer], dict[str, int]]:
     elements = root.findall("Players/Player")
     if not elements:
-        raise FormatError("the file has no <Players><Player …/></Players>", token="Players")
+        raise format_error(Msg("the file has no <Players><Player …/></Players>"), token="Players")
     used = _used_keys(root)
     players: list[FilePlayer] = []
     keys: dict[str, int] = {}
@@ -226,28 +257,52 @@ def _players(root: ET.Element, warnings: list[str]) -> tuple[list[FilePlayer], d
         first_name = element.get("firstName", "").strip()
         key = player_key(surname, first_name)
         if not key:
-            raise FormatError(f"{_where(element)} has no name", token="name")
+            raise format_error(Msg("{element} has no name", element=_where(element)), token="name")
         if element.get("registeringStatus") == UNPLAYED_STATUS and key not in used:
-            warnings.append(f"{surname} {first_name} is only pre-registered and played no game")
+            warnings.append(
+                Msg(
+                    "{surname} {first_name} is only pre-registered and played no game",
+                    surname=surname,
+                    first_name=first_name,
+                )
+            )
             continue
         if key in keys:
-            raise FormatError(
-                f"two players have the key {key!r} ({surname} {first_name}); OpenGotha keys "
-                f"must be unique",
+            raise format_error(
+                Msg(
+                    "two players have the key {key!r} ({surname} {first_name}); OpenGotha "
+                    "keys must be unique",
+                    key=key,
+                    surname=surname,
+                    first_name=first_name,
+                ),
                 token=key,
             )
         rank_text = element.get("rank", "").strip()
         try:
             rank, pro = parse_rank_lenient(rank_text)
         except RankError as exc:
-            raise FormatError(
-                f"rank={rank_text!r} of {surname} {first_name} is not a rank: {exc}",
+            raise format_error(
+                Msg(
+                    "rank={rank!r} of {surname} {first_name} is not a rank: {error}",
+                    rank=rank_text,
+                    surname=surname,
+                    first_name=first_name,
+                    error=message_of(exc),
+                ),
                 token=rank_text,
             ) from None
         position = len(players) + 1
         name = " ".join(f"{surname} {first_name}".replace("_", " ").split())
         if pro:
-            warnings.append(f"{name} has a professional rank {rank_text}, read as {rank}")
+            warnings.append(
+                Msg(
+                    "{name} has a professional rank {pro}, read as {rank}",
+                    name=name,
+                    pro=rank_text,
+                    rank=rank,
+                )
+            )
         players.append(
             FilePlayer(
                 position=position,
@@ -281,8 +336,12 @@ def _lookup(keys: dict[str, int], key: str, element: ET.Element) -> int:
     folded = [pos for k, pos in keys.items() if _ascii_key(k) == _ascii_key(key)]
     if len(folded) == 1:
         return folded[0]
-    raise FormatError(
-        f"{_where(element)} names the player {key!r}, who is not among the <Player> elements",
+    raise format_error(
+        Msg(
+            "{element} names the player {key!r}, who is not among the <Player> elements",
+            element=_where(element),
+            key=key,
+        ),
         token=key,
     )
 
@@ -305,10 +364,16 @@ class _Rounds(dict[tuple[int, int], str]):
 def _occupy(by_position: _Rounds, round_number: int, position: int, what: str) -> None:
     earlier = by_position.get((round_number, position))
     if earlier is not None:
-        name = by_position.names.get(position, f"player {position}")
+        name = by_position.names.get(position) or Msg("player {position}", position=position)
         by_position.clashes.append(
-            f"round {round_number}: {name} appears twice ({earlier} and {what}); "
-            f"a player has one game or bye a round"
+            Msg(
+                "round {round}: {name} appears twice ({earlier} and {what}); a player has one "
+                "game or bye a round",
+                round=round_number,
+                name=name,
+                earlier=earlier,
+                what=what,
+            )
         )
         if by_position.first is None:
             by_position.first = what
@@ -326,25 +391,41 @@ def _games(
     for element in root.findall("Games/Game"):
         round_number = _int(element, "roundNumber", None, low=1)
         if round_number > rounds:
-            raise FormatError(
-                f"{_where(element)} is in round {round_number} of a {rounds}-round tournament",
+            raise format_error(
+                Msg(
+                    "{element} is in round {round_number} of a {rounds}-round tournament",
+                    element=_where(element),
+                    round_number=round_number,
+                    rounds=rounds,
+                ),
                 token=str(round_number),
             )
         white = _lookup(keys, element.get("whitePlayer", ""), element)
         black = _lookup(keys, element.get("blackPlayer", ""), element)
         if white == black:
-            raise FormatError(f"{_where(element)} pairs a player with themselves", token="Game")
+            raise format_error(
+                Msg("{element} pairs a player with themselves", element=_where(element)),
+                token="Game",
+            )
         stones = _int(element, "handicap", 0)
         if stones > 9:
-            raise FormatError(
-                f"handicap={stones} in {_where(element)}: handicap stones are 0–9",
+            raise format_error(
+                Msg(
+                    "handicap={stones} in {element}: handicap stones are 0–9",
+                    stones=stones,
+                    element=_where(element),
+                ),
                 token=str(stones),
             )
         result_name = element.get("result", "RESULT_UNKNOWN").strip()
         if result_name not in RESULTS:
-            raise FormatError(
-                f"result={result_name!r} in {_where(element)} is not an OpenGotha result "
-                f"(RESULT_BLACKWINS, RESULT_WHITEWINS, RESULT_EQUAL, RESULT_UNKNOWN, …)",
+            raise format_error(
+                Msg(
+                    "result={result!r} in {element} is not an OpenGotha result "
+                    "(RESULT_BLACKWINS, RESULT_WHITEWINS, RESULT_EQUAL, RESULT_UNKNOWN, …)",
+                    result=result_name,
+                    element=_where(element),
+                ),
                 token=result_name,
             )
         result, played, double = RESULTS[result_name]
@@ -374,16 +455,24 @@ def _byes(
 ) -> list[FileBye]:
     value = general.get("genNBW2ValueBye", DEFAULT_BYE_VALUE).strip()
     if value not in BYE_VALUES:
-        raise FormatError(
-            f"genNBW2ValueBye={value!r} should be 2 (a bye is a win), 1 (half) or 0",
+        raise format_error(
+            Msg(
+                "genNBW2ValueBye={value!r} should be 2 (a bye is a win), 1 (half) or 0",
+                value=value,
+            ),
             token=value,
         )
     byes: list[FileBye] = []
     for element in root.findall("ByePlayers/ByePlayer"):
         round_number = _int(element, "roundNumber", None, low=1)
         if round_number > rounds:
-            raise FormatError(
-                f"{_where(element)} is in round {round_number} of a {rounds}-round tournament",
+            raise format_error(
+                Msg(
+                    "{element} is in round {round_number} of a {rounds}-round tournament",
+                    element=_where(element),
+                    round_number=round_number,
+                    rounds=rounds,
+                ),
                 token=str(round_number),
             )
         position = _lookup(keys, element.get("player", ""), element)
@@ -431,11 +520,16 @@ def _time(general: ET.Element) -> TimeControl | None:
         if system == "FISCHER":
             return TimeControl(base_s, Overtime.FISCHER, _int(general, "fischerTime", 0))
     except TimeControlError as exc:
-        raise FormatError(f"the time control cannot be read: {exc}", token=system) from None
+        raise format_error(
+            Msg("the time control cannot be read: {error}", error=message_of(exc)), token=system
+        ) from None
     if system != "SUDDENDEATH":
-        raise FormatError(
-            f"complementaryTimeSystem={system!r} should be SUDDENDEATH, STDBYOYOMI, "
-            f"CANBYOYOMI or FISCHER",
+        raise format_error(
+            Msg(
+                "complementaryTimeSystem={system!r} should be SUDDENDEATH, STDBYOYOMI, "
+                "CANBYOYOMI or FISCHER",
+                system=system,
+            ),
             token=system,
         )
     return TimeControl(base_s) if base_s else None

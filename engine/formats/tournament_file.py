@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from engine.errors import FormatError
+from engine.formats.messages import format_error, joined
 from engine.ranks import Rank
+from engine.text import Msg, plural
 from engine.timecontrol import TimeControl
 from engine.types import DEFAULT_KOMI, Entry, Game, Outcome, PlayerId, Result, Tournament
 
@@ -33,7 +34,7 @@ EVEN_RULE = 9  # formats.md: HA[h9] and above: no handicap at all, an even tourn
 ONE_STONE_KOMI = Fraction(0)
 HANDICAP_KOMI = Fraction(1, 2)
 
-KOMI_EXAMPLE = "komi is a number of points such as 6.5, 7.5 or 0.5"
+KOMI_EXAMPLE = Msg("komi is a number of points such as 6.5, 7.5 or 0.5")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +149,12 @@ def parse_komi(text: str, *, line: int | None = None) -> Fraction:
     """
     match = _DECIMAL_RE.match(text)
     if match is None:
-        raise FormatError(
-            f"cannot read the komi {text.strip()!r} ({KOMI_EXAMPLE})",
+        raise format_error(
+            Msg(
+                "cannot read the komi {text!r} ({example})",
+                text=text.strip(),
+                example=KOMI_EXAMPLE,
+            ),
             line=line,
             token=text.strip(),
         )
@@ -221,17 +226,32 @@ def administrative_note(games: Sequence[FileGame], names: Mapping[int, str]) -> 
     doubles = [g for g in games if g.double is not None]
     if not doubles:
         return None
-    counted = (
-        "1 game with an administrative result (both win / both lose) is"
-        if len(doubles) == 1
-        else f"{len(doubles)} games with an administrative result (both win / both lose) are"
+    listed = joined(
+        [
+            Msg(
+                "round {round} {black} – {white} (both win)",
+                round=g.round,
+                black=names.get(g.black, g.black),
+                white=names.get(g.white, g.white),
+            )
+            if g.double is Outcome.WIN
+            else Msg(
+                "round {round} {black} – {white} (both lose)",
+                round=g.round,
+                black=names.get(g.black, g.black),
+                white=names.get(g.white, g.white),
+            )
+            for g in doubles
+        ]
     )
-    listed = "; ".join(
-        f"round {g.round} {names.get(g.black, g.black)} – {names.get(g.white, g.white)} "
-        f"({'both win' if g.double is Outcome.WIN else 'both lose'})"
-        for g in doubles
+    return plural(
+        "{n} game with an administrative result (both win / both lose) is stored and not rated: "
+        "{games}",
+        "{n} games with an administrative result (both win / both lose) are stored and not "
+        "rated: {games}",
+        len(doubles),
+        games=listed,
     )
-    return f"{counted} stored and not rated: {listed}"
 
 
 def to_engine(
@@ -261,8 +281,8 @@ def to_engine(
         ValueError: when a position has no player id.
     """
     if tf.start is None or tf.end is None:
-        raise FormatError(
-            "the file gives no tournament dates; add them, e.g. DT[2026-04-11,2026-04-12]"
+        raise format_error(
+            Msg("the file gives no tournament dates; add them, e.g. DT[2026-04-11,2026-04-12]")
         )
     missing = [p.position for p in tf.players if p.position not in player_ids]
     if missing:
@@ -272,9 +292,15 @@ def to_engine(
         pid = player_ids[player.position]
         if pid in seen:
             first = seen[pid]
-            raise FormatError(
-                f"{first.name!r} (line {first.line}) and {player.name!r} (line {player.line}) "
-                f"are matched to the same player; a player can appear only once",
+            raise format_error(
+                Msg(
+                    "{first!r} (line {first_line}) and {second!r} (line {second_line}) are "
+                    "matched to the same player; a player can appear only once",
+                    first=first.name,
+                    first_line=first.line,
+                    second=player.name,
+                    second_line=player.line,
+                ),
                 line=player.line,
                 token=player.name,
             )

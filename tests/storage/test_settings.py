@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import translated
 from engine.systems import SYSTEMS as REGISTRY
 from storage import Club, Database, club_settings, set_setting, settings
 from storage.clubs import create_club
@@ -144,3 +145,73 @@ async def test_a_rating_setting_defaults_to_today_in_the_club_zone(real: Databas
         )
     with pytest.raises(Refused, match="takes no date"):
         await set_setting(real, club, "komi", "7", actor=ORGANISER, since=D1)
+
+
+# ------------------------------------------------------------------ the club's language (issue 13)
+
+HOME = {"mgsz": "hu", "tensuusei": "ja", "swedish": "sv", "psg": "pl", "gor": "en"}
+
+
+class _Kansai:
+    """A rulebook factory that declares its country's language, as the real systems do."""
+
+    language = "ja"
+
+
+@pytest.fixture
+def kansai(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(REGISTRY, "plus", _Kansai)  # type: ignore[arg-type]  # only its language
+
+
+async def test_an_unset_language_is_the_systems_language(db: Database, club: Club, kansai: None):
+    typed = await club_settings(db, club)
+    assert typed.language == "ja"
+    assert typed.value("language") == settings.SystemLanguage()  # still the default
+    assert typed.text("language") == "the system's language (ja)"
+    assert settings.ClubSettings.defaults("plus").language == "ja"
+    assert settings.ClubSettings.defaults().language == "en"  # a chat without a club
+
+
+async def test_an_explicit_language_wins_over_the_systems(db: Database, club: Club, kansai: None):
+    assert await set_setting(db, club, "language", "sv", actor=ORGANISER)
+    typed = await club_settings(db, club)
+    assert typed.language == "sv" and typed.text("language") == "sv"
+    assert typed.value("language") != settings.SystemLanguage()
+    await set_setting(db, club, "system", "daily", actor=ORGANISER)
+    assert (await club_settings(db, club)).language == "sv"  # a system change keeps it
+
+
+async def test_an_unset_language_moves_with_the_system(db: Database, club: Club, kansai: None):
+    assert (await club_settings(db, club)).language == "ja"
+    await set_setting(db, club, "system", "daily", actor=ORGANISER)  # a system without one
+    assert (await club_settings(db, club)).language == "en"
+    await set_setting(db, club, "system", "plus", actor=ORGANISER)
+    assert (await club_settings(db, club)).language == "ja"
+
+
+def test_the_language_setting_shows_its_default_honestly() -> None:
+    setting = settings.setting_named("language")
+    assert setting is not None
+    assert setting.show(setting.default) == "the system's language"
+    assert setting.show(settings.SystemLanguage("hu")) == "the system's language (hu)"
+    assert setting.show(setting.read("ja")) == "ja"
+
+
+@pytest.mark.parametrize("system", sorted(HOME))
+async def test_each_rulebooks_club_speaks_its_language_by_default(real: Database, system: str):
+    club = await create_club(real, f"{system} club", system, actor=ORGANISER)
+    typed = await club_settings(real, club)
+    assert typed.language == settings.home_language(system)
+    if settings.home_language("mgsz") == "en":
+        pytest.skip("the rulebooks declare their languages in engine/ (helper wt-rules)")
+    assert typed.language == HOME[system]
+
+
+def test_the_language_settings_texts_read_in_each_language() -> None:
+    setting = settings.setting_named("language")
+    assert setting is not None
+    assert translated(setting.summary, "sv") == "språket i botens svar"
+    assert translated(setting.show(settings.SystemLanguage("hu")), "hu") == (
+        "a rendszer nyelve (hu)"
+    )
+    assert translated(setting.show(settings.SystemLanguage("ja")), "ja") == "方式の言語（ja）"
