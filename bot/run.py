@@ -24,14 +24,16 @@ from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
+from bot.i18n import N_, _
 from bot.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.run")
 
-NO_TOKEN = (
+NO_TOKEN = N_(
     "hoshi run: no bot token in the environment. Set TELEGRAM_TOKEN and/or DISCORD_TOKEN "
     "(never in the config file), or try the bot locally without a token: hoshi console"
 )
+"""Said (in the operator's language: ``_(NO_TOKEN)``) when no token is set."""
 
 
 class Adapter(Protocol):
@@ -123,7 +125,7 @@ async def run_bots(
     err = err or sys.stderr
     telegram_token, discord_token = config.telegram_token, config.discord_token
     if not telegram_token and not discord_token:
-        err.write(NO_TOKEN + "\n")
+        err.write(_(NO_TOKEN) + "\n")
         return 2
     path = (db_path or config.db_path).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -151,9 +153,12 @@ async def run_bots(
                     except Exception as exc:
                         log.debug("%s failed to start", platform, exc_info=True)
                         reason = RedactTokens([t for t in (telegram_token, discord_token) if t])
-                        err.write(
-                            f"hoshi run: {platform} did not start: {reason.redact(_reason(exc))}\n"
+                        why = _(
+                            "hoshi run: {platform} did not start: {reason}",
+                            platform=platform,
+                            reason=reason.redact(_reason(exc)),
                         )
+                        err.write(why + "\n")
                         return 1
                     started.append(adapter)
                 # one scheduler for the process, shared by both platforms (issue 4/6): what was
@@ -182,7 +187,7 @@ def _reason(exc: BaseException) -> str:
     """Why a platform refused to start, without ever echoing a token."""
     name = type(exc).__name__
     if name in ("InvalidToken", "LoginFailure"):
-        return "the token was rejected"
+        return _("the token was rejected")
     return f"{name}: {exc}" if str(exc) else name
 
 
