@@ -87,4 +87,24 @@ def parser_of_hoshi() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(name).add(commands)
+    for each in (parser, *commands.choices.values()):
+        _localised(each)
     return parser
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help with its own words ("usage:") in the operator's language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+def _localised(parser: argparse.ArgumentParser) -> None:
+    """The words argparse writes itself (its section titles, ``-h``'s help) in the operator's
+    language; argparse has no catalogue of its own for them."""
+    parser.formatter_class = _Formatter
+    parser._positionals.title = _("positional arguments")
+    parser._optionals.title = _("options")
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            action.help = _("show this help message and exit")

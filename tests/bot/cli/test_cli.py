@@ -1,15 +1,21 @@
-"""The ``hoshi`` command itself: ``--version``."""
+"""The ``hoshi`` command itself: ``--version``, and the operator's language (issue 13)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
+from bot.cli import operator_language
 
-PYPROJECT = Path(__file__).resolve().parents[3] / "pyproject.toml"
+ROOT = Path(__file__).resolve().parents[3]
+PYPROJECT = ROOT / "pyproject.toml"
+CUP = ROOT / "tests" / "engine" / "formats" / "data" / "spring_cup_40x5.h9"
 
 
 def test_version_prints_the_packages_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -18,3 +24,73 @@ def test_version_prints_the_packages_version(capsys: pytest.CaptureFixture[str])
         main(["--version"])
     assert exit_.value.code == 0
     assert capsys.readouterr().out == f"hoshi {version}\n"
+
+
+@pytest.mark.parametrize(
+    ("env", "language"),
+    [
+        ({}, "en"),
+        ({"LANG": "ja_JP.UTF-8"}, "ja"),
+        ({"LANG": "hu_HU"}, "hu"),
+        ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "sv_SE.UTF-8"}, "sv"),
+        ({"LC_ALL": "pl_PL.UTF-8", "LC_MESSAGES": "sv_SE.UTF-8", "LANG": "hu_HU"}, "pl"),
+        ({"LC_ALL": "", "LANG": "hu_HU.UTF-8"}, "hu"),  # an empty variable is not set
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "POSIX"}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),  # no catalogue: English
+    ],
+)
+def test_the_operators_language_is_the_posix_locales(env: dict[str, str], language: str) -> None:
+    assert operator_language(env) == language
+
+
+def test_rate_speaks_the_locales_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    assert main(["rate", str(CUP)]) == 0
+    out = capsys.readouterr().out
+    assert "Budapest Spring Cup 2026 — " in out and "で計算" in out
+    assert "順位  氏名" in out and "局数" in out and "段級位" in out
+    assert "入力: 持ち時間" in out and "参加者40名（ファイルの対局者行より）" in out
+    assert "rated under" not in out and "Inputs:" not in out and "Change" not in out
+
+
+def test_refusals_and_help_speak_the_locales_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
+    missing = tmp_path / "missing.h9"
+    assert main(["rate", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"hoshi: nie można odczytać {missing}: ")
+    assert main(["rate", str(CUP), "--C", "-3"]) == 2
+    assert "--C musi wynosić 0 lub więcej, a nie -3" in capsys.readouterr().err
+
+    monkeypatch.setenv("LC_ALL", "hu_HU.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["rate", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("használat: hoshi rate")
+    assert "kapcsolók:" in out and "ez a súgó, majd kilépés" in out
+    assert "a versenyfájl (.h9 vagy OpenGotha .xml)" in out
+    assert "options:" not in out and "the tournament file" not in out
+
+
+def test_the_hoshi_command_in_a_japanese_terminal() -> None:
+    """`LANG=ja_JP.UTF-8 python3 -m bot rate FILE`, as an organiser types it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
+    env["LANG"] = "ja_JP.UTF-8"
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "rate", str(CUP)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "で計算" in done.stdout and "増減" in done.stdout
+    assert "rated under" not in done.stdout
