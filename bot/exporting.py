@@ -125,17 +125,20 @@ def tournament_h9(export: Export, row: TournamentRow) -> str:
     for g in games:  # an h9 line has one cell per round (formats.md)
         for pid in (g.black, g.white):
             if (pid, g.round or 1) in seen:
-                raise FormatError(
-                    _(
-                        "{player} has two games in round {round} of {tournament}, and an EGD h9 "
-                        "file holds one game per player and round; export the games as CSV "
-                        "instead ({format})",
-                        player=players[pid][0].name,
-                        round=g.round or 1,
-                        tournament=t.name,
-                        format="games",
-                    )
+                refusal = _(
+                    "{player} has two games in round {round} of {tournament}, and an EGD h9 "
+                    "file holds one game per player and round; export the games as CSV "
+                    "instead ({format})",
+                    player=players[pid][0].name,
+                    round=g.round or 1,
+                    tournament=t.name,
+                    format="games",
                 )
+                error = FormatError(refusal)
+                # FormatError formats its message into a plain str: keep the translatable one,
+                # so that the chat answers in its own language (translated(exc.args[0]))
+                error.args = (refusal,)
+                raise error
             seen.add((pid, g.round or 1))
     file_players = tuple(
         FilePlayer(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError, DiscordConfig, TelegramConfig, load_config
+from bot.i18n import translated, using
 
 
 @pytest.fixture(autouse=True)
@@ -138,6 +139,21 @@ def test_every_config_error_names_the_file_and_key(
         load_config(path, env={})
     assert str(caught.value).startswith(f"{path}: ")
     assert message in str(caught.value)
+
+
+def test_config_errors_speak_the_operators_language(tmp_path: Path) -> None:
+    path = write(tmp_path, "[hoshi]\nsystem = 'elo'\n")
+    with using("ja"), pytest.raises(ConfigError) as caught:
+        load_config(path, env={})
+    assert str(caught.value) == (
+        f"{path}: [hoshi] systemはmgsz, tensuusei, swedish, psg, gorのいずれかにしてください"
+        "（'elo'ではなく）"
+    )
+    # and given again in another language, e.g. Polish
+    assert translated(caught.value.args[0], "pl") == (
+        f"{path}: [hoshi] system musi być jednym z: mgsz, tensuusei, swedish, psg, gor, "
+        "a nie 'elo'"
+    )
 
 
 @pytest.mark.parametrize("via", ["argument", "environment"])
