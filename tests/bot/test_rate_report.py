@@ -157,7 +157,7 @@ def test_the_table_in_polish() -> None:
     assert text.startswith("Budapest Spring Cup 2026 — przeliczony według: ")
     assert "Dane wejściowe: tempo 1h z pliku (TM); turniej bez fory według HA[h9]; " in text
     assert "40 uczestników z wierszy graczy w pliku" in text
-    assert "M-ce  Nazwisko" in text and "Stopień" in text and "stopień" in text
+    assert "M-ce  Nazwisko" in text and "Ranga" in text and "stopień" in text
     assert (
         "--ratings, wiersz 2: wartość 5 (Balázs Anikó) jest poza zakresem: " in text
         and "gracz zaczyna od stopnia 5k" in text

@@ -51,7 +51,7 @@ def test_rate_speaks_the_locales_language(
     assert main(["rate", str(CUP)]) == 0
     out = capsys.readouterr().out
     assert "Budapest Spring Cup 2026 — " in out and "で計算" in out
-    assert "順位  氏名" in out and "局数" in out and "段級位" in out
+    assert "順位  名前" in out and "局数" in out and "段級位" in out
     assert "入力: 持ち時間" in out and "参加者40名（ファイルの対局者行より）" in out
     assert "rated under" not in out and "Inputs:" not in out and "Change" not in out
 
@@ -92,5 +92,5 @@ def test_the_hoshi_command_in_a_japanese_terminal() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "で計算" in done.stdout and "増減" in done.stdout
+    assert "で計算" in done.stdout and "変動" in done.stdout
     assert "rated under" not in done.stdout
