@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import os
 import subprocess
 import sys
@@ -12,6 +14,10 @@ import pytest
 
 from bot.__main__ import main
 from bot.cli import operator_language
+from bot.config import Config, TelegramConfig
+from bot.i18n import current, using
+from bot.run import Bots, run_bots
+from tests.fakes import telegram as ft
 
 ROOT = Path(__file__).resolve().parents[3]
 PYPROJECT = ROOT / "pyproject.toml"
@@ -94,3 +100,41 @@ def test_the_hoshi_command_in_a_japanese_terminal() -> None:
     assert done.returncode == 0, done.stderr
     assert "で計算" in done.stdout and "変動" in done.stdout
     assert "rated under" not in done.stdout
+
+
+async def test_hoshi_run_tells_the_operator_in_the_terminals_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A rejected token is said in the terminal's language; the bots themselves start in the
+    source language, each chat then answered in its own (not the operator's terminal's)."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("TELEGRAM_TOKEN", "999999:WRONG-token-value")
+    async with ft.FakeBotApi() as api:
+        config = Config(
+            db_path=tmp_path / "hoshi.sqlite",
+            telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
+        )
+        err = io.StringIO()
+        with using("ja"):
+            assert await run_bots(config, err=err) == 1
+    assert (
+        err.getvalue() == "hoshi run: telegramを起動できませんでした: トークンが拒否されました\n"
+    )
+
+    monkeypatch.setenv("TELEGRAM_TOKEN", ft.TOKEN)
+    stop = asyncio.Event()
+    spoken: list[str] = []
+
+    def started(bots: Bots) -> None:
+        spoken.append(current())
+        stop.set()
+
+    async with ft.FakeBotApi() as api:
+        config = Config(
+            db_path=tmp_path / "hoshi.sqlite",
+            telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
+        )
+        with using("ja"):
+            status = await run_bots(config, stop=stop, on_started=started, err=io.StringIO())
+            assert current() == "ja"  # the terminal's language again afterwards
+    assert status == 0 and spoken == ["en"]
