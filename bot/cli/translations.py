@@ -143,8 +143,32 @@ def update(root: Path) -> int:
 
 
 def compile_(root: Path) -> int:
-    """``pybabel compile`` of every catalogue into its ``hoshi.mo``."""
-    return _pybabel(root, "compile", "-d", str(LOCALES), "-D", DOMAIN)
+    """``pybabel compile`` of every catalogue into its ``hoshi.mo``; 1 when pybabel left one
+    out because its header marks the whole catalogue fuzzy (it says so only in passing)."""
+    from bot.i18n.catalogues import LANGUAGES
+
+    status = _pybabel(root, "compile", "-d", str(LOCALES), "-D", DOMAIN)
+    skipped = [language for language in LANGUAGES if _whole_fuzzy(root / _po(language))]
+    for language in skipped:
+        fail(
+            _(
+                "{path}: not compiled: its header marks the whole catalogue fuzzy ({flag}); "
+                "remove that mark once the catalogue is reviewed",
+                path=_po(language),
+                flag="#, fuzzy",
+            )
+        )
+    return status or (1 if skipped else 0)
+
+
+def _whole_fuzzy(po: Path) -> bool:
+    """Whether the catalogue ``po`` exists and its header carries the ``fuzzy`` flag."""
+    from babel.messages.pofile import read_po
+
+    if not po.is_file():
+        return False
+    with po.open("rb") as handle:
+        return bool(read_po(handle).fuzzy)
 
 
 def fill_source(po: Path) -> int:
@@ -155,6 +179,7 @@ def fill_source(po: Path) -> int:
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=SOURCE, domain=DOMAIN)
     filled = 0
+    catalog.fuzzy = False  # English is complete by definition
     for message in catalog:
         if not message.id:
             continue
@@ -183,6 +208,14 @@ def problems(po: Path, template: Path | None = None) -> list[str]:
         for message in wanted:
             if message.id and catalog.get(message.id, message.context) is None:
                 found.append(_("missing: {text}", text=repr(_first(message.id))))
+    if catalog.fuzzy:
+        found.append(
+            _(
+                "the header marks the whole catalogue fuzzy ({flag}): pybabel compiles none of "
+                "it until that mark is removed",
+                flag="#, fuzzy",
+            )
+        )
     plurals = catalog.num_plurals
     for message in catalog:
         if not message.id:

@@ -225,3 +225,35 @@ def test_update_before_extract_says_what_to_run(
 ) -> None:
     assert hoshi(project, "update") == 2
     assert "run hoshi translations extract first" in capsys.readouterr().err
+
+
+def test_a_catalogue_marked_fuzzy_as_a_whole_is_named_by_check_and_compile(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pybabel compile skips such a catalogue and exits 0; hoshi says which and fails."""
+    hoshi(project, "extract")
+    hoshi(project, "update")
+    translate_all(project)
+    hungarian = catalogue(project, "hu")
+    hungarian.fuzzy = True  # as a Catalog made by hand starts
+    save(project, "hu", hungarian)
+    capsys.readouterr()
+    assert hoshi(project, "check") == 1
+    assert "hu: 1 problem\n  the header marks the whole catalogue fuzzy (#, fuzzy)" in (
+        capsys.readouterr().out
+    )
+    assert hoshi(project, "compile") == 1
+    err = capsys.readouterr().err
+    assert "hoshi: bot/i18n/locales/hu/LC_MESSAGES/hoshi.po: not compiled: its header" in err
+    assert not (project / LOCALES / "hu" / "LC_MESSAGES" / "hoshi.mo").exists()
+    assert (project / LOCALES / "pl" / "LC_MESSAGES" / "hoshi.mo").exists()
+
+
+def test_update_leaves_the_english_catalogue_whole(project: Path) -> None:
+    hoshi(project, "extract")
+    hoshi(project, "update")
+    english = catalogue(project, "en")
+    english.fuzzy = True
+    save(project, "en", english)
+    hoshi(project, "update")
+    assert not catalogue(project, "en").fuzzy
