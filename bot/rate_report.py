@@ -316,7 +316,7 @@ def _with_weight(
                 _n(
                     "{n} participant from {option}",
                     "{n} participants from {option}",
-                    participants,
+                    inputs.participants,
                     option="--participants",
                 )
             )
@@ -325,7 +325,7 @@ def _with_weight(
                 _n(
                     "{n} participant from the file's player lines",
                     "{n} participants from the file's player lines",
-                    participants,
+                    participants or 0,
                 )
             )
         if inputs.importance:
@@ -335,7 +335,7 @@ def _with_weight(
                     option="--importance " + ",".join(inputs.importance),
                 )
             )
-    lines = [
+    lines: list[str] = [
         _(
             "{label}: {how}",
             label=weight.label,

@@ -233,7 +233,7 @@ def problems(po: Path, template: Path | None = None) -> list[str]:
             continue
         want = _fields(ids[-1])
         for string in strings:
-            got = _fields(string)
+            got = _fields(string or "")
             if got != want and sorted(set(got) - {"n"}) != sorted(set(want) - {"n"}):
                 found.append(
                     _(
@@ -294,7 +294,7 @@ def _pybabel(root: Path, *argv: str) -> int:
 
     with contextlib.chdir(root):
         try:
-            status = CommandLineInterface().run(["pybabel", *argv])
+            status = CommandLineInterface().run(["pybabel", *argv])  # type: ignore[no-untyped-call]
         except OptionError as exc:
             return fail(f"pybabel {argv[0]}: {exc}")
         except SystemExit as exc:  # optparse's error exit, after printing why
