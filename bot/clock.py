@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from bot.i18n import _
 from storage.db import utc_now
 
 __all__ = ["FakeClock", "parse_duration", "utc_now"]
@@ -23,14 +24,17 @@ class FakeClock:
 
     def advance(self, delta: dt.timedelta) -> dt.datetime:
         if delta < dt.timedelta(0):
-            raise ValueError("the clock only moves forward")
+            raise ValueError(_("the clock only moves forward"))
         self.now += delta
         return self.now
 
     def set(self, moment: dt.datetime) -> dt.datetime:
         if moment < self.now:
             raise ValueError(
-                f"the clock only moves forward; it is already {self.now:%Y-%m-%d %H:%M}"
+                _(
+                    "the clock only moves forward; it is already {moment}",
+                    moment=f"{self.now:%Y-%m-%d %H:%M}",
+                )
             )
         self.now = moment
         return self.now
@@ -43,10 +47,18 @@ def parse_duration(text: str) -> dt.timedelta:
     """``2d``, ``6h``, ``90m``, ``1d12h``.
 
     Raises:
-        ValueError: with an example.
+        ValueError: with an example (a :class:`~engine.text.Msg` in the current language).
     """
     match = _DURATION.match(text.strip().lower())
     if match is None or not any(match.groups()):
-        raise ValueError(f"{text!r} is not a duration; write e.g. 6h, 2d or 1d12h")
+        raise ValueError(
+            _(
+                "{text} is not a duration; write e.g. {hours}, {days} or {both}",
+                text=repr(text),
+                hours="6h",
+                days="2d",
+                both="1d12h",
+            )
+        )
     days, hours, minutes = (int(g) if g else 0 for g in match.groups())
     return dt.timedelta(days=days, hours=hours, minutes=minutes)

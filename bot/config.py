@@ -16,13 +16,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from platformdirs import user_config_dir, user_data_dir
 
 from bot import system_names
+from bot.i18n import N_, _
 
 SYSTEM_KEYS = system_names.KEYS
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 class ConfigError(ValueError):
-    """A bad configuration file; the message names the key and the value."""
+    """A bad configuration file; the message (in the operator's language, a
+    :class:`~engine.text.Msg`) names the key and the value."""
 
 
 def default_db_path() -> Path:
@@ -103,9 +105,11 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
         try:
             raw = tomllib.loads(source.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{source}: not valid TOML ({exc})") from None
+            raise ConfigError(
+                _("{file}: not valid TOML ({error})", file=source, error=exc)
+            ) from None
     elif explicit is not None:
-        raise ConfigError(f"config file {source} does not exist")
+        raise ConfigError(_("config file {file} does not exist", file=source))
     config = _from_dict(raw, source)
     if env.get("HOSHI_DB"):
         config = replace(config, db_path=Path(env["HOSHI_DB"]).expanduser())
@@ -121,7 +125,9 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
 def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     unknown = set(raw) - _SECTIONS
     if unknown:
-        raise ConfigError(f"{source}: unknown section [{sorted(unknown)[0]}]")
+        raise ConfigError(
+            _("{file}: unknown section {section}", file=source, section=f"[{sorted(unknown)[0]}]")
+        )
     main = _section(
         raw, "hoshi", source, {"db_path", "club", "system", "timezone", "log_level", "charts_dir"}
     )
@@ -131,31 +137,53 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     system = str(main.get("system", system_names.DEFAULT_SYSTEM)).lower()
     if system not in SYSTEM_KEYS:
         raise ConfigError(
-            f"{source}: [hoshi] system must be one of {', '.join(SYSTEM_KEYS)}, not {system!r}"
+            _(
+                "{file}: {key} must be one of {values}, not {value}",
+                file=source,
+                key="[hoshi] system",
+                values=", ".join(SYSTEM_KEYS),
+                value=repr(system),
+            )
         )
     timezone = str(main.get("timezone", "UTC"))
     try:
         ZoneInfo(timezone)
     except (ZoneInfoNotFoundError, ValueError):
         raise ConfigError(
-            f"{source}: [hoshi] timezone {timezone!r} is not a known time zone "
-            "(e.g. Europe/Budapest)"
+            _(
+                "{file}: {key} {value} is not a known time zone (e.g. {example})",
+                file=source,
+                key="[hoshi] timezone",
+                value=repr(timezone),
+                example="Europe/Budapest",
+            )
         ) from None
     db_path = Path(str(main["db_path"])).expanduser() if "db_path" in main else default_db_path()
     guilds = dc.get("guild_ids", [])
     if not isinstance(guilds, list) or not all(isinstance(g, int) for g in guilds):
-        raise ConfigError(f"{source}: [discord] guild_ids must be a list of numbers")
+        raise ConfigError(
+            _("{file}: {key} must be a list of numbers", file=source, key="[discord] guild_ids")
+        )
     for key, value in tg.items():
         expected = int if key in ("webhook_port", "admin_cache_s") else str
         # a TOML boolean is a Python int: refuse it explicitly
         if isinstance(value, bool) or not isinstance(value, expected):
-            kind = "whole number" if expected is int else "text"
-            raise ConfigError(f"{source}: [telegram] {key} must be {kind}, not {value!r}")
+            template = (
+                N_("{file}: {key} must be a whole number, not {value}")
+                if expected is int
+                else N_("{file}: {key} must be text, not {value}")
+            )
+            raise ConfigError(_(template, file=source, key=f"[telegram] {key}", value=repr(value)))
     log_level = str(main.get("log_level", "INFO")).upper()
     if log_level not in LOG_LEVELS:
         raise ConfigError(
-            f"{source}: [hoshi] log_level must be one of {', '.join(LOG_LEVELS)}, "
-            f"not {log_level!r}"
+            _(
+                "{file}: {key} must be one of {values}, not {value}",
+                file=source,
+                key="[hoshi] log_level",
+                values=", ".join(LOG_LEVELS),
+                value=repr(log_level),
+            )
         )
     return Config(
         db_path=db_path,
@@ -175,13 +203,24 @@ def _backup(section: dict[str, Any], source: Path) -> BackupConfig:
         value = section.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ConfigError(
-                f"{source}: [backup] {key} must be a whole number from {low} to {high}, "
-                f"not {value!r}"
+                _(
+                    "{file}: {key} must be a whole number from {low} to {high}, not {value}",
+                    file=source,
+                    key=f"[backup] {key}",
+                    low=low,
+                    high=high,
+                    value=repr(value),
+                )
             )
     directory = section.get("directory")
     if directory is not None and (not isinstance(directory, str) or not directory.strip()):
         raise ConfigError(
-            f"{source}: [backup] directory must be a folder's path, not {directory!r}"
+            _(
+                "{file}: {key} must be a folder's path, not {value}",
+                file=source,
+                key="[backup] directory",
+                value=repr(directory),
+            )
         )
     defaults = BackupConfig()
     return BackupConfig(
@@ -194,8 +233,15 @@ def _backup(section: dict[str, Any], source: Path) -> BackupConfig:
 def _section(raw: dict[str, Any], name: str, source: Path, keys: set[str]) -> dict[str, Any]:
     section = raw.get(name, {})
     if not isinstance(section, dict):
-        raise ConfigError(f"{source}: [{name}] must be a table")
+        raise ConfigError(_("{file}: {key} must be a table", file=source, key=f"[{name}]"))
     unknown = set(section) - keys
     if unknown:
-        raise ConfigError(f"{source}: unknown key {sorted(unknown)[0]!r} in [{name}]")
+        raise ConfigError(
+            _(
+                "{file}: unknown key {key} in {section}",
+                file=source,
+                key=repr(sorted(unknown)[0]),
+                section=f"[{name}]",
+            )
+        )
     return section

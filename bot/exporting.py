@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.core import format as fmt
+from bot.i18n import _
 from engine.errors import FormatError
 from engine.formats import CsvGame, CsvPlayer, write_games_csv, write_h9, write_players_csv
 from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
@@ -124,11 +125,20 @@ def tournament_h9(export: Export, row: TournamentRow) -> str:
     for g in games:  # an h9 line has one cell per round (formats.md)
         for pid in (g.black, g.white):
             if (pid, g.round or 1) in seen:
-                raise FormatError(
-                    f"{players[pid][0].name} has two games in round {g.round or 1} of {t.name}, "
-                    "and an EGD h9 file holds one game per player and round; export the games "
-                    "as CSV instead (games)"
+                refusal = _(
+                    "{player} has two games in round {round} of {tournament}, and an EGD h9 "
+                    "file holds one game per player and round; export the games as CSV "
+                    "instead ({format})",
+                    player=players[pid][0].name,
+                    round=g.round or 1,
+                    tournament=t.name,
+                    format="games",
                 )
+                error = FormatError(refusal)
+                # FormatError formats its message into a plain str: keep the translatable one,
+                # so that the chat answers in its own language (translated(exc.args[0]))
+                error.args = (refusal,)
+                raise error
             seen.add((pid, g.round or 1))
     file_players = tuple(
         FilePlayer(

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import storage
 from bot.core.notices import marked
+from bot.i18n import N_, _, _n, translated
 from engine.formats import (
     RatingRow,
     TournamentFile,
@@ -22,6 +23,7 @@ from engine.formats import (
     parse_opengotha,
 )
 from engine.formats.tournament_file import game_komi, to_engine
+from engine.text import Msg
 from engine.types import Entry, Game, Tournament
 from storage.db import Database
 from storage.errors import Refused
@@ -33,7 +35,9 @@ from storage.tournaments import ImportResult
 @dataclass(frozen=True, slots=True)
 class Remedies:
     """How to go on after a refusal, in the words of where the import was asked for (a chat
-    command's options, or ``hoshi import``'s flags)."""
+    command's options, or ``hoshi import``'s flags). Each is a text a catalogue translates
+    (a :class:`~engine.text.Msg`, or a command typed as it is); ``finalise`` is a template
+    shown with ``_(remedies.finalise, name=...)``."""
 
     committee: str  # record new players' declared ranks as the committee's decision
     ratings: str  # give new players starting ratings
@@ -43,8 +47,13 @@ class Remedies:
 
 
 CHAT = Remedies(
-    committee="/tournament import committee (the declared ranks as the committee's decision)",
-    ratings="register them first with a rating (/register NAME RANK RATING)",
+    committee=Msg(
+        "{command} (the declared ranks as the committee's decision)",
+        command="/tournament import committee",
+    ),
+    ratings=Msg(
+        "register them first with a rating ({example})", example="/register NAME RANK RATING"
+    ),
     country="/club country HU",
     multiplier="C=NN",
     finalise="/tournament finalise {name}",
@@ -56,16 +65,23 @@ def cli_remedies(file: str, *, players_table: bool = False) -> Remedies:
     its ratings in a column of its own; a tournament file takes them from ``--ratings``)."""
     command = f"hoshi import {shlex.quote(file)}"
     ratings = (
-        "give their Elo in the table's rating column (name,rank,rating)"
+        _("give their Elo in the table's rating column ({columns})", columns="name,rank,rating")
         if players_table
-        else f"{command} --ratings start.csv (starting ratings: name,rating[,rank])"
+        else _(
+            "{command} (starting ratings: {columns})",
+            command=f"{command} --ratings start.csv",
+            columns="name,rating[,rank]",
+        )
     )
     return Remedies(
-        committee=f"{command} --committee (the declared ranks as the committee's decision)",
+        committee=_(
+            "{command} (the declared ranks as the committee's decision)",
+            command=f"{command} --committee",
+        ),
         ratings=ratings,
-        country="/club country HU in hoshi console",
+        country=_("{command} in hoshi console", command="/club country HU"),
         multiplier="--C NN",
-        finalise="/tournament finalise {name} in hoshi console (or import with --finalise)",
+        finalise=N_("/tournament finalise {name} in hoshi console (or import with --finalise)"),
     )
 
 
@@ -73,7 +89,12 @@ def some(items: Sequence[str], shown: int = 3) -> str:
     """``A, B, C and 212 more``: the first few of a long list, and how many are left."""
     if len(items) <= shown:
         return ", ".join(items)
-    return f"{', '.join(items[:shown])} and {len(items) - shown} more"
+    return _n(
+        "{items} and {n} more",
+        "{items} and {n} more",
+        len(items) - shown,
+        items=", ".join(items[:shown]),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +159,13 @@ async def plan_import(
     scale = (await storage.ledger(db, club.id)).rating_scale()  # the system's own bounds
     if scale is not None:
         problems.extend(
-            f"starting ratings line {row.line}: {row.name}'s {row.rating} is outside the {scale}"
+            _(
+                "starting ratings line {line}: {player}'s {rating} is outside the {scale}",
+                line=row.line,
+                player=row.name,
+                rating=row.rating,
+                scale=scale,
+            )
             for row in ratings
             if row.rating not in scale
         )
@@ -156,7 +183,14 @@ async def plan_import(
             continue
         if len(found) > 1:
             listed = ", ".join(f"{p.name} ({p.rank})" for p in found.values())
-            problems.append(f"line {fp.line}: {fp.name!r} matches several players: {listed}")
+            problems.append(
+                _(
+                    "line {line}: {name} matches several players: {players}",
+                    line=fp.line,
+                    name=repr(fp.name),
+                    players=listed,
+                )
+            )
             continue
         name_new = fp.name
         if namesake or found:  # namesakes: tell them apart
@@ -180,7 +214,7 @@ async def plan_import(
         new.append(player)
     problems.extend(await initial_rank_problems(db, club, new, remedies))
     if problems:
-        raise Refused("the file cannot be imported:\n" + "\n".join(problems))
+        raise Refused(_("the file cannot be imported:\n{problems}", problems="\n".join(problems)))
     ids = {p.position: p.position for p in tf.players}
     guests = {pos for pos, p in players.items() if isinstance(p, NewPlayer) and p.guest}
     registered = {p.position for p in tf.players} - guests
@@ -231,13 +265,24 @@ async def initial_rank_problems(
         return []
     limit = (await storage.ledger(db, club.id)).initial_rank_limit()
     assert limit is not None  # too_strong found players above it
-    listed = some([f"{p.name} {p.rank}" for p in strong])
-    are = "players are" if len(strong) > 1 else "player is"
     return [
-        f"{len(strong)} new {are} stronger than {limit.rank}: {listed}. A new player without "
-        f"a rating starts at {limit.rank} at most; {limit.rule}. To go on: "
-        f"{remedies.committee}, or {remedies.ratings}. Players from abroad join as guests, "
-        f"at their declared rank, once the club's country is set ({remedies.country})."
+        _n(
+            "{n} new player is stronger than {limit}: {players}. A new player without a rating "
+            "starts at {limit} at most; {rule}. To go on: {committee}, or {ratings}. Players "
+            "from abroad join as guests, at their declared rank, once the club's country is "
+            "set ({country}).",
+            "{n} new players are stronger than {limit}: {players}. A new player without a "
+            "rating starts at {limit} at most; {rule}. To go on: {committee}, or {ratings}. "
+            "Players from abroad join as guests, at their declared rank, once the club's "
+            "country is set ({country}).",
+            len(strong),
+            limit=limit.rank,
+            players=some([f"{p.name} {p.rank}" for p in strong]),
+            rule=limit.rule,
+            committee=remedies.committee,
+            ratings=remedies.ratings,
+            country=remedies.country,
+        )
     ]
 
 
@@ -259,15 +304,18 @@ async def _rule_notes(
     ]
     weight = ledger.tournament_weight(tournament)
     if weight is not None:
-        notes.append(
-            f"{weight.label}: "
-            + "; ".join(weight.lines)
-            + (
-                ""
-                if tournament.multiplier or not weight.set_by_hand
-                else f" (derived from the file; set it with {remedies.multiplier})"
+        how = "; ".join(translated(line) for line in weight.lines)
+        if tournament.multiplier or not weight.set_by_hand:
+            notes.append(_("{label}: {how}", label=weight.label, how=how))
+        else:
+            notes.append(
+                _(
+                    "{label}: {how} (derived from the file; set it with {remedy})",
+                    label=weight.label,
+                    how=how,
+                    remedy=remedies.multiplier,
+                )
             )
-        )
     for note in ledger.entry_notes(tournament, as_club):
         notes.append(await marked(db, club, note))
     return notes
@@ -292,29 +340,53 @@ async def apply_import(
 def summary_lines(
     plan: ImportPlan, result: ImportResult | None = None, remedies: Remedies = CHAT
 ) -> list[str]:
+    """What an import found (and, with ``result``, did), a line each, in the current language."""
     t = plan.tournament
     rated = sum(1 for g in plan.games if g.rated)
-    lines = [
-        f"{t.name}: {t.start.isoformat()} – {t.end.isoformat()}, {t.rounds} rounds, "
-        f"{len(plan.file.players)} players, {len(plan.games)} games ({rated} to rate), "
-        f"{'even' if t.even else 'handicap'}, encoding {plan.file.encoding}",
-        f"Matched {len(plan.matched)} registered player(s); "
-        f"{sum(1 for p in plan.new if not p.guest)} new, "
-        f"{sum(1 for p in plan.new if p.guest)} guest(s).",
+    # TRANSLATORS: the kind of a tournament in an import's summary: no handicap
+    even = _("even")
+    # TRANSLATORS: the kind of a tournament in an import's summary: handicap games
+    handicap = _("handicap")
+    lines: list[str] = [
+        _(
+            "{tournament}: {start} – {end}, {rounds}, {players}, {games}, {kind}, "
+            "encoding {encoding}",
+            tournament=t.name,
+            start=t.start.isoformat(),
+            end=t.end.isoformat(),
+            rounds=_n("{n} round", "{n} rounds", t.rounds),
+            players=_n("{n} player", "{n} players", len(plan.file.players)),
+            games=_n(
+                "{n} game ({rated} to rate)",
+                "{n} games ({rated} to rate)",
+                len(plan.games),
+                rated=rated,
+            ),
+            kind=even if t.even else handicap,
+            encoding=plan.file.encoding,
+        ),
+        # TRANSLATORS: counts of an import's players: already registered, new, guests
+        _(
+            "Matched {matched} registered player(s); {new} new, {guests} guest(s).",
+            matched=len(plan.matched),
+            new=sum(1 for p in plan.new if not p.guest),
+            guests=sum(1 for p in plan.new if p.guest),
+        ),
     ]
     if plan.new:
-        lines.append(
-            "New: "
-            + ", ".join(
-                f"{p.name} {p.rank}" + (" (guest)" if p.guest else "") for p in plan.new[:30]
-            )
-            + (" …" if len(plan.new) > 30 else "")
+        shown = ", ".join(
+            _("{player} (guest)", player=f"{p.name} {p.rank}") if p.guest else f"{p.name} {p.rank}"
+            for p in plan.new[:30]
         )
-    lines.extend(plan.notes)
+        lines.append(_("New: {players}", players=shown + (" …" if len(plan.new) > 30 else "")))
+    lines.extend(translated(note) for note in plan.notes)
     if result is not None:
         lines.append(
-            f"Imported as tournament #{result.tournament.number}; it stays open until "
-            f"{remedies.finalise.format(name=t.name)}."
+            _(
+                "Imported as tournament #{number}; it stays open until {remedy}.",
+                number=result.tournament.number,
+                remedy=_(remedies.finalise, name=t.name),
+            )
         )
     return lines
 
@@ -347,10 +419,17 @@ async def games_from_csv(
         ids = []
         for name in (row.black, row.white):
             found = {p.id for key in name_keys(name) for p in index.get(key, ())}
-            if len(found) != 1:
+            if len(found) > 1:
                 problems.append(
-                    f"line {row.line}: {'several players are' if found else 'no player is'}"
-                    f" called {name!r}"
+                    _(
+                        "line {line}: several players are called {name}",
+                        line=row.line,
+                        name=repr(name),
+                    )
+                )
+            elif not found:
+                problems.append(
+                    _("line {line}: no player is called {name}", line=row.line, name=repr(name))
                 )
             ids.append(next(iter(found)) if len(found) == 1 else None)
         target = tournament
@@ -359,7 +438,13 @@ async def games_from_csv(
                 known[row.tournament] = await storage.tournament(db, club, row.tournament)
             target = known[row.tournament]
             if target is None:
-                problems.append(f"line {row.line}: there is no tournament {row.tournament!r}")
+                problems.append(
+                    _(
+                        "line {line}: there is no tournament {name}",
+                        line=row.line,
+                        name=repr(row.tournament),
+                    )
+                )
         if None in ids or (row.tournament and target is None):
             continue
         black, white = ids
@@ -383,11 +468,11 @@ async def games_from_csv(
         )
         lines.append(row.line)
     if not problems:  # what recording them would refuse, every bad line named
-        labels = [f"line {line}" for line in lines]
+        labels = [_("line {line}", line=line) for line in lines]
         problems = [
-            f"line {lines[number - 1]}: {message}"
+            _("line {line}: {problem}", line=lines[number - 1], problem=translated(message))
             for number, message in await storage.check_games(db, club, games, labels)
         ]
     if problems:
-        raise Refused("nothing was recorded:\n" + "\n".join(problems[:30]))
+        raise Refused(_("nothing was recorded:\n{problems}", problems="\n".join(problems[:30])))
     return games

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bot import system_names
+from bot.i18n import N_, _, _n, translated
 from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
 from engine.formats.tournament_file import to_engine
 from engine.ranks import Rank
@@ -21,6 +23,26 @@ from engine.system import Card, RatingSystem
 from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
 from engine.types import DayEnded, Importance, Registered, Tournament, TournamentRated
+
+# TRANSLATORS: the column heads of `hoshi rate`'s table: place, name, rank before, starting
+# value, where it came from (csv/rank), rated games, change, new value, rank after; keep them short
+HEADER = (
+    N_("Pl"),
+    N_("Name"),
+    N_("Rank"),
+    N_("Start"),
+    N_("from"),
+    N_("Gm"),
+    N_("Change"),
+    N_("New"),
+    N_("Rank"),
+)
+START_FROM = {
+    # TRANSLATORS: a player's starting value came from the --ratings table
+    "csv": N_("csv"),
+    # TRANSLATORS: a player's starting value came from the declared rank
+    "rank": N_("rank"),
+}
 
 IMPORTANCE_FLAGS = {
     "invitational": "invitational_or_national_championship",
@@ -84,39 +106,45 @@ class RateReport:
         return json.dumps(rows, ensure_ascii=False, indent=2)
 
     def as_table(self) -> str:
-        header = ("Pl", "Name", "Rank", "Start", "from", "Gm", "Change", "New", "Rank")
+        """The report as a text table in the current language (:mod:`bot.i18n`)."""
+        header = tuple(_(head) for head in HEADER)
         rows = [
             (
                 str(p.position),
                 p.name,
                 str(p.rank_before),
                 _text(p.rating_before),
-                p.start_from,
+                _(START_FROM[p.start_from]) if p.start_from in START_FROM else p.start_from,
                 str(p.games),
-                p.change,
+                _("changed") if p.change == CHANGED else p.change,
                 _text(p.rating_after),
                 str(p.rank_after) + (" ↑" if p.rank_after > p.rank_before else ""),
             )
             for p in self.players
         ]
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        widths = [max(_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
         right = {0, 3, 5, 6, 7}
 
         def line(row: Sequence[str]) -> str:
             cells = (
-                c.rjust(w) if i in right else c.ljust(w)
+                _pad(c, w, right=i in right)
                 for i, (c, w) in enumerate(zip(row, widths, strict=True))
             )
             return "  ".join(cells).rstrip()
 
         out = [
-            f"{self.tournament} — rated under {system_names.title(self.system)}",
-            *self.multiplier_lines,
+            _(
+                "{tournament} — rated under {system}",
+                tournament=self.tournament,
+                system=translated(system_names.title(self.system)),
+            ),
+            *(translated(text) for text in self.multiplier_lines),
             "",
         ]
         out += [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
-        notes = [f"{p.name}: {p.note}" for p in self.players if p.note]
-        out += ["", *self.warnings, *notes] if self.warnings or notes else []
+        notes = [f"{p.name}: {translated(p.note)}" for p in self.players if p.note]
+        warnings = [translated(warning) for warning in self.warnings]
+        out += ["", *warnings, *notes] if warnings or notes else []
         return "\n".join(out)
 
 
@@ -155,8 +183,12 @@ def rate(
     ignored: list[str] = []
     if scale is None and any(row.rating is not None for row in ratings):
         ignored.append(
-            f"--ratings: the ratings are ignored ({system_names.title(system_key)} "
-            "counts its values from games alone); only its ranks count"
+            _(
+                "{option}: the ratings are ignored ({system} counts its values from games "
+                "alone); only its ranks count",
+                option="--ratings",
+                system=system_names.title(system_key),
+            )
         )
     usable: dict[int, int | None] = {}
     for player in tf.players:
@@ -169,8 +201,16 @@ def rate(
             usable[player.position] = None
             rank = given.rank or player.rank
             ignored.append(
-                f"--ratings line {given.line}: {player.name}'s {given.rating} is outside the "
-                f"{scale}, so it is ignored: the player starts from the rank {rank}"
+                _(
+                    "{option} line {line}: {player}'s {rating} is outside the {scale}, so it "
+                    "is ignored: the player starts from the rank {rank}",
+                    option="--ratings",
+                    line=given.line,
+                    player=player.name,
+                    rating=given.rating,
+                    scale=scale,
+                    rank=rank,
+                )
             )
     tournament, entries, games = to_engine(
         tf, {p.position: p.position for p in tf.players}, {p.position for p in tf.players}, 1, 1
@@ -213,7 +253,13 @@ def rate(
         )
     warnings = [*tf.warnings, *ignored]
     if tf.unknown_results:
-        warnings.append(f"{tf.unknown_results} game(s) with an unknown result (?) were not rated")
+        warnings.append(
+            _n(
+                "{n} game with an unknown result (?) was not rated",
+                "{n} games with an unknown result (?) were not rated",
+                tf.unknown_results,
+            )
+        )
     return RateReport(
         system_key, tf.name, tf.encoding, tuple(lines), tuple(rated), tuple(warnings)
     )
@@ -242,40 +288,85 @@ def _with_weight(
     weight = system.tournament_weight(tournament)
     if weight is None:
         return tournament, []
-    sources = []
+    sources: list[str] = []
     if inputs.manual is not None:
-        sources.append(f"C = {inputs.manual} from --C")
+        sources.append(_("C = {value} from {option}", value=inputs.manual, option="--C"))
     else:
-        sources.append(
-            f"time {time} from "
-            + (
-                "--time"
-                if inputs.time
-                else f"the file ({'TM' if tf.time_minutes is not None else 'time control'})"
+        if inputs.time:
+            sources.append(_("time {time} from {option}", time=time, option="--time"))
+        elif tf.time_minutes is not None:
+            sources.append(_("time {time} from the file ({key})", time=time, key="TM"))
+        else:
+            sources.append(_("time {time} from the file's time control", time=time))
+        even_from = f"HA[h{tf.handicap_rule}]" if tf.handicap_rule is not None else None
+        if tournament.even:
+            sources.append(
+                _("even tournament from {key}", key=even_from)
+                if even_from
+                else _("even tournament from the games' stones (no HA key)")
             )
-        )
-        even_from = (
-            f"HA[h{tf.handicap_rule}]"
-            if tf.handicap_rule is not None
-            else "no HA key, games' stones"
-        )
-        sources.append(f"{'even' if tournament.even else 'handicap'} tournament from {even_from}")
-        sources.append(
-            f"{participants} participants from "
-            + ("--participants" if inputs.participants else "the file's player lines")
-        )
+        else:
+            sources.append(
+                _("handicap tournament from {key}", key=even_from)
+                if even_from
+                else _("handicap tournament from the games' stones (no HA key)")
+            )
+        if inputs.participants:
+            sources.append(
+                _n(
+                    "{n} participant from {option}",
+                    "{n} participants from {option}",
+                    inputs.participants,
+                    option="--participants",
+                )
+            )
+        else:
+            sources.append(
+                _n(
+                    "{n} participant from the file's player lines",
+                    "{n} participants from the file's player lines",
+                    participants or 0,
+                )
+            )
         if inputs.importance:
-            sources.append("importance from --importance " + ",".join(inputs.importance))
-    lines = [f"{weight.label}: {'; '.join(weight.lines)}", f"Inputs: {'; '.join(sources)}"]
+            sources.append(
+                _(
+                    "importance from {option}",
+                    option="--importance " + ",".join(inputs.importance),
+                )
+            )
+    lines: list[str] = [
+        _(
+            "{label}: {how}",
+            label=weight.label,
+            how="; ".join(translated(line) for line in weight.lines),
+        ),
+        _("Inputs: {sources}", sources="; ".join(sources)),
+    ]
     return tournament, lines
 
 
 def _difference(before: Card, after: Card) -> str:
     b, a = _number(before.rating), _number(after.rating)
     if b is None or a is None:
-        return "" if before.rating == after.rating else "changed"
+        return "" if before.rating == after.rating else CHANGED
     delta = a - b
     return f"{int(delta):+d}" if delta.denominator == 1 else f"{float(delta):+g}"
+
+
+CHANGED = "changed"
+"""A change that is no number (a value that is no number before or after); said in words."""
+
+
+def _width(text: str) -> int:
+    """How many terminal columns ``text`` takes (a Japanese character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int, *, right: bool) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns."""
+    space = " " * max(width - _width(text), 0)
+    return space + text if right else text + space
 
 
 def _number(value: int | Fraction | str | None) -> Fraction | None:

@@ -24,14 +24,17 @@ from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
+from bot.i18n import N_, _, current, using
+from bot.i18n.catalogues import SOURCE
 from bot.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.run")
 
-NO_TOKEN = (
+NO_TOKEN = N_(
     "hoshi run: no bot token in the environment. Set TELEGRAM_TOKEN and/or DISCORD_TOKEN "
     "(never in the config file), or try the bot locally without a token: hoshi console"
 )
+"""Said (in the operator's language: ``_(NO_TOKEN)``) when no token is set."""
 
 
 class Adapter(Protocol):
@@ -123,66 +126,78 @@ async def run_bots(
     err = err or sys.stderr
     telegram_token, discord_token = config.telegram_token, config.discord_token
     if not telegram_token and not discord_token:
-        err.write(NO_TOKEN + "\n")
+        err.write(_(NO_TOKEN) + "\n")
         return 2
-    path = (db_path or config.db_path).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    stop = stop or asyncio.Event()
-    db = await storage.open_db(path, clock=clock) if clock else await storage.open_db(path)
-    try:
-        core = Core(db, config)
-        bots = Bots(core)
-        if telegram_token:
-            from bot.adapters.telegram import TelegramAdapter
+    operator = current()  # the terminal's language, for what this function writes to err
+    # the bots speak each chat's language (bot.core sets it per conversation), never the
+    # terminal's: whatever they build outside a conversation is in the source language
+    with using(SOURCE):
+        path = (db_path or config.db_path).expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stop = stop or asyncio.Event()
+        db = await storage.open_db(path, clock=clock) if clock else await storage.open_db(path)
+        try:
+            core = Core(db, config)
+            bots = Bots(core)
+            if telegram_token:
+                from bot.adapters.telegram import TelegramAdapter
 
-            bots.adapters["telegram"] = TelegramAdapter(core, telegram_token, config.telegram)
-        if discord_token:
-            from bot.adapters.discord import DiscordAdapter
+                bots.adapters["telegram"] = TelegramAdapter(core, telegram_token, config.telegram)
+            if discord_token:
+                from bot.adapters.discord import DiscordAdapter
 
-            bots.adapters["discord"] = DiscordAdapter(core, discord_token, config.discord)
-        started: list[Adapter] = []
-        # SIGTERM/SIGINT stop the bot from the start: a signal that comes while the scheduler
-        # catches up (polling has begun) ends the run cleanly, never with the default action
-        with _signals_set(stop):
-            try:
-                for platform, adapter in bots.adapters.items():
-                    try:
-                        await adapter.start()
-                    except Exception as exc:
-                        log.debug("%s failed to start", platform, exc_info=True)
-                        reason = RedactTokens([t for t in (telegram_token, discord_token) if t])
-                        err.write(
-                            f"hoshi run: {platform} did not start: {reason.redact(_reason(exc))}\n"
-                        )
-                        return 1
-                    started.append(adapter)
-                # one scheduler for the process, shared by both platforms (issue 4/6): what was
-                # missed while down runs now, then timers
-                core.deliver = bots.deliver
-                scheduler = core.scheduler = Scheduler(core, bots.deliver, timers=clock is None)
-                await scheduler.start()
-                log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
-                if on_started is not None:
-                    on_started(bots)
-                await stop.wait()
-            finally:
-                if core.scheduler is not None:
-                    await core.scheduler.stop()
-                for adapter in reversed(started):
-                    try:
-                        await adapter.stop()
-                    except Exception:
-                        log.exception("stopping an adapter failed")
-        return 0
-    finally:
-        await db.close()
+                bots.adapters["discord"] = DiscordAdapter(core, discord_token, config.discord)
+            started: list[Adapter] = []
+            # SIGTERM/SIGINT stop the bot from the start: a signal that comes while the scheduler
+            # catches up (polling has begun) ends the run cleanly, never with the default action
+            with _signals_set(stop):
+                try:
+                    for platform, adapter in bots.adapters.items():
+                        try:
+                            await adapter.start()
+                        except Exception as exc:
+                            log.debug("%s failed to start", platform, exc_info=True)
+                            reason = RedactTokens(
+                                [t for t in (telegram_token, discord_token) if t]
+                            )
+                            with using(operator):
+                                why = _(
+                                    "hoshi run: {platform} did not start: {reason}",
+                                    platform=platform,
+                                    reason=reason.redact(_reason(exc)),
+                                )
+                            err.write(why + "\n")
+                            return 1
+                        started.append(adapter)
+                    # one scheduler for the process, shared by both platforms (issue 4/6): what was
+                    # missed while down runs now, then timers
+                    core.deliver = bots.deliver
+                    scheduler = core.scheduler = Scheduler(
+                        core, bots.deliver, timers=clock is None
+                    )
+                    await scheduler.start()
+                    log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
+                    if on_started is not None:
+                        on_started(bots)
+                    await stop.wait()
+                finally:
+                    if core.scheduler is not None:
+                        await core.scheduler.stop()
+                    for adapter in reversed(started):
+                        try:
+                            await adapter.stop()
+                        except Exception:
+                            log.exception("stopping an adapter failed")
+            return 0
+        finally:
+            await db.close()
 
 
 def _reason(exc: BaseException) -> str:
     """Why a platform refused to start, without ever echoing a token."""
     name = type(exc).__name__
     if name in ("InvalidToken", "LoginFailure"):
-        return "the token was rejected"
+        return _("the token was rejected")
     return f"{name}: {exc}" if str(exc) else name
 
 

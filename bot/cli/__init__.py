@@ -2,16 +2,22 @@
 
 A subcommand module has ``add(commands)``, which adds its parser and sets ``run`` to the
 function that does the work; add new subcommands to :data:`SUBCOMMANDS`.
+
+The command line speaks the operator's language (issue 13): the first of ``LC_ALL``,
+``LC_MESSAGES`` and ``LANG`` that is set names it (``LANG=ja_JP.UTF-8 hoshi rate …``), English
+when hoshi has no catalogue for it.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot import system_names
+from bot.i18n import _, language_of, translated, using
 
 SUBCOMMANDS = (
     "bot.cli.console",
@@ -20,10 +26,25 @@ SUBCOMMANDS = (
     "bot.cli.club_files",
     "bot.cli.bench",
     "bot.cli.backup",
+    "bot.cli.translations",
 )
 
 
+def operator_language(env: Mapping[str, str] | None = None) -> str:
+    """The language of the person at the terminal: the first of ``LC_ALL``, ``LC_MESSAGES``
+    and ``LANG`` that is set (POSIX's order), when hoshi has a catalogue for it; else English."""
+    env = os.environ if env is None else env
+    tag = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), None)
+    return language_of(tag) or "en"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``hoshi`` command in the operator's language (:func:`operator_language`)."""
+    with using(operator_language()):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = parser_of_hoshi()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
@@ -52,10 +73,38 @@ def version() -> str:
 def parser_of_hoshi() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hoshi",
-        description="A rating bot for go clubs: " + "; ".join(system_names.TITLES.values()) + ".",
+        description=_(
+            "A rating bot for go clubs: {systems}.",
+            systems="; ".join(translated(system_names.title(key)) for key in system_names.TITLES),
+        ),
     )
-    parser.add_argument("--version", action="version", version=f"hoshi {version()}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"hoshi {version()}",
+        help=_("show hoshi's version and exit"),
+    )
+    commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(name).add(commands)
+    for each in (parser, *commands.choices.values()):
+        _localised(each)
     return parser
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help with its own words ("usage:") in the operator's language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+def _localised(parser: argparse.ArgumentParser) -> None:
+    """The words argparse writes itself (its section titles, ``-h``'s help) in the operator's
+    language; argparse has no catalogue of its own for them."""
+    parser.formatter_class = _Formatter
+    parser._positionals.title = _("positional arguments")
+    parser._optionals.title = _("options")
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            action.help = _("show this help message and exit")

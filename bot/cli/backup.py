@@ -7,44 +7,53 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from bot.cli.common import fail
+from bot.cli.common import config_option, db_option, fail, said
+from bot.i18n import _, _n, translated
 
 
 def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     backup = commands.add_parser(
         "backup",
-        help="back the database up to a timestamped file (safe while the bot runs)",
-        description="Copy the database with SQLite's online backup API to "
-        "hoshi-YYYYMMDD-HHMMSSZ.sqlite in the backup folder (default: [backup] directory, or "
-        "a 'backups' folder beside the database), check the copy, and print its path.",
+        help=_("back the database up to a timestamped file (safe while the bot runs)"),
+        description=_(
+            "Copy the database with SQLite's online backup API to {file} in the backup folder "
+            "(default: {key}, or a {folder} folder beside the database), check the copy, and "
+            "print its path.",
+            file="hoshi-YYYYMMDD-HHMMSSZ.sqlite",
+            key="[backup] directory",
+            folder="'backups'",
+        ),
     )
     _common(backup)
-    backup.add_argument("--to", type=Path, help="the folder to write the backup into")
+    backup.add_argument("--to", type=Path, help=_("the folder to write the backup into"))
     backup.add_argument(
-        "--keep", type=int, metavar="N", help="afterwards, delete all but the newest N backups"
+        "--keep",
+        type=int,
+        metavar="N",
+        help=_("afterwards, delete all but the newest N backups"),
     )
     backup.set_defaults(run=_backup)
     restore = commands.add_parser(
         "restore",
-        help="replace the database with a backup (stop the bot first)",
-        description="Check the backup (a sound SQLite file, hoshi's tables, a schema version "
-        "this hoshi knows) and refuse before touching anything if it is not; then save the "
-        "current database as hoshi-before-restore-….sqlite in the backup folder and copy the "
-        "backup into it. Stop hoshi run / hoshi console first.",
+        help=_("replace the database with a backup (stop the bot first)"),
+        description=_(
+            "Check the backup (a sound SQLite file, hoshi's tables, a schema version this "
+            "hoshi knows) and refuse before touching anything if it is not; then save the "
+            "current database as {file} in the backup folder and copy the backup into it. "
+            "Stop {commands} first.",
+            file="hoshi-before-restore-….sqlite",
+            commands="hoshi run / hoshi console",
+        ),
     )
-    restore.add_argument("backup", type=Path, help="the backup file to restore")
+    restore.add_argument("backup", type=Path, help=_("the backup file to restore"))
     _common(restore)
-    restore.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    restore.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
     restore.set_defaults(run=_restore)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, help="the SQLite database (default: from the config)")
-    parser.add_argument(
-        "--config",
-        type=Path,
-        help="config file (default: HOSHI_CONFIG or the user config directory)",
-    )
+    db_option(parser)
+    config_option(parser)
 
 
 def _backup(args: argparse.Namespace) -> int:
@@ -56,12 +65,14 @@ def _backup(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        return fail(str(exc))
+        return fail(said(exc))
     if args.keep is not None and args.keep < 1:
-        return fail(f"--keep takes a number of backups of at least 1, not {args.keep}")
+        return fail(
+            _("--keep takes a number of backups of at least 1, not {value}", value=args.keep)
+        )
     source = (args.db or config.db_path).expanduser()
     if not source.exists():
-        return fail(f"there is no database at {source}")
+        return fail(_("there is no database at {path}", path=source))
     directory = (args.to or config.backup.directory_for(source)).expanduser()
     now = dt.datetime.now(dt.UTC)
     try:
@@ -69,10 +80,17 @@ def _backup(args: argparse.Namespace) -> int:
         info = backup.check(made)
         removed = backup.prune(directory, args.keep) if args.keep else []
     except backup.BackupError as exc:
-        return fail(str(exc))
-    print(f"Backed up {source} to {made} ({info.describe()}).")
+        return fail(said(exc))
+    print(
+        _(
+            "Backed up {source} to {copy} ({contents}).",
+            source=source,
+            copy=made,
+            contents=info.describe(),
+        )
+    )
     if removed:
-        print(f"Deleted {len(removed)} older backup{'s' if len(removed) != 1 else ''}.")
+        print(_n("Deleted {n} older backup.", "Deleted {n} older backups.", len(removed)))
     return 0
 
 
@@ -83,28 +101,39 @@ def _restore(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        return fail(str(exc))
+        return fail(said(exc))
     target = (args.db or config.db_path).expanduser()
     source = args.backup.expanduser()
     try:
         info = backup.check(source)  # before asking anything: a bad file is refused at once
     except backup.BackupError as exc:
-        return fail(f"{exc}. Nothing was changed.")
-    print(f"{source}: {info.describe()}.")
+        return fail(_("{problem}. Nothing was changed.", problem=said(exc)))
+    print(f"{source}: {translated(info.describe())}.")
     if not args.yes:
         if not sys.stdin.isatty():
-            return fail("add --yes to replace the database without being asked")
-        answer = input(f"Replace {target} with it? The current one is saved first. [y/N] ")
+            return fail(_("add --yes to replace the database without being asked"))
+        # TRANSLATORS: the answer stays y/yes in every language (any other answer keeps
+        # the database)
+        answer = input(
+            _("Replace {target} with it? The current one is saved first. [y/N] ", target=target)
+        )
         if answer.strip().lower() not in ("y", "yes"):
-            print("Nothing was changed.")
+            print(_("Nothing was changed."))
             return 1
     try:
         restored = backup.restore(
             source, target, config.backup.directory_for(target), now=dt.datetime.now(dt.UTC)
         )
     except backup.BackupError as exc:
-        return fail(str(exc))
+        return fail(said(exc))
     if restored.previous is not None:
-        print(f"The database it replaced is saved as {restored.previous}.")
-    print(f"Restored {target} from {source} ({restored.info.describe()}).")
+        print(_("The database it replaced is saved as {path}.", path=restored.previous))
+    print(
+        _(
+            "Restored {target} from {source} ({contents}).",
+            target=target,
+            source=source,
+            contents=restored.info.describe(),
+        )
+    )
     return 0

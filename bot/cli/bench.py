@@ -13,37 +13,55 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import _
+
 
 def add(commands: Any) -> None:
     parser = commands.add_parser(
         "bench",
-        help="measure replay, commands, appends and Telegram throughput on a synthetic federation",
-        description=(
+        help=_(
+            "measure replay, commands, appends and Telegram throughput on a synthetic federation"
+        ),
+        description=_(
             "Generate a federation of N games into a fresh database in a temporary directory, "
-            "then time the replay against a plain SQLite scan, /rating, /top and /handicap, "
-            "appending a result, finalising a 300-player tournament and the Telegram adapter; "
-            "print a table (or one JSON object)."
+            "then time the replay against a plain SQLite scan, {commands}, appending a result, "
+            "finalising a 300-player tournament and the Telegram adapter; print a table (or "
+            "one JSON object).",
+            commands="/rating, /top, /handicap",
         ),
     )
     parser.add_argument(
-        "--games", type=_games, default=1_000_000, help="games to generate (default 1000000)"
-    )
-    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
-    parser.add_argument(
-        "--samples", type=int, default=200, help="commands and appends timed (default 200)"
+        "--games",
+        type=_games,
+        default=1_000_000,
+        help=_("games to generate (default {default})", default=1000000),
     )
     parser.add_argument(
-        "--updates", type=int, default=2000, help="Telegram updates sent (default 2000)"
+        "--seed", type=int, default=1, help=_("generator seed (default {default})", default=1)
+    )
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object instead"))
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=200,
+        help=_("commands and appends timed (default {default})", default=200),
     )
     parser.add_argument(
-        "--no-telegram", action="store_true", help="skip the Telegram throughput phase"
+        "--updates",
+        type=int,
+        default=2000,
+        help=_("Telegram updates sent (default {default})", default=2000),
     )
-    parser.add_argument("--dir", type=Path, default=None, help="where the temporary database goes")
+    parser.add_argument(
+        "--no-telegram", action="store_true", help=_("skip the Telegram throughput phase")
+    )
+    parser.add_argument(
+        "--dir", type=Path, default=None, help=_("where the temporary database goes")
+    )
     parser.add_argument(
         "--check",
         action="store_true",
-        help="also build the federation entry by entry and compare it with the replay (slow)",
+        help=_("also build the federation entry by entry and compare it with the replay (slow)"),
     )
     parser.set_defaults(run=run)
 
@@ -53,10 +71,16 @@ def _games(text: str) -> int:
         value = int(text.replace("_", "").replace(",", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--games takes a number like 100000, not {text!r}"
+            _(
+                "--games takes a number like {example}, not {value}",
+                example=100000,
+                value=repr(text),
+            )
         ) from None
     if not 100 <= value <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"--games must be 100–10000000, not {value}")
+        raise argparse.ArgumentTypeError(
+            _("--games must be {low}–{high}, not {value}", low=100, high=10000000, value=value)
+        )
     return value
 
 

@@ -6,43 +6,62 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli.common import club_options, fail, no_time_control, run_club_command
+from bot.cli.common import club_options, fail, no_time_control, run_club_command, said
+from bot.i18n import _, _n, number_text, translated
 from engine.errors import EngineError
 
 
 def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     imp = commands.add_parser(
         "import",
-        help="import a tournament (h9, OpenGotha XML) or a CSV of players or games",
-        description="Import a tournament file (EGD h9 or OpenGotha XML: it stays open until "
-        "finalised, its MGSZ multiplier derived from the file), a CSV of players "
-        "(name,rank[,rating][,country][,club][,egd_pin]) or a CSV of games "
-        "(date,black,white,result[,handicap][,komi][,tournament][,round]). All or nothing.",
+        help=_("import a tournament (h9, OpenGotha XML) or a CSV of players or games"),
+        description=_(
+            "Import a tournament file (EGD h9 or OpenGotha XML: it stays open until finalised, "
+            "its MGSZ multiplier derived from the file), a CSV of players ({players}) or a CSV "
+            "of games ({games}). All or nothing.",
+            players="name,rank[,rating][,country][,club][,egd_pin]",
+            games="date,black,white,result[,handicap][,komi][,tournament][,round]",
+        ),
     )
-    imp.add_argument("file", type=Path)
-    club_options(imp)
-    imp.add_argument("--C", dest="manual_c", type=int, help="set the MGSZ multiplier C by hand")
-    imp.add_argument("--name", help="the tournament's name (default: the file's EV)")
     imp.add_argument(
-        "--ratings", type=Path, help="CSV of starting ratings for new players: name,rating[,rank]"
+        "file", type=Path, help=_("the tournament file (.h9 or OpenGotha .xml) or CSV table")
+    )
+    club_options(imp)
+    imp.add_argument("--C", dest="manual_c", type=int, help=_("set the MGSZ multiplier C by hand"))
+    imp.add_argument("--name", help=_("the tournament's name (default: the file's EV line)"))
+    imp.add_argument(
+        "--ratings",
+        type=Path,
+        help=_("CSV of starting ratings for new players: {columns}", columns="name,rating[,rank]"),
     )
     imp.add_argument(
         "--committee",
         action="store_true",
-        help="record new players' declared ranks stronger than 5k as the rating committee's "
-        "decision (MGSZ Minősítési Szabályzat 5.§ (3))",
+        help=_(
+            "record new players' declared ranks stronger than 5k as the rating committee's "
+            "decision (MGSZ Minősítési Szabályzat 5.§ (3))"
+        ),
     )
-    imp.add_argument("--finalise", action="store_true", help="rate the tournament at once")
+    imp.add_argument("--finalise", action="store_true", help=_("rate the tournament at once"))
     imp.set_defaults(run=_run_import)
 
-    exp = commands.add_parser("export", help="write the club's players, games or ratings")
+    exp = commands.add_parser("export", help=_("write the club's players, games or ratings"))
     club_options(exp)
-    exp.add_argument("--format", choices=("csv", "games", "json", "h9"), default="csv")
-    exp.add_argument("--tournament", help="with --format h9: the tournament")
-    exp.add_argument("--output", "-o", type=Path, help="write to a file instead of stdout")
+    exp.add_argument(
+        "--format",
+        choices=("csv", "games", "json", "h9"),
+        default="csv",
+        help=_(
+            "csv: players; games: games as CSV; json: ratings; h9: one tournament (default: csv)"
+        ),
+    )
+    exp.add_argument("--tournament", help=_("with --format h9: the tournament"))
+    exp.add_argument(
+        "--output", "-o", type=Path, help=_("write to a file instead of standard output")
+    )
     exp.set_defaults(run=_run_export)
 
-    rep = commands.add_parser("replay", help="rebuild every rating from the club's log")
+    rep = commands.add_parser("replay", help=_("rebuild every rating from the club's log"))
     club_options(rep)
     rep.set_defaults(run=_run_replay)
 
@@ -65,17 +84,23 @@ def _run_import(args: argparse.Namespace) -> int:
         ]
         if given:
             return fail(
-                f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for tournament files "
-                "(h9, OpenGotha XML); a CSV table of players gives ratings in its rating "
-                f"column, e.g. hoshi import {args.file} --committee"
+                _n(
+                    "{flags} is for tournament files (h9, OpenGotha XML); a CSV table of "
+                    "players gives ratings in its rating column, e.g. {example}",
+                    "{flags} are for tournament files (h9, OpenGotha XML); a CSV table of "
+                    "players gives ratings in its rating column, e.g. {example}",
+                    len(given),
+                    flags=", ".join(given),
+                    example=f"hoshi import {args.file} --committee",
+                )
             )
     try:
         data = args.file.read_bytes()
         ratings = parse_ratings_csv(args.ratings.read_bytes()) if args.ratings else []
     except OSError as exc:
-        return fail(f"cannot read {exc.filename}: {exc.strerror}")
+        return fail(_("cannot read {file}: {reason}", file=exc.filename, reason=exc.strerror))
     except EngineError as exc:
-        return fail(f"{args.ratings}: {exc}")
+        return fail(f"{args.ratings}: {said(exc)}")
 
     async def work(db, club, config) -> int:  # type: ignore[no-untyped-def]
         import storage
@@ -101,19 +126,24 @@ def _run_import(args: argparse.Namespace) -> int:
                 remedies=remedies,
             )
         except EngineError as exc:
-            return fail(no_time_control(tf, args.manual_c, time_flag=False) or str(exc))
+            return fail(no_time_control(tf, args.manual_c, time_flag=False) or said(exc))
         result = await importing.apply_import(db, club, plan, actor=CALLER.identity, chat=None)
         lines = importing.summary_lines(plan, result, remedies)
         if not args.finalise:
-            print("\n".join(lines))
+            print("\n".join(translated(line) for line in lines))
             return 0
-        print("\n".join(lines[:-1]))  # not "it stays open": it is finalised at once
+        # not "it stays open": it is finalised at once
+        print("\n".join(translated(line) for line in lines[:-1]))
         changes = await storage.finalise_tournament(
             db, club, result.tournament.id, actor=CALLER.identity
         )
         print(
-            f"Imported as tournament #{result.tournament.id} and finalised: "
-            f"{len(changes)} rating changes."
+            _n(
+                "Imported as tournament #{number} and finalised: {n} rating change.",
+                "Imported as tournament #{number} and finalised: {n} rating changes.",
+                len(changes),
+                number=result.tournament.id,
+            )
         )
         return 0
 
@@ -135,7 +165,14 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remed
     if "black" in header and "white" in header:
         games = await importing.games_from_csv(db, club, data, even_komi=settings.komi)
         rows = await storage.record_games(db, club, games, actor=CALLER.identity)
-        print(f"{len(rows)} games recorded in {club.name}.")
+        print(
+            _n(
+                "{n} game recorded in {club}.",
+                "{n} games recorded in {club}.",
+                len(rows),
+                club=club.name,
+            )
+        )
         return 0
     today = dt.datetime.now(settings.zone).date()
     players = [
@@ -165,10 +202,24 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remed
         if not strong:
             raise
         lines = {number for number, p in players if id(p) in strong}
-        said = await importing.initial_rank_problems(db, club, new, remedies)
-        others = [f"#{n}: {message}" for n, message in error.problems if n not in lines]
-        return fail("nothing was recorded: " + " ".join(said + others))
-    print(f"{len(created)} players registered in {club.name}.")
+        problems = await importing.initial_rank_problems(db, club, new, remedies)
+        others = [
+            f"#{n}: {translated(message)}" for n, message in error.problems if n not in lines
+        ]
+        return fail(
+            _(
+                "nothing was recorded: {problems}",
+                problems=" ".join([*(translated(s) for s in problems), *others]),
+            )
+        )
+    print(
+        _n(
+            "{n} player registered in {club}.",
+            "{n} players registered in {club}.",
+            len(created),
+            club=club.name,
+        )
+    )
     return 0
 
 
@@ -178,8 +229,12 @@ def _run_export(args: argparse.Namespace) -> int:
     output = args.output.expanduser() if args.output else None
     if output is not None and not output.parent.is_dir():
         return fail(
-            f"cannot write {output}: there is no directory {output.parent} (create it first, "
-            "or give --output a file in an existing directory)"
+            _(
+                "cannot write {file}: there is no directory {directory} (create it first, or "
+                "give --output a file in an existing directory)",
+                file=output,
+                directory=output.parent,
+            )
         )
 
     async def work(db, club, config) -> int:  # type: ignore[no-untyped-def]
@@ -188,10 +243,18 @@ def _run_export(args: argparse.Namespace) -> int:
         data = await storage.export_rows(db, club)
         if args.format == "h9":
             if not args.tournament:
-                return fail("--format h9 needs --tournament NAME")
+                return fail(
+                    _("{option} needs {needed}", option="--format h9", needed="--tournament NAME")
+                )
             row = await storage.tournament(db, club, args.tournament)
             if row is None:
-                return fail(f"there is no tournament {args.tournament!r} in {club.name}")
+                return fail(
+                    _(
+                        "there is no tournament {name} in {club}",
+                        name=repr(args.tournament),
+                        club=club.name,
+                    )
+                )
             text = exporting.tournament_h9(data, row)
         else:
             text = {
@@ -203,8 +266,8 @@ def _run_export(args: argparse.Namespace) -> int:
             try:
                 output.write_text(text, encoding="utf-8")
             except OSError as exc:
-                return fail(f"cannot write {output}: {exc.strerror}")
-            print(f"wrote {output}", file=sys.stderr)
+                return fail(_("cannot write {file}: {reason}", file=output, reason=exc.strerror))
+            print(_("wrote {file}", file=output), file=sys.stderr)
         else:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
@@ -223,16 +286,20 @@ def _run_replay(args: argparse.Namespace) -> int:
         def progress(done: int, total: int) -> None:
             width = 30
             filled = width * done // max(total, 1)
+            bar = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
             print(
-                f"\rreplaying {club.name}: [{'#' * filled}{'.' * (width - filled)}] "
-                f"{done}/{total}",
+                "\r" + _("replaying {club}: {bar}", club=club.name, bar=bar),
                 end="",
                 file=sys.stderr,
                 flush=True,
             )
 
         await storage.replay_club(db, club.id, progress)
-        print(f"\nreplayed {club.name} in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+        seconds = number_text(time.perf_counter() - started, 2)
+        print(
+            "\n" + _("replayed {club} in {seconds} s", club=club.name, seconds=seconds),
+            file=sys.stderr,
+        )
         return 0
 
     return run_club_command(args, work, create=False)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import system_names
+from bot.i18n import _, translated
 from engine.errors import EngineError
 
 ClubWork = Callable[[Any, Any, Any], Awaitable[int]]
@@ -19,13 +20,32 @@ SYSTEM_CHOICES = system_names.KEYS
 
 def club_options(parser: argparse.ArgumentParser) -> None:
     """``--db`` and ``--club``, taken by every subcommand that opens a club (bot.md)."""
-    parser.add_argument("--db", type=Path, help="the SQLite database (default: from the config)")
-    parser.add_argument("--club", help="the club (default: the only club, created on first use)")
+    db_option(parser)
+    parser.add_argument(
+        "--club", help=_("the club (default: the only club, created on first use)")
+    )
+    config_option(parser)
+
+
+def db_option(parser: argparse.ArgumentParser) -> None:
+    """``--db``: the database, in the operator's language."""
+    parser.add_argument(
+        "--db", type=Path, help=_("the SQLite database (default: from the config)")
+    )
+
+
+def config_option(parser: argparse.ArgumentParser) -> None:
+    """``--config``: the config file, in the operator's language."""
     parser.add_argument(
         "--config",
         type=Path,
-        help="config file (default: HOSHI_CONFIG or the user config directory)",
+        help=_("config file (default: HOSHI_CONFIG or the user config directory)"),
     )
+
+
+def said(exc: BaseException) -> str:
+    """An exception's message in the operator's language (a storage or engine ``Msg``)."""
+    return translated(exc.args[0]) if exc.args else str(exc)
 
 
 def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool = True) -> int:
@@ -44,13 +64,27 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        return fail(str(exc))
+        return fail(said(exc))
     path = (args.db or config.db_path).expanduser()
     if not create and not path.is_file():
-        where = "" if path.parent.is_dir() else f" (no directory {path.parent})"
+        example = "--db ~/hoshi/club.sqlite"
+        if path.parent.is_dir():
+            return fail(
+                _(
+                    "there is no database at {path}; give an existing one with --db, "
+                    "e.g. {example}",
+                    path=path,
+                    example=example,
+                )
+            )
         return fail(
-            f"there is no database at {path}{where}; give an existing one with --db, "
-            "e.g. --db ~/hoshi/club.sqlite"
+            _(
+                "there is no database at {path} (no directory {directory}); give an existing "
+                "one with --db, e.g. {example}",
+                path=path,
+                directory=path.parent,
+                example=example,
+            )
         )
 
     async def run() -> int:
@@ -63,7 +97,7 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
                 club = await existing_club(db, args.club)
             return await work(db, club, config)
         except (StorageError, EngineError) as exc:
-            return fail(str(exc))
+            return fail(said(exc))
         finally:
             await db.close()
 
@@ -81,20 +115,44 @@ async def existing_club(db: Any, name: str | None) -> Any:
 
     clubs = await storage.clubs(db)
     names = ", ".join(club.name for club in clubs)
-    example = f" (e.g. --club {shlex.quote(clubs[0].name)})" if clubs else ""
+    example = f"--club {shlex.quote(clubs[0].name)}" if clubs else ""
     if name:
         club = await storage.get_club(db, name)
         if club is None:
-            there = f"its clubs: {names}" if clubs else "it holds no club yet"
-            raise Refused(f"there is no club {name!r} in this database; {there}{example}")
+            if clubs:
+                raise Refused(
+                    _(
+                        "there is no club {name} in this database; its clubs: {names} "
+                        "(e.g. {example})",
+                        name=repr(name),
+                        names=names,
+                        example=example,
+                    )
+                )
+            raise Refused(
+                _(
+                    "there is no club {name} in this database; it holds no club yet",
+                    name=repr(name),
+                )
+            )
         return club
     if len(clubs) == 1:
         return clubs[0]
     if clubs:
         raise Refused(
-            f"this database holds several clubs ({names}); name one with --club{example}"
+            _(
+                "this database holds several clubs ({names}); name one with --club "
+                "(e.g. {example})",
+                names=names,
+                example=example,
+            )
         )
-    raise Refused("this database holds no club yet; import players first (hoshi import FILE)")
+    raise Refused(
+        _(
+            "this database holds no club yet; import players first ({example})",
+            example="hoshi import FILE",
+        )
+    )
 
 
 def no_time_control(tf: Any, manual_c: int | None, *, time_flag: bool) -> str | None:
@@ -104,10 +162,20 @@ def no_time_control(tf: Any, manual_c: int | None, *, time_flag: bool) -> str | 
     committee sets C when the tournament's own data cannot, 6.§ (2))."""
     if manual_c is not None or tf.time is not None or tf.time_minutes is not None:
         return None
-    how = 'give it with --time "60m 3x30s japanese" or ' if time_flag else ""
-    return (
-        f"{tf.name}: the file gives no time control (no TM line), so the MGSZ multiplier C "
-        f"cannot be computed; {how}set C by hand with --C, e.g. --C 25"
+    if time_flag:
+        return _(
+            "{tournament}: the file gives no time control (no TM line), so the MGSZ "
+            "multiplier C cannot be computed; give it with {time} or set C by hand with --C, "
+            "e.g. {example}",
+            tournament=tf.name,
+            time='--time "60m 3x30s japanese"',
+            example="--C 25",
+        )
+    return _(
+        "{tournament}: the file gives no time control (no TM line), so the MGSZ multiplier "
+        "C cannot be computed; set C by hand with --C, e.g. {example}",
+        tournament=tf.name,
+        example="--C 25",
     )
 
 

@@ -6,25 +6,32 @@ import argparse
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from bot.cli.common import SYSTEM_CHOICES, club_options, fail
+from bot.cli.common import SYSTEM_CHOICES, club_options, fail, said
+from bot.i18n import _
 
 
 def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     console = commands.add_parser(
         "console",
-        help="run the bot in this terminal (no token needed)",
-        description="The bot on a terminal: you are the club's organiser. With standard input "
-        "not a terminal it reads one command per line (hoshi console --db club.sqlite < "
-        "session.txt).",
+        help=_("run the bot in this terminal (no token needed)"),
+        description=_(
+            "The bot on a terminal: you are the club's organiser. With standard input not a "
+            "terminal it reads one command per line ({example}).",
+            example="hoshi console --db club.sqlite < session.txt",
+        ),
     )
     club_options(console)
-    console.add_argument("--system", choices=SYSTEM_CHOICES, help="system of a new club")
-    console.add_argument("--quiet", action="store_true", help="scripted: do not echo commands")
+    console.add_argument("--system", choices=SYSTEM_CHOICES, help=_("system of a new club"))
+    console.add_argument("--quiet", action="store_true", help=_("scripted: do not echo commands"))
     console.add_argument(
         "--clock",
         metavar="TIME",
-        help='start a hand-moved clock at TIME (e.g. "2026-11-02 09:00", the config\'s time '
-        "zone); /tick moves it and runs what became due",
+        help=_(
+            "start a hand-moved clock at TIME (e.g. {example}, the config's time zone); "
+            "{tick} moves it and runs what became due",
+            example='"2026-11-02 09:00"',
+            tick="/tick",
+        ),
     )
     console.set_defaults(run=_run_console)
 
@@ -39,13 +46,19 @@ def _run_console(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        return fail(str(exc))
+        return fail(said(exc))
     clock = None
     if args.clock:
         try:
             start = dt.datetime.fromisoformat(args.clock)
         except ValueError:
-            return fail(f'--clock takes a time like "2026-11-02 09:00", not {args.clock!r}')
+            return fail(
+                _(
+                    "--clock takes a time like {example}, not {value}",
+                    example='"2026-11-02 09:00"',
+                    value=repr(args.clock),
+                )
+            )
         clock = FakeClock(
             start if start.tzinfo else start.replace(tzinfo=ZoneInfo(config.timezone))
         )

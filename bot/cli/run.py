@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from bot.cli.common import fail
+from bot.cli.common import config_option, db_option, fail, said
+from bot.i18n import _
 
 
 def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run = commands.add_parser(
         "run",
-        help="run the Telegram and/or Discord bot (tokens from the environment)",
-        description="Start the bots whose tokens are set (TELEGRAM_TOKEN, DISCORD_TOKEN) in "
-        "one process sharing one database; Ctrl-C stops them. Without a token, use "
-        "hoshi console.",
+        help=_("run the Telegram and/or Discord bot (tokens from the environment)"),
+        description=_(
+            "Start the bots whose tokens are set ({tokens}) in one process sharing one "
+            "database; Ctrl-C stops them. Without a token, use {console}.",
+            tokens="TELEGRAM_TOKEN, DISCORD_TOKEN",
+            console="hoshi console",
+        ),
     )
-    run.add_argument("--db", type=Path, help="the SQLite database (default: from the config)")
-    run.add_argument(
-        "--config",
-        type=Path,
-        help="config file (default: HOSHI_CONFIG or the user config directory)",
-    )
+    db_option(run)
+    config_option(run)
     run.set_defaults(run=_run_bots)
 
 
@@ -34,7 +33,7 @@ def _run_bots(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        return fail(str(exc))
+        return fail(said(exc))
     tokens = [t for t in (config.telegram_token, config.discord_token) if t]
     if tokens:
         configure_logging(config, tokens)

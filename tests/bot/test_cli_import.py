@@ -25,6 +25,8 @@ GAMES = "\n".join(
 @pytest.fixture
 def hoshi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     monkeypatch.setenv("HOSHI_CONFIG", str(tmp_path / "none.toml"))
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):  # the operator's language: English
+        monkeypatch.delenv(name, raising=False)
     (tmp_path / "none.toml").write_text("", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
 
@@ -59,6 +61,22 @@ def test_players_then_games(hoshi, tmp_path: Path) -> None:
     assert (
         "2026-11-02,Nagy Péter,Kovács Anna,B+R,3,0.5" in out
     )  # margin kept; komi 0.5 with stones (§5)
+
+
+def test_a_swedish_terminal(hoshi, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "sv_SE.UTF-8")
+    assert hoshi("import", write(tmp_path, "p.csv", PLAYERS))[:2] == (
+        0,
+        "3 spelare registrerade i My Go Club.\n",
+    )
+    assert hoshi("import", write(tmp_path, "g.csv", GAMES))[:2] == (
+        0,
+        "2 partier registrerade i My Go Club.\n",
+    )
+    bad = "date,black,white,result\n2026-11-01,Nobody,Nagy Péter,W+\n"
+    code, _, err = hoshi("import", write(tmp_path, "bad.csv", bad))
+    assert code == 2
+    assert err == "hoshi: inget registrerades:\nrad 2: ingen spelare heter 'Nobody'\n"
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError, DiscordConfig, TelegramConfig, load_config
+from bot.i18n import translated, using
 
 
 @pytest.fixture(autouse=True)
@@ -120,10 +121,10 @@ def test_the_default_config_file_is_read_when_present(tmp_path: Path) -> None:
         ("[hoshi]\ntimezone = ''\n", "[hoshi] timezone '' is not a known time zone"),
         ("[discord]\nguild_ids = 5\n", "[discord] guild_ids must be a list of numbers"),
         ("[discord]\nguild_ids = ['5']\n", "[discord] guild_ids must be a list of numbers"),
-        ("[telegram]\nwebhook_port = '8443'\n", "[telegram] webhook_port must be whole number"),
+        ("[telegram]\nwebhook_port = '8443'\n", "[telegram] webhook_port must be a whole number"),
         ("[telegram]\nwebhook_url = 5\n", "[telegram] webhook_url must be text"),
         ("[telegram]\napi_base_url = 5\n", "[telegram] api_base_url must be text"),
-        ("[telegram]\nadmin_cache_s = 1.5\n", "[telegram] admin_cache_s must be whole number"),
+        ("[telegram]\nadmin_cache_s = 1.5\n", "[telegram] admin_cache_s must be a whole number"),
         ("[hoshi]\nlog_level = 'LOUD'\n", "[hoshi] log_level must be one of"),
     ],
     ids=["toml", "section", "hoshi-table", "telegram-table", "hoshi-key", "telegram-key",
@@ -138,6 +139,21 @@ def test_every_config_error_names_the_file_and_key(
         load_config(path, env={})
     assert str(caught.value).startswith(f"{path}: ")
     assert message in str(caught.value)
+
+
+def test_config_errors_speak_the_operators_language(tmp_path: Path) -> None:
+    path = write(tmp_path, "[hoshi]\nsystem = 'elo'\n")
+    with using("ja"), pytest.raises(ConfigError) as caught:
+        load_config(path, env={})
+    assert str(caught.value) == (
+        f"{path}: [hoshi] systemはmgsz, tensuusei, swedish, psg, gorのいずれかにしてください"
+        "（'elo'ではなく）"
+    )
+    # and given again in another language, e.g. Polish
+    assert translated(caught.value.args[0], "pl") == (
+        f"{path}: [hoshi] system musi być jednym z: mgsz, tensuusei, swedish, psg, gor, "
+        "a nie 'elo'"
+    )
 
 
 @pytest.mark.parametrize("via", ["argument", "environment"])

@@ -12,6 +12,7 @@ import pytest
 
 import storage
 from bot import exporting
+from bot.i18n import translated
 from engine.errors import FormatError
 from engine.formats import parse_games_csv, parse_h9, parse_players_csv
 from engine.timecontrol import TimeControl
@@ -209,6 +210,11 @@ async def test_h9_refuses_two_games_of_a_player_in_one_round(club: FakeChat) -> 
     assert str(caught.value) == (
         "Nagy Péter has two games in round 1 of Club Night, and an EGD h9 file holds one game "
         "per player and round; export the games as CSV instead (games)"
+    )
+    # the refusal is a catalogue's text: a Swedish club reads it in Swedish
+    assert translated(caught.value.args[0], "sv") == (
+        "Nagy Péter har två partier i rond 1 av Club Night, och en EGD h9-fil rymmer ett parti "
+        "per spelare och rond; exportera partierna som CSV i stället (games)"
     )
 
 

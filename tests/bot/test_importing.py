@@ -12,6 +12,7 @@ import pytest
 
 import storage
 from bot import importing
+from bot.i18n import using
 from engine.formats import parse_h9, parse_ratings_csv
 from engine.formats.tournament_file import TournamentFile
 from engine.ranks import Rank
@@ -199,6 +200,27 @@ async def test_a_guest_stronger_than_5k_needs_no_committee(tmp_path: Path) -> No
         with pytest.raises(Refused) as caught:
             await plan(chat, read("kis_kupa.h9"))
         assert "1 new player is stronger than 5k: Müller Jürgen 3k." in str(caught.value)
+    finally:
+        await chat.close()
+
+
+async def test_a_refusal_and_a_summary_in_the_clubs_language(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, settings={"country": "DE"})
+    try:
+        with using("hu"), pytest.raises(Refused) as caught:
+            await plan(chat, read("kis_kupa.h9"))
+        message = str(caught.value)
+        assert message.startswith("a fájl nem importálható:\n")
+        assert "1 új játékos erősebb, mint 5k: Müller Jürgen 3k." in message
+        assert "/tournament import committee (a bejelentett fokozatok" in message
+        assert "stronger than" not in message
+        with using("pl"):
+            p = await plan(chat, read("kis_kupa.h9"), committee=True)
+            lines = importing.summary_lines(p)
+        assert lines[0].startswith("Kis Kupa 2026: 2026-03-07 – 2026-03-07, 3 rundy, 5 graczy, ")
+        assert "6 partii (4 do rankingu), z forą, kodowanie ISO-8859-15" in lines[0]
+        assert lines[1] == "Dopasowani zarejestrowani gracze: 0; nowi: 1, goście: 4."
+        assert lines[2].startswith("Nowi: ") and "Horváth Zsófia 1k (gość)" in lines[2]
     finally:
         await chat.close()
 

@@ -8,12 +8,20 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.i18n import using
 from bot.rate_report import MultiplierInputs, rate, read_tournament
 from engine.formats import parse_ratings_csv
 
 DATA = Path(__file__).resolve().parent.parent / "engine" / "formats" / "data"
 CUP = DATA / "spring_cup_40x5.h9"
 START = DATA / "spring_cup_start.csv"
+
+
+@pytest.fixture(autouse=True)
+def english_operator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hoshi rate`` speaks the terminal's locale: these tests read English."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
 
 
 def _report(system: str = "mgsz", inputs: MultiplierInputs | None = None):
@@ -140,6 +148,21 @@ def test_a_rating_off_the_systems_scale_is_ignored_and_said(
     assert scale in warning
     assert warning.endswith("ignored: the player starts from the rank 5k")
     assert warning in report.as_table()
+
+
+def test_the_table_in_polish() -> None:
+    with using("pl"):
+        report = _with_start("mgsz", "name,rating\nBalázs Anikó,5\n")
+        text = report.as_table()
+    assert text.startswith("Budapest Spring Cup 2026 — przeliczony według: ")
+    assert "Dane wejściowe: tempo 1h z pliku (TM); turniej bez fory według HA[h9]; " in text
+    assert "40 uczestników z wierszy graczy w pliku" in text
+    assert "M-ce  Nazwisko" in text and "Ranga" in text and "stopień" in text
+    assert (
+        "--ratings, wiersz 2: wartość 5 (Balázs Anikó) jest poza zakresem: " in text
+        and "gracz zaczyna od stopnia 5k" in text
+    )
+    assert "rated under" not in text and "Inputs" not in text and "ignored" not in text
 
 
 def test_a_rating_on_the_scale_is_used() -> None:
