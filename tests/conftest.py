@@ -25,3 +25,11 @@ def load_vectors(name: str) -> dict[str, Any]:
         pytest.fail(f"test vectors not found at {path} (../shared/vectors beside the checkout)")
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+@pytest.fixture(autouse=True)
+def english_operator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line and the console speak the terminal's locale (LC_ALL, LC_MESSAGES,
+    LANG): every test reads English on any machine unless it sets one."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
