@@ -11,7 +11,16 @@ import storage
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Reply
-from bot.ratelimit import CHART, EXPORT, IMPORT, LIMITS, Limit, RateLimiter, kind_of
+from bot.ratelimit import (
+    CHART,
+    CHART_REFUSAL,
+    EXPORT,
+    IMPORT,
+    LIMITS,
+    Limit,
+    RateLimiter,
+    kind_of,
+)
 from tests.reliability.conftest import GROUP, Clock, make_club, open_core
 
 H9 = (
@@ -24,7 +33,7 @@ H9 = (
 
 def test_a_burst_then_one_request_per_interval() -> None:
     clock = Clock()
-    limiter = RateLimiter(clock, {CHART: Limit(burst=3, every_s=20, noun="charts")})
+    limiter = RateLimiter(clock, {CHART: Limit(burst=3, every_s=20, refusal=CHART_REFUSAL)})
     assert [limiter.take("telegram:1", CHART) for _ in range(3)] == [0, 0, 0]
     assert limiter.take("telegram:1", CHART) == 20  # the next in 20 s
     clock.advance(seconds=5)
