@@ -11,6 +11,7 @@ import storage
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Reply
+from bot.i18n import translated, using
 from bot.ratelimit import (
     CHART,
     CHART_REFUSAL,
@@ -203,3 +204,17 @@ def test_the_core_takes_the_limiter_on_its_clock(tmp_path: Path) -> None:
 
     core = Core(Db(), object(), clock=clock)  # type: ignore[arg-type]
     assert core.limiter.clock is clock
+
+
+@pytest.mark.parametrize(
+    ("wait_s", "polish"),
+    [(1, "za 1 sekundę"), (3, "za 3 sekundy"), (7, "za 7 sekund"), (61, "za 2 minuty")],
+)
+def test_the_refusal_speaks_the_conversations_language(wait_s: int, polish: str) -> None:
+    limiter = RateLimiter(Clock())
+    with using("pl"):
+        refusal = limiter.refusal(CHART, wait_s)
+    assert refusal.startswith("To dużo wykresów w krótkim czasie: spróbuj ponownie " + polish)
+    assert "co 20 sekund" in refusal and "try again" not in refusal
+    assert translated(refusal, "ja").startswith("短い間にグラフの依頼が多すぎます。")
+    assert translated(refusal, "en") == limiter.refusal(CHART, wait_s)  # given again in English
