@@ -99,7 +99,7 @@ def _description(typed: Typed) -> str:
 
 def _summary(cmd: CommandSpec) -> str:
     """The command's description in the current language (the usage line without one)."""
-    return shown(cmd.summary) or cmd.usage
+    return shown(cmd.summary) or shown(cmd.usage)
 
 
 # --- the menus in every language -------------------------------------------------------------
@@ -120,10 +120,23 @@ _NAMES = (
 
 
 def localized(english: str, make: Callable[[], str], limit: int) -> app_commands.locale_str:
-    """A text of the command tree: ``english`` now (cut to ``limit``), and ``make`` — which
-    builds it in the current language — for :class:`CatalogueTranslator` to call in each
-    language."""
-    return app_commands.locale_str(_cut(english, limit), make=make, limit=limit)
+    """A text of the command tree: ``english`` now (shortened to ``limit``), and ``make`` —
+    which builds it in the current language — for :class:`CatalogueTranslator` to call in
+    each language."""
+    return app_commands.locale_str(shorten(english, limit), make=make, limit=limit)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: cut after the last whole word that fits
+    (languages that write without spaces, within the last quarter: at the limit), with "…"."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if not text[limit - 1].isspace():  # the cut falls inside a word
+        space = head.rfind(" ")
+        if space >= limit * 3 // 4:
+            head = head[:space]
+    return head.rstrip(" ,;:—–-") + "…"
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -143,7 +156,7 @@ class CatalogueTranslator(app_commands.Translator):
         if language is None or make is None or context.location in _NAMES:
             return None
         with using(language):
-            text = _cut(make().strip(), string.extras["limit"])
+            text = shorten(make().strip(), string.extras["limit"])
         return text if text and text != string.message else None
 
 

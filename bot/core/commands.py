@@ -169,9 +169,10 @@ class CommandSpec:
         return lines
 
     def help_text(self) -> str:
-        """The command's help in the current language: the usage line as typed, then its
-        summary, details, options, examples and who may use it."""
-        lines = [f"{self.usage}", shown(self.summary)]
+        """The command's help in the current language: the usage line (its placeholders,
+        such as NAME, translated where a catalogue has them), summary, details, options,
+        examples (as typed) and who may use it."""
+        lines = [shown(self.usage), shown(self.summary)]
         if self.details:
             lines.append(shown(self.details))
         if self.options:

@@ -21,6 +21,7 @@ from bot.adapters.discord import (
     EMBED_DESCRIPTION_LIMIT,
     EMBED_TITLE_LIMIT,
     render,
+    shorten,
 )
 from bot.adapters.languages import chat_language, for_person, locale_language
 from bot.adapters.telegram import (
@@ -255,11 +256,18 @@ async def test_discord_sync_carries_the_translations(
     assert option["description_localizations"] == {"hu": "a név"}
     assert "name_localizations" not in option
     long = commands["top"]["description_localizations"]["pl"]
-    assert len(long) == DESCRIPTION_LIMIT and long.endswith("…")  # cut to Discord's limit
+    assert long == "Ranking klubu. " * 6 + "Ranking…"  # cut to Discord's limit, at a word
     export = commands["export"]
     choices = [c for o in export["options"] for c in o.get("choices", [])]
     csv = next(c for c in choices if c["value"] == "csv")
     assert csv["name"] == "csv" and csv["name_localizations"] == {"ja": "CSV表"}
+
+
+def test_a_description_is_shortened_after_a_whole_word() -> None:
+    assert shorten("Karta gracza.", 100) == "Karta gracza."
+    assert shorten("Karta gracza: ranga, ranking, miejsce", 30) == "Karta gracza: ranga, ranking…"
+    assert shorten("会員の成績：段級位、レーティング、順位", 10) == "会員の成績：段級位…"
+    assert len(shorten("a" * 150, 100)) == 100
 
 
 async def test_discord_descriptions_fit_in_every_language(core: Core) -> None:
