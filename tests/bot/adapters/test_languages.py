@@ -430,3 +430,33 @@ async def test_the_console_speaks_the_clubs_language(db: Database, tmp_path: Pat
     console = console_adapter.Console(Core(db, Config(), clock=fixed_clock), club, out, tmp_path)
     await console.show_notice(Notice(club.id, Reply.text("x")))
     assert out.getvalue().startswith("[wysłano do czatów klubu]\nx")
+
+
+async def test_the_prompts_hints_follow_the_console_users_locale(
+    db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    club = await storage.create_club(db, "Klub", "psg", actor="t")
+    await storage.bind_chat(db, club, "console", console_adapter.chat_id(club), actor="t")
+    await storage.set_setting(db, club, "language", "pl", actor="t")
+    keys = [KeyboardInterrupt, KeyboardInterrupt]
+
+    def read(prompt: str) -> str:
+        if keys:
+            raise keys.pop(0)
+        raise EOFError
+
+    out = io.StringIO()
+    console = console_adapter.Console(Core(db, Config(), clock=fixed_clock), club, out, tmp_path)
+    await console.interactive(read)
+    text = out.getvalue()
+    assert text.startswith("hoshi コンソール — あなたはクラブの幹事です。")
+    assert "(空の行でもう一度 Ctrl-C を押すか、Ctrl-D で終了します。)" in text
+    monkeypatch.setenv("LANG", "C.UTF-8")  # no language of its own: the club's
+    out.seek(0)
+    out.truncate()
+    keys.extend([KeyboardInterrupt, KeyboardInterrupt])
+    await console.interactive(read)
+    assert out.getvalue().startswith("Konsola hoshi — jesteś organizatorem klubu.")
