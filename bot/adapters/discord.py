@@ -518,7 +518,7 @@ class DiscordAdapter:
             )
         ]
         renames: dict[str, str] = {}
-        descriptions: dict[str, str] = {}
+        descriptions: dict[str, app_commands.locale_str] = {}
         choices: dict[str, list[app_commands.Choice[str]]] = {}
         completers: dict[str, Any] = {}
         taken: set[str] = set()
