@@ -156,6 +156,26 @@ async def test_a_private_answer_stays_in_the_clubs_language_for_an_unknown_one(
     assert sent[0].params["text"] == "Ez már megtörtént."
 
 
+async def test_a_long_private_answer_notes_the_file_in_the_persons_language(
+    telegram_factory: Callable[..., Any], db: Database
+) -> None:
+    await club_in(db, "hu", "telegram", str(GROUP["id"]))
+    rows = tuple((str(i), "Nagy Péter " * 8) for i in range(600))
+
+    def answer() -> Reply:
+        return Reply(blocks=(Table(("#", "név"), rows),), private=True)
+
+    async with telegram_factory(ScriptedCore(db, answer)) as bot:
+        calls = await bot.say("/export", GROUP, {**PLAYER, "language_code": "ja"})
+    mine = [c for c in calls if c.method == "sendMessage" and c.params["chat_id"] == PLAYER["id"]]
+    (note,) = mine
+    assert "回答が長いため、全文はファイルにあります。" in note.params["text"]
+    (document,) = [c for c in calls if c.method == "sendDocument"]
+    assert document.params["chat_id"] == PLAYER["id"]
+    told = [c for c in calls if c.method == "sendMessage" and c.params["chat_id"] == GROUP["id"]]
+    assert [c.params["text"] for c in told] == [PRIVATELY_HU]
+
+
 async def test_an_expired_button_answers_in_the_pressers_language(
     telegram_factory: Callable[..., Any],
 ) -> None:
