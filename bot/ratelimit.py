@@ -16,6 +16,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from bot.i18n import N_, _, _n
+
 Clock = Callable[[], dt.datetime]
 
 CHART, EXPORT, IMPORT = "chart", "export", "import"
@@ -24,21 +26,39 @@ MAX_PEOPLE = 10_000  # remembered (person, kind) pairs before the idle ones are 
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """``burst`` requests at once, then one more every ``every_s`` seconds."""
+    """``burst`` requests at once, then one more every ``every_s`` seconds; ``refusal`` is the
+    friendly answer beyond that (a catalogue message with ``{wait}``, ``{burst}`` and
+    ``{every}``)."""
 
     burst: int
     every_s: int
-    noun: str  # how the refusal names the requests: "charts"
+    refusal: str
 
     def __post_init__(self) -> None:
         if self.burst < 1 or self.every_s < 1:
             raise ValueError(f"a limit needs burst >= 1 and every_s >= 1, not {self}")
 
 
+# TRANSLATORS: {wait} and {every} are durations ("7 seconds", "2 minutes"); {burst} a number.
+CHART_REFUSAL = N_(
+    "That is a lot of charts in a short time: please try again in {wait}. (Each person may "
+    "ask for {burst} at once, then one every {every}, so that the bot stays quick for everyone.)"
+)
+# TRANSLATORS: {wait} and {every} are durations ("7 seconds", "2 minutes"); {burst} a number.
+EXPORT_REFUSAL = N_(
+    "That is a lot of exports in a short time: please try again in {wait}. (Each person may "
+    "ask for {burst} at once, then one every {every}, so that the bot stays quick for everyone.)"
+)
+# TRANSLATORS: {wait} and {every} are durations ("7 seconds", "2 minutes"); {burst} a number.
+IMPORT_REFUSAL = N_(
+    "That is a lot of imports in a short time: please try again in {wait}. (Each person may "
+    "ask for {burst} at once, then one every {every}, so that the bot stays quick for everyone.)"
+)
+
 LIMITS: Mapping[str, Limit] = {
-    CHART: Limit(burst=6, every_s=20, noun="charts"),
-    EXPORT: Limit(burst=6, every_s=30, noun="exports"),
-    IMPORT: Limit(burst=6, every_s=30, noun="imports"),
+    CHART: Limit(burst=6, every_s=20, refusal=CHART_REFUSAL),
+    EXPORT: Limit(burst=6, every_s=30, refusal=EXPORT_REFUSAL),
+    IMPORT: Limit(burst=6, every_s=30, refusal=IMPORT_REFUSAL),
 }
 
 
@@ -85,10 +105,11 @@ class RateLimiter:
     def refusal(self, kind: str, wait_s: int) -> str:
         """A friendly refusal saying when to try again."""
         limit = self.limits[kind]
-        return (
-            f"That is a lot of {limit.noun} in a short time: please try again in "
-            f"{_duration(wait_s)}. (Each person may ask for {limit.burst} at once, then one "
-            f"every {_duration(limit.every_s)}, so that the bot stays quick for everyone.)"
+        return _(
+            limit.refusal,
+            wait=_duration(wait_s),
+            burst=limit.burst,
+            every=_duration(limit.every_s),
         )
 
     def _forget(self, now: dt.datetime) -> None:
@@ -99,7 +120,9 @@ class RateLimiter:
 
 
 def _duration(seconds: int) -> str:
+    """A wait in whole seconds, or in minutes (rounded up) from one minute on."""
     if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+        # TRANSLATORS: a duration, used in "try again in {wait}" and "one every {every}"
+        return _n("{n} second", "{n} seconds", seconds)
+    # TRANSLATORS: a duration, used in "try again in {wait}" and "one every {every}"
+    return _n("{n} minute", "{n} minutes", math.ceil(seconds / 60))

@@ -29,15 +29,19 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 import storage
+from bot.adapters.languages import chat_language, locale_language
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
+from bot.i18n import N_, _, translated, using
+from bot.i18n.catalogues import SOURCE
 from bot.scheduler import Scheduler
 from storage.db import Database, open_db
 from storage.errors import StorageError
@@ -47,9 +51,19 @@ Reader = Callable[[str], str]  # input(): a line, EOFError at the end, KeyboardI
 
 PROMPT = "hoshi> "
 MORE = "... "
-QUIT_HINT = "(Ctrl-C again on an empty line, or Ctrl-D, quits.)"
+QUIT_HINT = N_("(Ctrl-C again on an empty line, or Ctrl-D, quits.)")
 PLATFORM = "console"
 CALLER = Caller(PLATFORM, "local", "console", chat_admin=True)
+"""The console user as the log names them (the club's organiser)."""
+
+
+def console_caller() -> Caller:
+    """The console user, in the language of their locale (``LC_ALL``/``LC_MESSAGES``/``LANG``)
+    when hoshi has a catalogue for it."""
+    language = locale_language()
+    return CALLER if language is None else replace(CALLER, language=language)
+
+
 _HEREDOC = re.compile(r"\s*<<\s*([A-Za-z_]+)\s*$")
 
 
@@ -66,12 +80,12 @@ def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocat
     confirmations, or permissions, from one terminal).
     """
     text = line.strip().lstrip("/")
-    caller = CALLER
+    caller = console_caller()
     if text.startswith("as ") and " /" in text:
-        who, _, text = text[3:].partition(" /")
+        who, _sep, text = text[3:].partition(" /")
         who = who.strip()
         caller = Caller(PLATFORM, who.replace(" ", "_"), who, chat_admin=False)
-    name, _, rest = text.partition(" ")
+    name, _sep, rest = text.partition(" ")
     return Invocation(
         command=name,
         text=rest.strip(),
@@ -112,26 +126,42 @@ class Console:
         self._pending: asyncio.Future[str] | None = None  # a read a Ctrl-C did not end
         self._interrupted = asyncio.Event()
 
+    async def language(self) -> str:
+        """The language of the console's own words beside a reply: the club's."""
+        return await chat_language(self.core.db, PLATFORM, self.chat)
+
+    async def user_language(self) -> str:
+        """The language of the prompt's hints: the console user's locale, else the club's."""
+        return locale_language() or await self.language()
+
     async def show_notice(self, notice: Notice) -> None:
         """What the bot posts by itself (a summary, a finalisation) to the club's chats."""
-        self.out.write(f"[posted to the chats of the club]\n{self.render(notice.reply)}\n\n")
+        with using(await self.language()):
+            posted = _("[posted to the chats of the club]")
+            self.out.write(f"{posted}\n{self.render(notice.reply)}\n\n")
         self.out.flush()
 
     async def run_line(self, line: str, attachment: bytes | None = None) -> Reply:
         reply = await self.core.handle(invocation(line, self.chat, attachment))
-        self.out.write(self.render(reply) + "\n")
+        with using(await self.language()):
+            self.out.write(self.render(reply) + "\n")
         self.out.flush()
         return reply
 
     def render(self, reply: Reply) -> str:
+        """The reply as plain text, in the current language; pictures and files are written
+        to the charts directory and their paths shown."""
         parts = [reply.as_text()] if reply.blocks else []
         if reply.picture is not None:
             path = self._write(reply.picture.filename, reply.picture.png)
-            parts.append(f"[picture written to {path}]")
+            parts.append(_("[picture written to {path}]", path=str(path)))
         if reply.document is not None:
             path = self._write(reply.document.filename, reply.document.data)
-            parts.append(f"[file written to {path}]")
-        parts.extend(f"[button: {b.label}] → {b.command}" for b in reply.buttons)
+            parts.append(_("[file written to {path}]", path=str(path)))
+        parts.extend(
+            _("[button: {label}] → {command}", label=b.label, command=b.command)
+            for b in reply.buttons
+        )
         return "\n".join(parts)
 
     def _write(self, filename: str, data: bytes) -> Path:
@@ -160,10 +190,13 @@ class Console:
         the read goes on, so only the prompt is shown again. A ``read`` that raises
         KeyboardInterrupt itself (the tests' fake input) is treated the same way.
         """
-        self.out.write(
-            "hoshi console — you are the club's organiser. /help lists the commands; "
-            "Ctrl-C clears the line, Ctrl-D quits.\n"
-        )
+        with using(await self.user_language()):
+            welcome = _(
+                "hoshi console — you are the club's organiser. /help lists the commands; "
+                "Ctrl-C clears the line, Ctrl-D quits."
+            )
+            hint = _(QUIT_HINT)
+        self.out.write(f"{welcome}\n")
         loop = asyncio.get_running_loop()
         catching = _catch_sigint(loop, self._interrupted.set)
         quitting = False
@@ -176,7 +209,7 @@ class Console:
                         self.out.write("\n")
                         return
                     quitting = True
-                    self.out.write(f"\n{QUIT_HINT}\n")
+                    self.out.write(f"\n{hint}\n")
                     if self._pending is not None:  # the read goes on: show its prompt again
                         self.out.write(PROMPT)
                     self.out.flush()
@@ -317,7 +350,9 @@ async def run_console(
                 db, club, system or config.system, config.club, config.timezone
             )
         except StorageError as exc:
-            out.write(f"hoshi: {exc}\n")
+            with using(locale_language() or SOURCE):
+                message = translated(exc.args[0]) if exc.args else str(exc)
+            out.write(f"hoshi: {message}\n")
             return 2
         core = Core(db, config)
         console = Console(core, the_club, out, config.charts_dir)
@@ -325,7 +360,14 @@ async def run_console(
         scheduler = core.scheduler = Scheduler(core, core.deliver, timers=clock is None)
         await scheduler.start()
         if source is None and stdin_is_terminal():
-            out.write(f"Club: {the_club.name} ({the_club.system}) · database: {path}\n")
+            with using(await console.user_language()):
+                header = _(
+                    "Club: {club} ({system}) · database: {path}",
+                    club=the_club.name,
+                    system=the_club.system,
+                    path=str(path),
+                )
+            out.write(f"{header}\n")
             await console.interactive()
             return 0
         errors = await console.script(source or sys.stdin, echo=echo)

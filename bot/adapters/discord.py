@@ -17,6 +17,7 @@ organiser commands are visible to everyone and refused with an explanation when 
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import io
 import logging
@@ -31,12 +32,15 @@ from discord import app_commands
 
 import storage
 from bot.adapters.buttons import ButtonCommands, split_command
+from bot.adapters.languages import chat_language, for_person, too_big
 from bot.config import SYSTEM_KEYS, DiscordConfig
 from bot.core.app import Core
 from bot.core.command_table import public_commands
-from bot.core.commands import CommandSpec, Option, Param
+from bot.core.commands import CommandSpec, Option, Param, shown
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Reply, Table, Text, split_text
+from bot.i18n import _, language_of, using
+from bot.i18n.catalogues import SOURCE
 from engine.formats import fold_name
 
 log = logging.getLogger("hoshi.discord")
@@ -46,6 +50,7 @@ CONTENT_LIMIT = 2000  # message content
 EMBED_TITLE_LIMIT = 256
 EMBED_DESCRIPTION_LIMIT = 4096
 DESCRIPTION_LIMIT = 100  # slash command and option descriptions
+CHOICE_LIMIT = 100  # a choice's name
 MAX_CHOICES = 25  # choices and autocomplete results
 CUSTOM_ID_LIMIT = 100  # component custom ids
 MODAL_TITLE_LIMIT = 45
@@ -86,9 +91,73 @@ def _required(typed: Typed) -> bool:
 
 
 def _description(typed: Typed) -> str:
+    """The option's description in the current language (``key=`` as typed)."""
     if isinstance(typed, Option):
-        return f"{typed.key}= {typed.help}"
-    return typed.description or typed.name
+        return f"{typed.key}= {shown(typed.help)}"
+    return shown(typed.description) or typed.name
+
+
+def _summary(cmd: CommandSpec) -> str:
+    """The command's description in the current language (the usage line without one)."""
+    return shown(cmd.summary) or shown(cmd.usage)
+
+
+# --- the menus in every language -------------------------------------------------------------
+
+DISCORD_LOCALES: dict[discord.Locale, str] = {
+    discord.Locale.hungarian: "hu",
+    discord.Locale.japanese: "ja",
+    discord.Locale.swedish: "sv",
+    discord.Locale.polish: "pl",
+}
+"""The Discord locales with a catalogue, and its language (English is the default text)."""
+
+_NAMES = (
+    app_commands.TranslationContextLocation.command_name,
+    app_commands.TranslationContextLocation.group_name,
+    app_commands.TranslationContextLocation.parameter_name,
+)
+
+
+def localized(english: str, make: Callable[[], str], limit: int) -> app_commands.locale_str:
+    """A text of the command tree: ``english`` now (shortened to ``limit``), and ``make`` —
+    which builds it in the current language — for :class:`CatalogueTranslator` to call in
+    each language."""
+    return app_commands.locale_str(shorten(english, limit), make=make, limit=limit)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: cut after the last whole word that fits
+    (languages that write without spaces, within the last quarter: at the limit), with "…"."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if not text[limit - 1].isspace():  # the cut falls inside a word
+        space = head.rfind(" ")
+        if space >= limit * 3 // 4:
+            head = head[:space]
+    return head.rstrip(" ,;:—–-") + "…"
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Descriptions, option descriptions and choices of the slash commands in Hungarian,
+    Japanese, Swedish and Polish from hoshi's catalogues (``tree.set_translator`` before the
+    sync); command and option names stay the same in every language (``None``: no
+    localisation), as does any text with no translation."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        language = DISCORD_LOCALES.get(locale)
+        make = string.extras.get("make")
+        if language is None or make is None or context.location in _NAMES:
+            return None
+        with using(language):
+            text = shorten(make().strip(), string.extras["limit"])
+        return text if text and text != string.message else None
 
 
 def option_name(name: str, taken: set[str]) -> str:
@@ -248,8 +317,9 @@ def render(reply: Reply) -> list[Outgoing]:
     texts = pack(markdown_units(blocks, CONTENT_LIMIT), CONTENT_LIMIT)
     document = reply.document
     if len(texts) > MAX_MESSAGES:  # a long list reads better as a file
-        head = first.text if isinstance(first, Text) else "The answer"
-        texts = [f"{_escape(head[:200])}\n\n*The full answer is long; it is in the file.*"]
+        head = first.text if isinstance(first, Text) else _("The answer")
+        long = _escape(_("The full answer is long; it is in the file."))
+        texts = [f"{_escape(head[:200])}\n\n*{long}*"]
         stem = re.sub(r"[^\w-]+", "-", head.lower()).strip("-")[:40] or "answer"
         files.append((f"{stem}.txt", reply.as_text().encode("utf-8") + b"\n"))
     if reply.picture is not None:
@@ -302,23 +372,27 @@ class PasteButton(discord.ui.Button[discord.ui.View]):
     """Opens a :class:`PasteModal` for the command it was offered with."""
 
     def __init__(self, adapter: DiscordAdapter, cmd: CommandSpec, text: str) -> None:
-        super().__init__(label="Paste the table", style=discord.ButtonStyle.primary)
+        super().__init__(label=_("Paste the table"), style=discord.ButtonStyle.primary)
         self.adapter, self.cmd, self.text = adapter, cmd, text
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(PasteModal(self.adapter, self.cmd, self.text))
+        with using(person_of(interaction) or SOURCE):
+            modal = PasteModal(self.adapter, self.cmd, self.text)
+        await interaction.response.send_modal(modal)
 
 
 class PasteModal(discord.ui.Modal):
-    """A form to paste a results table into, for a command that reads a file."""
+    """A form to paste a results table into, for a command that reads a file (its words in
+    the current language)."""
 
     def __init__(self, adapter: DiscordAdapter, cmd: CommandSpec, text: str) -> None:
-        super().__init__(title=f"/{cmd.name}: paste the table"[:MODAL_TITLE_LIMIT], timeout=900)
+        title = _("/{command}: paste the table", command=cmd.name)
+        super().__init__(title=_cut(title, MODAL_TITLE_LIMIT), timeout=900)
         self.adapter, self.cmd, self.text = adapter, cmd, text
         self.paste: discord.ui.TextInput[PasteModal] = discord.ui.TextInput(
             style=discord.TextStyle.paragraph, max_length=PASTE_LIMIT
         )
-        self.add_item(discord.ui.Label(text="Results table", component=self.paste))
+        self.add_item(discord.ui.Label(text=_("Results table"), component=self.paste))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         data = self.paste.value.encode("utf-8")
@@ -337,12 +411,16 @@ class HoshiTree(app_commands.CommandTree["HoshiClient"]):
 
 
 async def report_incident(interaction: discord.Interaction, error: BaseException) -> None:
+    """Log with an incident reference; the user sees only the reference (in their own
+    language: the answer is ephemeral)."""
     ref = secrets.token_hex(3)
     log.error("incident %s: a Discord interaction failed", ref, exc_info=error)
-    text = (
-        f"Something went wrong (ref {ref}). Nothing more was changed; an organiser can "
-        "report the reference to the bot's operator."
-    )
+    with using(person_of(interaction) or SOURCE):
+        text = _(
+            "Something went wrong (ref {ref}). Nothing more was changed; an organiser can "
+            "report the reference to the bot's operator.",
+            ref=ref,
+        )
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -365,6 +443,7 @@ class HoshiClient(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(CommandButton)
+        await self.tree.set_translator(CatalogueTranslator())  # before the sync
         await self.adapter.sync()
 
 
@@ -439,7 +518,7 @@ class DiscordAdapter:
             )
         ]
         renames: dict[str, str] = {}
-        descriptions: dict[str, str] = {}
+        descriptions: dict[str, app_commands.locale_str] = {}
         choices: dict[str, list[app_commands.Choice[str]]] = {}
         completers: dict[str, Any] = {}
         taken: set[str] = set()
@@ -454,10 +533,17 @@ class DiscordAdapter:
                 )
             )
             renames[name] = option_name(_name(param), taken)
-            descriptions[name] = _cut(_description(param), DESCRIPTION_LIMIT)
+            descriptions[name] = localized(
+                _description(param), functools.partial(_description, param), DESCRIPTION_LIMIT
+            )
             options = _choices(param)
             if options and len(options) <= MAX_CHOICES and param.kind != "int":
-                choices[name] = [app_commands.Choice(name=c, value=c) for c in options]
+                choices[name] = [
+                    app_commands.Choice(
+                        name=localized(c, functools.partial(shown, c), CHOICE_LIMIT), value=c
+                    )
+                    for c in options
+                ]
             elif options and param.kind != "int":
                 completers[name] = _choice_completer(options)
             elif param.kind == "player":
@@ -475,7 +561,9 @@ class DiscordAdapter:
             decorated = app_commands.autocomplete(**completers)(decorated)
         return app_commands.Command(
             name=cmd.name,
-            description=_cut(cmd.summary or cmd.usage, DESCRIPTION_LIMIT),
+            description=localized(
+                _summary(cmd), functools.partial(_summary, cmd), DESCRIPTION_LIMIT
+            ),
             callback=decorated,
             extras={"hoshi": cmd.name},
         )
@@ -490,11 +578,27 @@ class DiscordAdapter:
         return str(interaction.channel_id), True
 
     def caller(self, interaction: discord.Interaction) -> Caller:
-        """The person; an administrator if they have Manage Server (or it is a DM)."""
-        _, private = self.chat_of(interaction)
+        """The person (in their Discord language); an administrator if they have Manage
+        Server (or it is a DM)."""
+        _chat, private = self.chat_of(interaction)
         user = interaction.user
         admin = private or interaction.permissions.manage_guild
-        return Caller(PLATFORM, str(user.id), user.display_name, chat_admin=admin)
+        return Caller(
+            PLATFORM,
+            str(user.id),
+            user.display_name,
+            chat_admin=admin,
+            language=person_of(interaction),
+        )
+
+    async def language(self, interaction: discord.Interaction, only_the_caller: bool) -> str:
+        """The language of an answer's own words: the person's own for what only they see
+        (an ephemeral answer, a DM) when Discord says it, else the server's club's."""
+        chat, private = self.chat_of(interaction)
+        person = person_of(interaction)
+        if (only_the_caller or private) and person is not None:
+            return person
+        return await chat_language(self.core.db, PLATFORM, chat, person)
 
     async def slash(
         self, interaction: discord.Interaction, cmd: CommandSpec, values: Sequence[Any]
@@ -503,19 +607,16 @@ class DiscordAdapter:
         params = options_of(cmd)
         text = argument_text(params, values)
         files = [(v, p) for v, p in zip(values, params, strict=True) if p.kind == "file"]
-        attachment: discord.Attachment | None = next((v for v, _ in files if v is not None), None)
-        if attachment is None and any(p.required for _, p in files):
-            await interaction.response.send_modal(PasteModal(self, cmd, text))
+        attachment = next((v for v, _p in files if v is not None), None)
+        if attachment is None and any(p.required for _v, p in files):
+            with using(await self.language(interaction, True)):
+                modal = PasteModal(self, cmd, text)
+            await interaction.response.send_modal(modal)
             return
         if attachment is not None and attachment.size > MAX_ATTACHMENT_BYTES:
-            await self.respond(
-                interaction,
-                Reply.text(
-                    f"{attachment.filename} is {attachment.size:,} bytes; a results table "
-                    f"must be under {MAX_ATTACHMENT_BYTES:,}",
-                    error=True,
-                ),
-            )
+            with using(await self.language(interaction, True)):
+                refused = too_big(attachment.filename, attachment.size, MAX_ATTACHMENT_BYTES)
+            await self.respond(interaction, Reply.text(refused, error=True))
             return
 
         async def read() -> tuple[bytes, str] | None:
@@ -555,7 +656,7 @@ class DiscordAdapter:
             return await self.core.handle(inv)
 
         task = asyncio.ensure_future(handle())
-        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
+        done, _pending = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
         if not done:
             await interaction.response.defer(thinking=True)
         reply = await task
@@ -569,16 +670,19 @@ class DiscordAdapter:
         try:
             command = self.buttons.decode(custom_id)
             if command is None:
-                await interaction.response.send_message(
-                    "This button is no longer active; please use the command instead.",
-                    ephemeral=True,
-                )
+                with using(await self.language(interaction, True)):
+                    stale = _("This button is no longer active; please use the command instead.")
+                await interaction.response.send_message(stale, ephemeral=True)
                 return
             name, rest = split_command(command)
             chat, private = self.chat_of(interaction)
             inv = Invocation(name, rest, self.caller(interaction), chat, private=private)
             reply = await self.core.handle(inv)
-            outgoing = render(reply)
+            if reply.error or reply.private:
+                await self.respond(interaction, reply)
+                return
+            with using(await self.language(interaction, False)):
+                outgoing = render(reply)
             if (
                 not reply.error
                 and not reply.private
@@ -618,10 +722,14 @@ class DiscordAdapter:
         *,
         paste: tuple[CommandSpec, str] | None = None,
     ) -> None:
-        """Send the reply: errors and private replies only to the caller (ephemeral)."""
+        """Send the reply: errors and private replies only to the caller (ephemeral), in the
+        person's own language when Discord says it."""
         ephemeral = reply.error or reply.private
-        outgoing = render(reply)
-        view = self.view(reply, paste)
+        if ephemeral:
+            reply = for_person(reply, person_of(interaction))
+        with using(await self.language(interaction, ephemeral)):
+            outgoing = render(reply)
+            view = self.view(reply, paste)
         for i, out in enumerate(outgoing):
             kwargs = out.kwargs()
             if i == len(outgoing) - 1 and view is not None:
@@ -648,8 +756,9 @@ class DiscordAdapter:
         if channel is None:
             log.warning("Discord: nowhere to post in chat %s", chat_id)
             return
-        view = self.view(reply)
-        outgoing = render(reply)
+        with using(await chat_language(self.core.db, PLATFORM, chat_id)):
+            view = self.view(reply)
+            outgoing = render(reply)
         for i, out in enumerate(outgoing):
             kwargs = out.kwargs()
             if i == len(outgoing) - 1 and view is not None:
@@ -663,7 +772,7 @@ def _player_completer(
     async def complete(
         interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        chat, _ = adapter.chat_of(interaction)
+        chat, _private = adapter.chat_of(interaction)
         return await player_choices(adapter.core, chat, current)
 
     return complete
@@ -696,6 +805,12 @@ def _choice_completer(
         return [app_commands.Choice(name=o[:100], value=o[:100]) for o in hits[:MAX_CHOICES]]
 
     return complete
+
+
+def person_of(interaction: discord.Interaction) -> str | None:
+    """The person's own language (``interaction.locale``, e.g. ``sv-SE``) when hoshi has a
+    catalogue for it."""
+    return language_of(interaction.locale.value)
 
 
 def _cut(text: str, limit: int) -> str:

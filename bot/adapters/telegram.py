@@ -64,12 +64,15 @@ from telegram.ext import (
 )
 
 from bot.adapters.buttons import ButtonCommands, split_command
+from bot.adapters.languages import chat_language, for_person, too_big
 from bot.config import TelegramConfig
 from bot.core.app import Core
 from bot.core.command_table import lookup, public_commands
-from bot.core.commands import CommandSpec
+from bot.core.commands import CommandSpec, shown
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Document, Reply, Table, split_text
+from bot.i18n import LANGUAGES, _, language_of, using
+from bot.i18n.catalogues import SOURCE
 from storage import deliveries
 
 log = logging.getLogger("hoshi.telegram")
@@ -79,7 +82,10 @@ MESSAGE_LIMIT = 4096  # Bot API sendMessage: 1-4096 characters after entity pars
 CAPTION_LIMIT = 1024  # sendPhoto/sendDocument captions
 ALERT_LIMIT = 200  # answerCallbackQuery text
 CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: 1-64 bytes
-COMMAND_DESCRIPTION_LIMIT = 256  # BotCommand.description
+COMMAND_DESCRIPTION_LIMIT = 256  # BotCommand.description: 3-256 characters
+COMMAND_DESCRIPTION_MIN = 3
+MENU_LANGUAGES = tuple(language for language in LANGUAGES if language != SOURCE)
+"""The menus with a ``language_code`` (hu, ja, sv, pl); English is the default menu."""
 MAX_MESSAGES = 4  # a longer answer is sent as a file instead of a wall of messages
 MAX_ATTACHMENT_BYTES = 5_000_000  # results tables are kilobytes; refuse anything huge
 SEEN_UPDATES = 4096  # how many processed update ids are remembered
@@ -155,16 +161,24 @@ def parse_command(text: str, bot_username: str | None) -> tuple[str, str] | None
 
 
 def bot_commands(commands: Sequence[CommandSpec]) -> list[BotCommand]:
-    """Telegram's command menu for ``commands`` (names Telegram accepts, descriptions cut)."""
+    """Telegram's command menu for ``commands`` in the current language (names Telegram
+    accepts and the same in every language, descriptions translated and cut to fit)."""
     menu = []
     for cmd in commands:
         if not _BOT_COMMAND_NAME.fullmatch(cmd.name):
             log.warning("/%s cannot be in Telegram's command menu (name)", cmd.name)
             continue
-        menu.append(
-            BotCommand(cmd.name, _cut(cmd.summary or cmd.usage, COMMAND_DESCRIPTION_LIMIT))
-        )
+        menu.append(BotCommand(cmd.name, menu_description(cmd)))
     return menu
+
+
+def menu_description(cmd: CommandSpec) -> str:
+    """The command's summary in the current language, as a menu entry (3-256 characters;
+    the usage line where the summary would be too short)."""
+    text = shown(cmd.summary).strip()
+    if len(text) < COMMAND_DESCRIPTION_MIN:
+        text = shown(cmd.usage)
+    return _cut(text, COMMAND_DESCRIPTION_LIMIT)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -294,7 +308,15 @@ class PerChatUpdates(BaseUpdateProcessor):
 
 
 class AttachmentRefused(Exception):
-    """An attached file the bot will not read (too big)."""
+    """An attached file the bot will not read (too big): its name and size."""
+
+    def __init__(self, name: str | None, size: int) -> None:
+        super().__init__(name, size)
+        self.name, self.size = name, size
+
+    def message(self) -> str:
+        """The refusal in the current language."""
+        return too_big(self.name, self.size, MAX_ATTACHMENT_BYTES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +326,7 @@ class Target:
     chat_id: int
     thread_id: int | None = None
     reply_to: int | None = None
+    language: str | None = None  # of the adapter's own words there, when already known
 
 
 # --- the adapter ---------------------------------------------------------------------------
@@ -419,7 +442,13 @@ class TelegramAdapter:
             (BotCommandScopeAllChatAdministrators(), public),
         ]
         for scope, commands in scopes:
-            await self.bot.set_my_commands(bot_commands(commands), scope=scope)
+            with using(SOURCE):
+                default = bot_commands(commands)
+            await self.bot.set_my_commands(default, scope=scope)
+            for language in MENU_LANGUAGES:
+                with using(language):
+                    menu = bot_commands(commands)
+                await self.bot.set_my_commands(menu, scope=scope, language_code=language)
 
     # --- updates → invocations
 
@@ -427,7 +456,7 @@ class TelegramAdapter:
         """The update's key for exactly-once handling (update ids are per bot)."""
         return f"{PLATFORM}:{self.bot.id}:{update.update_id}"
 
-    async def _drop_duplicates(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _drop_duplicates(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         if not self._seen.add(update.update_id):
             log.info("Telegram: update %s seen before; dropped", update.update_id)
             raise ApplicationHandlerStop
@@ -441,19 +470,23 @@ class TelegramAdapter:
         """Tell the sender that a redelivered message changed nothing the second time."""
         try:
             if update.callback_query is not None:
-                await update.callback_query.answer("Already done.")
+                with using(person_of(update.callback_query.from_user) or SOURCE):
+                    done = _("Already done.")
+                await update.callback_query.answer(done)
             elif update.effective_message is not None and update.effective_chat is not None:
-                await self.deliver(
-                    Reply.text(
-                        "I had already handled this message before a restart; nothing was "
-                        "done again."
-                    ),
-                    Target(update.effective_chat.id, reply_to=update.effective_message.id),
-                )
+                chat = update.effective_chat
+                with using(await self.language_of_chat(chat, update.effective_user)):
+                    note = Reply.text(
+                        _(
+                            "I had already handled this message before a restart; nothing "
+                            "was done again."
+                        )
+                    )
+                await self.deliver(note, Target(chat.id, reply_to=update.effective_message.id))
         except TelegramError as exc:
             log.warning("Telegram: could not answer a redelivered update: %s", exc)
 
-    async def _on_command(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _on_command(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         message, chat, user = (
             update.effective_message,
             update.effective_chat,
@@ -466,16 +499,26 @@ class TelegramAdapter:
             return
         name, rest = parsed
         private = chat.type == ChatType.PRIVATE
+        person = person_of(user)
         target = Target(
-            chat.id, message.message_thread_id if message.is_topic_message else None, message.id
+            chat.id,
+            message.message_thread_id if message.is_topic_message else None,
+            message.id,
+            language=person if private else None,
         )
         try:
             attachment, attachment_name = await self._attachment(message, lookup(name))
         except AttachmentRefused as exc:
-            await self.deliver(Reply.text(str(exc), error=True), target)
+            with using(await self.language_of_chat(chat, user)):
+                refused = Reply.text(exc.message(), error=True)
+            await self.deliver(refused, target)
             return
         caller = Caller(
-            PLATFORM, str(user.id), user.full_name, await self.chat_admin(chat, user, message)
+            PLATFORM,
+            str(user.id),
+            user.full_name,
+            await self.chat_admin(chat, user, message),
+            language=person,
         )
         inv = Invocation(
             command=name,
@@ -503,17 +546,11 @@ class TelegramAdapter:
         if document is None:
             return None, None
         if document.file_size is not None and document.file_size > MAX_ATTACHMENT_BYTES:
-            raise AttachmentRefused(
-                f"{document.file_name or 'that file'} is {document.file_size:,} bytes; "
-                f"a results table must be under {MAX_ATTACHMENT_BYTES:,}"
-            )
+            raise AttachmentRefused(document.file_name, document.file_size)
         file = await document.get_file()
         data = bytes(await file.download_as_bytearray())
         if len(data) > MAX_ATTACHMENT_BYTES:  # the declared size is optional, or may lie
-            raise AttachmentRefused(
-                f"{document.file_name or 'that file'} is {len(data):,} bytes; "
-                f"a results table must be under {MAX_ATTACHMENT_BYTES:,}"
-            )
+            raise AttachmentRefused(document.file_name, len(data))
         return data, document.file_name or "attachment.txt"
 
     async def chat_admin(self, chat: Chat, user: User, message: Message | None) -> bool:
@@ -539,7 +576,7 @@ class TelegramAdapter:
         task = asyncio.ensure_future(self.core.handle(inv))
         wait = TYPING_AFTER_S
         while True:
-            done, _ = await asyncio.wait({task}, timeout=wait)
+            done, _pending = await asyncio.wait({task}, timeout=wait)
             if done:
                 return task.result()
             with contextlib.suppress(TelegramError):  # only a courtesy
@@ -548,30 +585,35 @@ class TelegramAdapter:
                 )
             wait = TYPING_EVERY_S
 
-    async def _on_button(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _on_button(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         if query is None:
             return
         command = self.buttons.decode(query.data or "")
         message = query.message
+        person = person_of(query.from_user)
         if command is None or message is None:
-            await query.answer(
-                "This button is no longer active; please type the command instead.",
-                show_alert=True,
-            )
+            with using(person or SOURCE):
+                stale = _("This button is no longer active; please type the command instead.")
+            await query.answer(stale, show_alert=True)
             return
         chat, user = message.chat, query.from_user
         name, rest = split_command(command)
         private = chat.type == ChatType.PRIVATE
         caller = Caller(
-            PLATFORM, str(user.id), user.full_name, await self.chat_admin(chat, user, None)
+            PLATFORM,
+            str(user.id),
+            user.full_name,
+            await self.chat_admin(chat, user, None),
+            language=person,
         )
         inv = Invocation(
             name, rest, caller, str(chat.id), private=private, delivery=self.delivery(update)
         )
         reply = await self.core.handle(inv)
-        if reply.error:
-            await query.answer(_cut(reply.as_text(), ALERT_LIMIT), show_alert=True)
+        if reply.error:  # an alert only the presser sees: in their own language
+            alert = for_person(reply, person).as_text()
+            await query.answer(_cut(alert, ALERT_LIMIT), show_alert=True)
             return
         await query.answer()
         messages = render_html(reply)
@@ -592,30 +634,58 @@ class TelegramAdapter:
             )
             return
         thread = message.message_thread_id if isinstance(message, Message) else None
-        await self.answer(reply, Target(chat.id, thread), user, private)
+        target = Target(chat.id, thread, language=person if private else None)
+        await self.answer(reply, target, user, private)
 
     # --- replies → messages
 
     async def answer(self, reply: Reply, target: Target, user: User, private_chat: bool) -> None:
         """Send ``reply`` for ``user``: a private reply from a group goes to their private
-        chat (never into the group: it may hold a join code)."""
+        chat (never into the group: it may hold a join code), in their own language when
+        Telegram says it; what the group is told is in the club's language."""
         if not reply.private or reply.error or private_chat:
             await self.deliver(reply, target)
             return
+        person = person_of(user)
         try:
-            await self.deliver(reply, Target(user.id))
+            await self.deliver(for_person(reply, person), Target(user.id, language=person))
         except Forbidden:
-            username = self.bot.username
-            await self.deliver(
-                Reply.text(
-                    "I can't message you privately yet: open a chat with "
-                    f"@{username}, press Start, then send the command again.",
+            with using(await self._target_language(target)):
+                refused = Reply.text(
+                    _(
+                        "I can't message you privately yet: open a chat with @{username}, "
+                        "press Start, then send the command again.",
+                        username=self.bot.username,
+                    ),
                     error=True,
-                ),
-                target,
-            )
+                )
+            await self.deliver(refused, target)
             return
-        await self.deliver(Reply.text("I've sent you the answer in a private message."), target)
+        with using(await self._target_language(target)):
+            sent = Reply.text(_("I've sent you the answer in a private message."))
+        await self.deliver(sent, target)
+
+    async def language_of_chat(self, chat: Chat, user: User | None) -> str:
+        """The language of the adapter's own words in ``chat``: the person's own in a private
+        chat (when Telegram says it), else the club's."""
+        person = person_of(user) if user is not None else None
+        if chat.type == ChatType.PRIVATE and person is not None:
+            return person
+        return await chat_language(self.core.db, PLATFORM, chat.id, person)
+
+    async def _language_or_source(self, chat: Chat, user: User | None) -> str:
+        """:meth:`language_of_chat`, or English when even that fails (an incident may be the
+        database's own)."""
+        try:
+            return await self.language_of_chat(chat, user)
+        except Exception:
+            log.warning("Telegram: the language of chat %s is unknown", chat.id, exc_info=True)
+            return SOURCE
+
+    async def _target_language(self, target: Target) -> str:
+        if target.language is not None:
+            return target.language
+        return await chat_language(self.core.db, PLATFORM, target.chat_id)
 
     async def post(self, chat_id: str, reply: Reply) -> None:
         """Post a reply the bot sends by itself (scheduled summaries) to a chat."""
@@ -638,10 +708,10 @@ class TelegramAdapter:
         document = reply.document
         if len(messages) > MAX_MESSAGES:  # a long list reads better as a file
             first = reply.blocks[0]
-            head = first.text if not isinstance(first, Table) else "The answer"
-            messages = [
-                f"{escape(_cut(head, 200))}\n\n<i>The full answer is long; it is in the file.</i>"
-            ]
+            with using(await self._target_language(target)):
+                head = first.text if not isinstance(first, Table) else _("The answer")
+                long = _("The full answer is long; it is in the file.")
+            messages = [f"{escape(_cut(head, 200))}\n\n<i>{escape(long)}</i>"]
             document = _as_document(reply)
             extra = reply.document
         else:
@@ -733,17 +803,25 @@ class TelegramAdapter:
             return
         try:
             if update.callback_query is not None:
-                await update.callback_query.answer(
-                    f"Something went wrong (ref {ref}).", show_alert=True
-                )
+                with using(person_of(update.callback_query.from_user) or SOURCE):
+                    alert = _("Something went wrong (ref {ref}).", ref=ref)
+                await update.callback_query.answer(alert, show_alert=True)
             elif update.effective_chat is not None:
-                await self.bot.send_message(
-                    update.effective_chat.id,
-                    f"Something went wrong (ref {ref}). Nothing more was changed; an "
-                    "organiser can report the reference to the bot's operator.",
-                )
+                chat = update.effective_chat
+                with using(await self._language_or_source(chat, update.effective_user)):
+                    text = _(
+                        "Something went wrong (ref {ref}). Nothing more was changed; an "
+                        "organiser can report the reference to the bot's operator.",
+                        ref=ref,
+                    )
+                await self.bot.send_message(chat.id, text)
         except TelegramError as exc:
             log.warning("Telegram: could not report incident %s: %s", ref, exc)
+
+
+def person_of(user: User | None) -> str | None:
+    """The person's own language when Telegram says it and hoshi has a catalogue for it."""
+    return language_of(user.language_code) if user is not None else None
 
 
 def _as_document(reply: Reply) -> Document:

@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bot.i18n import _
+
 if TYPE_CHECKING:
     from bot.core.context import Context
     from bot.core.replies import Reply
@@ -158,24 +160,35 @@ class CommandSpec:
         return head + part, example
 
     def option_lines(self) -> list[str]:
-        """``h=N — handicap stones (0–9)``, one per option, for help."""
+        """``h=N — handicap stones (0–9)``, one per option, for help (each option's
+        explanation in the current language; keys, placeholders and actions as typed)."""
         lines = []
         for o in self.options:
             where = f" ({', '.join(o.actions)})" if o.actions else ""
-            lines.append(f"{o.key}={o.metavar} — {o.help}{where}")
+            lines.append(f"{o.key}={o.metavar} — {shown(o.help)}{where}")
         return lines
 
     def help_text(self) -> str:
-        lines = [f"{self.usage}", self.summary]
+        """The command's help in the current language: the usage line (its placeholders,
+        such as NAME, translated where a catalogue has them), summary, details, options,
+        examples (as typed) and who may use it."""
+        lines = [shown(self.usage), shown(self.summary)]
         if self.details:
-            lines.append(self.details)
+            lines.append(shown(self.details))
         if self.options:
-            lines.append("Options:\n" + "\n".join(self.option_lines()))
+            lines.append(_("Options:") + "\n" + "\n".join(self.option_lines()))
         if self.examples:
-            lines.append("Examples: " + " · ".join(self.examples))
+            lines.append(_("Examples: {examples}", examples=" · ".join(self.examples)))
         if self.organiser_only:
-            lines.append("For organisers.")
+            lines.append(_("For organisers."))
         return "\n".join(lines)
+
+
+def shown(text: str) -> str:
+    """A text of a spec (a summary, an option's help, a choice) in the current language: the
+    handlers mark them ``N_`` where they declare them; a text without a translation, and the
+    empty text, stay as they are."""
+    return _(text) if text else text
 
 
 def command(

@@ -138,8 +138,10 @@ class FakeDiscord:
         *,
         guild_id: int | None = GUILD_ID,
         message: dict[str, Any] | None = None,
+        locale: str = "en-US",
     ) -> dict[str, Any]:
-        """A gateway INTERACTION_CREATE payload from member ``who`` (or a DM user)."""
+        """A gateway INTERACTION_CREATE payload from member ``who`` (or a DM user) whose
+        Discord speaks ``locale``."""
         payload: dict[str, Any] = {
             "id": str(self.new_id()),
             "application_id": str(APP_ID),
@@ -148,7 +150,7 @@ class FakeDiscord:
             "token": f"itoken-{self.new_id()}",
             "version": 1,
             "channel_id": str(CHANNEL_ID),
-            "locale": "en-US",
+            "locale": locale,
             "app_permissions": "0",
             "attachment_size_limit": 10_000_000,
             "entitlements": [],

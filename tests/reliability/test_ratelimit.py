@@ -11,7 +11,17 @@ import storage
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Reply
-from bot.ratelimit import CHART, EXPORT, IMPORT, LIMITS, Limit, RateLimiter, kind_of
+from bot.i18n import translated, using
+from bot.ratelimit import (
+    CHART,
+    CHART_REFUSAL,
+    EXPORT,
+    IMPORT,
+    LIMITS,
+    Limit,
+    RateLimiter,
+    kind_of,
+)
 from tests.reliability.conftest import GROUP, Clock, make_club, open_core
 
 H9 = (
@@ -24,7 +34,7 @@ H9 = (
 
 def test_a_burst_then_one_request_per_interval() -> None:
     clock = Clock()
-    limiter = RateLimiter(clock, {CHART: Limit(burst=3, every_s=20, noun="charts")})
+    limiter = RateLimiter(clock, {CHART: Limit(burst=3, every_s=20, refusal=CHART_REFUSAL)})
     assert [limiter.take("telegram:1", CHART) for _ in range(3)] == [0, 0, 0]
     assert limiter.take("telegram:1", CHART) == 20  # the next in 20 s
     clock.advance(seconds=5)
@@ -194,3 +204,17 @@ def test_the_core_takes_the_limiter_on_its_clock(tmp_path: Path) -> None:
 
     core = Core(Db(), object(), clock=clock)  # type: ignore[arg-type]
     assert core.limiter.clock is clock
+
+
+@pytest.mark.parametrize(
+    ("wait_s", "polish"),
+    [(1, "za 1 sekundę"), (3, "za 3 sekundy"), (7, "za 7 sekund"), (61, "za 2 minuty")],
+)
+def test_the_refusal_speaks_the_conversations_language(wait_s: int, polish: str) -> None:
+    limiter = RateLimiter(Clock())
+    with using("pl"):
+        refusal = limiter.refusal(CHART, wait_s)
+    assert refusal.startswith("To dużo wykresów w krótkim czasie: spróbuj ponownie " + polish)
+    assert "co 20 sekund" in refusal and "try again" not in refusal
+    assert translated(refusal, "ja").startswith("短い間にグラフの依頼が多すぎます。")
+    assert translated(refusal, "en") == limiter.refusal(CHART, wait_s)  # given again in English

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
 from telegram import Update
 from telegram.ext import ContextTypes, TypeHandler
 
@@ -20,6 +22,8 @@ from bot.adapters.discord import DiscordAdapter
 from bot.adapters.telegram import TelegramAdapter
 from bot.config import Config, DiscordConfig, TelegramConfig
 from bot.core.app import Core
+from bot.i18n import catalogues as i18n_catalogues
+from bot.i18n.catalogues import catalogue
 from storage.db import Database
 from tests.fakes import discord as fd
 from tests.fakes import telegram as ft
@@ -167,9 +171,11 @@ class DiscordBot:
         who: dict[str, Any],
         guild_id: int | None = fd.GUILD_ID,
         resolved: dict[str, Any] | None = None,
+        locale: str = "en-US",
         **values: Any,
     ) -> list[fd.Call]:
-        """Run a slash command; returns the responses (callback and follow-ups)."""
+        """Run a slash command (as a person whose Discord speaks ``locale``); returns the
+        responses (callback and follow-ups)."""
         types = self.option_types(command)
         data: dict[str, Any] = {
             "id": "1",
@@ -179,7 +185,7 @@ class DiscordBot:
         }
         if resolved:
             data["resolved"] = resolved
-        payload = self.fake.interaction(2, data, who, guild_id=guild_id)
+        payload = self.fake.interaction(2, data, who, guild_id=guild_id, locale=locale)
         self.fake.dispatch(self.adapter.client, payload)
         return await self.fake.respond_to(payload)
 
@@ -201,7 +207,11 @@ class DiscordBot:
         return call.body["data"]["choices"]
 
     async def press(
-        self, custom_id: str, who: dict[str, Any], message_id: str | None = None
+        self,
+        custom_id: str,
+        who: dict[str, Any],
+        message_id: str | None = None,
+        locale: str = "en-US",
     ) -> list[fd.Call]:
         """Press the button ``custom_id`` on the bot's message ``message_id``."""
         button = {"type": 2, "style": 2, "label": "button", "custom_id": custom_id}
@@ -223,7 +233,7 @@ class DiscordBot:
             "components": [{"type": 1, "components": [button]}],
         }
         data = {"custom_id": custom_id, "component_type": 2}
-        payload = self.fake.interaction(3, data, who, message=message)
+        payload = self.fake.interaction(3, data, who, message=message, locale=locale)
         self.fake.dispatch(self.adapter.client, payload)
         return await self.fake.respond_to(payload)
 
@@ -244,3 +254,32 @@ async def discord_running(core: Core) -> AsyncIterator[DiscordBot]:
 async def discord_bot(core: Core) -> AsyncIterator[DiscordBot]:
     async with discord_running(core) as bot:
         yield bot
+
+
+# --- catalogues ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def catalogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
+    """``catalogues({"hu": {msgid: msgstr}})``: the bot reads these catalogues instead of its
+    own for the test (to see a text the adapters show but another part of the bot
+    translates, such as a command's summary)."""
+    root = tmp_path / "locales"
+
+    def install(messages: dict[str, dict[str, str]]) -> None:
+        for language, entries in messages.items():
+            catalog = Catalog(locale=language, domain="hoshi")
+            for msgid, msgstr in entries.items():
+                catalog.add(msgid, msgstr)
+            path = root / language / "LC_MESSAGES" / "hoshi.po"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("wb") as handle:
+                write_po(handle, catalog)
+        catalogue.cache_clear()
+
+    monkeypatch.setattr(i18n_catalogues, "LOCALES", root)
+    catalogue.cache_clear()
+    try:
+        yield install
+    finally:
+        catalogue.cache_clear()  # the real catalogues again after the test

@@ -8,8 +8,18 @@ from pathlib import Path
 import pytest
 
 from bot.core.command_table import COMMANDS, lookup, public_commands
-from bot.core.commands import CONSOLE, ORGANISER, PLAYER, CommandSpec, Param, command, spec_of
+from bot.core.commands import (
+    CONSOLE,
+    ORGANISER,
+    PLAYER,
+    CommandSpec,
+    Option,
+    Param,
+    command,
+    spec_of,
+)
 from bot.core.replies import Reply
+from bot.i18n import using
 from tests.bot.core.fakechat import ADMIN, FakeChat
 from tests.bot.core.fakechat import ORGANISER as NAMED
 from tests.bot.core.fakechat import PLAYER as MEMBER
@@ -179,3 +189,29 @@ def test_an_actions_error_shows_the_usage_of_that_action_alone() -> None:
     assert club.usage_of("frobnicate") == (club.usage, club.examples[0])  # no such action
     rating = COMMANDS["rating"]
     assert rating.usage_of("set x") == (rating.usage, rating.examples[0])  # no actions
+
+
+def test_help_text_speaks_the_conversations_language() -> None:
+    async def handler(ctx: object) -> Reply:
+        raise AssertionError("never run")
+
+    spec = spec_of(
+        command(
+            "demo",
+            usage="/demo NAME [h=N]",
+            summary="Already done.",
+            examples=("/demo Nagy h=2",),
+            access=ORGANISER,
+            options=(Option("h", "int", "Results table"),),
+        )(handler)  # type: ignore[arg-type]
+    )
+    assert spec.help_text() == (
+        "/demo NAME [h=N]\nAlready done.\nOptions:\nh=N — Results table\n"
+        "Examples: /demo Nagy h=2\nFor organisers."
+    )
+    with using("ja"):
+        text = spec.help_text()
+    assert text == (
+        "/demo NAME [h=N]\n処理済みです。\nオプション:\nh=N — 結果表\n"
+        "例: /demo Nagy h=2\n幹事専用です。"
+    )

@@ -1,0 +1,71 @@
+"""Which language an adapter speaks in its own words, and the words both chat adapters say
+(issue 13).
+
+The core answers every command in the club's language, and a private chat in the person's own
+language where the platform says it. The adapters also speak by themselves — "I've sent you
+the answer in a private message", "Something went wrong (ref …)", a button that no longer
+works — and give a reply shown only to its caller again in that person's language
+(:meth:`~bot.core.replies.Reply.in_language`). These helpers say which language that is.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import storage
+from bot.core.replies import Reply
+from bot.i18n import _, language_of, number_text
+from bot.i18n.catalogues import SOURCE
+from storage.db import Database
+
+__all__ = ["chat_language", "for_person", "locale_language", "too_big"]
+
+_LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def locale_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """The console user's language from the POSIX locale (``LC_ALL``, then ``LC_MESSAGES``,
+    then ``LANG``: the first one set decides, as ``setlocale`` reads them); ``None`` for the
+    ``C``/``POSIX`` locale or a language hoshi has no catalogue for."""
+    env = os.environ if environ is None else environ
+    for name in _LOCALE_VARIABLES:
+        value = env.get(name, "")
+        if value:
+            if value.split(".", 1)[0] in ("C", "POSIX"):
+                return None
+            return language_of(value)
+    return None
+
+
+async def chat_language(
+    db: Database, platform: str, chat_id: str | int, person: str | None = None
+) -> str:
+    """The language of a chat: its club's; in a chat bound to no club, the person's own when
+    known, else English."""
+    club = await storage.club_for_chat(db, platform, chat_id)
+    if club is None:
+        return person or SOURCE
+    return (await storage.club_settings(db, club)).language
+
+
+def for_person(reply: Reply, person: str | None) -> Reply:
+    """``reply`` as shown only to one person: in their own language when the platform says
+    it (names, numbers and other plain text stay as they are)."""
+    return reply if person is None else reply.in_language(person)
+
+
+def too_big(name: str | None, size: int, limit: int) -> str:
+    """Why an attached file is refused, in the current language."""
+    if name is None:
+        return _(
+            "that file is {size} bytes; a results table must be under {limit}",
+            size=number_text(size),
+            limit=number_text(limit),
+        )
+    return _(
+        "{file} is {size} bytes; a results table must be under {limit}",
+        file=name,
+        size=number_text(size),
+        limit=number_text(limit),
+    )
