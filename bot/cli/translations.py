@@ -97,9 +97,10 @@ def project_root(given: Path | None = None) -> Path | None:
     return next((d for d in (here, *here.parents) if (d / "babel.cfg").is_file()), None)
 
 
-def extract(root: Path) -> int:
-    """``pybabel extract`` of the whole tree into the template ``hoshi.pot``."""
-    (root / LOCALES).mkdir(parents=True, exist_ok=True)
+def extract(root: Path, template: Path = TEMPLATE) -> int:
+    """``pybabel extract`` of the whole tree into the template ``hoshi.pot`` (or ``template``:
+    the tests extract a fresh one beside the committed)."""
+    (root / template).parent.mkdir(parents=True, exist_ok=True)
     keywords = [arg for keyword in KEYWORDS for arg in ("-k", keyword)]
     return _pybabel(
         root,
@@ -110,7 +111,7 @@ def extract(root: Path) -> int:
         "--add-comments=TRANSLATORS:",
         "--project=hoshi",
         "-o",
-        str(TEMPLATE),
+        str(template),
         ".",
     )
 
