@@ -72,7 +72,7 @@ async def ids(chat: FakeChat, *names: str) -> list[int]:
 async def test_a_backdated_result_says_it_takes_its_place_in_the_calendar(club: FakeChat) -> None:
     """A game entered later for an earlier date counts on its own day (rules.md, top)."""
     said = await club.ok("/result Nagy Péter Szabó Éva B+ date=2026-04-02")
-    assert "Dated 2026-04-02: it counts on that day, and every rating since then is " in said.text
+    assert "Dated Apr 2, 2026: it counts on that day, and every rating since then is " in said.text
     said = await club.ok("/result Nagy Péter Szabó Éva W+")  # today: nothing to say
     assert "Dated" not in said.text
 
@@ -82,7 +82,7 @@ async def test_result_records_a_game(club: FakeChat) -> None:
     gid = game_id(said.text)
     assert said.text == (
         f"Game #{gid} recorded\n\n"
-        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20\n"
+        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, Apr 20, 2026\n"
         "MGSZ Elo (Hungary): Nagy Péter 1720 — if the period ended now: 1745 (+25) · "
         "Kovács Anna 2090 — if the period ended now: 2065 (−25)"
     )
@@ -124,7 +124,7 @@ async def test_result_options(club: FakeChat) -> None:
     said = await club.ok(
         '/result Nagy Péter Szabó Éva B+ date=2026-04-18 time="40m 30/5m canadian" board=13'
     )
-    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-18, 13×13" in said.text
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, Apr 18, 2026, 13×13" in said.text
     g = (await storage.game_by_number(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
     assert (g.date, g.board) == (dt.date(2026, 4, 18), 13)
     assert g.time == TimeControl.parse("40m 30/5m canadian")
@@ -135,7 +135,7 @@ async def test_result_options(club: FakeChat) -> None:
 
 async def test_result_echoes_the_time_control_it_recorded(club: FakeChat) -> None:
     said = await club.ok('/result Nagy Péter Szabó Éva B+ time="60m 3x30s japanese"')
-    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-20, time 1h 3x30s " in (
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, Apr 20, 2026, time 1h 3x30s " in (
         said.text
     )
     said = await club.ok("/result Nagy Péter Szabó Éva B+")
@@ -146,7 +146,7 @@ async def test_result_says_when_a_game_below_category_e_will_not_count(club: Fak
     """MGSZ (rules.md §1.2, §1.4): a club game keeps its own time control; below category E it
     is stored, not rated — the organiser is told at once, in the rulebook's words."""
     said = await club.ok("/result Nagy Péter Szabó Éva B+ time=5m")
-    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-20, time 5m\n" in (
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, Apr 20, 2026, time 5m\n" in (
         said.text
     )
     assert (
@@ -191,7 +191,7 @@ async def test_even_games_use_the_clubs_komi(club: FakeChat) -> None:
 async def test_the_date_is_the_clubs_day(club: FakeChat) -> None:
     await club.ok("/club timezone Asia/Tokyo")  # 18:00 UTC is already the 21st in Tokyo
     said = await club.ok("/result Nagy Péter Szabó Éva B+")
-    assert "2026-04-21" in said.text
+    assert "Apr 21, 2026" in said.text
 
 
 @pytest.mark.parametrize(
@@ -291,7 +291,7 @@ async def test_undo_takes_back_the_callers_last_entry(tensuusei: FakeChat) -> No
     gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
     said = await tensuusei.ok("/undo")
     assert said.text == (
-        f"Undone: game #{gid} (B+, 2026-04-20). It stays in the history, marked as undone; "
+        f"Undone: game #{gid} (B+, Apr 20, 2026). It stays in the history, marked as undone; "
         "every rating after it was recomputed."
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
@@ -329,7 +329,7 @@ async def test_undo_after_a_void_takes_back_the_void(tensuusei: FakeChat) -> Non
     await tensuusei.ok(f"/void {gid}")
     said = await tensuusei.ok("/undo")
     assert said.text == (
-        f"Undone: the void of game #{gid} (B+, 2026-04-20); the game counts again. The void "
+        f"Undone: the void of game #{gid} (B+, Apr 20, 2026); the game counts again. The void "
         "stays in the history, marked as undone; every rating after it was recomputed."
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
@@ -341,7 +341,7 @@ async def test_undo_after_a_correction_takes_back_the_correction(tensuusei: Fake
     await tensuusei.ok(f"/correct {gid} result=W+")
     said = await tensuusei.ok("/undo")
     assert said.text == (
-        f"Undone: the correction of game #{gid}; it reads B+, 2026-04-20 again. The "
+        f"Undone: the correction of game #{gid}; it reads B+, Apr 20, 2026 again. The "
         "correction stays in the history, marked as undone; every rating after it was "
         "recomputed."
     )
@@ -357,7 +357,7 @@ async def test_undo_after_a_confirmation_takes_back_the_confirmation(club: FakeC
     await club.ok(f"/confirm {gid}", as_=ORGANISER)
     said = await club.ok("/undo", as_=ORGANISER)
     assert said.text == (
-        f"Undone: the confirmation of game #{gid} (B+, 2026-04-20); it waits for confirmation "
+        f"Undone: the confirmation of game #{gid} (B+, Apr 20, 2026); it waits for confirmation "
         "again. The confirmation stays in the history, marked as undone; every rating after it "
         "was recomputed."
     )
@@ -377,7 +377,7 @@ async def test_void_a_game(tensuusei: FakeChat) -> None:
     gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
     said = await tensuusei.ok(f'/void #{gid} reason="entered twice"', as_=ORGANISER)
     assert said.text == (
-        f"Game #{gid} (B+, 2026-04-20) is void. Every rating after it was recomputed; the game "
+        f"Game #{gid} (B+, Apr 20, 2026) is void. Every rating after it was recomputed; the game "
         "stays in the history."
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
@@ -421,7 +421,7 @@ async def test_correct_the_result(tensuusei: FakeChat) -> None:
     said = await tensuusei.ok(f"/correct {gid} result=W+", as_=ORGANISER)
     assert said.text == (
         f"Game #{gid} corrected\n\n"
-        "Nagy Péter (B) – Kovács Anna (W): W+, even, komi 6.5, 2026-04-20\n"
+        "Nagy Péter (B) – Kovács Anna (W): W+, even, komi 6.5, Apr 20, 2026\n"
         "It keeps its place in history; every rating after it was recomputed. The original "
         "stays in the history."
     )
@@ -607,7 +607,7 @@ async def test_the_second_players_report_confirms_the_first(club: FakeChat) -> N
     assert said.text == (
         f"Game #{report.number} confirmed\n\n"
         "Nagy Péter reported this game already (report #{id}): "
-        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20. "
+        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, Apr 20, 2026. "
         "Your report agrees with it, so it is confirmed and counts from now on; "
         "no second game was recorded.".replace("{id}", str(report.number))
     )
@@ -645,11 +645,11 @@ async def test_games_show_and_take_the_clubs_own_numbers(club: FakeChat) -> None
     assert first.text.startswith("Game #1 recorded")
     assert (await club.ok("/result Szabó Éva Tóth Ádám W+")).text.startswith("Game #2 recorded")
     said = await club.ok("/void 1")
-    assert said.text.startswith("Game #1 (B+, 2026-04-20) is void.")
+    assert said.text.startswith("Game #1 (B+, Apr 20, 2026) is void.")
     said = await club.ok("/correct #2 result=B+")
     assert said.text.startswith("Game #2 corrected")
     assert (await club.ok("/result Nagy Péter Tóth Ádám B+")).text.startswith("Game #3 recorded")
-    assert (await club.ok("/undo")).text.startswith("Undone: game #3 (B+, 2026-04-20)")
+    assert (await club.ok("/undo")).text.startswith("Undone: game #3 (B+, Apr 20, 2026)")
     said = await club.ok("/result Szabó Éva Tóth Ádám B+ again")  # #2, corrected, is alike
     assert said.text.startswith("Game #4 recorded")
     voided = await storage.game_by_number(club.db, club.club, 1)

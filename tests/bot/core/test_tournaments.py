@@ -76,7 +76,7 @@ async def test_new_opens_a_tournament(club: FakeChat) -> None:
     t = row.tournament
     assert said.text == (
         f"Tournament #{row.number} Spring Cup opened\n\n"
-        "2026-04-11 – 2026-04-12, 5 round(s), 19×19, even, time 1h 3x30s japanese\n"
+        "Apr 11, 2026 – Apr 12, 2026, 5 rounds, 19×19, even, time 1h 3x30s japanese\n"
         "Status: open\n"
         "Multiplier C: category B: 15 (base 60 min, extended 82.5 min); +5 international "
         "invitational or Hungarian championship; +5 more than 80 participants; +10 no-handicap "
@@ -157,7 +157,7 @@ async def test_result_adds_a_game_to_the_open_tournament(club: FakeChat) -> None
     (row,) = await tournament_games(club, tid)
     assert said.text == (
         f"Spring Cup, round 3: game #{row.number} — Nagy Péter (B) – Kovács Anna (W): B+, h2, "
-        "komi 0.5, 2026-04-12. Rated when the tournament is finalised."
+        "komi 0.5, Apr 12, 2026. Rated when the tournament is finalised."
     )
     g = row.game
     assert (g.round, g.stones, g.komi, g.result, g.date) == (
@@ -324,7 +324,7 @@ async def test_show_and_list(club: FakeChat) -> None:
     said = await club.ok("/tournament show", as_=ORGANISER)
     assert said.text == (
         f"#{row.number} Spring Cup\n\n"
-        "2026-04-11 – 2026-04-12, 3 round(s), 19×19, even\n"
+        "Apr 11, 2026 – Apr 12, 2026, 3 rounds, 19×19, even\n"
         "Status: open\n"
         "Multiplier C: C = 20, set by hand (MGSZ §6(2))\n"
         "3 entries, 3 games (2 to rate)\n"
@@ -333,8 +333,8 @@ async def test_show_and_list(club: FakeChat) -> None:
     said = await club.ok("/tournament list")
     header, line = said.text.splitlines()
     assert header.split() == ["#", "Name", "Dates", "Rounds", "Status"]
-    assert line.split() == [str(row.number), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "3",
-                            "open"]  # fmt: skip
+    assert line.split() == [str(row.number), "Spring", "Cup", "Apr", "11,", "2026", "–", "Apr",
+                            "12,", "2026", "3", "open"]  # fmt: skip
 
 
 async def test_list_of_no_tournaments(club: FakeChat) -> None:
@@ -557,16 +557,16 @@ async def test_a_tournament_opens_before_it_is_played_and_takes_rounds_as_they_a
     said = await club.ok(
         "/tournament new Summer Cup start=2026-06-06 end=2026-06-07 rounds=2 C=20"
     )
-    assert "2026-06-06 – 2026-06-07, 2 round(s)" in said.text
+    assert "Jun 6, 2026 – Jun 7, 2026, 2 rounds" in said.text
     said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+")
     assert said.text.startswith(
-        "Summer Cup starts on 2026-06-06: enter a round's results once it is played"
+        "Summer Cup starts on Jun 6, 2026: enter a round's results once it is played"
     )
     club.clock.advance(dt.timedelta(days=47))  # 2026-06-06, the first day
     said = await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
-    assert "2026-06-06" in said.text
+    assert "Jun 6, 2026" in said.text
     said = await club.ok("/tournament result 2 Nagy Péter Tóth Ádám W+")
-    assert "2026-06-06" in said.text  # round 2's day is tomorrow: not a date in the future
+    assert "Jun 6, 2026" in said.text  # round 2's day is tomorrow: not a date in the future
     said = await club.refused("/tournament result 2 Nagy Péter Tóth Ádám W+ date=2026-06-09")
     assert said.text.startswith("The date 2026-06-09 is in the future")
 
@@ -667,21 +667,21 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     said = await club.ok("/tournament show")
     assert said.text == (
         "Open rating period\n\n"
-        "Club games 2026-04: 2 club games of 3 players so far (2026-04-20 – 2026-04-20), "
-        "rated together after 2026-04-30; until then /rating shows each player's rating if the "
+        "Club games 2026-04: 2 club games of 3 players so far (Apr 20, 2026 – Apr 20, 2026), "
+        "rated together after Apr 30, 2026; until then /rating shows each player's rating if the "
         "period ended now"
     )
     said = await club.ok("/tournament list")
     assert said.text.splitlines()[-1].split() == [
-        "–", "Club", "games", "2026-04", "2026-04-20", "–", "2026-04-30", "–", "open", "until",
-        "2026-04-30",
+        "–", "Club", "games", "2026-04", "Apr", "20,", "2026", "–", "Apr", "30,", "2026", "–",
+        "open", "until", "Apr", "30,", "2026",
     ]  # fmt: skip
     await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3")
     said = await club.ok("/tournament show")
     assert said.text.startswith("#1 Spring Cup")
     assert said.text.endswith(
         "Also open:\nClub games 2026-04: 2 club games of 3 players so far "
-        "(2026-04-20 – 2026-04-20), rated together after 2026-04-30; until "
+        "(Apr 20, 2026 – Apr 20, 2026), rated together after Apr 30, 2026; until "
         "then /rating shows each player's rating if the period ended now"
     )
     said = await club.ok("/rating Nagy Péter")
