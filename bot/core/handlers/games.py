@@ -417,7 +417,8 @@ def _undone_text(ctx: Context, undone: Undone) -> str:
             )
     else:
         what = _("Undone: entry {seq} ({kind}).", seq=undone.entry.seq, kind=kind)
-    return f"{what} {kept}"
+    # TRANSLATORS: what /undo took back, then that it stays in the history (two sentences)
+    return _("{undone} {kept}", undone=what, kept=kept)
 
 
 @command(

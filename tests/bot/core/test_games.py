@@ -662,3 +662,105 @@ async def test_games_show_and_take_the_clubs_own_numbers(club: FakeChat) -> None
     assert said.text.startswith("Game #3 is already undone")
     said = await club.refused("/void 5")
     assert said.text.startswith("There is no game #5 in this club")
+
+
+# -- the club's language (issue 13) -------------------------------------------------------------
+
+
+async def test_games_answer_in_japanese_in_a_japanese_club(tmp_path: Path) -> None:
+    """/result, /correct, /void, /undo and their refusals speak the club's language."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        settings={"language": "ja"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-04-19")
+        assert said.text.startswith(
+            "対局#1を記録しました\n\n"
+            "Nagy Péter（黒）– Kovács Anna（白）: B+, 互先, コミ6.5, 2026/04/19\n"
+            "日付は2026/04/19です。その日の対局として計算し、それ以降のレーティングはすべて"
+            "再計算します。"
+        )
+        said = await chat.ok("/correct 1 h=2 komi=0.5")
+        assert said.text.startswith("対局#1を訂正しました\n\n")
+        assert "2子局, コミ0.5, 2026/04/19" in said.text
+        assert "履歴上の位置はそのままで" in said.text
+        said = await chat.ok("/void 1")
+        assert said.text.startswith("対局#1（B+、2026/04/19）を無効にしました。")
+        said = await chat.ok("/undo")
+        assert said.text == (
+            "取り消しました: 対局#1（B+, 2026/04/19）の無効化。この対局は再び有効です。"
+            "無効化の記録は履歴に残り、取り消し済みと表示されます。それ以降のレーティングは"
+            "すべて再計算しました。"
+        )
+        said = await chat.refused("/result Nagy Péter Kovács Anna")
+        assert said.text.startswith("結果がありません（'Anna'は結果ではありません）。")
+        said = await chat.refused("/correct 9 result=W+")
+        assert said.text.startswith("このクラブに対局#9はありません")
+        said = await chat.refused("/result Nagy Péter Kovács Anna B+ komi=lots")
+        assert said.text.startswith("コミは6.5、0.5、-3のような数で書いてください")
+        for english in ("recorded", "corrected", "even", "Undone", "missing", "komi must"):
+            assert english not in "\n".join(s.text for _line, s in chat.said), english
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize(
+    ("hours", "expires"),
+    [
+        ("1", "Niepotwierdzone wygasa za 1 godzinę."),
+        ("24", "Niepotwierdzone wygasa za 24 godziny."),
+        ("48", "Niepotwierdzone wygasa za 48 godzin."),
+    ],
+)
+async def test_a_report_answers_in_polish_with_polish_plurals(
+    tmp_path: Path, hours: str, expires: str
+) -> None:
+    """Polish has three plural forms: 1 godzinę, 2–4 (and 22–24 …) godziny, 5+ godzin."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl", "reports": "on", "report_hours": hours},
+        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+    )
+    try:
+        await chat.ok("/link Nagy Péter", as_=PLAYER)
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0.5", as_=PLAYER)
+        assert said.text.startswith(
+            "Zgłoszenie #1 czeka na potwierdzenie. Przeciwnik: Kovács Anna\n\n"
+            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0,5, 20 kwi 2026\n"
+            "Kovács Anna (lub organizator) potwierdza przyciskiem albo poleceniem /confirm 1; "
+        )
+        assert expires in said.text
+        assert [b.label for b in said.reply.buttons] == ["Potwierdź", "Zakwestionuj"]
+        assert "expires" not in said.text and "hours" not in said.text
+    finally:
+        await chat.close()
+
+
+async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl"},
+        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+    )
+    try:
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0.5")
+        assert said.text.startswith(
+            "Zapisano partię #1\n\n"
+            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0,5, 20 kwi 2026\n"
+        )
+        said = await chat.ok("/undo")
+        assert said.text == (
+            "Cofnięto: partię #1 (B+, 20 kwi 2026). Wpis zostaje w historii, oznaczony jako "
+            "cofnięty; każdy późniejszy ranking przeliczono."
+        )
+        said = await chat.refused("/void 1")
+        assert said.text.startswith("Partia #1 została już cofnięta")
+        said = await chat.refused("/result Nagy Péter beat Nagy Péter")
+        assert said.text.startswith("Gracz nie może wygrać sam ze sobą")
+    finally:
+        await chat.close()

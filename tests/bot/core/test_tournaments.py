@@ -686,3 +686,98 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     )
     said = await club.ok("/rating Nagy Péter")
     assert "if the period ended now:" in said.text
+
+
+# -- the club's language (issue 13) -------------------------------------------------------------
+
+
+async def test_tournaments_answer_in_japanese_in_a_japanese_club(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        settings={"language": "ja"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/tournament new 春季大会 start=2026-04-18 end=2026-04-19 rounds=3")
+        assert said.text.startswith(
+            "大会#1「春季大会」を開きました\n\n2026/04/18〜2026/04/19, 3回戦, 19×19, 互先\n"
+            "状態: 受付中"
+        )
+        said = await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+ h=2")
+        assert said.text == (
+            "春季大会 第1回戦: 対局#1 — Nagy Péter（黒）– Kovács Anna（白）: B+, 2子局, コミ0.5, "
+            "2026/04/18。大会の確定時にレーティングに反映されます。"
+        )
+        said = await chat.ok("/tournament show")
+        assert "参加2件、1局（計算対象1局）\n回戦ごとの対局数: R1: 1" in said.text
+        said = await chat.ok("/tournament list")
+        assert said.text.splitlines()[0].split() == ["#", "大会名", "日程", "回戦数", "状態"]
+        assert said.text.splitlines()[1].split()[-1] == "受付中"
+        said = await chat.ok("/tournament finalise")
+        assert said.text == (
+            "「春季大会」に未入力の回戦があります\n\n"
+            "第2回戦: 対局なし; 第3回戦: 対局なし。\n"
+            "先に未入力の結果を入力するか、このまま確定してください: "
+            "/tournament finalise #1 confirm"
+        )
+        assert [b.label for b in said.reply.buttons] == ["このまま確定"]
+        said = await chat.ok("/tournament schedule 春季大会 2026-04-25 19:00")
+        assert said.text.startswith(
+            "春季大会は2026/04/25 19:00（UTC）にレーティングに反映されます。"
+        )
+        said = await chat.refused("/tournament frobnicate")
+        assert said.text.startswith("不明な/tournamentの操作です: 'frobnicate'")
+        said = await chat.refused("/tournament new Cup class=E")
+        assert said.text.startswith("EGF大会クラスはA、B、C、Dのいずれかです。'E'は使えません")
+        for english in ("opened", "Rated when", "Status", "entries", "rounds missing", "unknown"):
+            assert english not in "\n".join(s.text for _line, s in chat.said), english
+    finally:
+        await chat.close()
+
+
+async def test_tournaments_count_in_polish(tmp_path: Path) -> None:
+    """Polish plurals: 1 runda, 2–4 rundy, 5+ rund; 1 partia, 2 partie, 5 partii."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl"},
+        players=("Nagy Péter 8k", "Kovács Anna 10k", "Tóth Ádám 9k"),
+    )
+    try:
+        counted = (("1", "1 runda"), ("3", "3 rundy"), ("5", "5 rund"))
+        for number, (rounds, said_rounds) in enumerate(counted, start=1):
+            said = await chat.ok(f"/tournament new Puchar {rounds} rounds={rounds}")
+            assert said.text.startswith(f"Otwarto turniej #{number} Puchar {rounds}\n\n")
+            assert f"20 kwi 2026 – 20 kwi 2026, {said_rounds}, 19×19, bez fory" in said.text
+        said = await chat.ok("/tournament show Puchar 3")
+        assert "Stan: otwarty\n0 zgłoszeń, 0 partii (do przeliczenia: 0)" in said.text
+        await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+ t=#2")
+        said = await chat.ok("/tournament show #2")
+        assert "2 zgłoszenia, 1 partia (do przeliczenia: 1)" in said.text
+        said = await chat.ok("/tournament finalise #2")
+        assert said.text == (
+            "Puchar 3: brakuje rund\n\n"
+            "Runda 2: brak partii; runda 3: brak partii.\n"
+            "Najpierw wpisz brakujące wyniki albo zatwierdź turniej w obecnym stanie: "
+            "/tournament finalise #2 confirm"
+        )
+        games = "date,black,white,result,round\n" + "".join(
+            f"2026-04-20,{black},{white},B+,{round_}\n"
+            for round_, black, white in (
+                (1, "Nagy Péter", "Kovács Anna"),
+                (2, "Tóth Ádám", "Nagy Péter"),
+                (3, "Kovács Anna", "Tóth Ádám"),
+                (4, "Nagy Péter", "Tóth Ádám"),
+                (5, "Kovács Anna", "Nagy Péter"),
+            )
+        )
+        said = await chat.ok(f'/tournament import name="Puchar 5"\n{games}')
+        assert said.text == (
+            "Dodano 5 partii do turnieju Puchar 5. Zostaną przeliczone przy zatwierdzeniu "
+            "turnieju."
+        )
+        said = await chat.refused("/tournament new Puchar 2026-05-01")
+        assert said.text.startswith("'2026-05-01' wygląda na datę: wpisz start=2026-05-01")
+    finally:
+        await chat.close()
