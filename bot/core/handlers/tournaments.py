@@ -808,7 +808,7 @@ async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
         return Reply.text(_("No tournaments yet. /tournament new NAME opens one."))
     table = Table(
         # TRANSLATORS: the headings of /tournament list's table
-        ("#", _("Name"), _("Dates"), _("Rounds"), _("Status")),
+        ("#", _("Tournament"), _("Dates"), _("Rounds"), _("Status")),
         tuple(
             (
                 str(r.number),

@@ -698,7 +698,7 @@ async def test_games_answer_in_japanese_in_a_japanese_club(tmp_path: Path) -> No
         said = await chat.refused("/result Nagy Péter Kovács Anna")
         assert said.text.startswith("結果がありません（'Anna'は結果ではありません）。")
         said = await chat.refused("/correct 9 result=W+")
-        assert said.text.startswith("このクラブに対局#9はありません")
+        assert said.text.startswith("このクラブに対局 #9 はありません")
         said = await chat.refused("/result Nagy Péter Kovács Anna B+ komi=lots")
         assert said.text.startswith("コミは6.5、0.5、-3のような数で書いてください")
         for english in ("recorded", "corrected", "even", "Undone", "missing", "komi must"):

@@ -332,7 +332,7 @@ async def test_show_and_list(club: FakeChat) -> None:
     )
     said = await club.ok("/tournament list")
     header, line = said.text.splitlines()
-    assert header.split() == ["#", "Name", "Dates", "Rounds", "Status"]
+    assert header.split() == ["#", "Tournament", "Dates", "Rounds", "Status"]
     assert line.split() == [str(row.number), "Spring", "Cup", "Apr", "11,", "2026", "–", "Apr",
                             "12,", "2026", "3", "open"]  # fmt: skip
 
@@ -712,7 +712,7 @@ async def test_tournaments_answer_in_japanese_in_a_japanese_club(tmp_path: Path)
         said = await chat.ok("/tournament show")
         assert "参加2件、1局（計算対象1局）\n回戦ごとの対局数: R1: 1" in said.text
         said = await chat.ok("/tournament list")
-        assert said.text.splitlines()[0].split() == ["#", "大会名", "日程", "回戦数", "状態"]
+        assert said.text.splitlines()[0].split() == ["#", "大会", "日程", "回戦数", "状態"]
         assert said.text.splitlines()[1].split()[-1] == "受付中"
         said = await chat.ok("/tournament finalise")
         assert said.text == (
