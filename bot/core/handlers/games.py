@@ -25,7 +25,7 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 
 @command(
     "result",
-    usage="/result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19]",
+    usage=N_("/result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19]"),
     summary=N_(
         "Record a single game. RESULT is B+, W+, B+R, W+3.5, jigo or unplayed; "
         "also NAME beat NAME [h=N]."
@@ -423,7 +423,7 @@ def _undone_text(ctx: Context, undone: Undone) -> str:
 
 @command(
     "void",
-    usage='/void GAME_ID [reason="..."]',
+    usage=N_('/void GAME_ID [reason="..."]'),
     summary=N_("Void a game: it stays in the history, marked void, and counts for nothing."),
     examples=("/void 12", '/void 12 reason="entered twice"'),
     access=ORGANISER,
@@ -463,8 +463,10 @@ CORRECTABLE = (
 
 @command(
     "correct",
-    usage="/correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
-    "[board=N] [time=…] [played=yes|no] [swap]",
+    usage=N_(
+        "/correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
+        "[board=N] [time=…] [played=yes|no] [swap]"
+    ),
     summary=N_(
         "Fix a game; it keeps its place in history and every rating after it is recomputed."
     ),

@@ -29,7 +29,7 @@ from storage.errors import Refused
 from storage.records import TournamentRow
 from storage.tournaments import EGF_CLASSES, MissingRound
 
-USAGE = (
+USAGE = N_(
     "/tournament new NAME [start=YYYY-MM-DD] [end=YYYY-MM-DD] [rounds=N] [board=N] [time=TIME] "
     "[even|handicap] [reduce=N] [C=NN] [participants=N|>80] [invitational|championship] "
     "[european|world] [arranged] [class=A-D] | "
@@ -164,7 +164,7 @@ async def tournament(ctx: Context) -> Reply:
     first_line, _newline, pasted = ctx.inv.text.partition("\n")
     words = first_line.split(maxsplit=1)
     if not words:
-        raise BadArgument(_("say what to do: {usage}", usage=USAGE))
+        raise BadArgument(_("say what to do: {usage}", usage=_(USAGE)))
     action, rest = words[0].lower(), words[1] if len(words) > 1 else ""
     data = (
         ctx.inv.attachment
