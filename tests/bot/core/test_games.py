@@ -12,7 +12,6 @@ import pytest
 import storage
 from bot.core.invocation import Caller
 from engine.calendar import Phase
-from engine.system import Pending
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage import log
@@ -64,6 +63,14 @@ def game_id(text: str) -> int:
 
 async def ids(chat: FakeChat, *names: str) -> list[int]:
     return [(await chat.player(n)).id for n in names]
+
+
+async def pending(chat: FakeChat, name: str) -> tuple[object, Phase]:
+    """A Tensuusei card's pending points and when they settle (the unit's words are the
+    engine's: "point", "points")."""
+    held = (await chat.card(name)).pending
+    assert held is not None and str(held.unit).startswith("point")
+    return held.amount, held.settles
 
 
 # -- /result -----------------------------------------------------------------------------------
@@ -258,8 +265,8 @@ async def test_result_bad_inputs(club: FakeChat, line: str, message: str) -> Non
 async def test_a_game_moves_tensuusei_points_at_once(tensuusei: FakeChat) -> None:
     said = await tensuusei.ok("/result Nagy Péter Kovács Anna B+")
     # rules.md §2: winner +1, loser −1, pending until the end of the club day (§2.3)
-    assert (await tensuusei.card("Nagy Péter")).pending == Pending(1, "points", Phase.DAY_END)
-    assert (await tensuusei.card("Kovács Anna")).pending == Pending(-1, "points", Phase.DAY_END)
+    assert await pending(tensuusei, "Nagy Péter") == (1, Phase.DAY_END)
+    assert await pending(tensuusei, "Kovács Anna") == (-1, Phase.DAY_END)
     assert (await tensuusei.card("Nagy Péter")).rating == 70  # settled points unchanged
     assert said.text.endswith(
         "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from 2026-04-20 · "
@@ -427,8 +434,8 @@ async def test_correct_the_result(tensuusei: FakeChat) -> None:
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
     assert row is not None and row.corrected and row.game.result is Result.WHITE
-    assert (await tensuusei.card("Nagy Péter")).pending == Pending(-1, "points", Phase.DAY_END)
-    assert (await tensuusei.card("Kovács Anna")).pending == Pending(1, "points", Phase.DAY_END)
+    assert await pending(tensuusei, "Nagy Péter") == (-1, Phase.DAY_END)
+    assert await pending(tensuusei, "Kovács Anna") == (1, Phase.DAY_END)
 
 
 @pytest.mark.parametrize(
