@@ -11,6 +11,7 @@ import pytest
 
 import storage
 from bot.core.invocation import Caller
+from bot.i18n.catalogues import catalogue
 from engine.calendar import Phase
 from engine.timecontrol import TimeControl
 from engine.types import Result
@@ -769,5 +770,56 @@ async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None
         assert said.text.startswith("Partia #1 została już cofnięta")
         said = await chat.refused("/result Nagy Péter beat Nagy Péter")
         assert said.text.startswith("Gracz nie może wygrać sam ze sobą")
+    finally:
+        await chat.close()
+
+
+def translated_in(language: str, message: str) -> bool:
+    """Whether ``language``'s catalogue has ``message``: a reply written by another part of
+    issue 13 (/confirm, /handicap) is checked once that part's catalogue is there."""
+    return catalogue(language).gettext(message) != message
+
+
+@pytest.mark.skipif(
+    not translated_in(
+        "pl", "Game #{number} ({result}, {date}) is confirmed and counts from now on."
+    ),
+    reason="the Polish catalogue has no /confirm reply yet (the ratings part of issue 13)",
+)
+async def test_a_report_and_its_confirmation_in_polish(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl", "reports": "on"},
+        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+    )
+    try:
+        await chat.ok("/link Nagy Péter", as_=PLAYER)
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0.5", as_=PLAYER)
+        assert said.text.startswith("Zgłoszenie #1 czeka na potwierdzenie.")
+        said = await chat.ok("/confirm 1")
+        assert said.text == "Partia #1 (B+, 20 kwi 2026) jest potwierdzona i od teraz się liczy."
+    finally:
+        await chat.close()
+
+
+@pytest.mark.skipif(
+    not translated_in("ja", "Black: {player}"),
+    reason="the Japanese catalogue has no /handicap reply yet (the ratings part of issue 13)",
+)
+async def test_the_handicap_of_a_game_in_japanese(tmp_path: Path) -> None:
+    """/handicap says who takes Black and how many stones; /result h= records it alike."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        settings={"language": "ja"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/handicap Nagy Péter vs Kovács Anna")
+        assert "黒：Nagy Péter (5k)\n白：Kovács Anna (3k)\n置き石2子" in said.text
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2")
+        assert "Nagy Péter（黒）– Kovács Anna（白）: B+, 2子局, コミ0.5, 2026/04/20" in said.text
+        assert "Black" not in said.text and "stones" not in said.text
     finally:
         await chat.close()

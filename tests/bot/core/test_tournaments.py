@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import storage
+from bot.i18n.catalogues import catalogue
 from engine.ranks import Rank
 from engine.timecontrol import TimeControl
 from engine.types import Importance, Result
@@ -779,5 +780,38 @@ async def test_tournaments_count_in_polish(tmp_path: Path) -> None:
         )
         said = await chat.refused("/tournament new Puchar 2026-05-01")
         assert said.text.startswith("'2026-05-01' wygląda na datę: wpisz start=2026-05-01")
+    finally:
+        await chat.close()
+
+
+def translated_in(language: str, message: str) -> bool:
+    """Whether ``language``'s catalogue has ``message``: a text written by another part of
+    issue 13 (the rules' weight lines, /multiplier) is checked once that part is there."""
+    return catalogue(language).gettext(message) != message
+
+
+@pytest.mark.skipif(
+    not (
+        translated_in("hu", "Multiplier C")
+        and translated_in(
+            "hu", "category {category}: {value} (base {base} min, extended {extended} min)"
+        )
+    ),
+    reason="the Hungarian catalogue has no MGSZ multiplier lines yet (the rules part of issue 13)",
+)
+async def test_a_tournaments_multiplier_in_hungarian(tmp_path: Path) -> None:
+    """MGSZ's multiplier C, as /multiplier and /tournament new give it, in Hungarian."""
+    chat = await FakeChat.open(
+        tmp_path, settings={"language": "hu"}, players=("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    )
+    try:
+        said = await chat.ok("/multiplier 60m 3x30s even")
+        assert said.text.startswith("C szorzó = 25")
+        said = await chat.ok('/tournament new Kupa rounds=3 time="60m 3x30s" even')
+        assert said.text.startswith("Megnyitva: #1 Kupa verseny\n\n")
+        assert "\nÁllapot: nyitott\nC szorzó: B kategória: 15 (alapidő 60 perc" in said.text
+        said = await chat.ok("/tournament new Mini rounds=3")
+        assert "\nSúly: még nem határozható meg — " in said.text
+        assert "Multiplier" not in said.text and "category" not in said.text
     finally:
         await chat.close()
