@@ -373,6 +373,30 @@ async def test_undo_after_a_confirmation_takes_back_the_confirmation(club: FakeC
     assert row is not None and row.status == "pending"
 
 
+async def test_undo_after_an_override_names_it_and_its_moment(club: FakeChat) -> None:
+    await club.ok('/override Nagy Péter rank=4k reason="committee decision"')
+    said = await club.ok("/undo")
+    assert said.text == (
+        "Undone: the override of Apr 20, 2026 18:00. It stays in the history, marked as undone; "
+        "every rating after it was recomputed."
+    )
+
+
+async def test_undo_in_japanese_names_what_it_took_back(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, settings={"language": "ja"}, players=("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    )
+    try:
+        await chat.ok('/override Nagy Péter rank=4k reason="committee decision"')
+        said = await chat.ok("/undo")
+        assert said.text.startswith("取り消しました: 2026/04/20 18:00の委員会による変更。記録は")
+        await chat.ok("/register Szabó Éva 5k")
+        said = await chat.ok("/undo")
+        assert said.text.startswith("取り消しました: Szabó Évaさんの登録。記録は履歴に残り")
+    finally:
+        await chat.close()
+
+
 async def test_undo_takes_no_arguments(club: FakeChat) -> None:
     said = await club.refused("/undo 12")
     assert said.text.startswith("/undo takes no arguments; to remove a particular game use /void")
