@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction
 
 import storage
 from bot.core import format as fmt
@@ -15,7 +14,7 @@ from bot.core.handlers import same_game as same
 from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
-from bot.i18n import N_, _, _n, date_text, date_time_text, number_text, translated
+from bot.i18n import N_, _, _n, date_text, date_time_text, translated
 from engine.types import Game, Result
 from storage import log
 from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone
@@ -287,7 +286,7 @@ def game_line(row: GameRow, black: Player, white: Player) -> str:
     facts = [
         fmt.result(game),
         _("even") if game.stones == 0 else _("h{stones}", stones=game.stones),
-        _("komi {komi}", komi=komi_text(game.komi)),
+        _("komi {komi}", komi=fmt.komi(game.komi)),
         date_text(game.date),
     ]
     if game.board != 19:
@@ -300,13 +299,6 @@ def game_line(row: GameRow, black: Player, white: Player) -> str:
         white=white.name,
         facts=", ".join(facts),
     )
-
-
-def komi_text(komi: Fraction) -> str:
-    """A komi with the language's decimal mark and a true minus: ``6.5``, ``6,5``, ``−3``."""
-    digits = 0 if komi.denominator == 1 else 1 if komi.denominator == 2 else 2
-    text = number_text(abs(komi), digits)
-    return f"−{text}" if komi < 0 else text
 
 
 def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
