@@ -759,10 +759,10 @@ async def test_a_report_answers_in_polish_with_polish_plurals(
     )
     try:
         await chat.ok("/link Nagy Péter", as_=PLAYER)
-        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0.5", as_=PLAYER)
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0", as_=PLAYER)
         assert said.text.startswith(
             "Zgłoszenie #1 czeka na potwierdzenie. Przeciwnik: Kovács Anna\n\n"
-            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0,5, 20 kwi 2026\n"
+            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0, 20 kwi 2026\n"
             "Kovács Anna (lub organizator) potwierdza przyciskiem albo poleceniem /confirm 1; "
         )
         assert expires in said.text
@@ -780,10 +780,10 @@ async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None
         players=("Nagy Péter 8k", "Kovács Anna 10k"),
     )
     try:
-        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0.5")
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0")
         assert said.text.startswith(
             "Zapisano partię #1\n\n"
-            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0,5, 20 kwi 2026\n"
+            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0, 20 kwi 2026\n"
         )
         said = await chat.ok("/undo")
         assert said.text == (
