@@ -815,3 +815,63 @@ async def test_a_tournaments_multiplier_in_hungarian(tmp_path: Path) -> None:
         assert "Multiplier" not in said.text and "category" not in said.text
     finally:
         await chat.close()
+
+
+async def test_the_open_club_period_in_hungarian(tmp_path: Path) -> None:
+    """MGSZ's open period of club games, in /tournament show and list, in Hungarian."""
+    chat = await FakeChat.open(
+        tmp_path, settings={"language": "hu"}, players=("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    )
+    try:
+        await chat.ok("/result Nagy Péter Kovács Anna B+")
+        said = await chat.ok("/tournament show")
+        assert said.text == (
+            "Nyitott értékelési időszak\n\n"
+            "Club games 2026-04: eddig 1 klubjátszma 2 játékos részvételével (2026. ápr. 20. – "
+            "2026. ápr. 20.), 2026. ápr. 30. után együtt értékeljük őket; addig a /rating azt "
+            "mutatja, mennyi lenne a játékosok Élő-pontja, ha az időszak most zárulna"
+        )
+        said = await chat.ok("/tournament list")
+        assert said.text.splitlines()[0].split() == [
+            "#",
+            "Verseny",
+            "Dátum",
+            "Fordulók",
+            "Állapot",
+        ]
+        assert said.text.splitlines()[1].endswith("nyitott eddig: 2026. ápr. 30.")
+    finally:
+        await chat.close()
+
+
+async def test_tournaments_in_swedish(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "swedish",
+        settings={"language": "sv"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/tournament new Vårcupen rounds=2 start=2026-04-18 end=2026-04-19")
+        assert said.text.startswith(
+            "Turnering #1 Vårcupen öppnad\n\n18 apr. 2026–19 apr. 2026, 2 ronder, 19×19, jämn\n"
+            "Status: öppen"
+        )
+        said = await chat.ok("/tournament result 2 Nagy Péter Kovács Anna W+")
+        assert said.text.startswith(
+            "Vårcupen, rond 2: parti #1 — Nagy Péter (S) – Kovács Anna (V): W+, jämn, "
+        )
+        assert said.text.endswith("Ratingas när turneringen avslutas.")
+        said = await chat.ok("/tournament show")
+        assert "\n2 anmälningar, 1 parti (1 att ratinga)\nPartier per rond: R2: 1" in said.text
+        said = await chat.ok("/tournament finalise")
+        assert said.text.startswith("Vårcupen saknar ronder\n\nRond 1: inga partier.\n")
+        assert [b.label for b in said.reply.buttons] == ["Avsluta ändå"]
+        await chat.ok("/tournament finalise Vårcupen confirm")
+        said = await chat.ok("/tournament reopen Vårcupen")
+        assert said.text == (
+            "Vårcupen är öppen igen: dess rating har tagits tillbaka och all rating efter den "
+            "räknats om. Rätta den och kör sedan /tournament finalise."
+        )
+    finally:
+        await chat.close()
