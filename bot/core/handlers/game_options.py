@@ -9,6 +9,7 @@ from bot.core.commands import Option
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.parse import positive_int
+from bot.i18n import N_, _, translated
 from engine.errors import EngineError
 from engine.formats import parse_result_margin
 from engine.formats.tournament_file import parse_komi
@@ -16,11 +17,11 @@ from engine.timecontrol import TimeControl
 from engine.types import Result
 
 GAME_OPTIONS = (
-    Option("h", "int", "handicap stones (0–9)"),
-    Option("komi", "text", "komi to White, e.g. 6.5 (default: the club's)", "K"),
-    Option("date", "text", "the day it was played (default today)", "YYYY-MM-DD"),
-    Option("time", "text", 'the time control, e.g. "60m 3x30s"', "TIME"),
-    Option("board", "int", "the board size (default 19)"),
+    Option("h", "int", N_("handicap stones (0–9)")),
+    Option("komi", "text", N_("komi to White, e.g. 6.5 (default: the club's)"), "K"),
+    Option("date", "text", N_("the day it was played (default today)"), "YYYY-MM-DD"),
+    Option("time", "text", N_('the time control, e.g. "60m 3x30s"'), "TIME"),
+    Option("board", "int", N_("the board size (default 19)")),
 )
 EARLIEST = dt.date(1900, 1, 1)
 RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")
@@ -38,7 +39,8 @@ def read_result(text: str) -> tuple[Result | None, bool, str | None] | None:
 
 
 def stones(value: str) -> int:
-    return positive_int(value, "h (handicap stones)", low=0, high=9)
+    # TRANSLATORS: the option named in an error such as "h (handicap stones) must be …"
+    return positive_int(value, _("h (handicap stones)"), low=0, high=9)
 
 
 def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
@@ -48,10 +50,10 @@ def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
             k = parse_komi(value)
         except EngineError:
             raise BadArgument(
-                f"komi must be a number like 6.5, 0.5 or -3, not {value!r}"
+                _("komi must be a number like 6.5, 0.5 or -3, not {value}", value=repr(value))
             ) from None
         if not -50 <= k <= 50:
-            raise BadArgument(f"komi must be between -50 and 50, not {value}")
+            raise BadArgument(_("komi must be between -50 and 50, not {value}", value=value))
         return k
     if stones_ == 1:
         return Fraction(0)
@@ -73,12 +75,18 @@ def date(ctx: Context, value: str | None) -> dt.date:
         day = dt.date.fromisoformat(value)
     except ValueError:
         raise BadArgument(
-            f"date must be YYYY-MM-DD, e.g. date={today.isoformat()}, not {value!r}"
+            _(
+                "date must be YYYY-MM-DD, e.g. date={today}, not {value}",
+                today=today.isoformat(),
+                value=repr(value),
+            )
         ) from None
     if day > today + dt.timedelta(days=1):
-        raise BadArgument(f"the date {day.isoformat()} is in the future")
+        raise BadArgument(_("the date {date} is in the future", date=day.isoformat()))
     if day < EARLIEST:
-        raise BadArgument(f"the date {day.isoformat()} is before {EARLIEST.year}")
+        raise BadArgument(
+            _("the date {date} is before {year}", date=day.isoformat(), year=EARLIEST.year)
+        )
     return day
 
 
@@ -88,7 +96,8 @@ def time_control(value: str | None) -> TimeControl | None:
     try:
         return TimeControl.parse(value)
     except EngineError as exc:
-        raise BadArgument(f"time={value!r}: {exc}") from None
+        reason = translated(exc.args[0]) if exc.args else str(exc)
+        raise BadArgument(_("time={value}: {reason}", value=repr(value), reason=reason)) from None
 
 
 def board(value: str | None) -> int:

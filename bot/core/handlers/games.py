@@ -14,6 +14,7 @@ from bot.core.handlers import same_game as same
 from bot.core.names import resolve, resolve_pair
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
+from bot.i18n import N_, _, _n, date_text, date_time_text, translated
 from engine.types import Game, Result
 from storage import log
 from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone
@@ -23,34 +24,41 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 
 @command(
     "result",
-    usage="/result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19]",
-    summary="Record a single game. RESULT is B+, W+, B+R, W+3.5, jigo or unplayed; "
-    "also NAME beat NAME [h=N].",
+    usage=N_("/result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19]"),
+    summary=N_(
+        "Record a single game. RESULT is B+, W+, B+R, W+3.5, jigo or unplayed; "
+        "also NAME beat NAME [h=N]."
+    ),
     examples=(
         "/result Nagy Péter Kovács Anna B+",
         '/result "Szabó Éva" "Tóth Ádám" W+3.5 h=2',
         "/result Kiss beat Tóth h=3",
     ),
     access=PLAYER,
-    details="Organisers record any game. When the club allows player reports (/club reports "
-    "on), a player may report their own game: it counts once the opponent confirms, or once "
-    "the opponent reports the same game. A game like one already recorded (the same two "
-    "players, day and winner) is asked about first; end the command with again to record "
-    "it anyway.",
+    details=N_(
+        "Organisers record any game. When the club allows player reports (/club reports "
+        "on), a player may report their own game: it counts once the opponent confirms, or once "
+        "the opponent reports the same game. A game like one already recorded (the same two "
+        "players, day and winner) is asked about first; end the command with again to record "
+        "it anyway."
+    ),
     options=opt.GAME_OPTIONS,
     params=(
-        Param("black", "player", "who had Black (the winner, in the 'beat' form)"),
-        Param("white", "player", "who had White"),
-        Param("result", "result", "B+, W+, B+R, W+3.5, jigo or unplayed"),
+        Param("black", "player", N_("who had Black (the winner, in the 'beat' form)")),
+        Param("white", "player", N_("who had White")),
+        Param("result", "result", N_("B+, W+, B+R, W+3.5, jigo or unplayed")),
     ),
 )
 async def result(ctx: Context) -> Reply:
     reporting = not ctx.organiser
     if reporting and not ctx.settings.reports:
         raise NotPermitted(
-            f"/result is for the organisers of {ctx.the_club.name}: chat administrators and the "
-            "people an organiser adds with /club organiser add. (An organiser can let players "
-            "report their own games with /club reports on.) Nothing was changed."
+            _(
+                "/result is for the organisers of {club}: chat administrators and the "
+                "people an organiser adds with /club organiser add. (An organiser can let "
+                "players report their own games with /club reports on.) Nothing was changed.",
+                club=ctx.the_club.name,
+            )
         )
     args = ctx.args()
     words, again = same.split_again(args.words)
@@ -86,14 +94,21 @@ async def result(ctx: Context) -> Reply:
     if note:
         lines.append(note)
     if why is not None and row.game.rated:  # unplayed, no result: the next line says so
-        lines.append(f"Recorded, but it will not count: {why}.")
+        lines.append(_("Recorded, but it will not count: {why}.", why=translated(why)))
     if row.game.date < ctx.today():  # calendar order (rules.md, top)
         lines.append(
-            f"Dated {fmt.day(row.game.date)}: it counts on that day, and every rating since "
-            "then is recomputed."
+            _(
+                "Dated {date}: it counts on that day, and every rating since then is recomputed.",
+                date=date_text(row.game.date),
+            )
         )
     lines.append(rated_line(done, (black, white)))
-    return Reply(blocks=(Text(f"Game #{row.number} recorded", title=True), Text("\n".join(lines))))
+    return Reply(
+        blocks=(
+            Text(_("Game #{number} recorded", number=row.number), title=True),
+            Text("\n".join(lines)),
+        )
+    )
 
 
 async def _report(
@@ -106,8 +121,10 @@ async def _report(
     me = await storage.player_for_account(ctx.db, ctx.the_club, caller.platform, caller.account)
     if me is None or me.id not in (black.id, white.id):
         raise NotPermitted(
-            "players may report only their own games: /link YOUR NAME first, "
-            "then /result with yourself as one of the two players"
+            _(
+                "players may report only their own games: /link YOUR NAME first, "
+                "then /result with yourself as one of the two players"
+            )
         )
     opponent = white if me.id == black.id else black
     if earlier:
@@ -121,11 +138,16 @@ async def _report(
         pair = (black, white) if confirmed.game.black == black.id else (white, black)
         return Reply(
             blocks=(
-                Text(f"Game #{confirmed.number} confirmed", title=True),
+                Text(_("Game #{number} confirmed", number=confirmed.number), title=True),
                 Text(
-                    f"{reporter} reported this game already (report #{report.number}): "
-                    f"{game_line(confirmed, *pair)}. Your report agrees with it, so it is "
-                    "confirmed and counts from now on; no second game was recorded."
+                    _(
+                        "{reporter} reported this game already (report #{number}): {game}. "
+                        "Your report agrees with it, so it is confirmed and counts from now "
+                        "on; no second game was recorded.",
+                        reporter=reporter,
+                        number=report.number,
+                        game=game_line(confirmed, *pair),
+                    )
                 ),
             )
         )
@@ -142,16 +164,35 @@ async def _report(
     hours = ctx.settings.report_hours
     return Reply(
         blocks=(
-            Text(f"Report #{row.number} waits for {opponent.name}", title=True),
             Text(
-                f"{game_line(row, black, white)}\n{opponent.name} (or an organiser) confirms "
-                f"with the button or /confirm {row.number}; /dispute {row.number} if it is wrong. "
-                f"Unconfirmed, it expires in {hours} hours. It is not rated until confirmed."
+                _(
+                    "Report #{number} waits for {opponent}",
+                    number=row.number,
+                    opponent=opponent.name,
+                ),
+                title=True,
+            ),
+            Text(
+                game_line(row, black, white)
+                + "\n"
+                + _n(
+                    "{opponent} (or an organiser) confirms with the button or /confirm {number}; "
+                    "/dispute {number} if it is wrong. Unconfirmed, it expires in {n} hour. It "
+                    "is not rated until confirmed.",
+                    "{opponent} (or an organiser) confirms with the button or /confirm {number}; "
+                    "/dispute {number} if it is wrong. Unconfirmed, it expires in {n} hours. It "
+                    "is not rated until confirmed.",
+                    hours,
+                    opponent=opponent.name,
+                    number=row.number,
+                )
             ),
         ),
         buttons=(
-            Button("Confirm", f"/confirm {row.number}"),
-            Button("Dispute", f"/dispute {row.number}"),
+            # TRANSLATORS: a button under a player's report of a game
+            Button(_("Confirm"), f"/confirm {row.number}"),
+            # TRANSLATORS: a button under a player's report of a game
+            Button(_("Dispute"), f"/dispute {row.number}"),
         ),
     )
 
@@ -166,7 +207,7 @@ async def _players_and_result(
             winner = await resolve(ctx, join(words[:i]))
             loser = await resolve(ctx, join(words[i + 1 :]))
             if winner.id == loser.id:
-                raise BadArgument("a player cannot beat themselves")
+                raise BadArgument(_("a player cannot beat themselves"))
             return (*await _beat(ctx, winner, loser, options), None)
     position = next(
         (
@@ -177,14 +218,25 @@ async def _players_and_result(
         None,
     )
     if position is None:
-        last = f" ({words[-1].text!r} is not one)" if words else ""
+        if words:
+            raise BadArgument(
+                _(
+                    "the result is missing ({word} is not one): write B+, W+, B+R, W+3.5, "
+                    "jigo or unplayed after the two names",
+                    word=repr(words[-1].text),
+                )
+            )
         raise BadArgument(
-            f"the result is missing{last}: write B+, W+, B+R, W+3.5, jigo or unplayed after "
-            "the two names"
+            _(
+                "the result is missing: write B+, W+, B+R, W+3.5, jigo or unplayed after "
+                "the two names"
+            )
         )
     if position != len(words) - 1:
         extra = join(words[position + 1 :])
-        raise BadArgument(f"unexpected {extra!r} after the result (options look like h=2)")
+        raise BadArgument(
+            _("unexpected {extra} after the result (options look like h=2)", extra=repr(extra))
+        )
     outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
     black, white = await resolve_pair(ctx, words[:position], "/result")
     return black, white, outcome, played, "", margin
@@ -200,7 +252,7 @@ async def _beat(
             loser,
             Result.BLACK,
             True,
-            (
+            _(
                 "Colours were not given: recorded the winner as Black (even game, so the rating "
                 "does not depend on it; use /result BLACK WHITE B+ to record colours)."
             ),
@@ -209,8 +261,12 @@ async def _beat(
     winner_rank, loser_rank = ledger.card(winner.id).rank, ledger.card(loser.id).rank
     if winner_rank == loser_rank:
         raise BadArgument(
-            f"{winner.name} and {loser.name} have the same rank, so I cannot tell who took the "
-            "stones; write /result BLACK WHITE B+ h=N"
+            _(
+                "{winner} and {loser} have the same rank, so I cannot tell who took the "
+                "stones; write /result BLACK WHITE B+ h=N",
+                winner=winner.name,
+                loser=loser.name,
+            )
         )
     if winner_rank < loser_rank:  # the weaker player takes Black and the stones
         return winner, loser, Result.BLACK, True, ""
@@ -224,13 +280,24 @@ async def will_not_count(ctx: Context, game: Game) -> str | None:
 
 
 def game_line(row: GameRow, black: Player, white: Player) -> str:
+    """``Nagy Péter (B) – Kovács Anna (W): B+, h2, komi 0.5, Apr 20, 2026``, and the board
+    and time control when given, in the conversation's language."""
     game = row.game
-    setup = "even" if game.stones == 0 else f"h{game.stones}"
-    return (
-        f"{black.name} (B) – {white.name} (W): {fmt.result(game)}, {setup}, "
-        f"komi {fmt.komi(game.komi)}, {fmt.day(game.date)}"
-        + (f", {game.board}×{game.board}" if game.board != 19 else "")
-        + (f", time {game.time}" if game.time is not None else "")
+    facts = [
+        fmt.result(game),
+        _("even") if game.stones == 0 else _("h{stones}", stones=game.stones),
+        _("komi {komi}", komi=fmt.komi(game.komi)),
+        date_text(game.date),
+    ]
+    if game.board != 19:
+        facts.append(f"{game.board}×{game.board}")
+    if game.time is not None:
+        facts.append(_("time {time}", time=str(game.time)))
+    return _(
+        "{black} (B) – {white} (W): {facts}",
+        black=black.name,
+        white=white.name,
+        facts=", ".join(facts),
     )
 
 
@@ -238,9 +305,9 @@ def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
     """What the game did to the two players' ratings under the club's system (their cards
     after it, as recording it returned them)."""
     if not done.row.game.played:
-        return "Unplayed: stored and shown, never rated."
+        return _("Unplayed: stored and shown, never rated.")
     if done.row.game.result is None:
-        return "Result unknown: stored, not rated."
+        return _("Result unknown: stored, not rated.")
     parts = []
     for player in players:
         card = done.after[player.id]
@@ -255,56 +322,105 @@ def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
 @command(
     "undo",
     usage="/undo",
-    summary="Take back your last entry (a game, a registration, a correction …).",
+    summary=N_("Take back your last entry (a game, a registration, a correction …)."),
     examples=("/undo",),
     access=ORGANISER,
 )
 async def undo(ctx: Context) -> Reply:
     if ctx.args().words:
-        raise BadArgument("/undo takes no arguments; to remove a particular game use /void ID")
+        raise BadArgument(_("/undo takes no arguments; to remove a particular game use /void ID"))
     undone = await storage.undo_last(ctx.db, ctx.the_club, actor=ctx.actor, chat=ctx.chat)
-    return Reply.text(_undone_text(undone))
+    return Reply.text(_undone_text(ctx, undone))
 
 
-def _undone_text(undone: Undone) -> str:
+UNDONE_EVENTS = {
+    log.OVERRIDE: N_("Undone: the override of {at}."),
+    log.EGF: N_("Undone: the egf of {at}."),
+    log.TEACHER: N_("Undone: the teacher of {at}."),
+    log.SUSPEND: N_("Undone: the suspend of {at}."),
+}
+"""What ``/undo`` says of an event it took back, by the event's kind (the log's own word)."""
+
+KEPT = N_("It stays in the history, marked as undone; every rating after it was recomputed.")
+
+
+def _undone_text(ctx: Context, undone: Undone) -> str:
     """Say what ``/undo`` took back: the entry itself, not the game an entry was about."""
     kind, game = undone.entry.kind, undone.game
-    it, after = "It", ""
+    kept = _(KEPT)
     if game is not None:
-        facts = f"{fmt.result(game.game)}, {fmt.day(game.game.date)}"
-        what = f"game #{game.number} ({facts})"
+        number = game.number
+        facts = f"{fmt.result(game.game)}, {date_text(game.game.date)}"
         if kind == log.VOID:
-            what, it, after = f"the void of {what}", "The void", "; the game counts again"
+            what = _(
+                "Undone: the void of game #{number} ({facts}); the game counts again.",
+                number=number,
+                facts=facts,
+            )
+            kept = _(
+                "The void stays in the history, marked as undone; every rating after it was "
+                "recomputed."
+            )
         elif kind == log.CORRECT:  # the game as it reads now, without the correction
-            what, it = f"the correction of game #{game.number}", "The correction"
-            after = f"; it reads {facts} again"
+            what = _(
+                "Undone: the correction of game #{number}; it reads {facts} again.",
+                number=number,
+                facts=facts,
+            )
+            kept = _(
+                "The correction stays in the history, marked as undone; every rating after it "
+                "was recomputed."
+            )
         elif kind == log.CONFIRM:
-            what, it = f"the confirmation of {what}", "The confirmation"
-            after = "; it waits for confirmation again"
+            what = _(
+                "Undone: the confirmation of game #{number} ({facts}); it waits for "
+                "confirmation again.",
+                number=number,
+                facts=facts,
+            )
+            kept = _(
+                "The confirmation stays in the history, marked as undone; every rating after "
+                "it was recomputed."
+            )
+        else:
+            what = _("Undone: game #{number} ({facts}).", number=number, facts=facts)
     elif undone.player is not None:
-        what = f"the registration of {undone.player.name}"
+        what = _("Undone: the registration of {name}.", name=undone.player.name)
     elif undone.event is not None and kind == log.RATING_SETTING:
         change = undone.event.payload
-        what, it = f"{change['key']} {change['value']} from {change['date']}", "The change"
-        after = f"; {change['key']} is back to what it was"
+        what = _(
+            "Undone: {key} {value} from {date}; {key} is back to what it was.",
+            key=change["key"],
+            value=change["value"],
+            date=change["date"],
+        )
+        kept = _(
+            "The change stays in the history, marked as undone; every rating after it was "
+            "recomputed."
+        )
     elif undone.event is not None:
-        what = f"the {undone.event.kind.replace('_', ' ')} of {undone.entry.at:%Y-%m-%d %H:%M}"
+        at = date_time_text(undone.entry.at.astimezone(ctx.timezone))
+        said = UNDONE_EVENTS.get(undone.event.kind)
+        if said is not None:
+            what = _(said, at=at)
+        else:
+            what = _(
+                "Undone: the {kind} of {at}.", kind=undone.event.kind.replace("_", " "), at=at
+            )
     else:
-        what = f"entry {undone.entry.seq} ({kind})"
-    return (
-        f"Undone: {what}{after}. {it} stays in the history, marked as undone; every "
-        "rating after it was recomputed."
-    )
+        what = _("Undone: entry {seq} ({kind}).", seq=undone.entry.seq, kind=kind)
+    # TRANSLATORS: what /undo took back, then that it stays in the history (two sentences)
+    return _("{undone} {kept}", undone=what, kept=kept)
 
 
 @command(
     "void",
-    usage='/void GAME_ID [reason="..."]',
-    summary="Void a game: it stays in the history, marked void, and counts for nothing.",
+    usage=N_('/void GAME_ID [reason="..."]'),
+    summary=N_("Void a game: it stays in the history, marked void, and counts for nothing."),
     examples=("/void 12", '/void 12 reason="entered twice"'),
     access=ORGANISER,
-    options=(Option("reason", "text", "why", '"..."'),),
-    params=(Param("game_id", "int", "the game's number (#12)"),),
+    options=(Option("reason", "text", N_("why"), '"..."'),),
+    params=(Param("game_id", "int", N_("the game's number (#12)")),),
 )
 async def void(ctx: Context) -> Reply:
     args = ctx.args()
@@ -318,31 +434,45 @@ async def void(ctx: Context) -> Reply:
         reason=args.options.get("reason", ""),
     )
     return Reply.text(
-        f"Game #{row.number} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) is "
-        "void. Every rating after it was recomputed; the game stays in the history."
+        _(
+            "Game #{number} ({result}, {date}) is void. Every rating after it was recomputed; "
+            "the game stays in the history.",
+            number=row.number,
+            result=fmt.result(row.game),
+            date=date_text(row.game.date),
+        )
     )
 
 
 CORRECTABLE = (
-    Option("result", "result", "the result, e.g. W+ or B+R", "W+"),
+    Option("result", "result", N_("the result, e.g. W+ or B+R"), "W+"),
     *opt.GAME_OPTIONS,
-    Option("black", "player", "who had Black", "NAME"),
-    Option("white", "player", "who had White", "NAME"),
-    Option("played", "choice", "whether the game was played", "yes|no", ("yes", "no")),
+    Option("black", "player", N_("who had Black"), "NAME"),
+    Option("white", "player", N_("who had White"), "NAME"),
+    Option("played", "choice", N_("whether the game was played"), "yes|no", ("yes", "no")),
 )
 
 
 @command(
     "correct",
-    usage="/correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
-    "[board=N] [time=…] [played=yes|no] [swap]",
-    summary="Fix a game; it keeps its place in history and every rating after it is recomputed.",
+    usage=N_(
+        "/correct GAME_ID [result=W+] [h=N] [komi=K] [date=…] [black=NAME] [white=NAME] "
+        "[board=N] [time=…] [played=yes|no] [swap]"
+    ),
+    summary=N_(
+        "Fix a game; it keeps its place in history and every rating after it is recomputed."
+    ),
     examples=("/correct 12 result=W+", "/correct 12 h=2 komi=0.5", "/correct 12 swap"),
     access=ORGANISER,
     options=CORRECTABLE,
     params=(
-        Param("game_id", "int", "the game's number"),
-        Param("changes", "text", "swap, or changes as key=value, e.g. result=W+", required=False),
+        Param("game_id", "int", N_("the game's number")),
+        Param(
+            "changes",
+            "text",
+            N_("swap, or changes as key=value, e.g. result=W+"),
+            required=False,
+        ),
     ),
 )
 async def correct(ctx: Context) -> Reply:
@@ -355,7 +485,10 @@ async def correct(ctx: Context) -> Reply:
         read = opt.read_result(o["result"])
         if read is None:
             raise BadArgument(
-                f"result={o['result']!r}: write B+, W+, B+R, W+3.5, jigo or unplayed"
+                _(
+                    "result={value}: write B+, W+, B+R, W+3.5, jigo or unplayed",
+                    value=repr(o["result"]),
+                )
             )
         changes["result"], changes["played"], changes["margin"] = read
     if "played" in o:
@@ -376,7 +509,7 @@ async def correct(ctx: Context) -> Reply:
     if swap:
         changes["black"], changes["white"] = current.game.white, current.game.black
     if not changes:
-        raise BadArgument("say what to change, e.g. /correct 12 result=W+ or /correct 12 swap")
+        raise BadArgument(_("say what to change, e.g. /correct 12 result=W+ or /correct 12 swap"))
     row = await storage.correct_game(
         ctx.db, ctx.the_club, current.id, actor=ctx.actor, chat=ctx.chat, **changes
     )
@@ -385,10 +518,14 @@ async def correct(ctx: Context) -> Reply:
     assert black is not None and white is not None
     return Reply(
         blocks=(
-            Text(f"Game #{row.number} corrected", title=True),
+            Text(_("Game #{number} corrected", number=row.number), title=True),
             Text(
-                game_line(row, black, white) + "\nIt keeps its place in history; every rating "
-                "after it was recomputed. The original stays in the history."
+                game_line(row, black, white)
+                + "\n"
+                + _(
+                    "It keeps its place in history; every rating after it was recomputed. The "
+                    "original stays in the history."
+                )
             ),
         )
     )
@@ -397,7 +534,7 @@ async def correct(ctx: Context) -> Reply:
 def game_number(words: list[Token]) -> int:
     """The club number of a game (``12`` or ``#12``), the one argument left."""
     if len(words) != 1:
-        raise BadArgument("give one game number, e.g. 12 (the # shown when it was recorded)")
+        raise BadArgument(_("give one game number, e.g. 12 (the # shown when it was recorded)"))
     return positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
 
 
@@ -406,13 +543,15 @@ async def game_by_number(ctx: Context, words: list[Token]) -> GameRow:
     number = game_number(words)
     row = await storage.game_by_number(ctx.db, ctx.the_club, number)
     if row is None:
-        raise BadArgument(f"there is no game #{number} in this club")
+        raise BadArgument(_("there is no game #{number} in this club", number=number))
     return row
 
 
 async def live_game(ctx: Context, words: list[Token]) -> GameRow:
     """:func:`game_by_number`, refusing a game already voided or undone."""
     row = await game_by_number(ctx, words)
-    if row.status in (GAME_VOIDED, GAME_UNDONE):
-        raise BadArgument(f"game #{row.number} is already {row.status}")
+    if row.status == GAME_VOIDED:
+        raise BadArgument(_("game #{number} is already voided", number=row.number))
+    if row.status == GAME_UNDONE:
+        raise BadArgument(_("game #{number} is already undone", number=row.number))
     return row

@@ -19,6 +19,7 @@ from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply
 from bot.core.parse import Args, Token, join, positive_int, tokenize
 from bot.core.replies import Button, Reply, Table, Text
+from bot.i18n import N_, _, _n, date_text, date_time_text, translated
 from engine.calendar import month_end
 from engine.errors import EngineError
 from engine.timecontrol import TimeControl
@@ -28,7 +29,7 @@ from storage.errors import Refused
 from storage.records import TournamentRow
 from storage.tournaments import EGF_CLASSES, MissingRound
 
-USAGE = (
+USAGE = N_(
     "/tournament new NAME [start=YYYY-MM-DD] [end=YYYY-MM-DD] [rounds=N] [board=N] [time=TIME] "
     "[even|handicap] [reduce=N] [C=NN] [participants=N|>80] [invitational|championship] "
     "[european|world] [arranged] [class=A-D] | "
@@ -50,20 +51,24 @@ ACTIONS = (
 )
 _GAME = {o.key: dataclasses.replace(o, actions=("result",)) for o in opt.GAME_OPTIONS}
 OPTIONS = (
-    Option("start", "text", "the first day (default today)", "YYYY-MM-DD", actions=("new",)),
-    Option("end", "text", "the last day (default: the start)", "YYYY-MM-DD", actions=("new",)),
-    Option("rounds", "int", "how many rounds, 1–50 (default 1)", actions=("new",)),
-    Option("board", "int", "the board size (default 19)", actions=("new", "result")),
+    Option("start", "text", N_("the first day (default today)"), "YYYY-MM-DD", actions=("new",)),
+    Option("end", "text", N_("the last day (default: the start)"), "YYYY-MM-DD", actions=("new",)),
+    Option("rounds", "int", N_("how many rounds, 1–50 (default 1)"), actions=("new",)),
+    Option("board", "int", N_("the board size (default 19)"), actions=("new", "result")),
     Option(
-        "time", "text", 'the time control, e.g. "60m 3x30s"', "TIME", actions=("new", "result")
+        "time",
+        "text",
+        N_('the time control, e.g. "60m 3x30s"'),
+        "TIME",
+        actions=("new", "result"),
     ),
-    Option("reduce", "int", "lower the handicap by N stones", actions=("new",)),
-    Option("c", "int", "the MGSZ multiplier set by hand", "NN", actions=("new", "import")),
-    Option("participants", "int", "the field's size", actions=("new",)),
+    Option("reduce", "int", N_("lower the handicap by N stones"), actions=("new",)),
+    Option("c", "int", N_("the MGSZ multiplier set by hand"), "NN", actions=("new", "import")),
+    Option("participants", "int", N_("the field's size"), actions=("new",)),
     Option(
         "class",
         "text",
-        "the EGF tournament class A–D, where a system weights by it",
+        N_("the EGF tournament class A–D, where a system weights by it"),
         "A-D",
         choices=EGF_CLASSES,
         actions=("new", "import"),
@@ -74,11 +79,11 @@ OPTIONS = (
     Option(
         "t",
         "text",
-        "which tournament (name or #N), when several are open",
+        N_("which tournament (name or #N), when several are open"),
         "NAME",
         actions=("result",),
     ),
-    Option("name", "text", "the tournament's name", "...", actions=("import",)),
+    Option("name", "text", N_("the tournament's name"), "...", actions=("import",)),
 )
 COMMITTEE_WORDS = frozenset({"committee", "override"})
 FLAGS = {
@@ -92,54 +97,52 @@ FLAGS = {
 }
 
 
-DETAILS = "\n".join(
-    (
-        "/tournament new NAME [options] — the name comes first (in quotes when it holds a "
-        'keyword, e.g. "World Cup"); then, in any order:',
-        "• start=YYYY-MM-DD, end=YYYY-MM-DD — its days (default: today, one day); a "
-        "tournament may be opened before it is played, e.g. /tournament new Summer Cup "
-        "start=2026-06-06 end=2026-06-07",
-        "• rounds=N — 1 to 50 (default 1), e.g. /tournament new Club League rounds=7",
-        "• board=N — 19, 13 or 9 … (default 19), e.g. /tournament new Kids Cup board=13 C=10",
-        '• time="…" — the time control (main time, byo-yomi, Canadian), e.g. '
-        '/tournament new Rapid Cup time="30m 3x20s"',
-        "• even | handicap — no-handicap (the default), or handicap games; reduce=N lowers "
-        "the stones by N (the handicap rule), e.g. /tournament new Club Night handicap "
-        "reduce=1 C=20",
-        "• invitational | championship — an international invitational or the national "
-        "championship; european | world — a European or world event; >80 or participants=N "
-        "— the field's size (importance flags for the MGSZ multiplier), e.g. /tournament "
-        'new Budapest Open invitational >80 time="60m 3x30s"',
-        "• C=NN — the MGSZ multiplier set by hand (the rating committee's decision when it "
-        "cannot be computed), e.g. /tournament new Teaching Day C=12",
-        "• class=A–D — the EGF tournament class, where the club's system weights a "
-        "tournament by it (an h9 file's CL[…] gives it too), e.g. /tournament new Online "
-        "League class=D",
-        "• arranged — a small tournament whose games count as arranged games (PSG "
-        "regulations §10(2)), e.g. /tournament new "
-        "Autumn League arranged rounds=5 C=20",
-        "A word that is not the name or an option (a date without start=, 60m without time=, "
-        '"5 rounds") is refused, never made part of the name.',
-        "/tournament result ROUND BLACK WHITE RESULT — a game: h=N (stones), komi=K, "
-        'date=YYYY-MM-DD, time="…", board=N, t=NAME or t=#N (which tournament, when several '
-        "are open), e.g. /tournament result 2 Nagy Péter Kovács Anna W+ h=2 t=#1",
-        "/tournament import — a results table pasted below or attached (h9, OpenGotha XML, "
-        "CSV): C=NN, class=A–D, name=NAME, committee (new players' declared ranks as a rating "
-        "committee decision)",
-        "/tournament finalise [NAME|#N] — rate it now; with rounds missing it asks first, "
-        "and /tournament finalise NAME confirm rates it as it is",
-        "/tournament schedule NAME [YYYY-MM-DD] [HH:MM] — rate it at a time (default: the "
-        "end date, 20:00 club time); reopen NAME, show [NAME], list",
-        "A tournament is named by its name (accents and case optional, a unique start is "
-        "enough) or by its number: #2.",
-    )
+DETAILS = N_(
+    "/tournament new NAME [options] — the name comes first (in quotes when it holds a "
+    'keyword, e.g. "World Cup"); then, in any order:\n'
+    "• start=YYYY-MM-DD, end=YYYY-MM-DD — its days (default: today, one day); a "
+    "tournament may be opened before it is played, e.g. /tournament new Summer Cup "
+    "start=2026-06-06 end=2026-06-07\n"
+    "• rounds=N — 1 to 50 (default 1), e.g. /tournament new Club League rounds=7\n"
+    "• board=N — 19, 13 or 9 … (default 19), e.g. /tournament new Kids Cup board=13 "
+    "C=10\n"
+    '• time="…" — the time control (main time, byo-yomi, Canadian), e.g. /tournament '
+    'new Rapid Cup time="30m 3x20s"\n'
+    "• even | handicap — no-handicap (the default), or handicap games; reduce=N "
+    "lowers the stones by N (the handicap rule), e.g. /tournament new Club Night "
+    "handicap reduce=1 C=20\n"
+    "• invitational | championship — an international invitational or the national "
+    "championship; european | world — a European or world event; >80 or "
+    "participants=N — the field's size (importance flags for the MGSZ multiplier), "
+    'e.g. /tournament new Budapest Open invitational >80 time="60m 3x30s"\n'
+    "• C=NN — the MGSZ multiplier set by hand (the rating committee's decision when "
+    "it cannot be computed), e.g. /tournament new Teaching Day C=12\n"
+    "• class=A–D — the EGF tournament class, where the club's system weights a "
+    "tournament by it (an h9 file's CL[…] gives it too), e.g. /tournament new Online "
+    "League class=D\n"
+    "• arranged — a small tournament whose games count as arranged games (PSG "
+    "regulations §10(2)), e.g. /tournament new Autumn League arranged rounds=5 C=20\n"
+    "A word that is not the name or an option (a date without start=, 60m without "
+    'time=, "5 rounds") is refused, never made part of the name.\n'
+    "/tournament result ROUND BLACK WHITE RESULT — a game: h=N (stones), komi=K, "
+    'date=YYYY-MM-DD, time="…", board=N, t=NAME or t=#N (which tournament, when '
+    "several are open), e.g. /tournament result 2 Nagy Péter Kovács Anna W+ h=2 t=#1\n"
+    "/tournament import — a results table pasted below or attached (h9, OpenGotha "
+    "XML, CSV): C=NN, class=A–D, name=NAME, committee (new players' declared ranks as "
+    "a rating committee decision)\n"
+    "/tournament finalise [NAME|#N] — rate it now; with rounds missing it asks first, "
+    "and /tournament finalise NAME confirm rates it as it is\n"
+    "/tournament schedule NAME [YYYY-MM-DD] [HH:MM] — rate it at a time (default: the "
+    "end date, 20:00 club time); reopen NAME, show [NAME], list\n"
+    "A tournament is named by its name (accents and case optional, a unique start is "
+    "enough) or by its number: #2."
 )
 
 
 @command(
     "tournament",
     usage=USAGE,
-    summary="Open a tournament, add its games one by one or as a pasted table, rate it.",
+    summary=N_("Open a tournament, add its games one by one or as a pasted table, rate it."),
     examples=(
         '/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=5 time="60m 3x30s" '
         "even",
@@ -152,16 +155,16 @@ DETAILS = "\n".join(
     options=OPTIONS,
     actions=ACTIONS,
     params=(
-        Param("action", "choice", "what to do", choices=tuple(a.name for a in ACTIONS)),
-        Param("args", "text", "the action's arguments", required=False),
-        Param("file", "file", "a results table (h9, OpenGotha XML or CSV)", required=False),
+        Param("action", "choice", N_("what to do"), choices=tuple(a.name for a in ACTIONS)),
+        Param("args", "text", N_("the action's arguments"), required=False),
+        Param("file", "file", N_("a results table (h9, OpenGotha XML or CSV)"), required=False),
     ),
 )
 async def tournament(ctx: Context) -> Reply:
-    first_line, _, pasted = ctx.inv.text.partition("\n")
+    first_line, _newline, pasted = ctx.inv.text.partition("\n")
     words = first_line.split(maxsplit=1)
     if not words:
-        raise BadArgument(f"say what to do: {USAGE}")
+        raise BadArgument(_("say what to do: {usage}", usage=_(USAGE)))
     action, rest = words[0].lower(), words[1] if len(words) > 1 else ""
     data = (
         ctx.inv.attachment
@@ -181,13 +184,17 @@ async def tournament(ctx: Context) -> Reply:
         "list": _list,
     }
     if action not in handlers:
-        raise BadArgument(f"unknown /tournament action {action!r}")
+        raise BadArgument(_("unknown /tournament action {action}", action=repr(action)))
     if action == "result" and data is not None:
         action = "import"
     ctx.args(rest, action=action)  # every action refuses options it does not take
     if action != "import" and data is not None:
         raise BadArgument(
-            f"/tournament {action} takes no pasted table; paste results with /tournament import"
+            _(
+                "/tournament {action} takes no pasted table; paste results with "
+                "/tournament import",
+                action=action,
+            )
         )
     return await handlers[action](ctx, rest, data)
 
@@ -212,27 +219,41 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
             continue
         elif first_mark.option is not None:
             raise BadArgument(
-                f"{token.text!r} comes after the options: write the name first, e.g. "
-                f"/tournament new {join([*name_words, token])} {first_mark.text}"
+                _(
+                    "{word} comes after the options: write the name first, e.g. {example}",
+                    word=repr(token.text),
+                    example=f"/tournament new {join([*name_words, token])} {first_mark.text}",
+                )
             )
         else:
             # bot.md, Arguments: a name ends at the first keyword; a word after the keywords
             # means a name like "World Cup" was cut in two — say so rather than guess
             raise BadArgument(
-                f"{token.text!r} comes after {first_mark.text!r}: write the name first, and in "
-                f"quotes when it holds a word like {first_mark.text}, e.g. "
-                f'/tournament new "World Cup" even'
+                _(
+                    "{word} comes after {mark}: write the name first, and in quotes when it "
+                    "holds a word like {keyword}, e.g. {example}",
+                    word=repr(token.text),
+                    mark=repr(first_mark.text),
+                    keyword=first_mark.text,
+                    example='/tournament new "World Cup" even',
+                )
             )
         first_mark = first_mark or token
     name = join(name_words)
     if not name:
-        raise BadArgument("name the tournament, e.g. /tournament new Spring Cup rounds=5")
+        raise BadArgument(_("name the tournament, e.g. /tournament new Spring Cup rounds=5"))
     o = args.options
     # a tournament may be opened before it is played: its dates may lie ahead
     start = _any_date(o["start"], "start") if "start" in o else ctx.today()
     end = _any_date(o["end"], "end") if "end" in o else start
     if end < start:
-        raise BadArgument(f"the end {end} is before the start {start}")
+        raise BadArgument(
+            _(
+                "the end {end} is before the start {start}",
+                end=end.isoformat(),
+                start=start.isoformat(),
+            )
+        )
     rounds = positive_int(o.get("rounds", "1"), "rounds", high=50)
     reduction = positive_int(o["reduce"], "reduce", low=0, high=9) if "reduce" in o else 0
     participants = (
@@ -259,7 +280,14 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     row = await storage.create_tournament(ctx.db, ctx.the_club, t, actor=ctx.actor, chat=ctx.chat)
     return Reply(
         blocks=(
-            Text(f"Tournament #{row.number} {row.tournament.name} opened", title=True),
+            Text(
+                _(
+                    "Tournament #{number} {name} opened",
+                    number=row.number,
+                    name=row.tournament.name,
+                ),
+                title=True,
+            ),
             Text("\n".join(await _facts(ctx, row))),
         )
     )
@@ -277,52 +305,104 @@ def _not_an_option(token: Token, before: list[Token]) -> None:
     word = token.text
     if _DATE_LIKE.fullmatch(word):
         raise BadArgument(
-            f"{word!r} looks like a date: write start={word} (and end=YYYY-MM-DD for a second "
-            f'day), or quote the name if the date is part of it: "Spring Cup {word}"'
+            _(
+                "{quoted} looks like a date: write start={word} (and end=YYYY-MM-DD for a "
+                "second day), or quote the name if the date is part of it: {example}",
+                quoted=repr(word),
+                word=word,
+                example=f'"Spring Cup {word}"',
+            )
         )
     board = _BOARD_LIKE.fullmatch(word)
     if board:
-        raise BadArgument(f"{word!r} looks like a board size: write board={board[1]}")
+        raise BadArgument(
+            _(
+                "{quoted} looks like a board size: write board={size}",
+                quoted=repr(word),
+                size=board[1],
+            )
+        )
     if word.lower() in ("round", "rounds"):
         count = before[-1].text if before and before[-1].text.isdecimal() else "5"
-        raise BadArgument(f"{word!r} looks like an option: write rounds={count}")
+        raise BadArgument(
+            _(
+                "{quoted} looks like an option: write rounds={count}",
+                quoted=repr(word),
+                count=count,
+            )
+        )
     if any(c.isdecimal() for c in word) and not word.isdecimal():
         try:
             TimeControl.parse(word)
         except (EngineError, ValueError):
             return
         raise BadArgument(
-            f"{word!r} looks like a time control: write time={word} (with quotes for several "
-            'words: time="60m 3x30s")'
+            _(
+                "{quoted} looks like a time control: write time={word} (with quotes for "
+                "several words: {example})",
+                quoted=repr(word),
+                word=word,
+                example='time="60m 3x30s"',
+            )
         )
 
 
-def _any_date(value: str, what: str) -> dt.date:
-    """A date, past or future (a tournament's own dates; games are checked by opt.date)."""
+def _any_date(value: str, key: str | None) -> dt.date:
+    """A date, past or future (a tournament's own dates; games are checked by opt.date);
+    ``key`` is the option it was typed as (``start``), ``None`` for a bare date."""
     try:
         day = dt.date.fromisoformat(value)
     except ValueError:
-        raise BadArgument(f"{what}= must be YYYY-MM-DD, not {value!r}") from None
+        if key is None:
+            raise BadArgument(
+                _("the date must be YYYY-MM-DD, not {value}", value=repr(value))
+            ) from None
+        raise BadArgument(
+            _("{key}= must be YYYY-MM-DD, not {value}", key=key, value=repr(value))
+        ) from None
     if day < opt.EARLIEST:
-        raise BadArgument(f"{what}= {day.isoformat()} is before {opt.EARLIEST.year}")
+        if key is None:
+            raise BadArgument(
+                _(
+                    "the date {date} is before {year}",
+                    date=day.isoformat(),
+                    year=opt.EARLIEST.year,
+                )
+            )
+        raise BadArgument(
+            _(
+                "{key}= {date} is before {year}",
+                key=key,
+                date=day.isoformat(),
+                year=opt.EARLIEST.year,
+            )
+        )
     return day
 
 
 async def _facts(ctx: Context, row: TournamentRow) -> list[str]:
     t = row.tournament
+    facts = [
+        _("{start} – {end}", start=date_text(t.start), end=date_text(t.end)),
+        _n("{n} round", "{n} rounds", t.rounds),
+        f"{t.board}×{t.board}",
+        _("even") if t.even else _("handicap (reduced by {stones})", stones=t.handicap_reduction),
+    ]
+    if t.time:
+        facts.append(_("time {time}", time=str(t.time)))
     lines = [
-        f"{t.start.isoformat()} – {t.end.isoformat()}, {t.rounds} round(s), {t.board}×{t.board}, "
-        f"{'even' if t.even else f'handicap (reduced by {t.handicap_reduction})'}"
-        + (f", time {t.time}" if t.time else ""),
-        f"Status: {'finalised' if row.finalised else 'open'}",
+        ", ".join(facts),
+        _("Status: finalised") if row.finalised else _("Status: open"),
     ]
     try:
         weight = (await storage.ledger(ctx.db, ctx.the_club.id)).tournament_weight(t)
     except EngineError as exc:
-        lines.append(f"Weight: not yet determined — {exc}")
+        reason = translated(exc.args[0]) if exc.args else str(exc)
+        lines.append(_("Weight: not yet determined — {reason}", reason=reason))
     else:
         if weight is not None:  # how the club's system weighs it (MGSZ's multiplier C)
-            lines.append(f"{weight.label}: " + "; ".join(weight.lines))
+            said = "; ".join(translated(line) for line in weight.lines)
+            lines.append(f"{translated(weight.label)}: {said}")
     return lines
 
 
@@ -338,10 +418,16 @@ async def _which(ctx: Context, name: str, option: str | None = None) -> Tourname
     if len(open_) == 1:
         return open_[0]
     if not open_:
-        raise BadArgument("there is no open tournament; open one with /tournament new NAME")
+        raise BadArgument(_("there is no open tournament; open one with /tournament new NAME"))
     names = ", ".join(r.tournament.name for r in open_)
     example = f'{option}="{open_[0].tournament.name}"' if option else open_[0].tournament.name
-    raise BadArgument(f"several tournaments are open ({names}); name one, e.g. {example}")
+    raise BadArgument(
+        _(
+            "several tournaments are open ({names}); name one, e.g. {example}",
+            names=names,
+            example=example,
+        )
+    )
 
 
 async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
@@ -349,7 +435,10 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     words = args.words
     if not words or not re.fullmatch(r"\d+", words[0].text):
         raise BadArgument(
-            "start with the round number, e.g. /tournament result 1 Nagy Péter Kovács Anna B+"
+            _(
+                "start with the round number, e.g. {example}",
+                example="/tournament result 1 Nagy Péter Kovács Anna B+",
+            )
         )
     row = await _which(ctx, args.options.get("t", ""), "t")
     round_ = positive_int(words[0].text, "ROUND", high=row.tournament.rounds)
@@ -362,14 +451,18 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         None,
     )
     if position is None or position != len(words) - 1:
-        raise BadArgument("end with the result: B+, W+, B+R, W+3.5, jigo or unplayed")
+        raise BadArgument(_("end with the result: B+, W+, B+R, W+3.5, jigo or unplayed"))
     outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
     black, white = await resolve_pair(ctx, words[1:position], "/tournament result")
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     t = row.tournament
     if t.start > ctx.today():
         raise BadArgument(
-            f"{t.name} starts on {t.start.isoformat()}: enter a round's results once it is played"
+            _(
+                "{name} starts on {date}: enter a round's results once it is played",
+                name=t.name,
+                date=date_text(t.start),
+            )
         )
     # the round's share of the tournament's days, never a day still ahead
     date = (
@@ -407,34 +500,47 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
     game = recorded.row
     verdict = (
-        "Rated when the tournament is finalised."
+        _("Rated when the tournament is finalised.")
         if why is None
-        else f"Recorded, but it will not count: {why}."
+        else _("Recorded, but it will not count: {why}.", why=translated(why))
     )
     return Reply.text(
-        f"{t.name}, round {round_}: game #{game.number} — {game_line(game, black, white)}. "
-        f"{verdict}"
+        _(
+            "{name}, round {round}: game #{number} — {game}. {verdict}",
+            name=t.name,
+            round=round_,
+            number=game.number,
+            game=game_line(game, black, white),
+            verdict=verdict,
+        )
     )
 
 
 async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
     if data is None:
         raise BadArgument(
-            "attach the results file (h9, OpenGotha XML or CSV), or paste it on "
-            "the lines below the command"
+            _(
+                "attach the results file (h9, OpenGotha XML or CSV), or paste it on "
+                "the lines below the command"
+            )
         )
     args = ctx.args(text, action="import")
     committee = False
     for token in args.words:
         if token.quoted or token.text.lower() not in COMMITTEE_WORDS:
             raise BadArgument(
-                f"unexpected {token.text!r}: /tournament import takes C=NN, name=... and "
-                "committee (new players' declared ranks as a rating committee decision)"
+                _(
+                    "unexpected {word}: /tournament import takes C=NN, name=... and "
+                    "committee (new players' declared ranks as a rating committee decision)",
+                    word=repr(token.text),
+                )
             )
         committee = True
     if _looks_like_games_csv(data):
         if committee:
-            raise BadArgument("committee is for tournament files that add players, not CSV games")
+            raise BadArgument(
+                _("committee is for tournament files that add players, not CSV games")
+            )
         return await _import_csv_games(ctx, args, data)
     tf = importing.read_file(data, ctx.inv.attachment_name or "")
     if "class" in args.options:  # the organiser's class wins over the file's CL[…]
@@ -457,7 +563,7 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
     return Reply(
         blocks=(
-            Text(f"Imported {plan.tournament.name}", title=True),
+            Text(_("Imported {name}", name=plan.tournament.name), title=True),
             Text("\n".join(importing.summary_lines(plan, result))),
         )
     )
@@ -476,11 +582,15 @@ async def _import_csv_games(ctx: Context, args: Args, data: bytes) -> Reply:
             ctx.db, ctx.the_club, data, even_komi=opt.komi(ctx, None, 0), tournament=row
         )
     except Refused as exc:
-        raise BadArgument(str(exc)) from None
+        raise BadArgument(translated(exc.args[0]) if exc.args else str(exc)) from None
     rows = await storage.record_games(ctx.db, ctx.the_club, games, actor=ctx.actor, chat=ctx.chat)
     return Reply.text(
-        f"{len(rows)} games added to {row.tournament.name}. Rated when the "
-        "tournament is finalised."
+        _n(
+            "{n} game added to {name}. Rated when the tournament is finalised.",
+            "{n} games added to {name}. Rated when the tournament is finalised.",
+            len(rows),
+            name=row.tournament.name,
+        )
     )
 
 
@@ -512,23 +622,33 @@ def _ask_to_finalise(ctx: Context, row: TournamentRow, missing: list[MissingRoun
     """Rounds are missing: say which, and let the organiser finalise anyway (a button)."""
     entries = missing[0].expected * 2
     parts = [
-        f"round {m.round}: no games"
+        _("round {round}: no games", round=m.round)
         if m.games == 0
-        else f"round {m.round}: {m.games} of {m.expected} games ({entries} entries)"
+        else _n(
+            "round {round}: {games} of {n} game ({entries} entries)",
+            "round {round}: {games} of {n} games ({entries} entries)",
+            m.expected,
+            round=m.round,
+            games=m.games,
+            entries=entries,
+        )
         for m in missing
     ]
+    rounds = "; ".join(parts)
     command = f"/tournament finalise #{row.number} confirm"
     return Reply(
         blocks=(
-            Text(f"{row.tournament.name} has rounds missing", title=True),
+            Text(_("{name} has rounds missing", name=row.tournament.name), title=True),
             Text(
-                "; ".join(parts)[:1].upper()
-                + "; ".join(parts)[1:]
-                + ".\nEnter the missing results first, or finalise it as it is: "
-                + command
+                _(
+                    "{rounds}.\nEnter the missing results first, or finalise it as it is: "
+                    "{command}",
+                    rounds=rounds[:1].upper() + rounds[1:],
+                    command=command,
+                )
             ),
         ),
-        buttons=(Button("Finalise anyway", command),),
+        buttons=(Button(_("Finalise anyway"), command),),
     )
 
 
@@ -545,36 +665,51 @@ async def _schedule(ctx: Context, text: str, data: bytes | None) -> Reply:
             at_time = dt.time.fromisoformat(typed.zfill(5))
         except ValueError:
             raise BadArgument(
-                f"{typed!r} is not a time of day: HH:MM from 00:00 to 23:59, "
-                "e.g. /tournament schedule Spring Cup 2026-04-12 21:30"
+                _(
+                    "{typed} is not a time of day: HH:MM from 00:00 to 23:59, e.g. {example}",
+                    typed=repr(typed),
+                    example="/tournament schedule Spring Cup 2026-04-12 21:30",
+                )
             ) from None
     if words and re.fullmatch(r"\d{4}-\d{2}-\d{2}", words[-1]):
-        at_date = _any_date(words.pop(), "the date")
+        at_date = _any_date(words.pop(), None)
     row = await _which(ctx, " ".join(words))
     day = at_date or row.tournament.end
     due = dt.datetime.combine(day, at_time or EVENING, tzinfo=ctx.timezone)
     if due <= ctx.now():
         raise BadArgument(
-            f"{due:%Y-%m-%d %H:%M} has passed; finalise now with /tournament "
-            f"finalise {row.tournament.name}, or give a later time"
+            _(
+                "{when} has passed; finalise now with {command}, or give a later time",
+                when=date_time_text(due),
+                command=f"/tournament finalise {row.tournament.name}",
+            )
         )
     await schedules.schedule_finalisation(
         ctx.db, ctx.the_club, row.id, due, actor=ctx.actor, chat=ctx.chat
     )
     return Reply.text(
-        f"{row.tournament.name} will be rated on {due:%Y-%m-%d at %H:%M} "
-        f"({ctx.timezone.key}); the result is posted to every chat of the club."
+        _(
+            "{name} will be rated on {date} at {time} ({zone}); the result is posted to every "
+            "chat of the club.",
+            name=row.tournament.name,
+            date=date_text(due.date()),
+            time=f"{due:%H:%M}",
+            zone=ctx.timezone.key,
+        )
     )
 
 
 async def _reopen(ctx: Context, text: str, data: bytes | None) -> Reply:
     if not text.strip():
-        raise BadArgument("name the tournament to reopen, e.g. /tournament reopen Spring Cup")
+        raise BadArgument(_("name the tournament to reopen, e.g. /tournament reopen Spring Cup"))
     row = await _which(ctx, text)
     await storage.reopen_tournament(ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat)
     return Reply.text(
-        f"{row.tournament.name} is open again: its rating was taken back and "
-        "every rating after it recomputed. Fix it, then /tournament finalise."
+        _(
+            "{name} is open again: its rating was taken back and every rating after it "
+            "recomputed. Fix it, then /tournament finalise.",
+            name=row.tournament.name,
+        )
     )
 
 
@@ -592,11 +727,16 @@ class OpenPeriod:
 
     def line(self) -> str:
         """``Club games 2026-11: 3 games of 4 players so far (…), rated after 2026-11-30``."""
-        return (
-            f"{self.name}: {fmt.count(self.games, 'club game')} of "
-            f"{fmt.count(self.players, 'player')} so far ({fmt.day(self.first)} – "
-            f"{fmt.day(self.last)}), rated together after {fmt.day(self.ends)}; until then "
-            "/rating shows each player's rating if the period ended now"
+        return _(
+            "{name}: {games} {of_players} so far ({first} – {last}), rated together after "
+            "{ends}; until then /rating shows each player's rating if the period ended now",
+            name=self.name,
+            games=_n("{n} club game", "{n} club games", self.games),
+            # TRANSLATORS: follows "{n} club games" in "3 club games of 4 players so far"
+            of_players=_n("of {n} player", "of {n} players", self.players),
+            first=date_text(self.first),
+            last=date_text(self.last),
+            ends=date_text(self.ends),
         )
 
 
@@ -625,7 +765,7 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
     if not text.strip() and periods and not await storage.open_tournaments(ctx.db, ctx.the_club):
         return Reply(
             blocks=(
-                Text("Open rating period", title=True),
+                Text(_("Open rating period"), title=True),
                 Text("\n".join(period.line() for period in periods)),
             )
         )
@@ -638,18 +778,21 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
     entries = await storage.entries(ctx.db, ctx.the_club, row.id)
     lines = await _facts(ctx, row)
     lines.append(
-        f"{len(entries)} entries, {len(games)} games "
-        f"({sum(1 for g in games if g.game.rated)} to rate)"
+        _(
+            "{entries}, {games} ({rated} to rate)",
+            entries=_n("{n} entry", "{n} entries", len(entries)),
+            games=_n("{n} game", "{n} games", len(games)),
+            rated=sum(1 for g in games if g.game.rated),
+        )
     )
     by_round: dict[int, int] = {}
     for g in games:
         by_round[g.game.round or 0] = by_round.get(g.game.round or 0, 0) + 1
     if by_round:
-        lines.append(
-            "Games per round: " + ", ".join(f"R{r}: {n}" for r, n in sorted(by_round.items()))
-        )
+        counts = ", ".join(f"R{r}: {n}" for r, n in sorted(by_round.items()))
+        lines.append(_("Games per round: {counts}", counts=counts))
     if not text.strip() and periods:
-        lines.extend(["", "Also open:", *(period.line() for period in periods)])
+        lines.extend(["", _("Also open:"), *(period.line() for period in periods)])
     return Reply(
         blocks=(
             Text(f"#{row.number} {row.tournament.name}", title=True),
@@ -662,21 +805,34 @@ async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
     rows = await storage.tournaments(ctx.db, ctx.the_club)
     periods = await open_periods(ctx)
     if not rows and not periods:
-        return Reply.text("No tournaments yet. /tournament new NAME opens one.")
+        return Reply.text(_("No tournaments yet. /tournament new NAME opens one."))
     table = Table(
-        ("#", "Name", "Dates", "Rounds", "Status"),
+        # TRANSLATORS: the headings of /tournament list's table
+        ("#", _("Tournament"), _("Dates"), _("Rounds"), _("Status")),
         tuple(
             (
                 str(r.number),
                 r.tournament.name,
-                f"{r.tournament.start} – {r.tournament.end}",
+                _(
+                    "{start} – {end}",
+                    start=date_text(r.tournament.start),
+                    end=date_text(r.tournament.end),
+                ),
                 str(r.tournament.rounds),
-                "finalised" if r.finalised else "open",
+                # TRANSLATORS: a tournament's status in /tournament list
+                _("finalised") if r.finalised else _("open"),
             )
             for r in rows[-30:]
         )
         + tuple(
-            ("–", p.name, f"{p.first} – {p.ends}", "–", f"open until {p.ends}") for p in periods
+            (
+                "–",
+                p.name,
+                _("{start} – {end}", start=date_text(p.first), end=date_text(p.ends)),
+                "–",
+                _("open until {date}", date=date_text(p.ends)),
+            )
+            for p in periods
         ),
         "rllrl",
     )
@@ -694,6 +850,10 @@ def egf_class(text: str | None, example: str) -> str | None:
     letter = text.strip().upper()
     if letter not in EGF_CLASSES:
         raise BadArgument(
-            f"The EGF tournament class is A, B, C or D, not {text.strip()!r} (e.g. {example})"
+            _(
+                "The EGF tournament class is A, B, C or D, not {value} (e.g. {example})",
+                value=repr(text.strip()),
+                example=example,
+            )
         )
     return letter

@@ -11,8 +11,8 @@ import pytest
 
 import storage
 from bot.core.invocation import Caller
+from bot.i18n.catalogues import catalogue
 from engine.calendar import Phase
-from engine.system import Pending
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage import log
@@ -66,13 +66,21 @@ async def ids(chat: FakeChat, *names: str) -> list[int]:
     return [(await chat.player(n)).id for n in names]
 
 
+async def pending(chat: FakeChat, name: str) -> tuple[object, Phase]:
+    """A Tensuusei card's pending points and when they settle (the unit's words are the
+    engine's: "point", "points")."""
+    held = (await chat.card(name)).pending
+    assert held is not None and str(held.unit).startswith("point")
+    return held.amount, held.settles
+
+
 # -- /result -----------------------------------------------------------------------------------
 
 
 async def test_a_backdated_result_says_it_takes_its_place_in_the_calendar(club: FakeChat) -> None:
     """A game entered later for an earlier date counts on its own day (rules.md, top)."""
     said = await club.ok("/result Nagy Péter Szabó Éva B+ date=2026-04-02")
-    assert "Dated 2026-04-02: it counts on that day, and every rating since then is " in said.text
+    assert "Dated Apr 2, 2026: it counts on that day, and every rating since then is " in said.text
     said = await club.ok("/result Nagy Péter Szabó Éva W+")  # today: nothing to say
     assert "Dated" not in said.text
 
@@ -82,7 +90,7 @@ async def test_result_records_a_game(club: FakeChat) -> None:
     gid = game_id(said.text)
     assert said.text == (
         f"Game #{gid} recorded\n\n"
-        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20\n"
+        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, Apr 20, 2026\n"
         "MGSZ Elo (Hungary): Nagy Péter 1720 — if the period ended now: 1745 (+25) · "
         "Kovács Anna 2090 — if the period ended now: 2065 (−25)"
     )
@@ -124,7 +132,7 @@ async def test_result_options(club: FakeChat) -> None:
     said = await club.ok(
         '/result Nagy Péter Szabó Éva B+ date=2026-04-18 time="40m 30/5m canadian" board=13'
     )
-    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-18, 13×13" in said.text
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, Apr 18, 2026, 13×13" in said.text
     g = (await storage.game_by_number(club.db, club.club, game_id(said.text))).game  # type: ignore[union-attr]
     assert (g.date, g.board) == (dt.date(2026, 4, 18), 13)
     assert g.time == TimeControl.parse("40m 30/5m canadian")
@@ -135,7 +143,7 @@ async def test_result_options(club: FakeChat) -> None:
 
 async def test_result_echoes_the_time_control_it_recorded(club: FakeChat) -> None:
     said = await club.ok('/result Nagy Péter Szabó Éva B+ time="60m 3x30s japanese"')
-    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-20, time 1h 3x30s " in (
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, Apr 20, 2026, time 1h 3x30s " in (
         said.text
     )
     said = await club.ok("/result Nagy Péter Szabó Éva B+")
@@ -146,7 +154,7 @@ async def test_result_says_when_a_game_below_category_e_will_not_count(club: Fak
     """MGSZ (rules.md §1.2, §1.4): a club game keeps its own time control; below category E it
     is stored, not rated — the organiser is told at once, in the rulebook's words."""
     said = await club.ok("/result Nagy Péter Szabó Éva B+ time=5m")
-    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, 2026-04-20, time 5m\n" in (
+    assert "Nagy Péter (B) – Szabó Éva (W): B+, even, komi 6.5, Apr 20, 2026, time 5m\n" in (
         said.text
     )
     assert (
@@ -191,7 +199,7 @@ async def test_even_games_use_the_clubs_komi(club: FakeChat) -> None:
 async def test_the_date_is_the_clubs_day(club: FakeChat) -> None:
     await club.ok("/club timezone Asia/Tokyo")  # 18:00 UTC is already the 21st in Tokyo
     said = await club.ok("/result Nagy Péter Szabó Éva B+")
-    assert "2026-04-21" in said.text
+    assert "Apr 21, 2026" in said.text
 
 
 @pytest.mark.parametrize(
@@ -258,8 +266,8 @@ async def test_result_bad_inputs(club: FakeChat, line: str, message: str) -> Non
 async def test_a_game_moves_tensuusei_points_at_once(tensuusei: FakeChat) -> None:
     said = await tensuusei.ok("/result Nagy Péter Kovács Anna B+")
     # rules.md §2: winner +1, loser −1, pending until the end of the club day (§2.3)
-    assert (await tensuusei.card("Nagy Péter")).pending == Pending(1, "points", Phase.DAY_END)
-    assert (await tensuusei.card("Kovács Anna")).pending == Pending(-1, "points", Phase.DAY_END)
+    assert await pending(tensuusei, "Nagy Péter") == (1, Phase.DAY_END)
+    assert await pending(tensuusei, "Kovács Anna") == (-1, Phase.DAY_END)
     assert (await tensuusei.card("Nagy Péter")).rating == 70  # settled points unchanged
     assert said.text.endswith(
         "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from 2026-04-20 · "
@@ -291,7 +299,7 @@ async def test_undo_takes_back_the_callers_last_entry(tensuusei: FakeChat) -> No
     gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
     said = await tensuusei.ok("/undo")
     assert said.text == (
-        f"Undone: game #{gid} (B+, 2026-04-20). It stays in the history, marked as undone; "
+        f"Undone: game #{gid} (B+, Apr 20, 2026). It stays in the history, marked as undone; "
         "every rating after it was recomputed."
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
@@ -329,7 +337,7 @@ async def test_undo_after_a_void_takes_back_the_void(tensuusei: FakeChat) -> Non
     await tensuusei.ok(f"/void {gid}")
     said = await tensuusei.ok("/undo")
     assert said.text == (
-        f"Undone: the void of game #{gid} (B+, 2026-04-20); the game counts again. The void "
+        f"Undone: the void of game #{gid} (B+, Apr 20, 2026); the game counts again. The void "
         "stays in the history, marked as undone; every rating after it was recomputed."
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
@@ -341,7 +349,7 @@ async def test_undo_after_a_correction_takes_back_the_correction(tensuusei: Fake
     await tensuusei.ok(f"/correct {gid} result=W+")
     said = await tensuusei.ok("/undo")
     assert said.text == (
-        f"Undone: the correction of game #{gid}; it reads B+, 2026-04-20 again. The "
+        f"Undone: the correction of game #{gid}; it reads B+, Apr 20, 2026 again. The "
         "correction stays in the history, marked as undone; every rating after it was "
         "recomputed."
     )
@@ -357,12 +365,36 @@ async def test_undo_after_a_confirmation_takes_back_the_confirmation(club: FakeC
     await club.ok(f"/confirm {gid}", as_=ORGANISER)
     said = await club.ok("/undo", as_=ORGANISER)
     assert said.text == (
-        f"Undone: the confirmation of game #{gid} (B+, 2026-04-20); it waits for confirmation "
+        f"Undone: the confirmation of game #{gid} (B+, Apr 20, 2026); it waits for confirmation "
         "again. The confirmation stays in the history, marked as undone; every rating after it "
         "was recomputed."
     )
     row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "pending"
+
+
+async def test_undo_after_an_override_names_it_and_its_moment(club: FakeChat) -> None:
+    await club.ok('/override Nagy Péter rank=4k reason="committee decision"')
+    said = await club.ok("/undo")
+    assert said.text == (
+        "Undone: the override of Apr 20, 2026 18:00. It stays in the history, marked as undone; "
+        "every rating after it was recomputed."
+    )
+
+
+async def test_undo_in_japanese_names_what_it_took_back(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, settings={"language": "ja"}, players=("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    )
+    try:
+        await chat.ok('/override Nagy Péter rank=4k reason="committee decision"')
+        said = await chat.ok("/undo")
+        assert said.text.startswith("取り消しました: 2026/04/20 18:00の委員会による変更。記録は")
+        await chat.ok("/register Szabó Éva 5k")
+        said = await chat.ok("/undo")
+        assert said.text.startswith("取り消しました: Szabó Évaさんの登録。記録は履歴に残り")
+    finally:
+        await chat.close()
 
 
 async def test_undo_takes_no_arguments(club: FakeChat) -> None:
@@ -377,7 +409,7 @@ async def test_void_a_game(tensuusei: FakeChat) -> None:
     gid = game_id((await tensuusei.ok("/result Nagy Péter Kovács Anna B+")).text)
     said = await tensuusei.ok(f'/void #{gid} reason="entered twice"', as_=ORGANISER)
     assert said.text == (
-        f"Game #{gid} (B+, 2026-04-20) is void. Every rating after it was recomputed; the game "
+        f"Game #{gid} (B+, Apr 20, 2026) is void. Every rating after it was recomputed; the game "
         "stays in the history."
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
@@ -421,14 +453,14 @@ async def test_correct_the_result(tensuusei: FakeChat) -> None:
     said = await tensuusei.ok(f"/correct {gid} result=W+", as_=ORGANISER)
     assert said.text == (
         f"Game #{gid} corrected\n\n"
-        "Nagy Péter (B) – Kovács Anna (W): W+, even, komi 6.5, 2026-04-20\n"
+        "Nagy Péter (B) – Kovács Anna (W): W+, even, komi 6.5, Apr 20, 2026\n"
         "It keeps its place in history; every rating after it was recomputed. The original "
         "stays in the history."
     )
     row = await storage.game_by_number(tensuusei.db, tensuusei.club, gid)
     assert row is not None and row.corrected and row.game.result is Result.WHITE
-    assert (await tensuusei.card("Nagy Péter")).pending == Pending(-1, "points", Phase.DAY_END)
-    assert (await tensuusei.card("Kovács Anna")).pending == Pending(1, "points", Phase.DAY_END)
+    assert await pending(tensuusei, "Nagy Péter") == (-1, Phase.DAY_END)
+    assert await pending(tensuusei, "Kovács Anna") == (1, Phase.DAY_END)
 
 
 @pytest.mark.parametrize(
@@ -607,7 +639,7 @@ async def test_the_second_players_report_confirms_the_first(club: FakeChat) -> N
     assert said.text == (
         f"Game #{report.number} confirmed\n\n"
         "Nagy Péter reported this game already (report #{id}): "
-        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, 2026-04-20. "
+        "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, Apr 20, 2026. "
         "Your report agrees with it, so it is confirmed and counts from now on; "
         "no second game was recorded.".replace("{id}", str(report.number))
     )
@@ -645,11 +677,11 @@ async def test_games_show_and_take_the_clubs_own_numbers(club: FakeChat) -> None
     assert first.text.startswith("Game #1 recorded")
     assert (await club.ok("/result Szabó Éva Tóth Ádám W+")).text.startswith("Game #2 recorded")
     said = await club.ok("/void 1")
-    assert said.text.startswith("Game #1 (B+, 2026-04-20) is void.")
+    assert said.text.startswith("Game #1 (B+, Apr 20, 2026) is void.")
     said = await club.ok("/correct #2 result=B+")
     assert said.text.startswith("Game #2 corrected")
     assert (await club.ok("/result Nagy Péter Tóth Ádám B+")).text.startswith("Game #3 recorded")
-    assert (await club.ok("/undo")).text.startswith("Undone: game #3 (B+, 2026-04-20)")
+    assert (await club.ok("/undo")).text.startswith("Undone: game #3 (B+, Apr 20, 2026)")
     said = await club.ok("/result Szabó Éva Tóth Ádám B+ again")  # #2, corrected, is alike
     assert said.text.startswith("Game #4 recorded")
     voided = await storage.game_by_number(club.db, club.club, 1)
@@ -662,3 +694,156 @@ async def test_games_show_and_take_the_clubs_own_numbers(club: FakeChat) -> None
     assert said.text.startswith("Game #3 is already undone")
     said = await club.refused("/void 5")
     assert said.text.startswith("There is no game #5 in this club")
+
+
+# -- the club's language (issue 13) -------------------------------------------------------------
+
+
+async def test_games_answer_in_japanese_in_a_japanese_club(tmp_path: Path) -> None:
+    """/result, /correct, /void, /undo and their refusals speak the club's language."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        settings={"language": "ja"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-04-19")
+        assert said.text.startswith(
+            "対局#1を記録しました\n\n"
+            "Nagy Péter（黒）– Kovács Anna（白）: B+, 互先, コミ6.5, 2026/04/19\n"
+            "日付は2026/04/19です。その日の対局として計算し、それ以降のレーティングはすべて"
+            "再計算します。"
+        )
+        said = await chat.ok("/correct 1 h=2 komi=0.5")
+        assert said.text.startswith("対局#1を訂正しました\n\n")
+        assert "2子局, コミ0.5, 2026/04/19" in said.text
+        assert "履歴上の位置はそのままで" in said.text
+        said = await chat.ok("/void 1")
+        assert said.text.startswith("対局#1（B+、2026/04/19）を無効にしました。")
+        said = await chat.ok("/undo")
+        assert said.text == (
+            "取り消しました: 対局#1（B+, 2026/04/19）の無効化。この対局は再び有効です。"
+            "無効化の記録は履歴に残り、取り消し済みと表示されます。それ以降のレーティングは"
+            "すべて再計算しました。"
+        )
+        said = await chat.refused("/result Nagy Péter Kovács Anna")
+        assert said.text.startswith("結果がありません（'Anna'は結果ではありません）。")
+        said = await chat.refused("/correct 9 result=W+")
+        assert said.text.startswith("このクラブに対局 #9 はありません")
+        said = await chat.refused("/result Nagy Péter Kovács Anna B+ komi=lots")
+        assert said.text.startswith("コミは6.5、0.5、-3のような数で書いてください")
+        for english in ("recorded", "corrected", "even", "Undone", "missing", "komi must"):
+            assert english not in "\n".join(s.text for _line, s in chat.said), english
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize(
+    ("hours", "expires"),
+    [
+        ("1", "Niepotwierdzone wygasa za 1 godzinę."),
+        ("24", "Niepotwierdzone wygasa za 24 godziny."),
+        ("48", "Niepotwierdzone wygasa za 48 godzin."),
+    ],
+)
+async def test_a_report_answers_in_polish_with_polish_plurals(
+    tmp_path: Path, hours: str, expires: str
+) -> None:
+    """Polish has three plural forms: 1 godzinę, 2–4 (and 22–24 …) godziny, 5+ godzin."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl", "reports": "on", "report_hours": hours},
+        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+    )
+    try:
+        await chat.ok("/link Nagy Péter", as_=PLAYER)
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0", as_=PLAYER)
+        assert said.text.startswith(
+            "Zgłoszenie #1 czeka na potwierdzenie. Przeciwnik: Kovács Anna\n\n"
+            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0, 20 kwi 2026\n"
+            "Kovács Anna (lub organizator) potwierdza przyciskiem albo poleceniem /confirm 1; "
+        )
+        assert expires in said.text
+        assert [b.label for b in said.reply.buttons] == ["Potwierdź", "Zakwestionuj"]
+        assert "expires" not in said.text and "hours" not in said.text
+    finally:
+        await chat.close()
+
+
+async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl"},
+        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+    )
+    try:
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0")
+        assert said.text.startswith(
+            "Zapisano partię #1\n\n"
+            "Nagy Péter (czarne) – Kovács Anna (białe): B+, fora 2, komi 0, 20 kwi 2026\n"
+        )
+        said = await chat.ok("/undo")
+        assert said.text == (
+            "Cofnięto: partię #1 (B+, 20 kwi 2026). Wpis zostaje w historii, oznaczony jako "
+            "cofnięty; każdy późniejszy ranking przeliczono."
+        )
+        said = await chat.refused("/void 1")
+        assert said.text.startswith("Partia #1 została już cofnięta")
+        said = await chat.refused("/result Nagy Péter beat Nagy Péter")
+        assert said.text.startswith("Gracz nie może wygrać sam ze sobą")
+    finally:
+        await chat.close()
+
+
+def translated_in(language: str, message: str) -> bool:
+    """Whether ``language``'s catalogue has ``message``: a reply written by another part of
+    issue 13 (/confirm, /handicap) is checked once that part's catalogue is there."""
+    return catalogue(language).gettext(message) != message
+
+
+@pytest.mark.skipif(
+    not translated_in(
+        "pl", "Game #{number} ({result}, {date}) is confirmed and counts from now on."
+    ),
+    reason="the Polish catalogue has no /confirm reply yet (the ratings part of issue 13)",
+)
+async def test_a_report_and_its_confirmation_in_polish(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl", "reports": "on"},
+        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+    )
+    try:
+        await chat.ok("/link Nagy Péter", as_=PLAYER)
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0.5", as_=PLAYER)
+        assert said.text.startswith("Zgłoszenie #1 czeka na potwierdzenie.")
+        said = await chat.ok("/confirm 1")
+        assert said.text == "Partia #1 (B+, 20 kwi 2026) jest potwierdzona i od teraz się liczy."
+    finally:
+        await chat.close()
+
+
+@pytest.mark.skipif(
+    not translated_in("ja", "Black: {player}"),
+    reason="the Japanese catalogue has no /handicap reply yet (the ratings part of issue 13)",
+)
+async def test_the_handicap_of_a_game_in_japanese(tmp_path: Path) -> None:
+    """/handicap says who takes Black and how many stones; /result h= records it alike."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        settings={"language": "ja"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/handicap Nagy Péter vs Kovács Anna")
+        assert "黒：Nagy Péter (5k)\n白：Kovács Anna (3k)\n置き石2子" in said.text
+        said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2")
+        assert "Nagy Péter（黒）– Kovács Anna（白）: B+, 2子局, コミ0.5, 2026/04/20" in said.text
+        assert "Black" not in said.text and "stones" not in said.text
+    finally:
+        await chat.close()

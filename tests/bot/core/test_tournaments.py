@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import storage
+from bot.i18n.catalogues import catalogue
 from engine.ranks import Rank
 from engine.timecontrol import TimeControl
 from engine.types import Importance, Result
@@ -76,7 +77,7 @@ async def test_new_opens_a_tournament(club: FakeChat) -> None:
     t = row.tournament
     assert said.text == (
         f"Tournament #{row.number} Spring Cup opened\n\n"
-        "2026-04-11 – 2026-04-12, 5 round(s), 19×19, even, time 1h 3x30s japanese\n"
+        "Apr 11, 2026 – Apr 12, 2026, 5 rounds, 19×19, even, time 1h 3x30s japanese\n"
         "Status: open\n"
         "Multiplier C: category B: 15 (base 60 min, extended 82.5 min); +5 international "
         "invitational or Hungarian championship; +5 more than 80 participants; +10 no-handicap "
@@ -157,7 +158,7 @@ async def test_result_adds_a_game_to_the_open_tournament(club: FakeChat) -> None
     (row,) = await tournament_games(club, tid)
     assert said.text == (
         f"Spring Cup, round 3: game #{row.number} — Nagy Péter (B) – Kovács Anna (W): B+, h2, "
-        "komi 0.5, 2026-04-12. Rated when the tournament is finalised."
+        "komi 0.5, Apr 12, 2026. Rated when the tournament is finalised."
     )
     g = row.game
     assert (g.round, g.stones, g.komi, g.result, g.date) == (
@@ -324,7 +325,7 @@ async def test_show_and_list(club: FakeChat) -> None:
     said = await club.ok("/tournament show", as_=ORGANISER)
     assert said.text == (
         f"#{row.number} Spring Cup\n\n"
-        "2026-04-11 – 2026-04-12, 3 round(s), 19×19, even\n"
+        "Apr 11, 2026 – Apr 12, 2026, 3 rounds, 19×19, even\n"
         "Status: open\n"
         "Multiplier C: C = 20, set by hand (MGSZ §6(2))\n"
         "3 entries, 3 games (2 to rate)\n"
@@ -332,9 +333,9 @@ async def test_show_and_list(club: FakeChat) -> None:
     )
     said = await club.ok("/tournament list")
     header, line = said.text.splitlines()
-    assert header.split() == ["#", "Name", "Dates", "Rounds", "Status"]
-    assert line.split() == [str(row.number), "Spring", "Cup", "2026-04-11", "–", "2026-04-12", "3",
-                            "open"]  # fmt: skip
+    assert header.split() == ["#", "Tournament", "Dates", "Rounds", "Status"]
+    assert line.split() == [str(row.number), "Spring", "Cup", "Apr", "11,", "2026", "–", "Apr",
+                            "12,", "2026", "3", "open"]  # fmt: skip
 
 
 async def test_list_of_no_tournaments(club: FakeChat) -> None:
@@ -557,16 +558,16 @@ async def test_a_tournament_opens_before_it_is_played_and_takes_rounds_as_they_a
     said = await club.ok(
         "/tournament new Summer Cup start=2026-06-06 end=2026-06-07 rounds=2 C=20"
     )
-    assert "2026-06-06 – 2026-06-07, 2 round(s)" in said.text
+    assert "Jun 6, 2026 – Jun 7, 2026, 2 rounds" in said.text
     said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+")
     assert said.text.startswith(
-        "Summer Cup starts on 2026-06-06: enter a round's results once it is played"
+        "Summer Cup starts on Jun 6, 2026: enter a round's results once it is played"
     )
     club.clock.advance(dt.timedelta(days=47))  # 2026-06-06, the first day
     said = await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
-    assert "2026-06-06" in said.text
+    assert "Jun 6, 2026" in said.text
     said = await club.ok("/tournament result 2 Nagy Péter Tóth Ádám W+")
-    assert "2026-06-06" in said.text  # round 2's day is tomorrow: not a date in the future
+    assert "Jun 6, 2026" in said.text  # round 2's day is tomorrow: not a date in the future
     said = await club.refused("/tournament result 2 Nagy Péter Tóth Ádám W+ date=2026-06-09")
     assert said.text.startswith("The date 2026-06-09 is in the future")
 
@@ -667,22 +668,210 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     said = await club.ok("/tournament show")
     assert said.text == (
         "Open rating period\n\n"
-        "Club games 2026-04: 2 club games of 3 players so far (2026-04-20 – 2026-04-20), "
-        "rated together after 2026-04-30; until then /rating shows each player's rating if the "
+        "Club games 2026-04: 2 club games of 3 players so far (Apr 20, 2026 – Apr 20, 2026), "
+        "rated together after Apr 30, 2026; until then /rating shows each player's rating if the "
         "period ended now"
     )
     said = await club.ok("/tournament list")
     assert said.text.splitlines()[-1].split() == [
-        "–", "Club", "games", "2026-04", "2026-04-20", "–", "2026-04-30", "–", "open", "until",
-        "2026-04-30",
+        "–", "Club", "games", "2026-04", "Apr", "20,", "2026", "–", "Apr", "30,", "2026", "–",
+        "open", "until", "Apr", "30,", "2026",
     ]  # fmt: skip
     await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3")
     said = await club.ok("/tournament show")
     assert said.text.startswith("#1 Spring Cup")
     assert said.text.endswith(
         "Also open:\nClub games 2026-04: 2 club games of 3 players so far "
-        "(2026-04-20 – 2026-04-20), rated together after 2026-04-30; until "
+        "(Apr 20, 2026 – Apr 20, 2026), rated together after Apr 30, 2026; until "
         "then /rating shows each player's rating if the period ended now"
     )
     said = await club.ok("/rating Nagy Péter")
     assert "if the period ended now:" in said.text
+
+
+# -- the club's language (issue 13) -------------------------------------------------------------
+
+
+async def test_tournaments_answer_in_japanese_in_a_japanese_club(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        settings={"language": "ja"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/tournament new 春季大会 start=2026-04-18 end=2026-04-19 rounds=3")
+        assert said.text.startswith(
+            "大会#1「春季大会」を開きました\n\n2026/04/18〜2026/04/19, 3回戦, 19×19, 互先\n"
+            "状態: 受付中"
+        )
+        said = await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+ h=2")
+        assert said.text == (
+            "春季大会 第1回戦: 対局#1 — Nagy Péter（黒）– Kovács Anna（白）: B+, 2子局, コミ0.5, "
+            "2026/04/18。大会の確定時にレーティングに反映されます。"
+        )
+        said = await chat.ok("/tournament show")
+        assert "参加2件、1局（計算対象1局）\n回戦ごとの対局数: R1: 1" in said.text
+        said = await chat.ok("/tournament list")
+        assert said.text.splitlines()[0].split() == ["#", "大会", "日程", "回戦数", "状態"]
+        assert said.text.splitlines()[1].split()[-1] == "受付中"
+        said = await chat.ok("/tournament finalise")
+        assert said.text == (
+            "「春季大会」に未入力の回戦があります\n\n"
+            "第2回戦: 対局なし; 第3回戦: 対局なし。\n"
+            "先に未入力の結果を入力するか、このまま確定してください: "
+            "/tournament finalise #1 confirm"
+        )
+        assert [b.label for b in said.reply.buttons] == ["このまま確定"]
+        said = await chat.ok("/tournament schedule 春季大会 2026-04-25 19:00")
+        assert said.text.startswith(
+            "春季大会は2026/04/25 19:00（UTC）にレーティングに反映されます。"
+        )
+        said = await chat.refused("/tournament frobnicate")
+        assert said.text.startswith("不明な/tournamentの操作です: 'frobnicate'")
+        said = await chat.refused("/tournament new Cup class=E")
+        assert said.text.startswith("EGF大会クラスはA、B、C、Dのいずれかです。'E'は使えません")
+        for english in ("opened", "Rated when", "Status", "entries", "rounds missing", "unknown"):
+            assert english not in "\n".join(s.text for _line, s in chat.said), english
+    finally:
+        await chat.close()
+
+
+async def test_tournaments_count_in_polish(tmp_path: Path) -> None:
+    """Polish plurals: 1 runda, 2–4 rundy, 5+ rund; 1 partia, 2 partie, 5 partii."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "psg",
+        settings={"language": "pl"},
+        players=("Nagy Péter 8k", "Kovács Anna 10k", "Tóth Ádám 9k"),
+    )
+    try:
+        counted = (("1", "1 runda"), ("3", "3 rundy"), ("5", "5 rund"))
+        for number, (rounds, said_rounds) in enumerate(counted, start=1):
+            said = await chat.ok(f"/tournament new Puchar {rounds} rounds={rounds}")
+            assert said.text.startswith(f"Otwarto turniej #{number} Puchar {rounds}\n\n")
+            assert f"20 kwi 2026 – 20 kwi 2026, {said_rounds}, 19×19, bez fory" in said.text
+        said = await chat.ok("/tournament show Puchar 3")
+        assert "Stan: otwarty\n0 zgłoszeń, 0 partii (do przeliczenia: 0)" in said.text
+        await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+ t=#2")
+        said = await chat.ok("/tournament show #2")
+        assert "2 zgłoszenia, 1 partia (do przeliczenia: 1)" in said.text
+        said = await chat.ok("/tournament finalise #2")
+        assert said.text == (
+            "Puchar 3: brakuje rund\n\n"
+            "Runda 2: brak partii; runda 3: brak partii.\n"
+            "Najpierw wpisz brakujące wyniki albo zatwierdź turniej w obecnym stanie: "
+            "/tournament finalise #2 confirm"
+        )
+        games = "date,black,white,result,round\n" + "".join(
+            f"2026-04-20,{black},{white},B+,{round_}\n"
+            for round_, black, white in (
+                (1, "Nagy Péter", "Kovács Anna"),
+                (2, "Tóth Ádám", "Nagy Péter"),
+                (3, "Kovács Anna", "Tóth Ádám"),
+                (4, "Nagy Péter", "Tóth Ádám"),
+                (5, "Kovács Anna", "Nagy Péter"),
+            )
+        )
+        said = await chat.ok(f'/tournament import name="Puchar 5"\n{games}')
+        assert said.text == (
+            "Dodano 5 partii do turnieju Puchar 5. Zostaną przeliczone przy zatwierdzeniu "
+            "turnieju."
+        )
+        said = await chat.refused("/tournament new Puchar 2026-05-01")
+        assert said.text.startswith("'2026-05-01' wygląda na datę: wpisz start=2026-05-01")
+    finally:
+        await chat.close()
+
+
+def translated_in(language: str, message: str) -> bool:
+    """Whether ``language``'s catalogue has ``message``: a text written by another part of
+    issue 13 (the rules' weight lines, /multiplier) is checked once that part is there."""
+    return catalogue(language).gettext(message) != message
+
+
+@pytest.mark.skipif(
+    not (
+        translated_in("hu", "Multiplier C")
+        and translated_in(
+            "hu", "category {category}: {value} (base {base} min, extended {extended} min)"
+        )
+    ),
+    reason="the Hungarian catalogue has no MGSZ multiplier lines yet (the rules part of issue 13)",
+)
+async def test_a_tournaments_multiplier_in_hungarian(tmp_path: Path) -> None:
+    """MGSZ's multiplier C, as /multiplier and /tournament new give it, in Hungarian."""
+    chat = await FakeChat.open(
+        tmp_path, settings={"language": "hu"}, players=("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    )
+    try:
+        said = await chat.ok("/multiplier 60m 3x30s even")
+        assert said.text.startswith("C szorzó = 25")
+        said = await chat.ok('/tournament new Kupa rounds=3 time="60m 3x30s" even')
+        assert said.text.startswith("Megnyitva: #1 Kupa verseny\n\n")
+        assert "\nÁllapot: nyitott\nC szorzó: B kategória: 15 (alapidő 60 perc" in said.text
+        said = await chat.ok("/tournament new Mini rounds=3")
+        assert "\nSúly: még nem határozható meg — " in said.text
+        assert "Multiplier" not in said.text and "category" not in said.text
+    finally:
+        await chat.close()
+
+
+async def test_the_open_club_period_in_hungarian(tmp_path: Path) -> None:
+    """MGSZ's open period of club games, in /tournament show and list, in Hungarian."""
+    chat = await FakeChat.open(
+        tmp_path, settings={"language": "hu"}, players=("Nagy Péter 5k", "Kovács Anna 2d 2090")
+    )
+    try:
+        await chat.ok("/result Nagy Péter Kovács Anna B+")
+        said = await chat.ok("/tournament show")
+        assert said.text == (
+            "Nyitott értékelési időszak\n\n"
+            "Club games 2026-04: eddig 1 klubjátszma 2 játékos részvételével (2026. ápr. 20. – "
+            "2026. ápr. 20.), 2026. ápr. 30. után együtt értékeljük őket; addig a /rating azt "
+            "mutatja, mennyi lenne a játékosok Élő-pontja, ha az időszak most zárulna"
+        )
+        said = await chat.ok("/tournament list")
+        assert said.text.splitlines()[0].split() == [
+            "#",
+            "Verseny",
+            "Dátum",
+            "Fordulók",
+            "Állapot",
+        ]
+        assert said.text.splitlines()[1].endswith("nyitott eddig: 2026. ápr. 30.")
+    finally:
+        await chat.close()
+
+
+async def test_tournaments_in_swedish(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "swedish",
+        settings={"language": "sv"},
+        players=("Nagy Péter 5k", "Kovács Anna 3k"),
+    )
+    try:
+        said = await chat.ok("/tournament new Vårcupen rounds=2 start=2026-04-18 end=2026-04-19")
+        assert said.text.startswith(
+            "Turnering #1 Vårcupen öppnad\n\n18 apr. 2026–19 apr. 2026, 2 ronder, 19×19, jämn\n"
+            "Status: öppen"
+        )
+        said = await chat.ok("/tournament result 2 Nagy Péter Kovács Anna W+")
+        assert said.text.startswith(
+            "Vårcupen, rond 2: parti #1 — Nagy Péter (S) – Kovács Anna (V): W+, jämn, "
+        )
+        assert said.text.endswith("Ratingas när turneringen avslutas.")
+        said = await chat.ok("/tournament show")
+        assert "\n2 anmälningar, 1 parti (1 att ratinga)\nPartier per rond: R2: 1" in said.text
+        said = await chat.ok("/tournament finalise")
+        assert said.text.startswith("Vårcupen saknar ronder\n\nRond 1: inga partier.\n")
+        assert [b.label for b in said.reply.buttons] == ["Avsluta ändå"]
+        await chat.ok("/tournament finalise Vårcupen confirm")
+        said = await chat.ok("/tournament reopen Vårcupen")
+        assert said.text == (
+            "Vårcupen är öppen igen: dess rating har tagits tillbaka och all rating efter den "
+            "räknats om. Rätta den och kör sedan /tournament finalise."
+        )
+    finally:
+        await chat.close()
