@@ -187,6 +187,10 @@ class RatingSystem(Protocol):
     key: str
     """Registry key: ``mgsz``, ``tensuusei``, ``swedish``, ``psg``, ``gor``."""
 
+    language: str
+    """The language of the rulebook's country (``hu`` MGSZ, ``ja`` Tensuusei, ``sv`` Swedish,
+    ``pl`` PSG, ``en`` GoR): a club's default language (issue 13)."""
+
     scheduled: frozenset[Phase]
     """The scheduled moments whose events change this system's ratings (``DAY_END`` for
     Tensuusei, ``PERIOD_END`` for MGSZ club periods, ``MONTH_END`` for PSG verification);

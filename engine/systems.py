@@ -52,6 +52,14 @@ SYSTEM_SETTINGS: dict[str, tuple[Setting, ...]] = {key: settings_of(key) for key
 """Every registered system's settings, by system key."""
 
 
+def home_language(key: str) -> str:
+    """The language of the rulebook of the system ``key`` (its country's: ``mgsz`` → ``hu``),
+    a club's default language; ``en`` for an unknown key."""
+    factory = SYSTEMS.get(key.strip().lower())
+    language = getattr(factory, "language", None)
+    return language if isinstance(language, str) else "en"
+
+
 def system_named(key: str, values: Iterable[tuple[str, object]] = ()) -> RatingSystem:
     """A fresh ledger of the system ``key``; ``values`` (prefixed keys and typed values,
     engine.settings) replace its defaults.

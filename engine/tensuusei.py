@@ -286,6 +286,8 @@ class Tensuusei:
     """
 
     key = "tensuusei"
+    language = "ja"
+    """The rulebook's language, the club's default (Japanese: 点数制 (Tensuusei))."""
     scheduled = frozenset({Phase.DAY_END})
     """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
 

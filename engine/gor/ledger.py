@@ -166,6 +166,8 @@ class Gor:
     """The EGF GoR (2021 recalculation) as a ledger (rules.md §6; the RatingSystem protocol)."""
 
     key = "gor"
+    language = "en"
+    """The rulebook's language, the club's default (English: the EGF's rating system documents)."""
     scheduled: frozenset[Phase] = frozenset()  # GoR has no scheduled moments
 
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]

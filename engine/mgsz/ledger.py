@@ -171,6 +171,8 @@ class Mgsz:
     """The MGSZ rating system as a ledger (rules.md §1; the RatingSystem protocol)."""
 
     key = "mgsz"
+    language = "hu"
+    """The rulebook's language, the club's default (Hungarian: the MGSZ Minősítési Szabályzat)."""
     scheduled = frozenset({Phase.PERIOD_END})
     """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 

@@ -91,6 +91,8 @@ class Psg:
     """PSG ranking regulations 2005–2009 as a ledger (rules.md §4; RatingSystem protocol)."""
 
     key = "psg"
+    language = "pl"
+    """The rulebook's language, the club's default (Polish: Regulamin rankingowy PSG)."""
     scheduled = frozenset({Phase.MONTH_END})
     """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
 

@@ -135,6 +135,8 @@ class Swedish:
     """
 
     key = "swedish"
+    language = "sv"
+    """The rulebook's language, the club's default (Swedish: Svenska Go-förbundets uppgraderingsregler)."""
     scheduled: frozenset[Phase] = frozenset()
     """Nothing waits for a scheduled moment: every valid game counts at once (rules.md §3)."""
 

@@ -1433,3 +1433,13 @@ def test_a_tournament_of_others_moves_the_held_players_if_the_period_ended_now()
     ledger.provisional(1)  # the period as the cards last worked it out
     ledger.apply(GamePlayed(game(3, 3, 4, Result.BLACK)))
     assert set(ledger.lapsed()) == {3, 4}  # the same C: only the new game's players moved
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """the Hungarian Go Federation's rulebook: the club's default language (issue 13)."""
+    from engine.mgsz import Mgsz as system
+    from engine.systems import home_language
+
+    assert system.language == "hu"
+    assert system().language == "hu"
+    assert home_language("mgsz") == "hu"

@@ -1503,3 +1503,13 @@ def test_boards_setting_counts_other_boards_from_its_date() -> None:
     ledger.apply(SettingsChanged(DAY, (("psg.boards", (13, 19)),)))
     assert ledger.params.boards == (13, 19)
     assert ledger.uncounted(small) is None
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """the Polish Go Association's ranking regulations: the club's default language (issue 13)."""
+    from engine.psg import Psg as system
+    from engine.systems import home_language
+
+    assert system.language == "pl"
+    assert system().language == "pl"
+    assert home_language("psg") == "pl"

@@ -765,3 +765,13 @@ def test_komi_bounds_setting_judges_the_games_after_it() -> None:
     system.apply(SettingsChanged(DAY, (("swedish.komi_max", Fraction(9)),)))
     assert system.params.komi_max == 9
     assert system.uncounted(late) is None
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """the Swedish Go Association's upgrade rules: the club's default language (issue 13)."""
+    from engine.swedish import Swedish as system
+    from engine.systems import home_language
+
+    assert system.language == "sv"
+    assert system().language == "sv"
+    assert home_language("swedish") == "sv"

@@ -652,3 +652,13 @@ def test_settings_read_range_and_example() -> None:
     assert limit.read("none") is None
     assert limit.show(None) == "none"
     assert next(s for s in SETTINGS if s.field == "settle_end_of_day").read("off") is False
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """the Japanese points system: the club's default language (issue 13)."""
+    from engine.tensuusei import Tensuusei as system
+    from engine.systems import home_language
+
+    assert system.language == "ja"
+    assert system().language == "ja"
+    assert home_language("tensuusei") == "ja"

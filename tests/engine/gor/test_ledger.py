@@ -685,3 +685,13 @@ def test_an_h9_files_class_header_rates_the_tournament_as_hoshi_rate_would() -> 
         score = 1.0 if g.outcome_for(first.position).value == "win" else 0.0
         total += by_hand(start, 2100 + 100 * (rank.step - 1), score, g.stones_for(first.position))
     assert float(gor.gor(first.position)) == pytest.approx(start + 0.5 * total, abs=0.001)
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """the EGF's rating system (its documents are in English): the club's default language (issue 13)."""
+    from engine.gor import Gor as system
+    from engine.systems import home_language
+
+    assert system.language == "en"
+    assert system().language == "en"
+    assert home_language("gor") == "en"
