@@ -859,7 +859,7 @@ def test_club_games_wait_for_the_period_and_are_rated_as_one_tournament() -> Non
     assert ledger.apply(GamePlayed(game(1, 1, 2, Result.BLACK))) == []
     assert ledger.elo(1) == 1920
     card = ledger.card(1)
-    assert (card.pending, card.last_played) == (Pending(1, "games", Phase.PERIOD_END), DAY)
+    assert (card.pending, card.last_played) == (Pending(1, "game", Phase.PERIOD_END), DAY)
     assert values(card)["club_games_held"] == 1
     # all even → C = 15 (B: 60m 3x30s) + 10 = 25; 0.5 × 25 = 12.5 → +13 / −12
     changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
@@ -992,7 +992,7 @@ def test_a_game_below_category_e_never_enters_the_period() -> None:
     ledger.apply(GamePlayed(game(2, 1, 2, time=TimeControl.parse("10m"))))  # category E
     assert [g.id for g in ledger.pending_games()] == [2]
     changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
-    assert one_change(changes, 1).note == "C = 10, 1 games"  # E: 0 + 10 even
+    assert one_change(changes, 1).note == "C = 10, 1 game"  # E: 0 + 10 even
 
 
 @pytest.mark.parametrize(
