@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from engine.calendar import Phase
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.types import Entry, Event, Game, PlayerId, Tournament
 
 Value = int | Fraction | str | None
@@ -178,7 +179,7 @@ class RatingScale:
         return isinstance(value, int | Fraction) and self.low <= value <= self.high
 
     def __str__(self) -> str:
-        return f"{self.name} scale ({self.low} to {self.high})"
+        return Msg("{name} scale ({low} to {high})", name=self.name, low=self.low, high=self.high)
 
 
 class RatingSystem(Protocol):
@@ -277,8 +278,21 @@ class RatingSystem(Protocol):
         ...
 
 
-UNPLAYED = "an unplayed game (a bye, no-show or forfeit) is stored and shown, never rated"
-NO_RESULT = "a game without a result is stored, not rated until its result is known"
+UNPLAYED = Msg("an unplayed game (a bye, no-show or forfeit) is stored and shown, never rated")
+NO_RESULT = Msg("a game without a result is stored, not rated until its result is known")
+
+
+def listed(items: Sequence[str]) -> str:
+    """``items`` joined by commas, kept translatable: ``a, b, c`` is ``{first}, {rest}``
+    nested, so that each item (a :class:`~engine.text.Msg`) is translated on its own and a
+    language may write its own separator (Japanese 、)."""
+    if not items:
+        return ""
+    text = items[-1]
+    for item in reversed(items[:-1]):
+        # TRANSLATORS: two items of a list (each may itself be a list); Japanese: {first}、{rest}
+        text = Msg("{first}, {rest}", first=item, rest=text)
+    return text
 
 
 def never_rated(game: Game) -> str | None:
