@@ -299,7 +299,7 @@ class Tensuusei:
 
     key = "tensuusei"
     language = "ja"
-    """The rulebook's language, the club's default (Japanese: 点数制 (Tensuusei))."""
+    """Japanese, the points system's (点数制): a club's default language (issue 13)."""
     scheduled = frozenset({Phase.DAY_END})
     """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
 

@@ -167,7 +167,7 @@ class Gor:
 
     key = "gor"
     language = "en"
-    """The rulebook's language, the club's default (English: the EGF's rating system documents)."""
+    """English, the EGF rating system's: a club's default language (issue 13)."""
     scheduled: frozenset[Phase] = frozenset()  # GoR has no scheduled moments
 
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]

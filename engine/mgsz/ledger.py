@@ -177,7 +177,7 @@ class Mgsz:
 
     key = "mgsz"
     language = "hu"
-    """The rulebook's language, the club's default (Hungarian: the MGSZ Minősítési Szabályzat)."""
+    """Hungarian, the MGSZ Minősítési Szabályzat's: a club's default language (issue 13)."""
     scheduled = frozenset({Phase.PERIOD_END})
     """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 

@@ -92,7 +92,7 @@ class Psg:
 
     key = "psg"
     language = "pl"
-    """The rulebook's language, the club's default (Polish: Regulamin rankingowy PSG)."""
+    """Polish, the PSG Regulamin rankingowy's: a club's default language (issue 13)."""
     scheduled = frozenset({Phase.MONTH_END})
     """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
 

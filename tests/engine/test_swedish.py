@@ -502,7 +502,7 @@ def test_tournament_games_in_round_order_and_unplayed_noted() -> None:
     changes = system.apply(TournamentRated(tournament, entries, games))
     # −25 first (starts over at 0), then +35; the other order would give 10
     assert total(system, "1k") == "35"
-    assert changes[-1].note.startswith("2 game(s) counted")
+    assert changes[-1].note.startswith("2 games counted")
     assert "1 unplayed" in changes[-1].note
 
 
