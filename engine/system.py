@@ -295,6 +295,18 @@ def listed(items: Sequence[str]) -> str:
     return text
 
 
+def clauses(parts: Sequence[str]) -> str:
+    """``parts`` joined by semicolons (the clauses of a history note), kept translatable as
+    :func:`listed` keeps a list."""
+    if not parts:
+        return ""
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        # TRANSLATORS: two clauses of a history note, separated by a semicolon
+        text = Msg("{first}; {rest}", first=part, rest=text)
+    return text
+
+
 def never_rated(game: Game) -> str | None:
     """Why no system rates ``game`` (rules.md, common vocabulary: unplayed games, unknown
     results), in a club member's words; ``None`` for a played game with a result."""

@@ -50,6 +50,7 @@ from engine.system import (
     Progress,
     RankLimit,
     Weight,
+    clauses,
     listed,
     never_rated,
 )
@@ -423,7 +424,7 @@ class Swedish:
             )
         if foreign > REGION_REVIEW_GAMES:
             parts.append(_review(foreign))
-        return _clauses(parts)
+        return clauses(parts)
 
     def _summary(self, pid: PlayerId, tally: _Tally, source: str) -> Change:
         """One history row for a player's games in an event (or up to a promotion)."""
@@ -453,7 +454,7 @@ class Swedish:
         assert date is not None
         after = self._value(player)
         change = Change(
-            pid, date, source, tally.before, after, player.rank, player.rank, _clauses(parts)
+            pid, date, source, tally.before, after, player.rank, player.rank, clauses(parts)
         )
         tally.before = after
         tally.games = tally.half = 0
@@ -843,17 +844,6 @@ def _review(games: int, *, sentence: bool = False) -> str:
         "(more than 3 may be reviewed)",
         n=games,
     )
-
-
-def _clauses(parts: list[str]) -> str:
-    """``parts`` joined by semicolons, kept translatable (engine.system.listed)."""
-    if not parts:
-        return ""
-    text = parts[-1]
-    for part in reversed(parts[:-1]):
-        # TRANSLATORS: two clauses of a history note; Japanese: {first}。{rest}
-        text = Msg("{first}; {rest}", first=part, rest=text)
-    return text
 
 
 def _decimal(value: Fraction) -> str:

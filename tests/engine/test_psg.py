@@ -744,9 +744,9 @@ def test_late_report_is_flagged_not_rejected() -> None:
     assert "flagged" not in mine(changes, 1).note  # within 3 days
     changes = club.club_game(1, 2, W, date=day, reported=day + dt.timedelta(days=5))
     assert club.score(1).counted and club.score(1).points == 35
-    assert "2 day(s) after the 3-day deadline" in mine(changes, 1).note
+    assert "2 days after the 3-day deadline" in mine(changes, 1).note
     late = club.psg.card(1).values[-1]
-    assert (late.key, late.value, late.unit) == ("late_reports", 1, "reports")
+    assert (late.key, late.value, late.unit) == ("late_reports", 1, "report")
     assert "flagged for the manager (PSG regulations §7)" in late.label
     assert club.psg.card(2).values[-1].key == "late_reports"
 
