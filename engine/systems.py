@@ -17,6 +17,7 @@ from engine.settings import Setting, params_with
 from engine.swedish import Swedish
 from engine.system import RatingSystem
 from engine.tensuusei import Tensuusei
+from engine.text import Msg
 
 SYSTEMS: dict[str, Callable[..., RatingSystem]] = {
     "mgsz": Mgsz,
@@ -72,7 +73,9 @@ def system_named(key: str, values: Iterable[tuple[str, object]] = ()) -> RatingS
         factory = SYSTEMS[key.strip().lower()]
     except KeyError:
         known = ", ".join(SYSTEMS)
-        raise KeyError(f"unknown rating system {key!r}; choose one of {known}") from None
+        raise KeyError(
+            Msg("unknown rating system {key}; choose one of {known}", key=repr(key), known=known)
+        ) from None
     system = factory()
     values = tuple(values)
     if not values:
