@@ -834,15 +834,19 @@ def _count(value: int | Fraction) -> int:
 def _review(games: int, *, sentence: bool = False) -> str:
     """The note for the committee (seed §2: more than three games against other regions)."""
     if sentence:
-        return Msg(
+        return plural(
+            "For the committee: {n} game of the sequence against players from other "
+            "countries (more than 3 may be reviewed).",
             "For the committee: {n} games of the sequence against players from other "
             "countries (more than 3 may be reviewed).",
-            n=games,
+            games,
         )
-    return Msg(
+    return plural(
+        "for the committee: {n} game of the sequence against players from other countries "
+        "(more than 3 may be reviewed)",
         "for the committee: {n} games of the sequence against players from other countries "
         "(more than 3 may be reviewed)",
-        n=games,
+        games,
     )
 
 
