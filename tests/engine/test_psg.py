@@ -1506,10 +1506,29 @@ def test_boards_setting_counts_other_boards_from_its_date() -> None:
 
 
 def test_home_language_is_the_rulebooks_country() -> None:
-    """the Polish Go Association's ranking regulations: the club's default language (issue 13)."""
+    """The rulebook's language is a club's default language (issue 13)."""
     from engine.psg import Psg as system
     from engine.systems import home_language
 
     assert system.language == "pl"
     assert system().language == "pl"
     assert home_language("psg") == "pl"
+
+
+def test_psg_texts_are_translatable_messages() -> None:
+    """Issue 13: a refusal, a game's history note and an entry note are Msg; the marks and
+    ranks are values, the template is what a catalogue translates."""
+    from engine.text import Msg
+
+    club = Club()
+    club.register(1, "10k")
+    club.register(2, "10k")
+    note = mine(club.club_game(1, 2, W), 1).note
+    assert isinstance(note, Msg) and note.template == "{game}: {notes}"
+    assert note.args["game"].template == "game {game} (round {round})"
+    with pytest.raises(RuleError) as refused:
+        club.psg.apply(TeacherAction(1, TeacherKind.RELEASE, club.day))
+    assert refused.value.args[0].template == "promotion of player {player} is not held"
+    [problem] = club.psg.entry_notes(Tournament(1, "Cup", DAY, DAY, 1), [Entry(1, R("8k"))])
+    assert isinstance(problem, Msg) and problem.args["player"] == "{player:1}"
+    assert problem.template.startswith("{player} entered as {rank} but their PSG rank is")

@@ -768,10 +768,26 @@ def test_komi_bounds_setting_judges_the_games_after_it() -> None:
 
 
 def test_home_language_is_the_rulebooks_country() -> None:
-    """the Swedish Go Association's upgrade rules: the club's default language (issue 13)."""
+    """The rulebook's language is a club's default language (issue 13)."""
     from engine.swedish import Swedish as system
     from engine.systems import home_language
 
     assert system.language == "sv"
     assert system().language == "sv"
     assert home_language("swedish") == "sv"
+
+
+def test_swedish_texts_are_translatable_messages() -> None:
+    """Issue 13: why a game does not count, the card's labels and the progress lines are Msg."""
+    from engine.text import Msg
+
+    system = registered("2k")
+    reason = system.uncounted(game_with(stones=2, tournament=1))
+    assert isinstance(reason, Msg)
+    assert reason.template.startswith("a handicap game is not an even game")
+    labels = {m.key: m.label for m in system.card(SUBJECT).values}
+    assert labels["swedish_sequences.points"].template == "points toward {rank}"  # type: ignore[attr-defined]
+    assert labels["swedish_sequences.points"] == "points toward 1k"
+    first = system.promotion(SUBJECT).lines[0]
+    assert isinstance(first, Msg)
+    assert first.template == "Target {target} (points against the reference rank {reference})."
