@@ -885,7 +885,7 @@ def _day_note(
             games=listed(words),
         )
     marks = [f"{{game:{gid}}}" for gid in skipped[:_NOTE_GAMES]]
-    numbers = ", ".join(marks)
+    numbers = listed(marks)
     if len(skipped) > _NOTE_GAMES:
         numbers = Msg("{games} and {n} more", games=numbers, n=len(skipped) - _NOTE_GAMES)
     first = _ordinal(limit + 1)

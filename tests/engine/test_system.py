@@ -254,3 +254,16 @@ def test_never_rated_says_why_in_a_translatable_message() -> None:
     assert (
         reason.template == "a game without a result is stored, not rated until its result is known"
     )
+
+
+def test_a_format_error_keeps_its_message_translatable_with_the_line() -> None:
+    """Issue 13: ``FormatError`` puts the line number in a Msg around the message."""
+    from engine.errors import FormatError
+    from engine.text import Msg
+
+    error = FormatError(Msg("bad rank {rank}", rank="3x"), line=4, token="3x")
+    message = error.args[0]
+    assert str(error) == message == "line 4: bad rank 3x"
+    assert isinstance(message, Msg) and message.template == "line {line}: {message}"
+    assert message.args["message"].template == "bad rank {rank}"
+    assert FormatError("no header").args[0] == "no header"
