@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from engine import settings
@@ -274,11 +275,7 @@ class Gor:
                 game.stones_for(player),
             )
             deltas[player] = to_milli(weight * change)
-        note = Msg(
-            "club game, class {klass} (× {weight})",
-            klass=letter,
-            weight=_weight(CLASS_WEIGHTS[letter]),
-        )
+        note = _club_note(letter)
         return self._commit(
             deltas,
             {black: 1, white: 1},
@@ -448,7 +445,7 @@ class Gor:
             if standing.last_played is None or standing.last_played < last[player]:
                 standing.last_played = last[player]
             games = counts[player]
-            text = plural("{note}, {n} game", "{note}, {n} games", games, note=note)
+            text = _games_note(note, games)
             changes.append(
                 Change(
                     player,
@@ -720,6 +717,22 @@ def _not_rated(game: Game) -> str | None:
             rulebook=RULEBOOK,
         )
     return None
+
+
+@cache
+def _club_note(letter: str) -> Msg:
+    """A club game's history note (one per class: the replay's hot path makes no new text)."""
+    return Msg(
+        "club game, class {klass} (× {weight})",
+        klass=letter,
+        weight=_weight(CLASS_WEIGHTS[letter]),
+    )
+
+
+@lru_cache(maxsize=256)
+def _games_note(note: str, games: int) -> Msg:
+    """An event's note with the games a player played in it (kept: notes repeat)."""
+    return plural("{note}, {n} game", "{note}, {n} games", games, note=note)
 
 
 def _value(milli: int) -> Fraction:
