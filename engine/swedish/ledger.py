@@ -738,7 +738,7 @@ class Swedish:
             )
         flag = self._region_flag(state)
         if flag:
-            lines.append(_review(state.next.total_foreign if state.next else 0, sentence=True))
+            lines.append(_review(tracker.total_foreign, sentence=True))
         return Progress(player, state.rank, target, tuple(lines))
 
     @staticmethod
