@@ -295,6 +295,22 @@ def listed(items: Sequence[str]) -> str:
     return text
 
 
+def unit(counted: Msg) -> Msg:
+    """A unit after a number (``points`` in ``3 points``), from ``plural(singular, plural, n)``.
+
+    Its English text is the plural, as cards and pending values always carried it (the bot
+    writes ``1 point`` by its own English rule); a catalogue still chooses its own form by
+    ``n`` (Polish punkt, punkty, punktów)."""
+    assert counted.plural_template is not None, "unit() takes a plural(...) message"
+    return Msg.rendered(
+        counted.plural_template.format(**counted.args),
+        counted.template,
+        counted.plural_template,
+        counted.n,
+        counted.args,
+    )
+
+
 def clauses(parts: Sequence[str]) -> str:
     """``parts`` joined by semicolons (the clauses of a history note), kept translatable as
     :func:`listed` keeps a list."""

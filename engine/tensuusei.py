@@ -44,6 +44,7 @@ from engine.system import (
     Weight,
     listed,
     never_rated,
+    unit,
 )
 from engine.text import Msg, plural
 from engine.types import (
@@ -814,7 +815,7 @@ JIGO_NOTE = Msg("jigo: a win for White (Tensuusei)")
 
 def _points(value: int) -> str:
     """The unit of ``value`` points (one point, two points)."""
-    return plural("point", "points", abs(value))
+    return unit(plural("point", "points", abs(value)))
 
 
 def _pending_text(player: _Player) -> str:

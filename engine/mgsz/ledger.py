@@ -51,6 +51,7 @@ from engine.system import (
     RatingScale,
     Weight,
     never_rated,
+    unit,
 )
 from engine.text import Msg, plural
 from engine.timecontrol import TimeControl
@@ -688,7 +689,7 @@ class Mgsz:
                 "club_games_held",
                 Msg("pending club games"),
                 len(pending),
-                plural("game", "games", len(pending)),
+                unit(plural("game", "games", len(pending))),
             ),
         ]
         provisional = self.provisional(player) if pending else None
@@ -713,7 +714,9 @@ class Mgsz:
             games=standing.games,
             last_played=last_played,
             pending=(
-                Pending(len(pending), plural("game", "games", len(pending)), Phase.PERIOD_END)
+                Pending(
+                    len(pending), unit(plural("game", "games", len(pending))), Phase.PERIOD_END
+                )
                 if pending
                 else None
             ),

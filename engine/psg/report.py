@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.psg.state import PlayerState, PsgParams, Results, month_name
 from engine.psg.tables import model_rating, norm_reached, norm_value
 from engine.ranks import STRONGEST_DAN, Rank
-from engine.system import Measure
+from engine.system import Measure, unit
 from engine.text import Msg, plural
 
 
@@ -53,7 +53,7 @@ def card_values(state: PlayerState, active: bool) -> tuple[str, tuple[Measure, .
                 "late_reports",
                 Msg("late reports, flagged for the manager (PSG regulations §7)"),
                 state.late_reports,
-                plural("report", "reports", state.late_reports),
+                unit(plural("report", "reports", state.late_reports)),
             )
         )
     if state.held:
@@ -218,8 +218,8 @@ FEWER_GAMES_RESULT = Msg("fewer-games result")
 
 def _points(value: int | None) -> str:
     """The unit of ``value`` PSG points (one point, two points)."""
-    return plural("point", "points", 0 if value is None else abs(value))
+    return unit(plural("point", "points", 0 if value is None else abs(value)))
 
 
 def _games(value: int) -> str:
-    return plural("game", "games", value)
+    return unit(plural("game", "games", value))

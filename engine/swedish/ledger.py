@@ -53,6 +53,7 @@ from engine.system import (
     clauses,
     listed,
     never_rated,
+    unit,
 )
 from engine.text import Msg, plural
 from engine.types import (
@@ -818,12 +819,12 @@ SEQUENCE_GAMES = Msg("sequence games")
 def _points(value: int | Fraction) -> str:
     """The unit of ``value`` promotion points; a fraction (12.5) takes the form of 5 (English
     plural, Polish genitive)."""
-    return plural("point", "points", _count(value))
+    return unit(plural("point", "points", _count(value)))
 
 
 def _games(value: int | Fraction) -> str:
     """The unit of ``value`` games (2.5 games: half games count, rules.md §3.1)."""
-    return plural("game", "games", _count(value))
+    return unit(plural("game", "games", _count(value)))
 
 
 def _count(value: int | Fraction) -> int:

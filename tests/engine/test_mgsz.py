@@ -859,7 +859,7 @@ def test_club_games_wait_for_the_period_and_are_rated_as_one_tournament() -> Non
     assert ledger.apply(GamePlayed(game(1, 1, 2, Result.BLACK))) == []
     assert ledger.elo(1) == 1920
     card = ledger.card(1)
-    assert (card.pending, card.last_played) == (Pending(1, "game", Phase.PERIOD_END), DAY)
+    assert (card.pending, card.last_played) == (Pending(1, "games", Phase.PERIOD_END), DAY)
     assert values(card)["club_games_held"] == 1
     # all even → C = 15 (B: 60m 3x30s) + 10 = 25; 0.5 × 25 = 12.5 → +13 / −12
     changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))

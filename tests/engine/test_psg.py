@@ -746,7 +746,7 @@ def test_late_report_is_flagged_not_rejected() -> None:
     assert club.score(1).counted and club.score(1).points == 35
     assert "2 days after the 3-day deadline" in mine(changes, 1).note
     late = club.psg.card(1).values[-1]
-    assert (late.key, late.value, late.unit) == ("late_reports", 1, "report")
+    assert (late.key, late.value, late.unit) == ("late_reports", 1, "reports")
     assert "flagged for the manager (PSG regulations §7)" in late.label
     assert club.psg.card(2).values[-1].key == "late_reports"
 

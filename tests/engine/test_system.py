@@ -267,3 +267,16 @@ def test_a_format_error_keeps_its_message_translatable_with_the_line() -> None:
     assert isinstance(message, Msg) and message.template == "line {line}: {message}"
     assert message.args["message"].template == "bad rank {rank}"
     assert FormatError("no header").args[0] == "no header"
+
+
+def test_a_unit_keeps_its_english_plural_and_counts_for_a_catalogue() -> None:
+    """Issue 13: a card's unit reads ``points`` in English as before (the bot writes
+    ``1 point`` by its own rule) and carries ``n`` for a catalogue's own forms."""
+    from engine.system import unit
+    from engine.text import Msg, plural
+
+    one = unit(plural("point", "points", 1))
+    assert one == "points" and one.template == "point" and one.plural_template == "points"
+    assert one.n == 1
+    with pytest.raises(AssertionError):
+        unit(Msg("points"))  # not a plural: a bug, not a club member's error

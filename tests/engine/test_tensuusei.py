@@ -585,7 +585,7 @@ def test_a_settled_day_is_announced() -> None:
 def test_the_pending_change_is_typed_and_settles_at_the_days_end() -> None:
     system = ledger({1: 100, 2: 100})
     system.apply(game(1, 1, 2, Result.BLACK))
-    assert system.card(1).pending == Pending(1, "point", Phase.DAY_END)
+    assert system.card(1).pending == Pending(1, "points", Phase.DAY_END)
     assert values(system.card(1))["pending"] == 1
     system.apply(DayEnded(DAY))
     assert system.card(1).pending is None and values(system.card(1))["pending"] == 0
