@@ -6,6 +6,8 @@ helps, an example of the right form (STYLE.md, Errors).
 
 from __future__ import annotations
 
+from engine.text import Msg
+
 
 class EngineError(ValueError):
     """Input that the rulebooks or the file formats cannot accept; nothing was changed."""
@@ -29,5 +31,7 @@ class FormatError(EngineError):
     def __init__(self, message: str, *, line: int | None = None, token: str | None = None):
         self.line = line
         self.token = token
-        where = f"line {line}: " if line is not None else ""
-        super().__init__(f"{where}{message}")
+        # a Msg message stays translatable with its line number (issue 13)
+        super().__init__(
+            message if line is None else Msg("line {line}: {message}", line=line, message=message)
+        )

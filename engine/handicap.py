@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from engine.ranks import Rank
 from engine.system import HandicapAdvice
+from engine.text import Msg
 from engine.types import PlayerId
 
 MAX_STONES = 9
@@ -35,12 +36,18 @@ def rank_handicap(
     stones = min(MAX_STONES, max(0, difference - reduction))
     notes: list[str] = []
     if difference - reduction > MAX_STONES:
-        notes.append(f"rank difference {difference} is capped at {MAX_STONES} stones")
+        notes.append(
+            Msg(
+                "rank difference {difference} is capped at {most} stones",
+                difference=difference,
+                most=MAX_STONES,
+            )
+        )
     if reduction:
-        notes.append(f"handicap reduced by {reduction}")
+        notes.append(Msg("handicap reduced by {reduction}", reduction=reduction))
     if stones == 0:
         if difference == 0:
-            notes.append("equal ranks: choose colours by nigiri")
+            notes.append(Msg("equal ranks: choose colours by nigiri"))
         return HandicapAdvice(black, white, 0, even_komi, tuple(notes))
     komi = Fraction(0) if stones == 1 else HANDICAP_KOMI
     return HandicapAdvice(black, white, stones, komi, tuple(notes))

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import RankError
+from engine.text import Msg
 
 WEAKEST_KYU = 35  # MGSZ's table reaches 35k (rules.md §1.1); the other systems stop at 30k
 STRONGEST_DAN = 9
@@ -19,7 +20,7 @@ STRONGEST_DAN = 9
 _RANK_RE = re.compile(r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro)\.?\s*$", re.IGNORECASE)
 _KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
 
-RANK_EXAMPLE = "ranks look like 3k, 3 kyu, 1d or 2 dan"
+RANK_EXAMPLE = Msg("ranks look like {examples}", examples="3k, 3 kyu, 1d or 2 dan")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -36,14 +37,26 @@ class Rank:
     def kyu(cls, n: int) -> Rank:
         """The rank ``n`` kyu (``Rank.kyu(3)`` is 3k)."""
         if not 1 <= n <= WEAKEST_KYU:
-            raise RankError(f"kyu ranks run from {WEAKEST_KYU}k to 1k, not {n}k")
+            raise RankError(
+                Msg(
+                    "kyu ranks run from {weakest} to 1k, not {rank}",
+                    weakest=f"{WEAKEST_KYU}k",
+                    rank=f"{n}k",
+                )
+            )
         return cls(1 - n)
 
     @classmethod
     def dan(cls, n: int) -> Rank:
         """The rank ``n`` dan (``Rank.dan(2)`` is 2d)."""
         if not 1 <= n <= STRONGEST_DAN:
-            raise RankError(f"dan ranks run from 1d to {STRONGEST_DAN}d, not {n}d")
+            raise RankError(
+                Msg(
+                    "dan ranks run from 1d to {strongest}, not {rank}",
+                    strongest=f"{STRONGEST_DAN}d",
+                    rank=f"{n}d",
+                )
+            )
         return cls(n)
 
     @property
@@ -88,8 +101,11 @@ class Rank:
         n, kind = _split(text)
         if kind == "p":
             raise RankError(
-                f"{text.strip()!r} is a professional rank; hoshi rates amateur ranks only "
-                f"({RANK_EXAMPLE})"
+                Msg(
+                    "{text} is a professional rank; hoshi rates amateur ranks only ({examples})",
+                    text=repr(text.strip()),
+                    examples=RANK_EXAMPLE,
+                )
             )
         return cls.kyu(n) if kind == "k" else cls.dan(n)
 
@@ -109,7 +125,7 @@ def parse_rank_lenient(text: str) -> tuple[Rank, bool]:
     n, kind = _split(text)
     if kind == "p":
         if not 1 <= n <= 9:
-            raise RankError(f"professional ranks run from 1p to 9p, not {stripped}")
+            raise RankError(Msg("professional ranks run from 1p to 9p, not {rank}", rank=stripped))
         return Rank.dan(PRO_AS_DAN), True
     return (Rank.kyu(n) if kind == "k" else Rank.dan(n)), False
 
@@ -117,7 +133,11 @@ def parse_rank_lenient(text: str) -> tuple[Rank, bool]:
 def _split(text: str) -> tuple[int, str]:
     match = _RANK_RE.match(text)
     if match is None:
-        raise RankError(f"{text.strip()!r} is not a rank ({RANK_EXAMPLE})")
+        raise RankError(
+            Msg(
+                "{text} is not a rank ({examples})", text=repr(text.strip()), examples=RANK_EXAMPLE
+            )
+        )
     return int(match["n"]), _KIND[match["kind"].lower()]
 
 

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from engine.errors import EngineError, RankError
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 
 SettingValue = object
@@ -77,8 +78,19 @@ def refuse(key: str, allowed: str, text: str, example: str) -> EngineError:
     """What a bad value of ``key`` gets: what it takes, the value (cut short), an example."""
     shown = text.strip()
     shown = shown if len(shown) <= 30 else shown[:30] + "…"
-    return EngineError(f"{key} takes {allowed}, not {shown!r} (e.g. {key} {example})")
+    return EngineError(
+        Msg(
+            "{key} takes {allowed}, not {value} (e.g. {key} {example})",
+            key=key,
+            allowed=allowed,
+            value=repr(shown),
+            example=example,
+        )
+    )
 
+
+ON_OR_OFF = Msg("on or off")
+HALF_POINTS = Msg("a whole or half point from -50 to 50")
 
 NONE_WORDS = frozenset({"none", "off", "no limit", "-"})
 TRUE_WORDS = frozenset({"on", "yes", "true", "1"})
@@ -116,7 +128,7 @@ def read_switch(key: str, text: str, example: str = "on") -> bool:
         return True
     if value in FALSE_WORDS:
         return False
-    raise refuse(key, "on or off", text, example)
+    raise refuse(key, ON_OR_OFF, text, example)
 
 
 def show_switch(value: SettingValue) -> str:
@@ -138,7 +150,11 @@ def whole(
 ) -> Setting:
     """A whole-number setting from ``low`` to ``high``; ``none``: what "none" means, when
     the setting allows it (e.g. "no limit")."""
-    allowed = f"a whole number from {low} to {high}" + (f", or none ({none})" if none else "")
+    allowed = (
+        Msg("a whole number from {low} to {high}, or none ({none})", low=low, high=high, none=none)
+        if none
+        else Msg("a whole number from {low} to {high}", low=low, high=high)
+    )
 
     def read(text: str) -> SettingValue:
         return read_whole(key, text, low, high, example, allowed, none=bool(none))
@@ -163,7 +179,7 @@ def choice(
 ) -> Setting:
     """One of a few words (any case; stored as declared, e.g. a class letter ``B``)."""
     words = tuple(choices)
-    allowed = "one of " + ", ".join(words)
+    allowed = Msg("one of {choices}", choices=", ".join(words))
     by_fold = {word.lower(): word for word in words}
 
     def read(text: str) -> SettingValue:
@@ -181,7 +197,7 @@ def switch(
     key: str, summary: str, *, params: type[Any], field: str, rule: str = "", example: str = "on"
 ) -> Setting:
     """An on/off setting."""
-    allowed = "on or off"
+    allowed = ON_OR_OFF
 
     return Setting(
         key,
@@ -209,7 +225,7 @@ def rank(
     rule: str = "",
 ) -> Setting:
     """A rank setting from ``low`` to ``high`` (e.g. 30k to 9d)."""
-    allowed = f"a rank from {low} to {high}"
+    allowed = Msg("a rank from {low} to {high}", low=str(low), high=str(high))
 
     def read(text: str) -> SettingValue:
         try:
@@ -236,7 +252,7 @@ def komi_text(value: SettingValue) -> str:
 
 def read_komi(key: str, text: str, example: str) -> Fraction:
     """A whole or half point from -50 to 50 (what a game's ``komi=`` takes)."""
-    allowed = "a whole or half point from -50 to 50"
+    allowed = HALF_POINTS
     value = text.strip().replace(",", ".")
     try:
         number = Fraction(value)
@@ -261,7 +277,7 @@ def komi(
         field,
         rule,
         True,
-        "a whole or half point from -50 to 50",
+        HALF_POINTS,
     )
 
 
@@ -269,7 +285,7 @@ def boards(
     key: str, summary: str, *, params: type[Any], field: str, example: str, rule: str = ""
 ) -> Setting:
     """A set of board sizes (e.g. ``19`` or ``13,19``), each from 5 to 25."""
-    allowed = "board sizes from 5 to 25 separated by commas"
+    allowed = Msg("board sizes from 5 to 25 separated by commas")
 
     def read(text: str) -> SettingValue:
         parts = [part.strip() for part in text.replace(" ", ",").split(",") if part.strip()]
@@ -295,7 +311,10 @@ def time_control(key: str, text: str, example: str) -> TimeControl:
     try:
         return TimeControl.parse(text)
     except EngineError as error:
-        raise EngineError(f"{key}: {error} (e.g. {key} {example})") from None
+        reason = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
+        raise EngineError(
+            Msg("{key}: {error} (e.g. {key} {example})", key=key, error=reason, example=example)
+        ) from None
 
 
 def params_with(params: P, settings: Iterable[Setting], values: Iterable[tuple[str, object]]) -> P:

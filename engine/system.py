@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from engine.calendar import Phase
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.types import Entry, Event, Game, PlayerId, Tournament
 
 Value = int | Fraction | str | None
@@ -178,7 +179,7 @@ class RatingScale:
         return isinstance(value, int | Fraction) and self.low <= value <= self.high
 
     def __str__(self) -> str:
-        return f"{self.name} scale ({self.low} to {self.high})"
+        return Msg("{name} scale ({low} to {high})", name=self.name, low=self.low, high=self.high)
 
 
 class RatingSystem(Protocol):
@@ -186,6 +187,10 @@ class RatingSystem(Protocol):
 
     key: str
     """Registry key: ``mgsz``, ``tensuusei``, ``swedish``, ``psg``, ``gor``."""
+
+    language: str
+    """The language of the rulebook's country (``hu`` MGSZ, ``ja`` Tensuusei, ``sv`` Swedish,
+    ``pl`` PSG, ``en`` GoR): a club's default language (issue 13)."""
 
     scheduled: frozenset[Phase]
     """The scheduled moments whose events change this system's ratings (``DAY_END`` for
@@ -273,8 +278,49 @@ class RatingSystem(Protocol):
         ...
 
 
-UNPLAYED = "an unplayed game (a bye, no-show or forfeit) is stored and shown, never rated"
-NO_RESULT = "a game without a result is stored, not rated until its result is known"
+UNPLAYED = Msg("an unplayed game (a bye, no-show or forfeit) is stored and shown, never rated")
+NO_RESULT = Msg("a game without a result is stored, not rated until its result is known")
+
+
+def listed(items: Sequence[str]) -> str:
+    """``items`` joined by commas, kept translatable: ``a, b, c`` is ``{first}, {rest}``
+    nested, so that each item (a :class:`~engine.text.Msg`) is translated on its own and a
+    language may write its own separator (Japanese 、)."""
+    if not items:
+        return ""
+    text = items[-1]
+    for item in reversed(items[:-1]):
+        # TRANSLATORS: two items of a list (each may itself be a list); Japanese: {first}、{rest}
+        text = Msg("{first}, {rest}", first=item, rest=text)
+    return text
+
+
+def unit(counted: Msg) -> Msg:
+    """A unit after a number (``points`` in ``3 points``), from ``plural(singular, plural, n)``.
+
+    Its English text is the plural, as cards and pending values always carried it (the bot
+    writes ``1 point`` by its own English rule); a catalogue still chooses its own form by
+    ``n`` (Polish punkt, punkty, punktów)."""
+    assert counted.plural_template is not None, "unit() takes a plural(...) message"
+    return Msg.rendered(
+        counted.plural_template.format(**counted.args),
+        counted.template,
+        counted.plural_template,
+        counted.n,
+        counted.args,
+    )
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """``parts`` joined by semicolons (the clauses of a history note), kept translatable as
+    :func:`listed` keeps a list."""
+    if not parts:
+        return ""
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        # TRANSLATORS: two clauses of a history note, separated by a semicolon
+        text = Msg("{first}; {rest}", first=part, rest=text)
+    return text
 
 
 def never_rated(game: Game) -> str | None:

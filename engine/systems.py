@@ -17,6 +17,7 @@ from engine.settings import Setting, params_with
 from engine.swedish import Swedish
 from engine.system import RatingSystem
 from engine.tensuusei import Tensuusei
+from engine.text import Msg
 
 SYSTEMS: dict[str, Callable[..., RatingSystem]] = {
     "mgsz": Mgsz,
@@ -58,6 +59,14 @@ SYSTEM_SETTINGS: dict[str, tuple[Setting, ...]] = {key: settings_of(key) for key
 """Every registered system's settings, by system key."""
 
 
+def home_language(key: str) -> str:
+    """The language of the rulebook of the system ``key`` (its country's: ``mgsz`` → ``hu``),
+    a club's default language; ``en`` for an unknown key."""
+    factory = SYSTEMS.get(key.strip().lower())
+    language = getattr(factory, "language", None)
+    return language if isinstance(language, str) else "en"
+
+
 def system_named(key: str, values: Iterable[tuple[str, object]] = ()) -> RatingSystem:
     """A fresh ledger of the system ``key``; ``values`` (prefixed keys and typed values,
     engine.settings) replace its defaults.
@@ -70,7 +79,9 @@ def system_named(key: str, values: Iterable[tuple[str, object]] = ()) -> RatingS
         factory = SYSTEMS[key.strip().lower()]
     except KeyError:
         known = ", ".join(SYSTEMS)
-        raise KeyError(f"unknown rating system {key!r}; choose one of {known}") from None
+        raise KeyError(
+            Msg("unknown rating system {key}; choose one of {known}", key=repr(key), known=known)
+        ) from None
     system = factory()
     values = tuple(values)
     if not values:

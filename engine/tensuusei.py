@@ -42,8 +42,11 @@ from engine.system import (
     RankLimit,
     RatingScale,
     Weight,
+    listed,
     never_rated,
+    unit,
 )
+from engine.text import Msg, plural
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -105,12 +108,18 @@ class TensuuseiParams:
     def __post_init__(self) -> None:
         if self.spacing < 1:
             raise EngineError(
-                f"the points spacing between ranks must be 1 or more, not {self.spacing}"
+                Msg(
+                    "the points spacing between ranks must be 1 or more, not {value}",
+                    value=self.spacing,
+                )
             )
         if self.max_games_per_pair_day is not None and self.max_games_per_pair_day < 1:
             raise EngineError(
-                "games a pair may count per day must be 1 or more (or none for no limit), "
-                f"not {self.max_games_per_pair_day}"
+                Msg(
+                    "games a pair may count per day must be 1 or more (or none for no limit), "
+                    "not {value}",
+                    value=self.max_games_per_pair_day,
+                )
             )
 
 
@@ -119,41 +128,41 @@ DEFAULT_PARAMS = TensuuseiParams()
 SETTINGS: tuple[Setting, ...] = (
     settings.whole(
         "tensuusei.anchor",
-        "a new 1 dan's points: where the rank line starts",
+        Msg("a new 1 dan's points: where the rank line starts"),
         params=TensuuseiParams,
         field="anchor_1d",
         low=1,
         high=100_000,
         example="130",
-        rule="Tensuusei initial points assignment (Tagajo branch, Nihon Kiin): 1d = 130",
+        rule=Msg("Tensuusei initial points assignment (Tagajo branch, Nihon Kiin): 1d = 130"),
     ),
     settings.whole(
         "tensuusei.spacing",
-        "points between two ranks on the rank line",
+        Msg("points between two ranks on the rank line"),
         params=TensuuseiParams,
         field="spacing",
         low=1,
         high=10_000,
         example="12",
-        rule="Tensuusei initial points assignment: 12 points a rank",
+        rule=Msg("Tensuusei initial points assignment: 12 points a rank"),
     ),
     settings.whole(
         "tensuusei.pair_games_per_day",
-        "games one pair may count a day",
+        Msg("games one pair may count a day"),
         params=TensuuseiParams,
         field="max_games_per_pair_day",
         low=1,
         high=100,
         example="3",
-        none="every game counts",
-        rule="Tensuusei local rule 1: up to three games a pair a day",
+        none=Msg("every game counts"),
+        rule=Msg("Tensuusei local rule 1: up to three games a pair a day"),
     ),
     settings.switch(
         "tensuusei.settle_end_of_day",
-        "points change at the end of the day, not game by game",
+        Msg("points change at the end of the day, not game by game"),
         params=TensuuseiParams,
         field="settle_end_of_day",
-        rule="Tensuusei local rule 2: points are settled at the end of the day",
+        rule=Msg("Tensuusei local rule 2: points are settled at the end of the day"),
     ),
 )
 """The club's Tensuusei settings (``/club set tensuusei.…``); defaults from TensuuseiParams."""
@@ -228,8 +237,12 @@ def handicap_from_points(white_points: int, black_points: int) -> tuple[int, int
     difference = white_points - black_points
     if difference < 0:
         raise RuleError(
-            f"White takes the higher points: {white_points} (White) is below {black_points} "
-            "(Black); swap the players"
+            Msg(
+                "White takes the higher points: {white} (White) is below {black} "
+                "(Black); swap the players",
+                white=white_points,
+                black=black_points,
+            )
         )
     if difference > TABLE_MAX_DIFFERENCE:
         # rules.md §2.1 Decision: beyond the table, answer its last cell and say so
@@ -286,6 +299,8 @@ class Tensuusei:
     """
 
     key = "tensuusei"
+    language = "ja"
+    """Japanese, the points system's (点数制): a club's default language (issue 13)."""
     scheduled = frozenset({Phase.DAY_END})
     """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
 
@@ -322,8 +337,12 @@ class Tensuusei:
         for player in (game.black, game.white):
             if player not in self._players:
                 raise RuleError(
-                    f"player {player} is not registered under Tensuusei; register them "
-                    "with a rank first (e.g. /register NAME 5k)"
+                    Msg(
+                        "player {player} is not registered under Tensuusei; register them "
+                        "with a rank first (e.g. {example})",
+                        player=player,
+                        example="/register NAME 5k",
+                    )
                 )
         changes: list[Change] = []
         self._rate(game, changes)
@@ -349,36 +368,59 @@ class Tensuusei:
 
     def _register(self, event: Registered) -> list[Change]:
         if event.player in self._players:
-            raise RuleError(f"player {event.player} is already registered under Tensuusei")
+            raise RuleError(
+                Msg("player {player} is already registered under Tensuusei", player=event.player)
+            )
         points = event.rating
         if points is None:
             points = initial_points(event.rank, self.params)
         self._players[event.player] = _Player(points)
         rank = self._rank(points)
         note = (
-            f"{points} points carried over"
+            plural("{n} point carried over", "{n} points carried over", points)
             if event.rating is not None
-            else f"{points} points for {event.rank} (the club's line: 1d = "
-            f"{self.params.anchor_1d}, {self.params.spacing} points a rank)"
+            else plural(
+                "{n} point for {rank} (the club's line: 1d = {anchor}, {spacing} points a rank)",
+                "{n} points for {rank} (the club's line: 1d = {anchor}, {spacing} points a rank)",
+                points,
+                rank=str(event.rank),
+                anchor=self.params.anchor_1d,
+                spacing=self.params.spacing,
+            )
         )
         return [Change(event.player, event.date, "registration", None, points, rank, rank, note)]
 
     def _override(self, event: Override) -> list[Change]:
         player = self._players.get(event.player)
         if player is None:
-            raise RuleError(f"player {event.player} is not registered under Tensuusei")
+            raise RuleError(
+                Msg("player {player} is not registered under Tensuusei", player=event.player)
+            )
         if event.rating is not None:
             points = event.rating
         elif event.rank is not None:
             # ours: a rank alone sets the points to that rank's initial points (§2.2)
             points = initial_points(event.rank, self.params)
         else:
-            raise RuleError("an override needs new points or a rank, e.g. rating=120 or rank=2k")
+            raise RuleError(
+                Msg(
+                    "an override needs new points or a rank, e.g. {example} or {other}",
+                    example="rating=120",
+                    other="rank=2k",
+                )
+            )
         before = player.points
         player.points = points
         note = event.reason
         if points != before:
-            note = f"{note} (committee: {points - before:+d} points outside any game)".strip()
+            committee = Msg(
+                "(committee: {change} points outside any game)", change=f"{points - before:+d}"
+            )
+            note = (
+                Msg("{reason} {committee}", reason=note, committee=committee)
+                if note
+                else committee
+            )
         return [
             Change(
                 event.player,
@@ -455,7 +497,7 @@ class Tensuusei:
                 pending[0] += delta
                 pending[1] += 1
             return
-        note = "jigo: a win for White (Tensuusei)" if game.result is Result.JIGO else ""
+        note = JIGO_NOTE if game.result is Result.JIGO else ""
         source = f"game:{game.id}"
         for player_id, player, delta in ((winner, won, 1), (loser, lost, -1)):
             before = player.points
@@ -475,9 +517,14 @@ class Tensuusei:
 
     def _not_counted(self, game: Game, ordinal: int, limit: int, changes: list[Change]) -> None:
         """A pair's game beyond the day's limit: a history row that moves no points (§2.3)."""
-        note = (
-            f"{_ordinal(ordinal)} game of the pair on {game.date.isoformat()}: not rated "
-            f"(Tensuusei local rule: {limit} games a pair a day)"
+        note = plural(
+            "{ordinal} game of the pair on {date}: not rated "
+            "(Tensuusei local rule: {n} game a pair a day)",
+            "{ordinal} game of the pair on {date}: not rated "
+            "(Tensuusei local rule: {n} games a pair a day)",
+            limit,
+            ordinal=_ordinal(ordinal),
+            date=game.date.isoformat(),
         )
         source = f"game:{game.id}"
         for player in (game.black, game.white):
@@ -546,21 +593,21 @@ class Tensuusei:
         state = self._players[player]
         net = state.pending_total()
         values = [
-            Measure("points", "points", state.points, "points"),
-            Measure("rank_equivalent", "rank equivalent", str(self._rank(state.points))),
-            Measure("pending", "pending", net, "points"),
+            Measure("points", POINTS, state.points, _points(state.points)),
+            Measure("rank_equivalent", Msg("rank equivalent"), str(self._rank(state.points))),
+            Measure("pending", PENDING, net, _points(net)),
         ]
         if state.pending:
-            values.append(Measure("pending_days", "pending", _pending_text(state)))
+            values.append(Measure("pending_days", PENDING, _pending_text(state)))
         return Card(
             player=player,
             rank=self._rank(state.points),
             rating=state.points,
-            rating_label="points",
+            rating_label=POINTS,
             sort_key=(state.points,),
             games=state.games,
             last_played=state.last_played,
-            pending=Pending(net, "points", Phase.DAY_END) if state.pending else None,
+            pending=Pending(net, _points(net), Phase.DAY_END) if state.pending else None,
             values=tuple(values),
         )
 
@@ -568,9 +615,10 @@ class Tensuusei:
         """A club day settled (rules.md §2.3 local rule 2); ``None`` at the other moments."""
         if phase is not Phase.DAY_END:
             return None
+        title = Msg("the day {day} is settled", day=label)
         if any(c.rating_after != c.rating_before for c in changes):
-            return Notice(f"the day {label} is settled")
-        return Notice(f"the day {label} is settled", ("Every pair broke even: no points moved.",))
+            return Notice(title)
+        return Notice(title, (Msg("Every pair broke even: no points moved."),))
 
     def rank_bands(self) -> tuple[Band, ...]:
         """Each rank's points around its initial points, one ``spacing`` wide (rules.md §2.2),
@@ -605,15 +653,19 @@ class Tensuusei:
         if common is not None:
             return common
         if game.pair_go:
-            return "pair go games are stored, not rated under Tensuusei"
+            return Msg("pair go games are stored, not rated under Tensuusei")
         if game.board != RATED_BOARD:
-            return (
-                f"{game.board}×{game.board} games are not rated under Tensuusei (the handicap "
-                "table is for 19×19)"
+            return Msg(
+                "{size}×{size} games are not rated under Tensuusei (the handicap "
+                "table is for 19×19)",
+                size=game.board,
             )
         for player in (game.black, game.white):
             if player not in self._players:
-                return f"player {player} has no Tensuusei points, so the game moves none"
+                return Msg(
+                    "player {player} has no Tensuusei points, so the game moves none",
+                    player=player,
+                )
         limit = self.params.max_games_per_pair_day
         if limit is None:
             return None
@@ -623,9 +675,14 @@ class Tensuusei:
         if pair_day is None or len(pair_day.counted) < limit:
             return None
         ordinal = _ordinal(len(pair_day.counted) + len(pair_day.skipped) + 1)
-        return (
-            f"{ordinal} game between these two players on {game.date.isoformat()} "
-            f"(Tensuusei local rule: {limit} games a pair a day)"
+        return plural(
+            "{ordinal} game between these two players on {date} "
+            "(Tensuusei local rule: {n} game a pair a day)",
+            "{ordinal} game between these two players on {date} "
+            "(Tensuusei local rule: {n} games a pair a day)",
+            limit,
+            ordinal=ordinal,
+            date=game.date.isoformat(),
         )
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
@@ -638,23 +695,34 @@ class Tensuusei:
             # equal points: ``b`` takes White here, like §5's advice (nigiri in practice)
             white, black = b, a
             if points_a == points_b:
-                notes.append("equal points: choose colours by nigiri")
+                notes.append(Msg("equal points: choose colours by nigiri"))
         white_points, black_points = max(points_a, points_b), min(points_a, points_b)
         stones, komi, beyond = handicap_from_points(white_points, black_points)
         difference = white_points - black_points
         if beyond:
             notes.append(
-                f"a difference of {difference} points is beyond the table (0–"
-                f"{TABLE_MAX_DIFFERENCE}): its last cell, {stones} stones and komi {komi}"
+                Msg(
+                    "a difference of {difference} points is beyond the table (0–{most}): "
+                    "its last cell, {stones} stones and komi {komi}",
+                    difference=difference,
+                    most=TABLE_MAX_DIFFERENCE,
+                    stones=stones,
+                    komi=komi,
+                )
             )
         if komi < 0:
-            notes.append(f"komi {-komi} to Black")
-        notes.append("a jigo counts as a win for White")
-        notes.append("komi is given as stones in the prisoner tray (local rule 3)")
+            notes.append(Msg("komi {komi} to Black", komi=-komi))
+        notes.append(Msg("a jigo counts as a win for White"))
+        notes.append(Msg("komi is given as stones in the prisoner tray (local rule 3)"))
         if reduction:
-            notes.append(f"a handicap reduction ({reduction}) does not apply under Tensuusei")
+            notes.append(
+                Msg(
+                    "a handicap reduction ({reduction}) does not apply under Tensuusei",
+                    reduction=reduction,
+                )
+            )
         if self._players[a].pending or self._players[b].pending:
-            notes.append("from the settled points; a day's games settle at its end")
+            notes.append(Msg("from the settled points; a day's games settle at its end"))
         return HandicapAdvice(black, white, stones, Fraction(komi), tuple(notes), own_komi=True)
 
     def promotion(self, player: PlayerId) -> Progress:
@@ -665,18 +733,39 @@ class Tensuusei:
         nxt = next_step_points(state.points, params)
         target_step = _raw_step(state.points, params) + 1
         target = Rank(target_step) if _LOWEST_STEP <= target_step <= _HIGHEST_STEP else None
+        settled = (
+            plural(
+                "{n} point (settled), pending {pending}.",
+                "{n} points (settled), pending {pending}.",
+                state.points,
+                pending=_pending_text(state),
+            )
+            if state.pending
+            else plural("{n} point (settled).", "{n} points (settled).", state.points)
+        )
         lines = [
-            "Tensuusei has no promotion: the points are the standing, and they set the handicap.",
-            f"{state.points} points (settled)"
-            + (f", pending {_pending_text(state)}" if state.pending else "")
-            + ".",
-            f"Rank equivalent {rank} on the club's line (1d = {params.anchor_1d}, "
-            f"{params.spacing} points a rank).",
+            Msg(
+                "Tensuusei has no promotion: the points are the standing, and they set the "
+                "handicap."
+            ),
+            settled,
+            Msg(
+                "Rank equivalent {rank} on the club's line (1d = {anchor}, "
+                "{spacing} points a rank).",
+                rank=str(rank),
+                anchor=params.anchor_1d,
+                spacing=params.spacing,
+            ),
         ]
         if target is not None:
             lines.append(
-                f"The next step ({target} equivalent) begins at {nxt} points: "
-                f"{nxt - state.points} to go."
+                Msg(
+                    "The next step ({target} equivalent) begins at {points} points: "
+                    "{to_go} to go.",
+                    target=str(target),
+                    points=nxt,
+                    to_go=nxt - state.points,
+                )
             )
         return Progress(player, rank, target, tuple(lines))
 
@@ -687,7 +776,7 @@ class Tensuusei:
         margin = SCALE_MARGIN_RANKS * self.params.spacing
         low = initial_points(_RANKS[_LOWEST_STEP], self.params) - margin
         high = initial_points(_RANKS[_HIGHEST_STEP], self.params) + margin
-        return RatingScale("Tensuusei points", low, high)
+        return RatingScale(Msg("Tensuusei points"), low, high)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole ledger as plain, canonically ordered data."""
@@ -718,11 +807,24 @@ class Tensuusei:
         }
 
 
+POINTS = Msg("points")
+"""The Tensuusei rating's name on a card (Japanese: 点数)."""
+PENDING = Msg("pending")
+JIGO_NOTE = Msg("jigo: a win for White (Tensuusei)")
+
+
+def _points(value: int) -> str:
+    """The unit of ``value`` points (one point, two points)."""
+    return unit(plural("point", "points", abs(value)))
+
+
 def _pending_text(player: _Player) -> str:
     """``+1 from 2026-11-20, −1 from 2026-11-21``: each unsettled day's net (rules.md §2.3)."""
-    return ", ".join(
-        f"{_signed(net)} from {day.isoformat()}"
-        for day, (net, _) in sorted(player.pending.items())
+    return listed(
+        [
+            Msg("{change} from {date}", change=_signed(net), date=day.isoformat())
+            for day, (net, _) in sorted(player.pending.items())
+        ]
     )
 
 
@@ -731,9 +833,18 @@ def _signed(value: int) -> str:
 
 
 def _ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st (each language writes its own)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        # TRANSLATORS: an ordinal number (4th, 11th): "game {ordinal} of the day"
+        return Msg("{n}th", n=n)
+    if n % 10 == 1:
+        # TRANSLATORS: an ordinal number ending in 1 (1st, 21st)
+        return Msg("{n}st", n=n)
+    if n % 10 == 2:
+        # TRANSLATORS: an ordinal number ending in 2 (2nd, 22nd)
+        return Msg("{n}nd", n=n)
+    # TRANSLATORS: an ordinal number ending in 3 (3rd, 23rd)
+    return Msg("{n}rd", n=n)
 
 
 _NOTE_GAMES = 6  # games listed by number in a day's note; more are summed up (a chat line)
@@ -752,27 +863,54 @@ def _day_note(
     {game:14}: 4th game of the pair that day, not rated (3 a pair a day count)``. The engine
     knows no names: ``{player:ID}`` and ``{game:ID}`` are filled in by whoever shows the note
     (the player's name, the game's club number)."""
-    words = []
+    words: list[str] = []
     for gid, winner, jigo in pair_day.counted[:_NOTE_GAMES]:
-        won = winner == player
-        word = "won" if won else "lost"
-        words.append(f"{{game:{gid}}} jigo ({word} with {'White' if won else 'Black'})" if jigo
-                     else f"{{game:{gid}}} {word}")  # fmt: skip
+        mark = f"{{game:{gid}}}"
+        if winner != player:  # a jigo is won by White (§2.1): the loser had Black
+            words.append(Msg("{game} jigo (lost with Black)", game=mark) if jigo
+                         else Msg("{game} lost", game=mark))  # fmt: skip
+        else:
+            words.append(Msg("{game} jigo (won with White)", game=mark) if jigo
+                         else Msg("{game} won", game=mark))  # fmt: skip
     more = len(pair_day.counted) - _NOTE_GAMES
     if more > 0:
-        words.append(f"{more} more")
-    note = f"{wins}–{losses} against {{player:{opponent}}}: " + ", ".join(words)
+        words.append(Msg("{n} more", n=more))
+    score = f"{wins}–{losses}"
+    opponent_mark = f"{{player:{opponent}}}"
     skipped = pair_day.skipped
-    if skipped and limit is not None:
-        numbers = ", ".join(f"{{game:{gid}}}" for gid in skipped[:_NOTE_GAMES])
-        if len(skipped) > _NOTE_GAMES:
-            numbers += f" and {len(skipped) - _NOTE_GAMES} more"
-        first = _ordinal(limit + 1)
-        which = f"{first} game" if len(skipped) == 1 else f"{first} and later games"
-        note += (
-            f"; {numbers}: {which} of the pair that day, not rated ({limit} a pair a day count)"
+    if not skipped or limit is None:
+        return Msg(
+            "{score} against {opponent}: {games}",
+            score=score,
+            opponent=opponent_mark,
+            games=listed(words),
         )
-    return note
+    marks = [f"{{game:{gid}}}" for gid in skipped[:_NOTE_GAMES]]
+    numbers = listed(marks)
+    if len(skipped) > _NOTE_GAMES:
+        numbers = Msg("{games} and {n} more", games=numbers, n=len(skipped) - _NOTE_GAMES)
+    first = _ordinal(limit + 1)
+    if len(skipped) == 1:
+        return Msg(
+            "{score} against {opponent}: {games}; {skipped}: {ordinal} game of the pair that "
+            "day, not rated ({limit} a pair a day count)",
+            score=score,
+            opponent=opponent_mark,
+            games=listed(words),
+            skipped=numbers,
+            ordinal=first,
+            limit=limit,
+        )
+    return Msg(
+        "{score} against {opponent}: {games}; {skipped}: {ordinal} and later games of the "
+        "pair that day, not rated ({limit} a pair a day count)",
+        score=score,
+        opponent=opponent_mark,
+        games=listed(words),
+        skipped=numbers,
+        ordinal=first,
+        limit=limit,
+    )
 
 
 def _round_order(game: Game) -> int:

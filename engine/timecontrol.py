@@ -18,8 +18,13 @@ from enum import Enum
 from fractions import Fraction
 
 from engine.errors import TimeControlError
+from engine.text import Msg
 
-TIME_EXAMPLE = "e.g. 60m, 60m 3x20s japanese, 40m 30/5m canadian, 90m+30s fischer or unlimited"
+TIME_EXAMPLE = Msg(
+    "e.g. {examples} or {unlimited}",
+    examples="60m, 60m 3x20s japanese, 40m 30/5m canadian, 90m+30s fischer",
+    unlimited="unlimited",
+)
 
 # MGSZ annex table 2: overtime counts as the time it gives for this many moves (rules.md §1.2)
 JAPANESE_MOVES = 45
@@ -52,9 +57,11 @@ class TimeControl:
 
     def __post_init__(self) -> None:
         if self.base_s < 0 or self.period_s < 0 or self.periods < 0 or self.moves < 0:
-            raise TimeControlError("times and counts cannot be negative")
+            raise TimeControlError(Msg("times and counts cannot be negative"))
         if self.overtime is Overtime.CANADIAN and self.moves <= 0:
-            raise TimeControlError("Canadian byo-yomi needs a number of moves, e.g. 30/5m")
+            raise TimeControlError(
+                Msg("Canadian byo-yomi needs a number of moves, e.g. {example}", example="30/5m")
+            )
 
     @property
     def base_minutes(self) -> Fraction:
@@ -99,19 +106,31 @@ class TimeControl:
         """
         words = text.replace("+", " ").lower().split()
         if not words:
-            raise TimeControlError(f"a time control is missing ({TIME_EXAMPLE})")
+            raise TimeControlError(
+                Msg("a time control is missing ({examples})", examples=TIME_EXAMPLE)
+            )
         if words in (["unlimited"], ["none"], ["no", "limit"]):
             return cls(base_s=0, unlimited=True)
         kind_word = words[-1] if words[-1] in _KINDS else None
         if kind_word is not None:
             words = words[:-1]
         if not words or len(words) > 2:
-            raise TimeControlError(f"cannot read the time control {text!r} ({TIME_EXAMPLE})")
+            raise TimeControlError(
+                Msg(
+                    "cannot read the time control {text} ({examples})",
+                    text=repr(text),
+                    examples=TIME_EXAMPLE,
+                )
+            )
         base_s = _seconds(words[0], text, default_unit="m")
         if len(words) == 1:
             if kind_word not in (None, "none", "absolute", "sudden"):
                 raise TimeControlError(
-                    f"{kind_word} overtime needs its periods, e.g. 60m 3x20s japanese"
+                    Msg(
+                        "{kind} overtime needs its periods, e.g. {example}",
+                        kind=kind_word,
+                        example="60m 3x20s japanese",
+                    )
                 )
             return cls(base_s=base_s)
         return _with_overtime(base_s, words[1], kind_word, text)
@@ -126,7 +145,14 @@ def _seconds(word: str, text: str, default_unit: str) -> int:
         return int(word) * (60 if default_unit == "m" else 1)
     match = _DURATION_RE.match(word)
     if match is None or not any(match.groups()):
-        raise TimeControlError(f"cannot read {word!r} in {text!r} as a duration ({TIME_EXAMPLE})")
+        raise TimeControlError(
+            Msg(
+                "cannot read {word} in {text} as a duration ({examples})",
+                word=repr(word),
+                text=repr(text),
+                examples=TIME_EXAMPLE,
+            )
+        )
     hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
     return hours * 3600 + minutes * 60 + seconds
 
@@ -135,14 +161,26 @@ def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> 
     if "x" in word:  # N x T: Japanese byo-yomi
         periods, _, length = word.partition("x")
         if kind_word not in (None, "japanese", "byoyomi", "byo-yomi") or not periods.isdecimal():
-            raise TimeControlError(f"{word!r} reads as Japanese byo-yomi, e.g. 60m 3x20s japanese")
+            raise TimeControlError(
+                Msg(
+                    "{word} reads as Japanese byo-yomi, e.g. {example}",
+                    word=repr(word),
+                    example="60m 3x20s japanese",
+                )
+            )
         return TimeControl(
             base_s, Overtime.JAPANESE, _seconds(length, text, "s"), periods=int(periods)
         )
     if "/" in word:  # M / T: Canadian byo-yomi
         moves, _, length = word.partition("/")
         if kind_word not in (None, "canadian") or not moves.isdecimal() or int(moves) == 0:
-            raise TimeControlError(f"{word!r} reads as Canadian byo-yomi, e.g. 40m 30/5m canadian")
+            raise TimeControlError(
+                Msg(
+                    "{word} reads as Canadian byo-yomi, e.g. {example}",
+                    word=repr(word),
+                    example="40m 30/5m canadian",
+                )
+            )
         return TimeControl(
             base_s, Overtime.CANADIAN, _seconds(length, text, "m"), moves=int(moves)
         )
@@ -150,7 +188,14 @@ def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> 
         return TimeControl(base_s, Overtime.FISCHER, _seconds(word, text, "s"))
     if kind_word in ("japanese", "byoyomi", "byo-yomi"):  # "60m 30s japanese": one period
         return TimeControl(base_s, Overtime.JAPANESE, _seconds(word, text, "s"), periods=1)
-    raise TimeControlError(f"cannot read the overtime {word!r} in {text!r} ({TIME_EXAMPLE})")
+    raise TimeControlError(
+        Msg(
+            "cannot read the overtime {word} in {text} ({examples})",
+            word=repr(word),
+            text=repr(text),
+            examples=TIME_EXAMPLE,
+        )
+    )
 
 
 def _duration(seconds: int) -> str:

@@ -13,6 +13,7 @@ from enum import Enum
 from fractions import Fraction
 
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 
 PlayerId = int
@@ -79,9 +80,9 @@ class Game:
 
     def __post_init__(self) -> None:
         if self.black == self.white:
-            raise ValueError("a player cannot play themselves")
+            raise ValueError(Msg("a player cannot play themselves"))
         if not 0 <= self.stones <= 9:
-            raise ValueError(f"handicap stones must be 0–9, not {self.stones}")
+            raise ValueError(Msg("handicap stones must be 0–9, not {stones}", stones=self.stones))
 
     @property
     def rated(self) -> bool:

@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from engine import settings
@@ -57,6 +58,7 @@ from engine.system import (
     Weight,
     never_rated,
 )
+from engine.text import Msg, plural
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -76,7 +78,10 @@ from engine.types import (
     VerificationSuspended,
 )
 
-RULEBOOK = "the EGF rating system (GoR)"
+RULEBOOK = Msg("the EGF rating system (GoR)")
+GOR = Msg("GoR")
+"""The rating's name on a card and its unit."""
+CLASS_LABEL = Msg("Tournament class")
 FULL_BOARD = 19  # rules.md §6 Decision: only 19×19 games are rated
 FLOOR_MILLI = FLOOR * 1000
 SCALE = (FLOOR, TOP - 100)  # a GoR a player can hold: the floor up to 3200 (β needs < 3300)
@@ -122,27 +127,46 @@ def tournament_class(tournament: Tournament) -> GorClass:
     if given:
         if given not in CLASS_WEIGHTS:
             raise RuleError(
-                f"tournament {tournament.name!r} has class {tournament.klass!r}; the EGF "
-                f"classes are A, B, C and D (e.g. class=B, or CL[B] in an h9 header)"
+                Msg(
+                    "tournament {tournament} has class {klass}; the EGF "
+                    "classes are A, B, C and D (e.g. {example}, or {header} in an h9 header)",
+                    tournament=repr(tournament.name),
+                    klass=repr(tournament.klass),
+                    example="class=B",
+                    header="CL[B]",
+                )
             )
         weight = CLASS_WEIGHTS[given]
-        line = f"class {given} given for the tournament: every change × {_weight(weight)}"
+        line = Msg(
+            "class {klass} given for the tournament: every change × {weight}",
+            klass=given,
+            weight=_weight(weight),
+        )
         return GorClass(given, weight, (line,))
     time = tournament.time
     if time is None:
         raise RuleError(
-            f"the time control of tournament {tournament.name!r} is not known, so its EGF "
-            f"class cannot be found: give one (e.g. {TIME_EXAMPLE}) or its class "
-            f"(e.g. class=B, or CL[B] in the h9 header)"
+            Msg(
+                "the time control of tournament {tournament} is not known, so its EGF "
+                "class cannot be found: give one (e.g. {time}) or its class "
+                "(e.g. {example}, or {header} in the h9 header)",
+                tournament=repr(tournament.name),
+                time=TIME_EXAMPLE,
+                example="class=B",
+                header="CL[B]",
+            )
         )
     letter = class_of_time(time)
+    basis: str
     if time.unlimited:
-        basis = "no time limit"
+        basis = Msg("no time limit")
     else:
-        basis = (
-            f"{time}: basic time {_minutes(time.base_minutes)} min, adjusted time "
-            f"{_minutes(adjusted_minutes(time))} min (overtime for 45 moves of Japanese "
-            f"byo-yomi, 60 of Canadian, 120 of a Fischer increment)"
+        basis = Msg(
+            "{time}: basic time {basic} min, adjusted time {adjusted} min (overtime for 45 "
+            "moves of Japanese byo-yomi, 60 of Canadian, 120 of a Fischer increment)",
+            time=str(time),
+            basic=_minutes(time.base_minutes),
+            adjusted=_minutes(adjusted_minutes(time)),
         )
     if letter is None:
         _, basic_d, adjusted_d = ONLINE_CLASS_TIMES
@@ -151,14 +175,26 @@ def tournament_class(tournament: Tournament) -> GorClass:
             Fraction(0),
             (
                 basis,
-                "below class C (basic time at least 25 min and adjusted time at least 30 min): "
-                "not rated under the EGF GoR",
-                f"an online tournament of at least {basic_d}/{adjusted_d} min is class D: "
-                "give its class (class=D, or CL[D] in an h9 header)",
+                Msg(
+                    "below class C (basic time at least 25 min and adjusted time at least "
+                    "30 min): not rated under the EGF GoR"
+                ),
+                Msg(
+                    "an online tournament of at least {basic}/{adjusted} min is class D: "
+                    "give its class ({example}, or {header} in an h9 header)",
+                    basic=basic_d,
+                    adjusted=adjusted_d,
+                    example="class=D",
+                    header="CL[D]",
+                ),
             ),
         )
     weight = CLASS_WEIGHTS[letter]
-    line = f"class {letter} from the time control: every change × {_weight(weight)}"
+    line = Msg(
+        "class {klass} from the time control: every change × {weight}",
+        klass=letter,
+        weight=_weight(weight),
+    )
     return GorClass(letter, weight, (basis, line))
 
 
@@ -166,6 +202,8 @@ class Gor:
     """The EGF GoR (2021 recalculation) as a ledger (rules.md §6; the RatingSystem protocol)."""
 
     key = "gor"
+    language = "en"
+    """English, the EGF rating system's: a club's default language (issue 13)."""
     scheduled: frozenset[Phase] = frozenset()  # GoR has no scheduled moments
 
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]
@@ -191,13 +229,16 @@ class Gor:
     def _registered(self, event: Registered) -> list[Change]:
         """A new player: the given GoR, else the declared rank's (rules.md §6, New players)."""
         if event.player in self._players:
-            raise RuleError(f"player {event.player} is already registered")
+            raise RuleError(Msg("player {player} is already registered", player=event.player))
+        note: str
         if event.rating is not None:
             self._check_scale(event.rating)
-            milli, note = event.rating * 1000, "GoR given at registration"
+            milli, note = event.rating * 1000, Msg("GoR given at registration")
         else:
             milli = initial_rating(event.rank) * 1000
-            note = f"GoR of the declared rank {event.rank} (1d = 2100, 100 a rank)"
+            note = Msg(
+                "GoR of the declared rank {rank} (1d = 2100, 100 a rank)", rank=str(event.rank)
+            )
         self._players[event.player] = _Standing(milli)
         rank = rank_of(milli)
         return [
@@ -211,7 +252,11 @@ class Gor:
         for player in (game.black, game.white):
             if player not in self._players:
                 raise RuleError(
-                    f"player {player} of game {game.id} is not registered; register them first"
+                    Msg(
+                        "player {player} of game {game} is not registered; register them first",
+                        player=player,
+                        game=game.id,
+                    )
                 )
         if self.uncounted(game) is not None:
             return []
@@ -230,7 +275,7 @@ class Gor:
                 game.stones_for(player),
             )
             deltas[player] = to_milli(weight * change)
-        note = f"club game, class {letter} (× {_weight(CLASS_WEIGHTS[letter])})"
+        note = _club_note(letter)
         return self._commit(
             deltas,
             {black: 1, white: 1},
@@ -257,14 +302,24 @@ class Gor:
             for player in (game.black, game.white):
                 if player not in self._players and player not in entries:
                     raise RuleError(
-                        f"player {player} of game {game.id} (round {game.round}) has no entry "
-                        f"in tournament {tournament.name!r} and is not registered"
+                        Msg(
+                            "player {player} of game {game} (round {round}) has no entry "
+                            "in tournament {tournament} and is not registered",
+                            player=player,
+                            game=game.id,
+                            round=game.round,
+                            tournament=repr(tournament.name),
+                        )
                     )
                 entry = entries.get(player)
                 if (entry is None or entry.registered) and player not in self._players:
                     raise RuleError(
-                        f"player {player} of tournament {tournament.name!r} is entered as a "
-                        f"club player but is not registered; register them first"
+                        Msg(
+                            "player {player} of tournament {tournament} is entered as a "
+                            "club player but is not registered; register them first",
+                            player=player,
+                            tournament=repr(tournament.name),
+                        )
                     )
             games.append(game)
         if not games:
@@ -300,7 +355,7 @@ class Gor:
             p: to_milli(tournament_change(start[p], mine, weight)) for p, mine in played.items()
         }
         counts = {p: len(mine) for p, mine in played.items()}
-        note = f"class {klass.letter} (× {_weight(klass.weight)})"
+        note = Msg("class {klass} (× {weight})", klass=klass.letter, weight=_weight(klass.weight))
         return self._commit(
             deltas, counts, tournament.end, f"tournament:{tournament.id}", note, last
         )
@@ -310,15 +365,22 @@ class Gor:
         under GoR the rank follows the rating (rules.md §6, New players)."""
         standing = self._standing_or_error(event.player)
         if event.rating is None and event.rank is None:
-            raise RuleError("an override needs rating=N or rank=R, e.g. rating=2150")
+            raise RuleError(
+                Msg("an override needs rating=N or rank=R, e.g. {example}", example="rating=2150")
+            )
         if event.rating is not None:
             self._check_scale(event.rating)
             milli = event.rating * 1000
             if event.rank is not None and event.rank != rank_of(milli):
                 raise RuleError(
-                    f"under the EGF GoR the rank follows the rating: GoR {event.rating} is "
-                    f"{rank_of(milli)}, not {event.rank}; give the rating alone, e.g. "
-                    f"rating={initial_rating(event.rank)} for {event.rank}"
+                    Msg(
+                        "under the EGF GoR the rank follows the rating: GoR {rating} is "
+                        "{rank}, not {given}; give the rating alone, e.g. {example} for {given}",
+                        rating=event.rating,
+                        rank=str(rank_of(milli)),
+                        given=str(event.rank),
+                        example=f"rating={initial_rating(event.rank)}",
+                    )
                 )
         else:
             assert event.rank is not None
@@ -332,7 +394,7 @@ class Gor:
         self._check_scale(event.rating)
         date = dt.date(event.year, event.month, 1)
         source = f"egf:{event.year:04d}-{event.month:02d}"
-        note = "GoR from the European Go Database"
+        note = Msg("GoR from the European Go Database")
         return [self._set(event.player, standing, event.rating * 1000, date, source, note)]
 
     def _settings_changed(self, event: SettingsChanged) -> list[Change]:
@@ -383,7 +445,7 @@ class Gor:
             if standing.last_played is None or standing.last_played < last[player]:
                 standing.last_played = last[player]
             games = counts[player]
-            text = f"{note}, {games} game" + ("" if games == 1 else "s")
+            text = _games_note(note, games)
             changes.append(
                 Change(
                     player,
@@ -427,7 +489,14 @@ class Gor:
     def _check_scale(self, rating: int) -> None:
         if rating not in self.rating_scale():
             low, high = SCALE
-            raise RuleError(f"a GoR runs from {low} to {high}, not {rating} (e.g. 2100 for a 1d)")
+            raise RuleError(
+                Msg(
+                    "a GoR runs from {low} to {high}, not {rating} (e.g. 2100 for a 1d)",
+                    low=low,
+                    high=high,
+                    rating=rating,
+                )
+            )
 
     # ------------------------------------------------------------ queries
 
@@ -455,11 +524,11 @@ class Gor:
             player=player,
             rank=rank_of(standing.milli),
             rating=shown(standing.milli),
-            rating_label="GoR",
+            rating_label=GOR,
             sort_key=(standing.milli,),
             games=standing.games,
             last_played=standing.last_played,
-            values=(Measure("gor", "GoR", _decimals(standing.milli), "GoR"),),
+            values=(Measure("gor", GOR, _decimals(standing.milli), GOR),),
         )
 
     def lapsed(self) -> Collection[PlayerId]:
@@ -491,12 +560,14 @@ class Gor:
         stones = min(MAX_STONES, max(0, difference - reduction))
         notes = [_difference(milli_a, milli_b)]
         if difference - reduction > MAX_STONES:
-            notes.append(f"{difference} stones are capped at {MAX_STONES}")
+            notes.append(
+                Msg("{stones} stones are capped at {most}", stones=difference, most=MAX_STONES)
+            )
         if reduction:
-            notes.append(f"handicap reduced by {reduction}")
+            notes.append(Msg("handicap reduced by {reduction}", reduction=reduction))
         if stones == 0:
             if milli_a == milli_b:
-                notes.append("equal ratings: choose colours by nigiri")
+                notes.append(Msg("equal ratings: choose colours by nigiri"))
             return HandicapAdvice(black, white, 0, self.params.even_komi, tuple(notes))
         komi = Fraction(0) if stones == 1 else HANDICAP_KOMI
         return HandicapAdvice(black, white, stones, komi, tuple(notes))
@@ -506,27 +577,39 @@ class Gor:
         milli = self._standing(player).milli
         rank = rank_of(milli)
         if rank >= STRONGEST:
-            line = f"{rank}: the strongest rank on the ladder (GoR {shown(milli)})"
+            line = Msg(
+                "{rank}: the strongest rank on the ladder (GoR {rating})",
+                rank=str(rank),
+                rating=shown(milli),
+            )
             return Progress(player, rank, None, (line,))
         target = rank + 1
         bound = initial_rating(target)
         # whole points, rounded up: 95.347 to go needs 96 (95 are not enough)
         to_go = -(-(bound * 1000 - milli) // 1000)
-        now = str(shown(milli))
+        now: str = str(shown(milli))
         if shown(milli) >= bound:  # 2099.6 is shown as 2100 but is still 1k
-            now = f"{_decimals(milli)}, shown as {now}"
-        points = "point" if to_go == 1 else "points"
+            now = Msg("{exact}, shown as {shown}", exact=_decimals(milli), shown=now)
         lines = (
-            f"{to_go} GoR {points} to {target} (GoR {bound}; now {now})",
-            "under the EGF GoR the rank is the rating's, rounded down to the 100s: it moves "
-            "with every rated game, up and down",
+            plural(
+                "{n} GoR point to {target} (GoR {bound}; now {now})",
+                "{n} GoR points to {target} (GoR {bound}; now {now})",
+                to_go,
+                target=str(target),
+                bound=bound,
+                now=now,
+            ),
+            Msg(
+                "under the EGF GoR the rank is the rating's, rounded down to the 100s: it moves "
+                "with every rated game, up and down"
+            ),
         )
         return Progress(player, rank, target, lines)
 
     def rating_scale(self) -> RatingScale:
         """A GoR a player can hold: from the floor −900 to 3200 (rules.md §6; the top is ours,
         below 3300 where the formula ends)."""
-        return RatingScale("EGF GoR", *SCALE)
+        return RatingScale(Msg("EGF GoR"), *SCALE)
 
     def rank_bands(self) -> tuple[Band, ...]:
         """100 points a rank, 30k from −900 up to 9d from 2900 (rules.md §6)."""
@@ -546,9 +629,12 @@ class Gor:
         klass = tournament_class(tournament)
         lines = klass.lines
         if tournament.board != FULL_BOARD:
-            lines = (*lines, f"{tournament.board}×{tournament.board}: only 19×19 is rated")
-            return Weight("Tournament class", klass.letter, False, lines)
-        return Weight("Tournament class", klass.letter, klass.rated, lines)
+            lines = (
+                *lines,
+                Msg("{size}×{size}: only 19×19 is rated", size=tournament.board),
+            )
+            return Weight(CLASS_LABEL, klass.letter, False, lines)
+        return Weight(CLASS_LABEL, klass.letter, klass.rated, lines)
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Nothing: the EGF GoR rates club players at their rating, whatever rank they
@@ -594,7 +680,7 @@ class Gor:
     def _standing_or_error(self, player: PlayerId) -> _Standing:
         standing = self._players.get(player)
         if standing is None:
-            raise RuleError(f"player {player} is not registered")
+            raise RuleError(Msg("player {player} is not registered", player=player))
         return standing
 
 
@@ -620,10 +706,33 @@ def _not_rated(game: Game) -> str | None:
     if common is not None:
         return common
     if game.pair_go:
-        return f"pair go is not rated under {RULEBOOK} (games between two players only)"
+        return Msg(
+            "pair go is not rated under {rulebook} (games between two players only)",
+            rulebook=RULEBOOK,
+        )
     if game.board != FULL_BOARD:
-        return f"{game.board}×{game.board} games are not rated under {RULEBOOK} (19×19 only)"
+        return Msg(
+            "{size}×{size} games are not rated under {rulebook} (19×19 only)",
+            size=game.board,
+            rulebook=RULEBOOK,
+        )
     return None
+
+
+@cache
+def _club_note(letter: str) -> Msg:
+    """A club game's history note (one per class: the replay's hot path makes no new text)."""
+    return Msg(
+        "club game, class {klass} (× {weight})",
+        klass=letter,
+        weight=_weight(CLASS_WEIGHTS[letter]),
+    )
+
+
+@lru_cache(maxsize=256)
+def _games_note(note: str, games: int) -> Msg:
+    """An event's note with the games a player played in it (kept: notes repeat)."""
+    return plural("{note}, {n} game", "{note}, {n} games", games, note=note)
 
 
 def _value(milli: int) -> Fraction:
@@ -639,10 +748,19 @@ def _difference(milli_a: int, milli_b: int) -> str:
     kept = high - low
     seen = shown(high) - shown(low)
     if seen // RANK_POINTS == kept // (RANK_POINTS * 1000):
-        return f"GoR difference {seen} ({shown(high)} − {shown(low)})"
-    return (
-        f"GoR difference {_decimals(kept)} ({_decimals(high)} − {_decimals(low)}, "
-        f"shown {shown(high)} − {shown(low)})"
+        return Msg(
+            "GoR difference {difference} ({high} − {low})",
+            difference=seen,
+            high=shown(high),
+            low=shown(low),
+        )
+    return Msg(
+        "GoR difference {difference} ({high} − {low}, shown {shown_high} − {shown_low})",
+        difference=_decimals(kept),
+        high=_decimals(high),
+        low=_decimals(low),
+        shown_high=shown(high),
+        shown_low=shown(low),
     )
 
 

@@ -9,6 +9,7 @@ from engine.errors import EngineError
 from engine.gor.formula import CLASS_WEIGHTS
 from engine.handicap import EVEN_KOMI
 from engine.settings import Setting, choice
+from engine.text import Msg
 
 CLUB_CLASS = "C"  # rules.md §6 Decision: single club games are rated as class C
 
@@ -30,20 +31,27 @@ class GorParams:
         if self.club_class not in CLASS_WEIGHTS:
             allowed = ", ".join(CLASS_WEIGHTS)
             raise EngineError(
-                f"the club games' GoR class must be one of {allowed}, not {self.club_class!r} "
-                "(e.g. /club set gor.club_class B)"
+                Msg(
+                    "the club games' GoR class must be one of {allowed}, not {value} "
+                    "(e.g. {example})",
+                    allowed=allowed,
+                    value=repr(self.club_class),
+                    example="/club set gor.club_class B",
+                )
             )
 
 
 SETTINGS: tuple[Setting, ...] = (
     choice(
         "gor.club_class",
-        "the EGF tournament class single club games are rated as (A 1.00, B 0.75, C 0.50, "
-        "D 0.25 online)",
+        Msg(
+            "the EGF tournament class single club games are rated as (A 1.00, B 0.75, C 0.50, "
+            "D 0.25 online)"
+        ),
         params=GorParams,
         field="club_class",
         choices=CLASS_WEIGHTS,
         example="B",
-        rule="EGF GoR: club games count as class C unless the club sets another class",
+        rule=Msg("EGF GoR: club games count as class C unless the club sets another class"),
     ),
 )

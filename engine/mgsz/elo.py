@@ -27,6 +27,7 @@ from engine.mgsz.tables import (
     WIDTH_FROM_TOP,
 )
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.types import Outcome
 
 MILLI = 1000  # one game point in thousandths
@@ -215,7 +216,7 @@ def split_rounds(multiplier: int, rounds: int) -> list[int]:
     its own, the best the rule allows (ours).
     """
     if rounds < 0:
-        raise RuleError(f"a tournament cannot have {rounds} rounds")
+        raise RuleError(Msg("a tournament cannot have {rounds} rounds", rounds=rounds))
     if multiplier * rounds < SPLIT_AT:
         return [rounds]
     parts = -(-rounds // rounds_per_part_limit(multiplier))  # ceiling division

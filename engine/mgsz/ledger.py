@@ -51,7 +51,9 @@ from engine.system import (
     RatingScale,
     Weight,
     never_rated,
+    unit,
 )
+from engine.text import Msg, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -75,6 +77,8 @@ from engine.types import (
 
 # rules.md §1.5 (MGSZ §5(3)): the strongest initial rank an organiser may give
 MAX_INITIAL_RANK = Rank.kyu(5)
+ELO = Msg("Elo")
+"""The MGSZ rating's name on a card (Hungarian: Élő-pont)."""
 CLUB_TIME = TimeControl.parse("60m")
 """The club's usual time control for its club games until a period says otherwise (a club
 setting; rules.md §1.4 Decision — club games)."""
@@ -108,20 +112,22 @@ class MgszParams:
 SETTINGS: tuple[Setting, ...] = (
     settings.rank(
         "mgsz.max_initial_rank",
-        "the strongest rank an organiser may give a new player without a rating",
+        Msg("the strongest rank an organiser may give a new player without a rating"),
         params=MgszParams,
         field="max_initial_rank",
         low=Rank.kyu(30),
         high=Rank.dan(9),
         example="5k",
-        rule="MGSZ Minősítési Szabályzat 5.§ (3): stronger than 5 kyu needs the committee",
+        rule=Msg("MGSZ Minősítési Szabályzat 5.§ (3): stronger than 5 kyu needs the committee"),
     ),
     settings.switch(
         "mgsz.split_club_periods",
-        "split a big club rating period into parts, as a big tournament is split",
+        Msg("split a big club rating period into parts, as a big tournament is split"),
         params=MgszParams,
         field="split_club_periods",
-        rule="MGSZ Minősítési Szabályzat 6.§ (3) (splitting; for club periods hoshi's choice)",
+        rule=Msg(
+            "MGSZ Minősítési Szabályzat 6.§ (3) (splitting; for club periods hoshi's choice)"
+        ),
     ),
 )
 """The club's MGSZ settings (``/club set mgsz.…``); defaults from MgszParams. The even-game
@@ -171,6 +177,8 @@ class Mgsz:
     """The MGSZ rating system as a ledger (rules.md §1; the RatingSystem protocol)."""
 
     key = "mgsz"
+    language = "hu"
+    """Hungarian, the MGSZ Minősítési Szabályzat's: a club's default language (issue 13)."""
     scheduled = frozenset({Phase.PERIOD_END})
     """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 
@@ -206,28 +214,38 @@ class Mgsz:
     def _registered(self, event: Registered) -> list[Change]:
         """A new player: Elo = the given rating, else the rank table value (rules.md §1.4)."""
         if event.player in self._players:
-            raise RuleError(f"player {event.player} is already registered")
+            raise RuleError(Msg("player {player} is already registered", player=event.player))
         if event.rating is not None and event.rating < 0:
-            raise RuleError(f"an Elo rating cannot be negative, e.g. 1720, not {event.rating}")
+            raise RuleError(_negative_elo(event.rating))
         limit = self.params.max_initial_rank
         if event.rating is None and event.rank > limit and not event.committee:
             # rules.md §1.5 (§5(3)): the organiser gives at most 5k; stronger is the committee's
             raise RuleError(
-                f"a new player without a rating can start at {limit} at most, not {event.rank}: "
-                f"a stronger initial rank needs a rating committee decision (MGSZ §5(3)). "
-                f"Register them as {limit}, with the Elo they already have (after the rank), "
-                "or with the word override to record the committee's decision"
+                Msg(
+                    "a new player without a rating can start at {limit} at most, not {rank}: "
+                    "a stronger initial rank needs a rating committee decision (MGSZ §5(3)). "
+                    "Register them as {limit}, with the Elo they already have (after the rank), "
+                    "or with the word override to record the committee's decision",
+                    limit=str(limit),
+                    rank=str(event.rank),
+                )
             )
         # rules.md §1.4 Decision: default starting Elo = the rank table value of the rank
         elo = event.rating if event.rating is not None else rank_floor(event.rank)
         standing = _Standing(elo, event.rank)
         self._players[event.player] = standing
-        if event.rating is not None:
-            note = "rating given at registration"
+        note: str
+        if event.rating is not None and event.committee:
+            note = Msg("rating given at registration; initial rank by committee decision")
+        elif event.rating is not None:
+            note = Msg("rating given at registration")
+        elif event.committee:
+            note = Msg(
+                "Elo from the rank table for {rank}; initial rank by committee decision",
+                rank=str(event.rank),
+            )
         else:
-            note = f"Elo from the rank table for {event.rank}"
-        if event.committee:
-            note += "; initial rank by committee decision"
+            note = Msg("Elo from the rank table for {rank}", rank=str(event.rank))
         return [
             Change(
                 event.player,
@@ -250,7 +268,11 @@ class Mgsz:
         if game.black not in players or game.white not in players:
             unknown = game.black if game.black not in players else game.white
             raise RuleError(
-                f"player {unknown} of game {game.id} is not registered; register them first"
+                Msg(
+                    "player {player} of game {game} is not registered; register them first",
+                    player=unknown,
+                    game=game.id,
+                )
             )
         if self.uncounted(game) is None:
             # rules.md §1.4 Decision — club games: rated together when the period closes
@@ -363,8 +385,14 @@ class Mgsz:
             for player in (game.black, game.white):
                 if player not in entries and player not in self._players:
                     raise RuleError(
-                        f"player {player} of game {game.id} (round {game.round}) has no entry "
-                        f"in tournament {tournament.name!r} and is not registered"
+                        Msg(
+                            "player {player} of game {game} (round {round}) has no entry "
+                            "in tournament {tournament} and is not registered",
+                            player=player,
+                            game=game.id,
+                            round=game.round,
+                            tournament=repr(tournament.name),
+                        )
                     )
             rated.append(game)
         participants = (
@@ -396,9 +424,11 @@ class Mgsz:
         """A committee adjustment of Elo and/or title (rules.md §1.5; MGSZ §3(3))."""
         standing = self._standing_or_error(event.player)
         if event.rating is None and event.rank is None:
-            raise RuleError("an override needs rating=N or rank=R, e.g. rating=1850")
+            raise RuleError(
+                Msg("an override needs rating=N or rank=R, e.g. {example}", example="rating=1850")
+            )
         if event.rating is not None and event.rating < 0:
-            raise RuleError(f"an Elo rating cannot be negative, e.g. 1720, not {event.rating}")
+            raise RuleError(_negative_elo(event.rating))
         before_elo, before_rank = standing.elo, standing.rank
         if event.rating is not None:
             standing.elo = event.rating
@@ -436,11 +466,17 @@ class Mgsz:
         by_player: dict[PlayerId, Entry] = {}
         for entry in entries:
             if entry.player in by_player:
-                raise RuleError(f"player {entry.player} is entered twice in the tournament")
+                raise RuleError(
+                    Msg("player {player} is entered twice in the tournament", player=entry.player)
+                )
             if entry.registered and entry.player not in self._players:
                 raise RuleError(
-                    f"player {entry.player} ({entry.rank}) is entered as registered but is not "
-                    f"in the registry: register them first, or enter them as a guest"
+                    Msg(
+                        "player {player} ({rank}) is entered as registered but is not "
+                        "in the registry: register them first, or enter them as a guest",
+                        player=entry.player,
+                        rank=str(entry.rank),
+                    )
                 )
             by_player[entry.player] = entry
         return by_player
@@ -531,10 +567,18 @@ class Mgsz:
             if standing.last_played is None or standing.last_played < played:
                 standing.last_played = played
             standing.last_change = (elo - before_elo, outcome.source, outcome.date)
-            note = f"C = {c_shown}, {outcome.games[player]} games"
+            played_games = outcome.games[player]
             if outcome.parts > 1:
-                steps = ", ".join(_signed(c) for c in outcome.part_changes[player])
-                note += f"; rated in {outcome.parts} parts (MGSZ §6(3) splitting): {steps}"
+                note = plural(
+                    "C = {c}, {n} game; rated in {parts} parts (MGSZ §6(3) splitting): {steps}",
+                    "C = {c}, {n} games; rated in {parts} parts (MGSZ §6(3) splitting): {steps}",
+                    played_games,
+                    c=c_shown,
+                    parts=outcome.parts,
+                    steps=", ".join(_signed(c) for c in outcome.part_changes[player]),
+                )
+            else:
+                note = plural("C = {c}, {n} game", "C = {c}, {n} games", played_games, c=c_shown)
             changes.append(
                 Change(
                     player,
@@ -605,10 +649,11 @@ class Mgsz:
         if common is not None:
             return common
         if game.pair_go:
-            return "pair go is not rated under MGSZ (games between two players only)"
+            return Msg("pair go is not rated under MGSZ (games between two players only)")
         if game.board not in RATED_BOARDS:
-            return (
-                f"{game.board}×{game.board} games are not rated under MGSZ (19×19 and 13×13 only)"
+            return Msg(
+                "{size}×{size} games are not rated under MGSZ (19×19 and 13×13 only)",
+                size=game.board,
             )
         # a club game keeps its own time control (rules.md §1.4 Decision — club games); a
         # tournament's games are rated with the tournament's C, whatever their own
@@ -616,9 +661,10 @@ class Mgsz:
             category, _ = time_category(game.time)
             if category is None:
                 # rules.md §1.2: below category E the game is not rated (C would be 0)
-                return (
-                    f"{game.time} is below category E (base under 10 min and extended time "
-                    "under 20 min): not rated (MGSZ Minősítési Szabályzat, annex table 2)"
+                return Msg(
+                    "{time} is below category E (base under 10 min and extended time "
+                    "under 20 min): not rated (MGSZ Minősítési Szabályzat, annex table 2)",
+                    time=str(game.time),
                 )
         return None
 
@@ -637,32 +683,43 @@ class Mgsz:
             if last_played is None or last_played < game.date:
                 last_played = game.date
         values = [
-            Measure("elo", "Elo", standing.elo, "Elo"),
-            Measure("band_rank", "band rank", str(rank_of_elo(standing.elo))),
-            Measure("club_games_held", "pending club games", len(pending), "games"),
+            Measure("elo", ELO, standing.elo, ELO),
+            Measure("band_rank", Msg("band rank"), str(rank_of_elo(standing.elo))),
+            Measure(
+                "club_games_held",
+                Msg("pending club games"),
+                len(pending),
+                unit(plural("game", "games", len(pending))),
+            ),
         ]
         provisional = self.provisional(player) if pending else None
         if provisional is not None:
-            values.append(Measure("pending_elo", "if the period ended now", provisional, "Elo"))
+            values.append(Measure("pending_elo", Msg("if the period ended now"), provisional, ELO))
         for rank, count in sorted(standing.reached.items()):
             # rules.md §1.5: 3k and stronger are awarded the second time the bound is reached
             values.append(
                 Measure(
                     f"confirmations.{rank}",
-                    f"{rank} bound reached",
+                    Msg("{rank} bound reached", rank=str(rank)),
                     count,
-                    f"of {CONFIRMATIONS} tournaments",
+                    plural("of {n} tournament", "of {n} tournaments", CONFIRMATIONS),
                 )
             )
         return Card(
             player=player,
             rank=standing.rank,
             rating=standing.elo,
-            rating_label="Elo",
+            rating_label=ELO,
             sort_key=(standing.elo,),
             games=standing.games,
             last_played=last_played,
-            pending=Pending(len(pending), "games", Phase.PERIOD_END) if pending else None,
+            pending=(
+                Pending(
+                    len(pending), unit(plural("game", "games", len(pending))), Phase.PERIOD_END
+                )
+                if pending
+                else None
+            ),
             values=tuple(values),
         )
 
@@ -684,33 +741,62 @@ class Mgsz:
         standing = self._standing(player)
         title, elo = standing.rank, standing.elo
         if title.step >= STRONGEST_STEP:
-            line = (
-                f"{title}: no stronger rank is reachable by Elo (the MGSZ rank table ends at 7d)"
+            line = Msg(
+                "{rank}: no stronger rank is reachable by Elo (the MGSZ rank table ends at 7d)",
+                rank=str(title),
             )
             return Progress(player, title, None, (line,))
         target = title + 1
         bound = rank_floor(target)
-        to_go = f"{bound - elo} points to go" if elo < bound else "reached"
-        lines = [f"{target} at Elo {bound}: {to_go} (Elo {elo})"]
+        lines: list[str] = [
+            plural(
+                "{target} at Elo {bound}: {n} point to go (Elo {elo})",
+                "{target} at Elo {bound}: {n} points to go (Elo {elo})",
+                bound - elo,
+                target=str(target),
+                bound=bound,
+                elo=elo,
+            )
+            if elo < bound
+            else Msg(
+                "{target} at Elo {bound}: reached (Elo {elo})",
+                target=str(target),
+                bound=bound,
+                elo=elo,
+            )
+        ]
         if target.step >= CONFIRM_FROM_STEP:
             count = standing.reached.get(target, 0)
             lines.append(
-                f"{target} bound reached after {count}/{CONFIRMATIONS} tournaments; 3k and "
-                f"stronger are awarded the second time (MGSZ §5)"
+                Msg(
+                    "{target} bound reached after {count}/{needed} tournaments; 3k and "
+                    "stronger are awarded the second time (MGSZ §5)",
+                    target=str(target),
+                    count=count,
+                    needed=CONFIRMATIONS,
+                )
             )
         else:
             lines.append(
-                "4k and weaker are awarded the first time the Elo after a tournament reaches "
-                "the bound (MGSZ §5)"
+                Msg(
+                    "4k and weaker are awarded the first time the Elo after a tournament "
+                    "reaches the bound (MGSZ §5)"
+                )
             )
         pending = len(self.pending_games(player))
         if pending:
-            lines.append(f"{pending} club games wait for the end of the rating period")
+            lines.append(
+                plural(
+                    "{n} club game waits for the end of the rating period",
+                    "{n} club games wait for the end of the rating period",
+                    pending,
+                )
+            )
         return Progress(player, title, target, tuple(lines))
 
     def rating_scale(self) -> RatingScale:
         """An Elo the rank table can place (rules.md §1.1; the range is ours)."""
-        return RatingScale("MGSZ Elo", *ELO_SCALE)
+        return RatingScale(Msg("MGSZ Elo"), *ELO_SCALE)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as canonical JSON-able data."""
@@ -755,8 +841,8 @@ class Mgsz:
             return None
         if not changes:
             return Notice(
-                f"{label} is rated",
-                ("No rating changed (no rated games, or the system rates none).",),
+                Msg("{period} is rated", period=label),
+                (Msg("No rating changed (no rated games, or the system rates none)."),),
             )
         first: dict[PlayerId, Rank] = {}
         last: dict[PlayerId, Rank] = {}
@@ -764,8 +850,10 @@ class Mgsz:
             first.setdefault(change.player, change.rank_before)
             last[change.player] = change.rank_after
         promoted = [f"{{player:{p}}} {first[p]} → {last[p]}" for p in first if last[p] > first[p]]
-        lines = ("Promotions: " + ", ".join(promoted),) if promoted else ()
-        return Notice(f"{label} is rated", lines)
+        lines = (
+            (Msg("Promotions: {promotions}", promotions=", ".join(promoted)),) if promoted else ()
+        )
+        return Notice(Msg("{period} is rated", period=label), lines)
 
     def rank_bands(self) -> tuple[Band, ...]:
         """Each rank's Elo band from the rank table (rules.md §1.1), weakest first; the
@@ -796,17 +884,29 @@ class Mgsz:
         if len(parts) > 1:
             # rules.md §1.4 (MGSZ §6(3)): C × rounds of 300 or more is rated in parts
             lines.append(
-                f"C × rounds = {m.C * tournament.rounds} ≥ 300: rated in {len(parts)} parts of "
-                f"{', '.join(map(str, parts))} rounds (MGSZ Minősítési Szabályzat 6.§ (3))"
+                Msg(
+                    "C × rounds = {product} ≥ 300: rated in {n} parts of {sizes} rounds "
+                    "(MGSZ Minősítési Szabályzat 6.§ (3))",
+                    product=m.C * tournament.rounds,
+                    n=len(parts),
+                    sizes=", ".join(map(str, parts)),
+                )
             )
-        return Weight("Multiplier C", m.C, m.rated and m.C > 0, tuple(lines), set_by_hand=True)
+        return Weight(
+            Msg("Multiplier C"), m.C, m.rated and m.C > 0, tuple(lines), set_by_hand=True
+        )
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Entries at a rank other than their Elo band's (rules.md §1.6; MGSZ §9(1) a))."""
         return [
-            f"{{player:{pid}}} entered as {declared} but their Elo is in the {expected} band, "
-            "and a domestic tournament is entered at the rank of one's current Elo (MGSZ "
-            "Minősítési Szabályzat 9.§ (1) a)): correct the entry if needed"
+            Msg(
+                "{player} entered as {declared} but their Elo is in the {expected} band, "
+                "and a domestic tournament is entered at the rank of one's current Elo (MGSZ "
+                "Minősítési Szabályzat 9.§ (1) a)): correct the entry if needed",
+                player=f"{{player:{pid}}}",
+                declared=str(declared),
+                expected=str(expected),
+            )
             for pid, declared, expected in self.entry_rank_mismatches(
                 entries, board=tournament.board
             )
@@ -816,8 +916,10 @@ class Mgsz:
         """The strongest rank an organiser may give without a rating (rules.md §1.5, §5(3))."""
         return RankLimit(
             self.params.max_initial_rank,
-            "a stronger rank is the rating committee's decision "
-            "(MGSZ Minősítési Szabályzat 5.§ (3))",
+            Msg(
+                "a stronger rank is the rating committee's decision "
+                "(MGSZ Minősítési Szabályzat 5.§ (3))"
+            ),
         )
 
     def entry_rank_mismatches(
@@ -851,7 +953,7 @@ class Mgsz:
     def _standing_or_error(self, player: PlayerId) -> _Standing:
         standing = self._players.get(player)
         if standing is None:
-            raise RuleError(f"player {player} is not registered")
+            raise RuleError(Msg("player {player} is not registered", player=player))
         return standing
 
 
@@ -892,8 +994,11 @@ def _refuse_pair_go(game: Game) -> None:
     if game.pair_go:
         # rules.md §1.6 (§1(3)): pair go and team games are out of scope — refuse clearly
         raise RuleError(
-            f"game {game.id} is a pair go game: MGSZ rates only games between two players "
-            f"(MGSZ §1(3)); record it without pair go, or leave it out"
+            Msg(
+                "game {game} is a pair go game: MGSZ rates only games between two players "
+                "(MGSZ §1(3)); record it without pair go, or leave it out",
+                game=game.id,
+            )
         )
 
 
@@ -914,8 +1019,14 @@ def _round_parts(tournament: Tournament, games: list[Game], c: int) -> list[list
     for game in games:
         if game.round is None or game.round < 1:
             raise RuleError(
-                f"game {game.id} has no round number, but tournament {tournament.name!r} "
-                f"(C = {c}, {rounds} rounds) is rated in parts by round (MGSZ §6(3))"
+                Msg(
+                    "game {game} has no round number, but tournament {tournament} "
+                    "(C = {c}, {rounds} rounds) is rated in parts by round (MGSZ §6(3))",
+                    game=game.id,
+                    tournament=repr(tournament.name),
+                    c=c,
+                    rounds=rounds,
+                )
             )
         parts[part_of_round[game.round - 1]].append(game)
     return parts
@@ -973,6 +1084,15 @@ def _period_time(period: Tournament, games: list[Game]) -> Tournament:
 def _shown_c(c_by_board: dict[int, int], board: int) -> int:
     """The C named in the history note: the event's own board's, else the one used."""
     return c_by_board.get(board) or max(c_by_board.values(), default=0)
+
+
+def _negative_elo(rating: int) -> Msg:
+    """The refusal of a negative Elo (registration, override)."""
+    return Msg(
+        "an Elo rating cannot be negative, e.g. {example}, not {rating}",
+        example=1720,
+        rating=rating,
+    )
 
 
 def _signed(value: int) -> str:

@@ -15,15 +15,16 @@ from engine.mgsz.tables import (
     SMALL_BOARD_C,
     TIME_CATEGORIES,
 )
+from engine.text import Msg
 from engine.timecontrol import Overtime, TimeControl
 from engine.types import Importance
 
-FISCHER_NOTE = (
+FISCHER_NOTE = Msg(
     "Fischer increment is not in the rules: treated like Japanese byo-yomi "
     "(45 × increment); an organiser may set C by hand (MGSZ §6(2))"
 )
-UNLIMITED_NOTE = "unlimited thinking time meets every threshold: category A (ours)"
-BELOW_E_NOTE = (
+UNLIMITED_NOTE = Msg("unlimited thinking time meets every threshold: category A (ours)")
+BELOW_E_NOTE = Msg(
     "below category E (base < 10 min and extended < 20 min): not rated (MGSZ annex table 2)"
 )
 
@@ -53,20 +54,34 @@ class Multiplier:
         """Human-readable lines, e.g. for ``/multiplier`` (bot.md)."""
         lines: list[str] = []
         if self.manual:
-            lines.append(f"C = {self.C}, set by hand (MGSZ §6(2))")
+            lines.append(Msg("C = {c}, set by hand (MGSZ §6(2))", c=self.C))
         elif self.board == SMALL_BOARD:
-            lines.append(f"13×13 board: C = {SMALL_BOARD_C} always, no additions")
+            lines.append(Msg("13×13 board: C = {c} always, no additions", c=SMALL_BOARD_C))
         elif not self.rated:
-            lines.append("not rated: C = 0")
+            lines.append(Msg("not rated: C = 0"))
         else:
-            time = f"category {self.time_category}: {self.time_value}"
             if self.base_minutes is not None and self.extended_minutes is not None:
-                time += (
-                    f" (base {_minutes(self.base_minutes)} min, "
-                    f"extended {_minutes(self.extended_minutes)} min)"
+                lines.append(
+                    Msg(
+                        "category {category}: {value} (base {base} min, extended {extended} min)",
+                        category=self.time_category,
+                        value=self.time_value,
+                        base=_minutes(self.base_minutes),
+                        extended=_minutes(self.extended_minutes),
+                    )
                 )
-            lines.append(time)
-            lines.extend(f"+{value} {label}" for label, value in self.additions)
+            else:
+                lines.append(
+                    Msg(
+                        "category {category}: {value}",
+                        category=self.time_category,
+                        value=self.time_value,
+                    )
+                )
+            lines.extend(
+                Msg("+{value} {addition}", value=value, addition=label)
+                for label, value in self.additions
+            )
             lines.append(f"C = {self.C}")
         lines.extend(self.notes)
         return lines
@@ -96,19 +111,31 @@ def multiplier(
             is given for a 19×19 tournament.
     """
     if board not in RATED_BOARDS:
-        note = f"only 19×19 and 13×13 games are rated, not {board}×{board} (MGSZ §1(2))"
+        note = Msg(
+            "only 19×19 and 13×13 games are rated, not {size}×{size} (MGSZ §1(2))", size=board
+        )
         return Multiplier(C=0, board=board, rated=False, notes=(note,))
     if manual is not None:
         if manual < 0:
-            raise RuleError(f"a multiplier set by hand must be 0 or more, e.g. C=25, not {manual}")
+            raise RuleError(
+                Msg(
+                    "a multiplier set by hand must be 0 or more, e.g. {example}, not {value}",
+                    example="C=25",
+                    value=manual,
+                )
+            )
         # rules.md §1.2 (§6(2)): the organiser may set C by hand; recorded as such
         return Multiplier(C=manual, board=board, manual=True, rated=manual > 0)
     if board == SMALL_BOARD:
         return Multiplier(C=SMALL_BOARD_C, board=board)
     if time is None:
         raise RuleError(
-            "the time control is not known, so C cannot be computed: give one "
-            "(e.g. 60m 3x30s japanese) or set C by hand, e.g. C=25 (MGSZ §6(2))"
+            Msg(
+                "the time control is not known, so C cannot be computed: give one "
+                "(e.g. {time}) or set C by hand, e.g. {example} (MGSZ §6(2))",
+                time="60m 3x30s japanese",
+                example="C=25",
+            )
         )
     category, value, base, extended, notes = _time_category(time)
     if category is None:

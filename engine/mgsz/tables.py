@@ -7,6 +7,7 @@ at import, by plain loops (no rule logic lives here).
 from __future__ import annotations
 
 from engine.ranks import Rank
+from engine.text import Msg
 
 # MGSZ annex 1, table 1 (Minősítések): the lower Elo bound of each rank, strongest first
 # (rules.md §1.1). 8d and 9d have no bound: they are not reachable by Elo.
@@ -65,10 +66,10 @@ IMPORTANCE_ADDITIONS: dict[str, int] = {
     "even": 10,  # no-handicap 19×19 tournament
 }
 IMPORTANCE_LABELS: dict[str, str] = {
-    "invitational": "international invitational or Hungarian championship",
-    "over_80": "more than 80 participants",
-    "championship": "European or World championship",
-    "even": "no-handicap 19×19 tournament",
+    "invitational": Msg("international invitational or Hungarian championship"),
+    "over_80": Msg("more than 80 participants"),
+    "championship": Msg("European or World championship"),
+    "even": Msg("no-handicap 19×19 tournament"),
 }
 PARTICIPANTS_OVER = 80
 

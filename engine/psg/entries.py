@@ -10,16 +10,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.ranks import Rank
+from engine.text import Msg
 from engine.types import Entry, PlayerId
 
 # Seed §11(3) (rules.md §4.1): a player who never was a participant enters at 6k or weaker;
 # stronger needs committee approval: one member up to 3k, two members up to 1k, a committee
 # resolution above 1k. (limit, who must approve a rank up to the limit)
 NEW_PLAYER_APPROVALS: tuple[tuple[Rank, str], ...] = (
-    (Rank.kyu(6), "no approval"),
-    (Rank.kyu(3), "one committee member's approval (§11(3)(1))"),
-    (Rank.kyu(1), "two committee members' approval (§11(3)(2))"),
-    (Rank.dan(9), "a committee resolution (§11(3)(3))"),
+    (Rank.kyu(6), Msg("no approval")),
+    (Rank.kyu(3), Msg("one committee member's approval (§11(3)(1))")),
+    (Rank.kyu(1), Msg("two committee members' approval (§11(3)(2))")),
+    (Rank.dan(9), Msg("a committee resolution (§11(3)(3))")),
 )
 
 # Countries whose players the §11 rules govern; an entry without a country is taken as domestic.
@@ -78,14 +79,23 @@ def _participant_problem(entry: Entry, standing: EntryStanding, allowed: Rank | 
         return []  # a committee approval on record covers this entry (§11(2), §13)
     if standing.active and entry.rank != standing.rank:
         return [
-            f"{{player:{entry.player}}} entered as {entry.rank} but their PSG rank is "
-            f"{standing.rank} (PSG regulations §5(1): participants enter with their current rank)"
+            Msg(
+                "{player} entered as {rank} but their PSG rank is {current} (PSG regulations "
+                "§5(1): participants enter with their current rank)",
+                player=f"{{player:{entry.player}}}",
+                rank=str(entry.rank),
+                current=str(standing.rank),
+            )
         ]
     if not standing.active and entry.rank > standing.rank:
         return [
-            f"{{player:{entry.player}}} entered as {entry.rank}, stronger than their last PSG "
-            f"rank {standing.rank} (PSG regulations §13(1): an inactive participant enters at "
-            "most at the last rank)"
+            Msg(
+                "{player} entered as {rank}, stronger than their last PSG rank {last} (PSG "
+                "regulations §13(1): an inactive participant enters at most at the last rank)",
+                player=f"{{player:{entry.player}}}",
+                rank=str(entry.rank),
+                last=str(standing.rank),
+            )
         ]
     return []
 
@@ -96,6 +106,12 @@ def _new_player_problem(entry: Entry, allowed: Rank | None) -> list[str]:
         return []
     needed = next(who for limit, who in NEW_PLAYER_APPROVALS if entry.rank <= limit)
     return [
-        f"{{player:{entry.player}}} never was a PSG participant and entered as {entry.rank}; "
-        f"above {free_limit} that needs {needed}"
+        Msg(
+            "{player} never was a PSG participant and entered as {rank}; "
+            "above {limit} that needs {approval}",
+            player=f"{{player:{entry.player}}}",
+            rank=str(entry.rank),
+            limit=str(free_limit),
+            approval=needed,
+        )
     ]

@@ -56,8 +56,10 @@ from engine.system import (
     Progress,
     RankLimit,
     Weight,
+    clauses,
     never_rated,
 )
+from engine.text import Msg, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -83,7 +85,11 @@ from engine.types import (
 
 _Before = tuple[int | None, int | None, int | None]  # min-games, fewer-games, list shows
 # (outcome, its word): enum hashing and ``.value`` are slow on the per-game path
-_WIN, _LOSS, _JIGO = (Outcome.WIN, "win"), (Outcome.LOSS, "loss"), (Outcome.JIGO, "jigo")
+_WIN, _LOSS, _JIGO = (
+    (Outcome.WIN, Msg("win")),
+    (Outcome.LOSS, Msg("loss")),
+    (Outcome.JIGO, Msg("jigo")),
+)
 _SHORTEST_INACTIVITY_DAYS = 365  # no span of 12 or more months is shorter: a cheap pre-check
 
 
@@ -91,6 +97,8 @@ class Psg:
     """PSG ranking regulations 2005–2009 as a ledger (rules.md §4; RatingSystem protocol)."""
 
     key = "psg"
+    language = "pl"
+    """Polish, the PSG Regulamin rankingowy's: a club's default language (issue 13)."""
     scheduled = frozenset({Phase.MONTH_END})
     """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
 
@@ -149,7 +157,13 @@ class Psg:
     def _player(self, player: PlayerId, what: str) -> PlayerState:
         state = self._players.get(player)
         if state is None:
-            raise RuleError(f"{what}: player {player} is not registered in the PSG ranking")
+            raise RuleError(
+                Msg(
+                    "{what}: player {player} is not registered in the PSG ranking",
+                    what=what,
+                    player=player,
+                )
+            )
         return state
 
     def _seen(self, date: dt.date) -> None:
@@ -178,7 +192,11 @@ class Psg:
     def _register(self, event: Registered) -> list[Change]:
         """A new participant (rules.md §4.1)."""
         if event.player in self._players:
-            raise RuleError(f"player {event.player} is already registered in the PSG ranking")
+            raise RuleError(
+                Msg(
+                    "player {player} is already registered in the PSG ranking", player=event.player
+                )
+            )
         check_registration(event, self.params)
         self._seen(event.date)
         state = PlayerState(event.rank, event.date)
@@ -195,8 +213,9 @@ class Psg:
 
     def _game_played(self, game: Game) -> list[Change]:
         """A club game is an arranged game (rules.md §4.1, Decision — club games)."""
-        black = self._player(game.black, f"game {game.id}")
-        white = self._player(game.white, f"game {game.id}")
+        what = Msg("game {game}", game=game.id)
+        black = self._player(game.black, what)
+        white = self._player(game.white, what)
         deadline = game.date + dt.timedelta(days=self.params.report_days)
         source = f"game:{game.id}"
         return self._rate_game(
@@ -209,12 +228,14 @@ class Psg:
         The due handicap is the difference of the entries' ranks (the ranks played with).
         """
         tournament = event.tournament
-        name = f"tournament {tournament.name!r}"
+        name = Msg("tournament {name}", name=repr(tournament.name))
         entries: dict[PlayerId, Entry] = {}
         members: dict[PlayerId, PlayerState | None] = {}
         for entry in event.entries:
             if entry.player in entries:
-                raise RuleError(f"{name}: player {entry.player} is entered twice")
+                raise RuleError(
+                    Msg("{what}: player {player} is entered twice", what=name, player=entry.player)
+                )
             entries[entry.player] = entry
             # a guest's id is a file line number that may equal a registry id: never look it up
             members[entry.player] = self._player(entry.player, name) if entry.registered else None
@@ -222,8 +243,13 @@ class Psg:
             for side in (game.black, game.white):
                 if side not in entries:
                     raise RuleError(
-                        f"{name}, game {game.id}: player {side} has no entry; add them to the "
-                        f"entries with their rank"
+                        Msg(
+                            "{what}, game {game}: player {player} has no entry; add them to the "
+                            "entries with their rank",
+                            what=name,
+                            game=game.id,
+                            player=side,
+                        )
                     )
         deadline = tournament.end + dt.timedelta(days=self.params.report_days)
         source = f"tournament:{tournament.id}"
@@ -259,9 +285,11 @@ class Psg:
         ``due`` is black's due handicap (positive: black is the weaker one).
         """
         if game.board not in self.params.boards:
-            return f"{game.board}×{game.board} games are not ranked under PSG (19×19 only)"
+            return Msg(
+                "{size}×{size} games are not ranked under PSG (19×19 only)", size=game.board
+            )
         if game.pair_go:
-            return "pair go is not a ranked game under PSG"
+            return Msg("pair go is not a ranked game under PSG")
         if time is self._last_time:  # a tournament's games share one TimeControl object
             ok = self._last_time_ok
         else:
@@ -271,21 +299,24 @@ class Psg:
                 ok = self._time_ok[time] = time_control_counts(time)
             self._last_time, self._last_time_ok = time, ok
         if ok is False:
-            return (
-                f"time control {time} is too short for a ranked game (PSG regulations §6: "
-                "30 min + 10 s byo-yomi, or 45 min)"
+            return Msg(
+                "time control {time} is too short for a ranked game (PSG regulations §6: "
+                "30 min + 10 s byo-yomi, or 45 min)",
+                time=str(time),
             )
         if ok is None and not self.params.unknown_time_counts:
-            return "time control unknown, so not a ranked game (PSG regulations §6)"
+            return Msg("time control unknown, so not a ranked game (PSG regulations §6)")
         if not arranged:
             return None
         if black is None or white is None:
-            return "an arranged game needs two participants (PSG regulations §8(1))"
+            return Msg("an arranged game needs two participants (PSG regulations §8(1))")
         if game.stones != due or cell(due, due) is None or cell(-due, -due) is None:
-            return (
-                f"arranged game not counted: handicap {game.stones} must equal the rank "
-                f"difference {abs(due)} and lie in the points table for both players (PSG "
-                "regulations §8(1))"
+            return Msg(
+                "arranged game not counted: handicap {stones} must equal the rank "
+                "difference {difference} and lie in the points table for both players (PSG "
+                "regulations §8(1))",
+                stones=game.stones,
+                difference=abs(due),
             )
         return None
 
@@ -305,9 +336,12 @@ class Psg:
         if known is not None and (known[0], known[1]) == (first.rank_version, second.rank_version):
             count = known[2]
         if count >= self.params.max_arranged_per_pair:
-            refusal = (
-                f"not counted: {count} arranged games between these players already count at "
-                f"these ranks (PSG regulations §8(2))"
+            refusal = plural(
+                "not counted: {n} arranged game between these players already counts at "
+                "these ranks (PSG regulations §8(2))",
+                "not counted: {n} arranged games between these players already count at "
+                "these ranks (PSG regulations §8(2))",
+                count,
             )
             return pair, known or (0, 0, 0), refusal
         return pair, (first.rank_version, second.rank_version, count + 1), None
@@ -329,7 +363,9 @@ class Psg:
         if result is None or not game.played or (black is None and white is None):
             return []  # unplayed or unknown result: stored, never rated (rules.md, vocabulary)
         prefix = (
-            f"game {game.id}" if game.round is None else f"game {game.id} (round {game.round})"
+            Msg("game {game}", game=game.id)
+            if game.round is None
+            else Msg("game {game} (round {round})", game=game.id, round=game.round)
         )
         due = white_rank.step - black_rank.step  # black's view: positive = black is weaker
         reason = self._ineligible(game, arranged, black, white, due, time)
@@ -338,7 +374,7 @@ class Psg:
             if reason is None:
                 self._pairs[pair] = value
         if reason is not None:
-            return self._not_counted(game, black, white, source, f"{prefix}: {reason}")
+            return self._not_counted(game, black, white, source, _noted(prefix, [reason]))
         date = game.date
         self._seen(date)
         if result is Result.JIGO:
@@ -375,7 +411,7 @@ class Psg:
                     # result whenever that is positive (§18(3))
                     state.tainted = False
             state.last_score = (game.id, True, points, *after, promoted, tuple(notes))
-            note = f"{prefix}: " + "; ".join(notes)
+            note = _noted(prefix, notes)
             shows = state.list_shows
             changes.append(
                 Change(pid, date, source, before[2], shows, rank_before, state.rank, note)
@@ -427,7 +463,13 @@ class Psg:
             # §18(4) (rules.md §4.3): the results reset after 13 months without a ranked game
             results = state.results = Results(results.minimum)
             state.tainted = False
-            notes.append(f"results reset: {self.params.inactive_months} months without a game")
+            notes.append(
+                plural(
+                    "results reset: {n} month without a game",
+                    "results reset: {n} months without a game",
+                    self.params.inactive_months,
+                )
+            )
         if date > last:
             state.last_ranked = date
         if state.last_played is None or date > state.last_played:
@@ -437,24 +479,42 @@ class Psg:
         points = game_points(state.rank, due, played, outcome[0])
         word = outcome[1]
         if results is None:
-            notes.append(f"{word}; no PSG points below 20k (§15(2))")
+            notes.append(Msg("{outcome}; no PSG points below 20k (§15(2))", outcome=word))
         else:
             before = (results.min_result, results.fewer_result, results.list_shows)
             if points is None:
                 notes.append(
-                    f"{word}; empty cell (due {due:+d}, played {played:+d}): not counted in the "
-                    f"results (§17(1))"
+                    Msg(
+                        "{outcome}; empty cell (due {due}, played {played}): not counted in the "
+                        "results (§17(1))",
+                        outcome=word,
+                        due=f"{due:+d}",
+                        played=f"{played:+d}",
+                    )
                 )
             else:
                 results.add(points)
-                notes.append(f"{word} {points:+d} (due {due:+d}, played {played:+d})")
+                notes.append(
+                    Msg(
+                        "{outcome} {points} (due {due}, played {played})",
+                        outcome=word,
+                        points=f"{points:+d}",
+                        due=f"{due:+d}",
+                        played=f"{played:+d}",
+                    )
+                )
         reported = game.reported
         if reported is not None and reported > deadline:
             # §7 (rules.md §4.1): a late report is flagged for the manager, not rejected
             state.late_reports += 1
             notes.append(
-                f"reported {(reported - deadline).days} day(s) after the "
-                f"{self.params.report_days}-day deadline: flagged for the manager (§7)"
+                plural(
+                    "reported {n} day after the {days}-day deadline: flagged for the manager (§7)",
+                    "reported {n} days after the {days}-day deadline: "
+                    "flagged for the manager (§7)",
+                    (reported - deadline).days,
+                    days=self.params.report_days,
+                )
             )
         return before, points, notes
 
@@ -502,8 +562,10 @@ class Psg:
             state.tainted = True  # the norm came into being with this loss
         if state.tainted:
             notes.append(
-                "norm reached by losing an arranged game: it does not count until a later game "
-                "that is not a lost arranged game still shows it (PSG regulations §19(1))"
+                Msg(
+                    "norm reached by losing an arranged game: it does not count until a later "
+                    "game that is not a lost arranged game still shows it (PSG regulations §19(1))"
+                )
             )
         return None
 
@@ -527,7 +589,7 @@ class Psg:
                 return None
             if state.held and target <= params.hold_limit:
                 return None  # §21: a teacher holds back promotion up to 7k
-            return target, f"norm ({results_text(minr, fewr)})"
+            return target, Msg("norm ({results})", results=results_text(minr, fewr))
         model = model_rating(target)
         value = norm_value(target)
         latest = state.latest_egf()
@@ -536,11 +598,22 @@ class Psg:
         egf = latest[1]
         need_a = model - params.norm_egf_margin
         if normed and egf >= need_a:
-            return target, f"norm ({results_text(minr, fewr)}) and EGF {egf} ≥ {need_a} (§20(2)a)"
+            return target, Msg(
+                "norm ({results}) and EGF {egf} ≥ {need} (§20(2)a)",
+                results=results_text(minr, fewr),
+                egf=egf,
+                need=need_a,
+            )
         # Decision (rules.md §4.4): condition (b)'s "norm value" is 135 for a kyu target and
         # the dan norm table's value for a dan target
         if fewr is not None and fewr >= value and egf >= model:
-            return target, f"fewer-games result {fewr} ≥ {value} and EGF {egf} ≥ {model} (§20(2)b)"
+            return target, Msg(
+                "fewer-games result {fewer} ≥ {value} and EGF {egf} ≥ {model} (§20(2)b)",
+                fewer=fewr,
+                value=value,
+                egf=egf,
+                model=model,
+            )
         return None
 
     def _maybe_promote(self, state: PlayerState, date: dt.date, notes: list[str]) -> Rank | None:
@@ -548,7 +621,14 @@ class Psg:
         if due is None:
             return None
         target, why = due
-        notes.append(f"promoted {state.rank} → {target}: {why}")
+        notes.append(
+            Msg(
+                "promoted {rank} → {target}: {why}",
+                rank=str(state.rank),
+                target=str(target),
+                why=why,
+            )
+        )
         self._set_rank(state, target, date)
         return target
 
@@ -575,7 +655,7 @@ class Psg:
         Decision (ours): a norm waiting for its EGF condition is promoted as soon as a good
         enough EGF rating is recorded (§20(2) names no moment; the norm still stands).
         """
-        state = self._player(event.player, "EGF rating")
+        state = self._player(event.player, Msg("EGF rating"))
         check_egf(event)
         month = month_index(event.year, event.month)
         notes = record_egf(state, month, event.rating, event.from_tournament, self.params)
@@ -586,7 +666,12 @@ class Psg:
         self._maybe_promote(state, date, notes)
         if not notes:
             return []
-        note = f"EGF {event.rating} ({month_name(month)}): " + "; ".join(notes)
+        note = Msg(
+            "EGF {rating} ({month}): {notes}",
+            rating=event.rating,
+            month=month_name(month),
+            notes=clauses(notes),
+        )
         source = f"egf:{month_name(month)}"
         return [
             Change(event.player, date, source, shows_before, state.list_shows, rank_before,
@@ -599,8 +684,11 @@ class Psg:
         month = month_index(event.year, event.month)
         if self._last_month is not None and month <= self._last_month:
             raise RuleError(
-                f"month {month_name(month)} was already checked; the next month end is "
-                f"{month_name(self._last_month + 1)} or later"
+                Msg(
+                    "month {month} was already checked; the next month end is {next} or later",
+                    month=month_name(month),
+                    next=month_name(self._last_month + 1),
+                )
             )
         self._last_month = month
         end = month_end(event.year, event.month)
@@ -620,7 +708,11 @@ class Psg:
                 shows = results.list_shows
                 state.results = Results(results.minimum)
                 state.tainted = False
-                reset = f"results reset: {params.inactive_months} months without a ranked game"
+                reset = plural(
+                    "results reset: {n} month without a ranked game",
+                    "results reset: {n} months without a ranked game",
+                    params.inactive_months,
+                )
                 changes.append(Change(pid, end, source, shows, 0, state.rank, state.rank, reset))
             note = verify_month(state, month, params)
             if note is not None:
@@ -634,14 +726,23 @@ class Psg:
 
     def _suspension(self, event: VerificationSuspended) -> list[Change]:
         """The manager suspends or resumes a player's §23 check (rules.md §4.5)."""
-        state = self._player(event.player, "verification")
+        state = self._player(event.player, Msg("verification"))
         if state.suspended == event.suspended:
-            now = "suspended" if event.suspended else "running"
-            raise RuleError(f"verification for player {event.player} is already {now}")
+            raise RuleError(
+                Msg("verification for player {player} is already suspended", player=event.player)
+                if event.suspended
+                else Msg(
+                    "verification for player {player} is already running", player=event.player
+                )
+            )
         self._seen(event.date)
         state.suspended = event.suspended
         state.below_run, state.below_last = 0, None
-        note = "verification suspended (§23(4))" if event.suspended else "verification resumed"
+        note = (
+            Msg("verification suspended (§23(4))")
+            if event.suspended
+            else Msg("verification resumed")
+        )
         shows, rank = state.list_shows, state.rank
         return [Change(event.player, event.date, "verification", shows, shows, rank, rank, note)]
 
@@ -654,17 +755,26 @@ class Psg:
         keep growing and are not reset); promotion to 6k and above cannot be held (§21: "Awans
         na 6 kyu następuje automatycznie"). RELEASE ends the hold and checks the norm at once.
         """
-        state = self._player(event.player, "teacher action")
+        state = self._player(event.player, Msg("teacher action"))
         target = teacher_target(state, event, self.params)
+        note: str
         if target is not None:
-            note = f"promoted by a teacher ({event.teacher_rank}): {state.rank} → {target} (§22)"
+            note = Msg(
+                "promoted by a teacher ({teacher}): {rank} → {target} (§22)",
+                teacher=str(event.teacher_rank),
+                rank=str(state.rank),
+                target=str(target),
+            )
         elif event.kind is TeacherKind.HOLD:
-            note = f"promotion held by a teacher (up to {self.params.hold_limit}, §21)"
+            note = Msg(
+                "promotion held by a teacher (up to {limit}, §21)",
+                limit=str(self.params.hold_limit),
+            )
         else:
-            note = "the teacher's hold is released (§21)"
+            note = Msg("the teacher's hold is released (§21)")
         self._seen(event.date)
         rank_before, shows_before = state.rank, state.list_shows
-        notes = [note]
+        notes: list[str] = [note]
         if target is not None:
             self._set_rank(state, target, event.date)
         elif event.kind is TeacherKind.HOLD:
@@ -674,17 +784,22 @@ class Psg:
             self._maybe_promote(state, event.date, notes)
         return [
             Change(event.player, event.date, "teacher", shows_before, state.list_shows,
-                    rank_before, state.rank, "; ".join(notes))
+                    rank_before, state.rank, clauses(notes))
         ]  # fmt: skip
 
     def _override(self, event: Override) -> list[Change]:
         """A committee rank change (rules.md §4.4); it resets the results as any rank change."""
-        state = self._player(event.player, "override")
+        state = self._player(event.player, Msg("override"))
         rank = override_rank(state, event, self.params)
         self._seen(event.date)
         rank_before, shows_before = state.rank, state.list_shows
         self._set_rank(state, rank, event.date)
-        note = f"override {rank_before} → {rank}: {event.reason}"
+        note = Msg(
+            "override {rank} → {new}: {reason}",
+            rank=str(rank_before),
+            new=str(rank),
+            reason=event.reason,
+        )
         return [
             Change(event.player, event.date, "override", shows_before, state.list_shows,
                     rank_before, state.rank, note)
@@ -722,7 +837,7 @@ class Psg:
             return common
         black, white = self._players.get(game.black), self._players.get(game.white)
         if black is None and white is None:
-            return "neither player is a PSG participant"
+            return Msg("neither player is a PSG participant")
         arranged = game.tournament is None or game.arranged
         due = 0 if black is None or white is None else white.rank.step - black.rank.step
         reason = self._ineligible(game, arranged, black, white, due, game.time)
@@ -735,10 +850,12 @@ class Psg:
             and cell(due, game.stones) is None
             and cell(-due, -game.stones) is None
         ):
-            reason = (
-                f"handicap {game.stones} lies outside the PSG points table for a rank "
-                f"difference of {abs(due)}: it earns neither player points (PSG regulations "
-                "§16)"
+            reason = Msg(
+                "handicap {stones} lies outside the PSG points table for a rank "
+                "difference of {difference}: it earns neither player points (PSG regulations "
+                "§16)",
+                stones=game.stones,
+                difference=abs(due),
             )
         return reason
 
@@ -788,24 +905,28 @@ class Psg:
             return None
         demoted = [c for c in changes if c.rank_after < c.rank_before]
         warned = [(p, n) for p in sorted(self._players) if (n := self.months_below(p))]
-        lines = []
+        lines: list[str] = []
         if demoted:
             lines.append(
-                "Down one rank after three months more than 100 below the model EGF rating "
-                "(PSG regulations §23(1)): "
-                + ", ".join(
-                    f"{{player:{c.player}}} {c.rank_before} → {c.rank_after}" for c in demoted
+                Msg(
+                    "Down one rank after three months more than 100 below the model EGF rating "
+                    "(PSG regulations §23(1)): {players}.",
+                    players=", ".join(
+                        f"{{player:{c.player}}} {c.rank_before} → {c.rank_after}" for c in demoted
+                    ),
                 )
-                + "."
             )
         if warned:
             lines.append(
-                "Warning — months in a row more than 100 below the model rating (a third one "
-                "drops a rank): " + ", ".join(f"{{player:{p}}} {n}" for p, n in warned) + "."
+                Msg(
+                    "Warning — months in a row more than 100 below the model rating (a third one "
+                    "drops a rank): {players}.",
+                    players=", ".join(f"{{player:{p}}} {n}" for p, n in warned),
+                )
             )
         if not lines:
             return None
-        return Notice(f"month-end verification {label}", tuple(lines))
+        return Notice(Msg("month-end verification {month}", month=label), tuple(lines))
 
     def rank_bands(self) -> tuple[Band, ...]:
         """Empty: the list's value is a result of games, not a rank scale (rules.md §4.3)."""
@@ -888,3 +1009,8 @@ Psg._HANDLERS = {
     PeriodClosed: Psg._ignored,
     SettingsChanged: Psg._settings,
 }
+
+
+def _noted(prefix: str, notes: Sequence[str]) -> str:
+    """A game's history note: ``game 12 (round 3): win +15 (due 0, played 0); …``."""
+    return Msg("{game}: {notes}", game=prefix, notes=clauses(notes))

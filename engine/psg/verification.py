@@ -6,6 +6,7 @@ from bisect import insort
 
 from engine.psg.state import PlayerState, PsgParams, month_name
 from engine.psg.tables import model_rating
+from engine.text import Msg, plural
 
 
 def record_egf(
@@ -29,11 +30,16 @@ def record_egf(
         and month > state.raised_month
     ):
         state.clock_from = month
-        notes.append(f"verification clock starts with the EGF rating of {month_name(month)}")
+        notes.append(
+            Msg(
+                "verification clock starts with the EGF rating of {month}",
+                month=month_name(month),
+            )
+        )
     if state.suspended and params.suspension_ends_on_new_egf:
         state.suspended = False  # seed §23(4): suspended "until a new EGF rating is received"
         state.below_run, state.below_last = 0, None
-        notes.append("verification resumes: a new EGF rating is known (§23(4))")
+        notes.append(Msg("verification resumes: a new EGF rating is known (§23(4))"))
     return notes
 
 
@@ -63,8 +69,15 @@ def verify_month(state: PlayerState, month: int, params: PsgParams) -> str | Non
     state.below_last = month
     if state.below_run < params.verification_months:
         return None
-    return (
-        f"verification (§23): EGF {egf} more than {params.verification_margin} below {model}, "
-        f"the model rating of {state.rank}, for {state.below_run} consecutive months: "
-        f"{state.rank} → {state.rank + -1}"
+    return plural(
+        "verification (§23): EGF {egf} more than {margin} below {model}, "
+        "the model rating of {rank}, for {n} consecutive month: {rank} → {lower}",
+        "verification (§23): EGF {egf} more than {margin} below {model}, "
+        "the model rating of {rank}, for {n} consecutive months: {rank} → {lower}",
+        state.below_run,
+        egf=egf,
+        margin=params.verification_margin,
+        model=model,
+        rank=str(state.rank),
+        lower=str(state.rank + -1),
     )

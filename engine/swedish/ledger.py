@@ -50,8 +50,12 @@ from engine.system import (
     Progress,
     RankLimit,
     Weight,
+    clauses,
+    listed,
     never_rated,
+    unit,
 )
+from engine.text import Msg, plural
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -135,6 +139,8 @@ class Swedish:
     """
 
     key = "swedish"
+    language = "sv"
+    """Swedish, the uppgraderingsregler's: a club's default language (issue 13)."""
     scheduled: frozenset[Phase] = frozenset()
     """Nothing waits for a scheduled moment: every valid game counts at once (rules.md §3)."""
 
@@ -201,7 +207,12 @@ class Swedish:
 
     def _register(self, event: Registered) -> list[Change]:
         if event.player in self._players:
-            raise RuleError(f"player {event.player} is already registered under Swedish rules")
+            raise RuleError(
+                Msg(
+                    "player {player} is already registered under Swedish rules",
+                    player=event.player,
+                )
+            )
         player = _Player(event.rank, event.country)
         self._players[event.player] = player
         self._retarget(player)
@@ -213,18 +224,24 @@ class Swedish:
     def _override(self, event: Override) -> list[Change]:
         player = self._players.get(event.player)
         if player is None:
-            raise RuleError(f"player {event.player} is not registered under Swedish rules")
+            raise RuleError(
+                Msg("player {player} is not registered under Swedish rules", player=event.player)
+            )
         if event.rank is None:
             raise RuleError(
-                "Swedish promotion points are counted from games and cannot be set; "
-                "override the rank instead, e.g. rank=1k"
+                Msg(
+                    "Swedish promotion points are counted from games and cannot be set; "
+                    "override the rank instead, e.g. {example}",
+                    example="rank=1k",
+                )
             )
         before_rank, before = player.rank, self._value(player)
         player.rank = event.rank
         self._retarget(player)  # ours: the override itself promotes nobody
         note = event.reason
         if event.rating is not None:
-            note = f"{note} (a rating is not used under Swedish rules)".strip()
+            unused = Msg("(a rating is not used under Swedish rules)")
+            note = Msg("{reason} {unused}", reason=note, unused=unused) if note else unused
         return [
             Change(
                 event.player,
@@ -246,8 +263,11 @@ class Swedish:
         for pid in (game.black, game.white):
             if pid not in players:
                 raise RuleError(
-                    f"player {pid} is not registered under Swedish rules; a club game counted "
-                    "as a tournament game needs both players' ranks"
+                    Msg(
+                        "player {player} is not registered under Swedish rules; a club game "
+                        "counted as a tournament game needs both players' ranks",
+                        player=pid,
+                    )
                 )
         black, white = players[game.black], players[game.white]
         seats = {game.black: (black.rank.step, black.country)}
@@ -273,8 +293,13 @@ class Swedish:
                 for pid in (game.black, game.white):
                     if pid not in seats:
                         raise RuleError(
-                            f"game {game.id} of {tournament.name!r}: player {pid} has no entry "
-                            "in the tournament, so the rank they played with is unknown"
+                            Msg(
+                                "game {game} of {tournament}: player {player} has no entry "
+                                "in the tournament, so the rank they played with is unknown",
+                                game=game.id,
+                                tournament=repr(tournament.name),
+                                player=pid,
+                            )
                         )
             items.append((game, halves, reason))
         return self._rate(items, seats, f"tournament:{tournament.id}")
@@ -382,30 +407,47 @@ class Swedish:
     ) -> str:
         req = tracker.requirement
         points, halves, foreign = witness
-        note = (
-            f"promoted to {tracker.target}: a sequence of {format_quarters(points)} points in "
-            f"{format_half_games(halves)} games (needs {req.points} in {req.games}, "
-            f"or 10 more points for each game short)"
-        )
-        if not fresh:
-            note += "; the sequence qualified earlier, the wins against dan players came now"
-        if foreign > REGION_REVIEW_GAMES:
-            note += (
-                f"; for the committee: {foreign} games of the sequence against players from "
-                "other countries (more than 3 may be reviewed)"
+        parts: list[str] = [
+            Msg(
+                "promoted to {target}: a sequence of {points} points in "
+                "{games} games (needs {needed} in {within}, "
+                "or 10 more points for each game short)",
+                target=str(tracker.target),
+                points=format_quarters(points),
+                games=format_half_games(halves),
+                needed=req.points,
+                within=req.games,
             )
-        return note
+        ]
+        if not fresh:
+            parts.append(
+                Msg("the sequence qualified earlier, the wins against dan players came now")
+            )
+        if foreign > REGION_REVIEW_GAMES:
+            parts.append(_review(foreign))
+        return clauses(parts)
 
     def _summary(self, pid: PlayerId, tally: _Tally, source: str) -> Change:
         """One history row for a player's games in an event (or up to a promotion)."""
         player = self._players[pid]
-        parts = []
-        if tally.games:
-            half = f" ({tally.half} as half games)" if tally.half else ""
-            parts.append(f"{tally.games} game(s) counted{half}")
+        parts: list[str] = []
+        if tally.games and tally.half:
+            parts.append(
+                plural(
+                    "{n} game counted ({half} as half games)",
+                    "{n} games counted ({half} as half games)",
+                    tally.games,
+                    half=tally.half,
+                )
+            )
+        elif tally.games:
+            parts.append(plural("{n} game counted", "{n} games counted", tally.games))
         if tally.skipped:
-            skipped = ", ".join(f"{n} {why}" for why, n in sorted(tally.skipped.items()))
-            parts.append(f"not counted: {skipped}")
+            skipped = listed(
+                # TRANSLATORS: how many games were not counted and why ("2 handicap game")
+                [Msg("{n} {reason}", n=n, reason=why) for why, n in sorted(tally.skipped.items())]
+            )
+            parts.append(Msg("not counted: {games}", games=skipped))
         flag = self._region_flag(player)
         if flag:
             parts.append(flag)
@@ -413,7 +455,7 @@ class Swedish:
         assert date is not None
         after = self._value(player)
         change = Change(
-            pid, date, source, tally.before, after, player.rank, player.rank, "; ".join(parts)
+            pid, date, source, tally.before, after, player.rank, player.rank, clauses(parts)
         )
         tally.before = after
         tally.games = tally.half = 0
@@ -463,10 +505,7 @@ class Swedish:
         tracker = player.next
         if tracker is None or tracker.total_foreign <= REGION_REVIEW_GAMES:
             return ""
-        return (
-            f"for the committee: {tracker.total_foreign} games of the sequence against players "
-            "from other countries (more than 3 may be reviewed)"
-        )
+        return _review(tracker.total_foreign)
 
     # ------------------------------------------------------------------------ queries
 
@@ -500,7 +539,13 @@ class Swedish:
         state = self._players[player]
         if target.step not in self._requirements:
             known = ", ".join(str(Rank(t)) for t in sorted(self._requirements))
-            raise RuleError(f"{target} is not a Swedish target here; the targets are {known}")
+            raise RuleError(
+                Msg(
+                    "{rank} is not a Swedish target here; the targets are {targets}",
+                    rank=str(target),
+                    targets=known,
+                )
+            )
         if target.step <= state.rank.step:
             return None
         return self._tracker(state, target.step)
@@ -520,42 +565,49 @@ class Swedish:
         tracker = state.next
         values: list[Measure] = []
         if tracker is None:
-            label, total = "no further Swedish target", 0
-            values.append(Measure("swedish_sequences.points", label, None, "points"))
-            values.append(Measure("swedish_sequences.target", "target", None))
-            values.append(Measure("swedish_sequences.games", "sequence games", None, "games"))
+            label: str = Msg("no further Swedish target")
+            total = 0
+            values.append(Measure("swedish_sequences.points", label, None, POINTS))
+            values.append(Measure("swedish_sequences.target", TARGET, None))
+            values.append(Measure("swedish_sequences.games", SEQUENCE_GAMES, None, GAMES))
         else:
             req = tracker.requirement
-            label, total = f"points toward {tracker.target}", tracker.total
-            values.append(
-                Measure("swedish_sequences.points", label, Fraction(total, QUARTERS), "points")
-            )
-            values.append(Measure("swedish_sequences.target", "target", str(tracker.target)))
+            label = Msg("points toward {rank}", rank=str(tracker.target))
+            total = tracker.total
+            points = Fraction(total, QUARTERS)
+            values.append(Measure("swedish_sequences.points", label, points, _points(points)))
+            values.append(Measure("swedish_sequences.target", TARGET, str(tracker.target)))
+            games = Fraction(tracker.total_halves, HALVES)
+            values.append(Measure("swedish_sequences.games", SEQUENCE_GAMES, games, _games(games)))
             values.append(
                 Measure(
-                    "swedish_sequences.games",
-                    "sequence games",
-                    Fraction(tracker.total_halves, HALVES),
-                    "games",
+                    "swedish_required_points",
+                    Msg("points required"),
+                    req.points,
+                    _points(req.points),
                 )
             )
             values.append(
-                Measure("swedish_required_points", "points required", req.points, "points")
+                Measure(
+                    "swedish_required_games",
+                    Msg("games required"),
+                    req.games,
+                    _games(req.games),
+                )
             )
-            values.append(Measure("swedish_required_games", "games required", req.games, "games"))
             if tracker.target.is_dan:
                 wins = self.wins_against(player, tracker.target)
                 values.append(
                     Measure(
                         "swedish_wins",
-                        f"wins vs {tracker.target}+",
+                        Msg("wins vs {rank}+", rank=str(tracker.target)),
                         wins,
-                        f"of {tracker.target.step} needed",
+                        Msg("of {n} needed", n=tracker.target.step),
                     )
                 )
             flag = self._region_flag(state)
             if flag:
-                values.append(Measure("review", "review", flag))
+                values.append(Measure("review", Msg("review"), flag))
         return Card(
             player=player,
             rank=state.rank,
@@ -598,32 +650,38 @@ class Swedish:
         if common is not None:
             return common
         if game.tournament is None and not game.counts_as_tournament:
-            return (
+            return Msg(
                 "only tournament games count for Swedish promotion points (a club game counts "
                 "when an organiser marks it as a tournament game)"
             )
         if game.black not in self._players and game.white not in self._players:
-            return "neither player is registered under the Swedish rules"
+            return Msg("neither player is registered under the Swedish rules")
         halves, reason = _weigh(game, None, self.params)
         if halves or reason is None:
             return None
         if reason == "time control unknown":
             if game.tournament is not None:
                 return None  # the tournament's time control decides
-            return (
+            return Msg(
                 "its time control is not known, and the Swedish upgrade rules count only games "
-                "with 30 minutes' base time or more: give it, e.g. time=60m"
+                "with 30 minutes' base time or more: give it, e.g. {example}",
+                example="time=60m",
             )
         worded = _SWEDISH_REASONS.get(reason)
         if worded is not None:
             return worded
         if reason.startswith("komi"):
             low, high = self.params.komi_min, self.params.komi_max
-            return (
-                f"komi {_decimal(game.komi)} is outside {_decimal(low)}–{_decimal(high)}, so it "
-                "is not an even game: only even games count for Swedish promotion points"
+            return Msg(
+                "komi {komi} is outside {low}–{high}, so it "
+                "is not an even game: only even games count for Swedish promotion points",
+                komi=_decimal(game.komi),
+                low=_decimal(low),
+                high=_decimal(high),
             )
-        return f"{game.board}×{game.board} games do not count for Swedish promotion points"
+        return Msg(
+            "{size}×{size} games do not count for Swedish promotion points", size=game.board
+        )
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones = rank difference (rules.md §5)."""
@@ -639,29 +697,49 @@ class Swedish:
                 player,
                 state.rank,
                 None,
-                (f"{state.rank}: the Swedish rules promote no further than 6d.",),
+                (
+                    Msg(
+                        "{rank}: the Swedish rules promote no further than 6d.",
+                        rank=str(state.rank),
+                    ),
+                ),
             )
         target, req = tracker.target, tracker.requirement
-        lines = [
-            f"Target {target} (points against the reference rank {Rank(target.step - 1)}).",
-            f"Best sequence now: {format_quarters(tracker.total)} points in "
-            f"{format_half_games(tracker.total_halves)} games.",
-            f"Needs {req.points} points in {req.games} games, or 10 more points for each game "
-            "short.",
+        lines: list[str] = [
+            Msg(
+                "Target {target} (points against the reference rank {reference}).",
+                target=str(target),
+                reference=str(Rank(target.step - 1)),
+            ),
+            Msg(
+                "Best sequence now: {points} points in {games} games.",
+                points=format_quarters(tracker.total),
+                games=format_half_games(tracker.total_halves),
+            ),
+            Msg(
+                "Needs {points} points in {games} games, or 10 more points for each game short.",
+                points=req.points,
+                games=req.games,
+            ),
         ]
         if state.met is not None:
-            lines.append("The sequence requirement is met.")
+            lines.append(Msg("The sequence requirement is met."))
         else:
             lines.append(self._shortfall(tracker))
         if target.is_dan:
             wins = self.wins_against(player, target)
             lines.append(
-                f"Wins against {target} or stronger: {wins} of the {target.step} needed"
-                " (at any time)."
+                Msg(
+                    "Wins against {rank} or stronger: {wins} of the {needed} needed "
+                    "(at any time).",
+                    rank=str(target),
+                    wins=wins,
+                    needed=target.step,
+                )
             )
         flag = self._region_flag(state)
         if flag:
-            lines.append(flag[0].upper() + flag[1:] + ".")
+            lines.append(_review(tracker.total_foreign, sentence=True))
         return Progress(player, state.rank, target, tuple(lines))
 
     @staticmethod
@@ -671,10 +749,12 @@ class Swedish:
         short_halves = max(0, req.games * HALVES - halves)
         needed_q = req.points * QUARTERS + _MISSING_GAME_Q * short_halves
         missing = max(0, needed_q - tracker.total)
-        return (
-            f"With {format_half_games(halves)} games this sequence needs "
-            f"{format_quarters(needed_q)} points: {format_quarters(missing)} more "
-            "(every further game lowers the bar by 10 until the minimum is reached)."
+        return Msg(
+            "With {games} games this sequence needs {points} points: {missing} more "
+            "(every further game lowers the bar by 10 until the minimum is reached).",
+            games=format_half_games(halves),
+            points=format_quarters(needed_q),
+            missing=format_quarters(missing),
         )
 
     def rating_scale(self) -> None:
@@ -719,16 +799,56 @@ class Swedish:
 
 # _weigh's short reasons (rules.md §3.1) in a club member's words; the others (a board, a komi)
 # are worded where they are given
-_SWEDISH_REASONS = {
-    "pair go": "pair go games do not count for Swedish promotion points",
-    "handicap game": (
+_SWEDISH_REASONS: dict[str, str] = {
+    "pair go": Msg("pair go games do not count for Swedish promotion points"),
+    "handicap game": Msg(
         "a handicap game is not an even game: only even games count for Swedish promotion points"
     ),
-    "base time under 30 minutes": (
+    "base time under 30 minutes": Msg(
         "a base time under 30 minutes is too short for the Swedish upgrade rules (60 minutes "
         "count as a whole game, 30 as half)"
     ),
 }
+
+POINTS = Msg("points")
+GAMES = Msg("games")
+TARGET = Msg("target")
+SEQUENCE_GAMES = Msg("sequence games")
+
+
+def _points(value: int | Fraction) -> str:
+    """The unit of ``value`` promotion points; a fraction (12.5) takes the form of 5 (English
+    plural, Polish genitive)."""
+    return unit(plural("point", "points", _count(value)))
+
+
+def _games(value: int | Fraction) -> str:
+    """The unit of ``value`` games (2.5 games: half games count, rules.md §3.1)."""
+    return unit(plural("game", "games", _count(value)))
+
+
+def _count(value: int | Fraction) -> int:
+    value = Fraction(value)
+    return int(value) if value.denominator == 1 else 5
+
+
+def _review(games: int, *, sentence: bool = False) -> str:
+    """The note for the committee (seed §2: more than three games against other regions)."""
+    if sentence:
+        return plural(
+            "For the committee: {n} game of the sequence against players from other "
+            "countries (more than 3 may be reviewed).",
+            "For the committee: {n} games of the sequence against players from other "
+            "countries (more than 3 may be reviewed).",
+            games,
+        )
+    return plural(
+        "for the committee: {n} game of the sequence against players from other countries "
+        "(more than 3 may be reviewed)",
+        "for the committee: {n} games of the sequence against players from other countries "
+        "(more than 3 may be reviewed)",
+        games,
+    )
 
 
 def _decimal(value: Fraction) -> str:

@@ -22,6 +22,7 @@ from engine.swedish.tables import (
     Requirement,
     SwedishParams,
 )
+from engine.text import Msg
 from engine.timecontrol import TimeControl
 from engine.types import (
     Game,
@@ -82,34 +83,46 @@ def game_weight(
     return _weigh(game, tournament_time, params)[0]
 
 
+# why a game is not counted, short (a history row's "not counted: 2 handicap game")
+# TRANSLATORS: Swedish promotion points: why games were not counted ("2 unplayed")
+UNPLAYED = Msg("unplayed")
+RESULT_UNKNOWN = Msg("result unknown")
+PAIR_GO = Msg("pair go")
+HANDICAP_GAME = Msg("handicap game")
+TIME_UNKNOWN = Msg("time control unknown")
+SHORT_TIME = Msg("base time under 30 minutes")
+
+
 def _weigh(
     game: Game, tournament_time: TimeControl | None, params: SwedishParams
 ) -> tuple[int, str | None]:
     """(half-games, why not counted) for a game (rules.md §3.1)."""
     if not game.played:
-        return 0, "unplayed"
+        return 0, UNPLAYED
     if game.result is None:
-        return 0, "result unknown"
+        return 0, RESULT_UNKNOWN
     if game.pair_go:
-        return 0, "pair go"
+        return 0, PAIR_GO
     if game.board != RATED_BOARD:
-        return 0, f"{game.board}×{game.board} board"
+        return 0, Msg("{size}×{size} board", size=game.board)
     if game.stones != 0:
-        return 0, "handicap game"
+        return 0, HANDICAP_GAME
     komi = game.komi
     low, high = params.komi_min, params.komi_max
     # exact: komi_min ≤ n/d ≤ komi_max compared as integers (cheaper than Fraction's operators)
     n, d = komi.numerator, komi.denominator
     if n * low.denominator < low.numerator * d or n * high.denominator > high.numerator * d:
-        return 0, f"komi {komi} outside {low}–{high}"
+        return 0, Msg(
+            "komi {komi} outside {low}–{high}", komi=str(komi), low=str(low), high=str(high)
+        )
     time = game.time if game.time is not None else tournament_time
     if time is None:
-        return 0, "time control unknown"  # ours: cannot be shown to meet the 30-minute minimum
+        return 0, TIME_UNKNOWN  # ours: cannot be shown to meet the 30-minute minimum
     if time.unlimited or time.base_s >= WHOLE_GAME_BASE_S:
         return HALVES, None  # ours: no time limit counts as a whole game
     if time.base_s >= HALF_GAME_BASE_S:
         return 1, None
-    return 0, "base time under 30 minutes"
+    return 0, SHORT_TIME
 
 
 def qualifies(points: int, games: int, req: Requirement) -> bool:

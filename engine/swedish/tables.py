@@ -9,6 +9,7 @@ from engine import settings
 from engine.errors import EngineError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU
 from engine.settings import Setting
+from engine.text import Msg
 from engine.types import (
     Outcome,
 )
@@ -90,62 +91,76 @@ class SwedishParams:
     def __post_init__(self) -> None:
         if self.kyu_points < 1 or self.kyu_games < 1:
             raise EngineError(
-                "kyu targets need at least 1 point and 1 game, not "
-                f"{self.kyu_points} points in {self.kyu_games} games (e.g. 80 points, 10 games)"
+                Msg(
+                    "kyu targets need at least 1 point and 1 game, not "
+                    "{points} points in {games} games (e.g. 80 points, 10 games)",
+                    points=self.kyu_points,
+                    games=self.kyu_games,
+                )
             )
         # exact komi bounds whatever was passed (5.5 is exactly 11/2)
         object.__setattr__(self, "komi_min", Fraction(self.komi_min))
         object.__setattr__(self, "komi_max", Fraction(self.komi_max))
         if self.komi_min > self.komi_max:
-            raise EngineError(f"komi_min {self.komi_min} is above komi_max {self.komi_max}")
+            raise EngineError(
+                Msg(
+                    "komi_min {low} is above komi_max {high}",
+                    low=str(self.komi_min),
+                    high=str(self.komi_max),
+                )
+            )
 
 
 DEFAULT_PARAMS = SwedishParams()
 
+VALID_KOMI = Msg("Swedish promotion rules, valid games: even games with komi 5½ to 8")
+
 SETTINGS: tuple[Setting, ...] = (
     settings.switch(
         "swedish.kyu_targets",
-        "the club also promotes to 4k, 3k and 2k on points",
+        Msg("the club also promotes to 4k, 3k and 2k on points"),
         params=SwedishParams,
         field="kyu_targets",
-        rule="Swedish promotion rules: kyu promotions are the club's own (80–100 points "
-        "recommended)",
+        rule=Msg(
+            "Swedish promotion rules: kyu promotions are the club's own (80–100 points "
+            "recommended)"
+        ),
     ),
     settings.whole(
         "swedish.kyu_points",
-        "points a kyu promotion needs",
+        Msg("points a kyu promotion needs"),
         params=SwedishParams,
         field="kyu_points",
         low=1,
         high=1000,
         example="80",
-        rule="Swedish promotion rules: 80–100 points recommended for kyu players",
+        rule=Msg("Swedish promotion rules: 80–100 points recommended for kyu players"),
     ),
     settings.whole(
         "swedish.kyu_games",
-        "games a kyu promotion's points must come from, at most",
+        Msg("games a kyu promotion's points must come from, at most"),
         params=SwedishParams,
         field="kyu_games",
         low=1,
         high=1000,
         example="10",
-        rule="Swedish promotion rules (no game count is given for kyu players)",
+        rule=Msg("Swedish promotion rules (no game count is given for kyu players)"),
     ),
     settings.komi(
         "swedish.komi_min",
-        "the lowest komi of a valid even game",
+        Msg("the lowest komi of a valid even game"),
         params=SwedishParams,
         field="komi_min",
         example="5.5",
-        rule="Swedish promotion rules, valid games: even games with komi 5½ to 8",
+        rule=VALID_KOMI,
     ),
     settings.komi(
         "swedish.komi_max",
-        "the highest komi of a valid even game",
+        Msg("the highest komi of a valid even game"),
         params=SwedishParams,
         field="komi_max",
         example="8",
-        rule="Swedish promotion rules, valid games: even games with komi 5½ to 8",
+        rule=VALID_KOMI,
     ),
 )
 """The club's Swedish settings (``/club set swedish.…``); defaults from SwedishParams."""

@@ -45,3 +45,15 @@ def test_club_even_komi_is_a_parameter() -> None:
 def test_negative_reduction_is_refused() -> None:
     with pytest.raises(ValueError, match="negative"):
         rank_handicap(1, Rank.parse("3k"), 2, Rank.parse("1k"), reduction=-1)
+
+
+def test_handicap_notes_are_translatable_messages() -> None:
+    """Issue 13: the advice's notes are Msg with their numbers as values."""
+    from engine.text import Msg
+
+    advice = rank_handicap(1, Rank.parse("20k"), 2, Rank.parse("5k"), reduction=1)
+    assert [note.template for note in advice.notes if isinstance(note, Msg)] == [
+        "rank difference {difference} is capped at {most} stones",
+        "handicap reduced by {reduction}",
+    ]
+    assert advice.notes[0] == "rank difference 15 is capped at 9 stones"

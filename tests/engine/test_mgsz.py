@@ -992,7 +992,7 @@ def test_a_game_below_category_e_never_enters_the_period() -> None:
     ledger.apply(GamePlayed(game(2, 1, 2, time=TimeControl.parse("10m"))))  # category E
     assert [g.id for g in ledger.pending_games()] == [2]
     changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
-    assert one_change(changes, 1).note == "C = 10, 1 games"  # E: 0 + 10 even
+    assert one_change(changes, 1).note == "C = 10, 1 game"  # E: 0 + 10 even
 
 
 @pytest.mark.parametrize(
@@ -1433,3 +1433,43 @@ def test_a_tournament_of_others_moves_the_held_players_if_the_period_ended_now()
     ledger.provisional(1)  # the period as the cards last worked it out
     ledger.apply(GamePlayed(game(3, 3, 4, Result.BLACK)))
     assert set(ledger.lapsed()) == {3, 4}  # the same C: only the new game's players moved
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """The rulebook's language is a club's default language (issue 13)."""
+    from engine.mgsz import Mgsz as system
+    from engine.systems import home_language
+
+    assert system.language == "hu"
+    assert system().language == "hu"
+    assert home_language("mgsz") == "hu"
+
+
+def test_rule_texts_are_translatable_messages_with_their_template() -> None:
+    """Issue 13: a refusal, a history note, a notice and an entry note are Msg (the English
+    text, with the template a catalogue translates and the values it is formatted with)."""
+    from engine.text import Msg
+
+    with pytest.raises(RuleError) as refused:
+        ledger_with(reg(1, "2k"))
+    message = refused.value.args[0]
+    assert isinstance(message, Msg)
+    assert message.template.startswith("a new player without a rating can start at {limit}")
+    assert message.args["limit"] == "5k" and message.args["rank"] == "2k"
+
+    ledger = ledger_with(reg(1, "5k"), reg(2, "5k", 1900))
+    note = ledger.apply(reg(3, "10k"))[0].note
+    assert isinstance(note, Msg) and note.template == "Elo from the rank table for {rank}"
+    ledger.apply(GamePlayed(game(1, 1, 2)))
+    notice = ledger.announcement(Phase.PERIOD_END, "2026-04", [])
+    assert notice is not None and isinstance(notice.title, Msg)
+    assert notice.title.template == "{period} is rated" and notice.title == "2026-04 is rated"
+    [entry_note] = ledger.entry_notes(tournament(), [Entry(2, R("5k"))])
+    assert isinstance(entry_note, Msg) and entry_note.args["player"] == "{player:2}"
+    assert entry_note.startswith("{player:2} entered as 5k but their Elo is in the 2k band")
+    card = ledger.card(1)
+    assert [m.label.template for m in card.values if isinstance(m.label, Msg)][:2] == [
+        "Elo",
+        "band rank",
+    ]
+    assert card.pending is not None and card.pending.unit.plural_template == "games"  # type: ignore[attr-defined]

@@ -744,7 +744,7 @@ def test_late_report_is_flagged_not_rejected() -> None:
     assert "flagged" not in mine(changes, 1).note  # within 3 days
     changes = club.club_game(1, 2, W, date=day, reported=day + dt.timedelta(days=5))
     assert club.score(1).counted and club.score(1).points == 35
-    assert "2 day(s) after the 3-day deadline" in mine(changes, 1).note
+    assert "2 days after the 3-day deadline" in mine(changes, 1).note
     late = club.psg.card(1).values[-1]
     assert (late.key, late.value, late.unit) == ("late_reports", 1, "reports")
     assert "flagged for the manager (PSG regulations §7)" in late.label
@@ -1503,3 +1503,32 @@ def test_boards_setting_counts_other_boards_from_its_date() -> None:
     ledger.apply(SettingsChanged(DAY, (("psg.boards", (13, 19)),)))
     assert ledger.params.boards == (13, 19)
     assert ledger.uncounted(small) is None
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """The rulebook's language is a club's default language (issue 13)."""
+    from engine.psg import Psg as system
+    from engine.systems import home_language
+
+    assert system.language == "pl"
+    assert system().language == "pl"
+    assert home_language("psg") == "pl"
+
+
+def test_psg_texts_are_translatable_messages() -> None:
+    """Issue 13: a refusal, a game's history note and an entry note are Msg; the marks and
+    ranks are values, the template is what a catalogue translates."""
+    from engine.text import Msg
+
+    club = Club()
+    club.register(1, "10k")
+    club.register(2, "10k")
+    note = mine(club.club_game(1, 2, W), 1).note
+    assert isinstance(note, Msg) and note.template == "{game}: {notes}"
+    assert note.args["game"].template == "game {game} (round {round})"
+    with pytest.raises(RuleError) as refused:
+        club.psg.apply(TeacherAction(1, TeacherKind.RELEASE, club.day))
+    assert refused.value.args[0].template == "promotion of player {player} is not held"
+    [problem] = club.psg.entry_notes(Tournament(1, "Cup", DAY, DAY, 1), [Entry(1, R("8k"))])
+    assert isinstance(problem, Msg) and problem.args["player"] == "{player:1}"
+    assert problem.template.startswith("{player} entered as {rank} but their PSG rank is")

@@ -92,3 +92,14 @@ def test_difference_is_step_difference_and_round_trips(a: int, b: int) -> None:
     assert ra - rb == a - b
     assert rb + (ra - rb) == ra
     assert Rank.parse(str(ra)) == ra
+
+
+def test_a_rank_error_is_a_translatable_message() -> None:
+    """Issue 13: the refusal keeps its template; the value typed and the examples are values."""
+    from engine.text import Msg
+
+    with pytest.raises(RankError) as refused:
+        Rank.parse("3 stones")
+    message = refused.value.args[0]
+    assert isinstance(message, Msg) and message.template == "{text} is not a rank ({examples})"
+    assert message == "'3 stones' is not a rank (ranks look like 3k, 3 kyu, 1d or 2 dan)"

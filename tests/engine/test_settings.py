@@ -110,3 +110,25 @@ def test_params_with_takes_its_own_keys_only() -> None:
     assert settings.params_with(params, (COUNT,), ()) is params
     with pytest.raises(KeyError):
         settings.default_of(Params, "missing")
+
+
+def test_a_refusal_and_the_allowed_text_are_translatable_messages() -> None:
+    """Issue 13: what a setting takes and its refusal are Msg; the key and the example stay
+    literal values (people type them as they are)."""
+    from engine.settings import refuse, whole
+    from engine.text import Msg
+
+    error = refuse("psg.report_days", Msg("on or off"), "maybe", "on")
+    message = error.args[0]
+    assert isinstance(message, Msg)
+    assert message.template == "{key} takes {allowed}, not {value} (e.g. {key} {example})"
+    assert message == "psg.report_days takes on or off, not 'maybe' (e.g. psg.report_days on)"
+    assert message.args["key"] == "psg.report_days" and message.args["example"] == "on"
+
+    @dataclass(frozen=True)
+    class Params:
+        days: int = 3
+
+    setting = whole("x.days", Msg("days"), params=Params, field="days", low=1, high=9, example="3")
+    assert isinstance(setting.allowed, Msg)
+    assert setting.allowed.template == "a whole number from {low} to {high}"

@@ -502,7 +502,7 @@ def test_tournament_games_in_round_order_and_unplayed_noted() -> None:
     changes = system.apply(TournamentRated(tournament, entries, games))
     # −25 first (starts over at 0), then +35; the other order would give 10
     assert total(system, "1k") == "35"
-    assert changes[-1].note.startswith("2 game(s) counted")
+    assert changes[-1].note.startswith("2 games counted")
     assert "1 unplayed" in changes[-1].note
 
 
@@ -765,3 +765,29 @@ def test_komi_bounds_setting_judges_the_games_after_it() -> None:
     system.apply(SettingsChanged(DAY, (("swedish.komi_max", Fraction(9)),)))
     assert system.params.komi_max == 9
     assert system.uncounted(late) is None
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """The rulebook's language is a club's default language (issue 13)."""
+    from engine.swedish import Swedish as system
+    from engine.systems import home_language
+
+    assert system.language == "sv"
+    assert system().language == "sv"
+    assert home_language("swedish") == "sv"
+
+
+def test_swedish_texts_are_translatable_messages() -> None:
+    """Issue 13: why a game does not count, the card's labels and the progress lines are Msg."""
+    from engine.text import Msg
+
+    system = registered("2k")
+    reason = system.uncounted(game_with(stones=2, tournament=1))
+    assert isinstance(reason, Msg)
+    assert reason.template.startswith("a handicap game is not an even game")
+    labels = {m.key: m.label for m in system.card(SUBJECT).values}
+    assert labels["swedish_sequences.points"].template == "points toward {rank}"  # type: ignore[attr-defined]
+    assert labels["swedish_sequences.points"] == "points toward 1k"
+    first = system.promotion(SUBJECT).lines[0]
+    assert isinstance(first, Msg)
+    assert first.template == "Target {target} (points against the reference rank {reference})."

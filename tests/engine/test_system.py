@@ -225,3 +225,58 @@ def test_every_card_value_is_typed_and_keyed_once(key: str) -> None:
     assert keys and len(keys) == len(set(keys))
     assert all(m.label for m in card.values)
     assert all(isinstance(m.value, int | Fraction | str | type(None)) for m in card.values)
+
+
+def test_listed_and_clauses_keep_every_item_translatable() -> None:
+    """Issue 13: a list (``a, b, c``) and a note's clauses (``a; b``) are nested Msg, so each
+    item is translated on its own and a language may use its own separator."""
+    from engine.system import clauses, listed
+    from engine.text import Msg
+
+    items = [Msg("{game} won", game="{game:1}"), Msg("{game} lost", game="{game:2}"), "x"]
+    joined = listed(items)
+    assert joined == "{game:1} won, {game:2} lost, x"
+    assert isinstance(joined, Msg) and joined.template == "{first}, {rest}"
+    assert joined.args["first"].template == "{game} won"
+    assert joined.args["rest"].args["first"].template == "{game} lost"
+    assert listed([]) == "" and listed(["only"]) == "only"
+    note = clauses([Msg("win"), Msg("late")])
+    assert note == "win; late" and note.template == "{first}; {rest}"  # type: ignore[attr-defined]
+    assert clauses([]) == ""
+
+
+def test_never_rated_says_why_in_a_translatable_message() -> None:
+    from engine.system import never_rated
+    from engine.text import Msg
+
+    reason = never_rated(Game(1, 1, 2, None, dt.date(2026, 1, 1)))
+    assert isinstance(reason, Msg)
+    assert (
+        reason.template == "a game without a result is stored, not rated until its result is known"
+    )
+
+
+def test_a_format_error_keeps_its_message_translatable_with_the_line() -> None:
+    """Issue 13: ``FormatError`` puts the line number in a Msg around the message."""
+    from engine.errors import FormatError
+    from engine.text import Msg
+
+    error = FormatError(Msg("bad rank {rank}", rank="3x"), line=4, token="3x")
+    message = error.args[0]
+    assert str(error) == message == "line 4: bad rank 3x"
+    assert isinstance(message, Msg) and message.template == "line {line}: {message}"
+    assert message.args["message"].template == "bad rank {rank}"
+    assert FormatError("no header").args[0] == "no header"
+
+
+def test_a_unit_keeps_its_english_plural_and_counts_for_a_catalogue() -> None:
+    """Issue 13: a card's unit reads ``points`` in English as before (the bot writes
+    ``1 point`` by its own rule) and carries ``n`` for a catalogue's own forms."""
+    from engine.system import unit
+    from engine.text import Msg, plural
+
+    one = unit(plural("point", "points", 1))
+    assert one == "points" and one.template == "point" and one.plural_template == "points"
+    assert one.n == 1
+    with pytest.raises(AssertionError):
+        unit(Msg("points"))  # not a plural: a bug, not a club member's error

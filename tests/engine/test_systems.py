@@ -65,3 +65,18 @@ def test_system_named_takes_typed_values() -> None:
     assert dataclasses.replace(system.params, anchor_1d=130) == SYSTEMS["tensuusei"]().params  # type: ignore[attr-defined]
     with pytest.raises(KeyError, match="choose one of"):
         system_named("elo")
+
+
+def test_home_language_of_every_system_and_english_for_an_unknown_key() -> None:
+    from engine.systems import home_language
+
+    assert {key: home_language(key) for key in SYSTEMS} == {
+        "mgsz": "hu",
+        "tensuusei": "ja",
+        "swedish": "sv",
+        "psg": "pl",
+        "gor": "en",
+    }
+    assert home_language(" MGSZ ") == "hu"
+    assert home_language("elo") == "en"
+    assert home_language("") == "en"

@@ -652,3 +652,38 @@ def test_settings_read_range_and_example() -> None:
     assert limit.read("none") is None
     assert limit.show(None) == "none"
     assert next(s for s in SETTINGS if s.field == "settle_end_of_day").read("off") is False
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """The rulebook's language is a club's default language (issue 13)."""
+    from engine.systems import home_language
+    from engine.tensuusei import Tensuusei as system
+
+    assert system.language == "ja"
+    assert system().language == "ja"
+    assert home_language("tensuusei") == "ja"
+
+
+def test_day_notes_and_progress_are_translatable_messages() -> None:
+    """Issue 13: a day's note is built of Msg pieces (games, ordinals, the pair's limit),
+    so a catalogue can give each in its own word order; the marks stay values."""
+    from engine.text import Msg
+
+    system = ledger({1: 100, 2: 100})
+    for gid in range(1, 5):
+        system.apply(won_by(gid, 1, 2))
+    note = system.apply(DayEnded(DAY))[0].note
+    assert isinstance(note, Msg)
+    assert note.template.startswith("{score} against {opponent}: {games}; {skipped}: {ordinal}")
+    assert note.args["opponent"] == "{player:2}"
+    assert note.args["ordinal"] == "4th" and note.args["ordinal"].template == "{n}th"
+    assert note.args["games"].template == "{first}, {rest}"
+    assert note.args["games"].args["first"].template == "{game} won"
+    lines = system.promotion(1).lines
+    assert all(isinstance(line, Msg) for line in lines)
+    assert lines[1].plural_template == "{n} points (settled)."  # type: ignore[attr-defined]
+    with pytest.raises(RuleError) as refused:
+        system.apply(Registered(1, Rank.parse("5k"), DAY))
+    assert (
+        refused.value.args[0].template == "player {player} is already registered under Tensuusei"
+    )

@@ -77,3 +77,15 @@ def test_mgsz_extended_time_vectors(case: dict) -> None:
     else:
         text = f"{case['base_minutes']}m {ot['moves']}/{ot['minutes']}m canadian"
     assert TimeControl.parse(text).extended_minutes() == case["extended_minutes"]
+
+
+def test_a_time_control_error_is_a_translatable_message() -> None:
+    """Issue 13: the refusal keeps its template; the examples stay literal."""
+    from engine.text import Msg
+
+    with pytest.raises(TimeControlError) as refused:
+        TimeControl.parse("3x20s 60m 5 japanese")
+    message = refused.value.args[0]
+    assert isinstance(message, Msg)
+    assert message.template == "cannot read the time control {text} ({examples})"
+    assert message.args["examples"].template == "e.g. {examples} or {unlimited}"

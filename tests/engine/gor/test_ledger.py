@@ -685,3 +685,28 @@ def test_an_h9_files_class_header_rates_the_tournament_as_hoshi_rate_would() -> 
         score = 1.0 if g.outcome_for(first.position).value == "win" else 0.0
         total += by_hand(start, 2100 + 100 * (rank.step - 1), score, g.stones_for(first.position))
     assert float(gor.gor(first.position)) == pytest.approx(start + 0.5 * total, abs=0.001)
+
+
+def test_home_language_is_the_rulebooks_country() -> None:
+    """The rulebook's language is a club's default language (issue 13)."""
+    from engine.gor import Gor as system
+    from engine.systems import home_language
+
+    assert system.language == "en"
+    assert system().language == "en"
+    assert home_language("gor") == "en"
+
+
+def test_gor_texts_are_translatable_messages() -> None:
+    """Issue 13: the class lines, the card's label and a refusal are Msg."""
+    from engine.text import Msg
+
+    system = Gor()
+    weight = system.tournament_weight(Tournament(1, "Cup", DAY, DAY, 5, time=TIME_B))
+    assert isinstance(weight.label, Msg) and weight.label.template == "Tournament class"
+    assert (
+        weight.lines[-1].template == "class {klass} from the time control: every change × {weight}"
+    )  # type: ignore[attr-defined]
+    with pytest.raises(RuleError) as refused:
+        system.apply(Registered(1, Rank.parse("1d"), DAY, rating=9000))
+    assert refused.value.args[0].template.startswith("a GoR runs from {low} to {high}")
