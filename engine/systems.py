@@ -49,12 +49,6 @@ def settings_of(key: str) -> tuple[Setting, ...]:
     return () if factory is None else _declared(key, factory)
 
 
-def home_language(key: str) -> str:
-    """The language of the system ``key``'s rulebook country (``en`` for none)."""
-    language: str = getattr(SYSTEMS.get(key), "language", "en")
-    return language
-
-
 SYSTEM_SETTINGS: dict[str, tuple[Setting, ...]] = {key: settings_of(key) for key in SYSTEMS}
 """Every registered system's settings, by system key."""
 
