@@ -248,7 +248,7 @@ async def test_club_set_a_rating_setting_from_a_date_and_undo(sendai: FakeChat) 
     since = start + dt.timedelta(days=3)  # after Aoi's registration, before Ren's
     said = await sendai.ok(f"/club set tensuusei.anchor 128 from={since.isoformat()}")
     assert said.text == (
-        f"Sendai Go Club: tensuusei.anchor is 128 from {since.isoformat()} (was 130); every "
+        "Sendai Go Club: tensuusei.anchor is 128 from Apr 23, 2026 (was 130); every "
         "rating from that day on is recomputed. /undo takes it back."
     )
     assert "points: 130" in (await sendai.ok("/rating Aoi")).text
@@ -319,7 +319,7 @@ async def test_club_settings_lists_every_setting_the_clubs_system_first(sendai: 
     lines = text.splitlines()
     assert "timezone = UTC (default): the club's time zone" in text
     assert (
-        f"tensuusei.anchor = 128 (default 130, from {sendai.clock.now.date().isoformat()}): "
+        "tensuusei.anchor = 128 (default 130, from Apr 20, 2026): "
         "a new 1 dan's points" in text
     )
     assert "psg.boards = 19 (default): board sizes whose games are ranked" in text
