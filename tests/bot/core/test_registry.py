@@ -233,7 +233,7 @@ async def test_override_refused_by_the_system(tmp_path: Path) -> None:
 
 async def test_egf_rating_for_this_month(club: FakeChat) -> None:
     said = await club.ok("/egf Nagy Péter 2045", as_=ORGANISER)
-    assert said.text == "EGF rating 2045 recorded for Nagy Péter (2026-04)."
+    assert said.text == "EGF rating 2045 recorded for Nagy Péter (April 2026)."
     (event,) = await log.events(club.db, club.club.id, [log.EGF])
     nagy = await club.player("Nagy Péter")
     assert event.target == nagy.id
@@ -249,7 +249,7 @@ async def test_egf_rating_for_a_past_month_shows_on_the_psg_card(tmp_path: Path)
     try:
         await chat.register("Nagy Péter 10k")
         said = await chat.ok("/egf Nagy 1700 2026-3")
-        assert said.text == "EGF rating 1700 recorded for Nagy Péter (2026-03)."
+        assert said.text == "EGF rating 1700 recorded for Nagy Péter (March 2026)."
         card = (await chat.ok("/rating Nagy")).text
         assert "EGF rating: 1700\nEGF rating month: 2026-03" in card
     finally:
