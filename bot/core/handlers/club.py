@@ -579,7 +579,7 @@ async def _show(ctx: Context) -> Reply:
         )
         if settings.reports
         else _("Player reports: off (organisers record results)"),
-        _("Weekly summary: {weekly}", weekly=_weekly(settings)),
+        _weekly(settings),
         _("Players: {count}", count=len(players)),
         _("Chats: {chats}", chats=", ".join(f"{p}:{c}" for p, c in chats)),
         _(
@@ -596,11 +596,12 @@ def _weekly(settings: ClubSettings) -> str:
     """The weekly summary's day and time in the conversation's language, or that it is off."""
     weekly = settings.value("weekly")
     if weekly is None:
-        # TRANSLATORS: the weekly summary is switched off
-        return _("off")
+        return _("Weekly summary: off")
     assert isinstance(weekly, tuple)
     day, at = weekly
-    return _("{weekday} {time}", weekday=weekday_text(day), time=at.strftime("%H:%M"))
+    return _(
+        "Weekly summary: {weekday} {time}", weekday=weekday_text(day), time=at.strftime("%H:%M")
+    )
 
 
 async def _country(ctx: Context, value: str) -> Reply:
