@@ -145,7 +145,11 @@ async def _check_alias(ctx: Context, alias: str) -> None:
     """Refuse an empty alias, or one that already names a player of the club."""
     if not alias:
         raise BadArgument(
-            _("alias= is empty; write e.g. {example}", example='alias=Peti or alias="Nagy P."')
+            _(
+                "alias= is empty; write e.g. {example} or {other}",
+                example="alias=Peti",
+                other='alias="Nagy P."',
+            )
         )
     taken = await storage.find_player(ctx.db, ctx.the_club, alias, guests=True)
     holder = taken.player or (taken.ambiguous[0] if taken.ambiguous else None)

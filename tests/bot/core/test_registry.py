@@ -300,7 +300,7 @@ async def test_register_speaks_japanese(tmp_path: Path) -> None:
             "country= には HU のような2文字のコードを指定してください('JPN' は使えません)"
         )
         said = await chat.refused("/register 鈴木 2k alias=")
-        assert said.text.startswith('alias= が空です。例: alias=Peti or alias="Nagy P."')
+        assert said.text.startswith('alias= が空です。例: alias=Peti または alias="Nagy P."')
     finally:
         await chat.close()
 
