@@ -631,7 +631,7 @@ async def test_club_settings_speak_hungarian_with_babel_dates(tmp_path: Path) ->
         )
         text = (await chat.ok("/club settings")).text
         assert text.startswith("Budapest Go Club: beállítások\n\nKlub\n\n")
-        assert "komi = 6.5 (alapértelmezett): " in text
+        assert "timezone = UTC (alapértelmezett): " in text
         assert (
             "mgsz.max_initial_rank = 3k (alapértelmezés: 5k; érvényes 2026. ápr. 20. óta): "
             in (text)
