@@ -276,7 +276,6 @@ async def test_club_set_each_system_setting_is_taken(sendai: FakeChat) -> None:
         ("swedish.komi_max", "9"),
         ("psg.report_days", "5"),
         ("psg.boards", "13,19"),
-        ("language", "en"),
     ):
         said = await sendai.ok(f"/club set {key} {value}")
         assert f"{key} is {value}" in said.text or f"{key} is now {value}" in said.text
