@@ -584,11 +584,11 @@ async def test_club_show_speaks_japanese(tmp_path: Path) -> None:
     try:
         await chat.ok("/club set weekly mon 18:00")
         text = (await chat.ok("/club show")).text
-        assert "タイムゾーン: UTC" in text
-        assert "国: 未設定(新しい対局者はすべて名簿に加わります)" in text
-        assert "会員の報告: オフ(結果は幹事が記録)" in text
-        assert "週間まとめ: 月曜日 18:00" in text  # the weekday by Babel
-        assert "幹事(チャット管理者以外): telegram:100, telegram:200" in text
+        assert "タイムゾーン：UTC" in text
+        assert "国：未設定（新しい対局者はすべて名簿に加わります）" in text
+        assert "会員の報告：オフ（結果は幹事が記録）" in text
+        assert "週間まとめ：月曜日 18:00" in text  # the weekday by Babel
+        assert "幹事（チャット管理者以外）：telegram:100, telegram:200" in text
         for english in ("Time zone", "Country", "Player reports", "Weekly summary", "Organisers"):
             assert english not in text
     finally:
@@ -609,7 +609,7 @@ async def test_club_replies_and_refusals_speak_japanese(tmp_path: Path) -> None:
         )
         said = await chat.refused("/club set tensusei.anchor 128")
         assert said.text.startswith(
-            "'tensusei.anchor' という設定はありません。tensuusei.anchor のことですか? "
+            "'tensusei.anchor' という設定はありません。tensuusei.anchor のことですか？"
             "/club settings で全設定を一覧できます"
         )
         said = await chat.refused("/club frobnicate")
@@ -649,7 +649,7 @@ async def test_club_set_language_answers_in_the_new_language(tmp_path: Path) -> 
         said = await chat.ok("/club set language hu")
         assert said.text == "Sendai Go Club: language mostantól hu (eddig ja)."
         said = await chat.ok("/club set language ja")
-        assert said.text == "Sendai Go Club: language を ja にしました(変更前は hu)。"
+        assert said.text == "Sendai Go Club：language を ja にしました（変更前は hu）。"
         said = await chat.ok("/club set language en")
         assert said.text == "Sendai Go Club: language is now en (was ja)."
         said = await chat.ok("/club set language en")

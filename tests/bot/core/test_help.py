@@ -182,7 +182,7 @@ async def test_help_speaks_japanese(tmp_path: Path) -> None:
     try:
         said = await chat.ok("/help", as_=PLAYER)
         head, players, title, organisers, tail = said.text.split("\n\n")
-        assert head == "hoshi — 碁会のレーティング(Sendai Go Club、tensuusei)"
+        assert head == "hoshi — 碁会のレーティング（Sendai Go Club、tensuusei）"
         assert title == "幹事向け"
         assert (
             "/help [コマンド] — ボットでできること、または1つのコマンドの使い方と例。"
@@ -193,7 +193,7 @@ async def test_help_speaks_japanese(tmp_path: Path) -> None:
             for line in organisers.splitlines()
         )
         assert tail == (
-            "名前には空白を含められ、アクセント記号は省略できます: /rating szabo eva。"
+            "名前には空白を含められ、アクセント記号は省略できます：/rating szabo eva。"
             "/help コマンド で例を表示します。"
         )
         said = await chat.ok("/help link", as_=PLAYER)
@@ -202,9 +202,9 @@ async def test_help_speaks_japanese(tmp_path: Path) -> None:
             "チャットのアカウントを自分の会員情報につなぎ、"
             "/rating だけで自分の成績表を表示できるようにします。\n"
             "その会員にすでに別の人がつながっている場合は、幹事の確認が必要です。\n"
-            "オプション:\n"
-            "account=PLATFORM:ID — 幹事用: ほかの人のアカウントをつなぐ(例: telegram:12345)\n"
-            "例: /link Nagy Péter"
+            "オプション：\n"
+            "account=PLATFORM:ID — 幹事用：ほかの人のアカウントをつなぐ（例：telegram:12345）\n"
+            "例：/link Nagy Péter"
         )
         said = await chat.refused("/help frobnicate", as_=PLAYER)
         assert said.text.startswith(

@@ -294,13 +294,13 @@ async def test_register_speaks_japanese(tmp_path: Path) -> None:
         assert said.reply.blocks[0].text == "佐藤 健 (1d, JP)を登録しました"
         assert "Registered" not in said.text
         said = await chat.refused("/register 佐藤 健")
-        assert said.text.startswith("段級位がないか、読み取れません: ")
+        assert said.text.startswith("段級位がないか、読み取れません：")
         said = await chat.refused("/register 鈴木 2k country=JPN")
         assert said.text.startswith(
-            "country= には HU のような2文字のコードを指定してください('JPN' は使えません)"
+            "country= には HU のような2文字のコードを指定してください（'JPN' は使えません）"
         )
         said = await chat.refused("/register 鈴木 2k alias=")
-        assert said.text.startswith('alias= が空です。例: alias=Peti または alias="Nagy P."')
+        assert said.text.startswith('alias= が空です。例：alias=Peti または alias="Nagy P."')
     finally:
         await chat.close()
 

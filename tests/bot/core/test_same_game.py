@@ -22,11 +22,11 @@ async def test_a_game_entered_twice_is_asked_about_in_japanese(tmp_path: Path) -
         said = await chat.say("/result 佐藤 健 鈴木 花 B+R", as_=ORGANISER)
         assert not said.error
         assert said.text == (
-            "記録済みでは?\n\n"
-            "クラブにすでにある対局と同じようです:\n"
-            "#1 2026/04/20、佐藤 健(黒)– 鈴木 花(白): B+R、2026/04/20 18:00に"
+            "記録済みでは？\n\n"
+            "クラブにすでにある対局と同じようです：\n"
+            "#1 2026/04/20、佐藤 健（黒）– 鈴木 花（白）：B+R、2026/04/20 18:00に"
             "telegram:100が入力\n"
-            "何も記録していません。別の対局なら、最後に again を付けてください: "
+            "何も記録していません。別の対局なら、最後に again を付けてください："
             "/result 佐藤 健 鈴木 花 B+R again"
         )
         assert [b.label for b in said.reply.buttons] == ["もう一度記録"]
