@@ -59,23 +59,29 @@ async def help_(ctx: Context) -> Reply:
     return Reply(blocks=tuple(blocks))
 
 
+def _shown(text: str) -> str:
+    """A text of a command's spec in the conversation's language (the empty text stays empty:
+    a catalogue's empty message is its header)."""
+    return _(text) if text else text
+
+
 def summary_line(cmd: CommandSpec) -> str:
     """``/rating [NAME] — A player's card …``: a command's usage and summary in the
     conversation's language (the table marks them for the catalogue)."""
-    return f"{_(cmd.usage)} — {_(cmd.summary)}"
+    return f"{_shown(cmd.usage)} — {_shown(cmd.summary)}"
 
 
 def help_text(cmd: CommandSpec) -> str:
     """One command's help in the conversation's language: usage, summary, details, options,
     examples (typed as they are in every language) and who may use it; in English exactly
     :meth:`CommandSpec.help_text`."""
-    lines = [_(cmd.usage), _(cmd.summary)]
+    lines = [_shown(cmd.usage), _shown(cmd.summary)]
     if cmd.details:
-        lines.append(_(cmd.details))
+        lines.append(_shown(cmd.details))
     if cmd.options:
         options = []
         for o in cmd.options:
-            line = f"{o.key}={o.metavar} — {_(o.help)}"
+            line = f"{o.key}={o.metavar} — {_shown(o.help)}"
             if o.actions:
                 line = _("{option} ({actions})", option=line, actions=", ".join(o.actions))
             options.append(line)

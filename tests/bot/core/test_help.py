@@ -240,3 +240,20 @@ async def test_help_and_link_speak_hungarian(tmp_path: Path) -> None:
         assert said.text.startswith("telegram:301 mostantól ehhez a játékoshoz kapcsolódik: ")
     finally:
         await chat.close()
+
+
+def test_a_spec_text_left_empty_stays_empty_in_every_language() -> None:
+    """An empty summary or option help is not looked up (a catalogue's empty message is its
+    header)."""
+    from bot.core.commands import CommandSpec, Option
+    from bot.core.handlers.help import help_text, link, summary_line
+    from bot.i18n import using
+
+    spec = CommandSpec(
+        "demo", "/demo [k=V]", "", options=(Option("k", "text", "", "V"),), handler=link
+    )
+    for language in ("en", "hu", "ja", "sv", "pl"):
+        with using(language):
+            assert summary_line(spec) == "/demo [k=V] — "
+            assert help_text(spec).splitlines()[:2] == ["/demo [k=V]", ""]
+            assert "k=V — " in help_text(spec).splitlines()
