@@ -102,7 +102,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "6 stones, komi 0.5",
             "EGF GoR (Europe): Huber Anna 2202 · Gruber Max 1998",
             "2 GoR points to 1k (GoR 2000; now 1998)",
-            "gor.club_class is B from 2026-11-23 (was C)",
+            "gor.club_class is B from Nov 23, 2026 (was C)",
             "class A given for the tournament: every change × 1.00",
             "Gruber Max     2000     −16   1984  1k → 2k",
             "class B from the time control: every change × 0.75",
@@ -117,7 +117,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "Jesienny Turniej is rated",
             "Zielińska Maria        0     +18     18  6k",
             "games with 10k: 5 of 10 needed",
-            "EGF rating 1450 recorded for Zielińska Maria (2026-11).",
+            "EGF rating 1450 recorded for Zielińska Maria (November 2026).",
         ),
     ),
 }

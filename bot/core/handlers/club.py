@@ -16,6 +16,8 @@ from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_tournament
 from bot.core.parse import Token, join
 from bot.core.replies import Button, Document, Reply, Text
+from bot.i18n import N_, Msg, _, _n, date_text, translated, using, weekday_text
+from bot.i18n import current as language_now
 from engine.errors import EngineError
 from engine.settings import Setting
 from engine.systems import SYSTEM_SETTINGS, SYSTEMS
@@ -24,7 +26,7 @@ from storage.errors import Refused
 from storage.names import fold
 from storage.settings import ClubSettings
 
-CLUB_USAGE = (
+CLUB_USAGE = N_(
     "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | rename NAME | "
     "timezone ZONE | komi K | country XX | time TIME | reports on [HOURS]|off | grace HOURS | "
     "organiser add|remove WHO | settings | set KEY VALUE [from=YYYY-MM-DD]"
@@ -34,7 +36,7 @@ CLUB_USAGE = (
 @command(
     "club",
     usage=CLUB_USAGE,
-    summary="Club settings; bind another chat to the same club.",
+    summary=N_("Club settings; bind another chat to the same club."),
     examples=(
         f"/club new Budapest Go Club {system_names.DEFAULT_SYSTEM}",
         f"/club system {system_names.OTHER_SYSTEM}",
@@ -58,7 +60,7 @@ CLUB_USAGE = (
         Option(
             "from",
             "text",
-            "the day a rating setting holds from (default today)",
+            N_("the day a rating setting holds from (default today)"),
             "YYYY-MM-DD",
         ),
     ),
@@ -66,7 +68,7 @@ CLUB_USAGE = (
         Param(
             "action",
             "choice",
-            "what to do",
+            N_("what to do"),
             choices=(
                 "new",
                 "join",
@@ -85,7 +87,7 @@ CLUB_USAGE = (
                 "set",
             ),
         ),
-        Param("value", "text", "the setting's value", required=False),
+        Param("value", "text", N_("the setting's value"), required=False),
     ),
 )
 async def club(ctx: Context) -> Reply:
@@ -95,7 +97,9 @@ async def club(ctx: Context) -> Reply:
         return (
             await _show(ctx)
             if ctx.club
-            else Reply.text("This chat has no club yet. " + CLUB_USAGE, error=True)
+            else Reply.text(
+                _("This chat has no club yet. {usage}", usage=_(CLUB_USAGE)), error=True
+            )
         )
     action, rest = words[0].text.lower(), words[1:]
     value = join(rest)
@@ -105,13 +109,17 @@ async def club(ctx: Context) -> Reply:
         return await _join(ctx, value)
     if ctx.club is None:
         raise BadArgument(
-            "this chat has no club yet: start one with /club new NAME SYSTEM or "
-            "join one with /club join CODE"
+            _(
+                "this chat has no club yet: start one with /club new NAME SYSTEM or "
+                "join one with /club join CODE"
+            )
         )
     if "from" in args.options and action != "set":
         raise BadArgument(
-            "from= is for /club set with a rating setting, e.g. "
-            f"{set_example(ctx.settings.system)} from=2026-01-01"
+            _(
+                "from= is for /club set with a rating setting, e.g. {example}",
+                example=f"{set_example(ctx.settings.system)} from=2026-01-01",
+            )
         )
     if action == "show":
         return await _show(ctx)
@@ -124,29 +132,54 @@ async def club(ctx: Context) -> Reply:
     if action == "code":
         code = await storage.new_join_code(ctx.db, ctx.club, actor=ctx.actor, chat=ctx.chat)
         return Reply.text(
-            f"Join code for {ctx.club.name}: {code}",
-            f"In the other chat, an administrator types /club join {code} (valid 24 hours, once).",
+            _("Join code for {club}: {code}", club=ctx.club.name, code=code),
+            _(
+                "In the other chat, an administrator types {command} (valid 24 hours, once).",
+                command=f"/club join {code}",
+            ),
             private=True,
         )
     if action == "system":
         key = value.lower()
         if key not in SYSTEMS:
-            raise BadArgument(f"the system must be one of {', '.join(SYSTEMS)}, not {value!r}")
+            raise BadArgument(
+                _(
+                    "the system must be one of {systems}, not {value}",
+                    systems=", ".join(SYSTEMS),
+                    value=repr(value),
+                )
+            )
         changed = await storage.set_setting(
             ctx.db, ctx.club, "system", key, actor=ctx.actor, chat=ctx.chat
         )
-        state = "now uses" if changed else "already uses"
+        if changed:
+            return Reply.text(
+                _(
+                    "{club} now uses {system}. Every rating is derived from the same games, "
+                    "so switching back loses nothing.",
+                    club=ctx.club.name,
+                    system=fmt.system_title(key),
+                )
+            )
         return Reply.text(
-            f"{ctx.club.name} {state} {fmt.system_title(key)}. Every rating is "
-            "derived from the same games, so switching back loses nothing."
+            _(
+                "{club} already uses {system}. Every rating is derived from the same games, "
+                "so switching back loses nothing.",
+                club=ctx.club.name,
+                system=fmt.system_title(key),
+            )
         )
     if action == "timezone":
         now = await _change(ctx, "timezone", value, "/club timezone")
-        return Reply.text(f"{ctx.club.name}'s time zone is now {now.time_zone}.")
+        return Reply.text(
+            _("{club}'s time zone is now {zone}.", club=ctx.club.name, zone=now.time_zone)
+        )
     if action == "komi":
         now = await _change(ctx, "komi", value, "/club komi")
         komi = fmt.value(now.komi)
-        return Reply.text(f"Even games in {ctx.club.name} now default to komi {komi}.")
+        return Reply.text(
+            _("Even games in {club} now default to komi {komi}.", club=ctx.club.name, komi=komi)
+        )
     if action == "country":
         return await _country(ctx, value)
     if action == "time":
@@ -156,38 +189,52 @@ async def club(ctx: Context) -> Reply:
     if action == "grace":
         now = await _change(ctx, "grace_hours", value, "/club grace")
         return Reply.text(
-            f"A scheduled summary missed while the bot was down is still posted "
-            f"up to {now.grace_hours} hours late; rating work always runs."
+            _n(
+                "A scheduled summary missed while the bot was down is still posted up to "
+                "{n} hour late; rating work always runs.",
+                "A scheduled summary missed while the bot was down is still posted up to "
+                "{n} hours late; rating work always runs.",
+                now.grace_hours,
+            )
         )
     if action in ("organiser", "organizer"):
         return await _organiser(ctx, rest)
-    raise BadArgument(f"unknown /club action {action!r}")
+    raise BadArgument(_("unknown /club action {action}", action=repr(action)))
 
 
 async def _usual_time(ctx: Context, value: str) -> Reply:
     """The club's usual time control: its MGSZ rating period's multiplier (rules.md §1.4)."""
     now = await _change(ctx, "time", value, "/club time")
     return Reply.text(
-        f"{ctx.the_club.name}'s usual time control is {now.time}: under MGSZ the "
-        "month's club games are rated with the multiplier it gives."
+        _(
+            "{club}'s usual time control is {time}: under MGSZ the month's club games are "
+            "rated with the multiplier it gives.",
+            club=ctx.the_club.name,
+            time=str(now.time),
+        )
     )
 
 
 async def _reports(ctx: Context, rest: list[Token]) -> Reply:
     """Player-reported results: pending until the opponent (or an organiser) confirms."""
     if not rest or rest[0].text.lower() not in ("on", "off"):
-        raise BadArgument("write /club reports on [HOURS] or /club reports off")
+        raise BadArgument(_("write /club reports on [HOURS] or /club reports off"))
     if rest[0].text.lower() == "off":
         await _change(ctx, "reports", "off", "/club reports")
-        return Reply.text("Only organisers record results now.")
+        return Reply.text(_("Only organisers record results now."))
     hours = rest[1].text if len(rest) > 1 else str(settings_mod.DEFAULT_REPORT_HOURS)
     setting = _declared("report_hours")
     _read(setting, hours, "/club reports on")  # refused before anything changes
     await _change(ctx, "reports", "on", "/club reports")
     now = await _change(ctx, "report_hours", hours, "/club reports on")
     return Reply.text(
-        f"Players may now report their own games with /result: a report waits "
-        f"for the opponent's confirmation and expires after {now.report_hours} hours."
+        _n(
+            "Players may now report their own games with /result: a report waits for the "
+            "opponent's confirmation and expires after {n} hour.",
+            "Players may now report their own games with /result: a report waits for the "
+            "opponent's confirmation and expires after {n} hours.",
+            now.report_hours,
+        )
     )
 
 
@@ -203,12 +250,22 @@ def _read(setting: Setting, value: str, command: str) -> object:
     try:
         return setting.read(value)
     except EngineError as error:
-        raise BadArgument(_with_command(str(error), setting.key, command)) from None
+        raise BadArgument(_with_command(error, setting.key, command)) from None
 
 
-def _with_command(message: str, key: str, command: str) -> str:
-    """A setting's refusal with its example written as the command that takes it."""
-    return message.replace(f"(e.g. {key} ", f"(e.g. {command} ")
+def _with_command(error: Exception, key: str, command: str) -> str:
+    """A setting's refusal, in the conversation's language, with its example written as the
+    command that takes it (``komi 6.5`` → ``/club komi 6.5``): the key and the example are
+    typed as they are in every language."""
+    message = error.args[0] if error.args else None
+    text = translated(message) if isinstance(message, str) else str(error)
+    example = message.args.get("example") if isinstance(message, Msg) else None
+    if isinstance(example, str) and example:
+        typed = f"{key} {example}"
+        at = text.rfind(typed)
+        if at >= 0:
+            return text[:at] + f"{command} {example}" + text[at + len(typed) :]
+    return text.replace(f"(e.g. {key} ", f"(e.g. {command} ")
 
 
 async def _change(
@@ -230,7 +287,7 @@ async def _changed(
             ctx.db, ctx.the_club, key, value, actor=ctx.actor, chat=ctx.chat, since=since
         )
     except Refused as error:
-        raise BadArgument(_with_command(str(error), key, command)) from None
+        raise BadArgument(_with_command(error, key, command)) from None
     return changed, await storage.club_settings(ctx.db, ctx.the_club)
 
 
@@ -261,21 +318,43 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
     """``/club set KEY VALUE [from=YYYY-MM-DD]``: any setting, by its declaration."""
     if len(rest) < 2:
         raise BadArgument(
-            f"write /club set KEY VALUE, e.g. {set_example(ctx.settings.system)}; "
-            "/club settings lists every setting"
+            _(
+                "write /club set KEY VALUE, e.g. {example}; /club settings lists every setting",
+                example=set_example(ctx.settings.system),
+            )
         )
     key, value = rest[0].text.strip().lower(), join(rest[1:])
     if key == settings_mod.SYSTEM:
-        raise BadArgument(f"change the rating system with /club system, e.g. /club system {value}")
+        raise BadArgument(
+            _(
+                "change the rating system with /club system, e.g. {example}",
+                example=f"/club system {value}",
+            )
+        )
     setting = settings_mod.setting_named(key)
     if setting is None:
         close = _close_keys(key)
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise BadArgument(f"there is no setting {key!r}; {hint}/club settings lists every setting")
+        if close:
+            raise BadArgument(
+                _(
+                    "there is no setting {key}; did you mean {keys}? /club settings lists "
+                    "every setting",
+                    key=repr(key),
+                    # TRANSLATORS: between setting keys offered for a mistyped one
+                    keys=_(" or ").join(close),
+                )
+            )
+        raise BadArgument(
+            _("there is no setting {key}; /club settings lists every setting", key=repr(key))
+        )
     command = f"/club set {key}"
     if since_text is not None and not setting.rates:
         raise BadArgument(
-            f"{key} changes no rating, so it takes no from= date; e.g. {command} {setting.example}"
+            _(
+                "{key} changes no rating, so it takes no from= date; e.g. {example}",
+                key=key,
+                example=f"{command} {setting.example}",
+            )
         )
     since = opt.date(ctx, since_text) if since_text is not None else None
     before = ctx.settings.value(key)
@@ -283,16 +362,30 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
     shown = setting.show(now.value(key))
     asked = setting.show(setting.read(value))  # read already by _changed: it cannot fail
     if not changed:
-        return Reply.text(f"{key} is already {asked}.")
+        return Reply.text(_("{key} is already {value}.", key=key, value=asked))
     if not setting.rates:
-        return Reply.text(
-            f"{ctx.the_club.name}: {key} is now {shown} (was {setting.show(before)})."
-        )
+        # the language changed: its reply is the first in the new language
+        with using(now.language if key == "language" else language_now()):
+            return Reply.text(
+                _(
+                    "{club}: {key} is now {value} (was {before}).",
+                    club=ctx.the_club.name,
+                    key=key,
+                    value=shown,
+                    before=setting.show(before),
+                )
+            )
     day = since or ctx.today()
     return Reply.text(
-        f"{ctx.the_club.name}: {key} is {asked} from "
-        f"{day.isoformat()} (was {setting.show(before)}); every rating from that day on is "
-        "recomputed. /undo takes it back."
+        _(
+            "{club}: {key} is {value} from {day} (was {before}); every rating from that day on "
+            "is recomputed. /undo takes it back.",
+            club=ctx.the_club.name,
+            key=key,
+            value=asked,
+            day=date_text(day),
+            before=setting.show(before),
+        )
     )
 
 
@@ -300,8 +393,9 @@ def _settings(ctx: Context) -> Reply:
     """``/club settings``: every setting with its value, default and what it does; the club's
     own settings first, then its rating system's, then the other systems'."""
     current = ctx.settings
-    blocks = [Text(f"{ctx.the_club.name}: settings", title=True)]
-    blocks.append(Text("Club", title=True))
+    blocks = [Text(_("{club}: settings", club=ctx.the_club.name), title=True)]
+    # TRANSLATORS: heading of the club-wide settings in /club settings
+    blocks.append(Text(_("Club"), title=True))
     blocks.append(Text("\n".join(_setting_line(current, s) for s in settings_mod.CLUB_SETTINGS)))
     system = current.system
     order = [system, *sorted(k for k in SYSTEM_SETTINGS if k != system)]
@@ -309,37 +403,67 @@ def _settings(ctx: Context) -> Reply:
         declared = SYSTEM_SETTINGS.get(key, ())
         if not declared:
             continue
-        mark = " — the club's system" if key == system else ""
-        blocks.append(Text(f"{fmt.system_title(key)}{mark}", title=True))
+        title = fmt.system_title(key)
+        if key == system:
+            title = _("{system} — the club's system", system=title)
+        blocks.append(Text(title, title=True))
         blocks.append(Text("\n".join(_setting_line(current, s) for s in declared)))
     blocks.append(
         Text(
-            f"Change one with /club set KEY VALUE, e.g. {set_example(system)}; a rating "
-            "setting holds from today, or from=YYYY-MM-DD, and /undo takes it back."
+            _(
+                "Change one with /club set KEY VALUE, e.g. {example}; a rating setting holds "
+                "from today, or from=YYYY-MM-DD, and /undo takes it back.",
+                example=set_example(system),
+            )
         )
     )
     return Reply(blocks=tuple(blocks))
 
 
 def _setting_line(current: ClubSettings, setting: Setting) -> str:
+    """``komi = 6.5 (default): …`` — a setting's value, whether it is the default (and from
+    which day it holds when not) and what it does, in the conversation's language."""
     value = current.value(setting.key)
     shown = setting.show(value)
+    summary = translated(setting.summary)
+    if value == setting.default:
+        return _(
+            "{key} = {value} (default): {summary}", key=setting.key, value=shown, summary=summary
+        )
     default = setting.show(setting.default)
-    state = "default" if value == setting.default else f"default {default}"
     since = current.since.get(setting.key)
-    if since is not None and value != setting.default:
-        state += f", from {since.isoformat()}"
-    return f"{setting.key} = {shown} ({state}): {setting.summary}"
+    if since is not None:
+        return _(
+            "{key} = {value} (default {default}, from {day}): {summary}",
+            key=setting.key,
+            value=shown,
+            default=default,
+            day=date_text(since),
+            summary=summary,
+        )
+    return _(
+        "{key} = {value} (default {default}): {summary}",
+        key=setting.key,
+        value=shown,
+        default=default,
+        summary=summary,
+    )
 
 
 async def _rename(ctx: Context, name: str) -> Reply:
     """A new name for the club: a log event; the old name stays in the history."""
     if not name.strip():
-        raise BadArgument("give the new name, e.g. /club rename Budapest Go Club")
+        raise BadArgument(
+            _("give the new name, e.g. {example}", example="/club rename Budapest Go Club")
+        )
     old = ctx.the_club.name
     renamed = await storage.rename_club(ctx.db, ctx.the_club, name, actor=ctx.actor, chat=ctx.chat)
     return Reply.text(
-        f"{old} is now called {renamed.name}. The old name stays in the club's history."
+        _(
+            "{old} is now called {new}. The old name stays in the club's history.",
+            old=old,
+            new=renamed.name,
+        )
     )
 
 
@@ -351,20 +475,27 @@ async def _new(ctx: Context, rest: list[Token]) -> Reply:
     if ctx.club is not None:
         if name and await _made_on_first_use(ctx):
             return _offer_rename(ctx, name, system)
-        raise BadArgument(f"this chat already belongs to {ctx.club.name}")
+        raise BadArgument(_("this chat already belongs to {club}", club=ctx.club.name))
     if not ctx.inv.caller.chat_admin:
-        raise NotPermitted("only a chat administrator can start a club in this chat")
+        raise NotPermitted(_("only a chat administrator can start a club in this chat"))
     system = system or system_names.DEFAULT_SYSTEM
     if not name:
         raise BadArgument(
-            f"name the club, e.g. /club new Budapest Go Club {system_names.DEFAULT_SYSTEM}"
+            _(
+                "name the club, e.g. {example}",
+                example=f"/club new Budapest Go Club {system_names.DEFAULT_SYSTEM}",
+            )
         )
     new = await storage.create_club(ctx.db, name, system, actor=ctx.actor, chat=ctx.chat)
     await storage.bind_chat(ctx.db, new, ctx.inv.caller.platform, ctx.inv.chat_id, actor=ctx.actor)
     return Reply.text(
-        f"Club {new.name} created with {fmt.system_title(system)}; this chat is "
-        "bound to it and you are its organiser.",
-        "Next: /register NAME RANK for each player, then /result or /tournament.",
+        _(
+            "Club {club} created with {system}; this chat is bound to it and you are its "
+            "organiser.",
+            club=new.name,
+            system=fmt.system_title(system),
+        ),
+        _("Next: /register NAME RANK for each player, then /result or /tournament."),
     )
 
 
@@ -380,38 +511,50 @@ async def _made_on_first_use(ctx: Context) -> bool:
 def _offer_rename(ctx: Context, name: str, system: str | None) -> Reply:
     """``/club new`` in the first-use club's chat: rename that club rather than start another."""
     club = ctx.the_club
-    then = (
-        f" (then /club system {system})"
-        if system is not None and system != (ctx.settings.system or club.system)
-        else ""
-    )
+    rename = f"/club rename {name}"
+    if system is not None and system != (ctx.settings.system or club.system):
+        text = _(
+            "This chat uses {club}, the club made on first use, and it has no games yet. "
+            "Rename it instead of starting a second club: {rename} (then {system}).",
+            club=club.name,
+            rename=rename,
+            system=f"/club system {system}",
+        )
+    else:
+        text = _(
+            "This chat uses {club}, the club made on first use, and it has no games yet. "
+            "Rename it instead of starting a second club: {rename}.",
+            club=club.name,
+            rename=rename,
+        )
     return Reply(
-        blocks=(
-            Text(
-                f"This chat uses {club.name}, the club made on first use, and it has no games "
-                f"yet. Rename it instead of starting a second club: /club rename {name}{then}."
-            ),
-        ),
-        buttons=(Button(f"Rename to {name}", f"/club rename {name}"),),
+        blocks=(Text(text),),
+        buttons=(Button(_("Rename to {name}", name=name), rename),),
     )
 
 
 async def _join(ctx: Context, code: str) -> Reply:
     if not code:
         raise BadArgument(
-            "give the code, e.g. /club join K7Q2-MX4P (an organiser of the club "
-            "gets one with /club code)"
+            _(
+                "give the code, e.g. {example} (an organiser of the club gets one with "
+                "/club code)",
+                example="/club join K7Q2-MX4P",
+            )
         )
     if ctx.club is not None:
-        raise BadArgument(f"this chat already belongs to {ctx.club.name}")
+        raise BadArgument(_("this chat already belongs to {club}", club=ctx.club.name))
     if not ctx.inv.caller.chat_admin:
-        raise NotPermitted("only a chat administrator can bind this chat to a club")
+        raise NotPermitted(_("only a chat administrator can bind this chat to a club"))
     joined = await storage.redeem_join_code(
         ctx.db, code.strip(), ctx.inv.caller.platform, ctx.inv.chat_id, actor=ctx.actor
     )
     return Reply.text(
-        f"This chat now belongs to {joined.name}: the same players, games and "
-        "ratings as its other chats."
+        _(
+            "This chat now belongs to {club}: the same players, games and ratings as its "
+            "other chats.",
+            club=joined.name,
+        )
     )
 
 
@@ -422,23 +565,43 @@ async def _show(ctx: Context) -> Reply:
     players = await storage.players(ctx.db, ctx.club)
     settings = ctx.settings
     lines = [
-        f"System: {fmt.system_title(settings.system or ctx.club.system)}",
-        f"Time zone: {settings.time_zone}",
-        f"Even-game komi: {fmt.value(settings.komi)}",
-        f"Country: {settings.country or 'not set (every new player joins the register)'}",
-        f"Usual time control: {settings.time}",
-        "Player reports: "
-        + (
-            f"on, expiring after {settings.report_hours} h"
-            if settings.reports
-            else "off (organisers record results)"
-        ),
-        f"Weekly summary: {settings.text('weekly')}",
-        f"Players: {len(players)}",
-        "Chats: " + ", ".join(f"{p}:{c}" for p, c in chats),
-        "Organisers (besides chat administrators): " + (", ".join(organisers) or "none"),
+        _("System: {system}", system=fmt.system_title(settings.system or ctx.club.system)),
+        _("Time zone: {zone}", zone=settings.time_zone),
+        _("Even-game komi: {komi}", komi=fmt.value(settings.komi)),
+        _("Country: {country}", country=settings.country)
+        if settings.country
+        else _("Country: not set (every new player joins the register)"),
+        _("Usual time control: {time}", time=str(settings.time)),
+        _n(
+            "Player reports: on, expiring after {n} hour",
+            "Player reports: on, expiring after {n} hours",
+            settings.report_hours,
+        )
+        if settings.reports
+        else _("Player reports: off (organisers record results)"),
+        _weekly(settings),
+        _("Players: {count}", count=len(players)),
+        _("Chats: {chats}", chats=", ".join(f"{p}:{c}" for p, c in chats)),
+        _(
+            "Organisers (besides chat administrators): {organisers}",
+            organisers=", ".join(organisers),
+        )
+        if organisers
+        else _("Organisers (besides chat administrators): none"),
     ]
     return Reply(blocks=(Text(ctx.club.name, title=True), Text("\n".join(lines))))
+
+
+def _weekly(settings: ClubSettings) -> str:
+    """The weekly summary's day and time in the conversation's language, or that it is off."""
+    weekly = settings.value("weekly")
+    if weekly is None:
+        return _("Weekly summary: off")
+    assert isinstance(weekly, tuple)
+    day, at = weekly
+    return _(
+        "Weekly summary: {weekday} {time}", weekday=weekday_text(day), time=at.strftime("%H:%M")
+    )
 
 
 async def _country(ctx: Context, value: str) -> Reply:
@@ -446,10 +609,16 @@ async def _country(ctx: Context, value: str) -> Reply:
     assert ctx.club is not None
     now = await _change(ctx, "country", value, "/club country")
     if now.country is None:
-        return Reply.text(f"{ctx.club.name} has no country now: every imported player joins.")
+        return Reply.text(
+            _("{club} has no country now: every imported player joins.", club=ctx.club.name)
+        )
     return Reply.text(
-        f"{ctx.club.name} is in {now.country}: players from other countries in an imported "
-        "tournament are rated as guests and not added to the register."
+        _(
+            "{club} is in {country}: players from other countries in an imported tournament "
+            "are rated as guests and not added to the register.",
+            club=ctx.club.name,
+            country=now.country,
+        )
     )
 
 
@@ -457,8 +626,10 @@ async def _organiser(ctx: Context, rest: list[Token]) -> Reply:
     assert ctx.club is not None
     if len(rest) < 2 or rest[0].text.lower() not in ("add", "remove"):
         raise BadArgument(
-            "write /club organiser add WHO or /club organiser remove WHO; WHO is "
-            "telegram:ID, discord:ID or a linked player's name"
+            _(
+                "write /club organiser add WHO or /club organiser remove WHO; WHO is "
+                "telegram:ID, discord:ID or a linked player's name"
+            )
         )
     verb, who = rest[0].text.lower(), join(rest[1:])
     identities = await _identities(ctx, who)
@@ -474,10 +645,31 @@ async def _organiser(ctx: Context, rest: list[Token]) -> Reply:
                 ctx.db, ctx.club, identity, actor=ctx.actor, chat=ctx.chat
             )
             done.append(identity)
-    verb_text = "is now an organiser" if verb == "add" else "is no longer an organiser"
-    lines = [f"{', '.join(done)} {verb_text} of {ctx.club.name}."] if done else []
+    lines = []
+    if done and verb == "add":
+        lines.append(
+            _(
+                "{who} is now an organiser of {club}.",
+                who=", ".join(done),
+                club=ctx.club.name,
+            )
+        )
+    elif done:
+        lines.append(
+            _(
+                "{who} is no longer an organiser of {club}.",
+                who=", ".join(done),
+                club=ctx.club.name,
+            )
+        )
     if already:
-        lines.append(f"{', '.join(already)} was already an organiser of {ctx.club.name}.")
+        lines.append(
+            _(
+                "{who} was already an organiser of {club}.",
+                who=", ".join(already),
+                club=ctx.club.name,
+            )
+        )
     return Reply.text(*lines)
 
 
@@ -488,22 +680,27 @@ async def _identities(ctx: Context, who: str) -> list[str]:
     accounts = await storage.accounts_of(ctx.db, ctx.the_club, player.id)
     if not accounts:
         raise BadArgument(
-            f"{player.name} has no linked chat account; they can /link first, "
-            "or name the account as telegram:ID or discord:ID"
+            _(
+                "{name} has no linked chat account; they can /link first, or name the account "
+                "as telegram:ID or discord:ID",
+                name=player.name,
+            )
         )
     return [f"{platform}:{account}" for platform, account in accounts]
 
 
 @command(
     "export",
-    usage="/export [csv|games|json|h9 TOURNAMENT]",
-    summary="The club's players and ratings (csv, json), its games (games) or a tournament "
-    "(h9) as a file.",
+    usage=N_("/export [csv|games|json|h9 TOURNAMENT]"),
+    summary=N_(
+        "The club's players and ratings (csv, json), its games (games) or a tournament "
+        "(h9) as a file."
+    ),
     examples=("/export csv", "/export json", "/export h9 Spring Cup"),
     access=ORGANISER,
     params=(
-        Param("format", "choice", "file format", required=False, choices=exporting.FORMATS),
-        Param("tournament", "text", "for h9: the tournament", required=False),
+        Param("format", "choice", N_("file format"), required=False, choices=exporting.FORMATS),
+        Param("tournament", "text", N_("for h9: the tournament"), required=False),
     ),
 )
 async def export(ctx: Context) -> Reply:
@@ -511,14 +708,20 @@ async def export(ctx: Context) -> Reply:
     kind = words[0].text.lower() if words else "csv"
     if kind not in exporting.FORMATS:
         raise BadArgument(
-            f"the format must be one of {', '.join(exporting.FORMATS)}, not {kind!r}"
+            _(
+                "the format must be one of {formats}, not {kind}",
+                formats=", ".join(exporting.FORMATS),
+                kind=repr(kind),
+            )
         )
     data = await storage.export_rows(ctx.db, ctx.the_club)
     slug = re.sub(r"[^A-Za-z0-9]+", "-", ctx.the_club.name).strip("-").lower() or "club"
     if kind == "h9":
         name = join(words[1:])
         if not name:
-            raise BadArgument("name the tournament, e.g. /export h9 Spring Cup")
+            raise BadArgument(
+                _("name the tournament, e.g. {example}", example="/export h9 Spring Cup")
+            )
         row = await resolve_tournament(ctx, name, "/export h9 #{}")
         text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.number}.h9"
     elif kind == "json":
@@ -527,13 +730,17 @@ async def export(ctx: Context) -> Reply:
         text, filename = exporting.games_csv(data), f"{slug}-games.csv"
     else:
         text, filename = exporting.players_csv(data), f"{slug}-players.csv"
-    count = sum(1 for p, _ in data.players if not p.guest)
+    count = sum(1 for p, _rating in data.players if not p.guest)
     games = sum(1 for g in data.games if g.status == "ok")  # voided and undone ones are left out
     return Reply(
         blocks=(
             Text(
-                f"{ctx.the_club.name}: {count} player{'s' if count != 1 else ''}, "
-                f"{games} game{'s' if games != 1 else ''}."
+                _(
+                    "{club}: {players}, {games}.",
+                    club=ctx.the_club.name,
+                    players=_n("{n} player", "{n} players", count),
+                    games=_n("{n} game", "{n} games", games),
+                )
             ),
         ),
         document=Document(text.encode("utf-8"), filename, filename),

@@ -13,25 +13,30 @@ from bot.core.errors import BadArgument
 from bot.core.names import describe, resolve
 from bot.core.parse import join, positive_int
 from bot.core.replies import Reply, Text
+from bot.i18n import N_, _, month_text, translated
 from engine.errors import RankError
 from engine.ranks import Rank, is_rank
 
 REGISTER_OPTIONS = (
-    Option("country", "text", "two-letter country code, e.g. HU", "XX"),
-    Option("club", "text", "the player's home club", "..."),
-    Option("pin", "text", "EGD PIN", "EGD"),
-    Option("rating", "int", "an existing rating (Elo or points)"),
-    Option("alias", "text", "another name the player is known by", "..."),
+    Option("country", "text", N_("two-letter country code, e.g. HU"), "XX"),
+    Option("club", "text", N_("the player's home club"), "..."),
+    Option("pin", "text", N_("EGD PIN"), "EGD"),
+    Option("rating", "int", N_("an existing rating (Elo or points)")),
+    Option("alias", "text", N_("another name the player is known by"), "..."),
 )
 COMMITTEE_WORDS = {"override", "committee"}
 
 
 @command(
     "register",
-    usage="/register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [rating=N] [alias=...] "
-    "[override]",
-    summary="Add a player. A rating records an existing standing; under MGSZ a new player "
-    "without one starts at 5k at most unless marked override (committee decision).",
+    usage=N_(
+        "/register NAME RANK [RATING] [country=XX] [club=...] [pin=EGD] [rating=N] [alias=...] "
+        "[override]"
+    ),
+    summary=N_(
+        "Add a player. A rating records an existing standing; under MGSZ a new player "
+        "without one starts at 5k at most unless marked override (committee decision)."
+    ),
     examples=(
         "/register Nagy Péter 5k",
         "/register Kovács Anna 2d 2090 country=HU",
@@ -40,8 +45,8 @@ COMMITTEE_WORDS = {"override", "committee"}
     access=ORGANISER,
     options=REGISTER_OPTIONS,
     params=(
-        Param("name", "text", "the player's name (surname first is usual)"),
-        Param("rank", "rank", "e.g. 5k or 1d"),
+        Param("name", "text", N_("the player's name (surname first is usual)")),
+        Param("rank", "rank", N_("e.g. 5k or 1d")),
     ),
 )
 async def register(ctx: Context) -> Reply:
@@ -71,21 +76,34 @@ async def register(ctx: Context) -> Reply:
         try:
             Rank.parse(bad)
         except RankError as exc:
-            raise BadArgument(f"the rank is missing or unreadable: {exc}") from None
-        raise BadArgument("the rank is missing, e.g. /register Nagy Péter 5k")
+            raise BadArgument(
+                _(
+                    "the rank is missing or unreadable: {reason}",
+                    reason=translated(exc.args[0]) if exc.args else str(exc),
+                )
+            ) from None
+        raise BadArgument(
+            _("the rank is missing, e.g. {example}", example="/register Nagy Péter 5k")
+        )
     else:
         if rank_at != len(words) - 1:
-            raise BadArgument(f"unexpected {join(words[rank_at + 1 :])!r} after the rank")
+            raise BadArgument(
+                _("unexpected {words} after the rank", words=repr(join(words[rank_at + 1 :])))
+            )
         rank_text, name_words = words[rank_at].text, words[:rank_at]
     name = join(name_words)
     if not name:
-        raise BadArgument("the name is missing, e.g. /register Nagy Péter 5k")
+        raise BadArgument(
+            _("the name is missing, e.g. {example}", example="/register Nagy Péter 5k")
+        )
     country = args.options.get("country")
     if country is not None and not re.fullmatch(r"[A-Za-z]{2}", country):
-        raise BadArgument(f"country= takes a two-letter code like HU, not {country!r}")
+        raise BadArgument(
+            _("country= takes a two-letter code like HU, not {value}", value=repr(country))
+        )
     pin = args.options.get("pin")
     if pin is not None and not re.fullmatch(r"\d{4,10}", pin):
-        raise BadArgument(f"pin= takes an EGD PIN (digits), not {pin!r}")
+        raise BadArgument(_("pin= takes an EGD PIN (digits), not {value}", value=repr(pin)))
     alias = args.options.get("alias")
     if alias is not None:
         # checked before registering: the alias is a second write, and a refused alias must
@@ -110,56 +128,81 @@ async def register(ctx: Context) -> Reply:
             ctx.db, ctx.the_club, player.id, alias, actor=ctx.actor, chat=ctx.chat
         )
     card = await storage.card(ctx.db, ctx.the_club, player.id)
-    lines = [f"{card.rating_label}: {fmt.value(card.rating)}"]
+    lines = [
+        _("{label}: {value}", label=translated(card.rating_label), value=fmt.value(card.rating))
+    ]
     if committee:
-        lines.append("Initial rank recorded as a committee decision.")
+        lines.append(_("Initial rank recorded as a committee decision."))
     return Reply(
-        blocks=(Text(f"Registered {describe(player)}", title=True), Text("\n".join(lines)))
+        blocks=(
+            Text(_("Registered {player}", player=describe(player)), title=True),
+            Text("\n".join(lines)),
+        )
     )
 
 
 async def _check_alias(ctx: Context, alias: str) -> None:
     """Refuse an empty alias, or one that already names a player of the club."""
     if not alias:
-        raise BadArgument('alias= is empty; write e.g. alias=Peti or alias="Nagy P."')
+        raise BadArgument(
+            _(
+                "alias= is empty; write e.g. {example} or {other}",
+                example="alias=Peti",
+                other='alias="Nagy P."',
+            )
+        )
     taken = await storage.find_player(ctx.db, ctx.the_club, alias, guests=True)
     holder = taken.player or (taken.ambiguous[0] if taken.ambiguous else None)
     if holder is not None:
-        raise BadArgument(f"the alias {alias!r} already names {describe(holder)}; choose another")
+        raise BadArgument(
+            _(
+                "the alias {alias} already names {player}; choose another",
+                alias=repr(alias),
+                player=describe(holder),
+            )
+        )
 
 
 @command(
     "override",
-    usage='/override NAME rating=N|rank=R reason="..."',
-    summary="A committee adjustment of a player's rating or rank, recorded with who, when "
-    "and why.",
+    usage=N_('/override NAME rating=N|rank=R reason="..."'),
+    summary=N_(
+        "A committee adjustment of a player's rating or rank, recorded with who, when and why."
+    ),
     examples=(
         '/override Nagy Péter rank=2d reason="committee decision 2026/3"',
         '/override Kovács rating=2100 reason="EGD import fix"',
     ),
     access=ORGANISER,
     options=(
-        Option("rating", "int", "new rating"),
-        Option("rank", "rank", "new rank", "R"),
-        Option("reason", "text", "why (required)", '"..."', required=True),
+        Option("rating", "int", N_("new rating")),
+        Option("rank", "rank", N_("new rank"), "R"),
+        Option("reason", "text", N_("why (required)"), '"..."', required=True),
     ),
-    params=(Param("name", "player", "the player"),),
+    params=(Param("name", "player", N_("the player")),),
 )
 async def override(ctx: Context) -> Reply:
     args = ctx.args()
     player = await resolve(ctx, args.text())
     o = args.options
     if "rating" not in o and "rank" not in o:
-        raise BadArgument("give rating=N or rank=R (or both)")
+        raise BadArgument(_("give rating=N or rank=R (or both)"))
     reason = o.get("reason", "").strip()
     if not reason:
-        raise BadArgument('an override needs a reason, e.g. reason="committee decision"')
+        raise BadArgument(
+            _(
+                "an override needs a reason, e.g. {example}",
+                # TRANSLATORS: an example of what an organiser types; the reason may be in
+                # the club's language, the key reason= stays
+                example=_('reason="committee decision"'),
+            )
+        )
     rank = None
     if "rank" in o:
         try:
             rank = Rank.parse(o["rank"])
         except RankError as exc:
-            raise BadArgument(str(exc)) from None
+            raise BadArgument(translated(exc.args[0]) if exc.args else str(exc)) from None
     rating = (
         positive_int(o["rating"], "rating", low=-10_000, high=10_000) if "rating" in o else None
     )
@@ -176,21 +219,29 @@ async def override(ctx: Context) -> Reply:
     )
     card = await storage.card(ctx.db, ctx.the_club, player.id)
     return Reply.text(
-        f"{player.name} is now {card.rank}, {card.rating_label} "
-        f"{fmt.value(card.rating)} (override: {reason})."
+        _(
+            "{name} is now {rank}, {label} {value} (override: {reason}).",
+            name=player.name,
+            rank=str(card.rank),
+            label=translated(card.rating_label),
+            value=fmt.value(card.rating),
+            reason=reason,
+        )
     )
 
 
 @command(
     "egf",
-    usage="/egf NAME RATING [YYYY-MM]",
-    summary="Record a player's EGF rating for a month (PSG promotion and verification checks).",
+    usage=N_("/egf NAME RATING [YYYY-MM]"),
+    summary=N_(
+        "Record a player's EGF rating for a month (PSG promotion and verification checks)."
+    ),
     examples=("/egf Nagy Péter 2045", "/egf Kovács Anna 1890 2026-03"),
     access=ORGANISER,
     params=(
-        Param("name", "player", "the player"),
-        Param("rating", "int", "EGF rating"),
-        Param("month", "text", "YYYY-MM (default this month)", required=False),
+        Param("name", "player", N_("the player")),
+        Param("rating", "int", N_("EGF rating")),
+        Param("month", "text", N_("YYYY-MM (default this month)"), required=False),
     ),
 )
 async def egf(ctx: Context) -> Reply:
@@ -205,10 +256,14 @@ async def egf(ctx: Context) -> Reply:
             or not 1900 <= year <= today.year
             or dt.date(year, month, 1) > today
         ):
-            raise BadArgument(f"month must be a past or current YYYY-MM, not {words[-1].text}")
+            raise BadArgument(
+                _("month must be a past or current YYYY-MM, not {value}", value=words[-1].text)
+            )
         words = words[:-1]
     if len(words) < 2 or not re.fullmatch(r"-?\d+", words[-1].text):
-        raise BadArgument("give the name and the EGF rating, e.g. /egf Nagy Péter 2045")
+        raise BadArgument(
+            _("give the name and the EGF rating, e.g. {example}", example="/egf Nagy Péter 2045")
+        )
     rating = positive_int(words[-1].text, "RATING", low=-1000, high=3500)
     player = await resolve(ctx, join(words[:-1]))
     await storage.record_egf(
@@ -221,4 +276,11 @@ async def egf(ctx: Context) -> Reply:
         actor=ctx.actor,
         chat=ctx.chat,
     )
-    return Reply.text(f"EGF rating {rating} recorded for {player.name} ({year}-{month:02d}).")
+    return Reply.text(
+        _(
+            "EGF rating {rating} recorded for {name} ({month}).",
+            rating=rating,
+            name=player.name,
+            month=month_text(year, month),
+        )
+    )

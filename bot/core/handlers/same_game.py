@@ -22,6 +22,7 @@ from bot.core import format as fmt
 from bot.core.context import Context
 from bot.core.parse import Token
 from bot.core.replies import Button, Reply, Text
+from bot.i18n import _, date_text, date_time_text
 from engine.types import Game
 from storage.records import GAME_PENDING, GameRow, Player
 
@@ -61,25 +62,45 @@ async def _linked(ctx: Context, actor: str) -> Player | None:
 async def who(ctx: Context, row: GameRow) -> str:
     """Who entered a game: ``you``, the linked player's name, or the chat account."""
     if row.entry.actor == ctx.actor:
-        return "you"
+        # TRANSLATORS: who entered a game: the person asking
+        return _("you")
     linked = await _linked(ctx, row.entry.actor)
     return linked.name if linked is not None else row.entry.actor
 
 
 async def line(ctx: Context, row: GameRow) -> str:
-    """``#12 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+R, entered by … on …``."""
+    """``#12 Apr 20, 2026, Nagy Péter (B) – Kovács Anna (W): B+R, entered by … on …`` (dates
+    in the conversation's language)."""
     game = row.game
     names = []
     for player in (game.black, game.white):
         found = await storage.get_player(ctx.db, ctx.the_club, player)
-        names.append(found.name if found is not None else f"player {player}")
-    at = row.entry.at.astimezone(ctx.timezone)
-    text = (
-        f"#{row.number} {fmt.day(game.date)}, {names[0]} (B) – {names[1]} (W): "
-        f"{fmt.result(game)}, entered by {await who(ctx, row)} on {at:%Y-%m-%d %H:%M}"
-    )
+        names.append(found.name if found is not None else _("player {number}", number=player))
+    at = date_time_text(row.entry.at.astimezone(ctx.timezone))
+    shown = {
+        "number": row.number,
+        "day": date_text(game.date) if game.date else "—",
+        "black": names[0],
+        "white": names[1],
+        "result": fmt.result(game),
+        "at": at,
+    }
+    if row.entry.actor == ctx.actor:
+        text = _(
+            "#{number} {day}, {black} (B) – {white} (W): {result}, entered by you on {at}", **shown
+        )
+    else:
+        text = _(
+            "#{number} {day}, {black} (B) – {white} (W): {result}, entered by {who} on {at}",
+            who=await who(ctx, row),
+            **shown,
+        )
     if row.status == GAME_PENDING:
-        text += f" — a player's report that waits for confirmation (/confirm {row.number})"
+        return _(
+            "{game} — a player's report that waits for confirmation ({command})",
+            game=text,
+            command=f"/confirm {row.number}",
+        )
     return text
 
 
@@ -91,19 +112,22 @@ async def ask(ctx: Context, rows: list[GameRow], command: str) -> Reply:
     again = f"{command} {AGAIN}"
     lines = [await line(ctx, row) for row in rows]
     buttons = [
-        Button(f"Confirm #{row.number}", f"/confirm {row.number}")
+        Button(_("Confirm #{number}", number=row.number), f"/confirm {row.number}")
         for row in rows
         if row.status == GAME_PENDING and ctx.organiser
     ]
-    buttons.append(Button("Record it again", again))
+    buttons.append(Button(_("Record it again"), again))
     return Reply(
         blocks=(
-            Text("Already recorded?", title=True),
+            Text(_("Already recorded?"), title=True),
             Text(
-                "This looks like a game the club already has:\n"
-                + "\n".join(lines)
-                + f"\nNothing was recorded. If it is another game, add {AGAIN} at the end: "
-                + again
+                _(
+                    "This looks like a game the club already has:\n{games}\nNothing was "
+                    "recorded. If it is another game, add {again} at the end: {command}",
+                    games="\n".join(lines),
+                    again=AGAIN,
+                    command=again,
+                )
             ),
         ),
         buttons=tuple(buttons),

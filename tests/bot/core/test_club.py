@@ -248,7 +248,7 @@ async def test_club_set_a_rating_setting_from_a_date_and_undo(sendai: FakeChat) 
     since = start + dt.timedelta(days=3)  # after Aoi's registration, before Ren's
     said = await sendai.ok(f"/club set tensuusei.anchor 128 from={since.isoformat()}")
     assert said.text == (
-        f"Sendai Go Club: tensuusei.anchor is 128 from {since.isoformat()} (was 130); every "
+        "Sendai Go Club: tensuusei.anchor is 128 from Apr 23, 2026 (was 130); every "
         "rating from that day on is recomputed. /undo takes it back."
     )
     assert "points: 130" in (await sendai.ok("/rating Aoi")).text
@@ -276,11 +276,12 @@ async def test_club_set_each_system_setting_is_taken(sendai: FakeChat) -> None:
         ("swedish.komi_max", "9"),
         ("psg.report_days", "5"),
         ("psg.boards", "13,19"),
-        ("language", "ja"),
     ):
         said = await sendai.ok(f"/club set {key} {value}")
         assert f"{key} is {value}" in said.text or f"{key} is now {value}" in said.text
         assert (await settings(sendai)).text(key) == value
+    await sendai.ok("/club set language ja")  # answered in Japanese (test_club_set_language_…)
+    assert (await settings(sendai)).text("language") == "ja"
 
 
 @pytest.mark.parametrize(
@@ -318,10 +319,7 @@ async def test_club_settings_lists_every_setting_the_clubs_system_first(sendai: 
     text = (await sendai.ok("/club settings")).text
     lines = text.splitlines()
     assert "timezone = UTC (default): the club's time zone" in text
-    assert (
-        f"tensuusei.anchor = 128 (default 130, from {sendai.clock.now.date().isoformat()}): "
-        "a new 1 dan's points" in text
-    )
+    assert "tensuusei.anchor = 128 (default 130, from Apr 20, 2026): a new 1 dan's points" in text
     assert "psg.boards = 19 (default): board sizes whose games are ranked" in text
     assert lines.index("Tensuusei points (Japan) — the club's system") < lines.index(
         "MGSZ Elo (Hungary)"
@@ -573,4 +571,123 @@ async def test_any_time_zone_string_gets_a_clear_reply_from_tzdata_alone(
     assert said.text.startswith(message)
     assert (await club.ok("/club timezone Europe/Budapest")).text.endswith(
         "is now Europe/Budapest."
+    )
+
+
+# -- the club's language (issue 13) ------------------------------------------------------------
+
+
+async def test_club_show_speaks_japanese(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", name="Sendai Go Club", settings={"language": "ja"}
+    )
+    try:
+        await chat.ok("/club set weekly mon 18:00")
+        text = (await chat.ok("/club show")).text
+        assert "タイムゾーン：UTC" in text
+        assert "国：未設定（新しい対局者はすべて名簿に加わります）" in text
+        assert "会員の報告：オフ（結果は幹事が記録）" in text
+        assert "週間まとめ：月曜日 18:00" in text  # the weekday by Babel
+        assert "幹事（チャット管理者以外）：telegram:100, telegram:200" in text
+        for english in ("Time zone", "Country", "Player reports", "Weekly summary", "Organisers"):
+            assert english not in text
+    finally:
+        await chat.close()
+
+
+async def test_club_replies_and_refusals_speak_japanese(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", name="Sendai Go Club", settings={"language": "ja"}
+    )
+    try:
+        said = await chat.ok("/club organiser add telegram:300")
+        assert said.text == "telegram:300 をSendai Go Clubの幹事にしました。"
+        said = await chat.ok("/club reports on 24")
+        assert said.text == (
+            "会員は /result で自分の対局を報告できるようになりました。"
+            "報告は相手の確認を待ち、24時間で期限切れになります。"
+        )
+        said = await chat.refused("/club set tensusei.anchor 128")
+        assert said.text.startswith(
+            "'tensusei.anchor' という設定はありません。tensuusei.anchor のことですか？"
+            "/club settings で全設定を一覧できます"
+        )
+        said = await chat.refused("/club frobnicate")
+        assert said.text.startswith("/club に 'frobnicate' という操作はありません")
+        said = await chat.refused("/club system chess")
+        assert "方式は " in said.text and "のいずれかで指定してください" in said.text
+    finally:
+        await chat.close()
+
+
+async def test_club_settings_speak_hungarian_with_babel_dates(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, settings={"language": "hu"})
+    try:
+        said = await chat.ok("/club set mgsz.max_initial_rank 3k")
+        assert said.text.startswith(
+            "Budapest Go Club: mgsz.max_initial_rank értéke 3k, érvényes ettől a naptól: "
+            "2026. ápr. 20. (eddig 5k);"
+        )
+        text = (await chat.ok("/club settings")).text
+        assert text.startswith("Budapest Go Club: beállítások\n\nKlub\n\n")
+        assert "timezone = UTC (alapértelmezett): " in text
+        assert (
+            "mgsz.max_initial_rank = 3k (alapértelmezés: 5k; érvényes 2026. ápr. 20. óta): "
+            in (text)
+        )
+        assert "MGSZ" in text and "— a klub rendszere" in text
+        assert "Change one with" not in text and "(default" not in text
+    finally:
+        await chat.close()
+
+
+async def test_club_set_language_answers_in_the_new_language(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", name="Sendai Go Club", settings={"language": "ja"}
+    )
+    try:
+        said = await chat.ok("/club set language hu")
+        assert said.text == "Sendai Go Club: language mostantól hu (eddig ja)."
+        said = await chat.ok("/club set language ja")
+        assert said.text == "Sendai Go Club：language を ja にしました（変更前は hu）。"
+        said = await chat.ok("/club set language en")
+        assert said.text == "Sendai Go Club: language is now en (was ja)."
+        said = await chat.ok("/club set language en")
+        assert said.text == "language is already en."
+    finally:
+        await chat.close()
+
+
+async def test_export_counts_in_polish_plurals(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, "psg", settings={"language": "pl"}, players=("Nowak Jan 7k", "Lis Ewa 8k")
+    )
+    try:
+        assert (await chat.ok("/export csv")).text == "Budapest Go Club: 2 gracze, 0 partii."
+        await chat.ok("/result Nowak Jan Lis Ewa B+")
+        assert (await chat.ok("/export csv")).text == "Budapest Go Club: 2 gracze, 1 partia."
+        await chat.register("Wójcik Piotr 9k", "Kowalczyk Anna 9k", "Zając Adam 10k")
+        assert (await chat.ok("/export csv")).text == "Budapest Go Club: 5 graczy, 1 partia."
+    finally:
+        await chat.close()
+
+
+def test_a_settings_refusal_from_a_msg_names_the_command() -> None:
+    """A setting's refusal from engine/ (a Msg with its example) gets the command that takes
+    the setting as its example, found by the key and example typed in every language."""
+    from bot.core.handlers.club import _with_command
+    from engine.errors import EngineError
+    from engine.text import Msg
+
+    error = EngineError(
+        Msg(
+            "{key} takes {allowed}, not {shown} (e.g. {key} {example})",
+            key="komi",
+            allowed="a whole or half point from -50 to 50",
+            shown="'lots'",
+            example="6.5",
+        )
+    )
+    assert _with_command(error, "komi", "/club komi") == (
+        "komi takes a whole or half point from -50 to 50, not 'lots' (e.g. /club komi 6.5)"
     )

@@ -596,8 +596,8 @@ async def test_a_game_entered_twice_is_asked_about_not_counted(club: FakeChat) -
     assert said.text == (
         "Already recorded?\n\n"
         "This looks like a game the club already has:\n"
-        f"#{first} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+R, entered by telegram:100 "
-        "on 2026-04-20 18:00\n"
+        f"#{first} Apr 20, 2026, Nagy Péter (B) – Kovács Anna (W): B+R, entered by telegram:100 "
+        "on Apr 20, 2026 18:00\n"
         "Nothing was recorded. If it is another game, add again at the end: "
         "/result Kovács Anna Nagy Péter W+ date=2026-04-20 again"
     )
@@ -657,7 +657,7 @@ async def test_an_organisers_entry_of_a_reported_game_offers_the_confirmation(
     await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
     (report,) = await storage.pending_games(club.db, club.club)
     said = await club.say("/result Nagy Péter Kovács Anna B+")
-    assert f"#{report.number} 2026-04-20, Nagy Péter (B) – Kovács Anna (W): B+, entered by " in (
+    assert f"#{report.number} Apr 20, 2026, Nagy Péter (B) – Kovács Anna (W): B+, entered by " in (
         said.text
     )
     assert "waits for confirmation" in said.text

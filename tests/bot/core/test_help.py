@@ -164,3 +164,96 @@ async def test_help_tournament_documents_every_option_with_examples_that_work(
         await club.ok(example.strip())  # every documented example works as written
         rows = await storage.tournaments(club.db, club.club)
         assert len(rows) == n + 1, example
+
+
+# -- the club's language (issue 13) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(c.name for c in public_commands()))
+async def test_help_in_english_is_each_commands_help_text(club: FakeChat, name: str) -> None:
+    said = await club.ok(f"/help {name}")
+    assert said.text == f"/{name}\n\n{COMMANDS[name].help_text()}"
+
+
+async def test_help_speaks_japanese(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", name="Sendai Go Club", settings={"language": "ja"}
+    )
+    try:
+        said = await chat.ok("/help", as_=PLAYER)
+        head, players, title, organisers, tail = said.text.split("\n\n")
+        assert head == "hoshi — 碁会のレーティング（Sendai Go Club、tensuusei）"
+        assert title == "幹事向け"
+        assert (
+            "/help [コマンド] — ボットでできること、または1つのコマンドの使い方と例。"
+            in players.splitlines()
+        )
+        assert any(
+            line.startswith("/register 名前 段級位 [レーティング] ")
+            for line in organisers.splitlines()
+        )
+        assert tail == (
+            "名前には空白を含められ、アクセント記号は省略できます：/rating szabo eva。"
+            "/help コマンド で例を表示します。"
+        )
+        said = await chat.ok("/help link", as_=PLAYER)
+        assert said.text == (
+            "/link\n\n/link 名前 [account=PLATFORM:ID]\n"
+            "チャットのアカウントを自分の会員情報につなぎ、"
+            "/rating だけで自分の成績表を表示できるようにします。\n"
+            "その会員にすでに別の人がつながっている場合は、幹事の確認が必要です。\n"
+            "オプション：\n"
+            "account=PLATFORM:ID — 幹事用：ほかの人のアカウントをつなぐ（例：telegram:12345）\n"
+            "例：/link Nagy Péter"
+        )
+        said = await chat.refused("/help frobnicate", as_=PLAYER)
+        assert said.text.startswith(
+            "/frobnicate というコマンドはありません。/help で一覧を表示できます"
+        )
+    finally:
+        await chat.close()
+
+
+async def test_help_and_link_speak_hungarian(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, settings={"language": "hu"}, players=("Nagy Péter 5k",))
+    try:
+        said = await chat.ok("/help register", as_=PLAYER)
+        lines = said.text.splitlines()
+        assert lines[2].startswith("/register NÉV MINŐSÍTÉS [ÉRTÉKELÉS] [country=XX] ")
+        assert lines[3].startswith("Játékos felvétele.")
+        assert "Opciók:" in lines and "country=XX — kétbetűs országkód, pl. HU" in lines
+        assert lines[-2].startswith("Példák: /register Nagy Péter 5k · ")
+        assert lines[-1] == "Szervezőknek."
+        assert "Options:" not in said.text and "Examples:" not in said.text
+        said = await chat.ok("/link Nagy Péter", as_=PLAYER)
+        assert said.text == (
+            "A fiókod mostantól ehhez a játékoshoz kapcsolódik: Nagy Péter (5k). "
+            "A /rating név nélkül ezt a lapot mutatja."
+        )
+        said = await chat.say("/link Nagy Péter", as_=OTHER)
+        assert said.text == (
+            "Nagy Péter (5k): már egy másik telegram-fiókhoz kapcsolódik. Egy szervező "
+            "megerősítheti, hogy ez a fiók is az övé."
+        )
+        assert [b.label for b in said.reply.buttons] == ["Megerősítés (szervezők)"]
+        said = await chat.ok(said.reply.buttons[0].command, as_="organiser")
+        assert said.text.startswith("telegram:301 mostantól ehhez a játékoshoz kapcsolódik: ")
+    finally:
+        await chat.close()
+
+
+def test_a_spec_text_left_empty_stays_empty_in_every_language() -> None:
+    """An empty summary or option help is not looked up (a catalogue's empty message is its
+    header)."""
+    from bot.core.commands import CommandSpec, Option
+    from bot.core.handlers.help import help_text, link, summary_line
+    from bot.i18n import using
+
+    spec = CommandSpec(
+        "demo", "/demo [k=V]", "", options=(Option("k", "text", "", "V"),), handler=link
+    )
+    for language in ("en", "hu", "ja", "sv", "pl"):
+        with using(language):
+            assert summary_line(spec) == "/demo [k=V] — "
+            assert help_text(spec).splitlines()[:2] == ["/demo [k=V]", ""]
+            assert "k=V — " in help_text(spec).splitlines()

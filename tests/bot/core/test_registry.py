@@ -233,7 +233,7 @@ async def test_override_refused_by_the_system(tmp_path: Path) -> None:
 
 async def test_egf_rating_for_this_month(club: FakeChat) -> None:
     said = await club.ok("/egf Nagy Péter 2045", as_=ORGANISER)
-    assert said.text == "EGF rating 2045 recorded for Nagy Péter (2026-04)."
+    assert said.text == "EGF rating 2045 recorded for Nagy Péter (April 2026)."
     (event,) = await log.events(club.db, club.club.id, [log.EGF])
     nagy = await club.player("Nagy Péter")
     assert event.target == nagy.id
@@ -249,7 +249,7 @@ async def test_egf_rating_for_a_past_month_shows_on_the_psg_card(tmp_path: Path)
     try:
         await chat.register("Nagy Péter 10k")
         said = await chat.ok("/egf Nagy 1700 2026-3")
-        assert said.text == "EGF rating 1700 recorded for Nagy Péter (2026-03)."
+        assert said.text == "EGF rating 1700 recorded for Nagy Péter (March 2026)."
         card = (await chat.ok("/rating Nagy")).text
         assert "EGF rating: 1700\nEGF rating month: 2026-03" in card
     finally:
@@ -280,3 +280,46 @@ async def test_registry_commands_record_who_did_it(club: FakeChat) -> None:
     await club.ok('/override Szabó rank=4k reason="x"', as_=ADMIN)
     rows = await club.db.fetchall("SELECT kind, actor FROM log ORDER BY seq DESC LIMIT 2")
     assert rows == [("override", CALLERS[ADMIN].identity), ("player", CALLERS[ORGANISER].identity)]
+
+
+# -- the club's language (issue 13) ------------------------------------------------------------
+
+
+async def test_register_speaks_japanese(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", name="Sendai Go Club", settings={"language": "ja"}
+    )
+    try:
+        said = await chat.ok("/register 佐藤 健 1d country=JP")
+        assert said.reply.blocks[0].text == "佐藤 健 (1d, JP)を登録しました"
+        assert "Registered" not in said.text
+        said = await chat.refused("/register 佐藤 健")
+        assert said.text.startswith("段級位がないか、読み取れません：")
+        said = await chat.refused("/register 鈴木 2k country=JPN")
+        assert said.text.startswith(
+            "country= には HU のような2文字のコードを指定してください（'JPN' は使えません）"
+        )
+        said = await chat.refused("/register 鈴木 2k alias=")
+        assert said.text.startswith('alias= が空です。例：alias=Peti または alias="Nagy P."')
+    finally:
+        await chat.close()
+
+
+async def test_override_and_egf_speak_hungarian(tmp_path: Path) -> None:
+    chat = await FakeChat.open(tmp_path, settings={"language": "hu"}, players=("Nagy Péter 5k",))
+    try:
+        said = await chat.ok("/register Szabó Éva 3k override")
+        assert "A kezdő minősítést bizottsági döntésként rögzítettük." in said.text
+        assert said.reply.blocks[0].text == "Felvett játékos: Szabó Éva (3k)"
+        said = await chat.refused("/override Nagy Péter rank=2d")
+        assert said.text.startswith('A módosításhoz indoklás kell, pl. reason="bizottsági döntés"')
+        said = await chat.refused('/override Nagy Péter reason="x"')
+        assert said.text.startswith("Add meg a rating=N vagy a rank=R értéket (vagy mindkettőt)")
+        said = await chat.ok("/egf Nagy Péter 2045 2026-03")
+        assert said.text == "EGF-értékelés rögzítve – Nagy Péter: 2045 (2026. március)."
+        said = await chat.refused("/egf Nagy Péter 2045 2027-01")
+        assert said.text.startswith(
+            "A hónap csak múltbeli vagy a mostani lehet, ÉÉÉÉ-HH alakban; ez nem az: 2027-01"
+        )
+    finally:
+        await chat.close()
