@@ -77,20 +77,26 @@ def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocat
 
     ``/as NAME /command …`` runs the command as another person in the club's chat — an
     ordinary member, not an organiser (console only: to try players' reports and
-    confirmations, or permissions, from one terminal).
+    confirmations, or permissions, from one terminal). The operator's own lines are a private
+    conversation: answered in the terminal's language (:func:`console_caller`).
     """
     text = line.strip().lstrip("/")
     caller = console_caller()
+    operator = True
     if text.startswith("as ") and " /" in text:
         who, _sep, text = text[3:].partition(" /")
         who = who.strip()
         caller = Caller(PLATFORM, who.replace(" ", "_"), who, chat_admin=False)
+        operator = False
     name, _sep, rest = text.partition(" ")
     return Invocation(
         command=name,
         text=rest.strip(),
         caller=caller,
         chat_id=chat,
+        # the operator talks with the bot one to one: answered in the terminal's language
+        # when hoshi has it (else the club's); a member played with /as is in the club's chat
+        private=operator,
         attachment=attachment,
         attachment_name="pasted.txt" if attachment is not None else None,
     )
@@ -142,8 +148,10 @@ class Console:
         self.out.flush()
 
     async def run_line(self, line: str, attachment: bytes | None = None) -> Reply:
-        reply = await self.core.handle(invocation(line, self.chat, attachment))
-        with using(await self.language()):
+        inv = invocation(line, self.chat, attachment)
+        reply = await self.core.handle(inv)
+        # the words beside the reply in the reply's own language (the operator's or the club's)
+        with using(await (self.user_language() if inv.private else self.language())):
             self.out.write(self.render(reply) + "\n")
         self.out.flush()
         return reply

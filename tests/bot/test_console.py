@@ -15,6 +15,14 @@ from bot.adapters import console
 from bot.adapters.console import commands, invocation, run_console
 from bot.config import Config
 
+
+@pytest.fixture(autouse=True)
+def english_operator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The operator's terminal speaks English: the console answers in it (a new MGSZ club
+    itself speaks Hungarian)."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+
+
 DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TINY_H9 = """\

@@ -21,6 +21,14 @@ from bot.__main__ import main
 from engine.mgsz import rank_floor
 from engine.ranks import Rank
 
+
+@pytest.fixture(autouse=True)
+def english_operator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The operator's terminal speaks English: the console answers in it (a new MGSZ club
+    itself speaks Hungarian)."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+
+
 HERE = Path(__file__).resolve().parent
 FORMATS = HERE.parent / "engine" / "formats" / "data"
 SPRING = FORMATS / "spring_cup_40x5.h9"

@@ -51,9 +51,11 @@ async def make_club(
     chats: Iterable[tuple[str, str]] = (("telegram", str(GROUP["id"])),),
     players: Iterable[str] = (),
     admin: str = f"telegram:{ADMIN['id']}",
+    language: str = "en",
 ) -> Club:
-    """A club bound to ``chats`` with ``players`` (all 8k) registered."""
+    """A club bound to ``chats`` with ``players`` (all 8k) registered, speaking ``language``."""
     club = await storage.create_club(db, name, system, actor=admin)
+    await storage.set_setting(db, club, "language", language, actor=admin)
     for platform, chat_id in chats:
         await storage.bind_chat(db, club, platform, chat_id, actor=admin)
     for player in players:

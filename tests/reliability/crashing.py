@@ -253,6 +253,8 @@ async def arrange(
     try:
         for number, (name, system, chats) in enumerate(clubs, start=1):
             club = await storage.create_club(db, name, system, actor="console:local")
+            # the harness reads the answers' English ("Game #12 recorded")
+            await storage.set_setting(db, club, "language", "en", actor="console:local")
             for platform, chat_id in chats:
                 await storage.bind_chat(db, club, platform, chat_id, actor="console:local")
             names = player_names(number, players)
@@ -571,6 +573,7 @@ async def scheduler_scene(work: Path, kills: int, *, seed: int = 3, say: Say = p
     db = await storage.open_db(path, clock=lambda: clock - dt.timedelta(days=121))
     try:
         club = await storage.create_club(db, "Sweep Club", "tensuusei", actor="console:local")
+        await storage.set_setting(db, club, "language", "en", actor="console:local")
         names = player_names(1, 12)
         ids = [
             (

@@ -155,6 +155,7 @@ async def build_template(path: Path, platform: str) -> Template:
         admin, organiser = identity(platform, "admin"), identity(platform, "organiser")
         other = identity(platform, "other-admin")
         a = await storage.create_club(db, "Óbuda Go Club", "mgsz", actor=admin)
+        await storage.set_setting(db, a, "language", "en", actor=admin)
         await storage.bind_chat(db, a, platform, chat_a, actor=admin)
         await storage.add_organiser(db, a, organiser, actor=admin)
         await storage.set_setting(db, a, "reports", "on", actor=admin)
@@ -199,6 +200,7 @@ async def build_template(path: Path, platform: str) -> Template:
             db, a, ids["Szabó Éva"], 1850, year=day.year, month=day.month, actor=admin
         )
         b = await storage.create_club(db, "Szeged Go Club", "psg", actor=other)
+        await storage.set_setting(db, b, "language", "en", actor=other)
         await storage.bind_chat(db, b, platform, chat_b, actor=other)
         await storage.register_player(db, b, "Nagy Péter", Rank.kyu(8), date=day, actor=other)
     finally:

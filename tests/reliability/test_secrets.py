@@ -79,6 +79,7 @@ async def test_a_whole_telegram_session_at_debug_level_never_shows_the_token(
             await wait_until(lambda: bool(api.sent("deleteWebhook")), process, "polling", tmp_path)
             lines = [
                 "/club new Secret Club mgsz",
+                "/club set language en",
                 "/register Nagy Péter 5k",
                 "/register Kovács Anna 5k",
                 "/result Nagy Péter Kovács Anna B+",

@@ -67,10 +67,12 @@ async def test_both_platforms_share_one_core(
         # a club made on Telegram …
         api.command("/club new Shared Club mgsz", GROUP, ADMIN)
         await api.wait_for("sendMessage")
-        api.command("/register Nagy Péter 5k", GROUP, ADMIN)
+        api.command("/club set language en", GROUP, ADMIN)
         await api.wait_for("sendMessage", 2)
+        api.command("/register Nagy Péter 5k", GROUP, ADMIN)
+        await api.wait_for("sendMessage", 3)
         api.command("/club code", GROUP, ADMIN)
-        (code_call, *_) = (await api.wait_for("sendMessage", 4))[2:]
+        (code_call, *_) = (await api.wait_for("sendMessage", 5))[3:]
         code = code_call.params["text"].split("Join code for Shared Club: ")[1].split()[0]
         # … joined from Discord sees the same players
         payload = fake.interaction(

@@ -55,8 +55,11 @@ def plain(html: str) -> str:
 
 
 async def new_club(bot: TelegramBot, name: str = "Test Club") -> None:
+    """An MGSZ club that speaks English (a new MGSZ club speaks Hungarian)."""
     calls = await bot.say(f"/club new {name} mgsz", GROUP, ADMIN)
-    assert "created" in texts(calls)[0], texts(calls)
+    assert "létrehozva" in plain(texts(calls)[0]) or "created" in texts(calls)[0], texts(calls)
+    calls = await bot.say("/club set language en", GROUP, ADMIN)
+    assert "language is now en" in plain(texts(calls)[0]), texts(calls)
 
 
 async def register(bot: TelegramBot, *lines: str) -> None:
