@@ -48,7 +48,7 @@ async def test_a_tournament_rated_after_its_end_says_it_counts_on_that_day(
         await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
         said = await chat.ok("/tournament finalise")
         assert said.text.endswith(
-            "Rated at its end date, 2026-04-12: the table shows that day's change, and every "
+            "Rated at its end date, Apr 12, 2026: the table shows that day's change, and every "
             "rating since then is recomputed (/top shows where everyone stands now)."
         )
     finally:

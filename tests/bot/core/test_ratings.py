@@ -62,7 +62,7 @@ async def test_rating_shows_the_card(club: FakeChat) -> None:
     assert text == (
         "Kovács Anna — 2d\n\n"
         "Elo: 2090 · place 1 of 3 · 0 rated games\n"
-        "last change: start 2090 (registered, 2026-04-20)\n"
+        "last change: start 2090 (registered, Apr 20, 2026)\n"
         "band rank: 2d\n"
         "pending club games: 0\n\n"
         "MGSZ Elo (Hungary) · Budapest Go Club"
@@ -80,8 +80,8 @@ async def test_rating_after_a_tournament_shows_the_change(club: FakeChat) -> Non
     await club.ok("/tournament finalise Spring Cup confirm")
     text = await unchanged(club, f"/rating {SUBJECT}")
     assert f"Elo: {case['new_elo']} · place " in text
-    assert f"· {len(case['games'])} rated games · last played 2026-04-20" in text
-    assert f"last change: +{case['elo_change']} (Spring Cup, 2026-04-20)" in text
+    assert f"· {len(case['games'])} rated games · last played Apr 20, 2026" in text
+    assert f"last change: +{case['elo_change']} (Spring Cup, Apr 20, 2026)" in text
 
 
 async def test_rating_with_no_name_shows_the_callers_linked_player(club: FakeChat) -> None:
@@ -215,9 +215,9 @@ async def test_history_shows_each_change(club: FakeChat) -> None:
     assert text.splitlines()[0] == f"{SUBJECT} — last 2"
     rows = text.split("\n\n")[1].splitlines()
     assert rows[0].split() == ["Date", "What", "Rating", "Rank"]
-    assert rows[1].split() == ["2026-04-20", "Spring", "Cup", str(before), "→", str(after),
+    assert rows[1].split() == ["Apr", "20,", "2026", "Spring", "Cup", str(before), "→", str(after),
                                f"(+{after - before})"]  # fmt: skip
-    assert rows[2].split() == ["2026-04-20", "registered", "start", str(before)]
+    assert rows[2].split() == ["Apr", "20,", "2026", "registered", "start", str(before)]
     assert (await unchanged(club, f"/history {SUBJECT} 1")).splitlines()[0] == (
         f"{SUBJECT} — last 1"
     )
@@ -271,7 +271,7 @@ async def test_chart_is_a_png_of_the_players_history(club: FakeChat) -> None:
     assert picture.filename == "hoshi-kiss-bela.png"
     assert picture.caption == f"{SUBJECT} — MGSZ Elo (Hungary)"
     assert png_size(picture.png) == (1080, 720)  # phone-sized (bot.chart)
-    assert said.text == f"{SUBJECT}: 2 ratings charted, from 2026-04-20 to 2026-04-20"
+    assert said.text == f"{SUBJECT}: 2 ratings charted, from Apr 20, 2026 to Apr 20, 2026"
 
 
 async def test_chart_bad_inputs(club: FakeChat) -> None:
@@ -514,7 +514,8 @@ async def test_history_shows_a_tensuusei_days_games_and_those_that_did_not_count
         await storage.end_day(chat.db, chat.club, dt.date(2026, 4, 20))
         text = (await chat.ok("/history Nagy Péter")).text
         assert (
-            "2026-04-20 end of day 2026-04-20: 2–1 against Kovács Anna: #1 won, #2 lost, #3 won; "
+            "Apr 20, 2026 end of day Apr 20, 2026: 2–1 against Kovács Anna: #1 won, #2 lost, "
+            "#3 won; "
             "#4: 4th game of the pair that day, not rated (3 a pair a day count)"
         ) in text
         assert "{" not in text
