@@ -358,3 +358,52 @@ async def test_a_swedish_club_is_told_nothing_at_the_scheduled_moments(process: 
     done = await bot.scheduler.run_due()
     assert {"Club: day 2026-03-02 settled", "Club: month 2026-03 checked"} <= set(done)
     assert bot.texts() == []
+
+
+async def test_each_club_s_notices_are_in_the_club_s_language(tmp_path: Path) -> None:
+    """Issue 13: a scheduled post is composed in its club's language (/club set language),
+    whatever language is current where the scheduler runs — here, outside any conversation
+    (English), two clubs, Japanese and Swedish, each get their own."""
+    clock = FakeClock(dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC))  # a Monday
+    db = await storage.open_db(tmp_path / "clubs.sqlite", clock=clock)
+    try:
+        bot = Bot(db, clock)
+        clubs = {}
+        for name, system, language, players in (
+            ("碁会所", "tensuusei", "ja", ("山田太郎 1d", "鈴木花子 1d")),
+            ("Klubben", "swedish", "sv", ("Lind Erik 1k", "Ek Sara 2k")),
+        ):
+            club = clubs[language] = await storage.create_club(
+                db, name, system, actor=ADMIN.identity
+            )
+            await storage.bind_chat(db, club, "console", f"chat-{language}", actor=ADMIN.identity)
+            for key, value in (("language", language), ("weekly", "mon 18:00")):
+                await storage.set_setting(db, club, key, value, actor=ADMIN.identity)
+            for player in players:
+                line = f"register {player}"
+                invocation = Invocation("register", player, ADMIN, f"chat-{language}")
+                assert not (await bot.core.handle(invocation)).error, line
+        clock.set(dt.datetime(2026, 3, 3, 19, 0, tzinfo=dt.UTC))  # within the week
+        first, second = ("山田太郎", "鈴木花子"), ("Lind Erik", "Ek Sara")
+        for language, (a, b) in (("ja", first), ("sv", second)):
+            reply = await bot.core.handle(
+                Invocation("result", f"{a} {b} B+", ADMIN, f"chat-{language}")
+            )
+            assert not reply.error, reply.as_text()
+        clock.set(dt.datetime(2026, 3, 9, 18, 1, tzinfo=dt.UTC))
+        bot.posted.clear()
+        done = await bot.scheduler.run_due()
+        assert "碁会所: 2026-03-09の週間まとめ" in done
+        assert "Klubben: veckosammanfattning 2026-03-09" in done
+        weekly = {
+            notice.club_id: notice.reply.as_text()
+            for notice in bot.posted
+            if "週間まとめ" in notice.reply.as_text() or "veckan" in notice.reply.as_text()
+        }
+        japanese, swedish = weekly[clubs["ja"].id], weekly[clubs["sv"].id]
+        assert japanese.startswith("碁会所：週間まとめ 2026年3月2日～9日")
+        assert "記録した対局：1局" in japanese and "Games recorded" not in japanese
+        assert swedish.startswith("Klubben: veckan 2–9 mars 2026")
+        assert "Registrerade partier: 1" in swedish and "Games recorded" not in swedish
+    finally:
+        await db.close()
