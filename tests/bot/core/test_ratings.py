@@ -706,3 +706,24 @@ async def test_a_swedish_club_reads_its_ratings_in_swedish(tmp_path: Path) -> No
         no_english(summary)
     finally:
         await chat.close()
+
+
+async def test_a_japanese_chart_names_its_player_and_dates_in_japanese(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        name="碁会所",
+        settings={"language": "ja"},
+        players=("山田太郎 1d", "鈴木花子 1d"),
+    )
+    try:
+        await chat.ok("/result 山田太郎 鈴木花子 B+")
+        await storage.end_day(chat.db, chat.club, dt.date(2026, 4, 20))
+        with using("ja"):
+            said = await chat.ok("/chart 山田太郎")
+        assert said.text == "山田太郎：2026/04/20から2026/04/20までの2件をグラフにしました"
+        picture = said.reply.picture
+        assert picture is not None and picture.png.startswith(PNG_SIGNATURE)
+        assert picture.caption.startswith("山田太郎 — ")
+    finally:
+        await chat.close()
