@@ -323,7 +323,8 @@ class Scheduler:
                 club,
                 row.id,
                 actor="scheduler",
-                reason=f"expired: not confirmed within {hours} h",
+                # TRANSLATORS: the reason recorded with a report voided unconfirmed (h: hours)
+                reason=_("expired: not confirmed within {hours} h", hours=hours),
             )
             await self._post(
                 club,
