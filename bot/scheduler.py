@@ -195,7 +195,7 @@ class Scheduler:
     async def _finalisations(
         self, club: Club, settings: ClubSettings, now: dt.datetime
     ) -> list[str]:
-        done = []
+        done: list[str] = []
         for tournament, due in await schedules.scheduled_finalisations(self.db, club):
             if due > now:
                 break
@@ -253,7 +253,7 @@ class Scheduler:
     async def _days(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """End of day (Tensuusei settles its pairs, rules.md §2.3): every past day with
         games, at midnight."""
-        done = []
+        done: list[str] = []
         for day in await schedules.unsettled_days(self.db, club, now.date()):
             if not await storage.end_day(self.db, club, day):
                 continue
@@ -271,7 +271,7 @@ class Scheduler:
         # every month from the club's first fact on: a tournament entered late for a month
         # before the club came to hoshi still gets that month's check (calendar order)
         year, month = month_of(start if first is None else min(first, start))
-        done = []
+        done: list[str] = []
         while (year, month) < month_of(now.date()):
             key = f"{year:04d}-{month:02d}"
             if key not in ended and await storage.end_month(self.db, club, year, month):
@@ -292,7 +292,7 @@ class Scheduler:
         months = sorted(
             {month_of(g.date) for g in held if month_of(g.date) < month_of(now.date())}
         )
-        done = []
+        done: list[str] = []
         for year, month in months:
             period = Tournament(
                 id=0,
@@ -312,7 +312,7 @@ class Scheduler:
     async def _expiries(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Player reports nobody confirmed in time are voided (never rated), reporter told."""
         hours = settings.report_hours
-        done = []
+        done: list[str] = []
         for row in await storage.pending_games(self.db, club):
             if row.entry.at + dt.timedelta(hours=hours) > now:
                 continue

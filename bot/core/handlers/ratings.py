@@ -139,7 +139,7 @@ async def rating_everywhere(ctx: Context, player: Player) -> Reply:
     the club's own first — read from the ledgers already folded from the same games (each
     system keeps its ledger current), not worked out again."""
     current = ctx.the_club.system
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for key in sorted(SYSTEMS, key=lambda k: k != current):
         try:
             ledger = await storage.ledger(ctx.db, ctx.the_club.id, key)
@@ -270,11 +270,11 @@ async def history(ctx: Context) -> Reply:
     ]
     if not rows and not held:
         return Reply.text(_("{name} has no history yet.", name=player.name))
-    table_rows = []
+    table_rows: list[tuple[str, ...]] = []
     for game in reversed(held):  # newest first, above what is rated already
         what = await source_label(ctx, f"game:{game.id}", player.id)
         table_rows.append((date_text(game.date), what, _("waits for the period's end"), ""))
-    notes = []
+    notes: list[str] = []
     for row in rows:
         label = await source_label(ctx, row.source, player.id)
         if row.note and len(notes) < HISTORY_NOTES:
@@ -478,7 +478,7 @@ async def handicap(ctx: Context) -> Reply:
     # each player with the rank they hold now (a rank moves with the rating under some
     # systems), not the one they registered with
     black, white = (dataclasses.replace(p, rank=system.card(p.id).rank) for p in (black, white))
-    lines = [
+    lines: list[str] = [
         _("Black: {player}", player=describe(black)),
         _("White: {player}", player=describe(white)),
         setup,
