@@ -17,7 +17,7 @@ import storage
 from bot.chart import render_movers
 from bot.core import format as fmt
 from bot.core.replies import Picture, Reply, Table, Text
-from bot.i18n import _, _n, current, date_text, translated
+from bot.i18n import Msg, _, current, date_text, translated
 from engine.system import Change
 from storage.db import Database
 from storage.records import Club
@@ -48,6 +48,18 @@ async def marked(db: Database, club: Club, text: str) -> str:
         end = mark.end()
     parts.append(text[end:])
     return "".join(parts)
+
+
+def joined(parts: Iterable[str], separator: str = "\n") -> str:
+    """``parts`` joined by ``separator``, kept a :class:`~engine.text.Msg` whose arguments
+    are the parts: a reply given again in another language (``Reply.in_language``, a private
+    answer in a group) gives each catalogue sentence in it again, not only a block's whole
+    text. Each part is shown in the current language (an engine text is translated); the
+    template is no catalogue id, so it stays as it is in every language."""
+    texts = [translated(part) for part in parts]  # an engine text: in the current language
+    between = separator.replace("{", "{{").replace("}", "}}")
+    template = between.join(f"{{part{i}}}" for i in range(len(texts)))
+    return Msg(template, **{f"part{i}": text for i, text in enumerate(texts)})
 
 
 def per_player(changes: list[Change]) -> list[Change]:
@@ -243,7 +255,7 @@ async def weekly_reply(
     if facts.tournaments:
         lines.append(_("Tournaments rated: {list}", list=_listed(facts.tournaments)))
     lines.append(_("Games recorded: {n}", n=facts.games))
-    blocks.append(Text("\n".join(lines)))
+    blocks.append(Text(joined(lines)))
     image = None
     if picture and moved:
         shown = (gains + losses)[: 2 * MOVERS_IN_SUMMARY]

@@ -15,7 +15,7 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe, resolve, resolve_pair
-from bot.core.notices import marked
+from bot.core.notices import joined, marked
 from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
 from bot.i18n import N_, _, _n, date_text, month_text, translated
@@ -112,7 +112,7 @@ async def rating(ctx: Context) -> Reply:
     facts.append(_n("{n} rated game", "{n} rated games", card.games))
     if card.last_played:
         facts.append(_("last played {date}", date=date_text(card.last_played)))
-    lines = [" · ".join(facts)]
+    lines = [joined(facts, " · ")]
     if history and history[0].rating_after is not None:
         last = history[0]
         lines.append(
@@ -128,7 +128,7 @@ async def rating(ctx: Context) -> Reply:
     return Reply(
         blocks=(
             Text(head, title=True),
-            Text("\n".join(lines)),
+            Text(joined(lines)),
             Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
         )
     )
@@ -305,7 +305,7 @@ async def history(ctx: Context) -> Reply:
         blocks=(
             Text(title, title=True),
             Table((_("Date"), _("What"), _("Rating"), _("Rank")), tuple(table_rows)),
-            *([Text("\n".join(notes))] if notes else []),
+            *([Text(joined(notes))] if notes else []),
         )
     )
 
@@ -484,7 +484,7 @@ async def handicap(ctx: Context) -> Reply:
         setup,
     ]
     lines.extend(f"({translated(note)})" for note in advice.notes)
-    return Reply(blocks=(Text(_("Handicap"), title=True), Text("\n".join(lines))))
+    return Reply(blocks=(Text(_("Handicap"), title=True), Text(joined(lines))))
 
 
 _IMPORTANCE_WORDS = {
@@ -597,7 +597,7 @@ async def multiplier(ctx: Context) -> Reply:
         blocks.append(
             Text(title if len(weighed) == 1 else f"{title} ({fmt.system_title(key)})", title=True)
         )
-        blocks.append(Text("\n".join(translated(line) for line in weight.lines)))
+        blocks.append(Text(joined(weight.lines)))
     return Reply(blocks=tuple(blocks))
 
 
@@ -621,6 +621,6 @@ async def promotion(ctx: Context) -> Reply:
     return Reply(
         blocks=(
             Text(f"{player.name}: {progress.rank}{target}", title=True),
-            Text("\n".join(translated(line) for line in progress.lines)),
+            Text(joined(progress.lines)),
         )
     )

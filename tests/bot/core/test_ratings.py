@@ -727,3 +727,22 @@ async def test_a_japanese_chart_names_its_player_and_dates_in_japanese(tmp_path:
         assert picture.caption.startswith("山田太郎 — ")
     finally:
         await chat.close()
+
+
+async def test_a_reply_can_be_given_again_in_another_language(tmp_path: Path) -> None:
+    """A reply composed in the club's language can be given again in a person's own
+    (Reply.in_language, for a private answer): every sentence of /rating's card is, not only
+    the ones that stand alone in a block."""
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", settings={"language": "ja"}, players=("山田太郎 1d", "鈴木花子 1d")
+    )
+    try:
+        await chat.ok("/result 山田太郎 鈴木花子 B+")
+        with using("ja"):
+            japanese = (await chat.ok("/rating 鈴木花子")).reply
+        assert "有効局 1局" in japanese.as_text()
+        swedish = japanese.in_language("sv").as_text()
+        assert "1 giltigt parti" in swedish and "plats 1 av 2" in swedish
+        assert "有効局" not in swedish and "前回の変動" not in swedish
+    finally:
+        await chat.close()
