@@ -16,6 +16,7 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
+from bot.i18n import using
 from bot.scheduler import Scheduler, last_weekly
 from engine.calendar import Phase
 from engine.ranks import Rank
@@ -407,3 +408,39 @@ async def test_each_club_s_notices_are_in_the_club_s_language(tmp_path: Path) ->
         assert "Registrerade partier: 1" in swedish and "Games recorded" not in swedish
     finally:
         await db.close()
+
+
+async def test_reports_confirmed_disputed_and_expired_in_swedish(process: Process) -> None:
+    """The same flow in a Swedish-speaking club: the replies, the organisers' notice and the
+    expiry notice (composed by the scheduler in the club's language)."""
+    bot = process.bot
+    assert bot is not None
+    for line in ("/register Anna Kovács 5k", "/register Béla Nagy 5k", "/club reports on 48"):
+        assert not (await bot.say(line)).error, line
+    await storage.set_setting(bot.db, 1, "language", "sv", actor=ADMIN.identity)
+    assert not (await bot.say("/link Anna Kovács", ANNA)).error
+    assert not (await bot.say("/link Béla Nagy", BELA)).error
+    numbers = []
+    for _turn in range(3):
+        reply = await bot.say("/result Anna Kovács Béla Nagy B+ again", ANNA)
+        numbers.append(int(reply.buttons[0].command.split()[1]))
+    confirmed, disputed, expired = numbers
+    with using("sv"):
+        own = (await bot.say(f"/confirm {confirmed}", ANNA)).as_text()
+        assert "din egen rapport måste bekräftas av din motståndare" in own.lower()
+        text = (await bot.say(f"/confirm {confirmed}", BELA)).as_text()
+        assert (
+            text
+            == f"Parti #{confirmed} (B+, 2 mars 2026) är bekräftat och räknas från och med nu."
+        )
+        text = (await bot.say(f"/dispute {disputed} jag vann på tid", BELA)).as_text()
+        assert text.startswith(f"Parti #{disputed} är bestritt: det räknas inte")
+        weekly = (await bot.say("/weekly on sun 20:00")).as_text()
+        assert weekly.startswith("Veckosammanfattningen postas varje söndag kl. 20:00 (UTC)")
+    (notice,) = [t for t in bot.texts() if f"Rapport #{disputed} är bestriden" in t]
+    assert f"Béla bestrider parti #{disputed} (B+, 2 mars 2026): jag vann på tid." in notice
+    bot.clock.advance(dt.timedelta(hours=49))
+    done = await bot.scheduler.run_due()  # outside any conversation: in the club's language
+    assert f"Club: rapport #{expired} har gått ut" in done
+    (gone,) = [t for t in bot.texts() if t.startswith(f"Rapport #{expired} (B+, 2 mars 2026)")]
+    assert "ingen bekräftade den inom 48 timmar, så den räknades inte" in gone
