@@ -444,3 +444,22 @@ async def test_reports_confirmed_disputed_and_expired_in_swedish(process: Proces
     assert f"Club: rapport #{expired} har gått ut" in done
     (gone,) = [t for t in bot.texts() if t.startswith(f"Rapport #{expired} (B+, 2 mars 2026)")]
     assert "ingen bekräftade den inom 48 timmar, så den räknades inte" in gone
+
+
+async def test_the_console_s_tick_answers_in_the_club_s_language(process: Process) -> None:
+    bot = process.bot
+    assert bot is not None
+    await storage.set_setting(bot.db, 1, "language", "sv", actor=ADMIN.identity)
+    assert not (await bot.say("/weekly on mon 18:00")).error
+    with using("sv"):
+        text = (await bot.say("/tick 2026-03-09 18:05")).as_text()
+        assert text.splitlines() == [
+            "Nu är klockan 9 mars 2026 18:05 (UTC).",
+            "",
+            "Kördes: Club: veckosammanfattning 2026-03-09",
+        ]
+        assert (await bot.say("/tick 1m")).as_text().endswith("Inget var dags.")
+        refused = await bot.say("/tick 2026-13-01 00:00")
+        assert refused.error
+        assert "'2026-13-01 00:00' är inte ett datum och en tid" in refused.as_text()
+        assert "e.g." not in refused.as_text().split("\n\n")[0]
