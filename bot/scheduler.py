@@ -11,7 +11,9 @@ the club's grace is recorded and skipped rather than posted days late.
 
 Settings read here (``/club …``, ``/weekly``): ``timezone``, ``weekly`` (``off`` or
 ``mon 18:00``), ``reports``/``report_hours``, ``grace_hours``, ``time`` (the club's usual time
-control: the MGSZ period's multiplier, rules.md §1.4 club games).
+control: the MGSZ period's multiplier, rules.md §1.4 club games), ``language`` (issue 13: each
+club's notices are composed in the club's language, whatever language is current where the
+scheduler runs — a /tick typed in English included).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import storage
 from bot.core import format as fmt
 from bot.core.notices import changes_table, finalisation_reply, marked, weekly_reply
 from bot.core.replies import Notice, Reply, Table, Text
+from bot.i18n import _, _n, date_text, translated, using
 from engine.calendar import Phase, month_end
 from engine.system import RatingSystem
 from engine.systems import SYSTEMS
@@ -139,19 +142,20 @@ class Scheduler:
                 settings = await storage.club_settings(self.db, club)
                 tz = settings.zone
                 phases = await self._scheduled(club)
-                for job in (
-                    self._finalisations,
-                    *(job for phase, job in self._jobs.items() if phase in phases),
-                    self._expiries,
-                    self._weekly,
-                ):
-                    try:
-                        done.extend(
-                            f"{club.name}: {name}"
-                            for name in await job(club, settings, now.astimezone(tz))
-                        )
-                    except Exception:  # one failing job must not stop the others
-                        log.exception("scheduled %s failed for club %s", job.__name__, club.id)
+                with using(settings.language):  # the club's notices in the club's language
+                    for job in (
+                        self._finalisations,
+                        *(job for phase, job in self._jobs.items() if phase in phases),
+                        self._expiries,
+                        self._weekly,
+                    ):
+                        try:
+                            done.extend(
+                                f"{club.name}: {name}"
+                                for name in await job(club, settings, now.astimezone(tz))
+                            )
+                        except Exception:  # one failing job must not stop the others
+                            log.exception("scheduled %s failed for club %s", job.__name__, club.id)
             await self._daily_backup(now)
             await self._arm()
             return done
@@ -191,7 +195,7 @@ class Scheduler:
     async def _finalisations(
         self, club: Club, settings: ClubSettings, now: dt.datetime
     ) -> list[str]:
-        done = []
+        done: list[str] = []
         for tournament, due in await schedules.scheduled_finalisations(self.db, club):
             if due > now:
                 break
@@ -204,7 +208,7 @@ class Scheduler:
             await self._post(
                 club, await finalisation_reply(self.db, club, row.tournament.name, changes)
             )
-            done.append(f"finalised {row.tournament.name}")
+            done.append(_("finalised {tournament}", tournament=row.tournament.name))
         return done
 
     async def _scheduled(self, club: Club) -> frozenset[Phase]:
@@ -237,7 +241,7 @@ class Scheduler:
             for c in changes
             if c.rating_after != c.rating_before or c.rank_after != c.rank_before
         ]
-        blocks: list[Text | Table] = [Text(f"{club.name}: {notice.title}", title=True)]
+        blocks: list[Text | Table] = [Text(f"{club.name}: {translated(notice.title)}", title=True)]
         if moved:
             blocks.append(changes_table(moved, names))
         if notice.lines:
@@ -249,12 +253,12 @@ class Scheduler:
     async def _days(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """End of day (Tensuusei settles its pairs, rules.md §2.3): every past day with
         games, at midnight."""
-        done = []
+        done: list[str] = []
         for day in await schedules.unsettled_days(self.db, club, now.date()):
             if not await storage.end_day(self.db, club, day):
                 continue
-            done.append(f"day {day} settled")
             label = day.isoformat()
+            done.append(_("day {day} settled", day=label))
             await self._announce(club, Phase.DAY_END, label, f"day:{label}")
         return done
 
@@ -267,11 +271,11 @@ class Scheduler:
         # every month from the club's first fact on: a tournament entered late for a month
         # before the club came to hoshi still gets that month's check (calendar order)
         year, month = month_of(start if first is None else min(first, start))
-        done = []
+        done: list[str] = []
         while (year, month) < month_of(now.date()):
             key = f"{year:04d}-{month:02d}"
             if key not in ended and await storage.end_month(self.db, club, year, month):
-                done.append(f"month {key} checked")
+                done.append(_("month {month} checked", month=key))
                 await self._announce(club, Phase.MONTH_END, key, f"month:{key}")
             year, month = next_month(year, month)
         return done
@@ -288,7 +292,7 @@ class Scheduler:
         months = sorted(
             {month_of(g.date) for g in held if month_of(g.date) < month_of(now.date())}
         )
-        done = []
+        done: list[str] = []
         for year, month in months:
             period = Tournament(
                 id=0,
@@ -300,7 +304,7 @@ class Scheduler:
             )
             if not await storage.close_period(self.db, club, period):
                 continue
-            done.append(f"period {year:04d}-{month:02d} rated")
+            done.append(_("period {month} rated", month=f"{year:04d}-{month:02d}"))
             seq = await schedules.last_event_seq(self.db, club, "period")
             await self._announce(club, Phase.PERIOD_END, period.name, f"tournament:{seq}")
         return done
@@ -308,7 +312,7 @@ class Scheduler:
     async def _expiries(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Player reports nobody confirmed in time are voided (never rated), reporter told."""
         hours = settings.report_hours
-        done = []
+        done: list[str] = []
         for row in await storage.pending_games(self.db, club):
             if row.entry.at + dt.timedelta(hours=hours) > now:
                 continue
@@ -319,18 +323,28 @@ class Scheduler:
                 club,
                 row.id,
                 actor="scheduler",
-                reason=f"expired: not confirmed within {hours} h",
+                # TRANSLATORS: the reason recorded with a report voided unconfirmed (h: hours)
+                reason=_("expired: not confirmed within {hours} h", hours=hours),
             )
             await self._post(
                 club,
                 Reply.text(
-                    f"Report #{row.number} ({fmt.result(row.game)}, {fmt.day(row.game.date)}) "
-                    "expired: "
-                    f"nobody confirmed it within {hours} hours, so it was not rated. Reporter: "
-                    f"{row.entry.actor}. Post it again, or ask an organiser to record it."
+                    _n(
+                        "Report #{number} ({result}, {date}) expired: nobody confirmed it "
+                        "within {n} hour, so it was not rated. Reporter: {reporter}. Post it "
+                        "again, or ask an organiser to record it.",
+                        "Report #{number} ({result}, {date}) expired: nobody confirmed it "
+                        "within {n} hours, so it was not rated. Reporter: {reporter}. Post it "
+                        "again, or ask an organiser to record it.",
+                        hours,
+                        number=row.number,
+                        result=fmt.result(row.game),
+                        date=date_text(row.game.date),
+                        reporter=row.entry.actor,
+                    )
                 ),
             )
-            done.append(f"report #{row.number} expired")
+            done.append(_("report #{number} expired", number=row.number))
         return done
 
     async def _weekly(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
@@ -352,9 +366,9 @@ class Scheduler:
                 due,
                 grace,
             )
-            return [f"weekly summary {due.date()} skipped (too late)"]
+            return [_("weekly summary {date} skipped (too late)", date=due.date().isoformat())]
         await self._post(club, await weekly_reply(self.db, club, due - dt.timedelta(days=7), due))
-        return [f"weekly summary {due.date()}"]
+        return [_("weekly summary {date}", date=due.date().isoformat())]
 
     # ---------------------------------------------------------------- when next
 

@@ -1,15 +1,23 @@
-"""Replies the bot posts by itself or on request: a tournament rated, the weekly summary."""
+"""Replies the bot posts by itself or on request: a tournament rated, the weekly summary.
+
+Each is composed in the language current when it is built (``bot.i18n.using``): the
+conversation's for a command, the club's for what the scheduler posts.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
 import re
+from collections.abc import Iterable
+
+from babel.dates import format_interval
 
 import storage
 from bot.chart import render_movers
 from bot.core import format as fmt
 from bot.core.replies import Picture, Reply, Table, Text
+from bot.i18n import Msg, _, current, date_text, translated
 from engine.system import Change
 from storage.db import Database
 from storage.records import Club
@@ -22,22 +30,36 @@ MARK = re.compile(r"\{(player|game):(\d+)\}")
 
 
 async def marked(db: Database, club: Club, text: str) -> str:
-    """The engine's words as members read them: each ``{player:ID}`` becomes the player's
+    """The engine's words as members read them, in the current language (a
+    :class:`~engine.text.Msg` is translated first): each ``{player:ID}`` becomes the player's
     name and each ``{game:ID}`` the game's club number (``#12``)."""
+    text = translated(text)
     parts: list[str] = []
     end = 0
     for mark in MARK.finditer(text):
         kind, ident = mark[1], int(mark[2])
         if kind == "player":
             found = await storage.get_player(db, club, ident)
-            name = found.name if found is not None else "a player"
+            name = found.name if found is not None else _("a player")
         else:
             game = await storage.game(db, club, ident)
-            name = f"#{game.number}" if game is not None else "a game"
+            name = f"#{game.number}" if game is not None else _("a game")
         parts.extend((text[end : mark.start()], name))
         end = mark.end()
     parts.append(text[end:])
     return "".join(parts)
+
+
+def joined(parts: Iterable[str], separator: str = "\n") -> str:
+    """``parts`` joined by ``separator``, kept a :class:`~engine.text.Msg` whose arguments
+    are the parts: a reply given again in another language (``Reply.in_language``, a private
+    answer in a group) gives each catalogue sentence in it again, not only a block's whole
+    text. Each part is shown in the current language (an engine text is translated); the
+    template is no catalogue id, so it stays as it is in every language."""
+    texts = [translated(part) for part in parts]  # an engine text: in the current language
+    between = separator.replace("{", "{{").replace("}", "}}")
+    template = between.join(f"{{part{i}}}" for i in range(len(texts)))
+    return Msg(template, **{f"part{i}": text for i, text in enumerate(texts)})
 
 
 def per_player(changes: list[Change]) -> list[Change]:
@@ -77,7 +99,9 @@ def changes_table(changes: list[Change], names: dict[int, str]) -> Table:
                 rank,
             )
         )
-    return Table(("Name", "Before", "Change", "After", "Rank"), tuple(rows), "lrrrl")
+    return Table(
+        (_("Name"), _("Before"), _("Change"), _("After"), _("Rank")), tuple(rows), "lrrrl"
+    )
 
 
 async def finalisation_reply(
@@ -92,31 +116,50 @@ async def finalisation_reply(
     """ "<tournament> is rated": the changes, then the promotions; for a tournament that
     ended before ``today``, that it counts at its end date and what that means."""
     names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
-    blocks: list[Text | Table] = [Text(f"{tournament} is rated", title=True)]
+    blocks: list[Text | Table] = [
+        Text(_("{tournament} is rated", tournament=tournament), title=True)
+    ]
     if changes:
         blocks.append(changes_table(changes, names))
     else:
-        blocks.append(Text("No rating changed (no rated games, or the system rates none)."))
+        blocks.append(Text(_("No rating changed (no rated games, or the system rates none).")))
     if ended is not None and today is not None and ended < today:
         blocks.append(
             Text(
-                f"Rated at its end date, {fmt.day(ended)}: the table shows that day's change, "
-                "and every rating since then is recomputed (/top shows where everyone stands "
-                "now)."
+                _(
+                    "Rated at its end date, {date}: the table shows that day's change, "
+                    "and every rating since then is recomputed (/top shows where everyone "
+                    "stands now).",
+                    date=date_text(ended),
+                )
             )
         )
     promoted = [c for c in per_player(changes) if c.rank_after > c.rank_before]
     if promoted:
         blocks.append(
             Text(
-                "Promotions: "
-                + ", ".join(
-                    f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}"
-                    for c in promoted
+                _(
+                    "Promotions: {list}",
+                    list=_listed(
+                        f"{names.get(c.player, c.player)} {c.rank_before} → {c.rank_after}"
+                        for c in promoted
+                    ),
                 )
             )
         )
     return Reply(blocks=tuple(blocks))
+
+
+def _listed(items: Iterable[str]) -> str:
+    """Names (with what they did) one after another, as the language separates them
+    (Japanese with 、)."""
+    # TRANSLATORS: the separator between names in a list, e.g. "Nagy +16, Kovács +9"
+    return str(_(", ")).join(items)
+
+
+def week_text(start: dt.date, last: dt.date) -> str:
+    """The days of a week as the current language writes a span of dates (Babel)."""
+    return format_interval(start, last, "yMMMd", locale=current())
 
 
 def _delta(m: Movement) -> float:
@@ -130,15 +173,17 @@ async def weekly_reply(
     losses, promotions, new players, tournaments rated, games played — or one short line for
     an empty week."""
     facts = await facts_between(db, club, start, end)
-    days = f"{start.date().isoformat()} – {(end - dt.timedelta(seconds=1)).date().isoformat()}"
-    title = Text(f"{club.name}: the week {days}", title=True)
+    days = week_text(start.date(), (end - dt.timedelta(seconds=1)).date())
+    title = Text(_("{club}: the week {days}", club=club.name, days=days), title=True)
     if facts.empty:
         return Reply(
             blocks=(
                 title,
                 Text(
-                    "A quiet week: no games, no new players, no "
-                    "tournaments. The list stands as it was."
+                    _(
+                        "A quiet week: no games, no new players, no "
+                        "tournaments. The list stands as it was."
+                    )
                 ),
             )
         )
@@ -147,10 +192,10 @@ async def weekly_reply(
     if standings:
         top = standings[:TOP_IN_SUMMARY]
         # each row's own label when they differ (a Swedish player's target is their own)
-        headings, own = fmt.rating_heading([s.card.rating_label for s in top])
+        headings, own = fmt.rating_heading([translated(s.card.rating_label) for s in top])
         blocks.append(
             Table(
-                ("#", "Name", "Rank", *headings),
+                ("#", _("Name"), _("Rank"), *headings),
                 tuple(
                     (
                         str(s.place),
@@ -170,38 +215,52 @@ async def weekly_reply(
     lines = []
     if gains:
         lines.append(
-            "Biggest gains: "
-            + ", ".join(
-                f"{m.player.name} {fmt.signed(fmt.difference(m.rating_before, m.rating_after))}"
-                for m in gains
+            _(
+                "Biggest gains: {list}",
+                list=_listed(
+                    f"{m.player.name} "
+                    f"{fmt.signed(fmt.difference(m.rating_before, m.rating_after))}"
+                    for m in gains
+                ),
             )
         )
     if losses:
         lines.append(
-            "Biggest losses: "
-            + ", ".join(
-                f"{m.player.name} {fmt.signed(fmt.difference(m.rating_before, m.rating_after))}"
-                for m in losses
+            _(
+                "Biggest losses: {list}",
+                list=_listed(
+                    f"{m.player.name} "
+                    f"{fmt.signed(fmt.difference(m.rating_before, m.rating_after))}"
+                    for m in losses
+                ),
             )
         )
     promoted = [m for m in facts.movements if m.rank_after > m.rank_before]
     if promoted:
         lines.append(
-            "Promotions: "
-            + ", ".join(f"{m.player.name} {m.rank_before} → {m.rank_after}" for m in promoted)
+            _(
+                "Promotions: {list}",
+                list=_listed(
+                    f"{m.player.name} {m.rank_before} → {m.rank_after}" for m in promoted
+                ),
+            )
         )
     if facts.new_players:
         lines.append(
-            "New players: " + ", ".join(f"{p.name} ({p.rank})" for p in facts.new_players)
+            _(
+                "New players: {list}",
+                list=_listed(f"{p.name} ({p.rank})" for p in facts.new_players),
+            )
         )
     if facts.tournaments:
-        lines.append("Tournaments rated: " + ", ".join(facts.tournaments))
-    lines.append(f"Games recorded: {facts.games}")
-    blocks.append(Text("\n".join(lines)))
+        lines.append(_("Tournaments rated: {list}", list=_listed(facts.tournaments)))
+    lines.append(_("Games recorded: {n}", n=facts.games))
+    blocks.append(Text(joined(lines)))
     image = None
     if picture and moved:
         shown = (gains + losses)[: 2 * MOVERS_IN_SUMMARY]
         movers = [(m.player.name, _delta(m)) for m in sorted(shown, key=_delta, reverse=True)]
-        png = await asyncio.to_thread(render_movers, f"{club.name}: the week's movers", movers)
-        image = Picture(png, "hoshi-weekly.png", f"{club.name}: the week's movers")
+        caption = _("{club}: the week's movers", club=club.name)
+        png = await asyncio.to_thread(render_movers, caption, movers)
+        image = Picture(png, "hoshi-weekly.png", caption)
     return Reply(blocks=tuple(blocks), picture=image)

@@ -5,12 +5,25 @@ from __future__ import annotations
 import datetime as dt
 import io
 import struct
+import sys
 
 import matplotlib.dates as mdates
 import matplotlib.image as mpimg
 import pytest
 
-from bot.chart import Band, ChartData, Marker, chart_figure, render_chart
+from bot.chart import (
+    MISSING_GLYPH,
+    Band,
+    ChartData,
+    Marker,
+    chart_figure,
+    cjk_font_file,
+    font_family,
+    render_chart,
+    render_movers,
+    signed_number,
+)
+from bot.i18n import using
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DAY = dt.date(2026, 4, 1)
@@ -103,3 +116,55 @@ def test_half_points_may_have_half_ticks() -> None:
     points = ((DAY, 37.5), (DAY + dt.timedelta(days=7), 38.0))
     ax = chart_figure(ChartData("Swedish", "points toward 1d", points)).axes[0]
     assert len(visible(list(ax.get_yticks()), ax.get_ylim())) >= 3
+
+
+JAPANESE = ChartData(
+    "山田太郎 — 点数制",
+    "点数",
+    series(8, start=70, step=3),
+    bands=(Band(60, 80, "初段"), Band(80, 100, "二段")),
+    markers=(Marker(DAY + dt.timedelta(days=14), "春季大会"),),
+)
+
+
+def test_japanese_names_and_labels_are_drawn_with_a_japanese_font() -> None:
+    """Issue 13: every Japanese character has a glyph (IPAexGothic from matplotlib-fontja)
+    — none is replaced by □, and matplotlib warns of no missing glyph (warnings are errors
+    in this suite)."""
+    with using("ja"):
+        fig = chart_figure(JAPANESE)
+        png = render_chart(JAPANESE)
+    ax = fig.axes[0]
+    texts = [ax.title.get_text(), ax.yaxis.label.get_text()]
+    texts += [t.get_text() for t in ax.texts]
+    assert texts[:2] == ["山田太郎 — 点数制", "点数"]
+    assert {"初段", "二段", "春季大会"} <= set(texts)
+    assert not any(MISSING_GLYPH in t for t in texts)
+    # the dates on the time axis are Japanese too (月, 日)
+    fig.canvas.draw()
+    dates = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert dates and all("月" in d for d in dates), dates
+    assert ihdr_size(png) == (1080, 720)
+
+
+def test_the_week_s_movers_draw_japanese_and_polish_names() -> None:
+    movers = [("山田太郎", 12.0), ("Łukasz Żółć", -4.5), ("Åsa Öberg", 3.0)]
+    with using("pl"):
+        png = render_movers("週間まとめ — Łódź", movers)
+    assert png.startswith(PNG_SIGNATURE)
+
+
+@pytest.mark.parametrize("language", ["en", "hu", "ja", "sv", "pl"])
+def test_a_decimal_change_uses_the_language_s_decimal_mark(language: str) -> None:
+    with using(language):
+        text = signed_number(-4.5)
+    assert text == ("\u22124.5" if language in ("en", "ja") else "\u22124,5")
+
+
+def test_the_chart_fonts_come_from_the_installed_wheel() -> None:
+    """The font file is found in the matplotlib-fontja wheel without importing it (an
+    import would change matplotlib's settings for every figure)."""
+    path = cjk_font_file()
+    assert path is not None and path.name == "ipaexg.ttf"
+    assert font_family() == ("DejaVu Sans", "IPAexGothic")
+    assert "matplotlib_fontja" not in sys.modules

@@ -31,7 +31,7 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
         "is confirmed and counts from now on",  # a report confirmed
         "Report #6 is disputed",  # … one disputed
         "expired: nobody confirmed it within 48 hours",  # … one expired
-        "My Go Club: the week 2026-03-02 – 2026-03-09",  # the weekly summary
+        "My Go Club: the week Mar 2\u2009–\u20099, 2026",  # the weekly summary
         "Club games 2026-03 is rated",  # the MGSZ period
         "the day 2026-04-01 is settled",  # a Tensuusei day
         "Molnár Dóra 3d → 2d",  # the PSG demotion
@@ -69,7 +69,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "Recorded, but it will not count: 5m is below category E",
             "Undone: game #3",
             "Őszi Kupa is rated",
-            "Rated at its end date, 2026-10-11",
+            "Rated at its end date, Oct 11, 2026",
             "Club games 2026-11: 1 club game of 2 players so far",
             "Club games 2026-11 is rated",
             "Nagy Péter     1714     +13   1727  5k",  # the period after October's tournament

@@ -16,6 +16,7 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
+from bot.i18n import using
 from bot.scheduler import Scheduler, last_weekly
 from engine.calendar import Phase
 from engine.ranks import Rank
@@ -358,3 +359,107 @@ async def test_a_swedish_club_is_told_nothing_at_the_scheduled_moments(process: 
     done = await bot.scheduler.run_due()
     assert {"Club: day 2026-03-02 settled", "Club: month 2026-03 checked"} <= set(done)
     assert bot.texts() == []
+
+
+async def test_each_club_s_notices_are_in_the_club_s_language(tmp_path: Path) -> None:
+    """Issue 13: a scheduled post is composed in its club's language (/club set language),
+    whatever language is current where the scheduler runs — here, outside any conversation
+    (English), two clubs, Japanese and Swedish, each get their own."""
+    clock = FakeClock(dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC))  # a Monday
+    db = await storage.open_db(tmp_path / "clubs.sqlite", clock=clock)
+    try:
+        bot = Bot(db, clock)
+        clubs = {}
+        for name, system, language, players in (
+            ("碁会所", "tensuusei", "ja", ("山田太郎 1d", "鈴木花子 1d")),
+            ("Klubben", "swedish", "sv", ("Lind Erik 1k", "Ek Sara 2k")),
+        ):
+            club = clubs[language] = await storage.create_club(
+                db, name, system, actor=ADMIN.identity
+            )
+            await storage.bind_chat(db, club, "console", f"chat-{language}", actor=ADMIN.identity)
+            for key, value in (("language", language), ("weekly", "mon 18:00")):
+                await storage.set_setting(db, club, key, value, actor=ADMIN.identity)
+            for player in players:
+                line = f"register {player}"
+                invocation = Invocation("register", player, ADMIN, f"chat-{language}")
+                assert not (await bot.core.handle(invocation)).error, line
+        clock.set(dt.datetime(2026, 3, 3, 19, 0, tzinfo=dt.UTC))  # within the week
+        first, second = ("山田太郎", "鈴木花子"), ("Lind Erik", "Ek Sara")
+        for language, (a, b) in (("ja", first), ("sv", second)):
+            reply = await bot.core.handle(
+                Invocation("result", f"{a} {b} B+", ADMIN, f"chat-{language}")
+            )
+            assert not reply.error, reply.as_text()
+        clock.set(dt.datetime(2026, 3, 9, 18, 1, tzinfo=dt.UTC))
+        bot.posted.clear()
+        done = await bot.scheduler.run_due()
+        assert "碁会所: 2026-03-09の週間まとめ" in done
+        assert "Klubben: veckosammanfattning 2026-03-09" in done
+        weekly = {
+            notice.club_id: notice.reply.as_text()
+            for notice in bot.posted
+            if "週間まとめ" in notice.reply.as_text() or "veckan" in notice.reply.as_text()
+        }
+        japanese, swedish = weekly[clubs["ja"].id], weekly[clubs["sv"].id]
+        assert japanese.startswith("碁会所：週間まとめ 2026年3月2日～9日")
+        assert "記録した対局：1局" in japanese and "Games recorded" not in japanese
+        assert swedish.startswith("Klubben: veckan 2–9 mars 2026")
+        assert "Registrerade partier: 1" in swedish and "Games recorded" not in swedish
+    finally:
+        await db.close()
+
+
+async def test_reports_confirmed_disputed_and_expired_in_swedish(process: Process) -> None:
+    """The same flow in a Swedish-speaking club: the replies, the organisers' notice and the
+    expiry notice (composed by the scheduler in the club's language)."""
+    bot = process.bot
+    assert bot is not None
+    for line in ("/register Anna Kovács 5k", "/register Béla Nagy 5k", "/club reports on 48"):
+        assert not (await bot.say(line)).error, line
+    await storage.set_setting(bot.db, 1, "language", "sv", actor=ADMIN.identity)
+    assert not (await bot.say("/link Anna Kovács", ANNA)).error
+    assert not (await bot.say("/link Béla Nagy", BELA)).error
+    numbers = []
+    for _turn in range(3):
+        reply = await bot.say("/result Anna Kovács Béla Nagy B+ again", ANNA)
+        numbers.append(int(reply.buttons[0].command.split()[1]))
+    confirmed, disputed, expired = numbers
+    with using("sv"):
+        own = (await bot.say(f"/confirm {confirmed}", ANNA)).as_text()
+        assert "din egen rapport måste bekräftas av din motståndare" in own.lower()
+        text = (await bot.say(f"/confirm {confirmed}", BELA)).as_text()
+        assert (
+            text
+            == f"Parti #{confirmed} (B+, 2 mars 2026) är bekräftat och räknas från och med nu."
+        )
+        text = (await bot.say(f"/dispute {disputed} jag vann på tid", BELA)).as_text()
+        assert text.startswith(f"Parti #{disputed} är bestritt: det räknas inte")
+        weekly = (await bot.say("/weekly on sun 20:00")).as_text()
+        assert weekly.startswith("Veckosammanfattningen postas varje söndag kl. 20:00 (UTC)")
+    (notice,) = [t for t in bot.texts() if f"Rapport #{disputed} är bestriden" in t]
+    assert f"Béla bestrider parti #{disputed} (B+, 2 mars 2026): jag vann på tid." in notice
+    bot.clock.advance(dt.timedelta(hours=49))
+    done = await bot.scheduler.run_due()  # outside any conversation: in the club's language
+    assert f"Club: rapport #{expired} har gått ut" in done
+    (gone,) = [t for t in bot.texts() if t.startswith(f"Rapport #{expired} (B+, 2 mars 2026)")]
+    assert "ingen bekräftade den inom 48 timmar, så den räknades inte" in gone
+
+
+async def test_the_console_s_tick_answers_in_the_club_s_language(process: Process) -> None:
+    bot = process.bot
+    assert bot is not None
+    await storage.set_setting(bot.db, 1, "language", "sv", actor=ADMIN.identity)
+    assert not (await bot.say("/weekly on mon 18:00")).error
+    with using("sv"):
+        text = (await bot.say("/tick 2026-03-09 18:05")).as_text()
+        assert text.splitlines() == [
+            "Nu är klockan 9 mars 2026 18:05 (UTC).",
+            "",
+            "Kördes: Club: veckosammanfattning 2026-03-09",
+        ]
+        assert (await bot.say("/tick 1m")).as_text().endswith("Inget var dags.")
+        refused = await bot.say("/tick 2026-13-01 00:00")
+        assert refused.error
+        assert "'2026-13-01 00:00' är inte ett datum och en tid" in refused.as_text()
+        assert "e.g." not in refused.as_text().split("\n\n")[0]

@@ -15,9 +15,10 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe, resolve, resolve_pair
-from bot.core.notices import marked
+from bot.core.notices import joined, marked
 from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
+from bot.i18n import N_, _, _n, date_text, month_text, translated
 from engine.errors import EngineError
 from engine.formats import fold_name
 from engine.system import RatingSystem, Value
@@ -26,12 +27,41 @@ from engine.timecontrol import TimeControl
 from engine.types import Importance, Tournament
 from storage import schedules
 from storage.errors import StorageError
-from storage.records import Player, SeriesPoint
+from storage.records import (
+    HISTORY_CORRECTED,
+    HISTORY_RATED,
+    HISTORY_UNDONE,
+    HISTORY_VOIDED,
+    Player,
+    SeriesPoint,
+)
 
 TOP_DEFAULT, TOP_MAX = 10, 200
 HISTORY_DEFAULT, HISTORY_MAX = 10, 100
 DAY_ZERO = dt.date(2000, 1, 1)  # /multiplier's tournament: C does not depend on its dates
 HISTORY_NOTES = 10  # notes shown under /history's table (a long list stays within a message)
+STATUS_WORDS = {
+    # TRANSLATORS: /history: a rating change of a game
+    HISTORY_RATED: N_("rated"),
+    # TRANSLATORS: /history: a rating change caused by a corrected game
+    HISTORY_CORRECTED: N_("corrected"),
+    # TRANSLATORS: /history: a game an organiser voided (it does not count)
+    HISTORY_VOIDED: N_("voided"),
+    # TRANSLATORS: /history: a game taken back with /undo (a typo)
+    HISTORY_UNDONE: N_("undone"),
+}
+"""How /history names the status of a row (storage's HISTORY_… values)."""
+
+
+def status_text(status: str) -> str:
+    """A /history row's status in the conversation's language."""
+    word = STATUS_WORDS.get(status)
+    return _(word) if word is not None else status
+
+
+def engine_text(exc: Exception) -> str:
+    """An engine or storage error's message as members read it, in their language."""
+    return translated(exc.args[0]) if exc.args else str(exc)
 
 
 async def player_or_self(ctx: Context, name: str) -> Player:
@@ -44,8 +74,10 @@ async def player_or_self(ctx: Context, name: str) -> Player:
     )
     if linked is None:
         raise BadArgument(
-            "name a player, or link your account first with /link YOUR NAME "
-            "(then /rating alone shows your own card)"
+            _(
+                "name a player, or link your account first with /link YOUR NAME "
+                "(then /rating alone shows your own card)"
+            )
         )
     return linked
 
@@ -53,10 +85,12 @@ async def player_or_self(ctx: Context, name: str) -> Player:
 @command(
     "rating",
     usage="/rating [NAME] [all]",
-    summary="A player's card: rank, rating, place, last change, games, pending changes; "
-    "with all, the player under every rating system side by side, from the same games.",
+    summary=N_(
+        "A player's card: rank, rating, place, last change, games, pending changes; "
+        "with all, the player under every rating system side by side, from the same games."
+    ),
     examples=("/rating Nagy Péter", "/rating szabo", "/rating", "/rating Nagy Péter all"),
-    params=(Param("name", "player", "the player (default: you)", required=False),),
+    params=(Param("name", "player", N_("the player (default: you)"), required=False),),
 )
 async def rating(ctx: Context) -> Reply:
     words = ctx.args().words
@@ -68,24 +102,33 @@ async def rating(ctx: Context) -> Reply:
     card, place, listed = await storage.placed_card(ctx.db, ctx.the_club, player.id)
     history = await storage.history(ctx.db, ctx.the_club, player.id, 1)
     head = f"{player.name} — {card.rank}"
-    facts = [f"{card.rating_label}: {fmt.value(card.rating)}"]
+    facts = [
+        # TRANSLATORS: /rating's headline value, e.g. "Elo: 1865", "points: 72"
+        _("{label}: {value}", label=card.rating_label, value=fmt.value(card.rating))
+    ]
     if place is not None:
-        facts.append(f"place {place} of {listed}")
-    facts.append(f"{card.games} rated game{'s' if card.games != 1 else ''}")
+        # TRANSLATORS: /rating: the player's place on the club's list, e.g. "place 2 of 14"
+        facts.append(_("place {place} of {listed}", place=place, listed=listed))
+    facts.append(_n("{n} rated game", "{n} rated games", card.games))
     if card.last_played:
-        facts.append(f"last played {fmt.day(card.last_played)}")
-    lines = [" · ".join(facts)]
+        facts.append(_("last played {date}", date=date_text(card.last_played)))
+    lines = [joined(facts, " · ")]
     if history and history[0].rating_after is not None:
         last = history[0]
         lines.append(
-            f"last change: {change_text(last.rating_before, last.rating_after)} "
-            f"({await source_label(ctx, last.source)}, {fmt.day(last.date)})"
+            # TRANSLATORS: /rating: e.g. "last change: +16 (Spring Cup, Apr 20, 2026)"
+            _(
+                "last change: {change} ({source}, {date})",
+                change=change_text(last.rating_before, last.rating_after),
+                source=await source_label(ctx, last.source),
+                date=date_text(last.date),
+            )
         )
     lines.extend(fmt.card_lines(card))
     return Reply(
         blocks=(
             Text(head, title=True),
-            Text("\n".join(lines)),
+            Text(joined(lines)),
             Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
         )
     )
@@ -96,7 +139,7 @@ async def rating_everywhere(ctx: Context, player: Player) -> Reply:
     the club's own first — read from the ledgers already folded from the same games (each
     system keeps its ledger current), not worked out again."""
     current = ctx.the_club.system
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for key in sorted(SYSTEMS, key=lambda k: k != current):
         try:
             ledger = await storage.ledger(ctx.db, ctx.the_club.id, key)
@@ -105,24 +148,28 @@ async def rating_everywhere(ctx: Context, player: Player) -> Reply:
         try:
             card = ledger.card(player.id)
         except KeyError:
-            rows.append((fmt.system_title(key), "—", "not registered", "", ""))
+            rows.append((fmt.system_title(key), "—", _("not registered"), "", ""))
             continue
         rows.append(
             (
                 fmt.system_title(key) + (" *" if key == current else ""),
                 str(card.rank),
                 fmt.value(card.rating),
-                card.rating_label,
+                translated(card.rating_label),
                 "" if card.pending is None else fmt.pending(card.pending),
             )
         )
     return Reply(
         blocks=(
-            Text(f"{player.name} — every system", title=True),
-            Table(("System", "Rank", "Rating", "", "Pending"), tuple(rows), "llrll"),
+            Text(_("{name} — every system", name=player.name), title=True),
+            Table((_("System"), _("Rank"), _("Rating"), "", _("Pending")), tuple(rows), "llrll"),
             Text(
-                f"* the club's system. The same games under each rulebook; /rating "
-                f"{player.name} shows the card in full. {ctx.the_club.name}"
+                _(
+                    "* the club's system. The same games under each rulebook; /rating "
+                    "{name} shows the card in full. {club}",
+                    name=player.name,
+                    club=ctx.the_club.name,
+                )
             ),
         )
     )
@@ -131,21 +178,21 @@ async def rating_everywhere(ctx: Context, player: Player) -> Reply:
 @command(
     "top",
     usage="/top [N]",
-    summary="The club's ranking list (the first N players, default 10).",
+    summary=N_("The club's ranking list (the first N players, default 10)."),
     examples=("/top", "/top 25"),
-    params=(Param("n", "int", "how many players", required=False),),
+    params=(Param("n", "int", N_("how many players"), required=False),),
 )
 async def top(ctx: Context) -> Reply:
     words = ctx.args().words
     if len(words) > 1:
-        raise BadArgument(f"/top takes one number, not {join(words)!r}")
+        raise BadArgument(_("/top takes one number, not '{text}'", text=join(words)))
     n = positive_int(words[0].text, "N", high=TOP_MAX) if words else TOP_DEFAULT
     standings = await storage.standings(ctx.db, ctx.the_club)
     if not standings:
-        return Reply.text("No players yet. Organisers add them with /register NAME RANK.")
+        return Reply.text(_("No players yet. Organisers add them with /register NAME RANK."))
     shown = standings[:n]
     # each row's own label when they differ (a Swedish player's target is their own)
-    headings, notes = fmt.rating_heading([s.card.rating_label for s in shown])
+    headings, notes = fmt.rating_heading([translated(s.card.rating_label) for s in shown])
     rows = tuple(
         (
             str(s.place),
@@ -162,33 +209,44 @@ async def top(ctx: Context) -> Reply:
     blocks: list[Text | Table] = [
         Text(title, title=True),
         Table(
-            ("#", "Name", "Rank", *headings, "Games"),
+            ("#", _("Name"), _("Rank"), *headings, _("Games")),
             rows,
             "rllrlr" if notes else "rllrr",
         ),
     ]
     if more > 0:
-        blocks.append(Text(f"… and {more} more: /top {min(TOP_MAX, len(standings))}"))
+        blocks.append(
+            Text(
+                _n(
+                    "… and {n} more: /top {all}",
+                    "… and {n} more: /top {all}",
+                    more,
+                    all=min(TOP_MAX, len(standings)),
+                )
+            )
+        )
     return Reply(blocks=tuple(blocks))
 
 
 @command(
     "history",
     usage="/history NAME [N] [all]",
-    summary="A player's last games and tournaments with the rating change of each.",
+    summary=N_("A player's last games and tournaments with the rating change of each."),
     examples=("/history Nagy Péter", "/history Kovács 20", "/history Kovács all"),
-    details="Games taken back with /undo (typos) are left out; organisers see them, marked "
-    "undone, with all.",
+    details=N_(
+        "Games taken back with /undo (typos) are left out; organisers see them, marked "
+        "undone, with all."
+    ),
     params=(
-        Param("name", "player", "the player"),
-        Param("n", "int", "how many rows (default 10)", required=False),
+        Param("name", "player", N_("the player")),
+        Param("n", "int", N_("how many rows (default 10)"), required=False),
     ),
 )
 async def history(ctx: Context) -> Reply:
     words = ctx.args().words
     n = HISTORY_DEFAULT
     everything = False
-    for _ in range(2):  # N and all, in either order, after the name
+    for _turn in range(2):  # N and all, in either order, after the name
         if len(words) > 1 and not words[-1].quoted and words[-1].text.lower() == "all":
             everything, words = True, words[:-1]
         elif len(words) > 1 and re.fullmatch(r"\d+", words[-1].text) and not words[-1].quoted:
@@ -196,8 +254,11 @@ async def history(ctx: Context) -> Reply:
             words = words[:-1]
     if everything and not ctx.organiser:
         raise NotPermitted(
-            f"Only organisers see undone entries (/history NAME all); /history {join(words)} "
-            "shows what counts"
+            _(
+                "Only organisers see undone entries (/history NAME all); /history {name} "
+                "shows what counts",
+                name=join(words),
+            )
         )
     player = await player_or_self(ctx, join(words))
     rows = await storage.history(ctx.db, ctx.the_club, player.id, n, undone=everything)
@@ -208,18 +269,18 @@ async def history(ctx: Context) -> Reply:
         if player.id in (game.black, game.white)
     ]
     if not rows and not held:
-        return Reply.text(f"{player.name} has no history yet.")
-    table_rows = []
+        return Reply.text(_("{name} has no history yet.", name=player.name))
+    table_rows: list[tuple[str, ...]] = []
     for game in reversed(held):  # newest first, above what is rated already
         what = await source_label(ctx, f"game:{game.id}", player.id)
-        table_rows.append((fmt.day(game.date), what, "waits for the period's end", ""))
-    notes = []
+        table_rows.append((date_text(game.date), what, _("waits for the period's end"), ""))
+    notes: list[str] = []
     for row in rows:
         label = await source_label(ctx, row.source, player.id)
         if row.note and len(notes) < HISTORY_NOTES:
-            notes.append(f"{fmt.day(row.date)} {label}: {await note_text(ctx, row.note)}")
+            notes.append(f"{date_text(row.date)} {label}: {await note_text(ctx, row.note)}")
         if row.rating_after is None and row.rating_before is None:
-            change = row.status
+            change = status_text(row.status)
         else:
             change = change_text(row.rating_before, row.rating_after, full=True)
         rank = (
@@ -227,74 +288,101 @@ async def history(ctx: Context) -> Reply:
             if row.rank_after is None or row.rank_after == row.rank_before
             else f"{row.rank_before} → {row.rank_after}"
         )
-        what = label if row.status == "rated" else f"{label} [{row.status}]"
-        table_rows.append((fmt.day(row.date), what, change, rank))
+        what = label if row.status == HISTORY_RATED else f"{label} [{status_text(row.status)}]"
+        table_rows.append((date_text(row.date), what, change, rank))
+    shown = len(rows) + len(held)
+    title = (
+        _n(
+            "{name} — last {n} (undone entries too)",
+            "{name} — last {n} (undone entries too)",
+            shown,
+            name=player.name,
+        )
+        if everything
+        else _n("{name} — last {n}", "{name} — last {n}", shown, name=player.name)
+    )
     return Reply(
         blocks=(
-            Text(
-                f"{player.name} — last {len(rows) + len(held)}"
-                + (" (undone entries too)" if everything else ""),
-                title=True,
-            ),
-            Table(("Date", "What", "Rating", "Rank"), tuple(table_rows)),
-            *([Text("\n".join(notes))] if notes else []),
+            Text(title, title=True),
+            Table((_("Date"), _("What"), _("Rating"), _("Rank")), tuple(table_rows)),
+            *([Text(joined(notes))] if notes else []),
         )
     )
 
 
 async def note_text(ctx: Context, note: str) -> str:
-    """A history note as members read it: the engine's ``{player:ID}`` and ``{game:ID}``
-    marks (it knows no names) become the player's name and the game's club number."""
+    """A history note as members read it, in their language: the engine's ``{player:ID}``
+    and ``{game:ID}`` marks (it knows no names) become the player's name and the game's
+    club number."""
     return await marked(ctx.db, ctx.the_club, note)
 
 
 def change_text(before: Value, after: Value, *, full: bool = False) -> str:
     """``+16``; with ``full`` ``1947 → 1963 (+16)``; a first value reads ``start 1720``."""
     if before is None:
-        return f"start {fmt.value(after)}"
+        # TRANSLATORS: a player's first rating value, e.g. "start 1720"
+        return _("start {value}", value=fmt.value(after))
     delta = fmt.signed(fmt.difference(before, after))
     return f"{fmt.value(before)} → {fmt.value(after)} ({delta})" if full else delta
 
 
 async def source_label(ctx: Context, source: str, player: int | None = None) -> str:
     """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``."""
-    kind, _, ident = source.partition(":")
+    kind, _colon, ident = source.partition(":")
     if kind == "tournament" and ident.isdecimal():
         row = await storage.tournament(ctx.db, ctx.the_club, int(ident))
         if row is not None:
             return row.tournament.name
         period = await schedules.period_name(ctx.db, ctx.the_club, int(ident))
-        return period or "a tournament"
+        return period or _("a tournament")
     if kind == "game" and ident.isdecimal():
         found = await storage.game(ctx.db, ctx.the_club, int(ident))
         if found is None:
-            return "a game"
+            return _("a game")
         game = found.game
         if player is None:
-            return f"game #{found.number} ({fmt.result(game)})"
+            return _("game #{number} ({result})", number=found.number, result=fmt.result(game))
         opponent = await storage.get_player(ctx.db, ctx.the_club, game.opponent(player))
         name = opponent.name if opponent else "?"
-        return f"game #{found.number} vs {name} ({fmt.result(game)})"
+        return _(
+            "game #{number} vs {name} ({result})",
+            number=found.number,
+            name=name,
+            result=fmt.result(game),
+        )
     if kind == "day":
-        return f"end of day {ident}"
+        try:
+            day = date_text(dt.date.fromisoformat(ident))
+        except ValueError:
+            day = ident
+        # TRANSLATORS: /history: a Tensuusei day's settling, e.g. "end of day Apr 1, 2026"
+        return _("end of day {day}", day=day)
     if kind == "month":
-        return f"month end {ident}"
-    return fmt.SIGNED_SOURCES.get(source, source)
+        year, _dash, month = ident.partition("-")
+        shown = (
+            month_text(int(year), int(month))
+            if year.isdecimal() and month.isdecimal() and 1 <= int(month) <= 12
+            else ident
+        )
+        # TRANSLATORS: /history: a PSG month's verification, e.g. "month end April 2026"
+        return _("month end {month}", month=shown)
+    word = fmt.SIGNED_SOURCES.get(source)
+    return source if word is None else _(word)
 
 
 @command(
     "chart",
     usage="/chart [NAME]",
-    summary="A picture of a player's rating over time, rank bands shaded, tournaments marked.",
+    summary=N_("A picture of a player's rating over time, rank bands shaded, tournaments marked."),
     examples=("/chart Nagy Péter",),
-    params=(Param("name", "player", "the player (default: you)", required=False),),
+    params=(Param("name", "player", N_("the player (default: you)"), required=False),),
 )
 async def chart(ctx: Context) -> Reply:
     player = await player_or_self(ctx, ctx.args().text())
     series = await storage.rating_series(ctx.db, ctx.the_club, player.id)
     points = chart_points(series)
     if not points:
-        return Reply.text(f"{player.name} has no rating history to draw yet.")
+        return Reply.text(_("{name} has no rating history to draw yet.", name=player.name))
     system = ctx.the_club.system
     markers = []
     for point in series:
@@ -303,7 +391,8 @@ async def chart(ctx: Context) -> Reply:
     label = await storage.card(ctx.db, ctx.the_club, player.id)
     data = ChartData(
         title=f"{player.name} — {fmt.system_title(system)}",
-        y_label=label.rating_label if label else "rating",
+        # TRANSLATORS: the chart's vertical axis when the player has no card
+        y_label=translated(label.rating_label) if label else _("rating"),
         points=points,
         bands=chart_bands(await storage.ledger(ctx.db, ctx.the_club.id)),
         markers=tuple(markers),
@@ -313,8 +402,14 @@ async def chart(ctx: Context) -> Reply:
     return Reply(
         blocks=(
             Text(
-                f"{player.name}: {len(points)} rating{'s' if len(points) > 1 else ''} charted, "
-                f"from {fmt.day(points[0][0])} to {fmt.day(points[-1][0])}"
+                _n(
+                    "{name}: {n} rating charted, from {first} to {last}",
+                    "{name}: {n} ratings charted, from {first} to {last}",
+                    len(points),
+                    name=player.name,
+                    first=date_text(points[0][0]),
+                    last=date_text(points[-1][0]),
+                )
             ),
         ),
         picture=Picture(png, f"hoshi-{slug}.png", f"{player.name} — {fmt.system_title(system)}"),
@@ -340,12 +435,12 @@ def chart_bands(ledger: RatingSystem) -> tuple[Band, ...]:
 @command(
     "handicap",
     usage="/handicap A B [reduce=N]",
-    summary="Stones and komi for a game between two players under the club's system.",
+    summary=N_("Stones and komi for a game between two players under the club's system."),
     examples=("/handicap Nagy Péter Kovács Anna", '/handicap "Nagy Péter" vs Szabó reduce=1'),
-    options=(Option("reduce", "int", "reduce the handicap by N (tournament rule)"),),
+    options=(Option("reduce", "int", N_("reduce the handicap by N (tournament rule)")),),
     params=(
-        Param("a", "player", "first player"),
-        Param("b", "player", "second player"),
+        Param("a", "player", N_("first player")),
+        Param("b", "player", N_("second player")),
     ),
 )
 async def handicap(ctx: Context) -> Reply:
@@ -360,7 +455,9 @@ async def handicap(ctx: Context) -> Reply:
     try:
         advice = system.handicap(a.id, b.id, reduction=reduce)
     except KeyError as exc:
-        raise BadArgument(f"no rating yet for one of the players ({exc})") from None
+        raise BadArgument(
+            _("no rating yet for one of the players ({detail})", detail=exc)
+        ) from None
     black, white = (a, b) if advice.black == a.id else (b, a)
     if advice.stones == 0 and not advice.own_komi:
         # rules.md §5: an even game uses the club's even-game komi (/club komi); the ledgers
@@ -368,18 +465,26 @@ async def handicap(ctx: Context) -> Reply:
         # (a system whose table gives the komi, like Tensuusei's, says so: own_komi)
         advice = dataclasses.replace(advice, komi=komi_default(ctx, None, 0))
     if advice.stones == 0:
-        setup = f"Even game, komi {fmt.komi(advice.komi)}"
+        setup = _("Even game, komi {komi}", komi=fmt.komi(advice.komi))
     elif advice.stones == 1 and advice.komi == 0:
-        setup = "1 stone: Black moves first, no komi"
+        setup = _("1 stone: Black moves first, no komi")
     else:
-        plural = "s" if advice.stones > 1 else ""
-        setup = f"{advice.stones} stone{plural}, komi {fmt.komi(advice.komi)}"
+        setup = _n(
+            "{n} stone, komi {komi}",
+            "{n} stones, komi {komi}",
+            advice.stones,
+            komi=fmt.komi(advice.komi),
+        )
     # each player with the rank they hold now (a rank moves with the rating under some
     # systems), not the one they registered with
     black, white = (dataclasses.replace(p, rank=system.card(p.id).rank) for p in (black, white))
-    lines = [f"Black: {describe(black)}", f"White: {describe(white)}", setup]
-    lines.extend(f"({note})" for note in advice.notes)
-    return Reply(blocks=(Text("Handicap", title=True), Text("\n".join(lines))))
+    lines: list[str] = [
+        _("Black: {player}", player=describe(black)),
+        _("White: {player}", player=describe(white)),
+        setup,
+    ]
+    lines.extend(f"({translated(note)})" for note in advice.notes)
+    return Reply(blocks=(Text(_("Handicap"), title=True), Text(joined(lines))))
 
 
 _IMPORTANCE_WORDS = {
@@ -398,16 +503,19 @@ _IMPORTANCE_WORDS = {
     "multiplier",
     usage="/multiplier TIME [even|handicap] [>80|participants=N] [invitational|championship] "
     "[european|world] [13x13|board=N] [C=N]",
-    summary="The MGSZ tournament multiplier C with its breakdown "
-    "(MGSZ Minősítési Szabályzat 6.§ (1)).",
+    summary=N_(
+        "The MGSZ tournament multiplier C with its breakdown (MGSZ Minősítési Szabályzat 6.§ (1))."
+    ),
     examples=("/multiplier 60m 3x20s japanese even >80 championship", "/multiplier 45m even"),
     options=(
-        Option("participants", "int", "how many took part (instead of >80)"),
-        Option("c", "int", "a multiplier set by hand (shown with its breakdown)"),
-        Option("board", "int", "the board size (instead of 13x13)"),
+        Option("participants", "int", N_("how many took part (instead of >80)")),
+        Option("c", "int", N_("a multiplier set by hand (shown with its breakdown)")),
+        Option("board", "int", N_("the board size (instead of 13x13)")),
     ),
     needs_club=False,
-    params=(Param("time", "text", "time control and flags, e.g. 60m 3x20s japanese even >80"),),
+    params=(
+        Param("time", "text", N_("time control and flags, e.g. 60m 3x20s japanese even >80")),
+    ),
 )
 async def multiplier(ctx: Context) -> Reply:
     args = ctx.args()
@@ -442,9 +550,14 @@ async def multiplier(ctx: Context) -> Reply:
         try:
             time = TimeControl.parse(" ".join(time_words))
         except EngineError as exc:
-            raise BadArgument(str(exc)) from None
+            raise BadArgument(engine_text(exc)) from None
     elif manual is None and board == 19:
-        raise BadArgument("the time control is missing, e.g. /multiplier 60m 3x20s japanese even")
+        raise BadArgument(
+            _(
+                "the time control is missing, e.g. {example}",
+                example="/multiplier 60m 3x20s japanese even",
+            )
+        )
     tournament = Tournament(
         0,
         "/multiplier",
@@ -467,30 +580,33 @@ async def multiplier(ctx: Context) -> Reply:
         try:
             weight = ledger.tournament_weight(tournament)
         except EngineError as exc:
-            raise BadArgument(str(exc)) from None
+            raise BadArgument(engine_text(exc)) from None
         if weight is not None:
             weighed.append((ledger.key, weight))
     if not weighed:
         return Reply.text(
-            f"{fmt.system_title(ledgers[0].key)} counts every tournament alike: "
-            "there is no tournament weight to work out."
+            _(
+                "{system} counts every tournament alike: "
+                "there is no tournament weight to work out.",
+                system=fmt.system_title(ledgers[0].key),
+            )
         )
     blocks: list[Text] = []
     for key, weight in weighed:
-        title = f"{weight.label} = {fmt.value(weight.value)}"
+        title = f"{translated(weight.label)} = {fmt.value(weight.value)}"
         blocks.append(
             Text(title if len(weighed) == 1 else f"{title} ({fmt.system_title(key)})", title=True)
         )
-        blocks.append(Text("\n".join(weight.lines)))
+        blocks.append(Text(joined(weight.lines)))
     return Reply(blocks=tuple(blocks))
 
 
 @command(
     "promotion",
     usage="/promotion [NAME]",
-    summary="Progress toward the next rank under the club's system.",
+    summary=N_("Progress toward the next rank under the club's system."),
     examples=("/promotion Nagy Péter",),
-    params=(Param("name", "player", "the player (default: you)", required=False),),
+    params=(Param("name", "player", N_("the player (default: you)"), required=False),),
 )
 async def promotion(ctx: Context) -> Reply:
     player = await player_or_self(ctx, ctx.args().text())
@@ -498,11 +614,13 @@ async def promotion(ctx: Context) -> Reply:
     try:
         progress = system.promotion(player.id)
     except KeyError:
-        raise BadArgument(f"{player.name} has no standing under this system yet") from None
+        raise BadArgument(
+            _("{name} has no standing under this system yet", name=player.name)
+        ) from None
     target = f" → {progress.target}" if progress.target else ""
     return Reply(
         blocks=(
             Text(f"{player.name}: {progress.rank}{target}", title=True),
-            Text("\n".join(progress.lines)),
+            Text(joined(progress.lines)),
         )
     )

@@ -14,6 +14,7 @@ from bot.core.errors import BadArgument, NotPermitted
 from bot.core.notices import weekly_reply
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Notice, Reply, Text
+from bot.i18n import N_, _, date_text, date_time_text, translated, weekday_text
 from bot.scheduler import DEFAULT_WEEKLY
 from storage import schedules
 from storage.records import GameRow
@@ -23,51 +24,70 @@ from storage.settings import WEEKDAYS, parse_weekly
 @command(
     "weekly",
     usage="/weekly on|off [DAY HH:MM]",
-    summary="The weekly ranking summary, posted to every chat of the club (default Monday "
-    "18:00, club time).",
+    summary=N_(
+        "The weekly ranking summary, posted to every chat of the club (default Monday "
+        "18:00, club time)."
+    ),
     examples=("/weekly on", "/weekly on sun 20:00", "/weekly off"),
     access=ORGANISER,
     params=(
-        Param("state", "choice", "on or off", choices=("on", "off")),
-        Param("when", "text", "day and time, e.g. mon 18:00", required=False),
+        Param("state", "choice", N_("on or off"), choices=("on", "off")),
+        Param("when", "text", N_("day and time, e.g. mon 18:00"), required=False),
     ),
 )
 async def weekly(ctx: Context) -> Reply:
     words = ctx.args().words
     if not words or words[0].text.lower() not in ("on", "off"):
-        raise BadArgument("write /weekly on [DAY HH:MM] or /weekly off")
+        raise BadArgument(_("write /weekly on [DAY HH:MM] or /weekly off"))
     if words[0].text.lower() == "off":
         await storage.set_setting(
             ctx.db, ctx.the_club, "weekly", "off", actor=ctx.actor, chat=ctx.chat
         )
-        return Reply.text("The weekly summary is off. /summary still shows one on request.")
+        return Reply.text(_("The weekly summary is off. /summary still shows one on request."))
     when = join(words[1:]) or DEFAULT_WEEKLY
     try:
         rule = parse_weekly(when)
     except ValueError as exc:
-        raise BadArgument(str(exc)) from None
+        raise BadArgument(_message(exc)) from None
     if rule is None:  # "/weekly on off": parse_weekly reads "off" as no schedule
-        raise BadArgument(f"after on, write a day and a time, e.g. mon 18:00, not {when!r}")
+        raise BadArgument(
+            _(
+                "after on, write a day and a time, e.g. {example}, not '{text}'",
+                example="mon 18:00",
+                text=when,
+            )
+        )
     value = f"{WEEKDAYS[rule[0]]} {rule[1]:%H:%M}"
     await storage.set_setting(
         ctx.db, ctx.the_club, "weekly", value, actor=ctx.actor, chat=ctx.chat
     )
     return Reply.text(
-        f"The weekly summary will be posted every {value} "
-        f"({ctx.settings.time_zone}) to every chat of "
-        f"{ctx.the_club.name}."
+        # TRANSLATORS: e.g. "… every Monday at 18:00 (Europe/Budapest) to every chat of …"
+        _(
+            "The weekly summary will be posted every {weekday} at {time} ({zone}) to every "
+            "chat of {club}.",
+            weekday=weekday_text(rule[0]),
+            time=f"{rule[1]:%H:%M}",
+            zone=ctx.settings.time_zone,
+            club=ctx.the_club.name,
+        )
     )
+
+
+def _message(exc: Exception) -> str:
+    """An error's message as members read it, in their language."""
+    return translated(exc.args[0]) if exc.args else str(exc)
 
 
 @command(
     "summary",
     usage="/summary",
-    summary="The ranking summary of the last seven days, now.",
+    summary=N_("The ranking summary of the last seven days, now."),
     examples=("/summary",),
 )
 async def summary(ctx: Context) -> Reply:
     if ctx.args().words:
-        raise BadArgument("/summary takes no arguments")
+        raise BadArgument(_("/summary takes no arguments"))
     end = ctx.core.clock()
     return await weekly_reply(
         ctx.db, ctx.the_club, end - dt.timedelta(days=7), end + dt.timedelta(microseconds=1)
@@ -75,12 +95,23 @@ async def summary(ctx: Context) -> Reply:
 
 
 MAX_TICK = dt.timedelta(days=3653)  # ten years
+GAME_STATUS = {
+    # TRANSLATORS: a game's status: it counts
+    "ok": N_("recorded"),
+    # TRANSLATORS: a game's status: an organiser voided it
+    "voided": N_("voided"),
+    # TRANSLATORS: a game's status: taken back with /undo
+    "undone": N_("undone"),
+    # TRANSLATORS: a game's status: a player's report waiting for the opponent
+    "pending": N_("pending"),
+}
+"""How a game's status (storage's GAME_… values) reads in a refusal."""
 
 
 @command(
     "tick",
     usage="/tick DURATION | YYYY-MM-DD HH:MM",
-    summary="Console only: move the console's clock forward and run whatever became due.",
+    summary=N_("Console only: move the console's clock forward and run whatever became due."),
     examples=("/tick 1d", "/tick 6h", "/tick 2026-12-01 00:05"),
     access=CONSOLE,
     needs_club=False,
@@ -89,46 +120,71 @@ async def tick(ctx: Context) -> Reply:
     clock, scheduler = ctx.core.clock, ctx.core.scheduler
     if not isinstance(clock, FakeClock) or scheduler is None:
         raise BadArgument(
-            "the clock is real here; start the console with --clock "
-            '"2026-11-02 09:00" to move time by hand'
+            _(
+                "the clock is real here; start the console with {option} to move time by hand",
+                option='--clock "2026-11-02 09:00"',
+            )
         )
     text = ctx.args().text()
     if not text:
-        raise BadArgument("say how far, e.g. /tick 1d or /tick 2026-12-01 00:05")
+        raise BadArgument(
+            _(
+                "say how far, e.g. {example} or {other}",
+                example="/tick 1d",
+                other="/tick 2026-12-01 00:05",
+            )
+        )
     try:
         if any(ch in text for ch in "-:"):
-            moment = dt.datetime.fromisoformat(text)
+            try:
+                moment = dt.datetime.fromisoformat(text)
+            except ValueError:
+                raise BadArgument(
+                    _(
+                        "'{text}' is not a date and time; write e.g. {example}",
+                        text=text,
+                        example="/tick 2026-12-01 00:05",
+                    )
+                ) from None
             target = moment if moment.tzinfo else moment.replace(tzinfo=ctx.timezone)
         else:
             target = clock() + parse_duration(text)
     except OverflowError:
         target = dt.datetime.max.replace(tzinfo=dt.UTC)  # refused just below
     except ValueError as exc:
-        raise BadArgument(str(exc)) from None
+        raise BadArgument(_message(exc)) from None
     # every month and day on the way is worked through: a jump to the year 9999 would run
     # for hours (found by fuzzing), and 99999999999999d overflowed
     if target - clock() > MAX_TICK:
-        raise BadArgument(f"{text!r} is too far: move the clock at most 10 years at a time")
+        raise BadArgument(
+            _("'{text}' is too far: move the clock at most 10 years at a time", text=text)
+        )
     try:
         clock.set(target)
     except ValueError as exc:
-        raise BadArgument(str(exc)) from None
+        raise BadArgument(_message(exc)) from None
     done = await scheduler.run_due()
     now = clock().astimezone(ctx.timezone)
-    lines = [f"It is now {now:%Y-%m-%d %H:%M} ({ctx.timezone.key})."]
-    lines.append("Ran: " + "; ".join(done) if done else "Nothing was due.")
+    lines = [_("It is now {moment} ({zone}).", moment=date_time_text(now), zone=ctx.timezone.key)]
+    lines.append(_("Ran: {jobs}", jobs="; ".join(done)) if done else _("Nothing was due."))
     return Reply.text(*lines)
 
 
 async def _report(ctx: Context, words: list[Token]) -> GameRow:
     if len(words) != 1:
-        raise BadArgument("give the report's number, e.g. 12")
+        raise BadArgument(_("give the report's number, e.g. {example}", example="12"))
     number = positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
     row = await storage.game_by_number(ctx.db, ctx.the_club, number)
     if row is None:
-        raise BadArgument(f"there is no game #{number} in this club")
+        raise BadArgument(_("there is no game #{number} in this club", number=number))
     if row.status != "pending":
-        raise BadArgument(f"game #{number} is not waiting for a confirmation ({row.status})")
+        raise BadArgument(
+            _(
+                "game #{number} is not waiting for a confirmation ({status})",
+                number=number,
+                status=_(GAME_STATUS.get(row.status, row.status)),
+            )
+        )
     return row
 
 
@@ -146,10 +202,10 @@ async def _callers_side(ctx: Context, row: GameRow) -> int | None:
 @command(
     "confirm",
     usage="/confirm GAME_ID",
-    summary="Confirm a result your opponent reported (or, for organisers, any report).",
+    summary=N_("Confirm a result your opponent reported (or, for organisers, any report)."),
     examples=("/confirm 12",),
     access=PLAYER,
-    params=(Param("game_id", "int", "the report's number"),),
+    params=(Param("game_id", "int", N_("the report's number")),),
 )
 async def confirm(ctx: Context) -> Reply:
     row = await _report(ctx, ctx.args().words)
@@ -157,38 +213,44 @@ async def confirm(ctx: Context) -> Reply:
     if not ctx.organiser:
         if side is None:
             raise NotPermitted(
-                "only the opponent named in the report, or an organiser, can confirm it"
+                _("only the opponent named in the report, or an organiser, can confirm it")
             )
         if row.entry.actor == ctx.actor:
-            raise NotPermitted("your opponent must confirm your own report")
+            raise NotPermitted(_("your opponent must confirm your own report"))
     confirmed = await storage.confirm_game(
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
     return Reply.text(
-        f"Game #{confirmed.number} ({fmt.result(confirmed.game)}, "
-        f"{fmt.day(confirmed.game.date)}) is confirmed and counts from now on."
+        _(
+            "Game #{number} ({result}, {date}) is confirmed and counts from now on.",
+            number=confirmed.number,
+            result=fmt.result(confirmed.game),
+            date=date_text(confirmed.game.date),
+        )
     )
 
 
 @command(
     "dispute",
     usage="/dispute GAME_ID [reason]",
-    summary="Dispute a reported result: it stays unrated and the organisers are told.",
+    summary=N_("Dispute a reported result: it stays unrated and the organisers are told."),
     examples=("/dispute 12 I won by resignation",),
     access=PLAYER,
     params=(
-        Param("game_id", "int", "the report's number"),
-        Param("reason", "text", "what is wrong", required=False),
+        Param("game_id", "int", N_("the report's number")),
+        Param("reason", "text", N_("what is wrong"), required=False),
     ),
 )
 async def dispute(ctx: Context) -> Reply:
     words = ctx.args().words
     if not words:
-        raise BadArgument("give the report's number, e.g. /dispute 12 wrong result")
+        raise BadArgument(
+            _("give the report's number, e.g. {example}", example="/dispute 12 wrong result")
+        )
     row = await _report(ctx, words[:1])
     reason = join(words[1:])
     if not ctx.organiser and await _callers_side(ctx, row) is None:
-        raise NotPermitted("only the players of the game, or an organiser, can dispute it")
+        raise NotPermitted(_("only the players of the game, or an organiser, can dispute it"))
     await schedules.record_dispute(
         ctx.db, ctx.the_club, row.id, reason, actor=ctx.actor, chat=ctx.chat
     )
@@ -198,20 +260,38 @@ async def dispute(ctx: Context) -> Reply:
             ctx.the_club.id,
             Reply(
                 blocks=(
-                    Text(f"Report #{row.number} is disputed", title=True),
+                    Text(_("Report #{number} is disputed", number=row.number), title=True),
                     Text(
-                        f"{ctx.inv.caller.name} disputes game #{row.number} "
-                        f"({fmt.result(row.game)}, "
-                        f"{fmt.day(row.game.date)})"
-                        + (f": {reason}" if reason else "")
-                        + ". Organisers "
-                        f"({organisers}): /confirm {row.number} if it stands, or "
-                        f"/void {row.number}."
+                        _(
+                            "{person} disputes game #{number} ({result}, {date}): "
+                            "{reason}. Organisers ({organisers}): /confirm {number} if "
+                            "it stands, or /void {number}.",
+                            person=ctx.inv.caller.name,
+                            number=row.number,
+                            result=fmt.result(row.game),
+                            date=date_text(row.game.date),
+                            reason=reason,
+                            organisers=organisers,
+                        )
+                        if reason
+                        else _(
+                            "{person} disputes game #{number} ({result}, {date}). "
+                            "Organisers ({organisers}): /confirm {number} if it stands, "
+                            "or /void {number}.",
+                            person=ctx.inv.caller.name,
+                            number=row.number,
+                            result=fmt.result(row.game),
+                            date=date_text(row.game.date),
+                            organisers=organisers,
+                        )
                     ),
                 )
             ),
         )
     )
     return Reply.text(
-        f"Game #{row.number} is disputed: it stays unrated and the organisers have been told."
+        _(
+            "Game #{number} is disputed: it stays unrated and the organisers have been told.",
+            number=row.number,
+        )
     )

@@ -21,6 +21,7 @@ from bot.chart import Band
 from bot.core.handlers.ratings import chart_bands
 from bot.core.invocation import Caller
 from bot.core.notices import weekly_reply
+from bot.i18n import date_text
 from tests.bot.core.fakechat import PLAYER, TODAY, FakeChat
 
 NEW_ADMIN = Caller("telegram", "400", "Admin of another chat", chat_admin=True)
@@ -103,7 +104,7 @@ async def test_rating_shows_the_whole_points_once(club: FakeChat) -> None:
     assert said.text.splitlines()[:3] == [
         "Nagy Péter — 2k",
         "",
-        f"GoR: {whole(NAGY)} · place 2 of 2 · 1 rated game · last played {TODAY}",
+        f"GoR: {whole(NAGY)} · place 2 of 2 · 1 rated game · last played {date_text(TODAY)}",
     ]
     assert "games:" not in said.text  # the rated games are said once
     assert not re.search(r"\d\.\d", said.text)  # no decimals: GoR is shown in whole points

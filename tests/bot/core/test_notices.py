@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from bot.core.notices import changes_table, per_player, weekly_reply
+from bot.core.notices import changes_table, joined, per_player, weekly_reply
+from bot.i18n import Msg, _, translated, using
 from engine.ranks import Rank
 from engine.system import Change
 from tests.bot.core.fakechat import FakeChat
@@ -48,7 +49,7 @@ async def test_a_tournament_rated_after_its_end_says_it_counts_on_that_day(
         await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
         said = await chat.ok("/tournament finalise")
         assert said.text.endswith(
-            "Rated at its end date, 2026-04-12: the table shows that day's change, and every "
+            "Rated at its end date, Apr 12, 2026: the table shows that day's change, and every "
             "rating since then is recomputed (/top shows where everyone stands now)."
         )
     finally:
@@ -70,3 +71,16 @@ async def test_the_weekly_summarys_top_fits_every_rows_target(tmp_path: Path) ->
         assert any(line.split()[-1] == "1k" for line in text.splitlines() if "Lind Erik" in line)
     finally:
         await chat.close()
+
+
+def test_joined_lines_are_each_given_again_in_another_language() -> None:
+    """An engine text among the parts is shown in the current language, and the whole can
+    be given again in another (Reply.in_language)."""
+    with using("sv"):
+        text = joined([_("Nothing was due."), Msg("no such catalogue line"), "Nagy {Péter}"])
+    assert text == "Inget var dags.\nno such catalogue line\nNagy {Péter}"
+    assert (
+        translated(text, "ja")
+        == "期限が来た処理はありません。\nno such catalogue line\nNagy {Péter}"
+    )
+    assert translated(text, "en") == "Nothing was due.\nno such catalogue line\nNagy {Péter}"

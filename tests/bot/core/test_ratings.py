@@ -18,6 +18,7 @@ import storage
 from bot import system_names
 from bot.chart import Band
 from bot.core.handlers.ratings import chart_bands
+from bot.i18n import using
 from engine.mgsz import Mgsz
 from engine.swedish import Swedish
 from engine.systems import SYSTEMS
@@ -62,7 +63,7 @@ async def test_rating_shows_the_card(club: FakeChat) -> None:
     assert text == (
         "Kovács Anna — 2d\n\n"
         "Elo: 2090 · place 1 of 3 · 0 rated games\n"
-        "last change: start 2090 (registered, 2026-04-20)\n"
+        "last change: start 2090 (registered, Apr 20, 2026)\n"
         "band rank: 2d\n"
         "pending club games: 0\n\n"
         "MGSZ Elo (Hungary) · Budapest Go Club"
@@ -80,8 +81,8 @@ async def test_rating_after_a_tournament_shows_the_change(club: FakeChat) -> Non
     await club.ok("/tournament finalise Spring Cup confirm")
     text = await unchanged(club, f"/rating {SUBJECT}")
     assert f"Elo: {case['new_elo']} · place " in text
-    assert f"· {len(case['games'])} rated games · last played 2026-04-20" in text
-    assert f"last change: +{case['elo_change']} (Spring Cup, 2026-04-20)" in text
+    assert f"· {len(case['games'])} rated games · last played Apr 20, 2026" in text
+    assert f"last change: +{case['elo_change']} (Spring Cup, Apr 20, 2026)" in text
 
 
 async def test_rating_with_no_name_shows_the_callers_linked_player(club: FakeChat) -> None:
@@ -215,9 +216,9 @@ async def test_history_shows_each_change(club: FakeChat) -> None:
     assert text.splitlines()[0] == f"{SUBJECT} — last 2"
     rows = text.split("\n\n")[1].splitlines()
     assert rows[0].split() == ["Date", "What", "Rating", "Rank"]
-    assert rows[1].split() == ["2026-04-20", "Spring", "Cup", str(before), "→", str(after),
+    assert rows[1].split() == ["Apr", "20,", "2026", "Spring", "Cup", str(before), "→", str(after),
                                f"(+{after - before})"]  # fmt: skip
-    assert rows[2].split() == ["2026-04-20", "registered", "start", str(before)]
+    assert rows[2].split() == ["Apr", "20,", "2026", "registered", "start", str(before)]
     assert (await unchanged(club, f"/history {SUBJECT} 1")).splitlines()[0] == (
         f"{SUBJECT} — last 1"
     )
@@ -271,7 +272,7 @@ async def test_chart_is_a_png_of_the_players_history(club: FakeChat) -> None:
     assert picture.filename == "hoshi-kiss-bela.png"
     assert picture.caption == f"{SUBJECT} — MGSZ Elo (Hungary)"
     assert png_size(picture.png) == (1080, 720)  # phone-sized (bot.chart)
-    assert said.text == f"{SUBJECT}: 2 ratings charted, from 2026-04-20 to 2026-04-20"
+    assert said.text == f"{SUBJECT}: 2 ratings charted, from Apr 20, 2026 to Apr 20, 2026"
 
 
 async def test_chart_bad_inputs(club: FakeChat) -> None:
@@ -514,7 +515,8 @@ async def test_history_shows_a_tensuusei_days_games_and_those_that_did_not_count
         await storage.end_day(chat.db, chat.club, dt.date(2026, 4, 20))
         text = (await chat.ok("/history Nagy Péter")).text
         assert (
-            "2026-04-20 end of day 2026-04-20: 2–1 against Kovács Anna: #1 won, #2 lost, #3 won; "
+            "Apr 20, 2026 end of day Apr 20, 2026: 2–1 against Kovács Anna: #1 won, #2 lost, "
+            "#3 won; "
             "#4: 4th game of the pair that day, not rated (3 a pair a day count)"
         ) in text
         assert "{" not in text
@@ -606,5 +608,141 @@ async def test_an_even_tensuusei_game_keeps_the_tables_komi_whatever_the_clubs(
         await chat.ok("/club komi 7")
         text = await unchanged(chat, "/handicap Gyenge Erős")
         assert "Even game, komi 6" in text  # rules.md §2.1: difference 0 → komi 6
+    finally:
+        await chat.close()
+
+
+# -- in the club's language (issue 13) ---------------------------------------------------------
+
+
+async def said_in(chat: FakeChat, language: str, line: str, **kwargs: Any) -> str:
+    """A command answered in ``language`` (as the core answers a club that speaks it)."""
+    with using(language):
+        return (await chat.say(line, **kwargs)).text
+
+
+ENGLISH = (
+    "rated game", "last played", "last change", "place ", "Name", "Rank", "Games", "last ",
+    "Date", "What", "Rating", "registered", "start ", "has no", "charted", "Biggest",
+    "Games recorded", "the week", "link your account", "is rated", "Before", "After",
+)  # fmt: skip
+
+
+def no_english(text: str, *allowed: str) -> None:
+    for phrase in ENGLISH:
+        assert phrase not in text or phrase in allowed, f"{phrase!r} in {text!r}"
+
+
+async def test_a_japanese_tensuusei_club_reads_its_ratings_in_japanese(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        name="碁会所",
+        settings={"language": "ja"},
+        players=("山田太郎 1d", "鈴木花子 1d"),
+    )
+    try:
+        await chat.ok("/result 山田太郎 鈴木花子 B+")
+        rating = await said_in(chat, "ja", "/rating 鈴木花子")
+        assert "有効局 1局" in rating and "最終対局 2026/04/20" in rating
+        assert "2人中" in rating  # place … of 2
+        no_english(rating, "registered")  # bot.core.format's word for a registration
+        top = await said_in(chat, "ja", "/top")
+        header = top.split("\n\n")[1].splitlines()[0].split()
+        assert header[:3] == ["#", "名前", "段級位"] and header[-1] == "対局数"
+        no_english(top)
+        history = await said_in(chat, "ja", "/history 鈴木花子")
+        assert history.splitlines()[0] == "鈴木花子 — 直近1件"
+        assert "日付" in history and "内容" in history and "初期値 130" in history
+        no_english(history, "registered")
+        promotion = await said_in(chat, "ja", "/promotion 鈴木花子")
+        assert promotion.startswith("鈴木花子: 1d")
+        refused = await said_in(chat, "ja", "/promotion", as_=PLAYER)
+        assert "/link あなたの名前" in refused
+        no_english(refused)
+        summary = await said_in(chat, "ja", "/summary")
+        assert summary.startswith("碁会所：週間まとめ 2026年4月13日～20日")
+        assert "記録した対局：1局" in summary
+        no_english(summary)
+    finally:
+        await chat.close()
+
+
+async def test_a_swedish_club_reads_its_ratings_in_swedish(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "swedish",
+        name="Klubben",
+        settings={"language": "sv"},
+        players=("Lind Erik 2k", "Ek Sara 2k", "Åberg Öjvind 3k"),
+    )
+    try:
+        await chat.ok("/tournament new Vårcupen start=2026-04-20 end=2026-04-20 rounds=1 time=60m")
+        await chat.ok("/tournament result 1 Lind Erik Ek Sara W+")
+        rated = await said_in(chat, "sv", "/tournament finalise")
+        assert rated.startswith("Vårcupen är räknad\n\nNamn ")
+        assert "Före" in rated and "Ändring" in rated and "Efter" in rated
+        no_english(rated)
+        rating = await said_in(chat, "sv", "/rating Ek Sara")
+        assert "1 giltigt parti" in rating and "spelade senast 20 apr. 2026" in rating
+        assert "plats 1 av 3" in rating and "senaste ändring: +" in rating
+        no_english(rating)
+        top = await said_in(chat, "sv", "/top 2")
+        assert "Namn" in top and "Grad" in top and "Partier" in top
+        assert "… och 1 till: /top 3" in top
+        no_english(top)
+        history = await said_in(chat, "sv", "/history Ek Sara")
+        assert history.splitlines()[0] == "Ek Sara — senaste 2"
+        assert "Datum" in history and "Vad" in history
+        no_english(history, "Rating", "start ", "registered")  # the Swedish words are English
+        promotion = await said_in(chat, "sv", "/promotion Ek Sara")
+        assert promotion.startswith("Ek Sara: 2k")
+        refused = await said_in(chat, "sv", "/promotion", as_=PLAYER)
+        assert "koppla först ditt konto med /link DITT NAMN" in refused
+        summary = await said_in(chat, "sv", "/summary")
+        assert summary.startswith("Klubben: veckan 13–20 apr. 2026")
+        assert "Räknade turneringar: Vårcupen" in summary
+        assert "Största vinster: Ek Sara +" in summary
+        no_english(summary)
+    finally:
+        await chat.close()
+
+
+async def test_a_japanese_chart_names_its_player_and_dates_in_japanese(tmp_path: Path) -> None:
+    chat = await FakeChat.open(
+        tmp_path,
+        "tensuusei",
+        name="碁会所",
+        settings={"language": "ja"},
+        players=("山田太郎 1d", "鈴木花子 1d"),
+    )
+    try:
+        await chat.ok("/result 山田太郎 鈴木花子 B+")
+        await storage.end_day(chat.db, chat.club, dt.date(2026, 4, 20))
+        with using("ja"):
+            said = await chat.ok("/chart 山田太郎")
+        assert said.text == "山田太郎：2026/04/20から2026/04/20までの2件をグラフにしました"
+        picture = said.reply.picture
+        assert picture is not None and picture.png.startswith(PNG_SIGNATURE)
+        assert picture.caption.startswith("山田太郎 — ")
+    finally:
+        await chat.close()
+
+
+async def test_a_reply_can_be_given_again_in_another_language(tmp_path: Path) -> None:
+    """A reply composed in the club's language can be given again in a person's own
+    (Reply.in_language, for a private answer): every sentence of /rating's card is, not only
+    the ones that stand alone in a block."""
+    chat = await FakeChat.open(
+        tmp_path, "tensuusei", settings={"language": "ja"}, players=("山田太郎 1d", "鈴木花子 1d")
+    )
+    try:
+        await chat.ok("/result 山田太郎 鈴木花子 B+")
+        with using("ja"):
+            japanese = (await chat.ok("/rating 鈴木花子")).reply
+        assert "有効局 1局" in japanese.as_text()
+        swedish = japanese.in_language("sv").as_text()
+        assert "1 giltigt parti" in swedish and "plats 1 av 2" in swedish
+        assert "有効局" not in swedish and "前回の変動" not in swedish
     finally:
         await chat.close()
