@@ -67,7 +67,7 @@ def version() -> str:
     try:
         return installed("hoshi")
     except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed: pip install -e .)"
+        return _("unknown (not installed: {command})", command="pip install -e .")
 
 
 def parser_of_hoshi() -> argparse.ArgumentParser:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,23 @@ def test_english_is_the_source_and_an_unknown_language_reads_it() -> None:
     assert catalogue(SOURCE).gettext("Name") == "Name"
     assert catalogue("de").gettext("Name") == "Name"
     assert catalogue("hu").gettext("Name") != "Name"
+
+
+PROPER_NAMES = {"EGF GoR", "MGSZ Elo", "EGD PIN"}
+"""Texts that are the same in every language: the names of ratings and of the EGD's id."""
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != SOURCE])
+def test_no_sentence_is_left_in_english(language: str) -> None:
+    """A msgstr copied from its msgid passes pybabel's checks but is not a translation."""
+    with po_path(language).open("rb") as handle:
+        catalog = read_po(handle)
+    english = [
+        message.id
+        for message in catalog
+        if isinstance(message.id, str)
+        and message.string == message.id
+        and message.id not in PROPER_NAMES
+        and re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", re.sub(r"\{[^}]*\}", "", message.id))
+    ]
+    assert english == []

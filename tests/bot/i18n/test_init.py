@@ -87,10 +87,10 @@ def test_an_engine_text_and_its_nested_arguments_are_translated() -> None:
     ("language", "words"), [("en", 2), ("hu", 1), ("ja", 1), ("sv", 2), ("pl", 3)]
 )
 def test_plurals_follow_each_languages_rule(language: str, words: int) -> None:
-    """1, 2 and 5 players: English and Swedish say two words, Hungarian and Japanese one,
-    Polish three (gracz, gracze, graczy)."""
+    """1, 2 and 5 games: English and Swedish say two words (parti, partier), Hungarian and
+    Japanese one, Polish three (partia, partie, partii)."""
     with using(language):
-        said = {_n("{n} player", "{n} players", n).replace(str(n), "") for n in (1, 2, 5)}
+        said = {_n("{n} game", "{n} games", n).replace(str(n), "") for n in (1, 2, 5)}
     assert len(said) == words
 
 
