@@ -139,6 +139,9 @@ def encode(value: Any) -> Any:
 
 def _encode(value: Any) -> Any:
     """:func:`encode` for any type, subclasses included."""
+    if isinstance(value, Msg):  # a text the bot gives in the club's language: its id and args
+        args = {key: encode(arg) for key, arg in value.args.items()}
+        return {"msg": [value.template, value.plural_template, value.n, args]}
     if value is None or isinstance(value, bool | str | int | float):
         return value
     if isinstance(value, Fraction):
@@ -178,6 +181,9 @@ def decode(data: Any) -> Any:
             return decode(inner)
         if tag == "dict":
             return {decode(k): decode(v) for k, v in inner}
+        if tag == "msg":
+            template, plural, n, args = inner
+            return Msg(template, _plural=plural, _n=n, **{k: decode(v) for k, v in args.items()})
         raise ValueError(f"unknown projection tag {tag!r}")
     return data
 
@@ -220,14 +226,20 @@ def card_json(card: Card) -> str:
             "player": card.player,
             "rank": _RANK_TEXT[card.rank.step],
             "rating": encode(card.rating),
-            "rating_label": card.rating_label,
+            "rating_label": encode(card.rating_label),
             "sort_key": encode(card.sort_key),
             "games": card.games,
             "last_played": encode(card.last_played),
             "pending": None
             if card.pending is None
-            else [encode(card.pending.amount), card.pending.unit, int(card.pending.settles)],
-            "values": [[m.key, m.label, encode(m.value), m.unit] for m in card.values],
+            else [
+                encode(card.pending.amount),
+                encode(card.pending.unit),
+                int(card.pending.settles),
+            ],
+            "values": [
+                [m.key, encode(m.label), encode(m.value), encode(m.unit)] for m in card.values
+            ],
         }
     )
 
@@ -239,15 +251,18 @@ def card_from_json(text: str) -> Card:
         player=data["player"],
         rank=rank_from_text(data["rank"]),
         rating=decode(data["rating"]),
-        rating_label=data["rating_label"],
+        rating_label=decode(data["rating_label"]),
         sort_key=decode(data["sort_key"]),
         games=data["games"],
         last_played=decode(data["last_played"]),
         pending=None
         if data["pending"] is None
-        else Pending(decode(data["pending"][0]), data["pending"][1], Phase(data["pending"][2])),
+        else Pending(
+            decode(data["pending"][0]), decode(data["pending"][1]), Phase(data["pending"][2])
+        ),
         values=tuple(
-            Measure(key, label, decode(value), unit) for key, label, value, unit in data["values"]
+            Measure(key, decode(label), decode(value), decode(unit))
+            for key, label, value, unit in data["values"]
         ),
     )
 
@@ -270,5 +285,19 @@ def change_row(
         value_text(change.rating_after),
         _RANK_TEXT[change.rank_before.step],
         _RANK_TEXT[change.rank_after.step],
-        change.note,
+        note_text(change.note),
     )
+
+
+def note_text(note: str) -> str:
+    """A history note as its column stores it: plain text as it is, a :class:`Msg` as its
+    canonical JSON (``{"msg": …}``) so it is shown in the club's language."""
+    return note if type(note) is str else dumps(encode(note))
+
+
+def note_from_text(text: str) -> str:
+    """The inverse of :func:`note_text`."""
+    if text.startswith('{"msg":'):
+        note: str = decode(json.loads(text))
+        return note
+    return text

@@ -14,7 +14,13 @@ from engine.types import GamePlayed
 from storage import overlay as overlays
 from storage import settings
 from storage.clubs import CURRENT_NAME
-from storage.codec import card_from_json, date_from_text, rank_from_text, value_from_text
+from storage.codec import (
+    card_from_json,
+    date_from_text,
+    note_from_text,
+    rank_from_text,
+    value_from_text,
+)
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import NotFound, StorageError
@@ -211,7 +217,7 @@ async def history(
                     rating_after=value_from_text(after),
                     rank_before=rank_from_text(rank_before),
                     rank_after=rank_from_text(rank_after),
-                    note=note,
+                    note=note_from_text(note),
                 ),
             )
         )

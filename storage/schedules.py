@@ -16,7 +16,7 @@ from engine.system import Change
 from engine.text import Msg
 from storage import log
 from storage import overlay as overlays
-from storage.codec import rank_from_text, value_from_text
+from storage.codec import note_from_text, rank_from_text, value_from_text
 from storage.common import ClubRef, club_id
 from storage.db import Database
 from storage.errors import NotFound, Refused
@@ -242,7 +242,7 @@ async def changes_with_source(db: Database, club: ClubRef, source: str) -> list[
             value_from_text(after),
             rank_from_text(rank_before),
             rank_from_text(rank_after),
-            note,
+            note_from_text(note),
         )
         for player, date, before, after, rank_before, rank_after, note in await db.fetchall(
             "SELECT player, date, rating_before, rating_after, rank_before, rank_after, note "
