@@ -45,12 +45,17 @@ class Context:
         """The language this conversation is answered in (issue 13): the club's
         (``/club set language``), but in a private chat the person's own when the platform says
         it; in a chat without a club the person's own or English."""
-        own = language_of(self.inv.caller.language)
         if self.club is None:
-            return own or SOURCE
+            return language_of(self.inv.caller.language) or SOURCE
+        return self.language_in(self.settings)
+
+    def language_in(self, settings: ClubSettings) -> str:
+        """:attr:`language` were the club's settings ``settings`` (the answer to a new club,
+        or to a change of the club's language or system, is the first in the new language)."""
+        own = language_of(self.inv.caller.language)
         if self.inv.private and own is not None:
             return own
-        return self.settings.language
+        return settings.language
 
     @staticmethod
     def own_language(inv: Invocation) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
+from babel import Locale
 from babel.dates import format_date, format_skeleton, get_day_names
 from babel.numbers import format_decimal
 
@@ -36,6 +37,7 @@ __all__ = [
     "current",
     "date_text",
     "date_time_text",
+    "language_name",
     "language_of",
     "month_text",
     "number_text",
@@ -69,6 +71,12 @@ def language_of(tag: str | None) -> str | None:
         return None
     primary = tag.replace("_", "-").split("-", 1)[0].split(".", 1)[0].lower()
     return primary if primary in LANGUAGES else None
+
+
+def language_name(language: str) -> str:
+    """The name of ``language`` in the current one (Babel: ``magyar``, ``日本語``,
+    ``Hungarian``)."""
+    return Locale.parse(language).get_display_name(current()) or language
 
 
 def N_(message: str) -> str:

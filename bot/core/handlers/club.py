@@ -16,8 +16,7 @@ from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_tournament
 from bot.core.parse import Token, join
 from bot.core.replies import Button, Document, Reply, Text
-from bot.i18n import N_, Msg, _, _n, date_text, translated, using, weekday_text
-from bot.i18n import current as language_now
+from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using, weekday_text
 from engine.errors import EngineError
 from engine.settings import Setting
 from engine.systems import SYSTEM_SETTINGS, SYSTEMS
@@ -152,23 +151,26 @@ async def club(ctx: Context) -> Reply:
         changed = await storage.set_setting(
             ctx.db, ctx.club, "system", key, actor=ctx.actor, chat=ctx.chat
         )
-        if changed:
+        # a club that speaks its rulebook's language moves with it: the reply is the first
+        # in the new system's language (a language the club chose stays)
+        with using(ctx.language_in(await storage.club_settings(ctx.db, ctx.club))):
+            if changed:
+                return Reply.text(
+                    _(
+                        "{club} now uses {system}. Every rating is derived from the same "
+                        "games, so switching back loses nothing.",
+                        club=ctx.club.name,
+                        system=fmt.system_title(key),
+                    )
+                )
             return Reply.text(
                 _(
-                    "{club} now uses {system}. Every rating is derived from the same games, "
-                    "so switching back loses nothing.",
+                    "{club} already uses {system}. Every rating is derived from the same "
+                    "games, so switching back loses nothing.",
                     club=ctx.club.name,
                     system=fmt.system_title(key),
                 )
             )
-        return Reply.text(
-            _(
-                "{club} already uses {system}. Every rating is derived from the same games, "
-                "so switching back loses nothing.",
-                club=ctx.club.name,
-                system=fmt.system_title(key),
-            )
-        )
     if action == "timezone":
         now = await _change(ctx, "timezone", value, "/club timezone")
         return Reply.text(
@@ -365,7 +367,7 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
         return Reply.text(_("{key} is already {value}.", key=key, value=asked))
     if not setting.rates:
         # the language changed: its reply is the first in the new language
-        with using(now.language if key == "language" else language_now()):
+        with using(ctx.language_in(now)):
             return Reply.text(
                 _(
                     "{club}: {key} is now {value} (was {before}).",
@@ -488,15 +490,23 @@ async def _new(ctx: Context, rest: list[Token]) -> Reply:
         )
     new = await storage.create_club(ctx.db, name, system, actor=ctx.actor, chat=ctx.chat)
     await storage.bind_chat(ctx.db, new, ctx.inv.caller.platform, ctx.inv.chat_id, actor=ctx.actor)
-    return Reply.text(
-        _(
-            "Club {club} created with {system}; this chat is bound to it and you are its "
-            "organiser.",
-            club=new.name,
-            system=fmt.system_title(system),
-        ),
-        _("Next: /register NAME RANK for each player, then /result or /tournament."),
-    )
+    settings = await storage.club_settings(ctx.db, new)
+    spoken = settings.language
+    with using(ctx.language_in(settings)):
+        return Reply.text(
+            _(
+                "Club {club} created with {system}; this chat is bound to it and you are its "
+                "organiser.",
+                club=new.name,
+                system=fmt.system_title(system),
+            ),
+            _(
+                "hoshi answers here in {language}, the rulebook's language; {command} changes it.",
+                language=language_name(spoken),
+                command="/club set language " + ("hu" if spoken == "en" else "en"),
+            ),
+            _("Next: /register NAME RANK for each player, then /result or /tournament."),
+        )
 
 
 async def _made_on_first_use(ctx: Context) -> bool:

@@ -45,18 +45,30 @@ async def settings(chat: FakeChat) -> storage.ClubSettings:
 
 
 async def test_a_chat_administrator_starts_a_club(club: FakeChat) -> None:
-    said = await club.ok("/club new Szegedi Go Kör tensuusei", as_=NEW_ADMIN, chat_id="-77")
+    said = await club.ok("/club new Szegedi Go Kör mgsz", as_=NEW_ADMIN, chat_id="-77")
     assert said.text == (
-        "Club Szegedi Go Kör created with Tensuusei points (Japan); this chat is bound to it "
-        "and you are its organiser.\n\n"
-        "Next: /register NAME RANK for each player, then /result or /tournament."
-    )
+        "Létrejött a klub: Szegedi Go Kör (MGSZ Élő-pont (Magyarország)); ez a csevegés hozzá "
+        "tartozik, és te vagy a szervezője.\n\n"
+        "A hoshi itt a szabályzat nyelvén válaszol (nyelv: magyar); ezt a /club set language "
+        "en paranccsal lehet módosítani.\n\n"
+        "Következő lépés: /register NÉV MINŐSÍTÉS minden játékosra, aztán /result vagy "
+        "/tournament."
+    )  # a new club answers in its rulebook's language from its first reply
     new = await storage.club_for_chat(club.db, "telegram", "-77")
-    assert new is not None and (new.name, new.system) == ("Szegedi Go Kör", "tensuusei")
+    assert new is not None and (new.name, new.system) == ("Szegedi Go Kör", "mgsz")
     assert new.id != club.club.id
     # the new club starts empty: the other club's players are not there
     said = await club.refused("/rating Nagy Péter", as_=NEW_ADMIN, chat_id="-77")
-    assert said.text.startswith("No player called 'Nagy Péter' in this club.")
+    assert "Nagy Péter" in said.text and "nincs" in said.text
+
+
+async def test_a_new_gor_club_answers_in_english_and_names_the_way_to_hungarian(
+    club: FakeChat,
+) -> None:
+    said = await club.ok("/club new Wiener Go Club gor", as_=NEW_ADMIN, chat_id="-77")
+    assert "hoshi answers here in English, the rulebook's language; /club set language hu" in (
+        said.text
+    )
 
 
 async def test_a_new_club_defaults_to_mgsz(club: FakeChat) -> None:
