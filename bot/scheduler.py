@@ -306,7 +306,9 @@ class Scheduler:
                 continue
             done.append(_("period {month} rated", month=f"{year:04d}-{month:02d}"))
             seq = await schedules.last_event_seq(self.db, club, "period")
-            await self._announce(club, Phase.PERIOD_END, period.name, f"tournament:{seq}")
+            await self._announce(
+                club, Phase.PERIOD_END, fmt.tournament_title(period.name), f"tournament:{seq}"
+            )
         return done
 
     async def _expiries(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:

@@ -5,10 +5,11 @@ Swedish and Polish)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from fractions import Fraction
 
 from bot import system_names
-from bot.i18n import N_, _, number_text, translated
+from bot.i18n import N_, _, month_text, number_text, translated
 from engine.calendar import Phase
 from engine.system import Card, Measure, Pending, Value
 from engine.text import Msg
@@ -96,6 +97,19 @@ def period_name(year: int, month: int) -> str:
     Stored as the period's tournament name (storage keeps it, exports write it), so it is the
     same in every language."""
     return f"Club games {year:04d}-{month:02d}"
+
+
+_PERIOD = re.compile(r"Club games (\d{4})-(\d{2})")
+
+
+def tournament_title(name: str) -> str:
+    """A tournament's name as shown: a club-games period (:func:`period_name`, stored alike
+    in every language) in the current language (``Club games, November 2026``,
+    ``Klubjátszmák, 2026. november``); any other name as the organiser gave it."""
+    found = _PERIOD.fullmatch(name)
+    if found is None:
+        return name
+    return _("Club games, {month}", month=month_text(int(found[1]), int(found[2])))
 
 
 def count(n: int, noun: str) -> str:

@@ -202,7 +202,11 @@ class Psg:
         state = PlayerState(event.rank, event.date)
         self._players[event.player] = state
         self._watch(event.player, state)
-        note = "registered" + (" (rank approved by the committee)" if event.committee else "")
+        note = (
+            Msg("registered (rank approved by the committee)")
+            if event.committee
+            else Msg("registered")
+        )
         if state.results is None:
             note += "; no PSG points below 20k (§15(2))"
         rank = event.rank

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -14,15 +15,16 @@ from bot.clock import FakeClock
 from bot.config import Config
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ENGLISH = "/club set language en\n"
+"""Put before an example: its club speaks English (a new club speaks its rulebook's)."""
 
 
 async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_path: Path) -> None:
     out = io.StringIO()
     clock = FakeClock(dt.datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo("UTC")))
     config = Config(db_path=tmp_path / "demo.sqlite", charts_dir=tmp_path / "charts")
-    script = (EXAMPLES / "scheduled-month.txt").open(encoding="utf-8")
-    with script:
-        code = await run_console(config, source=script, out=out, clock=clock)
+    script = io.StringIO(ENGLISH + (EXAMPLES / "scheduled-month.txt").read_text("utf-8"))
+    code = await run_console(config, source=script, out=out, clock=clock)
     text = out.getvalue()
     assert code == 0
     assert "Something went wrong" not in text
@@ -32,7 +34,7 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
         "Report #6 is disputed",  # … one disputed
         "expired: nobody confirmed it within 48 hours",  # … one expired
         "My Go Club: the week Mar 2\u2009–\u20099, 2026",  # the weekly summary
-        "Club games 2026-03 is rated",  # the MGSZ period
+        "Club games, March 2026 is rated",  # the MGSZ period
         "the day 2026-04-01 is settled",  # a Tensuusei day
         "Molnár Dóra 3d → 2d",  # the PSG demotion
     ):
@@ -43,8 +45,8 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
 async def test_the_first_season_runs_as_documented(tmp_path: Path) -> None:
     out = io.StringIO()
     config = Config(db_path=tmp_path / "club.sqlite", charts_dir=tmp_path / "charts")
-    with (EXAMPLES / "first-season.txt").open(encoding="utf-8") as script:
-        assert await run_console(config, source=script, out=out) == 0
+    script = io.StringIO(ENGLISH + (EXAMPLES / "first-season.txt").read_text("utf-8"))
+    assert await run_console(config, source=script, out=out) == 0
     text = out.getvalue()
     assert "Something went wrong" not in text
     for shown in (
@@ -70,8 +72,8 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "Undone: game #3",
             "Őszi Kupa is rated",
             "Rated at its end date, Oct 11, 2026",
-            "Club games 2026-11: 1 club game of 2 players so far",
-            "Club games 2026-11 is rated",
+            "Club games, November 2026: 1 club game of 2 players so far",
+            "Club games, November 2026 is rated",
             "Nagy Péter     1714     +13   1727  5k",  # the period after October's tournament
         ),
     ),
@@ -82,7 +84,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "Sato Ken 70 — pending: +1 from 2026-11-20",
             "My Go Club: the day 2026-11-20 is settled",
             "2–1 against Tanaka Hiroshi: #1 won, #3 lost, #4 won",
-            "Dated 2026-11-17: it counts on that day",
+            "Dated Nov 17, 2026: it counts on that day",
             "My Go Club: the day 2026-11-17 is settled",
         ),
     ),
@@ -123,18 +125,92 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
 }
 
 
-@pytest.mark.parametrize("system", sorted(FIRST_HOURS))
-async def test_a_clubs_first_hour_runs_as_documented(system: str, tmp_path: Path) -> None:
-    """examples/first-hour-<system>.txt: ratings move, every reply is a true reply in club
-    members' words — no crash, no spec file cited, no engine mark left unnamed."""
-    moment, shown = FIRST_HOURS[system]
+NATIVE = {  # the same first hours in each rulebook's own language (issue 13)
+    "mgsz": (
+        "hu",
+        (
+            "ha az időszak most zárulna: 1733 (+13)",
+            "Rögzítve, de nem számít bele: 5m: E kategória alatt",
+            "Visszavonva: #3 játszma",
+            "Értékelve: Őszi Kupa",
+            "Klubjátszmák, 2026. november: eddig 1 klubjátszma 2 játékos részvételével",
+            "My Go Club: Klubjátszmák, 2026. november: értékelve",
+            "Nagy Péter     1714       +13   1727  5k",
+            "Élő-pont szerinti fokozat: 5k",
+        ),
+    ),
+    "tensuusei": (
+        "ja",
+        (
+            "置き石5子、コミ6目",
+            "Sato Ken 70 — 保留中: 2026-11-20から+1",
+            "My Go Club: 2026-11-20を精算しました",
+            "Tanaka Hiroshiに2–1：#1 勝ち、#3 負け、#4 勝ち",
+            "日付は2026/11/17です",
+            "My Go Club: 2026-11-17を精算しました",
+        ),
+    ),
+    "swedish": (
+        "sv",
+        (
+            "Registrerat, men det räknas inte: bara turneringspartier räknas",
+            "Höstturneringen är räknad",
+            "Bästa följd nu: 130 poäng i 4 partier.",
+            "Lind Erik        0     +130    130  2k",
+        ),
+    ),
+    "psg": (
+        "pl",
+        (
+            "2 kamienie, komi 0,5",
+            "Kowalski Jan 30 · Nowak Ewa -7",
+            "Turniej Jesienny Turniej został przeliczony",
+            "Zielińska Maria       0     +18  18  6k",
+            "gry ze stopniem 10k: 5 z wymaganych 10",
+            "Zapisano ranking EGF 1450 dla gracza Zielińska Maria (listopad 2026).",
+        ),
+    ),
+    "gor": ("en", FIRST_HOURS["gor"][1]),  # the EGF's own language
+}
+ENGLISH_WORDS = re.compile(r"\b(the|is|and|with|from|not|game|games|rated|pending|points)\b")
+
+
+async def first_hour(system: str, tmp_path: Path, *, english: bool) -> str:
+    """The console's transcript of examples/first-hour-<system>.txt: as it is (the club
+    speaks its rulebook's language), or after ``/club set language en``."""
     out = io.StringIO()
+    moment = FIRST_HOURS[system][0]
     clock = FakeClock(dt.datetime.fromisoformat(moment).replace(tzinfo=ZoneInfo("UTC")))
     config = Config(db_path=tmp_path / "club.sqlite", charts_dir=tmp_path / "charts")
-    with (EXAMPLES / f"first-hour-{system}.txt").open(encoding="utf-8") as script:
-        assert await run_console(config, source=script, out=out, clock=clock) == 0
+    script = (EXAMPLES / f"first-hour-{system}.txt").read_text(encoding="utf-8")
+    if english:
+        script = ENGLISH + script
+    assert await run_console(config, source=io.StringIO(script), out=out, clock=clock) == 0
     text = out.getvalue()
-    for wrong in ("Something went wrong", "rules.md", "{player:", "{game:", "Traceback"):
+    for wrong in ("rules.md", "{player:", "{game:", "Traceback"):
         assert wrong not in text, wrong
+    return text
+
+
+@pytest.mark.parametrize("system", sorted(FIRST_HOURS))
+async def test_a_clubs_first_hour_runs_as_documented(system: str, tmp_path: Path) -> None:
+    """examples/first-hour-<system>.txt in English: ratings move, every reply is a true
+    reply in club members' words — no crash, no spec file cited, no engine mark left."""
+    text = await first_hour(system, tmp_path, english=True)
+    assert "Something went wrong" not in text
+    for expected in FIRST_HOURS[system][1]:
+        assert expected in text, expected
+
+
+@pytest.mark.parametrize("system", sorted(NATIVE))
+async def test_a_clubs_first_hour_in_its_rulebooks_language(system: str, tmp_path: Path) -> None:
+    """The same hour as a new club of that system lives it: in Hungarian, Japanese, Swedish,
+    Polish (GoR: English), with no English sentence left in a reply."""
+    language, shown = NATIVE[system]
+    text = await first_hour(system, tmp_path, english=False)
     for expected in shown:
         assert expected in text, expected
+    if language != "en":
+        replies = [line for line in text.splitlines() if not line.startswith("> ")]
+        leaked = [line for line in replies if ENGLISH_WORDS.search(line)]
+        assert leaked == []

@@ -334,7 +334,7 @@ async def source_label(ctx: Context, source: str, player: int | None = None) -> 
         if row is not None:
             return row.tournament.name
         period = await schedules.period_name(ctx.db, ctx.the_club, int(ident))
-        return period or _("a tournament")
+        return fmt.tournament_title(period) if period else _("a tournament")
     if kind == "game" and ident.isdecimal():
         found = await storage.game(ctx.db, ctx.the_club, int(ident))
         if found is None:
