@@ -141,7 +141,7 @@ def _encode(value: Any) -> Any:
     """:func:`encode` for any type, subclasses included."""
     if isinstance(value, Msg):  # a text the bot gives in the club's language: its id and args
         args = {key: encode(arg) for key, arg in value.args.items()}
-        return {"msg": [value.template, value.plural_template, value.n, args]}
+        return {"msg": [str(value), value.template, value.plural_template, value.n, args]}
     if value is None or isinstance(value, bool | str | int | float):
         return value
     if isinstance(value, Fraction):
@@ -181,9 +181,9 @@ def decode(data: Any) -> Any:
             return decode(inner)
         if tag == "dict":
             return {decode(k): decode(v) for k, v in inner}
-        if tag == "msg":
-            template, plural, n, args = inner
-            return Msg(template, _plural=plural, _n=n, **{k: decode(v) for k, v in args.items()})
+        if tag == "msg":  # the English text as the rules gave it, and what translates it
+            text, template, plural, n, args = inner
+            return Msg.rendered(text, template, plural, n, {k: decode(v) for k, v in args.items()})
         raise ValueError(f"unknown projection tag {tag!r}")
     return data
 

@@ -79,6 +79,7 @@ async def process(tmp_path: Path) -> AsyncIterator[Process]:
     proc = Process(tmp_path / "club.sqlite", clock)
     bot = await proc.start()
     club = await storage.create_club(bot.db, "Club", "mgsz", actor=ADMIN.identity)
+    await storage.set_setting(bot.db, club, "language", "en", actor=ADMIN.identity)
     await storage.bind_chat(bot.db, club, "console", CHAT, actor=ADMIN.identity)
     yield proc
     if proc.bot is not None:
@@ -338,8 +339,8 @@ async def test_each_moment_is_announced_in_the_current_systems_words_only(
     process.clock.set(dt.datetime(2026, 4, 1, 0, 1, tzinfo=dt.UTC))
     done = await bot.scheduler.run_due()
     assert "Club: period 2026-03 rated" in done and "Club: month 2026-03 checked" in done
-    (notice,) = [t for t in bot.texts() if "Club games 2026-03 is rated" in t]
-    assert notice.startswith("Club: Club games 2026-03 is rated")
+    (notice,) = [t for t in bot.texts() if "Club games, March 2026 is rated" in t]
+    assert notice.startswith("Club: Club games, March 2026 is rated")
     assert "Nagy Péter" in notice and "{player:" not in notice
     assert not any("month-end verification" in t for t in bot.texts())
 

@@ -45,6 +45,7 @@ async def test_the_weekly_summary_is_posted_to_both_platforms(
         # the club starts in the Telegram group …
         lines = (
             "/club new Shared Club mgsz",
+            "/club set language en",
             "/register Nagy Péter 5k",
             "/register Kovács Anna 5k",
             "/result Nagy Péter Kovács Anna B+",

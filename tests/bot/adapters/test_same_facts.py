@@ -84,6 +84,7 @@ async def cores(tmp_path: Path) -> AsyncIterator[Callable[[str], Any]]:
 
 async def console_session(core: Core, system: str, tmp_path: Path) -> list[list[str]]:
     club = await storage.create_club(core.db, "Test Club", system, actor="console:local")
+    await storage.set_setting(core.db, club, "language", "en", actor="console:local")
     await storage.bind_chat(core.db, club, "console", chat_id(club), actor="console:local")
     console = Console(core, club, io.StringIO(), tmp_path / "charts")
     for _, line in SESSION:
@@ -100,6 +101,7 @@ async def console_session(core: Core, system: str, tmp_path: Path) -> list[list[
 async def telegram_session(bot: TelegramBot, system: str) -> list[list[str]]:
     bot.api.admins[GROUP["id"]] = {ADMIN["id"]}
     await bot.say(f"/club new Test Club {system}", GROUP, ADMIN)
+    await bot.say("/club set language en", GROUP, ADMIN)  # the facts below are read in English
     for _, line in SESSION:
         await bot.say(line, GROUP, ADMIN)
     answers = []
@@ -140,6 +142,7 @@ def discord_call(line: str) -> tuple[str, dict[str, Any]]:
 
 async def discord_session(bot: DiscordBot, system: str) -> list[list[str]]:
     await bot.slash("club", D_ADMIN, action="new", value=f"Test Club {system}")
+    await bot.slash("club", D_ADMIN, action="set", value="language en")
     for _, line in SESSION:
         name, values = discord_call(line)
         await bot.slash(name, D_ADMIN, **values)

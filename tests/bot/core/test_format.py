@@ -211,4 +211,6 @@ def test_a_unit_from_the_rules_is_translated_not_cut() -> None:
     assert fmt.measure(Measure("x", "best", 1, unit)) == "1 point"
     assert fmt.pending(Pending(1, unit, Phase.DAY_END)).startswith("+1 point,")
     with using("ja"):
-        assert fmt.measure(Measure("x", "best", 1, Msg("games"))) == "1 games"
+        assert (
+            fmt.measure(Measure("x", "best", 1, Msg("games"))) == "1 局"
+        )  # the unit as the catalogue gives it

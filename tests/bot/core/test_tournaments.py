@@ -668,7 +668,7 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     said = await club.ok("/tournament show")
     assert said.text == (
         "Open rating period\n\n"
-        "Club games 2026-04: 2 club games of 3 players so far (Apr 20, 2026 – Apr 20, 2026), "
+        "Club games, April 2026: 2 club games of 3 players so far (Apr 20, 2026 – Apr 20, 2026), "
         "rated together after Apr 30, 2026; until then /rating shows each player's rating if the "
         "period ended now"
     )
@@ -681,7 +681,7 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     said = await club.ok("/tournament show")
     assert said.text.startswith("#1 Spring Cup")
     assert said.text.endswith(
-        "Also open:\nClub games 2026-04: 2 club games of 3 players so far "
+        "Also open:\nClub games, April 2026: 2 club games of 3 players so far "
         "(Apr 20, 2026 – Apr 20, 2026), rated together after Apr 30, 2026; until "
         "then /rating shows each player's rating if the period ended now"
     )
@@ -827,7 +827,7 @@ async def test_the_open_club_period_in_hungarian(tmp_path: Path) -> None:
         said = await chat.ok("/tournament show")
         assert said.text == (
             "Nyitott értékelési időszak\n\n"
-            "Club games 2026-04: eddig 1 klubjátszma 2 játékos részvételével (2026. ápr. 20. – "
+            "Klubjátszmák, 2026. április: eddig 1 klubjátszma 2 játékos részvételével (2026. ápr. 20. – "
             "2026. ápr. 20.), 2026. ápr. 30. után együtt értékeljük őket; addig a /rating azt "
             "mutatja, mennyi lenne a játékosok Élő-pontja, ha az időszak most zárulna"
         )
