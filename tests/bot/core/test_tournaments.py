@@ -674,8 +674,8 @@ async def test_the_open_club_period_is_shown_and_listed(club: FakeChat) -> None:
     )
     said = await club.ok("/tournament list")
     assert said.text.splitlines()[-1].split() == [
-        "–", "Club", "games", "2026-04", "Apr", "20,", "2026", "–", "Apr", "30,", "2026", "–",
-        "open", "until", "Apr", "30,", "2026",
+        "–", "Club", "games,", "April", "2026", "Apr", "20,", "2026", "–", "Apr", "30,", "2026",
+        "–", "open", "until", "Apr", "30,", "2026",
     ]  # fmt: skip
     await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3")
     said = await club.ok("/tournament show")
@@ -827,9 +827,10 @@ async def test_the_open_club_period_in_hungarian(tmp_path: Path) -> None:
         said = await chat.ok("/tournament show")
         assert said.text == (
             "Nyitott értékelési időszak\n\n"
-            "Klubjátszmák, 2026. április: eddig 1 klubjátszma 2 játékos részvételével (2026. ápr. 20. – "
-            "2026. ápr. 20.), 2026. ápr. 30. után együtt értékeljük őket; addig a /rating azt "
-            "mutatja, mennyi lenne a játékosok Élő-pontja, ha az időszak most zárulna"
+            "Klubjátszmák, 2026. április: eddig 1 klubjátszma 2 játékos részvételével "
+            "(2026. ápr. 20. – 2026. ápr. 20.), 2026. ápr. 30. után együtt értékeljük őket; "
+            "addig a /rating azt mutatja, mennyi lenne a játékosok Élő-pontja, ha az időszak "
+            "most zárulna"
         )
         said = await chat.ok("/tournament list")
         assert said.text.splitlines()[0].split() == [
