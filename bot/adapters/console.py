@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import storage
-from bot.adapters.languages import chat_language, locale_language
+from bot.adapters.languages import chat_language
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
-from bot.i18n import N_, _, translated, using
+from bot.i18n import N_, _, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
 from bot.scheduler import Scheduler
 from storage.db import Database, open_db
@@ -60,7 +60,7 @@ CALLER = Caller(PLATFORM, "local", "console", chat_admin=True)
 def console_caller() -> Caller:
     """The console user, in the language of their locale (``LC_ALL``/``LC_MESSAGES``/``LANG``)
     when hoshi has a catalogue for it."""
-    language = locale_language()
+    language = terminal_language()
     return CALLER if language is None else replace(CALLER, language=language)
 
 
@@ -138,7 +138,7 @@ class Console:
 
     async def user_language(self) -> str:
         """The language of the prompt's hints: the console user's locale, else the club's."""
-        return locale_language() or await self.language()
+        return terminal_language() or await self.language()
 
     async def show_notice(self, notice: Notice) -> None:
         """What the bot posts by itself (a summary, a finalisation) to the club's chats."""
@@ -358,7 +358,7 @@ async def run_console(
                 db, club, system or config.system, config.club, config.timezone
             )
         except StorageError as exc:
-            with using(locale_language() or SOURCE):
+            with using(terminal_language() or SOURCE):
                 message = translated(exc.args[0]) if exc.args else str(exc)
             out.write(f"hoshi: {message}\n")
             return 2

@@ -10,32 +10,13 @@ works — and give a reply shown only to its caller again in that person's langu
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-
 import storage
 from bot.core.replies import Reply
-from bot.i18n import _, language_of, number_text
+from bot.i18n import _, number_text
 from bot.i18n.catalogues import SOURCE
 from storage.db import Database
 
-__all__ = ["chat_language", "for_person", "locale_language", "too_big"]
-
-_LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def locale_language(environ: Mapping[str, str] | None = None) -> str | None:
-    """The console user's language from the POSIX locale (``LC_ALL``, then ``LC_MESSAGES``,
-    then ``LANG``: the first one set decides, as ``setlocale`` reads them); ``None`` for the
-    ``C``/``POSIX`` locale or a language hoshi has no catalogue for."""
-    env = os.environ if environ is None else environ
-    for name in _LOCALE_VARIABLES:
-        value = env.get(name, "")
-        if value:
-            if value.split(".", 1)[0] in ("C", "POSIX"):
-                return None
-            return language_of(value)
-    return None
+__all__ = ["chat_language", "for_person", "too_big"]
 
 
 async def chat_language(

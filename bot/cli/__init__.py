@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Mapping, Sequence
 
 from bot import system_names
-from bot.i18n import _, language_of, translated, using
+from bot.i18n import _, terminal_language, translated, using
 
 SUBCOMMANDS = (
     "bot.cli.console",
@@ -33,9 +32,7 @@ SUBCOMMANDS = (
 def operator_language(env: Mapping[str, str] | None = None) -> str:
     """The language of the person at the terminal: the first of ``LC_ALL``, ``LC_MESSAGES``
     and ``LANG`` that is set (POSIX's order), when hoshi has a catalogue for it; else English."""
-    env = os.environ if env is None else env
-    tag = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), None)
-    return language_of(tag) or "en"
+    return terminal_language(env) or "en"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import datetime as dt
+import os
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
@@ -41,6 +42,7 @@ __all__ = [
     "language_of",
     "month_text",
     "number_text",
+    "terminal_language",
     "translated",
     "using",
     "weekday_text",
@@ -77,6 +79,21 @@ def language_name(language: str) -> str:
     """The name of ``language`` in the current one (Babel: ``magyar``, ``日本語``,
     ``Hungarian``)."""
     return Locale.parse(language).get_display_name(current()) or language
+
+
+def terminal_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """The language of the person at the terminal (the console, the command line): the POSIX
+    locale's ``LC_ALL``, then ``LC_MESSAGES``, then ``LANG`` (the first one set decides, as
+    ``setlocale`` reads them); ``None`` for the ``C``/``POSIX`` locale or a language hoshi has
+    no catalogue for."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            if value.split(".", 1)[0] in ("C", "POSIX"):
+                return None
+            return language_of(value)
+    return None
 
 
 def N_(message: str) -> str:

@@ -23,7 +23,7 @@ from bot.adapters.discord import (
     render,
     shorten,
 )
-from bot.adapters.languages import chat_language, for_person, locale_language
+from bot.adapters.languages import chat_language, for_person
 from bot.adapters.telegram import (
     COMMAND_DESCRIPTION_LIMIT,
     MENU_LANGUAGES,
@@ -36,7 +36,7 @@ from bot.core.app import Core
 from bot.core.command_table import COMMANDS, public_commands
 from bot.core.invocation import Invocation
 from bot.core.replies import Notice, Reply, Table, Text
-from bot.i18n import _, using
+from bot.i18n import _, terminal_language, using
 from storage.db import Database
 from tests.bot.adapters.conftest import (
     D_PLAYER,
@@ -94,7 +94,7 @@ async def club_in(db: Database, language: str, platform: str, chat_id: str) -> N
 def test_the_console_language_comes_from_the_locale(
     environ: dict[str, str], language: str | None
 ) -> None:
-    assert locale_language(environ) == language
+    assert terminal_language(environ) == language
 
 
 async def test_a_chat_speaks_its_clubs_language(db: Database) -> None:
