@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
 
 from engine.calendar import Phase
+from engine.errors import RuleError
 from engine.ranks import Rank
 from engine.text import Msg
 from engine.types import Entry, Event, Game, PlayerId, Tournament
@@ -331,6 +332,32 @@ def never_rated(game: Game) -> str | None:
     if game.result is None:
         return NO_RESULT
     return None
+
+
+def refuse_unknown_players(
+    game: Game,
+    tournament: Tournament,
+    entries: Collection[PlayerId],
+    registered: Collection[PlayerId],
+) -> None:
+    """Refuse a tournament game whose player has no entry in ``tournament`` and is not
+    registered: a system rates a tournament's games only between players it knows.
+
+    Raises:
+        RuleError: naming the player, the game, its round and the tournament.
+    """
+    for player in (game.black, game.white):
+        if player not in entries and player not in registered:
+            raise RuleError(
+                Msg(
+                    "player {player} of game {game} (round {round}) has no entry "
+                    "in tournament {tournament} and is not registered",
+                    player=player,
+                    game=game.id,
+                    round=game.round,
+                    tournament=repr(tournament.name),
+                )
+            )
 
 
 def replay(system: RatingSystem, events: Iterable[Event]) -> list[Change]:

@@ -57,6 +57,7 @@ from engine.system import (
     RatingScale,
     Weight,
     never_rated,
+    refuse_unknown_players,
 )
 from engine.text import Msg, plural
 from engine.types import (
@@ -299,18 +300,8 @@ class Gor:
                 # rules.md §6 Decision: unplayed games, byes and other boards are not rated;
                 # the class is the tournament's, whatever the games' own clocks say
                 continue
+            refuse_unknown_players(game, tournament, entries, self._players)
             for player in (game.black, game.white):
-                if player not in self._players and player not in entries:
-                    raise RuleError(
-                        Msg(
-                            "player {player} of game {game} (round {round}) has no entry "
-                            "in tournament {tournament} and is not registered",
-                            player=player,
-                            game=game.id,
-                            round=game.round,
-                            tournament=repr(tournament.name),
-                        )
-                    )
                 entry = entries.get(player)
                 if (entry is None or entry.registered) and player not in self._players:
                     raise RuleError(

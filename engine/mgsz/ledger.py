@@ -51,6 +51,7 @@ from engine.system import (
     RatingScale,
     Weight,
     never_rated,
+    refuse_unknown_players,
     unit,
 )
 from engine.text import Msg, plural
@@ -382,18 +383,7 @@ class Mgsz:
             # rules.md §1.3, §1.6: unplayed, unknown results and other boards earn nothing
             if not game.rated or game.board not in RATED_BOARDS:
                 continue
-            for player in (game.black, game.white):
-                if player not in entries and player not in self._players:
-                    raise RuleError(
-                        Msg(
-                            "player {player} of game {game} (round {round}) has no entry "
-                            "in tournament {tournament} and is not registered",
-                            player=player,
-                            game=game.id,
-                            round=game.round,
-                            tournament=repr(tournament.name),
-                        )
-                    )
+            refuse_unknown_players(game, tournament, entries, self._players)
             rated.append(game)
         participants = (
             tournament.participants if tournament.participants is not None else len(entries)

@@ -202,13 +202,14 @@ class Psg:
         state = PlayerState(event.rank, event.date)
         self._players[event.player] = state
         self._watch(event.player, state)
-        note = (
+        said = [
             Msg("registered (rank approved by the committee)")
             if event.committee
             else Msg("registered")
-        )
+        ]
         if state.results is None:
-            note += "; no PSG points below 20k (§15(2))"
+            said.append(Msg("no PSG points below 20k (§15(2))"))
+        note = clauses(said)
         rank = event.rank
         shows = state.list_shows
         return [Change(event.player, event.date, "registration", None, shows, rank, rank, note)]
