@@ -126,11 +126,18 @@ def localized(english: str, make: Callable[[], str], limit: int) -> app_commands
     return app_commands.locale_str(shorten(english, limit), make=make, limit=limit)
 
 
+_SENTENCE_ENDS = (". ", "; ", "。", "；")
+
+
 def shorten(text: str, limit: int) -> str:
-    """``text`` in at most ``limit`` characters: cut after the last whole word that fits
+    """``text`` in at most ``limit`` characters: its sentences (or clauses) that fit, when
+    they say enough (two fifths of the limit); else cut after the last whole word that fits
     (languages that write without spaces, within the last quarter: at the limit), with "…"."""
     if len(text) <= limit:
         return text
+    end = max(text.rfind(mark, 0, limit) for mark in _SENTENCE_ENDS)
+    if end >= limit * 2 // 5:
+        return text[:end].rstrip() + ("。" if text[end] in "。；" else ".")
     head = text[: limit - 1]
     if not text[limit - 1].isspace():  # the cut falls inside a word
         space = head.rfind(" ")

@@ -67,7 +67,7 @@ def ephemeral(call: fd.Call) -> bool:
 async def new_club(bot: DiscordBot) -> None:
     """An MGSZ club that speaks English (a new MGSZ club speaks Hungarian)."""
     (call,) = await bot.slash("club", D_ADMIN, action="new", value="Test Club mgsz")
-    assert "created" in content(call), content(call)
+    assert "Létrejött a klub" in content(call), content(call)  # in its rulebook's language
     (call,) = await bot.slash("club", D_ADMIN, action="set", value="language en")
     assert "language is now en" in content(call), content(call)
 
@@ -502,7 +502,7 @@ async def test_discord_offers_every_option_the_console_accepts(
 
 async def test_discord_result_sets_time_and_board(discord_bot: DiscordBot) -> None:
     (call,) = await discord_bot.slash("club", D_ADMIN, action="new", value="Test Club tensuusei")
-    assert "created" in content(call), content(call)
+    assert "/club set language en" in content(call), content(call)
     await discord_bot.slash("club", D_ADMIN, action="set", value="language en")
     await register(discord_bot, ("Nagy Péter", "5k"), ("Kovács Anna", "6k"))
     (call,) = await discord_bot.slash(

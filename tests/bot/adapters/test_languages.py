@@ -276,7 +276,7 @@ async def test_discord_sync_carries_the_translations(
     assert option["description_localizations"] == {"hu": "a név"}
     assert "name_localizations" not in option
     long = commands["top"]["description_localizations"]["pl"]
-    assert long == "Ranking klubu. " * 6 + "Ranking…"  # cut to Discord's limit, at a word
+    assert long == ("Ranking klubu. " * 6).strip()  # cut to Discord's limit, at a sentence
     export = commands["export"]
     choices = [c for o in export["options"] for c in o.get("choices", [])]
     csv = next(c for c in choices if c["value"] == "csv")
@@ -288,6 +288,13 @@ def test_a_description_is_shortened_after_a_whole_word() -> None:
     assert shorten("Karta gracza: ranga, ranking, miejsce", 30) == "Karta gracza: ranga, ranking…"
     assert shorten("会員の成績：段級位、レーティング、順位", 10) == "会員の成績：段級位…"
     assert len(shorten("a" * 150, 100)) == 100
+    # the sentences that fit, when they say enough; a clause ends as a sentence
+    summary = "A player's card: rank, rating, place; with all, every system side by side."
+    assert shorten(summary, 60) == "A player's card: rank, rating, place."
+    assert shorten("Add a player. A rating records an existing standing here.", 40) == (
+        "Add a player. A rating records an…"
+    )  # "Add a player." alone says too little
+    assert shorten("点数の一覧です。会員の段級位と点数を表示します。", 12) == "点数の一覧です。"
 
 
 async def test_discord_descriptions_fit_in_every_language(core: Core) -> None:
