@@ -50,14 +50,16 @@ def _docstrings(tree: ast.Module) -> set[int]:
 
 
 def _exempt(tree: ast.Module) -> set[int]:
-    """ids of the nodes under a catalogue call, a log call or a bug's exception."""
+    """ids of the nodes under a catalogue call, a log call, a regular expression (``re.…``)
+    or a bug's exception."""
     exempt: set[int] = set()
     for node in ast.walk(tree):
         under: ast.AST | None = None
         if isinstance(node, ast.Call):
             name = _name(node.func)
             logging = isinstance(node.func, ast.Attribute) and name in LOG_CALLS
-            if name in CATALOGUE_CALLS or logging:
+            regex = _name(node.func.value) == "re" if isinstance(node.func, ast.Attribute) else False
+            if name in CATALOGUE_CALLS or logging or regex:
                 under = node
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             name = _name(node.exc.func)
