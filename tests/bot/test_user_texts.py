@@ -58,7 +58,7 @@ def _exempt(tree: ast.Module) -> set[int]:
         if isinstance(node, ast.Call):
             name = _name(node.func)
             logging = isinstance(node.func, ast.Attribute) and name in LOG_CALLS
-            regex = _name(node.func.value) == "re" if isinstance(node.func, ast.Attribute) else False
+            regex = isinstance(node.func, ast.Attribute) and _name(node.func.value) == "re"
             if name in CATALOGUE_CALLS or logging or regex:
                 under = node
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
