@@ -8,6 +8,7 @@ the matching.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
@@ -26,6 +27,13 @@ SUGGESTION_CUTOFF = 0.6
 def fold(name: str) -> str:
     """``"Szabó,  Éva"`` → ``"szabo eva"``: casefolded, accents dropped, spaces collapsed."""
     return " ".join(fold_name(name).translate(_SEPARATORS).split())
+
+
+def unspaced(text: str) -> bool:
+    """Written in a script that puts no spaces between words (Japanese, Chinese: every
+    character full width): any run of a name's characters is a part of it (山田 → 山田太郎)."""
+    letters = [ch for ch in text if not ch.isspace()]
+    return bool(letters) and all(unicodedata.east_asian_width(ch) in "WF" for ch in letters)
 
 
 def name_key(name: str) -> tuple[str, ...]:
@@ -49,7 +57,8 @@ def lookup(
     Returns:
         ``(exact, partial, suggestions)``: the candidates whose name matches exactly (folded,
         any word order); on a miss, those whose names contain every query word (or, with
-        ``prefix``, start with the query); and the closest names by ``difflib`` among the rest.
+        ``prefix``, start with the query; or, for a query in a script without spaces, contain
+        it: :func:`unspaced`); and the closest names by ``difflib`` among the rest.
     """
     key = name_key(query)
     if not key:
@@ -57,12 +66,15 @@ def lookup(
     exact = [c for c in candidates if any(name_key(n) == key for n in names(c))]
     if exact:
         return exact, [], []
-    words, start = set(key), fold(query)
+    words, start, run = set(key), fold(query), unspaced(query)
     partial = [
         c
         for c in candidates
         if any(
-            words <= set(name_key(n)) or (prefix and fold(n).startswith(start)) for n in names(c)
+            words <= set(name_key(n))
+            or (prefix and fold(n).startswith(start))
+            or (run and start in fold(n))
+            for n in names(c)
         )
     ]
     folded: dict[str, list[T]] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.names import fold, lookup, name_key
+from storage.names import fold, lookup, name_key, unspaced
 
 
 @pytest.mark.parametrize(
@@ -86,3 +86,26 @@ def test_a_prefix_matches_when_asked() -> None:
     assert find("tavaszi kupa 2")[:2] == ([], [1, 2])  # a prefix of two: both offered
     assert find("2026")[:2] == ([], [1, 3])  # every word, as for players
     assert lookup("osz", list(cups), lambda c: cups[c])[1] == []  # players: whole words only
+
+
+JAPANESE_CLUB = {1: ("山田太郎",), 2: ("山本花子",), 3: ("Yamada Ken",)}
+
+
+def test_a_japanese_name_is_found_by_any_part_of_it() -> None:
+    """Japanese names have no spaces: 山田 (the family name) finds 山田太郎, 花子 finds
+    山本花子, 山 finds both; a Latin-script word still needs to be a whole word."""
+
+    def find(query: str) -> list[int]:
+        return lookup(query, list(JAPANESE_CLUB), lambda p: JAPANESE_CLUB[p])[1]
+
+    assert find("山田") == [1]
+    assert find("花子") == [2]
+    assert find("山") == [1, 2]
+    assert find("Yama") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "unspaced_"), [("山田", True), ("やまだ", True), ("Nagy", False), ("山 田", True)]
+)
+def test_scripts_without_spaces(text: str, unspaced_: bool) -> None:
+    assert unspaced(text) is unspaced_
