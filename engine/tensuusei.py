@@ -524,7 +524,7 @@ class Tensuusei:
             "(Tensuusei local rule: {n} games a pair a day)",
             limit,
             ordinal=_ordinal(ordinal),
-            date=game.date.isoformat(),
+            date=game.date,
         )
         source = f"game:{game.id}"
         for player in (game.black, game.white):
@@ -682,7 +682,7 @@ class Tensuusei:
             "(Tensuusei local rule: {n} games a pair a day)",
             limit,
             ordinal=ordinal,
-            date=game.date.isoformat(),
+            date=game.date,
         )
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
@@ -822,7 +822,7 @@ def _pending_text(player: _Player) -> str:
     """``+1 from 2026-11-20, −1 from 2026-11-21``: each unsettled day's net (rules.md §2.3)."""
     return listed(
         [
-            Msg("{change} from {date}", change=_signed(net), date=day.isoformat())
+            Msg("{change} from {date}", change=_signed(net), date=day)
             for day, (net, _) in sorted(player.pending.items())
         ]
     )

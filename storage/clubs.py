@@ -336,7 +336,7 @@ async def _rating_setting(
             Msg(
                 "{key} can change from today or an earlier day, not from {day}",
                 key=setting.key,
-                day=day.isoformat(),
+                day=day,
             )
         )
     changes = await settings.rating_changes(write.tx, write.club)

@@ -147,7 +147,7 @@ def already_registered(holder: Player) -> str:
         "the same name, register them under a name that tells them apart, e.g. {name} (Szeged)",
         name=holder.name,
         rank=str(holder.rank),
-        date=holder.date.isoformat(),
+        date=holder.date,
     )
 
 

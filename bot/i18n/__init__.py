@@ -135,9 +135,18 @@ def _rendered(
         assert n is not None
         text = found.ngettext(template, plural, n)
     if args:
-        args = {key: translated(value, language) for key, value in args.items()}
-        text = text.format(**args)
+        text = text.format(**{key: _shown(value, language) for key, value in args.items()})
     return Msg.rendered(text, template, plural, n, args)
+
+
+def _shown(value: object, language: str) -> object:
+    """An argument as ``language`` writes it: a text of a catalogue translated, a day as a
+    date (the rules pass ``dt.date``: ISO in their English, ``2026. nov. 20.`` here)."""
+    if isinstance(value, Msg):
+        return translated(value, language)
+    if type(value) is dt.date:
+        return format_date(value, "medium", locale=language)
+    return value
 
 
 def date_text(day: dt.date) -> str:

@@ -180,7 +180,7 @@ def _verification_lines(state: PlayerState, params: PsgParams) -> list[str]:
             Msg(
                 "verification (§23): the clock starts with an EGF rating from a tournament "
                 "after the promotion on {date}",
-                date=state.rank_since.isoformat(),
+                date=state.rank_since,
             )
         ]
     line = model - params.verification_margin

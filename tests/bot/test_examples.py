@@ -81,7 +81,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
         "2026-11-20 18:30",
         (
             "5 stones, komi 6",
-            "Sato Ken 70 — pending: +1 from 2026-11-20",
+            "Sato Ken 70 — pending: +1 from Nov 20, 2026",
             "My Go Club: the day 2026-11-20 is settled",
             "2–1 against Tanaka Hiroshi: #1 won, #3 lost, #4 won",
             "Dated Nov 17, 2026: it counts on that day",
@@ -143,7 +143,7 @@ NATIVE = {  # the same first hours in each rulebook's own language (issue 13)
         "ja",
         (
             "置き石5子、コミ6目",
-            "Sato Ken 70 — 保留中: 2026-11-20から+1",
+            "Sato Ken 70 — 保留中: 2026/11/20から+1",
             "My Go Club: 2026-11-20を精算しました",
             "Tanaka Hiroshiに2–1：#1 勝ち、#3 負け、#4 勝ち",
             "日付は2026/11/17です",

@@ -110,3 +110,12 @@ def test_dates_weekdays_months_and_numbers_as_each_language_writes_them() -> Non
     assert shown["ja"] == ("2026/11/23", "月曜日", "2026年11月", "6.5")
     assert shown["sv"][1:] == ("måndag", "november 2026", "6,5")
     assert shown["pl"][1:] == ("poniedziałek", "listopad 2026", "6,5")
+
+
+def test_a_day_from_the_rules_is_written_as_the_language_writes_dates() -> None:
+    """The rules pass days as dates: ISO in their English, each language's own form here."""
+    note = Msg("{change} from {date}", change="+1", date=dt.date(2026, 11, 20))
+    assert note == "+1 from 2026-11-20"
+    assert "2026/11/20" in translated(note, "ja")
+    assert translated(note, "en") == "+1 from Nov 20, 2026"
+    assert "2026. nov. 20." in translated(translated(note, "ja"), "hu")  # again from the date
