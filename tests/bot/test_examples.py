@@ -214,3 +214,19 @@ async def test_a_clubs_first_hour_in_its_rulebooks_language(system: str, tmp_pat
         replies = [line for line in text.splitlines() if not line.startswith("> ")]
         leaked = [line for line in replies if ENGLISH_WORDS.search(line)]
         assert leaked == []
+
+
+async def test_the_japanese_chart_is_drawn_as_documented(tmp_path: Path) -> None:
+    """examples/japanese-chart.txt: a Tensuusei club's autumn in Japanese ends with the chart
+    examples/japanese-chart.png shows (Japanese names, labels and dates, no missing glyph:
+    the suite turns matplotlib's warning into an error)."""
+    out = io.StringIO()
+    clock = FakeClock(dt.datetime(2026, 9, 1, 18, 0, tzinfo=ZoneInfo("UTC")))
+    config = Config(db_path=tmp_path / "club.sqlite", charts_dir=tmp_path / "charts")
+    with (EXAMPLES / "japanese-chart.txt").open(encoding="utf-8") as script:
+        assert await run_console(config, source=script, out=out, clock=clock) == 0
+    text = out.getvalue()
+    assert "山田太郎：2026/09/01から2026/11/03までの21件をグラフにしました" in text
+    assert "佐藤健に1–0：#21 勝ち" in text
+    (chart,) = (tmp_path / "charts").glob("*.png")
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
