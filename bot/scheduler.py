@@ -33,7 +33,7 @@ import storage
 from bot.core import format as fmt
 from bot.core.notices import changes_table, finalisation_reply, marked, weekly_reply
 from bot.core.replies import Notice, Reply, Table, Text
-from bot.i18n import _, _n, date_text, translated, using
+from bot.i18n import _, _n, date_text, month_text, translated, using
 from engine.calendar import Phase, month_end
 from engine.system import RatingSystem
 from engine.systems import SYSTEMS
@@ -259,7 +259,7 @@ class Scheduler:
                 continue
             label = day.isoformat()
             done.append(_("day {day} settled", day=label))
-            await self._announce(club, Phase.DAY_END, label, f"day:{label}")
+            await self._announce(club, Phase.DAY_END, date_text(day), f"day:{label}")
         return done
 
     async def _months(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
@@ -276,7 +276,9 @@ class Scheduler:
             key = f"{year:04d}-{month:02d}"
             if key not in ended and await storage.end_month(self.db, club, year, month):
                 done.append(_("month {month} checked", month=key))
-                await self._announce(club, Phase.MONTH_END, key, f"month:{key}")
+                await self._announce(
+                    club, Phase.MONTH_END, month_text(year, month), f"month:{key}"
+                )
             year, month = next_month(year, month)
         return done
 

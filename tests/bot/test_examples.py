@@ -35,7 +35,7 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
         "expired: nobody confirmed it within 48 hours",  # … one expired
         "My Go Club: the week Mar 2\u2009–\u20099, 2026",  # the weekly summary
         "Club games, March 2026 is rated",  # the MGSZ period
-        "the day 2026-04-01 is settled",  # a Tensuusei day
+        "the day Apr 1, 2026 is settled",  # a Tensuusei day
         "Molnár Dóra 3d → 2d",  # the PSG demotion
     ):
         assert shown in text, shown
@@ -82,10 +82,10 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
         (
             "5 stones, komi 6",
             "Sato Ken 70 — pending: +1 from Nov 20, 2026",
-            "My Go Club: the day 2026-11-20 is settled",
+            "My Go Club: the day Nov 20, 2026 is settled",
             "2–1 against Tanaka Hiroshi: #1 won, #3 lost, #4 won",
             "Dated Nov 17, 2026: it counts on that day",
-            "My Go Club: the day 2026-11-17 is settled",
+            "My Go Club: the day Nov 17, 2026 is settled",
         ),
     ),
     "swedish": (
@@ -144,10 +144,10 @@ NATIVE = {  # the same first hours in each rulebook's own language (issue 13)
         (
             "置き石5子、コミ6目",
             "Sato Ken 70 — 保留中: 2026/11/20から+1",
-            "My Go Club: 2026-11-20を精算しました",
+            "My Go Club: 2026/11/20を精算しました",
             "Tanaka Hiroshiに2–1：#1 勝ち、#3 負け、#4 勝ち",
             "日付は2026/11/17です",
-            "My Go Club: 2026-11-17を精算しました",
+            "My Go Club: 2026/11/17を精算しました",
         ),
     ),
     "swedish": (

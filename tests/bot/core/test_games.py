@@ -184,7 +184,7 @@ async def test_result_says_when_a_pairs_fourth_game_of_the_day_will_not_count(
         assert said.text.startswith("Game #") and "will not count" not in said.text
     said = await tensuusei.ok("/result Kovács Anna Nagy Péter B+")
     assert (
-        "Recorded, but it will not count: 4th game between these two players on 2026-04-20 "
+        "Recorded, but it will not count: 4th game between these two players on Apr 20, 2026 "
         "(Tensuusei local rule: 3 games a pair a day)."
     ) in said.text
 
@@ -270,8 +270,8 @@ async def test_a_game_moves_tensuusei_points_at_once(tensuusei: FakeChat) -> Non
     assert await pending(tensuusei, "Kovács Anna") == (-1, Phase.DAY_END)
     assert (await tensuusei.card("Nagy Péter")).rating == 70  # settled points unchanged
     assert said.text.endswith(
-        "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from 2026-04-20 · "
-        "Kovács Anna 94 — pending: −1 from 2026-04-20"
+        "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from Apr 20, 2026 · "
+        "Kovács Anna 94 — pending: −1 from Apr 20, 2026"
     )
 
 
@@ -287,8 +287,8 @@ async def test_result_replies_from_what_recording_returned(
     monkeypatch.setattr(storage, "card", read_again)
     said = await tensuusei.ok("/result Nagy Péter Kovács Anna B+")
     assert said.text.endswith(
-        "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from 2026-04-20 · "
-        "Kovács Anna 94 — pending: −1 from 2026-04-20"
+        "Tensuusei points (Japan): Nagy Péter 70 — pending: +1 from Apr 20, 2026 · "
+        "Kovács Anna 94 — pending: −1 from Apr 20, 2026"
     )
 
 

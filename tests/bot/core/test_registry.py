@@ -143,9 +143,9 @@ async def test_a_duplicate_name_names_the_registered_player(club: FakeChat) -> N
     said = await club.refused("/register Nagy Péter 6k")
     nagy = await club.player("Nagy Péter")
     assert said.text.startswith(
-        f"Nagy Péter ({nagy.rank}, since {nagy.date.isoformat()}) is already registered; to add "
-        "a different person with the same name, register them under a name that tells them "
-        "apart, e.g. Nagy Péter (Szeged)"
+        f"Nagy Péter ({nagy.rank}, since {nagy.date:%b} {nagy.date.day}, {nagy.date.year}) is "
+        "already registered; to add a different person with the same name, register them "
+        "under a name that tells them apart, e.g. Nagy Péter (Szeged)"
     )
 
 
