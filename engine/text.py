@@ -31,10 +31,14 @@ class Msg(str):
     def __new__(
         cls, template: str, /, *, _plural: str | None = None, _n: int | None = None, **args: Any
     ) -> Msg:
+        # a replay makes hundreds of thousands (history notes): built in one go, formatted
+        # only when there is something to put in (a template without arguments is its text)
         if _n is not None:
-            args = {"n": _n, **args}
+            args["n"] = _n
         chosen = template if _plural is None or _n == 1 else _plural
-        return cls.rendered(chosen.format(**args), template, _plural, _n, args)
+        made = str.__new__(cls, chosen.format_map(args) if args else chosen)
+        made.__dict__ = {"template": template, "plural_template": _plural, "n": _n, "args": args}
+        return made
 
     @classmethod
     def rendered(
@@ -47,10 +51,12 @@ class Msg(str):
     ) -> Msg:
         """A message whose text is already rendered (in any language)."""
         made = str.__new__(cls, text)
-        made.template = template
-        made.plural_template = plural_template
-        made.n = n
-        made.args = args
+        made.__dict__ = {
+            "template": template,
+            "plural_template": plural_template,
+            "n": n,
+            "args": args,
+        }
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:

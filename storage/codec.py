@@ -139,9 +139,8 @@ def encode(value: Any) -> Any:
 
 def _encode(value: Any) -> Any:
     """:func:`encode` for any type, subclasses included."""
-    if isinstance(value, Msg):  # a text the bot gives in the club's language: its id and args
-        args = {key: encode(arg) for key, arg in value.args.items()}
-        return {"msg": [str(value), value.template, value.plural_template, value.n, args]}
+    if isinstance(value, Msg):
+        return _msg(value)
     if value is None or isinstance(value, bool | str | int | float):
         return value
     if isinstance(value, Fraction):
@@ -161,6 +160,17 @@ def _encode(value: Any) -> Any:
     if isinstance(value, dict):
         return {"dict": [[encode(k), encode(v)] for k, v in value.items()]}
     raise TypeError(f"cannot store a {type(value).__name__} in a projection: {value!r}")
+
+
+def _msg(value: Msg) -> dict[str, list[Any]]:
+    """A text the bot gives in the club's language: its English, its id and arguments
+    (``{"msg": [text, template, plural, n, args]}``; plain arguments as they are, a replay
+    writes one for most history rows)."""
+    args = {
+        key: arg if type(arg) in _PLAIN else (_msg(arg) if isinstance(arg, Msg) else encode(arg))
+        for key, arg in value.args.items()
+    }
+    return {"msg": [value, value.template, value.plural_template, value.n, args]}
 
 
 def decode(data: Any) -> Any:
