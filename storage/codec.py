@@ -203,6 +203,14 @@ _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=F
 when given options: a third of a rebuild's time went there)."""
 
 
+_ENCODE_NOTE = json.JSONEncoder(
+    separators=(",", ":"), ensure_ascii=False, check_circular=False
+).encode
+"""JSON of a history note: a replay writes one for most rating changes, so without sorting
+keys (a note's arguments keep the order the rules name them in, the same on every replay) or
+checking for cycles (a note nests only notes)."""
+
+
 def dumps(data: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, UTF-8 kept."""
     return _ENCODE(data)
@@ -302,7 +310,7 @@ def change_row(
 def note_text(note: str) -> str:
     """A history note as its column stores it: plain text as it is, a :class:`Msg` as its
     canonical JSON (``{"msg": …}``) so it is shown in the club's language."""
-    return note if type(note) is str else dumps(encode(note))
+    return note if type(note) is str else _ENCODE_NOTE(encode(note))
 
 
 def note_from_text(text: str) -> str:
