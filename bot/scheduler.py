@@ -309,7 +309,7 @@ class Scheduler:
             done.append(_("period {month} rated", month=f"{year:04d}-{month:02d}"))
             seq = await schedules.last_event_seq(self.db, club, "period")
             await self._announce(
-                club, Phase.PERIOD_END, fmt.tournament_title(period.name), f"tournament:{seq}"
+                club, Phase.PERIOD_END, fmt.period_title(year, month), f"tournament:{seq}"
             )
         return done
 

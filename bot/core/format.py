@@ -107,16 +107,12 @@ def tournament_title(name: str) -> str:
     in every language) in the current language (``Club games, November 2026``,
     ``Klubjátszmák, 2026. november``); any other name as the organiser gave it."""
     found = _PERIOD.fullmatch(name)
-    if found is None:
-        return name
-    return _("Club games, {month}", month=month_text(int(found[1]), int(found[2])))
+    return name if found is None else period_title(int(found[1]), int(found[2]))
 
 
-def count(n: int, noun: str) -> str:
-    """``1 club game``, ``3 club games`` (English plurals: the noun takes an s).
-
-    English only: a reply in the club's language counts with ``_n`` (bot.i18n)."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def period_title(year: int, month: int) -> str:
+    """The club-games period of ``year``-``month`` as the current language names it."""
+    return _("Club games, {month}", month=month_text(year, month))
 
 
 def day(d: dt.date | None) -> str:

@@ -749,7 +749,7 @@ async def open_periods(ctx: Context) -> list[OpenPeriod]:
         months.setdefault((game.date.year, game.date.month), []).append(game)
     return [
         OpenPeriod(
-            fmt.tournament_title(fmt.period_name(year, month)),
+            fmt.period_title(year, month),
             games[0].date,
             games[-1].date,
             month_end(year, month),
