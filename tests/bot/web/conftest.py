@@ -15,8 +15,8 @@ from tests.bot.core.fakechat import FakeChat
 FIRST_HOUR = """\
 /register Nagy Péter 5k
 /register Kovács Anna 2d 2090
-/register Szabó Éva 3k
-/register Tóth Bence 1d
+/register Szabó Éva 3k 1830
+/register Tóth Bence 1d 2000
 /result Nagy Péter Kovács Anna B+ h=4 time=60m
 /result Szabó Éva Tóth Bence W+R time=60m date=2026-04-10
 /result Tóth Bence Nagy Péter B+ time=60m date=2026-04-12

@@ -114,7 +114,7 @@ async def test_head_to_head(chat: FakeChat, client: TestClient) -> None:
     html = await (await client.get("/" + urls.head_to_head(chat.club, "en", a, b))).text()
     assert 'id="games"' in html
     assert html.count("<tr") >= 3  # the heading and two games
-    assert "1 won, 1 lost" in html
+    assert "Tóth Bence: 2 won, 0 lost, 0 jigo" in html
 
 
 async def test_a_tournament_page(chat: FakeChat, client: TestClient) -> None:
