@@ -364,6 +364,22 @@ def clauses(parts: Sequence[str]) -> str:
     return text
 
 
+def game_of(source: str, note: str) -> int | None:
+    """The game one rating change belongs to: its source ``game:ID`` (Tensuusei rates a
+    tournament's games one by one under their own sources), else a note that opens with its
+    game, a :class:`~engine.text.Msg` whose argument ``game`` names it — directly or as a
+    nested message (PSG scores a tournament game by game under the tournament's source, each
+    note ``game 12 (round 3): …``). ``None`` for a change of a whole tournament, a period, a
+    day, a registration …"""
+    kind, _, ident = source.partition(":")
+    if kind == "game" and ident.isdecimal():
+        return int(ident)
+    named: object = note
+    while isinstance(named, Msg):
+        named = named.args.get("game")
+    return named if type(named) is int else None
+
+
 def never_rated(game: Game) -> str | None:
     """Why no system rates ``game`` (rules.md, common vocabulary: unplayed games, unknown
     results), in a club member's words; ``None`` for a played game with a result."""

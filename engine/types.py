@@ -153,6 +153,9 @@ class Entry:
     rank: Rank
     registered: bool = True
     country: str | None = None
+    criteria: tuple[tuple[str, str], ...] = ()
+    """The tournament program's criteria for the player (MMS, SOS, …) as ``(title, value)``
+    text pairs, when the results file had them (formats.md); shown, never rated."""
 
 
 # ---------------------------------------------------------------- events of a club's history

@@ -70,6 +70,7 @@ from storage.queries import (
     rating_series,
     rejected,
     standings,
+    tournament_changes,
 )
 from storage.records import (
     Club,
@@ -84,6 +85,7 @@ from storage.records import (
     Recorded,
     SeriesPoint,
     Standing,
+    TournamentChanges,
     TournamentRow,
     Undone,
 )
@@ -126,6 +128,7 @@ __all__ = [
     "SeriesPoint",
     "Standing",
     "StorageError",
+    "TournamentChanges",
     "TournamentRow",
     "Undone",
     "accounts_of",
@@ -195,6 +198,7 @@ __all__ = [
     "suspend_verification",
     "tournament",
     "tournament_by_number",
+    "tournament_changes",
     "tournaments",
     "undo_last",
     "void_game",

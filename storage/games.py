@@ -19,7 +19,7 @@ from engine.timecontrol import TimeControl
 from engine.types import Game, GamePlayed, Result, Tournament
 from storage import log
 from storage import overlay as overlays
-from storage.codec import komi_half_points, result_text, time_text
+from storage.codec import dumps, encode, komi_half_points, result_text, time_text
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
@@ -355,12 +355,15 @@ async def add_entry_row(
     actor: str,
     chat: str | None,
     country: str | None = None,
+    criteria: tuple[tuple[str, str], ...] = (),
 ) -> int:
-    """Append a tournament entry (the rank a player entered with)."""
+    """Append a tournament entry (the rank a player entered with; the criteria its results
+    file gave, as canonical JSON, ``NULL`` for none)."""
     seq = await write.append(log.ENTRY, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO tournament_entries "
-        "(seq, club, tournament, player, rank, registered, country) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "(seq, club, tournament, player, rank, registered, country, criteria) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             write.club,
@@ -369,6 +372,7 @@ async def add_entry_row(
             str(rank),
             int(registered),
             country if country is not None else player.country,
+            dumps(encode(criteria)) if criteria else None,
         ),
     )
     return seq

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from engine.calendar import event_key, start_of
-from engine.system import Card, Value
+from engine.system import Card, Value, game_of
 from engine.text import Msg
 from engine.types import GamePlayed
 from storage import overlay as overlays
@@ -44,8 +44,10 @@ from storage.records import (
     HistoryRow,
     SeriesPoint,
     Standing,
+    TournamentChanges,
 )
-from storage.tournaments import tournaments
+from storage.tournaments import TournamentRef, tournaments
+from storage.tournaments import tournament as tournament_row
 
 __all__ = [
     "card",
@@ -57,6 +59,7 @@ __all__ = [
     "rating_series",
     "rejected",
     "standings",
+    "tournament_changes",
 ]
 
 
@@ -318,6 +321,62 @@ async def _changes(db: Database, cid: int, key: str, start: int) -> dict[int, tu
     return {
         pid: (value_from_text(before), value_from_text(last[pid])) for pid, before in first.items()
     }
+
+
+async def tournament_changes(
+    db: Database, club: ClubRef, tournament: TournamentRef, system: str | None = None
+) -> TournamentChanges:
+    """The rating changes a tournament (its id, or its row) caused under ``system`` (default:
+    the club's current one): each player's over the whole tournament, and game by game where
+    the system rates its games one by one (:func:`engine.system.game_of`).
+
+    The rows are found by the primary key: the tournament's own (``seq`` is the tournament's
+    id, the log position of the fact that rated it) and, should a game of it have been rated
+    on its own, the game's (``seq`` the game's id, source ``game:ID``). An open tournament
+    has none.
+
+    Raises:
+        NotFound: the club has no such tournament.
+    """
+    cid = club_id(club)
+    key = await _system(db, cid, system)
+    row = await tournament_row(db, cid, tournament)
+    if row is None:
+        raise NotFound(Msg("there is no tournament {ref!r} in this club", ref=tournament))
+    games = {
+        gid
+        for (gid,) in await db.fetchall(
+            "SELECT seq FROM games WHERE club = ? AND tournament = ?", (cid, row.id)
+        )
+    }
+    sources = {row.id: None} | {gid: f"game:{gid}" for gid in games}
+    seqs = sorted(sources)
+    found: list[tuple[int, int, int, int, str, str, str, str]] = []
+    for start in range(0, len(seqs), 500):
+        part = seqs[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        found.extend(
+            await db.fetchall(
+                "SELECT moment, seq, idx, player, source, rating_before, rating_after, note "
+                "FROM rating_history WHERE club = ? AND system = ? "
+                f"AND seq IN ({marks})",
+                (cid, key, *part),
+            )
+        )
+    found.sort()
+    players: dict[int, tuple[Value, Value]] = {}
+    by_game: dict[int, dict[int, tuple[Value, Value]]] = {}
+    for _, seq, _, pid, source, before_text, after_text, note in found:
+        wanted = sources[seq]
+        if wanted is not None and source != wanted:
+            continue  # a game's own fact changed something else (not of this tournament)
+        before, after = value_from_text(before_text), value_from_text(after_text)
+        players[pid] = (players[pid][0] if pid in players else before, after)
+        gid = game_of(source, note_from_text(note))
+        if gid is not None and gid in games:
+            mine = by_game.setdefault(gid, {})
+            mine[pid] = (mine[pid][0] if pid in mine else before, after)
+    return TournamentChanges(players, by_game)
 
 
 async def rejected(

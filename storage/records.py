@@ -6,6 +6,7 @@ Repositories return these (or engine types), never cursors (STYLE.md, storage/).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -192,6 +193,21 @@ class HistoryRow:
     rank_after: Rank | None = None
     note: str = ""
     game: GameRow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentChanges:
+    """A tournament's rating changes under one system (the tournament page).
+
+    ``players``: each player's ``(before, after)`` over the whole tournament (the rating
+    before their first change of it, after their last); ``games``: game id → player →
+    ``(before, after)`` of that game, only under systems that rate a tournament game by game
+    (PSG, Tensuusei); empty under those that rate it as a whole (MGSZ, GoR, Swedish) and
+    before the tournament is finalised.
+    """
+
+    players: Mapping[int, tuple[Value, Value]]
+    games: Mapping[int, Mapping[int, tuple[Value, Value]]]
 
 
 class SeriesPoint(NamedTuple):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from engine.text import Msg
 from engine.types import Entry, Game, Tournament
 from storage import log
 from storage import overlay as overlays
-from storage.codec import from_timestamp
+from storage.codec import decode, from_timestamp
 from storage.common import ClubRef, PlayerRef, clean_name, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
@@ -273,19 +274,33 @@ async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
 
 
 async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry]:
-    """A tournament's entries (the latest entry of each player), in entry order."""
+    """A tournament's entries (the latest entry of each player), in entry order, each with
+    the criteria its results file gave (MMS, SOS, …; none for an entry added by hand)."""
     cid = club_id(club)
     row = await _resolve(db, cid, ref)
     taken_back = await overlays.undone(db, cid)
     found: dict[int, Entry] = {}
-    for seq, player, rank, registered, country in await db.fetchall(
-        "SELECT seq, player, rank, registered, country FROM tournament_entries "
+    for seq, player, rank, registered, country, criteria in await db.fetchall(
+        "SELECT seq, player, rank, registered, country, criteria FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (row.id,),
     ):
         if seq not in taken_back:
-            found[player] = Entry(player, Rank.parse(rank), registered == 1, country)
+            found[player] = Entry(
+                player,
+                Rank.parse(rank),
+                registered == 1,
+                country,
+                () if criteria is None else _criteria(criteria),
+            )
     return list(found.values())
+
+
+def _criteria(text: str) -> tuple[tuple[str, str], ...]:
+    """An entry's criteria as stored (storage.games.add_entry_row): ``(title, value)`` pairs,
+    an untitled column's ``criterion N`` still a translatable message."""
+    pairs: tuple[tuple[str, str], ...] = decode(json.loads(text))
+    return pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +487,7 @@ async def import_tournament(
                 actor=actor,
                 chat=chat,
                 country=entry.country,
+                criteria=entry.criteria,
             )
             context.entered.setdefault(seq, set()).add(player.id)
         problems = [

@@ -6,7 +6,8 @@ A file is header lines (``; KEY[value]``), comments (other ``;`` lines) and play
          Schmidt Jonas                   1K DE Mun    31  120 0 0    2-/b0    4+/w2
 
 A player line is: place (blank when tied), name (one or more words), rank, country, club,
-numeric criteria columns (ignored), one round token per round, and optionally ``|PIN``. The
+numeric criteria columns (kept as text under the titles of the ``; Pl Name Rk Co Club MMS
+SOS`` comment), one round token per round, and optionally ``|PIN``. The
 name ends at the first word that starts with a digit (the rank); the round tokens are the
 last ``rounds`` tokens of every line, and every line has the same number of them.
 
@@ -81,6 +82,7 @@ class _Header:
     values: dict[str, tuple[str, int]] = field(default_factory=dict)
     comments: list[str] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
+    titles: tuple[str, ...] | None = None  # the criteria columns' titles, when given
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +207,7 @@ def parse_h9(data: bytes | str) -> TournamentFile:
             club=row.club,
             egd_pin=row.pin,
             place=row.place,
+            criteria=_criteria(row, len(row.rest) - rounds, header.titles),
         )
         for position, row in enumerate(rows, 1)
     )
@@ -254,8 +257,10 @@ def _read_header_line(content: str, number: int, header: _Header) -> None:
         position = match.end()
     if not pairs or content[position:].strip():
         single = _ONE_KEY_RE.match(content)
-        if single is None:
-            return  # a comment, e.g. the column titles "; Pl Name Rk Co Club MMS SOS"
+        if single is None:  # a comment, e.g. the column titles "; Pl Name Rk Co Club MMS SOS"
+            if header.titles is None:
+                header.titles = _criteria_titles(content)
+            return
         pairs = [(single[1], single[2])]
     for raw_key, raw_value in pairs:
         key, value = raw_key.upper(), raw_value.strip()
@@ -371,6 +376,33 @@ def _time_minutes(header: _Header) -> int | None:
             token=value,
         )
     return int(value)
+
+
+def _criteria_titles(comment: str) -> tuple[str, ...] | None:
+    """The criteria columns' titles from a column-title comment (``; Pl Name Rk Co Club MMS
+    SOS``): the words after the name's and the three of rank, country and club; ``None`` when
+    the comment is no title line (its first or second word is not ``Name``)."""
+    words = comment.split()
+    at = next((i for i, word in enumerate(words[:2]) if word.lower() == "name"), None)
+    if at is None:
+        return None
+    return tuple(word.replace("_", " ") for word in words[at + 4 :])
+
+
+def _criteria(
+    row: _Row, count: int, titles: tuple[str, ...] | None
+) -> tuple[tuple[str, str], ...]:
+    """A line's criteria columns as ``(title, value)``: titled by the column-title line, else
+    (and past its titles) ``criterion N`` by the column's number; the ``?`` and ``=`` marks
+    dropped (formats.md), a bare mark read as an empty value."""
+    named = titles or ()
+    return tuple(
+        (
+            named[index] if index < len(named) else Msg("criterion {n}", n=index + 1),
+            value.rstrip("?="),
+        )
+        for index, value in enumerate(row.rest[:count])
+    )
 
 
 def _read_player_line(raw: str, number: int) -> _Row:
@@ -785,20 +817,46 @@ def write_h9(tf: TournamentFile) -> str:
     for bye in tf.byes:
         put(bye.player, bye.round, _BYE_TOKENS[bye.kind])
 
+    titles = _written_titles(tf.players)
+    widths = [
+        max([len(title), *(len(_criterion_text(p.criteria[i][1])) for p in tf.players)])
+        for i, title in enumerate(titles)
+    ]
+    name_width = max([30, *(len(p.name) for p in tf.players)])
     lines = [f"; {key}[{value}]" for key, value in _header_items(tf)]
     lines.append(";")
-    lines.append(f"; {'Pl':>2} {'Name':<30} {'Rk':>3} Co Club")
-    name_width = max([30, *(len(p.name) for p in tf.players)])
+    columns = "".join(f" {title:>{width}}" for title, width in zip(titles, widths, strict=True))
+    lines.append(f"; {'Pl':>2} {'Name':<{name_width}} {'Rk':>3} Co {'Club':<5}{columns}".rstrip())
     for player, row in zip(tf.players, cells, strict=True):
         place = "" if player.place is None else str(player.place)
+        criteria = "".join(
+            f"{_criterion_text(value):>{width}} "
+            for (_, value), width in zip(player.criteria, widths, strict=False)
+        )
         tokens = " ".join(f"{cell or '0-':>7}" for cell in row)
         pin = f"  |{player.egd_pin}" if player.egd_pin else ""
         lines.append(
             f"{place:>4} {player.name:<{name_width}} {player.rank!s:>3} "
             f"{player.country or UNKNOWN_COUNTRY:<2} {player.club or UNKNOWN_CLUB:<5} "
-            f"{tokens}{pin}".rstrip()
+            f"{criteria}{tokens}{pin}".rstrip()
         )
     return "\n".join(lines) + "\n"
+
+
+def _written_titles(players: tuple[FilePlayer, ...]) -> tuple[str, ...]:
+    """The criteria columns to write: every player's, when all have the same titles (a file
+    read from h9); none otherwise (a tournament entered by hand or from OpenGotha XML)."""
+    if not players:
+        return ()
+    titles = tuple(title for title, _ in players[0].criteria)
+    if any(tuple(title for title, _ in p.criteria) != titles for p in players):
+        return ()
+    return tuple("_".join(title.split()) for title in titles)
+
+
+def _criterion_text(value: str) -> str:
+    """A criterion's value as written: an empty one (read from a bare ``?``) as ``?``."""
+    return value or "?"
 
 
 def _header_items(tf: TournamentFile) -> list[tuple[str, str]]:

@@ -56,6 +56,10 @@ class FilePlayer:
     club: str | None = None
     egd_pin: str | None = None
     place: int | None = None
+    criteria: tuple[tuple[str, str], ...] = ()
+    """The line's criteria columns (h9: MMS, SOS, …) as ``(title, value)`` text pairs, in
+    file order: titled by the file's column-title comment, else ``criterion N``; empty when
+    the file has none (OpenGotha XML, a tournament entered by hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +329,7 @@ def to_engine(
             rank=p.rank,
             registered=player_ids[p.position] in registered,
             country=p.country,
+            criteria=p.criteria,
         )
         for p in tf.players
     )

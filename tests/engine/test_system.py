@@ -363,3 +363,19 @@ def test_systems_without_an_activity_rule_say_so(key: str) -> None:
     activity = SYSTEMS[key]().activity
     assert activity.months == 12
     assert "sets no activity rule" in activity.rule
+
+
+def test_game_of_a_change_from_its_source_or_its_notes_game() -> None:
+    from engine.system import game_of
+    from engine.text import Msg
+
+    assert game_of("game:12", "") == 12
+    psg = Msg(
+        "{game}: {notes}", game=Msg("game {game} (round {round})", game=7, round=3), notes=""
+    )
+    assert game_of("tournament:5", psg) == 7
+    assert game_of("tournament:5", Msg("game {game}", game=8)) == 8
+    assert game_of("tournament:5", "game 7: win") is None  # plain text names nothing
+    assert game_of("tournament:5", Msg("{n} games", n=3)) is None
+    assert game_of("day:2026-11-20", Msg("{game}", game="x")) is None
+    assert game_of("game:x", "") is None

@@ -2,32 +2,43 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from engine.calendar import Phase
 from engine.ranks import Rank
 from engine.system import Pending
-from engine.types import Result
+from engine.timecontrol import TimeControl
+from engine.types import Result, Tournament
 from storage import (
     Club,
     Database,
     NotFound,
     Player,
     StorageError,
+    TournamentChanges,
     card,
+    create_tournament,
     export_rows,
+    finalise_tournament,
     history,
     ledger,
     month_changes,
+    open_db,
     placed_card,
     rating_series,
+    register_player,
     rejected,
     set_setting,
     standings,
+    tournament_changes,
     void_game,
 )
+from storage.clubs import create_club
 from tests.storage.conftest import DAY, ORGANISER, game, player
 
 
@@ -234,3 +245,130 @@ async def test_month_changes_are_read_again_after_a_write(
         anna.id: (99, 100),
         bela.id: (101, 100),
     }
+
+
+# ---------------------------------------------------------------- a tournament's changes
+
+CUP = Tournament(0, "Spring Cup", DAY, DAY + dt.timedelta(days=1), rounds=2)
+OTHER = dataclasses.replace(CUP, name="Other")
+
+
+async def test_tournament_changes_of_a_tournament_rated_as_a_whole(
+    db: Database, club: Club, four: list[Player]
+) -> None:
+    anna, bela, csaba, dora = four
+    cup = await create_tournament(db, club, CUP, actor=ORGANISER)
+    other = await create_tournament(db, club, OTHER, actor=ORGANISER)
+    await game(db, club, anna, bela, tournament=cup.id, round=1)
+    await game(db, club, anna, csaba, tournament=cup.id, round=2)
+    await game(db, club, csaba, dora, tournament=other.id, round=1)
+    await game(db, club, bela, anna)  # a club game the same day
+    assert await tournament_changes(db, club, cup.id) == TournamentChanges({}, {})  # open
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    await finalise_tournament(db, club, other, actor=ORGANISER)
+    found = await tournament_changes(db, club, cup.id)
+    # the plus system rates the tournament as a whole, on its last day (after the club game)
+    assert found.players == {anna.id: (99, 101), bela.id: (101, 100), csaba.id: (100, 99)}
+    assert found.games == {}
+    assert (await tournament_changes(db, club, other.id)).players == {
+        csaba.id: (99, 100),
+        dora.id: (100, 99),
+    }
+    with pytest.raises(NotFound):
+        await tournament_changes(db, club, 999)
+
+
+@pytest.fixture
+async def real(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_db(tmp_path / "real.sqlite")  # the real rating systems
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+HOUR = TimeControl.parse("60m 3x30s japanese")
+
+
+async def _real_cup(db: Database) -> tuple[Club, list[Player], int, list[int]]:
+    club = await create_club(db, "Real Club", "mgsz", actor=ORGANISER)
+    # Tensuusei's points of a day settle at the club's end of day (local rule 2) unless off
+    await set_setting(db, club, "tensuusei.settle_end_of_day", "off", actor=ORGANISER, since=DAY)
+    members = [
+        await register_player(
+            db, club, name, Rank.parse(rank), rating=elo, date=DAY, actor=ORGANISER
+        )
+        for name, rank, elo in (
+            ("Nagy Péter", "2k", 1870),
+            ("Kovács Anna", "1k", 1930),
+            ("Szabó Éva", "3k", 1820),
+        )
+    ]
+    end = DAY + dt.timedelta(days=1)
+    cup = await create_tournament(
+        db, club, Tournament(0, "Real Cup", DAY, end, 3, time=HOUR), actor=ORGANISER
+    )
+    gids = []
+    for number, (black, white) in enumerate(((0, 1), (1, 2), (2, 0))):
+        row = await game(
+            db,
+            club,
+            members[black],
+            members[white],
+            Result.BLACK if number != 1 else Result.WHITE,
+            komi=6,
+            time=HOUR,
+            date=end,
+            tournament=cup.id,
+            round=number + 1,
+        )
+        gids.append(row.id)
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    return club, members, cup.id, gids
+
+
+async def test_tournament_changes_under_mgsz_are_the_whole_tournaments(real: Database) -> None:
+    club, members, cup, _ = await _real_cup(real)
+    found = await tournament_changes(real, club, cup, system="mgsz")
+    assert found.games == {}
+    assert set(found.players) == {each.id for each in members}
+    rows = [
+        line
+        for each in members
+        for line in await history(real, club, each, system="mgsz")
+        if line.source == f"tournament:{cup}"
+    ]
+    assert len(rows) == 3  # one row a player: the tournament rated as a whole
+    for line, each in zip(rows, members, strict=True):
+        assert found.players[each.id] == (line.rating_before, line.rating_after)
+    assert found.players[members[0].id][0] == 1870
+
+
+@pytest.mark.parametrize("system", ["psg", "tensuusei"])
+async def test_tournament_changes_game_by_game(real: Database, system: str) -> None:
+    club, members, cup, gids = await _real_cup(real)
+    found = await tournament_changes(real, club, cup, system=system)
+    # every game of the three: its two players' changes, in round order
+    assert set(found.games) == set(gids)
+    pairs = ((0, 1), (1, 2), (2, 0))
+    for gid, (black, white) in zip(gids, pairs, strict=True):
+        assert set(found.games[gid]) == {members[black].id, members[white].id}
+    for each in members:
+        rows = [
+            line
+            for line in reversed(await history(real, club, each, system=system))
+            if line.seq == cup
+        ]
+        assert len(rows) == 2  # a row for each of their two games
+        assert found.players[each.id] == (rows[0].rating_before, rows[-1].rating_after)
+        mine = [found.games[gid][each.id] for gid in gids if each.id in found.games[gid]]
+        assert mine == [(line.rating_before, line.rating_after) for line in rows]
+
+
+async def test_tournament_changes_under_tensuusei_settled_at_the_day_end(real: Database) -> None:
+    club, _, cup, _ = await _real_cup(real)
+    await set_setting(real, club, "tensuusei.settle_end_of_day", "on", actor=ORGANISER, since=DAY)
+    # the points wait for the day's end, which settles the whole day (its own rows)
+    assert await tournament_changes(real, club, cup, system="tensuusei") == TournamentChanges(
+        {}, {}
+    )

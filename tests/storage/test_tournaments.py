@@ -12,6 +12,7 @@ import pytest
 from engine.errors import RuleError
 from engine.ranks import Rank
 from engine.systems import SYSTEMS
+from engine.text import Msg
 from engine.types import Entry, Game, Importance, Result, Tournament
 from storage import (
     BatchError,
@@ -208,6 +209,28 @@ class TestImport:
         # the fake rates only games between registered entries: Nagy beat Éva
         assert (await card(db, club, pair[0])).rating == 101
         assert (await card(db, club, eva)).rating == 99
+
+    async def test_the_files_criteria_are_kept_on_the_entries(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        criteria = (("MMS", "33"), ("SOS", "128"), (Msg("criterion {n}", n=3), ""))
+        result = await import_tournament(
+            db,
+            club,
+            CUP,
+            players={1: pair[0], 2: NewPlayer("Szabó Éva", Rank.kyu(9))},
+            entries=[Entry(1, Rank.kyu(4), criteria=criteria), Entry(2, Rank.kyu(9))],
+            games=self.GAMES[:1],
+            actor=ORGANISER,
+        )
+        (eva,) = result.created
+        found = {e.player: e.criteria for e in await entries(db, club, CUP.name)}
+        assert found == {pair[0].id: criteria, eva.id: ()}
+        title = found[pair[0].id][2][0]  # an untitled column's name stays translatable
+        assert isinstance(title, Msg) and title.template == "criterion {n}"
+        # an entry added by hand replaces the file's and has none
+        await add_entry(db, club, result.tournament, pair[0], Rank.kyu(4), actor=ORGANISER)
+        assert (await entries(db, club, CUP.name))[0] == Entry(pair[0].id, Rank.kyu(4))
 
     async def test_any_problem_writes_nothing(
         self, db: Database, club: Club, pair: tuple[Player, Player]

@@ -72,6 +72,18 @@ EXAMPLE_PLAYERS = [
 ]
 
 
+# the criteria columns under "; Pl Name Rk Co Club MMS SOS", and two more without a title
+EXAMPLE_CRITERIA = {
+    position: (("MMS", mms), ("SOS", sos), ("criterion 3", "0"), ("criterion 4", "0"))
+    for position, mms, sos in (
+        (1, "33", "128"),
+        (2, "31", "127"),
+        (3, "31", "120"),
+        (4, "29", "110"),
+    )
+}
+
+
 @pytest.mark.parametrize(
     "position, line, name, rank, country, club, place",
     EXAMPLE_PLAYERS,
@@ -88,7 +100,9 @@ def test_example_players(
     place: int | None,
 ) -> None:
     player = example.player(position)
-    assert player == FilePlayer(position, line, name, rank, False, country, club, None, place)
+    assert player == FilePlayer(
+        position, line, name, rank, False, country, club, None, place, EXAMPLE_CRITERIA[position]
+    )
     assert player.line == line
 
 
@@ -233,6 +247,50 @@ def test_criteria_columns_may_carry_question_marks_and_equals() -> None:
     )
     assert tf.rounds == 2
     assert tf.byes == (FileBye(2, 1, "win"), FileBye(2, 2, "half"))
+    # no title line: the columns are numbered; the marks are dropped, a bare mark is empty
+    assert [p.criteria for p in tf.players] == [
+        (("criterion 1", "12"), ("criterion 2", "3"), ("criterion 3", "1.5")),
+        (("criterion 1", "11"), ("criterion 2", "4"), ("criterion 3", "")),
+    ]
+
+
+def test_criteria_are_named_by_the_column_titles() -> None:
+    tf = parse_h9(
+        h9(
+            "   1 Kiss Ádám 3k HU Bp  12=  30  2+/w0",
+            "   2 Nagy Éva 4k HU Bp   11   31  1-/b0",
+            header="; DT[2026-04-11]\n;\n; Pl Name          Rk Co Club  MMS  SOS  1",
+        )
+    )
+    assert [p.criteria for p in tf.players] == [
+        (("MMS", "12"), ("SOS", "30")),
+        (("MMS", "11"), ("SOS", "31")),
+    ]
+
+
+def test_criteria_titles_fewer_than_the_columns_number_the_rest() -> None:
+    tf = parse_h9(
+        h9(
+            "   1 Kiss Ádám 3k HU Bp  2  12?  2+/w0",
+            "   2 Nagy Éva 4k HU Bp   1  11   1-/b0",
+            header="; DT[2026-04-11]\n; Num Name Rank Co Club NBW",
+        )
+    )
+    assert tf.player(1).criteria == (("NBW", "2"), ("criterion 2", "12"))
+
+
+def test_a_file_without_criteria_has_none() -> None:
+    tf = parse_h9(h9("   1 Kiss Ádám 3k HU Bp 2+/w0", "   2 Nagy Éva 4k HU Bp 1-/b0"))
+    assert [p.criteria for p in tf.players] == [(), ()]
+
+
+def test_criteria_columns_are_written_back_under_their_titles() -> None:
+    tf = parse_h9(read("formats_example.h9"))
+    written = write_h9(tf)
+    title = next(line for line in written.splitlines() if "Name" in line)
+    assert title.split()[-4:] == ["MMS", "SOS", "criterion_3", "criterion_4"]
+    assert "33" in written.splitlines()[10].split()
+    assert parse_h9(written).players == tf.players
 
 
 EVEN_CASES = [
@@ -584,8 +642,8 @@ def test_written_file_is_plain_h9() -> None:
         "; TM[60]",
         "; CM[4 rounds, McMahon, 60 min + 3x30 s byo-yomi]",
     ]
-    assert lines[10].split() == ["1", "Nagy", "Péter", "3d", "HU", "Bp", "4+/w0", "2+/b0",
-                                 "3+/w0", "3-!w0"]  # fmt: skip
+    assert lines[10].split() == ["1", "Nagy", "Péter", "3d", "HU", "Bp", "33", "128", "0", "0",
+                                 "4+/w0", "2+/b0", "3+/w0", "3-!w0"]  # fmt: skip
     assert lines[12].split()[:2] == ["Schmidt", "Jonas"]  # the blank place stays blank
 
 
@@ -631,12 +689,15 @@ words = st.text(NAME_LETTERS, min_size=1, max_size=8).filter(lambda w: w[0] not 
 names = st.lists(words, min_size=1, max_size=3).map(" ".join)
 header_text = st.text(string.ascii_letters + string.digits + " ,.-áé", min_size=1, max_size=20)
 header_values = header_text.map(str.strip).filter(bool)
+criteria_values = st.from_regex(r"\A(?:[0-9]{1,3}(?:\.5)?|½|)\Z")
 
 
 @st.composite
 def tournaments(draw: st.DrawFn) -> TournamentFile:
     n = draw(st.integers(2, 10))
     rounds = draw(st.integers(1, 4))
+    titles = draw(st.lists(st.sampled_from(["MMS", "SOS", "SOSOS", "NBW", "criterion 2"]),
+                           max_size=3))  # fmt: skip
     rule = draw(st.none() | st.integers(0, 12))
     players = tuple(
         FilePlayer(
@@ -649,6 +710,8 @@ def tournaments(draw: st.DrawFn) -> TournamentFile:
                       .filter(lambda c: c.lower() != "xxxx")),
             egd_pin=draw(st.none() | st.from_regex(r"\A[1-9][0-9]{7}\Z")),
             place=draw(st.none() | st.integers(1, 99)),
+            criteria=tuple(zip(titles, draw(st.lists(criteria_values, min_size=len(titles),
+                                                     max_size=len(titles))), strict=True)),
         )
         for i in range(1, n + 1)
     )  # fmt: skip

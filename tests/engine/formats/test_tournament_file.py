@@ -42,6 +42,11 @@ def example() -> TournamentFile:
 IDS = {1: 101, 2: 102, 3: 103, 4: 104}
 
 
+def criteria(mms: str, sos: str) -> tuple[tuple[str, str], ...]:
+    """A line's criteria in the formats.md example: MMS, SOS and two untitled columns."""
+    return (("MMS", mms), ("SOS", sos), ("criterion 3", "0"), ("criterion 4", "0"))
+
+
 def test_to_engine_on_the_formats_example(example: TournamentFile) -> None:
     tournament, entries, games = to_engine(example, IDS, {101, 102, 104}, 7, 500)
     assert tournament == Tournament(
@@ -59,10 +64,10 @@ def test_to_engine_on_the_formats_example(example: TournamentFile) -> None:
     )
     assert tournament.time is not None and tournament.time.extended_minutes() == 60
     assert entries == (
-        Entry(101, Rank.dan(3), True, "HU"),
-        Entry(102, Rank.dan(2), True, "HU"),
-        Entry(103, Rank.kyu(1), False, "DE"),  # a guest: not registered
-        Entry(104, Rank.kyu(5), True, "HU"),
+        Entry(101, Rank.dan(3), True, "HU", criteria("33", "128")),
+        Entry(102, Rank.dan(2), True, "HU", criteria("31", "127")),
+        Entry(103, Rank.kyu(1), False, "DE", criteria("31", "120")),  # a guest: not registered
+        Entry(104, Rank.kyu(5), True, "HU", criteria("29", "110")),
     )
     time = TimeControl(base_s=3600)
     common = {"tournament": 7, "time": time, "board": 19}
