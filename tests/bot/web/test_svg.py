@@ -4,9 +4,11 @@ and classes (the pages' CSP forbids inline style), fast."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 import xml.etree.ElementTree as ET
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -307,3 +309,79 @@ def test_a_thousand_points_draw_in_milliseconds() -> None:
     assert len(polyline_points(ET.fromstring(text))) == 1000
     # about 4 ms on a busy 2-core machine; matplotlib's SVG took 150 ms
     assert best < 0.05
+
+
+# the colours: every text on its background passes WCAG AA (hoshi.css lists the ratios)
+
+CSS = Path(svg.__file__).parent / "static" / "hoshi.css"
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2.1 relative luminance of ``#rrggbb``."""
+    channels = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def blend(colour: str, alpha: float, under: str) -> str:
+    mixed = (
+        round(alpha * int(colour[i : i + 2], 16) + (1 - alpha) * int(under[i : i + 2], 16))
+        for i in (1, 3, 5)
+    )
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def schemes() -> dict[str, dict[str, str]]:
+    """The colour variables of hoshi.css's light, dark and print ``:root`` blocks."""
+    blocks = re.findall(r":root\s*\{([^}]*)\}", CSS.read_text(encoding="utf-8"))
+    found = [dict(re.findall(r"--([\w-]+):\s*(#[0-9a-f]{6}|[\d.]+);", block)) for block in blocks]
+    light, dark, paper = found
+    return {"light": light, "dark": dark, "print": {**light, **paper}}
+
+
+def test_the_stylesheet_has_a_light_a_dark_and_a_print_scheme() -> None:
+    text = CSS.read_text(encoding="utf-8")
+    assert "@media (prefers-color-scheme: dark)" in text and "@media print" in text
+    assert set(schemes()["dark"]) >= {"bg", "text", "muted", "link", "zebra", "thead"}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark", "print"])
+def test_every_text_colour_passes_wcag_aa_on_every_background(scheme: str) -> None:
+    colours = schemes()[scheme]
+    low = [
+        (text, ground, round(contrast(colours[text], colours[ground]), 2))
+        for text in ("text", "muted", "link", "visited")
+        for ground in ("bg", "zebra", "thead")
+        if contrast(colours[text], colours[ground]) < 4.5
+    ]
+    low += [
+        (text, "head-bg", round(contrast(colours[text], colours["head-bg"]), 2))
+        for text in ("head-text", "head-link")
+        if contrast(colours[text], colours["head-bg"]) < 4.5
+    ]
+    assert low == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_focus_ring_and_the_chart_stand_out_and_its_labels_read_on_the_bands(
+    scheme: str,
+) -> None:
+    colours = schemes()[scheme]
+    assert contrast(colours["focus"], colours["bg"]) >= 3
+    assert contrast(colours["chart-ink"], colours["bg"]) >= 3
+    for band in svg.BANDS:
+        under = blend(band, float(colours["band-opacity"]), colours["bg"])
+        assert contrast(colours["muted"], under) >= 4.5
+        assert contrast(colours["text"], under) >= 4.5
+
+
+def test_the_chart_s_own_colours_read_on_a_light_page_without_the_stylesheet() -> None:
+    for band in svg.BANDS:
+        under = blend(band, float(svg.BAND_OPACITY), "#ffffff")
+        assert contrast(svg.TEXT, under) >= 4.5 and contrast(svg.MUTED, under) >= 4.5
+    assert contrast(svg.INK, "#ffffff") >= 3 and contrast(svg.MARKER, "#ffffff") >= 3
