@@ -39,7 +39,7 @@ from babel import Locale
 from babel.dates import DateTimeFormat, format_skeleton, get_date_format, parse_pattern
 
 from bot.core import format as fmt
-from bot.i18n import _, _n, current
+from bot.i18n import _, _n, current, using
 
 if TYPE_CHECKING:  # bot.chart imports matplotlib, which a page never needs
     from babel.dates import DateTimePattern
@@ -182,8 +182,10 @@ def _description(dates: list[dt.date], values: list[float]) -> str:
     first, last = _date_text(language, dates[0]), _date_text(language, dates[-1])
     low, high = _value_text(language, min(values)), _value_text(language, max(values))
     if len(values) == 1:
+        # TRANSLATORS: the web page's rating chart, told to a screen reader ({value}: 1720)
         return _("One rating, {value}, on {date}.", value=low, date=first)
     if first == last:
+        # TRANSLATORS: the web page's rating chart, told to a screen reader: all on one day
         return _n(
             "{n} rating on {date}, lowest {low}, highest {high}.",
             "{n} ratings on {date}, lowest {low}, highest {high}.",
@@ -192,6 +194,7 @@ def _description(dates: list[dt.date], values: list[float]) -> str:
             low=low,
             high=high,
         )
+    # TRANSLATORS: the web page's rating chart, told to a screen reader ({low}: 1720)
     return _n(
         "{n} rating from {first} to {last}, lowest {low}, highest {high}.",
         "{n} ratings from {first} to {last}, lowest {low}, highest {high}.",
@@ -422,8 +425,9 @@ def _date_text(language: str, day: dt.date) -> str:
 @functools.lru_cache(maxsize=65536)
 def _value_text(language: str, value: float | Fraction) -> str:
     """A rating as the bot's replies show it in ``language`` (:func:`bot.core.format.value`:
-    ``1720``, ``37,5``), with a true minus; ``language`` is the current one (the cache's key)."""
-    return fmt.value(Fraction(value)).replace("-", "\u2212")
+    ``1720``, ``37,5``), with a true minus."""
+    with using(language):
+        return fmt.value(Fraction(value)).replace("-", "\u2212")
 
 
 def _text_width(text: str, size: float) -> float:
