@@ -87,6 +87,9 @@ def chart_svg(data: ChartData, *, width: int = 720, height: int = 320) -> str:
 
     Returns:
         The ``<svg>`` element, every text escaped, in the current language.
+
+    Raises:
+        ValueError: the size leaves no room to plot beside the axes' labels.
     """
     dates = [day for day, _value in data.points]
     values = [float(value) for _day, value in data.points]
@@ -107,6 +110,8 @@ def chart_svg(data: ChartData, *, width: int = 720, height: int = 320) -> str:
     )
     top, bottom = 10.0, FONT * 2 + 10.0
     plot_w, plot_h = width - left - right, height - top - bottom
+    if plot_w < 4 * FONT or plot_h < 4 * FONT:
+        raise ValueError(f"a {width}×{height} chart is too small for its axes' labels")
 
     def y_of(value: float) -> float:
         return top + (y_high - value) / (y_high - y_low) * plot_h

@@ -385,3 +385,17 @@ def test_the_chart_s_own_colours_read_on_a_light_page_without_the_stylesheet() -
         under = blend(band, float(svg.BAND_OPACITY), "#ffffff")
         assert contrast(svg.TEXT, under) >= 4.5 and contrast(svg.MUTED, under) >= 4.5
     assert contrast(svg.INK, "#ffffff") >= 3 and contrast(svg.MARKER, "#ffffff") >= 3
+
+
+def test_a_value_is_written_in_the_language_asked_for_whatever_the_current_one() -> None:
+    svg._value_text.cache_clear()
+    with using("en"):
+        assert svg._value_text("sv", 37.25) == "37,25"
+    with using("sv"):
+        assert svg._value_text("en", 37.25) == "37.25"
+
+
+@pytest.mark.parametrize(("width", "height"), [(100, 320), (720, 40)])
+def test_a_picture_too_small_for_its_axes_is_refused(width: int, height: int) -> None:
+    with pytest.raises(ValueError, match="too small"):
+        chart_svg(MGSZ, width=width, height=height)
