@@ -42,6 +42,7 @@ __all__ = [
     "language_of",
     "month_text",
     "number_text",
+    "own_name",
     "terminal_language",
     "translated",
     "using",
@@ -79,6 +80,13 @@ def language_name(language: str) -> str:
     """The name of ``language`` in the current one (Babel: ``magyar``, ``日本語``,
     ``Hungarian``)."""
     return Locale.parse(language).get_display_name(current()) or language
+
+
+def own_name(language: str) -> str:
+    """The name of ``language`` in itself, as a language switch shows it (``English``,
+    ``Magyar``, ``日本語``, ``Svenska``, ``Polski``)."""
+    name = Locale.parse(language).get_display_name(language) or language
+    return name[:1].upper() + name[1:]
 
 
 def terminal_language(environ: Mapping[str, str] | None = None) -> str | None:

@@ -22,14 +22,14 @@ from bot.core.handlers.ratings import (
     status_text,
 )
 from bot.core.notices import marked
-from bot.i18n import LANGUAGES, _, _n, date_text, language_name, month_text, translated
+from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
 from bot.web.render import render
 from bot.web.svg import chart_svg
 from engine.formats import fold_name
 from engine.system import Value
 from engine.systems import activity_of, system_named
-from engine.types import Result
+from engine.types import Entry, Result
 from storage.changes import game_changes
 from storage.errors import StorageError
 from storage.games import tournament_games
@@ -100,7 +100,7 @@ def _layout(path: str, lang: str, title: str, shown: Shown | None, other: str) -
     layout = Layout(path, lang, title, shown)
     for code in LANGUAGES:
         href = None if code == lang else urls.relative(path, other.format(lang=code))
-        layout.languages.append((code, language_name(code), href))
+        layout.languages.append((code, own_name(code), href))
     if shown is not None:
         club = shown.club
         layout.links = [
@@ -587,7 +587,7 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
                 wins[pid] += 0.5
     criteria_names: list[str] = []
     for entry in entries:
-        for name, _text in getattr(entry, "criteria", ()):
+        for name, _text in entry.criteria:
             if name not in criteria_names:
                 criteria_names.append(name)
     by_player = {e.player: e for e in entries}
@@ -612,7 +612,7 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
         if found is not None and found[0] is not None:
             delta = fmt.difference(found[0], found[1])
             change, change_value = change_text(found[0], found[1], full=True), _sortable(delta)
-        values = dict(getattr(entry, "criteria", ()) or ())
+        values = dict(entry.criteria) if entry is not None else {}
         lines.append(
             StandingLine(
                 place=place,
@@ -668,8 +668,9 @@ def _fraction(x: float) -> Value:
     return Fraction(x).limit_denominator(2)
 
 
-def _criterion(entry: object, name: str) -> float:
-    values = dict(getattr(entry, "criteria", ()) or ())
+def _criterion(entry: Entry | None, name: str) -> float:
+    """A tournament file's criterion (MMS, SOS) of the entry as a number (0 when absent)."""
+    values = dict(entry.criteria) if entry is not None else {}
     try:
         return float(values.get(name, "0").replace(",", "."))
     except ValueError:
@@ -709,7 +710,7 @@ def not_found_page(lang: str, path: str = "404.html") -> Page:
     """The answer to an address with no page: the same for a club that keeps its pages off
     and for one that does not exist."""
     layout = _layout(path, lang, _("Page not found"), None, path)
-    layout.languages = [(lang, language_name(lang), None)]  # no page in any language
+    layout.languages = [(lang, own_name(lang), None)]  # no page in any language
     return _page("not_found.html", layout, home=urls.relative(path, ""))
 
 

@@ -57,7 +57,9 @@ async def test_a_club_with_its_pages_off_is_not_found(chat: FakeChat, client: Te
     assert chat.club.name not in await front.text()
 
 
-async def test_every_answer_carries_the_security_headers(chat: FakeChat, client: TestClient) -> None:
+async def test_every_answer_carries_the_security_headers(
+    chat: FakeChat, client: TestClient
+) -> None:
     for path in ("/", "/static/hoshi.css", "/nowhere", "/" + urls.ranking(chat.club, "hu")):
         response = await client.get(path)
         for header, value in SECURITY_HEADERS.items():
@@ -75,7 +77,9 @@ async def test_names_are_text_never_markup(tmp_path: Path) -> None:
     try:
         await chat.ok('/register "<script>alert(1)</script> & Co" 10k')
         async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
-            html = await (await client.get("/" + urls.ranking(chat.club, "en", everyone=True))).text()
+            html = await (
+                await client.get("/" + urls.ranking(chat.club, "en", everyone=True))
+            ).text()
             assert "<script>alert" not in html
             assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in html
     finally:
