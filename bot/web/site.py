@@ -176,6 +176,11 @@ class SiteRefresher:
             if not self._again:
                 return
 
+    async def settled(self) -> None:
+        """Wait until the refresh under way (if any) has written the site."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()

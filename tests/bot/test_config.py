@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, DiscordConfig, TelegramConfig, load_config
+from bot.config import (
+    Config,
+    ConfigError,
+    DiscordConfig,
+    TelegramConfig,
+    WebConfig,
+    load_config,
+)
 from bot.i18n import translated, using
 
 
@@ -175,3 +182,41 @@ def test_a_boolean_is_not_a_port(tmp_path: Path) -> None:
     path = write(tmp_path, "[telegram]\nwebhook_port = true\n")
     with pytest.raises(ConfigError, match="webhook_port"):
         load_config(path, env={})
+
+
+def test_the_web_section(tmp_path: Path) -> None:
+    assert load_config(env={}).web == WebConfig()
+    path = write(
+        tmp_path,
+        """
+        [web]
+        enabled = true
+        host = "0.0.0.0"
+        port = 8088
+        base_url = "https://go.example.org/hoshi/"
+        site_dir = "~/site"
+        """,
+    )
+    assert load_config(path, env={}).web == WebConfig(
+        True, "0.0.0.0", 8088, "https://go.example.org/hoshi", Path("~/site").expanduser()
+    )
+    port_only = write(tmp_path, "[web]\nport = 9000\n")
+    assert load_config(port_only, env={}).web.base_url == "http://127.0.0.1:9000"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[web]\nenabled = 'yes'\n", "[web] enabled must be true or false, not 'yes'"),
+        ("[web]\nport = 70000\n", "[web] port must be a whole number from 0 to 65535"),
+        ("[web]\nport = true\n", "[web] port must be a whole number"),
+        ("[web]\nbase_url = 'go.example.org'\n", "[web] base_url must be a web address"),
+        ("[web]\nsite_dir = 5\n", "[web] site_dir must be text"),
+        ("[web]\nsecret = 1\n", "unknown key 'secret' in [web]"),
+    ],
+    ids=["enabled", "port-range", "port-bool", "base-url", "site-dir", "unknown"],
+)
+def test_web_config_errors(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text), env={})
+    assert message in str(caught.value)

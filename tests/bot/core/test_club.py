@@ -703,3 +703,26 @@ def test_a_settings_refusal_from_a_msg_names_the_command() -> None:
     assert _with_command(error, "komi", "/club komi") == (
         "komi takes a whole or half point from -50 to 50, not 'lots' (e.g. /club komi 6.5)"
     )
+
+
+async def test_club_web_on_and_off(club: FakeChat) -> None:
+    """/club web on|off (issue 14): on, the reply gives the address and /top and /rating carry
+    the link; off, the link goes; a player may not switch it."""
+    slug = f"{club.club.id}-budapest-go-club"
+    refused = await club.say("/club web on", as_=PLAYER)
+    assert refused.error and not (await settings(club)).web
+    on = await club.ok("/club web on")
+    assert f"http://127.0.0.1:8080/{slug}/en/" in on.text
+    assert "hoshi web" in on.text  # the server is not started by hoshi run without [web]
+    assert (await settings(club)).web
+    top = await club.ok("/top")
+    assert f"On the web: http://127.0.0.1:8080/{slug}/en/" in top.text
+    rating = await club.ok("/rating Nagy Péter")
+    link = rf"On the web: http://127.0.0.1:8080/{slug}/en/players/\d+\.html"
+    assert re.search(link, rating.text)
+    off = await club.ok("/club web off")
+    assert "not found" in off.text
+    assert "On the web" not in (await club.ok("/top")).text
+    bad = await club.say("/club web maybe")
+    assert bad.error and "/club web on" in bad.text
+    assert "web" in (await club.ok("/club settings")).text

@@ -1,0 +1,84 @@
+"""``hoshi site --out DIR``: the same pages as files; every link in them leads to a file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from bot.web import urls
+from bot.web.site import SiteRefresher, write_site
+from tests.bot.core.fakechat import FakeChat
+from tests.bot.web.conftest import club_with_games
+
+LINK = re.compile(r'(?:href|src)="([^"]+)"')
+
+
+def broken_links(root: Path) -> list[tuple[str, str]]:
+    """Every relative link of every page that leads to no file (a folder: its index.html)."""
+    broken = []
+    for page in root.rglob("*.html"):
+        for link in LINK.findall(page.read_text(encoding="utf-8")):
+            parts = urlsplit(link)
+            if parts.scheme or link.startswith("#"):
+                continue
+            target = (page.parent / unquote(parts.path)).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                broken.append((str(page.relative_to(root)), link))
+    return broken
+
+
+async def test_the_site_holds_every_page_and_no_broken_link(
+    chat: FakeChat, tmp_path: Path
+) -> None:
+    out = tmp_path / "site"
+    done = await write_site(chat.db, out)
+    slug = urls.club_slug(chat.club)
+    for lang in ("en", "hu", "ja", "sv", "pl"):
+        for page in ("index.html", "all.html", "tournaments/index.html", "tournaments/1.html"):
+            assert (out / slug / lang / page).is_file(), (lang, page)
+        assert len(list((out / slug / lang / "players").glob("*.html"))) == 4
+    for name in ("players.csv", "games.csv", "ratings.json", "tournaments/1.h9"):
+        assert (out / slug / "downloads" / name).is_file(), name
+    assert (out / "index.html").is_file() and (out / "static" / "hoshi.css").is_file()
+    assert done.clubs == 1 and done.files > 40 and not done.skipped
+    assert broken_links(out) == []
+
+
+async def test_a_club_that_turns_its_pages_off_leaves_the_site(
+    chat: FakeChat, tmp_path: Path
+) -> None:
+    out = tmp_path / "site"
+    await write_site(chat.db, out)
+    slug = urls.club_slug(chat.club)
+    assert (out / slug).is_dir()
+    await chat.ok("/club web off")
+    done = await write_site(chat.db, out)
+    assert done.clubs == 0
+    assert not (out / slug).exists()
+    assert chat.club.name not in (out / "index.html").read_text(encoding="utf-8")
+
+
+async def test_only_clubs_with_pages_on_are_written(tmp_path: Path) -> None:
+    chat = await club_with_games(tmp_path, web=False)
+    try:
+        done = await write_site(chat.db, tmp_path / "site")
+        assert done.clubs == 0
+        assert not list((tmp_path / "site").glob("*-budapest-go-club"))
+    finally:
+        await chat.close()
+
+
+async def test_the_site_is_written_again_after_a_write(chat: FakeChat, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    refresher = SiteRefresher(chat.db, out, delay=0)
+    chat.db.after_commit(refresher.written)
+    try:
+        await chat.ok("/register Kiss Dóra 12k")
+        await refresher.settled()
+        ranking = out / urls.club_slug(chat.club) / "en" / "all.html"
+        assert "Kiss Dóra" in ranking.read_text(encoding="utf-8")
+    finally:
+        await refresher.close()
