@@ -124,6 +124,7 @@ async def test_head_to_head(chat: FakeChat, client: TestClient) -> None:
 async def test_a_tournament_page(chat: FakeChat, client: TestClient) -> None:
     html = await (await client.get("/" + urls.tournament(chat.club, "en", 1))).text()
     assert "Spring Cup" in html and 'id="standings"' in html and 'id="games"' in html
+    assert "Black&#39;s change" not in html  # MGSZ rates the tournament as a whole
     listed = await (await client.get("/" + urls.tournaments(chat.club, "en"))).text()
     assert "tournaments/1.html" not in listed  # a relative link from the list's own folder
     assert 'href="1.html"' in listed
@@ -151,3 +152,34 @@ async def _player(chat: FakeChat, name: str) -> int:
 
     found = await storage.find_player(chat.db, chat.club, name)
     return found.player.id  # type: ignore[union-attr]
+
+
+PSG_HOUR = """\
+/register Kowalski Jan 10k
+/register Nowak Ewa 8k
+/register Wiśniewski Piotr 12k
+/register Zielińska Maria 6k
+/tournament new Jesienny Turniej start=2026-04-14 end=2026-04-15 rounds=2 time=45m
+/tournament result 1 Kowalski Jan Zielińska Maria W+
+/tournament result 1 Wiśniewski Piotr Nowak Ewa W+
+/tournament result 2 Nowak Ewa Kowalski Jan B+
+/tournament result 2 Wiśniewski Piotr Zielińska Maria W+
+/tournament finalise
+/club web on
+"""
+
+
+async def test_a_system_that_rates_game_by_game_shows_each_games_change(tmp_path: Path) -> None:
+    """PSG scores each tournament game: the games table has each player's change; MGSZ rates
+    the tournament as a whole, so its games table has no such columns (test_a_tournament_page)."""
+    chat = await FakeChat.open(tmp_path, "psg")
+    try:
+        for line in PSG_HOUR.splitlines():
+            await chat.ok(line)
+        async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
+            html = await (await client.get("/" + urls.tournament(chat.club, "en", 1))).text()
+        assert "Black&#39;s change" in html
+        games = html[html.index('id="games"') :]
+        assert re.search(r'<td class="num">[+−]\d', games), games[:2000]
+    finally:
+        await chat.close()
