@@ -110,7 +110,8 @@ def default_activity(months: int = 12) -> Activity:
     return Activity(
         months,
         plural(
-            "a rated game in the last month (hoshi's default: the rulebook sets no activity rule)",
+            "a rated game in the last {months} month "
+            "(hoshi's default: the rulebook sets no activity rule)",
             "a rated game in the last {months} months "
             "(hoshi's default: the rulebook sets no activity rule)",
             months,

@@ -182,7 +182,14 @@ class SiteRefresher:
             await asyncio.shield(self._task)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        """Stop; a refresh still waiting for writes to pause is done now, so the site the bot
+        leaves behind holds every write."""
+        if self._task is None or self._task.done():
+            return
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        try:
+            await write_site(self.db, self.root)
+        except Exception:
+            log.exception("the static site could not be written to %s", self.root)

@@ -100,7 +100,7 @@ def psg_activity(months: int) -> Activity:
     return Activity(
         months,
         plural(
-            "a ranked game in the last month (PSG regulations §3(5))",
+            "a ranked game in the last {months} month (PSG regulations §3(5))",
             "a ranked game in the last {months} months (PSG regulations §3(5))",
             months,
             months=months,

@@ -19,6 +19,11 @@ CATALOGUE_CALLS = {"_", "_n", "N_", "Msg", "plural"}
 LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
 USER_ERRORS = {"UserError", "BadArgument", "UnknownPlayer", "Ambiguous", "NotPermitted"}
 PROSE = re.compile(r"[^\W\d_]{2,}[,.:;!?'’)]?\s+[(]?[^\W\d_]{2,}")
+HTTP = re.compile(
+    r"^(?:[a-z]+/[-\w.+]+(?:;|$)|default-src |public, max-age=|attachment; filename=)"
+)
+"""HTTP header values (media types, the web pages' content security policy, cache and download
+directives, bot/web): browsers read them, not people."""
 
 NOT_PROSE: dict[str, str] = {
     # literal → why it is not the bot's words
@@ -80,7 +85,7 @@ def prose_literals(path: Path) -> Iterator[tuple[int, str]]:
         if isinstance(node.value, str) and PROSE.search(node.value):
             # a command as typed ("/result Kiss beat Tóth h=3", "hoshi import FILE") reads the
             # same in every language
-            typed = node.value.startswith(("/", "hoshi "))
+            typed = node.value.startswith(("/", "hoshi ")) or HTTP.match(node.value) is not None
             if node.value not in NOT_PROSE and not typed:
                 yield node.lineno, node.value
 

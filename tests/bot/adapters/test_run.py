@@ -152,3 +152,49 @@ def test_tokens_are_blanked_out_of_log_lines() -> None:
     )
     assert RedactTokens(["123:SECRET"]).filter(record)
     assert record.getMessage() == "POST https://x/bot<token>/getMe"
+
+
+async def test_hoshi_run_serves_the_pages_and_keeps_the_site_current(
+    no_tokens: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``[web] enabled`` and ``site_dir`` (issue 14): the web server runs beside the bot on
+    the same loop, and a write through the chat reaches the static site."""
+    import socket
+
+    import aiohttp
+
+    from bot.config import WebConfig
+
+    with socket.socket() as probe:  # a free port on 127.0.0.1
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("TELEGRAM_TOKEN", ft.TOKEN)
+    stop = asyncio.Event()
+    site = tmp_path / "site"
+    async with ft.FakeBotApi() as api:
+        api.admins[GROUP["id"]] = {ADMIN["id"]}
+        config = Config(
+            db_path=tmp_path / "hoshi.sqlite",
+            telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
+            web=WebConfig(enabled=True, port=port, site_dir=site),
+        )
+        running: list[Bots] = []
+        task = asyncio.create_task(
+            run_bots(config, stop=stop, on_started=running.append, err=io.StringIO())
+        )
+        await api.wait_for("deleteWebhook")
+        lines = ("/club new Web Club mgsz", "/club set language en", "/register Nagy Péter 5k")
+        for n, line in enumerate((*lines, "/club web on"), start=1):
+            api.command(line, GROUP, ADMIN)
+            await api.wait_for("sendMessage", n)
+        assert "/1-web-club/en/" in api.sent("sendMessage")[-1].params["text"]
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"http://127.0.0.1:{port}/1-web-club/en/") as response,
+        ):
+            assert response.status == 200
+            assert "Nagy Péter" in await response.text()
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
+    # the refresh waits for writes to pause (5 s); stopping does the one still waiting
+    assert "Nagy Péter" in (site / "1-web-club" / "en" / "all.html").read_text("utf-8")
