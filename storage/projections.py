@@ -641,3 +641,22 @@ async def ledger(db: Database, club: ClubRef, system: str | None = None) -> Rati
             )
         )
     return ledgers.systems[key]
+
+
+async def ledger_if_cheap(
+    db: Database, club: ClubRef, limit: int = 50_000, system: str | None = None
+) -> RatingSystem | None:
+    """:func:`ledger` when it costs little: kept current in this process already, or a club
+    of at most ``limit`` games to replay; else ``None`` (a federation's replay takes most of a
+    minute, issue 5/6). The web pages ask this for promotion progress and handicaps, which
+    only a ledger answers, and build everything else from the stored projections."""
+    cid = club_id(club)
+    cached = db.projections.ledgers.get(cid)
+    if cached is not None:
+        row = await db.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (cid,))
+        if row is not None and row[0] == cached.last_seq:
+            return await ledger(db, cid, system)
+    row = await db.fetchone("SELECT COUNT(*) FROM games WHERE club = ?", (cid,))
+    if row is None or row[0] > limit:
+        return None
+    return await ledger(db, cid, system)

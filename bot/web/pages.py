@@ -33,6 +33,7 @@ from engine.types import Entry, Result
 from storage.changes import game_changes
 from storage.errors import StorageError
 from storage.games import tournament_games
+from storage.projections import ledger_if_cheap
 from storage.records import GAME_OK, HISTORY_RATED, Club, GameRow, Player, Standing
 from storage.settings import ClubSettings
 
@@ -47,10 +48,13 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """What every page is built from: the database and today's date (the club's clock)."""
+    """What every page is built from: the database, today's date (the club's clock), and the
+    most games a page may replay for a ledger (promotion, handicap; beyond it, the page is
+    built from the stored projections alone)."""
 
     db: storage.Database
     today: dt.date
+    replay_limit: int = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +293,7 @@ async def player_page(site: Site, shown: Shown, lang: str, pid: int) -> Page | N
         lines = []
     data = await chart_data(db, club, player)
     svg = chart_svg(data) if data is not None else ""
-    progress = await _promotion(db, club, pid)
+    progress = await _promotion(site, club, pid)
     history = await _history(db, club, pid)
     meetings = await _meetings(db, club, lang, player)
     return _page(
@@ -308,9 +312,21 @@ async def player_page(site: Site, shown: Shown, lang: str, pid: int) -> Page | N
     )
 
 
-async def _promotion(db: storage.Database, club: Club, pid: int) -> tuple[str, list[str]] | None:
-    """Progress toward the next rank (``/promotion``): the headline and its lines."""
-    ledger = await storage.ledger(db, club.id)
+async def _promotion(site: Site, club: Club, pid: int) -> tuple[str, list[str]] | None:
+    """Progress toward the next rank (``/promotion``): the headline and its lines. Only a
+    ledger answers it: a federation's page that would wait for a replay says where to ask."""
+    db = site.db
+    ledger = await ledger_if_cheap(db, club.id, site.replay_limit)
+    if ledger is None:
+        player = await storage.get_player(db, club, pid)
+        name = player.name if player is not None else ""
+        return "", [
+            _(
+                "Progress toward the next rank is shown here once the bot has loaded the "
+                "club's ratings; in the chat, {command} answers at once.",
+                command=f"/promotion {name}",
+            )
+        ]
     try:
         progress = ledger.promotion(pid)
     except KeyError:
@@ -431,8 +447,10 @@ async def head_to_head_page(
         if outcome is not None:
             record[outcome] += 1
     advice = None
-    ledger = await storage.ledger(db, club.id)
+    ledger = await ledger_if_cheap(db, club.id, site.replay_limit)
     try:
+        if ledger is None:
+            raise KeyError(pid)  # no ledger without a long replay: no advice on this page
         hc = ledger.handicap(pid, other)
         advice = _(
             "Black: {black}, white: {white}, {stones}, komi {komi}",

@@ -183,3 +183,26 @@ async def test_a_system_that_rates_game_by_game_shows_each_games_change(tmp_path
         assert re.search(r'<td class="num">[+−]\d', games), games[:2000]
     finally:
         await chat.close()
+
+
+async def test_a_federation_page_never_waits_for_a_replay(chat: FakeChat) -> None:
+    """Promotion progress needs the club's ledger: beyond the replay limit, a player page is
+    built from the stored projections alone and says where to ask instead."""
+    from bot.i18n import using
+    from bot.web import pages
+    from bot.web.pages import Site
+    from storage.projections import ledger_if_cheap
+
+    chat.db.projections.ledgers.clear()  # a web process that has not replayed the club
+    assert await ledger_if_cheap(chat.db, chat.club.id, limit=1) is None
+    assert chat.club.id not in chat.db.projections.ledgers  # nothing was replayed
+    shown = await pages.shown_club(chat.db, chat.club.id)
+    assert shown is not None
+    player = await _player(chat, "Nagy Péter")
+    site = Site(chat.db, chat.clock().date(), replay_limit=1)
+    with using("en"):
+        page = await pages.player_page(site, shown, "en", player)
+    assert page is not None
+    assert "/promotion Nagy Péter" in page.html
+    assert chat.club.id not in chat.db.projections.ledgers
+    assert await ledger_if_cheap(chat.db, chat.club.id) is not None  # a small club: replayed
