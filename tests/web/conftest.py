@@ -44,12 +44,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def chromium(pytestconfig: pytest.Config) -> Path:
     """Debian's Chromium, installed on first use (or the tests skip, saying how to get it)."""
     reporter = pytestconfig.pluginmanager.getplugin("terminalreporter")
+    capture = pytestconfig.pluginmanager.getplugin("capturemanager")
 
     def log(line: str) -> None:  # shown even while pytest captures output
-        if reporter is not None:
-            reporter.write_line(line)
-        else:
+        if reporter is None or capture is None:
             print(line)
+            return
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(line)
 
     try:
         return ensure_chromium(log=log)
