@@ -65,6 +65,20 @@ class BackupConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The read-only club pages (issue 14): ``hoshi web`` serves them on ``host:port``;
+    ``hoshi run`` too when ``enabled``. ``base_url`` is where members reach them (the link in
+    ``/top`` and ``/rating``); ``site_dir``, when set, is a static copy ``hoshi run`` rewrites
+    after each write (``hoshi site --out DIR`` by hand)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8080
+    base_url: str = "http://127.0.0.1:8080"
+    site_dir: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     db_path: Path = field(default_factory=default_db_path)
     club: str = "My Go Club"
@@ -75,6 +89,7 @@ class Config:
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     backup: BackupConfig = field(default_factory=BackupConfig)
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def telegram_token(self) -> str | None:
@@ -85,7 +100,7 @@ class Config:
         return os.environ.get("DISCORD_TOKEN") or None
 
 
-_SECTIONS = {"hoshi", "telegram", "discord", "backup"}
+_SECTIONS = {"hoshi", "telegram", "discord", "backup", "web"}
 
 
 def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> Config:
@@ -134,6 +149,7 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     tg = _section(raw, "telegram", source, set(TelegramConfig.__dataclass_fields__))
     dc = _section(raw, "discord", source, {"guild_ids"})
     backup = _backup(_section(raw, "backup", source, {"directory", "hour", "keep"}), source)
+    web = _web(_section(raw, "web", source, set(WebConfig.__dataclass_fields__)), source)
     system = str(main.get("system", system_names.DEFAULT_SYSTEM)).lower()
     if system not in SYSTEM_KEYS:
         raise ConfigError(
@@ -195,6 +211,7 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
         telegram=TelegramConfig(**tg),
         discord=DiscordConfig(guild_ids=tuple(guilds)),
         backup=backup,
+        web=web,
     )
 
 
@@ -227,6 +244,63 @@ def _backup(section: dict[str, Any], source: Path) -> BackupConfig:
         directory=Path(directory).expanduser() if directory else None,
         hour=section.get("hour", defaults.hour),
         keep=section.get("keep", defaults.keep),
+    )
+
+
+def _web(section: dict[str, Any], source: Path) -> WebConfig:
+    defaults = WebConfig()
+    enabled = section.get("enabled", defaults.enabled)
+    if not isinstance(enabled, bool):
+        raise ConfigError(
+            _(
+                "{file}: {key} must be true or false, not {value}",
+                file=source,
+                key="[web] enabled",
+                value=repr(enabled),
+            )
+        )
+    port = section.get("port", defaults.port)
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ConfigError(
+            _(
+                "{file}: {key} must be a whole number from {low} to {high}, not {value}",
+                file=source,
+                key="[web] port",
+                low=0,
+                high=65535,
+                value=repr(port),
+            )
+        )
+    for key in ("host", "base_url", "site_dir"):
+        value = section.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(
+                _(
+                    "{file}: {key} must be text, not {value}",
+                    file=source,
+                    key=f"[web] {key}",
+                    value=repr(value),
+                )
+            )
+    base_url = str(section.get("base_url", f"http://{section.get('host', defaults.host)}:{port}"))
+    if not base_url.startswith(("http://", "https://")):
+        raise ConfigError(
+            _(
+                "{file}: {key} must be a web address starting with http:// or https://, "
+                "not {value} (e.g. {example})",
+                file=source,
+                key="[web] base_url",
+                value=repr(base_url),
+                example="https://go.example.org/hoshi",
+            )
+        )
+    site_dir = section.get("site_dir") or None
+    return WebConfig(
+        enabled=enabled,
+        host=str(section.get("host", defaults.host)),
+        port=port,
+        base_url=base_url.rstrip("/"),
+        site_dir=Path(site_dir).expanduser() if site_dir else None,
     )
 
 

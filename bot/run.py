@@ -17,11 +17,11 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 import storage
 from bot.clock import FakeClock
-from bot.config import Config
+from bot.config import Config, WebConfig
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
 from bot.i18n import N_, _, current, using
@@ -148,6 +148,7 @@ async def run_bots(
 
                 bots.adapters["discord"] = DiscordAdapter(core, discord_token, config.discord)
             started: list[Adapter] = []
+            pages = WebPages(db, config.web)
             # SIGTERM/SIGINT stop the bot from the start: a signal that comes while the scheduler
             # catches up (polling has begun) ends the run cleanly, never with the default action
             with _signals_set(stop):
@@ -176,11 +177,13 @@ async def run_bots(
                         core, bots.deliver, timers=clock is None
                     )
                     await scheduler.start()
+                    await pages.start()
                     log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
                     if on_started is not None:
                         on_started(bots)
                     await stop.wait()
                 finally:
+                    await pages.stop()
                     if core.scheduler is not None:
                         await core.scheduler.stop()
                     for adapter in reversed(started):
@@ -191,6 +194,34 @@ async def run_bots(
             return 0
         finally:
             await db.close()
+
+
+class WebPages:
+    """The club pages beside the bots (issue 14): the web server when ``[web] enabled``, and
+    the static site in ``[web] site_dir`` written at start and again after writes."""
+
+    def __init__(self, db: storage.Database, config: WebConfig) -> None:
+        self.db, self.config = db, config
+        self.runner: Any = None
+        self.refresher: Any = None
+
+    async def start(self) -> None:
+        if self.config.enabled:
+            from bot.web.app import serve
+
+            self.runner = await serve(self.db, self.config)
+        if self.config.site_dir is not None:
+            from bot.web.site import SiteRefresher
+
+            self.refresher = SiteRefresher(self.db, self.config.site_dir)
+            self.db.after_commit(self.refresher.written)
+            self.refresher.written()
+
+    async def stop(self) -> None:
+        if self.refresher is not None:
+            await self.refresher.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
 
 
 def _reason(exc: BaseException) -> str:

@@ -88,6 +88,14 @@ def month_end(year: int, month: int) -> dt.date:
     return dt.date(year, month, calendar.monthrange(year, month)[1])
 
 
+def add_months(date: dt.date, months: int) -> dt.date:
+    """The same day ``months`` calendar months later (the month's last day when it is shorter:
+    31 January + 1 month is 28 or 29 February, 29 February + 12 months is 28 February)."""
+    year, month0 = divmod(date.year * 12 + date.month - 1 + months, 12)
+    day = min(date.day, calendar.monthrange(year, month0 + 1)[1])
+    return dt.date(year, month0 + 1, day)
+
+
 def event_day(event: Event) -> dt.date:
     """The calendar day an event belongs to (its effective date)."""
     if isinstance(event, GamePlayed):

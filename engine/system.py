@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
 
-from engine.calendar import Phase
+from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.ranks import Rank
-from engine.text import Msg
+from engine.text import Msg, plural
 from engine.types import Entry, Event, Game, PlayerId, Tournament
 
 Value = int | Fraction | str | None
@@ -82,6 +82,41 @@ class RankLimit:
 
     rank: Rank
     rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """Who counts as active under a system (the ranking list shows active players by default).
+
+    A player is active while ``today`` is before the later of their last rated game and their
+    registration plus ``months`` calendar months (:func:`engine.calendar.add_months`): exactly
+    ``months`` later they are inactive. ``rule`` says it in a club member's words, naming the
+    rulebook's own paragraph (PSG regulations §3(5)) or saying that the rulebook sets none.
+    """
+
+    months: int
+    rule: str
+
+    def active(self, last_played: dt.date | None, registered: dt.date, today: dt.date) -> bool:
+        """Whether a player last playing on ``last_played`` (``None``: never), registered on
+        ``registered``, is active on ``today``."""
+        since = registered if last_played is None else max(last_played, registered)
+        return today < add_months(since, self.months)
+
+
+def default_activity(months: int = 12) -> Activity:
+    """hoshi's activity rule for a rulebook that sets none (MGSZ, Tensuusei, Swedish, GoR):
+    a rated game in the last ``months`` months, saying honestly that it is hoshi's."""
+    return Activity(
+        months,
+        plural(
+            "a rated game in the last month (hoshi's default: the rulebook sets no activity rule)",
+            "a rated game in the last {months} months "
+            "(hoshi's default: the rulebook sets no activity rule)",
+            months,
+            months=months,
+        ),
+    )
 
 
 class Band(NamedTuple):
@@ -192,6 +227,11 @@ class RatingSystem(Protocol):
     language: str
     """The language of the rulebook's country (``hu`` MGSZ, ``ja`` Tensuusei, ``sv`` Swedish,
     ``pl`` PSG, ``en`` GoR): a club's default language (issue 13)."""
+
+    activity: Activity
+    """Who counts as active (the ranking list's default filter): PSG's own 13 months (PSG
+    regulations §3(5), the club's ``psg.inactive_months``); hoshi's 12 months, said as such,
+    under rulebooks that set no activity rule."""
 
     scheduled: frozenset[Phase]
     """The scheduled moments whose events change this system's ratings (``DAY_END`` for

@@ -15,7 +15,7 @@ from engine.mgsz import Mgsz
 from engine.psg import Psg
 from engine.settings import Setting, params_with
 from engine.swedish import Swedish
-from engine.system import RatingSystem
+from engine.system import Activity, RatingSystem, default_activity
 from engine.tensuusei import Tensuusei
 from engine.text import Msg
 
@@ -59,6 +59,15 @@ def home_language(key: str) -> str:
     factory = SYSTEMS.get(key.strip().lower())
     language = getattr(factory, "language", None)
     return language if isinstance(language, str) else "en"
+
+
+def activity_of(key: str) -> Activity:
+    """Who counts as active under the system ``key`` by its rulebook's defaults (PSG: 13
+    months, PSG regulations §3(5); hoshi's 12 months under the others); hoshi's 12 months for
+    an unknown key. A club's ledger answers its own settings (``system.activity``)."""
+    factory = SYSTEMS.get(key.strip().lower())
+    activity = getattr(factory, "activity", None)
+    return activity if isinstance(activity, Activity) else default_activity()
 
 
 def system_named(key: str, values: Iterable[tuple[str, object]] = ()) -> RatingSystem:

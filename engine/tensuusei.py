@@ -42,6 +42,7 @@ from engine.system import (
     RankLimit,
     RatingScale,
     Weight,
+    default_activity,
     listed,
     never_rated,
     unit,
@@ -301,6 +302,8 @@ class Tensuusei:
     key = "tensuusei"
     language = "ja"
     """Japanese, the points system's (点数制): a club's default language (issue 13)."""
+    activity = default_activity()
+    """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled = frozenset({Phase.DAY_END})
     """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
 

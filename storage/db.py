@@ -139,6 +139,7 @@ class Database:
         self._lock = asyncio.Lock()
         self._checkpoint = _Checkpoint()
         self.delivery: deliveries.Delivery | None = None
+        self._committed: list[Callable[[], None]] = []  # shared by every delivering() handle
 
     def delivering(self, key: str | None) -> Database:
         """This database as the handler of one chat update sees it (``telegram:BOT:UPDATE``):
@@ -169,6 +170,9 @@ class Database:
                     await deliveries.record(tx, self.clock, self.delivery)
                 await self._writer.execute_fetchall("COMMIT")
                 self._checkpoint_if_due()
+                if self._writer.total_changes != began:
+                    for hook in self._committed:
+                        hook()
             except BaseException:
                 try:
                     if self._writer.in_transaction:
@@ -177,6 +181,11 @@ class Database:
                     for hook in tx._rollback_hooks:
                         hook()
                 raise
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after every transaction that changed something is committed (the
+        static web site is written again, issue 14); it must not raise or block."""
+        self._committed.append(hook)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a read-only query on the reader connection (committed state)."""

@@ -692,6 +692,20 @@ async def club_games(db: Database, club: ClubRef) -> list[GameRow]:
     return found
 
 
+async def tournament_games(db: Database, club: ClubRef, tournament: int) -> list[GameRow]:
+    """A tournament's games by round, then entry (voided and undone ones too, marked by
+    status): its page on the web (issue 14), read by the ``games_tournament`` index."""
+    cid = club_id(club)
+    folded = await overlays.load(db, cid)
+    rows = await db.fetchall(
+        f"{_ROW_SELECT} WHERE games.club = ? AND games.tournament = ? ORDER BY games.seq",
+        (cid, tournament),
+    )
+    found = [_game_row(row, folded) for row in rows]
+    found.sort(key=lambda row: row.game.round or 0)  # stable: a round's games in entry order
+    return found
+
+
 async def pending_games(db: Database, club: ClubRef) -> list[GameRow]:
     """Player reports still waiting for confirmation, oldest first."""
     cid = club_id(club)

@@ -7,8 +7,10 @@ questions.
 
 from __future__ import annotations
 
-from engine.calendar import event_key
-from engine.system import Card
+import datetime as dt
+
+from engine.calendar import event_key, start_of
+from engine.system import Card, Value
 from engine.text import Msg
 from engine.types import GamePlayed
 from storage import overlay as overlays
@@ -50,6 +52,7 @@ __all__ = [
     "export_rows",
     "history",
     "ledger",
+    "month_changes",
     "placed_card",
     "rating_series",
     "rejected",
@@ -266,6 +269,55 @@ async def rating_series(
             (cid, key, pid),
         )
     ]
+
+
+_BY_MOMENT = "rating_history INDEXED BY rating_history_moment"
+"""A club's rows from a moment on, in calendar order, by the index that rewrites use."""
+
+
+async def month_changes(
+    db: Database, club: ClubRef, since: dt.date, system: str | None = None
+) -> dict[int, tuple[Value, Value]]:
+    """Every player's change from ``since`` on (the ranking list's "change this month"):
+    ``player → (rating before their first change dated on or after since, rating after their
+    last)``, in calendar order (rules.md, top): a game entered late counts at its own date.
+
+    One indexed read of the club's rows from ``since`` on (a month of a federation: some ten
+    thousand rows, 20 ms), remembered until the next write; players without a change since
+    are absent. A registration's change has no rating before (``None``).
+    """
+    cid = club_id(club)
+    key = await _system(db, cid, system)
+    start = start_of(since)[0]
+    found = await remembered(
+        db,
+        ("month changes", cid, key),
+        _CHANGES_KEY,
+        (start, cid),
+        lambda: _changes(db, cid, key, start),
+    )
+    return dict(found)  # the memo stays as it was, whatever the caller does
+
+
+_CHANGES_KEY = "SELECT last_seq, fingerprint, ? FROM projection_state WHERE club = ?"
+"""The projections' position and systems (every write that changes a row moves them), and
+the moment asked from: a page asks for the same month again and again between writes."""
+
+
+async def _changes(db: Database, cid: int, key: str, start: int) -> dict[int, tuple[Value, Value]]:
+    first: dict[int, str] = {}
+    last: dict[int, str] = {}
+    for pid, before, after in await db.fetchall(
+        f"SELECT player, rating_before, rating_after FROM {_BY_MOMENT} "
+        "WHERE club = ? AND system = ? AND moment >= ? ORDER BY moment, seq, idx",
+        (cid, key, start),
+    ):
+        if pid not in first:
+            first[pid] = before
+        last[pid] = after
+    return {
+        pid: (value_from_text(before), value_from_text(last[pid])) for pid, before in first.items()
+    }
 
 
 async def rejected(

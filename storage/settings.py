@@ -300,6 +300,15 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
         Msg("on or off"),
     ),
     _club(
+        "web",
+        Msg("the club's ranking, players and tournaments on hoshi's read-only web pages"),
+        False,
+        lambda text: kinds.read_switch("web", text),
+        kinds.show_switch,
+        "on",
+        Msg("on or off"),
+    ),
+    _club(
         "report_hours",
         Msg("hours a player's report waits for confirmation"),
         DEFAULT_REPORT_HOURS,
@@ -447,6 +456,12 @@ class ClubSettings:
     def reports(self) -> bool:
         """Whether players may report their own games."""
         return bool(self.values["reports"])
+
+    @property
+    def web(self) -> bool:
+        """Whether the club's pages are on the web (``/club web on``, issue 14); off, the web
+        server answers 404 for the club, never its data."""
+        return bool(self.values["web"])
 
     @property
     def report_hours(self) -> int:

@@ -26,6 +26,7 @@ SUBCOMMANDS = (
     "bot.cli.bench",
     "bot.cli.backup",
     "bot.cli.translations",
+    "bot.cli.web",
 )
 
 

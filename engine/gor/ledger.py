@@ -56,6 +56,7 @@ from engine.system import (
     RankLimit,
     RatingScale,
     Weight,
+    default_activity,
     never_rated,
     refuse_unknown_players,
 )
@@ -205,6 +206,8 @@ class Gor:
     key = "gor"
     language = "en"
     """English, the EGF rating system's: a club's default language (issue 13)."""
+    activity = default_activity()
+    """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled: frozenset[Phase] = frozenset()  # GoR has no scheduled moments
 
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]

@@ -50,6 +50,7 @@ from engine.system import (
     RankLimit,
     RatingScale,
     Weight,
+    default_activity,
     never_rated,
     refuse_unknown_players,
     unit,
@@ -180,6 +181,8 @@ class Mgsz:
     key = "mgsz"
     language = "hu"
     """Hungarian, the MGSZ Minősítési Szabályzat's: a club's default language (issue 13)."""
+    activity = default_activity()
+    """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled = frozenset({Phase.PERIOD_END})
     """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine import settings
-from engine.calendar import Phase
+from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.psg.checks import (
@@ -30,7 +30,6 @@ from engine.psg.state import (
     PlayerState,
     PsgParams,
     Results,
-    add_months,
     month_end,
     month_index,
     month_name,
@@ -48,6 +47,7 @@ from engine.psg.tables import (
 from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
 from engine.system import (
+    Activity,
     Band,
     Card,
     Change,
@@ -93,12 +93,30 @@ _WIN, _LOSS, _JIGO = (
 _SHORTEST_INACTIVITY_DAYS = 365  # no span of 12 or more months is shorter: a cheap pre-check
 
 
+def psg_activity(months: int) -> Activity:
+    """§3(5): a participant is active with a ranked game in the last ``months`` months (13;
+    from registration at first), as :meth:`Psg.active` judges it. A manager's declaration of
+    activity is not modelled."""
+    return Activity(
+        months,
+        plural(
+            "a ranked game in the last month (PSG regulations §3(5))",
+            "a ranked game in the last {months} months (PSG regulations §3(5))",
+            months,
+            months=months,
+        ),
+    )
+
+
 class Psg:
     """PSG ranking regulations 2005–2009 as a ledger (rules.md §4; RatingSystem protocol)."""
 
     key = "psg"
     language = "pl"
     """Polish, the PSG Regulamin rankingowy's: a club's default language (issue 13)."""
+    activity: Activity = psg_activity(PsgParams().inactive_months)
+    """§3(5): a ranked game in the last 13 months; a ledger's own follows the club's
+    ``psg.inactive_months``."""
     scheduled = frozenset({Phase.MONTH_END})
     """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
 
@@ -106,6 +124,7 @@ class Psg:
 
     def __init__(self, params: PsgParams | None = None) -> None:
         self.params = params if params is not None else PsgParams()
+        self.activity = psg_activity(self.params.inactive_months)
         self._players: dict[PlayerId, PlayerState] = {}
         # §8(2): arranged games per pair (lower id, higher id) → (their rank versions, count)
         self._pairs: dict[tuple[PlayerId, PlayerId], tuple[int, int, int]] = {}
@@ -149,6 +168,7 @@ class Psg:
         params = settings.params_with(self.params, SETTINGS, event.values)
         if params != self.params:
             self.params = params
+            self.activity = psg_activity(params.inactive_months)
             self._time_ok = {}  # whether a time control counts depends on the params
             self._last_time = None
             self._last_time_ok = None

@@ -238,13 +238,6 @@ def month_end(year: int, month: int) -> dt.date:
     return dt.date(year, month, calendar.monthrange(year, month)[1])
 
 
-def add_months(date: dt.date, months: int) -> dt.date:
-    """The same day ``months`` later (the month's last day when it is shorter)."""
-    year, month0 = divmod(date.year * 12 + date.month - 1 + months, 12)
-    day = min(date.day, calendar.monthrange(year, month0 + 1)[1])
-    return dt.date(year, month0 + 1, day)
-
-
 def _iso(date: dt.date | None) -> str | None:
     return None if date is None else date.isoformat()
 

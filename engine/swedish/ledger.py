@@ -51,6 +51,7 @@ from engine.system import (
     RankLimit,
     Weight,
     clauses,
+    default_activity,
     listed,
     never_rated,
     unit,
@@ -141,6 +142,8 @@ class Swedish:
     key = "swedish"
     language = "sv"
     """Swedish, the uppgraderingsregler's: a club's default language (issue 13)."""
+    activity = default_activity()
+    """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled: frozenset[Phase] = frozenset()
     """Nothing waits for a scheduled moment: every valid game counts at once (rules.md §3)."""
 

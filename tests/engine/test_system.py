@@ -280,3 +280,86 @@ def test_a_unit_keeps_its_english_plural_and_counts_for_a_catalogue() -> None:
     assert one.n == 1
     with pytest.raises(AssertionError):
         unit(Msg("points"))  # not a plural: a bug, not a club member's error
+
+
+# ---------------------------------------------------------------- activity (issue 14)
+
+
+def test_activity_lapses_exactly_the_months_later() -> None:
+    from engine.system import Activity
+
+    rule = Activity(12, "a rated game in the last 12 months")
+    played, registered = dt.date(2025, 3, 15), dt.date(2020, 1, 1)
+    assert rule.active(played, registered, dt.date(2026, 3, 14))
+    assert not rule.active(played, registered, dt.date(2026, 3, 15))  # exactly 12 months later
+    assert not rule.active(played, registered, dt.date(2027, 1, 1))
+    assert rule.active(played, registered, played)
+
+
+def test_activity_counts_registration_when_later_or_without_games() -> None:
+    from engine.system import Activity
+
+    rule = Activity(13, "a ranked game in the last 13 months")
+    registered = dt.date(2025, 6, 1)
+    assert rule.active(None, registered, dt.date(2026, 6, 30))  # registered 13 months ago
+    assert not rule.active(None, registered, dt.date(2026, 7, 1))
+    # a game before the registration (a back-dated import) does not shorten it
+    assert rule.active(dt.date(2024, 1, 1), registered, dt.date(2026, 6, 30))
+    # a later game extends it
+    assert rule.active(dt.date(2026, 1, 10), registered, dt.date(2027, 2, 9))
+    assert not rule.active(dt.date(2026, 1, 10), registered, dt.date(2027, 2, 10))
+
+
+def test_activity_from_a_leap_day_ends_on_the_last_day_of_february() -> None:
+    from engine.system import Activity
+
+    rule = Activity(12, "x")
+    leap = dt.date(2024, 2, 29)
+    assert rule.active(leap, leap, dt.date(2025, 2, 27))
+    assert not rule.active(leap, leap, dt.date(2025, 2, 28))  # 2025 has no 29 February
+    assert Activity(48, "x").active(leap, leap, dt.date(2028, 2, 28))
+    assert not Activity(48, "x").active(leap, leap, dt.date(2028, 2, 29))
+    # the 31st, one month on, is the shorter month's last day
+    assert not Activity(1, "x").active(dt.date(2026, 1, 31), leap, dt.date(2026, 2, 28))
+    assert Activity(1, "x").active(dt.date(2026, 1, 31), leap, dt.date(2026, 2, 27))
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_every_system_declares_its_activity_rule_translatably(key: str) -> None:
+    from engine.system import Activity
+    from engine.text import Msg
+
+    activity = SYSTEMS[key]().activity
+    assert isinstance(activity, Activity) and activity.months > 0
+    assert isinstance(activity.rule, Msg) and activity.rule.args["months"] == activity.months
+    assert str(activity.months) in activity.rule
+    assert "rules.md" not in activity.rule
+
+
+def test_psg_activity_is_its_own_rule_and_agrees_with_the_card() -> None:
+    from engine.psg import Psg, PsgParams
+
+    assert Psg.activity.months == PsgParams().inactive_months == 13
+    assert "PSG regulations §3(5)" in Psg.activity.rule
+    ledger = club("psg")  # registered on DAY, 2026-11-20, no game since
+    for today, active in ((dt.date(2027, 12, 19), True), (dt.date(2027, 12, 20), False)):
+        assert ledger.active(1, today) is active  # type: ignore[attr-defined]
+        assert Psg.activity.active(None, DAY, today) is active
+
+
+def test_psg_activity_follows_the_clubs_inactive_months_setting() -> None:
+    ledger = club("psg")
+    ledger.apply(SettingsChanged(DAY, (("psg.inactive_months", 6),)))
+    assert ledger.activity.months == 6
+    assert "6 months" in ledger.activity.rule
+    today = dt.date(2027, 5, 20)
+    assert ledger.activity.active(None, DAY, today) == ledger.active(1, today)  # type: ignore[attr-defined]
+    assert not ledger.activity.active(None, DAY, today)
+    assert SYSTEMS["psg"]().activity.months == 13  # a fresh ledger: the rulebook's
+
+
+@pytest.mark.parametrize("key", ["mgsz", "tensuusei", "swedish", "gor"])
+def test_systems_without_an_activity_rule_say_so(key: str) -> None:
+    activity = SYSTEMS[key]().activity
+    assert activity.months == 12
+    assert "sets no activity rule" in activity.rule

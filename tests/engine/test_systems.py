@@ -80,3 +80,19 @@ def test_home_language_of_every_system_and_english_for_an_unknown_key() -> None:
     assert home_language(" MGSZ ") == "hu"
     assert home_language("elo") == "en"
     assert home_language("") == "en"
+
+
+def test_activity_of_every_system_and_a_default_for_an_unknown_key() -> None:
+    from engine.system import Activity
+    from engine.systems import activity_of
+
+    assert {key: activity_of(key).months for key in SYSTEMS} == {
+        "mgsz": 12,
+        "tensuusei": 12,
+        "swedish": 12,
+        "psg": 13,
+        "gor": 12,
+    }
+    assert activity_of(" PSG ") == SYSTEMS["psg"]().activity
+    unknown = activity_of("elo")
+    assert isinstance(unknown, Activity) and unknown.months == 12

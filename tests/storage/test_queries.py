@@ -20,6 +20,7 @@ from storage import (
     export_rows,
     history,
     ledger,
+    month_changes,
     placed_card,
     rating_series,
     rejected,
@@ -163,3 +164,73 @@ async def test_rejected_lists_what_another_system_refused(db: Database, club: Cl
     assert await rejected(db, club) == []
     ((seq, message),) = await rejected(db, club, "plus")
     assert seq == pair_go.id and "pair go" in message
+
+
+# ---------------------------------------------------------------- change this month (issue 14)
+
+
+async def test_month_changes_follow_the_calendar_not_the_order_of_entry(
+    db: Database, club: Club, four: list[Player]
+) -> None:
+    anna, bela, csaba, dora = four  # registered 2026-03-01 at 100
+    april = dt.date(2026, 4, 1)
+    await game(db, club, anna, bela, date=dt.date(2026, 3, 15))  # anna 101, bela 99
+    await game(db, club, anna, csaba, date=dt.date(2026, 4, 10))
+    await game(db, club, bela, anna, date=dt.date(2026, 4, 5))  # back-dated: before the 10th
+    await game(db, club, anna, dora, date=dt.date(2026, 3, 20))  # back-dated into March
+    # calendar: 03-15 anna 100→101; 03-20 anna 101→102; 04-05 anna 102→101, bela 99→100;
+    # 04-10 anna 101→102, csaba 100→99
+    assert await month_changes(db, club, april) == {
+        anna.id: (102, 102),
+        bela.id: (99, 100),
+        csaba.id: (100, 99),
+    }
+    # March holds the registrations (no rating before) and the March games
+    march = await month_changes(db, club, DAY)
+    assert march[dora.id] == (None, 99) and march[anna.id] == (None, 102)
+
+
+async def test_month_changes_of_a_month_without_rows_are_empty(
+    db: Database, club: Club, four: list[Player]
+) -> None:
+    await game(db, club, four[0], four[1], date=dt.date(2026, 4, 10))
+    assert await month_changes(db, club, dt.date(2026, 5, 1)) == {}
+    assert await month_changes(db, club, dt.date(2026, 4, 11)) == {}
+    assert await month_changes(db, club, dt.date(2026, 4, 10)) == {
+        four[0].id: (100, 101),
+        four[1].id: (100, 99),
+    }
+
+
+async def test_month_changes_under_another_system_and_an_unknown_one(
+    db: Database, club: Club, four: list[Player]
+) -> None:
+    anna, bela = four[:2]
+    await game(db, club, anna, bela, date=dt.date(2026, 4, 10))
+    await game(db, club, anna, bela, date=dt.date(2026, 4, 12))
+    april = dt.date(2026, 4, 1)
+    assert await month_changes(db, club, april) == {anna.id: (100, 102), bela.id: (100, 98)}
+    # the daily system holds the games until a day end (none recorded): only registrations
+    assert await month_changes(db, club, april, system="daily") == {}
+    assert await month_changes(db, club, DAY, system="daily") == {
+        each.id: (None, 100) for each in four
+    }
+    with pytest.raises(StorageError, match="unknown rating system 'elo'"):
+        await month_changes(db, club, dt.date(2026, 4, 1), system="elo")
+
+
+async def test_month_changes_are_read_again_after_a_write(
+    db: Database, club: Club, four: list[Player]
+) -> None:
+    anna, bela = four[:2]
+    april = dt.date(2026, 4, 1)
+    await game(db, club, anna, bela, date=dt.date(2026, 4, 10))
+    seen = await month_changes(db, club, april)
+    seen[anna.id] = (0, 0)  # the caller's own copy
+    assert await month_changes(db, club, april) == {anna.id: (100, 101), bela.id: (100, 99)}
+    await game(db, club, bela, anna, date=dt.date(2026, 4, 2))  # back-dated: first now
+    assert await month_changes(db, club, april) == {anna.id: (100, 100), bela.id: (100, 100)}
+    assert await month_changes(db, club, dt.date(2026, 4, 3)) == {
+        anna.id: (99, 100),
+        bela.id: (101, 100),
+    }

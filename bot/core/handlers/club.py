@@ -17,6 +17,7 @@ from bot.core.names import resolve, resolve_tournament
 from bot.core.parse import Token, join
 from bot.core.replies import Button, Document, Reply, Text
 from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using, weekday_text
+from bot.web import urls
 from engine.errors import EngineError
 from engine.settings import Setting
 from engine.systems import SYSTEM_SETTINGS, SYSTEMS
@@ -28,7 +29,7 @@ from storage.settings import ClubSettings
 CLUB_USAGE = N_(
     "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | rename NAME | "
     "timezone ZONE | komi K | country XX | time TIME | reports on [HOURS]|off | grace HOURS | "
-    "organiser add|remove WHO | settings | set KEY VALUE [from=YYYY-MM-DD]"
+    "web on|off | organiser add|remove WHO | settings | set KEY VALUE [from=YYYY-MM-DD]"
 )
 
 
@@ -42,6 +43,7 @@ CLUB_USAGE = N_(
         "/club rename Budapesti Go Egyesület",
         "/club timezone Europe/Budapest",
         "/club settings",
+        "/club web on",
         *(
             f"/club set {s.key} {s.example}{when}"
             for s, when in (
@@ -81,6 +83,7 @@ CLUB_USAGE = N_(
                 "time",
                 "reports",
                 "grace",
+                "web",
                 "organiser",
                 "settings",
                 "set",
@@ -199,6 +202,8 @@ async def club(ctx: Context) -> Reply:
                 now.grace_hours,
             )
         )
+    if action == "web":
+        return await _web(ctx, rest)
     if action in ("organiser", "organizer"):
         return await _organiser(ctx, rest)
     raise BadArgument(_("unknown /club action {action}", action=repr(action)))
@@ -238,6 +243,46 @@ async def _reports(ctx: Context, rest: list[Token]) -> Reply:
             now.report_hours,
         )
     )
+
+
+async def _web(ctx: Context, rest: list[Token]) -> Reply:
+    """The club's read-only web pages (issue 14): on, ``/top`` and ``/rating`` link to them;
+    off, the web server answers "not found" for the club and never shows its data."""
+    if len(rest) != 1 or rest[0].text.lower() not in ("on", "off"):
+        raise BadArgument(_("write /club web on or /club web off"))
+    now = await _change(ctx, "web", rest[0].text.lower(), "/club web")
+    if not now.web:
+        return Reply.text(
+            _(
+                '{club}\'s web pages are off: the web server answers "not found" for the club '
+                "and shows none of its data.",
+                club=ctx.the_club.name,
+            )
+        )
+    address = web_address(ctx, urls.ranking(ctx.the_club, ctx.language))
+    lines = [
+        _(
+            "{club}'s ranking list, players and tournaments are on the web (read-only): {address}",
+            club=ctx.the_club.name,
+            address=address,
+        ),
+        _("/top and /rating replies now carry the link; /club web off takes the pages down."),
+    ]
+    if not ctx.core.config.web.enabled:
+        lines.append(
+            _(
+                "The server runs with {command} (or {run} with {key} in the config).",
+                command="hoshi web",
+                run="hoshi run",
+                key="[web] enabled = true",
+            )
+        )
+    return Reply.text(*lines)
+
+
+def web_address(ctx: Context, path: str) -> str:
+    """A page's web address for a reply (``[web] base_url``)."""
+    return urls.absolute(ctx.core.config.web.base_url, path)
 
 
 def _declared(key: str) -> Setting:

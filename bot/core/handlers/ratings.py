@@ -13,12 +13,14 @@ from bot.core import format as fmt
 from bot.core.commands import Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
+from bot.core.handlers.club import web_address
 from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe, resolve, resolve_pair
 from bot.core.notices import joined, marked
 from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
-from bot.i18n import N_, _, _n, date_text, month_text, translated
+from bot.i18n import N_, _, _n, current, date_text, month_text, translated
+from bot.web import urls
 from engine.errors import EngineError
 from engine.formats import fold_name
 from engine.system import RatingSystem, Value
@@ -130,8 +132,17 @@ async def rating(ctx: Context) -> Reply:
             Text(head, title=True),
             Text(joined(lines)),
             Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
+            *web_link(ctx, urls.player(ctx.the_club, current(), player.id)),
         )
     )
+
+
+def web_link(ctx: Context, path: str) -> tuple[Text, ...]:
+    """The web page's address under a reply, when the club's pages are on (issue 14)."""
+    if not ctx.settings.web:
+        return ()
+    # TRANSLATORS: under /top and /rating: the same on the club's web pages
+    return (Text(_("On the web: {address}", address=web_address(ctx, path))),)
 
 
 async def rating_everywhere(ctx: Context, player: Player) -> Reply:
@@ -225,6 +236,7 @@ async def top(ctx: Context) -> Reply:
                 )
             )
         )
+    blocks.extend(web_link(ctx, urls.ranking(ctx.the_club, current())))
     return Reply(blocks=tuple(blocks))
 
 
@@ -328,21 +340,28 @@ def change_text(before: Value, after: Value, *, full: bool = False) -> str:
 
 async def source_label(ctx: Context, source: str, player: int | None = None) -> str:
     """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``."""
+    return await label_of_source(ctx.db, ctx.the_club, source, player)
+
+
+async def label_of_source(
+    db: storage.Database, club: storage.Club, source: str, player: int | None = None
+) -> str:
+    """:func:`source_label` for a club outside a conversation (the web pages, issue 14)."""
     kind, _colon, ident = source.partition(":")
     if kind == "tournament" and ident.isdecimal():
-        row = await storage.tournament(ctx.db, ctx.the_club, int(ident))
+        row = await storage.tournament(db, club, int(ident))
         if row is not None:
             return row.tournament.name
-        period = await schedules.period_name(ctx.db, ctx.the_club, int(ident))
+        period = await schedules.period_name(db, club, int(ident))
         return fmt.tournament_title(period) if period else _("a tournament")
     if kind == "game" and ident.isdecimal():
-        found = await storage.game(ctx.db, ctx.the_club, int(ident))
+        found = await storage.game(db, club, int(ident))
         if found is None:
             return _("a game")
         game = found.game
         if player is None:
             return _("game #{number} ({result})", number=found.number, result=fmt.result(game))
-        opponent = await storage.get_player(ctx.db, ctx.the_club, game.opponent(player))
+        opponent = await storage.get_player(db, club, game.opponent(player))
         name = opponent.name if opponent else "?"
         return _(
             "game #{number} vs {name} ({result})",
@@ -379,24 +398,11 @@ async def source_label(ctx: Context, source: str, player: int | None = None) -> 
 )
 async def chart(ctx: Context) -> Reply:
     player = await player_or_self(ctx, ctx.args().text())
-    series = await storage.rating_series(ctx.db, ctx.the_club, player.id)
-    points = chart_points(series)
-    if not points:
+    data = await chart_data(ctx.db, ctx.the_club, player)
+    if data is None:
         return Reply.text(_("{name} has no rating history to draw yet.", name=player.name))
     system = ctx.the_club.system
-    markers = []
-    for point in series:
-        if point.source.startswith("tournament:"):
-            markers.append(Marker(point.date, await source_label(ctx, point.source)))
-    label = await storage.card(ctx.db, ctx.the_club, player.id)
-    data = ChartData(
-        title=f"{player.name} — {fmt.system_title(system)}",
-        # TRANSLATORS: the chart's vertical axis when the player has no card
-        y_label=translated(label.rating_label) if label else _("rating"),
-        points=points,
-        bands=chart_bands(await storage.ledger(ctx.db, ctx.the_club.id)),
-        markers=tuple(markers),
-    )
+    points = data.points
     png = await asyncio.to_thread(render_chart, data)  # CPU work off the event loop
     slug = re.sub(r"[^a-z0-9]+", "-", fold_name(player.name)).strip("-") or "player"
     return Reply(
@@ -413,6 +419,36 @@ async def chart(ctx: Context) -> Reply:
             ),
         ),
         picture=Picture(png, f"hoshi-{slug}.png", f"{player.name} — {fmt.system_title(system)}"),
+    )
+
+
+async def chart_data(
+    db: storage.Database, club: storage.Club, player: Player, system: str | None = None
+) -> ChartData | None:
+    """What ``/chart`` draws of the player (and the web page's SVG, issue 14), in the current
+    language; ``None`` when there is nothing to draw yet. Rank bands come from a fresh ledger
+    with the club's settings: they depend on the rules, not on the games."""
+    series = await storage.rating_series(db, club, player.id)
+    points = chart_points(series)
+    if not points:
+        return None
+    settings = await storage.club_settings(db, club)
+    key = system or settings.system or club.system
+    markers = []
+    for point in series:
+        if point.source.startswith("tournament:"):
+            markers.append(Marker(point.date, await label_of_source(db, club, point.source)))
+    try:
+        card = await storage.card(db, club, player.id)
+    except StorageError:
+        card = None
+    return ChartData(
+        title=f"{player.name} — {fmt.system_title(key)}",
+        # TRANSLATORS: the chart's vertical axis when the player has no card
+        y_label=translated(card.rating_label) if card else _("rating"),
+        points=points,
+        bands=chart_bands(system_named(key, settings.system_values(key))),
+        markers=tuple(markers),
     )
 
 

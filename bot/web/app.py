@@ -1,0 +1,257 @@
+"""``hoshi web``: the read-only web server of the club pages (issue 14), on aiohttp.
+
+aiohttp serves the pages on the bot's own event loop (``hoshi run`` serves them beside the
+chat platforms, ``hoshi web`` alone). Only GET and HEAD exist: there is no way to write
+through the web. A club that keeps its pages off, an unknown club and an unknown page all get
+the same 404 page. Every response carries the security headers of :data:`SECURITY_HEADERS`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+from importlib import resources
+
+from aiohttp import web
+
+import storage
+from bot.config import WebConfig
+from bot.i18n import LANGUAGES, language_of, translated, using
+from bot.web import pages, urls
+from bot.web.downloads import club_download
+from bot.web.pages import Page, Shown, Site
+from engine.errors import FormatError
+
+log = logging.getLogger("hoshi.web")
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "interest-cohort=()",
+}
+"""Sent with every response: no inline script or style, nothing from elsewhere, no framing."""
+
+STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+
+DB_KEY = web.AppKey("db", storage.Database)
+
+
+def static_file(name: str) -> bytes | None:
+    """A file of ``bot/web/static`` (the stylesheet, the script), or ``None``."""
+    if "/" in name or name.startswith(".") or name[name.rfind(".") :] not in STATIC_TYPES:
+        return None
+    found = resources.files("bot.web").joinpath("static", name)
+    return found.read_bytes() if found.is_file() else None
+
+
+def today_for(db: storage.Database, shown: Shown | None) -> dt.date:
+    """Today in the club's time zone (UTC for the site's front page)."""
+    now = db.clock()
+    return now.astimezone(shown.settings.zone).date() if shown is not None else now.date()
+
+
+def web_app(db: storage.Database, config: WebConfig | None = None) -> web.Application:
+    """The web server's application for the clubs in ``db``."""
+    app = web.Application(middlewares=[_headers, _not_found])
+    app[DB_KEY] = db
+    get = app.router.add_get
+    get("/", _index)
+    get("/{lang:[a-z]{2}}.html", _index)
+    get("/static/{name}", _static)
+    get("/{club}", _club_folder)
+    get("/{club}/", _club_folder)
+    get("/{club}/downloads/{name:.+}", _download)
+    get("/{club}/{lang:[a-z]{2}}/", _ranking)
+    get("/{club}/{lang:[a-z]{2}}/index.html", _ranking)
+    get("/{club}/{lang:[a-z]{2}}/all.html", _ranking)
+    get("/{club}/{lang:[a-z]{2}}/players/{pid:\\d{1,12}}.html", _player)
+    get("/{club}/{lang:[a-z]{2}}/players/{pid:\\d{1,12}}/vs/{other:\\d{1,12}}.html", _vs)
+    get("/{club}/{lang:[a-z]{2}}/tournaments/", _tournaments)
+    get("/{club}/{lang:[a-z]{2}}/tournaments/index.html", _tournaments)
+    get("/{club}/{lang:[a-z]{2}}/tournaments/{number:\\d{1,9}}.html", _tournament)
+    return app
+
+
+class NotHere(Exception):
+    """No page at this address (answered with the 404 page)."""
+
+
+@web.middleware
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(SECURITY_HEADERS)
+        raise
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+@web.middleware
+async def _not_found(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except (NotHere, web.HTTPNotFound):
+        lang = _language(request)
+        with using(lang):
+            page = pages.not_found_page(lang, request.path.lstrip("/") or "404.html")
+        return web.Response(status=404, text=page.html, content_type="text/html", charset="utf-8")
+
+
+def _language(request: web.Request) -> str:
+    """The page's language: the address's, else the reader's browser's, else English."""
+    lang = request.match_info.get("lang")
+    if lang in LANGUAGES:
+        return lang
+    for part in request.headers.get("Accept-Language", "").split(","):
+        found = language_of(part.split(";")[0].strip())
+        if found is not None:
+            return found
+    return "en"
+
+
+def _html(page: Page) -> web.Response:
+    return web.Response(text=page.html, content_type="text/html", charset="utf-8")
+
+
+async def _shown(request: web.Request) -> Shown:
+    """The club of the address, only while its pages are on; a stale name is redirected to
+    the club's current one."""
+    slug = request.match_info["club"]
+    club_id = urls.club_id_of(slug)
+    if club_id is None:
+        raise NotHere
+    shown = await pages.shown_club(request.app[DB_KEY], club_id)
+    if shown is None:
+        raise NotHere
+    canonical = urls.club_slug(shown.club)
+    if slug != canonical:
+        rest = request.path.split("/", 2)[2] if request.path.count("/") >= 2 else ""
+        raise web.HTTPMovedPermanently(f"/{canonical}/{rest}")
+    return shown
+
+
+def _site(request: web.Request, shown: Shown | None) -> Site:
+    db = request.app[DB_KEY]
+    return Site(db, today_for(db, shown))
+
+
+def _lang(request: web.Request) -> str:
+    lang = request.match_info["lang"]
+    if lang not in LANGUAGES:
+        raise NotHere
+    return lang
+
+
+async def _index(request: web.Request) -> web.Response:
+    lang = request.match_info.get("lang", "en")
+    if lang not in LANGUAGES:
+        raise NotHere
+    with using(lang):
+        return _html(await pages.index_page(_site(request, None), lang))
+
+
+async def _static(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    data = static_file(name)
+    if data is None:
+        raise NotHere
+    response = web.Response(body=data)
+    response.content_type = STATIC_TYPES[name[name.rfind(".") :]].split(";")[0]
+    response.charset = "utf-8"
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+async def _club_folder(request: web.Request) -> web.Response:
+    shown = await _shown(request)
+    raise web.HTTPFound("/" + urls.ranking(shown.club, shown.settings.language))
+
+
+async def _ranking(request: web.Request) -> web.Response:
+    shown, lang = await _shown(request), _lang(request)
+    everyone = request.path.endswith("/all.html")
+    query = request.query.get("q", "")[:100]
+    with using(lang):
+        page = await pages.ranking_page(
+            _site(request, shown), shown, lang, everyone=everyone, query=query
+        )
+    return _html(page)
+
+
+async def _player(request: web.Request) -> web.Response:
+    shown, lang = await _shown(request), _lang(request)
+    with using(lang):
+        page = await pages.player_page(
+            _site(request, shown), shown, lang, int(request.match_info["pid"])
+        )
+    if page is None:
+        raise NotHere
+    return _html(page)
+
+
+async def _vs(request: web.Request) -> web.Response:
+    shown, lang = await _shown(request), _lang(request)
+    pid, other = int(request.match_info["pid"]), int(request.match_info["other"])
+    with using(lang):
+        page = await pages.head_to_head_page(_site(request, shown), shown, lang, pid, other)
+    if page is None:
+        raise NotHere
+    return _html(page)
+
+
+async def _tournaments(request: web.Request) -> web.Response:
+    shown, lang = await _shown(request), _lang(request)
+    with using(lang):
+        return _html(await pages.tournaments_page(_site(request, shown), shown, lang))
+
+
+async def _tournament(request: web.Request) -> web.Response:
+    shown, lang = await _shown(request), _lang(request)
+    with using(lang):
+        page = await pages.tournament_page(
+            _site(request, shown), shown, lang, int(request.match_info["number"])
+        )
+    if page is None:
+        raise NotHere
+    return _html(page)
+
+
+async def _download(request: web.Request) -> web.Response:
+    shown = await _shown(request)
+    name = request.match_info["name"]
+    with using(shown.settings.language):
+        try:
+            found = await club_download(request.app[DB_KEY], shown, name)
+        except FormatError as error:
+            message = translated(error.args[0]) if error.args else str(error)
+            return web.Response(status=409, text=message, content_type="text/plain")
+    if found is None:
+        raise NotHere
+    response = web.Response(body=found.data)
+    response.content_type, _sep, _charset = found.media_type.partition(";")
+    response.charset = "utf-8"
+    filename = f"{urls.club_slug(shown.club)}-{name.replace('/', '-')}"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+async def serve(db: storage.Database, config: WebConfig) -> web.AppRunner:
+    """Start serving on ``config.host:config.port``; the caller cleans the runner up."""
+    runner = web.AppRunner(web_app(db, config), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, config.host, config.port)
+    await site.start()
+    log.info("web pages on http://%s:%s/", config.host, config.port)
+    return runner

@@ -1,0 +1,727 @@
+"""The club's web pages (issue 14), each built from the stored projections — no replay.
+
+Every builder returns a :class:`Page` (its site path, the HTML) or ``None`` when there is no
+such page (an unknown player, a tournament number the club lacks). The server
+(bot.web.app) and the static export (bot.web.site) call the same builders, so a page is the
+same wherever it is read. Builders run inside ``bot.i18n.using(lang)``: every word is in the
+page's language, and dates and numbers are written its way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import storage
+from bot.core import format as fmt
+from bot.core.handlers.ratings import (
+    change_text,
+    chart_data,
+    label_of_source,
+    status_text,
+)
+from bot.core.notices import marked
+from bot.i18n import LANGUAGES, _, _n, date_text, language_name, month_text, translated
+from bot.web import urls
+from bot.web.render import render
+from bot.web.svg import chart_svg
+from engine.formats import fold_name
+from engine.system import Value
+from engine.systems import activity_of, system_named
+from engine.types import Result
+from storage.changes import game_changes
+from storage.errors import StorageError
+from storage.games import tournament_games
+from storage.records import GAME_OK, HISTORY_RATED, Club, GameRow, Player, Standing
+from storage.settings import ClubSettings
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page: where it lives (a site path, bot.web.urls) and its HTML."""
+
+    path: str
+    html: str
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """What every page is built from: the database and today's date (the club's clock)."""
+
+    db: storage.Database
+    today: dt.date
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A club with its settings, as the pages show it."""
+
+    club: Club
+    settings: ClubSettings
+
+    @property
+    def system(self) -> str:
+        return self.settings.system or self.club.system
+
+
+@dataclass(slots=True)
+class Layout:
+    """The frame every page shares: header, navigation, languages, footer."""
+
+    path: str
+    lang: str
+    title: str
+    shown: Shown | None = None
+    links: list[tuple[str, str, bool]] = field(default_factory=list)
+    languages: list[tuple[str, str, str | None]] = field(default_factory=list)
+    downloads: list[tuple[str, str]] = field(default_factory=list)
+
+
+async def shown_club(db: storage.Database, club_id: int) -> Shown | None:
+    """The club whose pages are on the web (``/club web on``); ``None`` for an unknown club
+    or one that keeps its pages off — the web never shows its data."""
+    club = await storage.get_club(db, club_id)
+    if club is None:
+        return None
+    settings = await storage.club_settings(db, club)
+    return Shown(club, settings) if settings.web else None
+
+
+async def web_clubs(db: storage.Database) -> list[Shown]:
+    """Every club whose pages are on, by name."""
+    found = [s for c in await storage.clubs(db) if (s := await shown_club(db, c.id)) is not None]
+    return sorted(found, key=lambda s: fold_name(s.club.name))
+
+
+def _layout(path: str, lang: str, title: str, shown: Shown | None, other: str) -> Layout:
+    """The frame of the page at ``path``; ``other`` is the same page's path with ``{lang}``
+    for the language links."""
+    layout = Layout(path, lang, title, shown)
+    for code in LANGUAGES:
+        href = None if code == lang else urls.relative(path, other.format(lang=code))
+        layout.languages.append((code, language_name(code), href))
+    if shown is not None:
+        club = shown.club
+        layout.links = [
+            (_("Ranking"), urls.relative(path, urls.ranking(club, lang)), False),
+            (_("Tournaments"), urls.relative(path, urls.tournaments(club, lang)), False),
+        ]
+        layout.downloads = [
+            (_("players (CSV)"), urls.relative(path, urls.download(club, "players.csv"))),
+            (_("games (CSV)"), urls.relative(path, urls.download(club, "games.csv"))),
+            (_("ratings (JSON)"), urls.relative(path, urls.download(club, "ratings.json"))),
+        ]
+    return layout
+
+
+def _page(template: str, layout: Layout, **values: object) -> Page:
+    return Page(layout.path, render(template, layout=layout, url=_linker(layout.path), **values))
+
+
+def _linker(here: str):  # type: ignore[no-untyped-def]
+    def url(there: str) -> str:
+        return urls.relative(here, there)
+
+    return url
+
+
+def _value(v: Value) -> str:
+    return fmt.value(v) if v is not None else ""
+
+
+def _sortable(v: Value) -> str:
+    number = fmt.number(v)
+    return "" if number is None else str(float(number))
+
+
+# --- the ranking list --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RankingRow:
+    place: int
+    pid: int
+    name: str
+    rank: str
+    rank_step: int
+    rating: str
+    rating_value: str
+    own: str
+    games: int
+    last_played: str
+    last_played_iso: str
+    change: str
+    change_value: str
+    active: bool
+
+
+async def ranking_page(
+    site: Site, shown: Shown, lang: str, *, everyone: bool = False, query: str = ""
+) -> Page:
+    """The club's ranking list: place, name, rank, rating, games, last played and the change
+    this month; the active players by the system's own rule (engine Activity), or everyone.
+    ``query`` keeps the names containing it (the search form without JavaScript)."""
+    club = shown.club
+    standings = await storage.standings(site.db, club)
+    since = site.today.replace(day=1)
+    changes = await storage.month_changes(site.db, club, since)
+    activity = activity_of(shown.system)
+    wanted = fold_name(query)
+    headings, own = fmt.rating_heading([translated(s.card.rating_label) for s in standings])
+    rows: list[RankingRow] = []
+    active_count = 0
+    for index, standing in enumerate(standings):
+        active = activity.active(standing.card.last_played, standing.player.date, site.today)
+        active_count += active
+        if not (everyone or active):
+            continue
+        if wanted and wanted not in fold_name(standing.player.name):
+            continue
+        rows.append(_ranking_row(standing, changes, own[index] if own else "", active))
+    path = urls.ranking(club, lang, everyone=everyone)
+    other = urls.ranking(club, "{lang}", everyone=everyone)
+    title = _("{club} — ranking", club=club.name)
+    layout = _layout(path, lang, title, shown, other)
+    layout.links[0] = (layout.links[0][0], layout.links[0][1], True)
+    month = month_text(since.year, since.month)
+    return _page(
+        "ranking.html",
+        layout,
+        rows=rows,
+        headings=headings,
+        own_column=own is not None,
+        everyone=everyone,
+        query=query,
+        total=len(standings),
+        active_count=active_count,
+        activity=translated(activity.rule),
+        month=month,
+        toggle=urls.relative(path, urls.ranking(club, lang, everyone=not everyone)),
+        system=fmt.system_title(shown.system),
+        today=date_text(site.today),
+    )
+
+
+def _ranking_row(
+    standing: Standing, changes: dict[int, tuple[Value, Value]], own: str, active: bool
+) -> RankingRow:
+    card, player = standing.card, standing.player
+    before_after = changes.get(player.id)
+    change, change_value = "", ""
+    if before_after is not None:
+        before, after = before_after
+        if before is None:
+            change = _("new")
+        else:
+            delta = fmt.difference(before, after)
+            change = fmt.signed(delta)
+            change_value = _sortable(delta)
+    return RankingRow(
+        place=standing.place,
+        pid=player.id,
+        name=player.name,
+        rank=str(card.rank),
+        rank_step=card.rank.step,
+        rating=_value(card.rating),
+        rating_value=_sortable(card.rating),
+        own=own,
+        games=card.games,
+        last_played=date_text(card.last_played) if card.last_played else "",
+        last_played_iso=card.last_played.isoformat() if card.last_played else "",
+        change=change,
+        change_value=change_value,
+        active=active,
+    )
+
+
+# --- a player ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    date: str
+    what: str
+    change: str
+    rank: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Meeting:
+    """The record against one opponent."""
+
+    pid: int
+    name: str
+    games: int
+    wins: int
+    losses: int
+    jigo: int
+    last: str
+    href: str
+    opponent_href: str
+
+
+async def player_page(site: Site, shown: Shown, lang: str, pid: int) -> Page | None:
+    """A player's page: the card, the chart, promotion progress, the whole history with each
+    change, and the record against every opponent."""
+    club, db = shown.club, site.db
+    player = await storage.get_player(db, club, pid)
+    if player is None:
+        return None
+    path = urls.player(club, lang, pid)
+    layout = _layout(path, lang, player.name, shown, urls.player(club, "{lang}", pid))
+    try:
+        card, place, listed = await storage.placed_card(db, club, pid)
+    except StorageError:
+        card, place, listed = None, None, 0
+    facts: list[tuple[str, str]] = []
+    if card is not None:
+        facts.append((translated(card.rating_label), _value(card.rating)))
+        facts.append((_("Rank"), str(card.rank)))
+        if place is not None:
+            facts.append((_("Place"), _("{place} of {listed}", place=place, listed=listed)))
+        facts.append((_("Rated games"), str(card.games)))
+        if card.last_played:
+            facts.append((_("Last played"), date_text(card.last_played)))
+        lines = [translated(line) for line in fmt.card_lines(card)]
+    else:
+        lines = []
+    data = await chart_data(db, club, player)
+    svg = chart_svg(data) if data is not None else ""
+    progress = await _promotion(db, club, pid)
+    history = await _history(db, club, pid)
+    meetings = await _meetings(db, club, lang, player)
+    return _page(
+        "player.html",
+        layout,
+        player=player,
+        card=card,
+        facts=facts,
+        lines=lines,
+        svg=svg,
+        progress=progress,
+        history=history,
+        meetings=meetings,
+        system=fmt.system_title(shown.system),
+        today=date_text(site.today),
+    )
+
+
+async def _promotion(db: storage.Database, club: Club, pid: int) -> tuple[str, list[str]] | None:
+    """Progress toward the next rank (``/promotion``): the headline and its lines."""
+    ledger = await storage.ledger(db, club.id)
+    try:
+        progress = ledger.promotion(pid)
+    except KeyError:
+        return None
+    target = f" → {progress.target}" if progress.target else ""
+    return f"{progress.rank}{target}", [await marked(db, club, line) for line in progress.lines]
+
+
+async def _history(db: storage.Database, club: Club, pid: int) -> list[HistoryLine]:
+    """Every rating change of the player, newest first; voided games marked (games taken
+    back with /undo are typos and stay out, as in ``/history``)."""
+    found = []
+    for row in await storage.history(db, club, pid, None, undone=False):
+        label = await label_of_source(db, club, row.source, pid)
+        if row.rating_after is None and row.rating_before is None:
+            change = status_text(row.status)
+        else:
+            change = change_text(row.rating_before, row.rating_after, full=True)
+        rank = (
+            ""
+            if row.rank_after is None or row.rank_after == row.rank_before
+            else f"{row.rank_before} → {row.rank_after}"
+        )
+        what = label if row.status == HISTORY_RATED else f"{label} [{status_text(row.status)}]"
+        note = await marked(db, club, row.note) if row.note else ""
+        found.append(HistoryLine(date_text(row.date), what, change, rank, note))
+    return found
+
+
+async def _meetings(db: storage.Database, club: Club, lang: str, player: Player) -> list[Meeting]:
+    """The player's record against each opponent faced in a game that counts, most games
+    first."""
+    names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
+    tally: dict[int, list[int]] = {}
+    last: dict[int, dt.date] = {}
+    for row in await storage.games_of(db, club, player.id, None):
+        if row.status != GAME_OK:
+            continue
+        game = row.game
+        other = game.opponent(player.id)
+        counts = tally.setdefault(other, [0, 0, 0, 0])
+        counts[0] += 1
+        outcome = _outcome(row, player.id)
+        if outcome is not None:
+            counts[1 + outcome] += 1
+        last[other] = max(last.get(other, game.date), game.date)
+    path = urls.player(club, lang, player.id)
+    meetings = [
+        Meeting(
+            pid=other,
+            name=names.get(other, "?"),
+            games=games,
+            wins=wins,
+            losses=losses,
+            jigo=jigo,
+            last=date_text(last[other]),
+            href=urls.relative(path, urls.head_to_head(club, lang, player.id, other)),
+            opponent_href=urls.relative(path, urls.player(club, lang, other)),
+        )
+        for other, (games, wins, losses, jigo) in tally.items()
+    ]
+    meetings.sort(key=lambda m: (-m.games, fold_name(m.name)))
+    return meetings
+
+
+def _outcome(row: GameRow, pid: int) -> int | None:
+    """0 a win for ``pid``, 1 a loss, 2 jigo; ``None`` when unplayed or unknown."""
+    game = row.game
+    if not game.played or game.result is None:
+        return None
+    if game.result is Result.JIGO:
+        return 2
+    black_won = game.result is Result.BLACK
+    return 0 if black_won == (game.black == pid) else 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    number: int
+    date: str
+    round: str
+    black: str
+    black_href: str
+    white: str
+    white_href: str
+    result: str
+    handicap: str
+    black_change: str
+    white_change: str
+    status: str
+
+
+async def head_to_head_page(
+    site: Site, shown: Shown, lang: str, pid: int, other: int
+) -> Page | None:
+    """Two players' games against each other, with each game's rating changes, and the
+    handicap between them today under the club's system."""
+    club, db = shown.club, site.db
+    a = await storage.get_player(db, club, pid)
+    b = await storage.get_player(db, club, other)
+    if a is None or b is None or a.id == b.id:
+        return None
+    path = urls.head_to_head(club, lang, pid, other)
+    title = _("{a} vs {b}", a=a.name, b=b.name)
+    layout = _layout(path, lang, title, shown, urls.head_to_head(club, "{lang}", pid, other))
+    rows = [
+        row
+        for row in await storage.games_of(db, club, pid, None)
+        if row.game.opponent(pid) == other and row.status in (GAME_OK, "voided")
+    ]
+    rows.reverse()  # oldest first
+    changes = await game_changes(db, club, [row.id for row in rows])
+    names = {a.id: a.name, b.id: b.name}
+    games = [_game_line(path, shown, lang, row, names, changes.get(row.id, {})) for row in rows]
+    record = [0, 0, 0]
+    for row in rows:
+        outcome = _outcome(row, pid) if row.status == GAME_OK else None
+        if outcome is not None:
+            record[outcome] += 1
+    advice = None
+    ledger = await storage.ledger(db, club.id)
+    try:
+        hc = ledger.handicap(pid, other)
+        advice = _(
+            "Black: {black}, white: {white}, {stones}, komi {komi}",
+            black=names[hc.black],
+            white=names[hc.white],
+            stones=_n("{n} handicap stone", "{n} handicap stones", hc.stones)
+            if hc.stones
+            else _("even game"),
+            komi=fmt.komi(hc.komi),
+        )
+    except (KeyError, ValueError):
+        advice = None
+    return _page(
+        "head_to_head.html",
+        layout,
+        a=a,
+        b=b,
+        a_href=urls.relative(path, urls.player(club, lang, pid)),
+        b_href=urls.relative(path, urls.player(club, lang, other)),
+        games=games,
+        record=record,
+        advice=advice,
+        system=fmt.system_title(shown.system),
+        today=date_text(site.today),
+    )
+
+
+def _game_line(
+    path: str,
+    shown: Shown,
+    lang: str,
+    row: GameRow,
+    names: dict[int, str],
+    changes: dict[int, tuple[Value, Value]],
+) -> GameLine:
+    game, club = row.game, shown.club
+
+    def change(pid: int) -> str:
+        found = changes.get(pid)
+        if found is None:
+            return ""
+        before, after = found
+        return change_text(before, after) if before is not None else _value(after)
+
+    stones = _n("{n} stone", "{n} stones", game.stones) if game.stones else ""
+    komi = _("komi {komi}", komi=fmt.komi(game.komi))
+    return GameLine(
+        number=row.number,
+        date=date_text(game.date),
+        round=str(game.round) if game.round else "",
+        black=names.get(game.black, "?"),
+        black_href=urls.relative(path, urls.player(club, lang, game.black)),
+        white=names.get(game.white, "?"),
+        white_href=urls.relative(path, urls.player(club, lang, game.white)),
+        result=fmt.result(game),
+        handicap=f"{stones}, {komi}" if stones else komi,
+        black_change=change(game.black),
+        white_change=change(game.white),
+        status="" if row.status == GAME_OK else status_text(row.status),
+    )
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentLine:
+    number: int
+    name: str
+    dates: str
+    rounds: int
+    players: int
+    state: str
+    href: str
+    h9: str
+
+
+async def tournaments_page(site: Site, shown: Shown, lang: str) -> Page:
+    """The club's tournaments, newest first."""
+    club, db = shown.club, site.db
+    path = urls.tournaments(club, lang)
+    layout = _layout(
+        path,
+        lang,
+        _("{club} — tournaments", club=club.name),
+        shown,
+        urls.tournaments(club, "{lang}"),
+    )
+    layout.links[1] = (layout.links[1][0], layout.links[1][1], True)
+    lines = []
+    for row in reversed(await storage.tournaments(db, club)):
+        t = row.tournament
+        lines.append(
+            TournamentLine(
+                number=row.number,
+                name=t.name,
+                dates=_dates(t.start, t.end),
+                rounds=t.rounds,
+                players=len(await storage.entries(db, club, row.id)),
+                state=_("rated") if row.finalised else _("open"),
+                href=urls.relative(path, urls.tournament(club, lang, row.number)),
+                h9=urls.relative(path, urls.download(club, f"tournaments/{row.number}.h9")),
+            )
+        )
+    return _page("tournaments.html", layout, tournaments=lines, today=date_text(site.today))
+
+
+def _dates(start: dt.date, end: dt.date) -> str:
+    if start == end:
+        return date_text(start)
+    return _("{start} – {end}", start=date_text(start), end=date_text(end))
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    place: int
+    pid: int
+    name: str
+    href: str
+    rank: str
+    wins: str
+    wins_value: str
+    criteria: tuple[str, ...]
+    change: str
+    change_value: str
+
+
+async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> Page | None:
+    """A tournament: its standings (wins, and the file's MMS/SOS when it had them) and every
+    game with its rating change."""
+    club, db = shown.club, site.db
+    row = await storage.tournament_by_number(db, club, number)
+    if row is None:
+        return None
+    t = row.tournament
+    path = urls.tournament(club, lang, number)
+    layout = _layout(path, lang, t.name, shown, urls.tournament(club, "{lang}", number))
+    entries = await storage.entries(db, club, row.id)
+    games = await tournament_games(db, club, row.id)
+    names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
+    changes = await storage.tournament_changes(db, club, row.id)
+    wins: dict[int, float] = {e.player: 0.0 for e in entries}
+    for g in games:
+        if g.status != GAME_OK:
+            continue
+        for pid in (g.game.black, g.game.white):
+            outcome = _outcome(g, pid) if g.game.played else _unplayed_outcome(g, pid)
+            wins.setdefault(pid, 0.0)
+            if outcome == 0:
+                wins[pid] += 1
+            elif outcome == 2:
+                wins[pid] += 0.5
+    criteria_names: list[str] = []
+    for entry in entries:
+        for name, _text in getattr(entry, "criteria", ()):
+            if name not in criteria_names:
+                criteria_names.append(name)
+    by_player = {e.player: e for e in entries}
+    lines: list[StandingLine] = []
+    order = sorted(
+        wins,
+        key=lambda pid: (
+            -wins[pid],
+            *(-_criterion(by_player.get(pid), name) for name in criteria_names),
+            fold_name(names.get(pid, "")),
+        ),
+    )
+    place = 0
+    previous: tuple[float, ...] | None = None
+    for index, pid in enumerate(order):
+        key = (wins[pid], *(_criterion(by_player.get(pid), n) for n in criteria_names))
+        if key != previous:
+            place, previous = index + 1, key
+        entry = by_player.get(pid)
+        found = changes.players.get(pid)
+        change, change_value = "", ""
+        if found is not None and found[0] is not None:
+            delta = fmt.difference(found[0], found[1])
+            change, change_value = change_text(found[0], found[1], full=True), _sortable(delta)
+        values = dict(getattr(entry, "criteria", ()) or ())
+        lines.append(
+            StandingLine(
+                place=place,
+                pid=pid,
+                name=names.get(pid, "?"),
+                href=urls.relative(path, urls.player(club, lang, pid)),
+                rank=str(entry.rank) if entry is not None else "",
+                wins=fmt.value(_fraction(wins[pid])),
+                wins_value=str(wins[pid]),
+                criteria=tuple(values.get(n, "") for n in criteria_names),
+                change=change,
+                change_value=change_value,
+            )
+        )
+    game_lines = [
+        _game_line(path, shown, lang, g, names, changes.games.get(g.id, {})) for g in games
+    ]
+    weight = None
+    try:
+        found_weight = system_named(shown.system, shown.settings.system_values(shown.system))
+        measured = found_weight.tournament_weight(t)
+        if measured is not None:
+            weight = f"{translated(measured.label)}: {_value(measured.value)}"
+    except Exception:  # a tournament the weight cannot be found for (no time control)
+        weight = None
+    facts = [
+        _dates(t.start, t.end),
+        _n("{n} round", "{n} rounds", t.rounds),
+        f"{t.board}×{t.board}",
+        _("rated") if row.finalised else _("open: not rated yet"),
+    ]
+    if t.time is not None:
+        facts.append(_("time: {time}", time=str(t.time)))
+    if weight:
+        facts.append(weight)
+    return _page(
+        "tournament.html",
+        layout,
+        tournament=t,
+        facts=facts,
+        standings=lines,
+        criteria=criteria_names,
+        games=game_lines,
+        h9=urls.relative(path, urls.download(club, f"tournaments/{number}.h9")),
+        system=fmt.system_title(shown.system),
+        today=date_text(site.today),
+    )
+
+
+def _fraction(x: float) -> Value:
+    from fractions import Fraction
+
+    return Fraction(x).limit_denominator(2)
+
+
+def _criterion(entry: object, name: str) -> float:
+    values = dict(getattr(entry, "criteria", ()) or ())
+    try:
+        return float(values.get(name, "0").replace(",", "."))
+    except ValueError:
+        return 0.0
+
+
+def _unplayed_outcome(row: GameRow, pid: int) -> int | None:
+    """A bye or forfeit counted as a win or loss in the standings (not in any rating)."""
+    game = row.game
+    if game.result in (Result.BLACK, Result.WHITE):
+        return 0 if (game.result is Result.BLACK) == (game.black == pid) else 1
+    return None
+
+
+# --- the site's front page and the page that is not there ---------------------------------
+
+
+async def index_page(site: Site, lang: str) -> Page:
+    """The clubs whose pages are on the web."""
+    path = "" if lang == "en" else f"{lang}.html"
+    layout = _layout(path, lang, _("Go clubs on hoshi"), None, "{lang}.html")
+    for i, (code, name, href) in enumerate(layout.languages):
+        if href is not None and code == "en":
+            layout.languages[i] = (code, name, urls.relative(path, ""))
+    clubs = [
+        (
+            s.club.name,
+            fmt.system_title(s.system),
+            urls.relative(path, urls.ranking(s.club, s.settings.language)),
+        )
+        for s in await web_clubs(site.db)
+    ]
+    return _page("index.html", layout, clubs=clubs, today=date_text(site.today))
+
+
+def not_found_page(lang: str, path: str = "404.html") -> Page:
+    """The answer to an address with no page: the same for a club that keeps its pages off
+    and for one that does not exist."""
+    layout = _layout(path, lang, _("Page not found"), None, path)
+    layout.languages = [(lang, language_name(lang), None)]  # no page in any language
+    return _page("not_found.html", layout, home=urls.relative(path, ""))
+
+
+def club_redirect_page(shown: Shown) -> Page:
+    """The club's folder: sends the reader on to the ranking in the club's language (a static
+    site has no redirects: a refresh and a link)."""
+    path = urls.club_slug(shown.club) + "/"
+    lang = shown.settings.language
+    target = urls.relative(path, urls.ranking(shown.club, lang))
+    layout = _layout(path, lang, shown.club.name, shown, urls.ranking(shown.club, "{lang}"))
+    return _page("redirect.html", layout, target=target)
+
+
+def language_pages(lang: str) -> Sequence[str]:
+    return [code for code in LANGUAGES if code != lang]

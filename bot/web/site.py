@@ -1,0 +1,183 @@
+"""``hoshi site --out DIR``: the club pages as static files for any web host (issue 14).
+
+The same builders as the server (bot.web.pages) write every page of every club whose pages
+are on, in every language, with the stylesheet, the script and the downloads: links are
+relative, so the folder works from any address or from disk. A club that turned its pages off
+is removed from the folder. ``hoshi run`` rewrites a club's part after each write when
+``[web] site_dir`` is set (:class:`SiteRefresher`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import storage
+from bot.i18n import LANGUAGES, translated, using
+from bot.web import pages, urls
+from bot.web.app import static_file, today_for
+from bot.web.downloads import club_download, club_downloads
+from bot.web.pages import Page, Shown, Site
+from engine.errors import FormatError
+
+log = logging.getLogger("hoshi.web")
+
+
+@dataclass(slots=True)
+class Written:
+    """What an export wrote: files, and the files it could not write with the reason."""
+
+    files: int = 0
+    clubs: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+async def club_pages(db: storage.Database, shown: Shown, lang: str) -> list[Page]:
+    """Every page of the club in ``lang``."""
+    site = Site(db, today_for(db, shown))
+    found: list[Page] = []
+    with using(lang):
+        found.append(await pages.ranking_page(site, shown, lang))
+        found.append(await pages.ranking_page(site, shown, lang, everyone=True))
+        found.append(await pages.tournaments_page(site, shown, lang))
+        for row in await storage.tournaments(db, shown.club):
+            page = await pages.tournament_page(site, shown, lang, row.number)
+            if page is not None:
+                found.append(page)
+        for player in await storage.players(db, shown.club, guests=True):
+            page = await pages.player_page(site, shown, lang, player.id)
+            if page is None:
+                continue
+            found.append(page)
+            for other in await _opponents(db, shown, player.id):
+                vs = await pages.head_to_head_page(site, shown, lang, player.id, other)
+                if vs is not None:
+                    found.append(vs)
+    return found
+
+
+async def _opponents(db: storage.Database, shown: Shown, pid: int) -> list[int]:
+    seen: dict[int, None] = {}
+    for row in await storage.games_of(db, shown.club, pid, None):
+        seen[row.game.opponent(pid)] = None
+    return list(seen)
+
+
+def _write(root: Path, path: str, data: bytes) -> None:
+    target = root / urls.file_of(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+
+
+async def write_club(db: storage.Database, shown: Shown, root: Path, written: Written) -> None:
+    """The club's folder under ``root``, written afresh beside the old one and swapped in, so
+    that a reader never sees half a club."""
+    slug = urls.club_slug(shown.club)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{slug}-", dir=root))
+    try:
+        _write(
+            fresh, urls.club_slug(shown.club) + "/", pages.club_redirect_page(shown).html.encode()
+        )
+        for lang in LANGUAGES:
+            for page in await club_pages(db, shown, lang):
+                _write(fresh, page.path, page.html.encode("utf-8"))
+                written.files += 1
+        with using(shown.settings.language):
+            for name in await club_downloads(db, shown):
+                try:
+                    found = await club_download(db, shown, name)
+                except FormatError as error:
+                    reason = translated(error.args[0]) if error.args else str(error)
+                    written.skipped.append((urls.download(shown.club, name), reason))
+                    continue
+                if found is not None:
+                    _write(fresh, found.path, found.data)
+                    written.files += 1
+        old = root / slug
+        if old.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{slug}-old-", dir=root))
+            os.replace(old, retired / slug)
+            os.replace(fresh / slug, old)
+            shutil.rmtree(retired, ignore_errors=True)
+        else:
+            os.replace(fresh / slug, old)
+        written.clubs += 1
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+
+
+def _remove_others(root: Path, keep: Iterable[str]) -> None:
+    """Folders of clubs whose pages are no longer on (or that were renamed) leave the site."""
+    kept = set(keep)
+    for child in root.iterdir():
+        if child.is_dir() and urls.club_id_of(child.name) is not None and child.name not in kept:
+            shutil.rmtree(child, ignore_errors=True)
+
+
+async def write_site(db: storage.Database, root: Path) -> Written:
+    """The whole site under ``root``: the front page in every language, the stylesheet and
+    script, and each club whose pages are on."""
+    root.mkdir(parents=True, exist_ok=True)
+    written = Written()
+    for name in ("hoshi.css", "hoshi.js"):
+        data = static_file(name)
+        assert data is not None, name
+        _write(root, urls.static(name), data)
+        written.files += 1
+    shown_clubs = await pages.web_clubs(db)
+    for lang in LANGUAGES:
+        with using(lang):
+            page = await pages.index_page(Site(db, today_for(db, None)), lang)
+        _write(root, page.path, page.html.encode("utf-8"))
+        written.files += 1
+    with using("en"):
+        _write(root, "404.html", pages.not_found_page("en").html.encode("utf-8"))
+    for shown in shown_clubs:
+        await write_club(db, shown, root, written)
+    _remove_others(root, (urls.club_slug(s.club) for s in shown_clubs))
+    return written
+
+
+class SiteRefresher:
+    """Keeps ``[web] site_dir`` current while ``hoshi run`` runs: after a write, the site is
+    written again once writes pause for ``delay`` seconds (a pasted tournament is one
+    rewrite, not fifty)."""
+
+    def __init__(self, db: storage.Database, root: Path, delay: float = 5.0) -> None:
+        self.db, self.root, self.delay = db, root, delay
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+
+    def written(self) -> None:
+        """Something was written: refresh soon."""
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self._task = asyncio.get_running_loop().create_task(self._refresh())
+
+    async def _refresh(self) -> None:
+        while True:
+            self._again = False
+            await asyncio.sleep(self.delay)
+            if self._again:
+                continue
+            try:
+                done = await write_site(self.db, self.root)
+                log.info("site refreshed: %d files, %d clubs", done.files, done.clubs)
+            except Exception:  # the bot goes on; the next write tries again
+                log.exception("the static site could not be written to %s", self.root)
+            if not self._again:
+                return
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

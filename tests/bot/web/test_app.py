@@ -1,0 +1,149 @@
+"""The web server: only GET, only clubs that turned their pages on, security headers on every
+answer, names escaped, the ranking list as /top has it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.web import urls
+from bot.web.app import SECURITY_HEADERS, web_app
+from tests.bot.core.fakechat import FakeChat
+from tests.bot.web.conftest import club_with_games
+
+
+def ranking_names(html: str) -> list[str]:
+    return re.findall(r'<a class="player" href="[^"]+">([^<]+)</a>', html)
+
+
+async def test_the_ranking_list_is_the_one_top_gives(chat: FakeChat, client: TestClient) -> None:
+    top = await chat.ok("/top")
+    response = await client.get("/" + urls.ranking(chat.club, "en", everyone=True))
+    assert response.status == 200
+    html = await response.text()
+    names = ranking_names(html)
+    listed = [line for line in top.text.splitlines() if re.match(r"\s*\d+\s", line)]
+    assert len(names) == len(listed) == 4
+    for name, line in zip(names, listed, strict=True):
+        assert name in line
+    assert '<html lang="en">' in html
+
+
+async def test_the_club_folder_leads_to_its_language(chat: FakeChat, client: TestClient) -> None:
+    slug = urls.club_slug(chat.club)
+    response = await client.get(f"/{slug}/", allow_redirects=False)
+    assert response.status == 302
+    assert response.headers["Location"] == f"/{slug}/en/"
+    stale = await client.get(f"/{chat.club.id}-old-name/en/all.html", allow_redirects=False)
+    assert stale.status == 301
+    assert stale.headers["Location"] == f"/{slug}/en/all.html"
+
+
+async def test_a_club_with_its_pages_off_is_not_found(chat: FakeChat, client: TestClient) -> None:
+    await chat.ok("/club web off")
+    for path in (
+        urls.ranking(chat.club, "en"),
+        urls.player(chat.club, "en", 1),
+        urls.download(chat.club, "players.csv"),
+        urls.club_slug(chat.club) + "/",
+    ):
+        response = await client.get("/" + path, allow_redirects=False)
+        assert response.status == 404, path
+        text = await response.text()
+        assert chat.club.name not in text and "Nagy" not in text
+    front = await client.get("/")
+    assert chat.club.name not in await front.text()
+
+
+async def test_every_answer_carries_the_security_headers(chat: FakeChat, client: TestClient) -> None:
+    for path in ("/", "/static/hoshi.css", "/nowhere", "/" + urls.ranking(chat.club, "hu")):
+        response = await client.get(path)
+        for header, value in SECURITY_HEADERS.items():
+            assert response.headers.get(header) == value, (path, header)
+
+
+async def test_nothing_can_be_written(chat: FakeChat, client: TestClient) -> None:
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        response = await client.request(method, "/" + urls.ranking(chat.club, "en"))
+        assert response.status == 405, method
+
+
+async def test_names_are_text_never_markup(tmp_path: Path) -> None:
+    chat = await club_with_games(tmp_path)
+    try:
+        await chat.ok('/register "<script>alert(1)</script> & Co" 10k')
+        async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
+            html = await (await client.get("/" + urls.ranking(chat.club, "en", everyone=True))).text()
+            assert "<script>alert" not in html
+            assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in html
+    finally:
+        await chat.close()
+
+
+async def test_search_without_javascript(chat: FakeChat, client: TestClient) -> None:
+    path = "/" + urls.ranking(chat.club, "en", everyone=True)
+    html = await (await client.get(path, params={"q": "szabo"})).text()
+    assert ranking_names(html) == ["Szabó Éva"]
+    none = await (await client.get(path, params={"q": "nobody"})).text()
+    assert ranking_names(none) == [] and "nobody" in none
+
+
+async def test_the_pages_in_each_language(chat: FakeChat, client: TestClient) -> None:
+    html = await (await client.get("/" + urls.ranking(chat.club, "hu"))).text()
+    assert '<html lang="hu">' in html
+    assert 'hreflang="ja"' in html and 'href="../ja/"' in html
+    ja = await (await client.get("/" + urls.ranking(chat.club, "ja"))).text()
+    assert '<html lang="ja">' in ja
+
+
+async def test_a_player_page(chat: FakeChat, client: TestClient) -> None:
+    player = await _player(chat, "Tóth Bence")
+    response = await client.get("/" + urls.player(chat.club, "en", player))
+    assert response.status == 200
+    html = await response.text()
+    for part in ('id="card"', "<svg", 'id="history-table"', 'id="head-to-head"', "Spring Cup"):
+        assert part in html, part
+    missing = await client.get("/" + urls.player(chat.club, "en", 999999))
+    assert missing.status == 404
+
+
+async def test_head_to_head(chat: FakeChat, client: TestClient) -> None:
+    a, b = await _player(chat, "Tóth Bence"), await _player(chat, "Szabó Éva")
+    html = await (await client.get("/" + urls.head_to_head(chat.club, "en", a, b))).text()
+    assert 'id="games"' in html
+    assert html.count("<tr") >= 3  # the heading and two games
+    assert "1 won, 1 lost" in html
+
+
+async def test_a_tournament_page(chat: FakeChat, client: TestClient) -> None:
+    html = await (await client.get("/" + urls.tournament(chat.club, "en", 1))).text()
+    assert "Spring Cup" in html and 'id="standings"' in html and 'id="games"' in html
+    listed = await (await client.get("/" + urls.tournaments(chat.club, "en"))).text()
+    assert "tournaments/1.html" not in listed  # a relative link from the list's own folder
+    assert 'href="1.html"' in listed
+
+
+async def test_downloads(chat: FakeChat, client: TestClient) -> None:
+    for name, media in (
+        ("players.csv", "text/csv"),
+        ("games.csv", "text/csv"),
+        ("ratings.json", "application/json"),
+        ("tournaments/1.h9", "text/plain"),
+    ):
+        response = await client.get("/" + urls.download(chat.club, name))
+        assert response.status == 200, name
+        assert response.content_type == media
+        assert "attachment" in response.headers["Content-Disposition"]
+    h9 = await (await client.get("/" + urls.download(chat.club, "tournaments/1.h9"))).text()
+    assert "Spring Cup" in h9
+    missing = await client.get("/" + urls.download(chat.club, "tournaments/9.h9"))
+    assert missing.status == 404
+
+
+async def _player(chat: FakeChat, name: str) -> int:
+    import storage
+
+    found = await storage.find_player(chat.db, chat.club, name)
+    return found.player.id  # type: ignore[union-attr]
