@@ -437,28 +437,53 @@ async def test_every_response_carries_the_security_headers(page: Any, site: Site
 
 # --- every page, desktop and phone: accessible, no errors, pictured -------------------------
 
-PAGES = {
+PAGES = {  # name (the screenshot's) → the page below the club's folder
     "ranking": "hu/",
-    "player": "hu/players/{pid}.html",
+    "ranking-ja": "ja/",  # Japanese text in the screenshot (fonts-noto-cjk)
+    "everyone": "hu/all.html",
+    "player": "hu/players/{nagy}.html",
+    "head-to-head": "hu/players/{nagy}/vs/{anna}.html",
+    "tournaments": "hu/tournaments/",
     "tournament": "hu/tournaments/1.html",
 }
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-@pytest.mark.parametrize("kind", sorted(PAGES))
+@pytest.mark.parametrize("kind", list(PAGES))
 async def test_each_page_is_accessible_fits_and_is_pictured(
     page: Any, phone: Any, site: Site, screenshot: Any, kind: str, device: str
 ) -> None:
     opened = phone if device == "phone" else page
-    path = PAGES[kind].format(pid=site.players["Nagy Péter"])
+    path = PAGES[kind].format(nagy=site.players["Nagy Péter"], anna=site.players["Kovács Anna"])
     response = await opened.goto(site.page(path))
     assert response.status == 200
+    await check_page(opened, screenshot, f"{kind}-{device}.png")
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+async def test_the_not_found_page_is_accessible_too(
+    page: Any, phone: Any, site: Site, screenshot: Any, device: str
+) -> None:
+    opened = phone if device == "phone" else page
+    response = await opened.goto(site.page("hu/players/999.html"))
+    assert response.status == 404
+    assert await opened.get_attribute("html", "lang") == "hu"
+    assert await opened.locator("h1").count() == 1
+    failed = [error for error in console_errors(opened) if "/players/999.html" not in error]
+    assert not failed, "\n".join(failed)
+    await check_page(opened, screenshot, f"not-found-{device}.png", errors=False)
+
+
+async def check_page(opened: Any, screenshot: Any, name: str, *, errors: bool = True) -> None:
+    """No serious or critical axe-core violation, no console error, nothing wider than the
+    screen but a table's own scrolling box; and a screenshot of the whole page."""
     found = await accessibility_violations(opened)
     assert not found, format_violations(found)
-    no_errors(opened)
-    # nothing but a table's own scrolling box may be wider than the screen
+    if errors:
+        no_errors(opened)
+    viewport = opened.viewport_size["width"]
     width = await opened.evaluate("document.documentElement.scrollWidth")
-    assert width <= (390 if device == "phone" else 1280)
-    picture = await screenshot(opened, f"{kind}-{device}.png")
-    wide = 390 * PHONE["device_scale_factor"] if device == "phone" else 1280
-    assert png_size(picture.read_bytes())[0] == wide
+    assert width <= viewport, f"the page is {width} px wide on a {viewport} px screen"
+    picture = await screenshot(opened, name)
+    scale = PHONE["device_scale_factor"] if viewport == 390 else 1
+    assert png_size(picture.read_bytes())[0] == viewport * scale
