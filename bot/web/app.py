@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from importlib import resources
 
@@ -17,7 +18,7 @@ from aiohttp import web
 
 import storage
 from bot.config import WebConfig
-from bot.i18n import LANGUAGES, language_of, translated, using
+from bot.i18n import LANGUAGES, _, language_of, translated, using
 from bot.web import pages, urls
 from bot.web.downloads import club_download
 from bot.web.pages import Page, Shown, Site
@@ -92,6 +93,15 @@ async def _headers(
     except web.HTTPException as exc:
         exc.headers.update(SECURITY_HEADERS)
         raise
+    except Exception:  # a bug or a lost database: logged, answered without a traceback
+        incident = secrets.token_hex(4)
+        log.exception("web page %s failed (ref %s)", request.path, incident)
+        with using(_language(request)):
+            text = _(
+                "Something went wrong on this page (ref {ref}). Please try again later.",
+                ref=incident,
+            )
+        response = web.Response(status=500, text=text, content_type="text/plain")
     response.headers.update(SECURITY_HEADERS)
     return response
 

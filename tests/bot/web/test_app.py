@@ -206,3 +206,19 @@ async def test_a_federation_page_never_waits_for_a_replay(chat: FakeChat) -> Non
     assert "/promotion Nagy Péter" in page.html
     assert chat.club.id not in chat.db.projections.ledgers
     assert await ledger_if_cheap(chat.db, chat.club.id) is not None  # a small club: replayed
+
+
+async def test_a_broken_page_is_answered_with_the_headers_and_no_traceback(
+    tmp_path: Path,
+) -> None:
+    chat = await club_with_games(tmp_path)
+    app = web_app(chat.db)
+    path = "/" + urls.ranking(chat.club, "en")
+    await chat.close()  # the database is gone: every page breaks
+    async with TestClient(TestServer(app, host="127.0.0.1")) as client:
+        response = await client.get(path)
+        assert response.status == 500
+        text = await response.text()
+        assert "Traceback" not in text and "Something went wrong on this page (ref " in text
+        for header, value in SECURITY_HEADERS.items():
+            assert response.headers.get(header) == value
