@@ -189,53 +189,54 @@ async def _club_folder(request: web.Request) -> web.Response:
     raise web.HTTPFound("/" + urls.ranking(shown.club, shown.settings.language))
 
 
-async def _ranking(request: web.Request) -> web.Response:
+Builder = Callable[[Site, Shown, str], Awaitable[Page | None]]
+
+
+async def _answer(request: web.Request, build: Builder) -> web.Response:
+    """The club's page that ``build`` makes in the address's language; 404 when it has none."""
     shown, lang = await _shown(request), _lang(request)
+    with using(lang):
+        page = await build(_site(request, shown), shown, lang)
+    if page is None:
+        raise NotHere
+    return _html(page)
+
+
+async def _ranking(request: web.Request) -> web.Response:
     everyone = request.path.endswith("/all.html")
     query = request.query.get("q", "")[:100]
-    with using(lang):
-        page = await pages.ranking_page(
-            _site(request, shown), shown, lang, everyone=everyone, query=query
-        )
-    return _html(page)
+    return await _answer(
+        request,
+        lambda site, shown, lang: pages.ranking_page(
+            site, shown, lang, everyone=everyone, query=query
+        ),
+    )
 
 
 async def _player(request: web.Request) -> web.Response:
-    shown, lang = await _shown(request), _lang(request)
-    with using(lang):
-        page = await pages.player_page(
-            _site(request, shown), shown, lang, int(request.match_info["pid"])
-        )
-    if page is None:
-        raise NotHere
-    return _html(page)
+    pid = int(request.match_info["pid"])
+    return await _answer(
+        request, lambda site, shown, lang: pages.player_page(site, shown, lang, pid)
+    )
 
 
 async def _vs(request: web.Request) -> web.Response:
-    shown, lang = await _shown(request), _lang(request)
     pid, other = int(request.match_info["pid"]), int(request.match_info["other"])
-    with using(lang):
-        page = await pages.head_to_head_page(_site(request, shown), shown, lang, pid, other)
-    if page is None:
-        raise NotHere
-    return _html(page)
+    return await _answer(
+        request,
+        lambda site, shown, lang: pages.head_to_head_page(site, shown, lang, pid, other),
+    )
 
 
 async def _tournaments(request: web.Request) -> web.Response:
-    shown, lang = await _shown(request), _lang(request)
-    with using(lang):
-        return _html(await pages.tournaments_page(_site(request, shown), shown, lang))
+    return await _answer(request, pages.tournaments_page)
 
 
 async def _tournament(request: web.Request) -> web.Response:
-    shown, lang = await _shown(request), _lang(request)
-    with using(lang):
-        page = await pages.tournament_page(
-            _site(request, shown), shown, lang, int(request.match_info["number"])
-        )
-    if page is None:
-        raise NotHere
-    return _html(page)
+    number = int(request.match_info["number"])
+    return await _answer(
+        request, lambda site, shown, lang: pages.tournament_page(site, shown, lang, number)
+    )
 
 
 async def _download(request: web.Request) -> web.Response:

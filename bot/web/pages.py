@@ -18,6 +18,7 @@ from bot.core import format as fmt
 from bot.core.handlers.ratings import (
     change_text,
     chart_data,
+    history_cells,
     label_of_source,
     status_text,
 )
@@ -34,7 +35,7 @@ from storage.changes import game_changes
 from storage.errors import StorageError
 from storage.games import tournament_games
 from storage.projections import ledger_if_cheap
-from storage.records import GAME_OK, HISTORY_RATED, Club, GameRow, Player, Standing
+from storage.records import GAME_OK, Club, GameRow, Player, Standing
 from storage.settings import ClubSettings
 
 
@@ -340,17 +341,7 @@ async def _history(db: storage.Database, club: Club, pid: int) -> list[HistoryLi
     back with /undo are typos and stay out, as in ``/history``)."""
     found = []
     for row in await storage.history(db, club, pid, None, undone=False):
-        label = await label_of_source(db, club, row.source, pid)
-        if row.rating_after is None and row.rating_before is None:
-            change = status_text(row.status)
-        else:
-            change = change_text(row.rating_before, row.rating_after, full=True)
-        rank = (
-            ""
-            if row.rank_after is None or row.rank_after == row.rank_before
-            else f"{row.rank_before} → {row.rank_after}"
-        )
-        what = label if row.status == HISTORY_RATED else f"{label} [{status_text(row.status)}]"
+        what, change, rank = history_cells(row, await label_of_source(db, club, row.source, pid))
         note = await marked(db, club, row.note) if row.note else ""
         found.append(HistoryLine(date_text(row.date), what, change, rank, note))
     return found

@@ -34,6 +34,7 @@ from storage.records import (
     HISTORY_RATED,
     HISTORY_UNDONE,
     HISTORY_VOIDED,
+    HistoryRow,
     Player,
     SeriesPoint,
 )
@@ -291,17 +292,7 @@ async def history(ctx: Context) -> Reply:
         label = await source_label(ctx, row.source, player.id)
         if row.note and len(notes) < HISTORY_NOTES:
             notes.append(f"{date_text(row.date)} {label}: {await note_text(ctx, row.note)}")
-        if row.rating_after is None and row.rating_before is None:
-            change = status_text(row.status)
-        else:
-            change = change_text(row.rating_before, row.rating_after, full=True)
-        rank = (
-            ""
-            if row.rank_after is None or row.rank_after == row.rank_before
-            else f"{row.rank_before} → {row.rank_after}"
-        )
-        what = label if row.status == HISTORY_RATED else f"{label} [{status_text(row.status)}]"
-        table_rows.append((date_text(row.date), what, change, rank))
+        table_rows.append((date_text(row.date), *history_cells(row, label)))
     shown = len(rows) + len(held)
     title = (
         _n(
@@ -320,6 +311,22 @@ async def history(ctx: Context) -> Reply:
             *([Text(joined(notes))] if notes else []),
         )
     )
+
+
+def history_cells(row: HistoryRow, label: str) -> tuple[str, str, str]:
+    """A /history row's "what", rating change and rank change (the web's history too);
+    ``label`` names its source (:func:`label_of_source`)."""
+    if row.rating_after is None and row.rating_before is None:
+        change = status_text(row.status)
+    else:
+        change = change_text(row.rating_before, row.rating_after, full=True)
+    rank = (
+        ""
+        if row.rank_after is None or row.rank_after == row.rank_before
+        else f"{row.rank_before} → {row.rank_after}"
+    )
+    what = label if row.status == HISTORY_RATED else f"{label} [{status_text(row.status)}]"
+    return what, change, rank
 
 
 async def note_text(ctx: Context, note: str) -> str:
