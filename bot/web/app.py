@@ -64,10 +64,12 @@ def web_app(db: storage.Database, config: WebConfig | None = None) -> web.Applic
     app[DB_KEY] = db
     get = app.router.add_get
     get("/", _index)
+    get("/index.html", _index)
     get("/{lang:[a-z]{2}}.html", _index)
     get("/static/{name}", _static)
     get("/{club}", _club_folder)
     get("/{club}/", _club_folder)
+    get("/{club}/index.html", _club_folder)
     get("/{club}/downloads/{name:.+}", _download)
     get("/{club}/{lang:[a-z]{2}}/", _ranking)
     get("/{club}/{lang:[a-z]{2}}/index.html", _ranking)

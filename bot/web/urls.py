@@ -68,14 +68,10 @@ def static(name: str) -> str:
 
 def relative(here: str, there: str) -> str:
     """The address of ``there`` as a link written in the page ``here`` (both site paths; a
-    path ending in ``/`` is a folder's index page)."""
-    base = posixpath.dirname(here) if not here.endswith("/") else here.rstrip("/")
-    target = posixpath.relpath(there or ".", base or ".")
-    if there.endswith("/") or there == "":
-        target = target.rstrip("/") + "/"
-        if target == "./":
-            return "./"
-    return target
+    path ending in ``/`` is a folder's index page). A folder is linked by its
+    ``index.html``: a static copy opened from disk shows a folder's listing, not its page."""
+    base = here.rstrip("/") if here.endswith("/") else posixpath.dirname(here)
+    return posixpath.relpath(file_of(there), base or ".")
 
 
 def absolute(base_url: str, path: str) -> str:

@@ -97,7 +97,7 @@ async def test_search_without_javascript(chat: FakeChat, client: TestClient) -> 
 async def test_the_pages_in_each_language(chat: FakeChat, client: TestClient) -> None:
     html = await (await client.get("/" + urls.ranking(chat.club, "hu"))).text()
     assert '<html lang="hu">' in html
-    assert 'hreflang="ja"' in html and 'href="../ja/"' in html
+    assert 'hreflang="ja"' in html and 'href="../ja/index.html"' in html
     ja = await (await client.get("/" + urls.ranking(chat.club, "ja"))).text()
     assert '<html lang="ja">' in ja
 

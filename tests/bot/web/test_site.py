@@ -15,7 +15,8 @@ LINK = re.compile(r'(?:href|src)="([^"]+)"')
 
 
 def broken_links(root: Path) -> list[tuple[str, str]]:
-    """Every relative link of every page that leads to no file (a folder: its index.html)."""
+    """Every relative link of every page that leads to no file — a link to a folder too: a
+    static copy opened from disk would show the folder's listing, not its page."""
     broken = []
     for page in root.rglob("*.html"):
         for link in LINK.findall(page.read_text(encoding="utf-8")):
@@ -23,8 +24,6 @@ def broken_links(root: Path) -> list[tuple[str, str]]:
             if parts.scheme or link.startswith("#"):
                 continue
             target = (page.parent / unquote(parts.path)).resolve()
-            if target.is_dir():
-                target = target / "index.html"
             if not target.is_file():
                 broken.append((str(page.relative_to(root)), link))
     return broken

@@ -40,10 +40,11 @@ def test_pages_of_a_club() -> None:
 
 def test_relative_links() -> None:
     assert urls.relative("3-x/hu/", "static/hoshi.css") == "../../static/hoshi.css"
-    assert urls.relative("3-x/hu/players/12.html", "3-x/hu/") == "../"
+    assert urls.relative("3-x/hu/players/12.html", "3-x/hu/") == "../index.html"
     assert urls.relative("3-x/hu/players/12.html", "3-x/hu/players/5.html") == "5.html"
-    assert urls.relative("3-x/hu/all.html", "3-x/hu/") == "./"
-    assert urls.relative("", "3-x/hu/") == "3-x/hu/"
+    assert urls.relative("3-x/hu/all.html", "3-x/hu/") == "index.html"
+    assert urls.relative("", "3-x/hu/") == "3-x/hu/index.html"
+    assert urls.relative("3-x/hu/", "") == "../../index.html"
 
 
 SEGMENT = st.sampled_from(["3-x", "hu", "en", "players", "12.html", "vs", "5.html", "static"])
@@ -54,7 +55,8 @@ PATH = st.lists(SEGMENT, min_size=1, max_size=5).map("/".join) | st.lists(
 
 @given(PATH, PATH)
 def test_a_relative_link_leads_to_its_page(here: str, there: str) -> None:
-    """Followed from ``here`` the way a browser does, the link arrives at ``there``."""
+    """Followed from ``here`` the way a browser does, the link arrives at ``there`` (a
+    folder: its index.html)."""
     base = here if here.endswith("/") else posixpath.dirname(here)
     arrived = posixpath.normpath(posixpath.join(base, urls.relative(here, there)))
-    assert arrived == posixpath.normpath(there)
+    assert arrived == posixpath.normpath(urls.file_of(there))
