@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import pytest_asyncio
+from playwright.async_api import expect
 
 import storage
 from bot.adapters.console import run_console
@@ -31,6 +32,7 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.web import urls
 from bot.web.app import web_app
+from bot.web.site import write_site
 from storage.records import Club
 from tests.bot.core.fakechat import ADMIN, CALLERS, CHAT_ID, PLATFORM, FakeChat
 from tests.web.browser import (
@@ -62,6 +64,7 @@ class Site:
     """The served site: its address, the club with its pages on and the one without."""
 
     url: str
+    db: storage.Database
     club: Club
     hidden: Club
     top: str  # what /top answered in the club's chat
@@ -108,7 +111,7 @@ async def site(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
         assert club is not None
         players = {player.name: player.id for player in await storage.players(db, club)}
         async with served(web_app(db)) as url:
-            yield Site(url, club, hidden, top, players)
+            yield Site(url, db, club, hidden, top, players)
     finally:
         await db.close()
 
@@ -264,12 +267,14 @@ async def test_typing_in_search_narrows_the_rows_accents_and_case_ignored(
     await page.goto(site.page("hu/"))
     everyone = len(await rows(page))
     await page.fill("#search", "szabo")
+    # the script may filter a moment after the keystroke: wait (at most 5 s) for one row
+    await expect(page.locator("#ranking tbody tr:visible")).to_have_count(1, timeout=5000)
     assert names(await rows(page)) == ["Szabó Éva"]
     count = await page.text_content("#search-count")
     assert re.findall(r"\d+", count) in (["1", str(everyone)], [str(everyone), "1"]), count
     assert await page.get_attribute("#search-count", "aria-live") == "polite"
     await page.fill("#search", "")
-    assert len(await rows(page)) == everyone
+    await expect(page.locator("#ranking tbody tr:visible")).to_have_count(everyone)
 
 
 async def test_search_works_without_javascript_as_a_plain_get(open_page: Any, site: Site) -> None:
@@ -307,6 +312,25 @@ async def test_sorting_by_rating_reverses_the_ranking(page: Any, site: Site) -> 
     await target.click()
     assert names(await rows(page)) == before
     assert await header.get_attribute("aria-sort") == "descending"
+
+
+async def test_the_keyboard_reaches_the_skip_link_first_and_sorts_a_column(
+    page: Any, site: Site
+) -> None:
+    await page.goto(site.page("hu/"))
+    await page.keyboard.press("Tab")
+    assert await page.evaluate("document.activeElement.className") == "skip"
+    await page.keyboard.press("Enter")
+    assert page.url.endswith("#main")
+    before = names(await rows(page))
+    header = page.locator("#ranking thead th").nth(1)  # the names
+    await header.locator("button").focus()
+    await page.keyboard.press("Enter")
+    if names(await rows(page)) == before:  # the first press may keep an order already true
+        await page.keyboard.press("Enter")
+    assert names(await rows(page)) in (sorted(before), sorted(before, reverse=True))
+    assert names(await rows(page)) != before
+    assert await header.get_attribute("aria-sort") in ("ascending", "descending")
 
 
 # --- the tournament -------------------------------------------------------------------------
@@ -487,3 +511,67 @@ async def check_page(opened: Any, screenshot: Any, name: str, *, errors: bool = 
     picture = await screenshot(opened, name)
     scale = PHONE["device_scale_factor"] if viewport == 390 else 1
     assert png_size(picture.read_bytes())[0] == viewport * scale
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bot/web/app.py's _headers middleware adds the headers to HTTPExceptions only: "
+    "an unexpected error becomes aiohttp's bare 500 without them (lead: catch Exception there, "
+    "log it, answer a 500 page with the headers)",
+)
+async def test_a_server_error_carries_the_security_headers_and_no_traceback(
+    page: Any, tmp_path: Path
+) -> None:
+    """A page that breaks (here: its database is gone) is still answered under the contract's
+    headers, and the reader sees no Python traceback."""
+    path = await first_hour(tmp_path)
+    db = await storage.open_db(path, clock=FakeClock(START))
+    (club,) = await storage.clubs(db)
+    await storage.bind_chat(db, club, PLATFORM, CHAT_ID, actor=CALLERS[ADMIN].identity)
+    chat = FakeChat(
+        db, Core(db, Config(db_path=path, charts_dir=tmp_path)), club, FakeClock(START)
+    )
+    await chat.ok("/club web on")
+    app = web_app(db)
+    await db.close()
+    async with served(app) as url:
+        response = await page.request.get(f"{url}/{urls.club_slug(club)}/hu/")
+        assert response.status == 500
+        assert "Traceback" not in await response.text()
+        assert not headers_missing(response.headers), headers_missing(response.headers)
+
+
+# --- the static site, opened from disk ------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the static export links to folders (1-my-go-club/hu/, ./, tournaments/): opened "
+    "from disk, a folder shows Chromium's directory listing, not its index.html (lead: the "
+    "export's folder links should name index.html, as bot/web/urls.py promises)",
+)
+async def test_the_static_site_opened_from_disk_links_page_to_page(
+    open_page: Any, site: Site, tmp_path: Path
+) -> None:
+    """``hoshi site --out DIR``: every link is relative, so the files work from disk — the
+    front page, the club's ranking, a player, each page of the club's menu."""
+    root = tmp_path / "site"
+    await write_site(site.db, root)
+    plain = await open_page()
+    await plain.goto((root / "index.html").as_uri())
+    await plain.click(f'a[href*="{urls.club_slug(site.club)}"]')
+    await plain.wait_for_load_state()
+    assert await plain.locator("main#main").count() == 1, f"no page at {plain.url}"
+    await plain.wait_for_url("**/hu/index.html", timeout=5000)  # the club's folder → its language
+    assert names(await rows(plain)) == [row[1] for row in top_rows(site.top)]
+    pid = site.players["Szabó Éva"]
+    await plain.click(f'#ranking tr[data-player="{pid}"] a.player')
+    assert plain.url == (root / urls.player(site.club, "hu", pid)).as_uri()
+    assert await plain.locator("#card").count() == 1
+    menu = "header nav:not(.languages) a"
+    for index in range(await plain.locator(menu).count()):
+        await plain.locator(menu).nth(index).click()
+        await plain.wait_for_load_state()
+        assert await plain.locator("main#main h1").count() == 1, f"no page at {plain.url}"
+        await plain.go_back()
+    no_errors(plain)
