@@ -194,7 +194,7 @@ async def test_everyone_and_the_active_players_link_to_each_other(page: Any, sit
     assert page.url == site.page("hu/all.html")
     assert set(names(await rows(page))) == set(site.players)
     await page.click("a.toggle")
-    assert page.url == site.page("hu/")
+    assert page.url == site.page("hu/index.html")  # a folder is linked by its index.html
 
 
 # --- the player page ------------------------------------------------------------------------
@@ -250,7 +250,7 @@ async def test_the_language_links_open_the_same_page_in_another_language(
         assert await link.get_attribute("lang") == lang
     hungarian = await page.text_content("#ranking thead")
     await page.click("nav.languages a[hreflang=en]")
-    assert page.url == site.page("en/")
+    assert page.url == site.page("en/index.html")
     assert await page.get_attribute("html", "lang") == "en"
     english = await page.text_content("#ranking thead")
     assert english != hungarian
@@ -513,12 +513,6 @@ async def check_page(opened: Any, screenshot: Any, name: str, *, errors: bool = 
     assert png_size(picture.read_bytes())[0] == viewport * scale
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot/web/app.py's _headers middleware adds the headers to HTTPExceptions only: "
-    "an unexpected error becomes aiohttp's bare 500 without them (lead: catch Exception there, "
-    "log it, answer a 500 page with the headers)",
-)
 async def test_a_server_error_carries_the_security_headers_and_no_traceback(
     page: Any, tmp_path: Path
 ) -> None:
@@ -544,12 +538,6 @@ async def test_a_server_error_carries_the_security_headers_and_no_traceback(
 # --- the static site, opened from disk ------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the static export links to folders (1-my-go-club/hu/, ./, tournaments/): opened "
-    "from disk, a folder shows Chromium's directory listing, not its index.html (lead: the "
-    "export's folder links should name index.html, as bot/web/urls.py promises)",
-)
 async def test_the_static_site_opened_from_disk_links_page_to_page(
     open_page: Any, site: Site, tmp_path: Path
 ) -> None:
