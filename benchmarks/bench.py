@@ -65,6 +65,7 @@ from storage.bulk import bulk_load
 from storage.db import Database
 from storage.history import GAME_SELECT
 from storage.projections import adopt, fold, ledgers_for
+from storage.records import Standing
 
 CLUB = "Federation"
 SYSTEM = "mgsz"  # the club's current system (every system is replayed whatever it is)
@@ -375,14 +376,16 @@ def first_places(n: int) -> Iterator[None]:
     federation's own, remembered list."""
     whole = storage.standings
 
-    async def cut(db: Database, club: Any, system: str | None = None, limit: int | None = None):  # type: ignore[no-untyped-def]
+    async def cut(
+        db: Database, club: Any, system: str | None = None, limit: int | None = None
+    ) -> list[Standing]:
         return await whole(db, club, system, n if limit is None else min(n, limit))
 
-    storage.standings = cut  # type: ignore[assignment]
+    storage.standings = cut
     try:
         yield
     finally:
-        storage.standings = whole  # type: ignore[assignment]
+        storage.standings = whole
 
 
 def _rows(html: str) -> int:
@@ -469,7 +472,7 @@ async def web_pages(
                 rows = _rows(body)
                 if rows != expected:
                     raise RuntimeError(f"GET /{path}: {rows} rows, expected {expected}")
-                found = {"rows": rows, "status": 200, "cold_ms": spent * 1000}
+                found: dict[str, Any] = {"rows": rows, "status": 200, "cold_ms": spent * 1000}
                 found["cold_round_trip_ms"] = trip * 1000
                 found |= await series(lambda: path, n)
                 builder = []
