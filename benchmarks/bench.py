@@ -431,6 +431,16 @@ async def web_pages(
         finally:
             served.append(time.perf_counter() - started)
 
+    collections: list[float] = []  # the full (generation 2) garbage collections, seconds
+    began: list[float] = []
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                began.append(time.perf_counter())
+            elif began:
+                collections.append(time.perf_counter() - began.pop())
+
     app = web_app(db)
     app.middlewares.insert(0, server_time)  # outermost: every other middleware is inside
     site = pages.Site(db, day)
@@ -445,6 +455,7 @@ async def web_pages(
         "lang": WEB_LANG,
         "standings": len(standings),
     }
+    gc.callbacks.append(collected)
     try:
         async with TestServer(app, host="127.0.0.1") as server, aiohttp.ClientSession() as http:
 
@@ -506,6 +517,10 @@ async def web_pages(
             ) / 1000
     finally:
         db.clock = clock
+        gc.callbacks.remove(collected)
+    result["gc_full"] = len(collections)
+    result["gc_full_max_ms"] = max(collections, default=0.0) * 1000
+    result["gc_objects"] = len(gc.get_objects())
     return result
 
 
@@ -852,6 +867,10 @@ def web_lines(result: dict[str, Any]) -> list[str]:
             f"  {what}: {ms(row['server'])} (round trip {ms(row['round_trip'])}; "
             f"{row['server']['n']} pages)"
         )
+    lines.append(
+        f"  full garbage collections during the phase: {found['gc_full']}, the longest "
+        f"{found['gc_full_max_ms']:.0f} ms ({found['gc_objects']:,} objects tracked)"
+    )
     lines.append(
         "  static export: not measured at this size (every player page and head-to-head "
         f"page in every language); one language's player and tournament pages alone take at least "

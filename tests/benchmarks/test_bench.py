@@ -60,6 +60,7 @@ def _the_web_pages_answered(result: dict[str, Any]) -> None:
             assert {"p50_ms", "p99_ms", "max_ms", "n"} <= set(web[key][part])
     assert web["player"]["server"]["n"] == web["tournament"]["server"]["n"] == 3
     assert web["tournaments"] > 0
+    assert web["gc_full"] >= 0 and web["gc_objects"] > 0
     assert {"web_ranking_p50_ms", "web_ranking_p99_ms"} <= set(result)
     assert "web" in result["phases"]
     table = bench.table(result)
