@@ -401,9 +401,11 @@ async def web_pages(
     one: routing, handler and headers, not the socket), the round trip as the client sees it
     and, for the ranking list, the page builder alone (``bot.web.pages.ranking_page``).
 
-    The first request of each ranking list is *cold*: the club's memos (standings, this
-    month's changes, the players) forgotten, as after a write. Every answer must be 200 with
-    the expected number of rows, or the phase fails."""
+    The first request of each ranking list is *cold*: the club's memos (standings and their
+    decoded cards, this month's changes, the players) forgotten, as after a restart (the
+    ledgers stay). Every answer must be 200 with the expected number of rows, or the phase
+    fails. The full garbage collections during the phase are counted and timed: with a
+    federation's ledgers in memory each one walks millions of objects."""
     import aiohttp
     from aiohttp import web
     from aiohttp.test_utils import TestServer
@@ -478,7 +480,7 @@ async def web_pages(
 
             async def ranking(everyone: bool, expected: int, n: int, built: int) -> dict[str, Any]:
                 path = urls.ranking(shown.club, WEB_LANG, everyone=everyone)
-                forget_club(db, club)  # cold: as after a write
+                forget_club(db, club)  # cold: as after a restart
                 body, trip, spent = await get(path)
                 rows = _rows(body)
                 if rows != expected:
