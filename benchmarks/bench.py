@@ -18,7 +18,12 @@ One run, in order, on a fresh database in a temporary directory:
    (``storage.record_game``);
 7. **finalise** — a 300-player, 7-round tournament (1,050 games) rated, with ``/rating``
    asked while it runs;
-8. **telegram** — updates handled per second by the real python-telegram-bot adapter polling
+8. **web** — the club's read-only pages (``bot.web``) turned on and served by the real aiohttp
+   application on 127.0.0.1, read with an aiohttp client on the federation's last day: the
+   ranking list (active players, everyone, and the first 2,000 places — the issue's
+   2,000-player page), cold (nothing remembered) then warm, as server time, round trip and the
+   page builder alone; player and tournament pages;
+9. **telegram** — updates handled per second by the real python-telegram-bot adapter polling
    the fake Bot API (``benchmarks/fake_bot_api.py``) in a separate process, rate limiter off (the
    real one caps a bot at Telegram's ~30 messages a second).
 
@@ -49,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import storage
-from benchmarks.federation import Shape, federation
+from benchmarks.federation import START, Shape, federation
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
@@ -60,6 +65,7 @@ from storage.bulk import bulk_load
 from storage.db import Database
 from storage.history import GAME_SELECT
 from storage.projections import adopt, fold, ledgers_for
+from storage.records import Standing
 
 CLUB = "Federation"
 SYSTEM = "mgsz"  # the club's current system (every system is replayed whatever it is)
@@ -72,6 +78,7 @@ TARGETS = {
     "replay_s": 30.0,
     "rating_p99_ms": 5.0,
     "append_p99_ms": 10.0,
+    "web_ranking_p99_ms": 50.0,
     "telegram_updates_per_s": 300.0,
     "peak_rss_mb": 400.0,
 }
@@ -348,6 +355,177 @@ async def verify(replayed: Database, path: Path, games: int, seed: int) -> dict[
     return {"identical": not differ, "compared": sorted(ours), "differ": differ}
 
 
+# --- the web pages -------------------------------------------------------------------------
+
+FIRST_PLACES = 2_000
+"""The issue's page: "a ranking page of 2,000 players under 50 ms server time at 1M games"."""
+
+WEB_LANG = "en"
+
+
+def web_day(shape: Shape) -> dt.date:
+    """The day after the federation's last day: its pages read as on a normal day (today's
+    ``NOW`` lies years after the last club night, when almost nobody is active)."""
+    return START + dt.timedelta(days=shape.years * 364)
+
+
+@contextmanager
+def first_places(n: int) -> Iterator[None]:
+    """The ranking list cut to its first ``n`` places wherever it is read (``storage.standings``
+    is swapped for the time being): the page a club of ``n`` rated players gets, read from the
+    federation's own, remembered list."""
+    whole = storage.standings
+
+    async def cut(
+        db: Database, club: Any, system: str | None = None, limit: int | None = None
+    ) -> list[Standing]:
+        return await whole(db, club, system, n if limit is None else min(n, limit))
+
+    storage.standings = cut
+    try:
+        yield
+    finally:
+        storage.standings = whole
+
+
+def _rows(html: str) -> int:
+    """The ranking table's rows in a page."""
+    return html.count("<tr data-player=")
+
+
+async def web_pages(
+    db: Database, club: int, sampler: Sampler, day: dt.date, samples: int
+) -> dict[str, Any]:
+    """The club's pages through the real aiohttp application (``bot.web.app.web_app``) on
+    127.0.0.1, on ``day``: for each page the server time (a middleware around every other
+    one: routing, handler and headers, not the socket), the round trip as the client sees it
+    and, for the ranking list, the page builder alone (``bot.web.pages.ranking_page``).
+
+    The first request of each ranking list is *cold*: the club's memos (standings and their
+    decoded cards, this month's changes, the players) forgotten, as after a restart (the
+    ledgers stay). Every answer must be 200 with the expected number of rows, or the phase
+    fails. The full garbage collections during the phase are counted and timed: with a
+    federation's ledgers in memory each one walks millions of objects."""
+    import aiohttp
+    from aiohttp import web
+    from aiohttp.test_utils import TestServer
+
+    from bot.i18n import using
+    from bot.web import pages, urls
+    from bot.web.app import web_app
+    from engine.systems import activity_of
+    from storage.memo import forget_club
+
+    await storage.set_setting(db, club, "web", "on", actor=ORGANISER)
+    shown = await pages.shown_club(db, club)
+    if shown is None:
+        raise RuntimeError("the club's pages are not on after /club web on")
+    clock = db.clock
+    db.clock = lambda: dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
+    served: list[float] = []
+
+    @web.middleware
+    async def server_time(request: web.Request, handler: Any) -> web.StreamResponse:
+        started = time.perf_counter()
+        try:
+            response: web.StreamResponse = await handler(request)
+            return response
+        finally:
+            served.append(time.perf_counter() - started)
+
+    collections: list[float] = []  # the full (generation 2) garbage collections, seconds
+    began: list[float] = []
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                began.append(time.perf_counter())
+            elif began:
+                collections.append(time.perf_counter() - began.pop())
+
+    app = web_app(db)
+    app.middlewares.insert(0, server_time)  # outermost: every other middleware is inside
+    site = pages.Site(db, day)
+    standings = await storage.standings(db, club)
+    activity = activity_of(shown.system)
+    active = sum(
+        activity.active(s.card.last_played, s.player.date, day) for s in standings
+    )  # what the active list must show, counted here without the page
+    first = min(FIRST_PLACES, len(standings))
+    result: dict[str, Any] = {
+        "day": day.isoformat(),
+        "lang": WEB_LANG,
+        "standings": len(standings),
+    }
+    gc.callbacks.append(collected)
+    try:
+        async with TestServer(app, host="127.0.0.1") as server, aiohttp.ClientSession() as http:
+
+            async def get(path: str) -> tuple[str, float, float]:
+                started = time.perf_counter()
+                async with http.get(server.make_url("/" + path)) as response:
+                    body = await response.text()
+                    if response.status != 200:
+                        raise RuntimeError(f"GET /{path}: {response.status}")
+                round_trip = time.perf_counter() - started
+                return body, round_trip, served[-1]
+
+            async def series(paths: Callable[[], str], n: int) -> dict[str, Any]:
+                trips, servers = [], []
+                for _ in range(n):
+                    _body, trip, spent = await get(paths())
+                    trips.append(trip)
+                    servers.append(spent)
+                return {"server": latency(servers), "round_trip": latency(trips)}
+
+            async def ranking(everyone: bool, expected: int, n: int, built: int) -> dict[str, Any]:
+                path = urls.ranking(shown.club, WEB_LANG, everyone=everyone)
+                forget_club(db, club)  # cold: as after a restart
+                body, trip, spent = await get(path)
+                rows = _rows(body)
+                if rows != expected:
+                    raise RuntimeError(f"GET /{path}: {rows} rows, expected {expected}")
+                found: dict[str, Any] = {"rows": rows, "status": 200, "cold_ms": spent * 1000}
+                found["cold_round_trip_ms"] = trip * 1000
+                found |= await series(lambda: path, n)
+                builder = []
+                for _ in range(built):
+                    started = time.perf_counter()
+                    with using(WEB_LANG):
+                        await pages.ranking_page(site, shown, WEB_LANG, everyone=everyone)
+                    builder.append(time.perf_counter() - started)
+                found["builder"] = latency(builder)
+                return found
+
+            some, few = max(3, samples // 4), max(3, samples // 10)
+            with first_places(first):  # the target: every sample
+                result["ranking_first"] = await ranking(True, first, samples, some)
+            result["ranking_active"] = await ranking(False, active, some, some)
+            result["ranking_everyone"] = await ranking(True, len(standings), few, few)
+            pids = [sampler.player()[0] for _ in range(max(3, samples // 4))]
+            result["player"] = await series(
+                lambda: urls.player(shown.club, WEB_LANG, pids.pop()), len(pids)
+            )
+            numbers = [row.number for row in await storage.tournaments(db, club)]
+            rng = random.Random(11)
+            picked = [rng.choice(numbers) for _ in range(max(3, samples // 4))]
+            result["tournament"] = await series(
+                lambda: urls.tournament(shown.club, WEB_LANG, picked.pop()), len(picked)
+            )
+            result["tournaments"] = len(numbers)
+            result["export_estimate_s"] = (
+                len(standings) * result["player"]["server"]["p50_ms"]
+                + len(numbers) * result["tournament"]["server"]["p50_ms"]
+            ) / 1000
+    finally:
+        db.clock = clock
+        gc.callbacks.remove(collected)
+    result["gc_full"] = len(collections)
+    result["gc_full_max_ms"] = max(collections, default=0.0) * 1000
+    result["gc_objects"] = len(gc.get_objects())
+    return result
+
+
 # --- Telegram ------------------------------------------------------------------------------
 
 
@@ -538,6 +716,15 @@ async def _run(
         say("finalising a 300-player, 7-round tournament …")
         with phases.phase("finalise"):
             result["finalise"] = await finalise(db, core, club, sampler)
+        say("web pages through aiohttp …")
+        with phases.phase("web"):
+            result["web"] = await web_pages(db, club, sampler, web_day(shape), samples)
+        page = result["web"]["ranking_first"]
+        result |= {
+            "web_ranking_rows": page["rows"],
+            "web_ranking_p50_ms": page["server"]["p50_ms"],
+            "web_ranking_p99_ms": page["server"]["p99_ms"],
+        }
         if with_telegram:
             say("Telegram adapter throughput …")
             with phases.phase("telegram"):
@@ -628,7 +815,10 @@ def table(result: dict[str, Any]) -> str:
             f"  /rating while it is finalised: p50 {fin['rating_during_p50_ms']:.1f} ms, "
             f"max {fin['rating_during_max_ms']:.0f} ms ({fin['rating_during_n']:.0f} asked)"
         )
+    if "web" in result:
+        lines += ["", *web_lines(result)]
     if "telegram" in result:
+        lines.append("")
         tg = result["telegram"]
         lines.append(
             f"  Telegram: {tg['updates_per_s']:.0f} updates/s ({tg['updates']:.0f} in "
@@ -646,3 +836,46 @@ def table(result: dict[str, Any]) -> str:
     if rejected:
         lines.append(f"  events refused by a system: {rejected}")
     return "\n".join(lines)
+
+
+def web_lines(result: dict[str, Any]) -> list[str]:
+    """The web phase's part of the table."""
+    found = result["web"]
+
+    def ms(row: dict[str, float]) -> str:
+        return f"p50 {row['p50_ms']:.1f} ms, p99 {row['p99_ms']:.1f} ms"
+
+    page = found["ranking_first"]
+    lines = [
+        f"web pages ({found['lang']}) through aiohttp on 127.0.0.1, on {found['day']} "
+        "(server time: routing, handler, headers; round trip: as the client sees it):",
+        f"  ranking page: {page['rows']:,} players, {result['games']:,} games: "
+        f"{ms(page['server'])}" + _mark("web_ranking_p99_ms", page["server"]["p99_ms"]),
+    ]
+    for key, what in (
+        ("ranking_first", f"the first {page['rows']:,} places of {found['standings']:,}"),
+        ("ranking_active", f"active players ({found['ranking_active']['rows']:,})"),
+        ("ranking_everyone", f"everyone ({found['ranking_everyone']['rows']:,})"),
+    ):
+        row = found[key]
+        lines.append(
+            f"  ranking, {what}: cold {row['cold_ms']:.0f} ms; warm {ms(row['server'])} "
+            f"(round trip {ms(row['round_trip'])}; builder alone {ms(row['builder'])}; "
+            f"{row['server']['n']} asked)"
+        )
+    for key, what in (("player", "player page"), ("tournament", "tournament page")):
+        row = found[key]
+        lines.append(
+            f"  {what}: {ms(row['server'])} (round trip {ms(row['round_trip'])}; "
+            f"{row['server']['n']} pages)"
+        )
+    lines.append(
+        f"  full garbage collections during the phase: {found['gc_full']}, the longest "
+        f"{found['gc_full_max_ms']:.0f} ms ({found['gc_objects']:,} objects tracked)"
+    )
+    lines.append(
+        "  static export: not measured at this size (every player page and head-to-head "
+        f"page in every language); one language's player and tournament pages alone take at least "
+        f"{found['export_estimate_s']:.0f} s from the p50s above"
+    )
+    return lines

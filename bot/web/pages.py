@@ -10,8 +10,9 @@ page's language, and dates and numbers are written its way.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import storage
 from bot.core import format as fmt
@@ -143,6 +144,9 @@ def _sortable(v: Value) -> str:
 # --- the ranking list --------------------------------------------------------------------
 
 
+K = TypeVar("K", bound=Hashable)
+
+
 @dataclass(frozen=True, slots=True)
 class RankingRow:
     place: int
@@ -173,7 +177,9 @@ async def ranking_page(
     changes = await storage.month_changes(site.db, club, since)
     activity = activity_of(shown.system)
     wanted = fold_name(query)
-    headings, own = fmt.rating_heading([translated(s.card.rating_label) for s in standings])
+    labels = _Texts(translated)
+    headings, own = fmt.rating_heading([labels(s.card.rating_label) for s in standings])
+    dates = _Texts(date_text)
     rows: list[RankingRow] = []
     active_count = 0
     for index, standing in enumerate(standings):
@@ -183,7 +189,7 @@ async def ranking_page(
             continue
         if wanted and wanted not in fold_name(standing.player.name):
             continue
-        rows.append(_ranking_row(standing, changes, own[index] if own else "", active))
+        rows.append(_ranking_row(standing, changes, own[index] if own else "", active, dates))
     path = urls.ranking(club, lang, everyone=everyone)
     other = urls.ranking(club, "{lang}", everyone=everyone)
     title = _("{club} — ranking", club=club.name)
@@ -208,8 +214,29 @@ async def ranking_page(
     )
 
 
+class _Texts(Generic[K]):
+    """``text(key)`` once per distinct key: a list of thousands of rows shares a few hundred
+    dates and one rating label, and Babel takes some 40 µs a date (the ranking page of a
+    federation)."""
+
+    def __init__(self, text: Callable[[K], str]) -> None:
+        self.text = text
+        self.known: dict[tuple[type, K], str] = {}
+
+    def __call__(self, key: K) -> str:
+        typed = (type(key), key)  # a catalogue's Msg is not the plain str equal to it
+        found = self.known.get(typed)
+        if found is None:
+            found = self.known[typed] = self.text(key)
+        return found
+
+
 def _ranking_row(
-    standing: Standing, changes: dict[int, tuple[Value, Value]], own: str, active: bool
+    standing: Standing,
+    changes: dict[int, tuple[Value, Value]],
+    own: str,
+    active: bool,
+    dates: Callable[[dt.date], str] = date_text,
 ) -> RankingRow:
     card, player = standing.card, standing.player
     before_after = changes.get(player.id)
@@ -232,7 +259,7 @@ def _ranking_row(
         rating_value=_sortable(card.rating),
         own=own,
         games=card.games,
-        last_played=date_text(card.last_played) if card.last_played else "",
+        last_played=dates(card.last_played) if card.last_played else "",
         last_played_iso=card.last_played.isoformat() if card.last_played else "",
         change=change,
         change_value=change_value,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import storage
 from benchmarks import bench
@@ -36,9 +37,34 @@ async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -
     assert set(result["replay_by_system"]) == {"mgsz", "tensuusei", "swedish", "psg", "gor"}
     assert result["finalise"]["changes"] > 0
     assert result["telegram"]["updates"] == 30
+    _the_web_pages_answered(result)
     assert json.loads(json.dumps(result)) == result  # one JSON object
     table = bench.table(result)
     assert "10,000 games" in table and "replayed vs built entry by entry: identical" in table
+
+
+def _the_web_pages_answered(result: dict[str, Any]) -> None:
+    """The web phase ran: every page answered 200 (the phase fails otherwise) with the rows
+    the ranking list must show, and each measurement has its keys."""
+    web = result["web"]
+    standings = web["standings"]
+    assert standings >= 300  # the federation's players with a card
+    assert web["ranking_everyone"]["rows"] == standings
+    assert 0 < web["ranking_active"]["rows"] <= standings  # checked by the rule in the phase
+    assert web["ranking_first"]["rows"] == min(bench.FIRST_PLACES, standings)
+    assert result["web_ranking_rows"] == web["ranking_first"]["rows"]
+    for key in ("ranking_active", "ranking_everyone", "ranking_first"):
+        assert web[key]["status"] == 200
+        assert {"cold_ms", "server", "round_trip", "builder"} <= set(web[key])
+        for part in ("server", "round_trip", "builder"):
+            assert {"p50_ms", "p99_ms", "max_ms", "n"} <= set(web[key][part])
+    assert web["player"]["server"]["n"] == web["tournament"]["server"]["n"] == 3
+    assert web["tournaments"] > 0
+    assert web["gc_full"] >= 0 and web["gc_objects"] > 0
+    assert {"web_ranking_p50_ms", "web_ranking_p99_ms"} <= set(result)
+    assert "web" in result["phases"]
+    table = bench.table(result)
+    assert f"ranking page: {web['ranking_first']['rows']:,} players, 10,000 games" in table
 
 
 async def _projections(db: Database) -> dict[str, list[tuple[object, ...]]]:
