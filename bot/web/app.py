@@ -21,7 +21,7 @@ from bot.config import WebConfig
 from bot.i18n import LANGUAGES, _, language_of, translated, using
 from bot.web import pages, urls
 from bot.web.downloads import club_download
-from bot.web.pages import Page, Shown, Site
+from bot.web.pages import Page, PageCache, Shown, Site
 from engine.errors import FormatError
 
 log = logging.getLogger("hoshi.web")
@@ -42,6 +42,7 @@ SECURITY_HEADERS = {
 STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
 DB_KEY = web.AppKey("db", storage.Database)
+CACHE_KEY = web.AppKey("cache", PageCache)
 
 
 def static_file(name: str) -> bytes | None:
@@ -62,6 +63,7 @@ def web_app(db: storage.Database, config: WebConfig | None = None) -> web.Applic
     """The web server's application for the clubs in ``db``."""
     app = web.Application(middlewares=[_headers, _not_found])
     app[DB_KEY] = db
+    app[CACHE_KEY] = PageCache()
     get = app.router.add_get
     get("/", _index)
     get("/index.html", _index)
@@ -156,7 +158,7 @@ async def _shown(request: web.Request) -> Shown:
 
 def _site(request: web.Request, shown: Shown | None) -> Site:
     db = request.app[DB_KEY]
-    return Site(db, today_for(db, shown))
+    return Site(db, today_for(db, shown), cache=request.app[CACHE_KEY])
 
 
 def _lang(request: web.Request) -> str:

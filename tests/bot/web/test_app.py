@@ -222,3 +222,24 @@ async def test_a_broken_page_is_answered_with_the_headers_and_no_traceback(
         assert "Traceback" not in text and "Something went wrong on this page (ref " in text
         for header, value in SECURITY_HEADERS.items():
             assert response.headers.get(header) == value
+
+
+async def test_a_ranking_page_is_kept_until_the_club_moves_on(chat: FakeChat) -> None:
+    """The server keeps a written ranking page until the next write to the club (a game, a
+    setting, a player) or the next day; then it is written afresh."""
+    from bot.i18n import using
+    from bot.web import pages
+    from bot.web.pages import PageCache, Site
+
+    shown = await pages.shown_club(chat.db, chat.club.id)
+    assert shown is not None
+    site = Site(chat.db, chat.clock().date(), cache=PageCache())
+    with using("en"):
+        first = await pages.ranking_page(site, shown, "en", everyone=True)
+        assert await pages.ranking_page(site, shown, "en", everyone=True) is first
+        await chat.ok("/register Kiss Dóra 12k")
+        again = await pages.ranking_page(site, shown, "en", everyone=True)
+        assert again is not first and "Kiss Dóra" in again.html
+        tomorrow = Site(chat.db, site.today.replace(day=site.today.day + 1), cache=site.cache)
+        assert await pages.ranking_page(tomorrow, shown, "en", everyone=True) is not again
+    assert len(site.cache.pages) == 3  # type: ignore[union-attr]
