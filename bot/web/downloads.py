@@ -35,15 +35,18 @@ CLUB_FILES = ("players.csv", "games.csv", "ratings.json")
 _H9 = re.compile(r"tournaments/(\d{1,9})\.h9")
 
 
-async def club_download(db: storage.Database, shown: Shown, name: str) -> Download | None:
+async def club_download(
+    db: storage.Database, shown: Shown, name: str, export: storage.Export | None = None
+) -> Download | None:
     """The club's file ``name`` (``players.csv``, ``tournaments/3.h9``); ``None`` when there
-    is no such file.
+    is no such file. ``export``: the club's data read once for several files (the static
+    export writes them all).
 
     Raises:
         FormatError: a tournament an EGD h9 file cannot hold (two games of one player in a
             round), in the reader's words.
     """
-    export = await storage.export_rows(db, shown.club)
+    export = export or await storage.export_rows(db, shown.club)
     path = urls.download(shown.club, name)
     if name == "players.csv":
         text = exporting.players_csv(export)

@@ -10,8 +10,9 @@ page's language, and dates and numbers are written its way.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Generic, TypeVar
 
 import storage
@@ -653,17 +654,17 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
     games = await tournament_games(db, club, row.id)
     names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
     changes = await storage.tournament_changes(db, club, row.id)
-    wins: dict[int, float] = {e.player: 0.0 for e in entries}
+    wins: dict[int, Fraction] = {e.player: Fraction(0) for e in entries}
     for g in games:
         if g.status != GAME_OK:
             continue
         for pid in (g.game.black, g.game.white):
             outcome = _outcome(g, pid) if g.game.played else _unplayed_outcome(g, pid)
-            wins.setdefault(pid, 0.0)
+            wins.setdefault(pid, Fraction(0))
             if outcome == 0:
                 wins[pid] += 1
             elif outcome == 2:
-                wins[pid] += 0.5
+                wins[pid] += Fraction(1, 2)
     criteria_names: list[str] = []
     for entry in entries:
         for name, _text in entry.criteria:
@@ -680,7 +681,7 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
         ),
     )
     place = 0
-    previous: tuple[float, ...] | None = None
+    previous: tuple[object, ...] | None = None
     for index, pid in enumerate(order):
         key = (wins[pid], *(_criterion(by_player.get(pid), n) for n in criteria_names))
         if key != previous:
@@ -699,8 +700,8 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
                 name=names.get(pid, "?"),
                 href=urls.relative(path, urls.player(club, lang, pid)),
                 rank=str(entry.rank) if entry is not None else "",
-                wins=fmt.value(_fraction(wins[pid])),
-                wins_value=str(wins[pid]),
+                wins=fmt.value(wins[pid]),
+                wins_value=str(float(wins[pid])),
                 criteria=tuple(values.get(n, "") for n in criteria_names),
                 change=change,
                 change_value=change_value,
@@ -739,12 +740,6 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
         system=fmt.system_title(shown.system),
         today=date_text(site.today),
     )
-
-
-def _fraction(x: float) -> Value:
-    from fractions import Fraction
-
-    return Fraction(x).limit_denominator(2)
 
 
 def _criterion(entry: Entry | None, name: str) -> float:
@@ -801,7 +796,3 @@ def club_redirect_page(shown: Shown) -> Page:
     target = urls.relative(path, urls.ranking(shown.club, lang))
     layout = _layout(path, lang, shown.club.name, shown, urls.ranking(shown.club, "{lang}"))
     return _page("redirect.html", layout, target=target)
-
-
-def language_pages(lang: str) -> Sequence[str]:
-    return [code for code in LANGUAGES if code != lang]

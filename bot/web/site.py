@@ -90,9 +90,10 @@ async def write_club(db: storage.Database, shown: Shown, root: Path, written: Wr
                 _write(fresh, page.path, page.html.encode("utf-8"))
                 written.files += 1
         with using(shown.settings.language):
+            export = await storage.export_rows(db, shown.club)
             for name in await club_downloads(db, shown):
                 try:
-                    found = await club_download(db, shown, name)
+                    found = await club_download(db, shown, name, export)
                 except FormatError as error:
                     reason = translated(error.args[0]) if error.args else str(error)
                     written.skipped.append((urls.download(shown.club, name), reason))
