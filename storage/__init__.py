@@ -63,6 +63,7 @@ from storage.players import (
 from storage.projections import ledger, replay_club
 from storage.queries import (
     card,
+    data_version,
     export_rows,
     history,
     month_changes,
@@ -149,6 +150,7 @@ __all__ = [
     "correct_game",
     "create_club",
     "create_tournament",
+    "data_version",
     "end_day",
     "end_month",
     "entries",

@@ -51,6 +51,7 @@ from storage.tournaments import tournament as tournament_row
 
 __all__ = [
     "card",
+    "data_version",
     "export_rows",
     "history",
     "ledger",
@@ -410,3 +411,17 @@ async def export_rows(db: Database, club: ClubRef, system: str | None = None) ->
         tournaments=tuple(await tournaments(db, cid)),
         games=tuple(await club_games(db, cid)),
     )
+
+
+async def data_version(db: Database, club: ClubRef) -> tuple[object, ...]:
+    """What everything read of the club depends on: its last log entry and the position and
+    systems of its projections. Equal versions, equal answers — a page written from them may
+    be kept (the web's ranking pages, issue 14)."""
+    cid = club_id(club)
+    row = await db.fetchone(
+        "SELECT (SELECT MAX(seq) FROM log WHERE club = ?), "
+        "(SELECT last_seq FROM projection_state WHERE club = ?), "
+        "(SELECT fingerprint FROM projection_state WHERE club = ?)",
+        (cid, cid, cid),
+    )
+    return tuple(row or ())

@@ -59,17 +59,6 @@ class PageCache:
     size: int = 64
     pages: dict[tuple[object, ...], Page] = field(default_factory=dict)
 
-    @staticmethod
-    async def version(db: storage.Database, club: int) -> tuple[object, ...]:
-        """What a kept page of the club depends on besides its address and the day."""
-        row = await db.fetchone(
-            "SELECT (SELECT MAX(seq) FROM log WHERE club = ?), "
-            "(SELECT last_seq FROM projection_state WHERE club = ?), "
-            "(SELECT fingerprint FROM projection_state WHERE club = ?)",
-            (club, club, club),
-        )
-        return tuple(row or ())
-
     def keep(self, key: tuple[object, ...], page: Page) -> Page:
         if len(self.pages) >= self.size:
             del self.pages[next(iter(self.pages))]  # the oldest kept page goes first
@@ -206,7 +195,7 @@ async def ranking_page(
     written before."""
     if site.cache is None:
         return await _ranking_page(site, shown, lang, everyone, query)
-    version = await site.cache.version(site.db, shown.club.id)
+    version = await storage.data_version(site.db, shown.club)
     key = (shown.club.id, lang, everyone, query, site.today, version)
     kept = site.cache.pages.get(key)
     if kept is not None:

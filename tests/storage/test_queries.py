@@ -372,3 +372,22 @@ async def test_tournament_changes_under_tensuusei_settled_at_the_day_end(real: D
     assert await tournament_changes(real, club, cup, system="tensuusei") == TournamentChanges(
         {}, {}
     )
+
+
+async def test_data_version_moves_with_every_write(tmp_path: Path) -> None:
+    """A kept page (the web's ranking list) is current while the club's version is the same."""
+    import storage as st
+
+    db = await st.open_db(tmp_path / "v.sqlite")
+    try:
+        club = await st.create_club(db, "Version Club", "mgsz", actor="t")
+        first = await st.data_version(db, club)
+        assert first == await st.data_version(db, club)
+        await st.set_setting(db, club, "web", "on", actor="t")
+        second = await st.data_version(db, club)
+        assert second != first
+        other = await st.create_club(db, "Other Club", "mgsz", actor="t")
+        await st.set_setting(db, other, "web", "on", actor="t")
+        assert await st.data_version(db, club) == second  # another club's write
+    finally:
+        await db.close()
