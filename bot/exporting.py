@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +14,7 @@ from engine.errors import FormatError
 from engine.formats import CsvGame, CsvPlayer, write_games_csv, write_h9, write_players_csv
 from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
 from engine.system import Card, Value
+from engine.types import Entry
 from storage.records import Export, TournamentRow
 
 FORMATS = ("csv", "games", "json", "h9")
@@ -110,8 +112,10 @@ def _json_value(v: Value) -> Any:
     return v
 
 
-def tournament_h9(export: Export, row: TournamentRow) -> str:
-    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14).
+def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry] = ()) -> str:
+    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14);
+    ``entries`` (storage.entries) give back the criteria columns (MMS, SOS …) an imported
+    file had.
 
     Raises:
         FormatError: a player has two games in one round, which an h9 file cannot hold.
@@ -140,6 +144,7 @@ def tournament_h9(export: Export, row: TournamentRow) -> str:
                 error.args = (refusal,)
                 raise error
             seen.add((pid, g.round or 1))
+    criteria = {entry.player: entry.criteria for entry in entries}
     file_players = tuple(
         FilePlayer(
             position=position[pid],
@@ -149,6 +154,7 @@ def tournament_h9(export: Export, row: TournamentRow) -> str:
             country=players[pid][0].country,
             club=players[pid][0].home_club,
             egd_pin=players[pid][0].egd_pin,
+            criteria=criteria.get(pid, ()),
         )
         for pid in ids
     )

@@ -778,7 +778,8 @@ async def export(ctx: Context) -> Reply:
                 _("name the tournament, e.g. {example}", example="/export h9 Spring Cup")
             )
         row = await resolve_tournament(ctx, name, "/export h9 #{}")
-        text, filename = exporting.tournament_h9(data, row), f"{slug}-{row.number}.h9"
+        entries = await storage.entries(ctx.db, ctx.the_club, row.id)
+        text, filename = exporting.tournament_h9(data, row, entries), f"{slug}-{row.number}.h9"
     elif kind == "json":
         text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
     elif kind == "games":

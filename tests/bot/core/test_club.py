@@ -726,3 +726,23 @@ async def test_club_web_on_and_off(club: FakeChat) -> None:
     bad = await club.say("/club web maybe")
     assert bad.error and "/club web on" in bad.text
     assert "web" in (await club.ok("/club settings")).text
+
+
+async def test_an_imported_files_mms_and_sos_come_back_in_its_h9(tmp_path: Path) -> None:
+    """The criteria columns an imported h9 had (MMS, SOS) are kept with its entries and
+    written back by /export h9, under their titles (issue 14: the tournament page shows
+    them too)."""
+    data = (Path(__file__).parents[2] / "engine/formats/data/formats_example.h9").read_bytes()
+    chat = await FakeChat.open(tmp_path, "gor")
+    try:
+        await chat.ok("/tournament import", attachment=data, attachment_name="spring.h9")
+        said = await chat.ok("/export h9 Budapest Spring Cup 2026")
+        assert said.reply.document is not None
+        text = said.reply.document.data.decode("utf-8")
+        title = next(line for line in text.splitlines() if "Name" in line and "MMS" in line)
+        words = title.split()
+        assert words.index("SOS") == words.index("MMS") + 1
+        nagy = next(line for line in text.splitlines() if "Nagy" in line)
+        assert " 33 " in nagy and " 128 " in nagy
+    finally:
+        await chat.close()

@@ -243,3 +243,19 @@ async def test_a_ranking_page_is_kept_until_the_club_moves_on(chat: FakeChat) ->
         tomorrow = Site(chat.db, site.today.replace(day=site.today.day + 1), cache=site.cache)
         assert await pages.ranking_page(tomorrow, shown, "en", everyone=True) is not again
     assert len(site.cache.pages) == 3  # type: ignore[union-attr]
+
+
+async def test_a_tournament_page_shows_the_files_mms_and_sos(tmp_path: Path) -> None:
+    data = (Path(__file__).parents[2] / "engine/formats/data/formats_example.h9").read_bytes()
+    chat = await FakeChat.open(tmp_path, "gor")
+    try:
+        await chat.ok("/tournament import", attachment=data, attachment_name="spring.h9")
+        await chat.ok("/club web on")
+        async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
+            html = await (await client.get("/" + urls.tournament(chat.club, "en", 1))).text()
+        standings = html[html.index('id="standings"') : html.index("</table>")]
+        assert ">MMS</th>" in standings and ">SOS</th>" in standings
+        nagy = standings[standings.index("Nagy Péter") :]
+        assert '<td class="num">33</td><td class="num">128</td>' in nagy
+    finally:
+        await chat.close()
