@@ -8,6 +8,7 @@ questions.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Sequence
 
 from engine.calendar import event_key, start_of
 from engine.system import Card, Value, game_of
@@ -53,6 +54,7 @@ __all__ = [
     "card",
     "data_version",
     "export_rows",
+    "game_changes",
     "history",
     "ledger",
     "month_changes",
@@ -351,33 +353,83 @@ async def tournament_changes(
         )
     }
     sources = {row.id: None} | {gid: f"game:{gid}" for gid in games}
-    seqs = sorted(sources)
-    found: list[tuple[int, int, int, int, str, str, str, str]] = []
-    for start in range(0, len(seqs), 500):
-        part = seqs[start : start + 500]
-        marks = ", ".join("?" for _ in part)
-        found.extend(
-            await db.fetchall(
-                "SELECT moment, seq, idx, player, source, rating_before, rating_after, note "
-                "FROM rating_history WHERE club = ? AND system = ? "
-                f"AND seq IN ({marks})",
-                (cid, key, *part),
-            )
-        )
-    found.sort()
     players: dict[int, tuple[Value, Value]] = {}
     by_game: dict[int, dict[int, tuple[Value, Value]]] = {}
-    for _, seq, _, pid, source, before_text, after_text, note in found:
+    for seq, pid, source, before, after, gid in await _changes_at(db, cid, key, sources):
         wanted = sources[seq]
         if wanted is not None and source != wanted:
             continue  # a game's own fact changed something else (not of this tournament)
-        before, after = value_from_text(before_text), value_from_text(after_text)
-        players[pid] = (players[pid][0] if pid in players else before, after)
-        gid = game_of(source, note_from_text(note))
+        _fold(players, pid, before, after)
         if gid is not None and gid in games:
-            mine = by_game.setdefault(gid, {})
-            mine[pid] = (mine[pid][0] if pid in mine else before, after)
+            _fold(by_game.setdefault(gid, {}), pid, before, after)
     return TournamentChanges(players, by_game)
+
+
+async def game_changes(
+    db: Database, club: ClubRef, games: Sequence[int], system: str | None = None
+) -> dict[int, dict[int, tuple[Value, Value]]]:
+    """For each of ``games`` that changed a rating by itself — under its own source
+    (Tensuusei) or game by game under its tournament's (PSG, :func:`engine.system.game_of`) —
+    each player's (before, after) under ``system`` (default: the club's). A system that rates a
+    tournament or a period as a whole has none (the web's head-to-head page, issue 14)."""
+    cid = club_id(club)
+    key = await _system(db, cid, system)
+    wanted = set(games)
+    facts: set[int] = set(wanted)
+    ids = sorted(wanted)
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        facts.update(
+            tournament
+            for (tournament,) in await db.fetchall(
+                f"SELECT tournament FROM games WHERE club = ? AND seq IN ({marks}) "
+                "AND tournament IS NOT NULL",
+                (cid, *part),
+            )
+        )
+    found: dict[int, dict[int, tuple[Value, Value]]] = {}
+    for _seq, pid, _source, before, after, gid in await _changes_at(db, cid, key, facts):
+        if gid in wanted:
+            _fold(found.setdefault(gid, {}), pid, before, after)
+    return found
+
+
+async def _changes_at(
+    db: Database, cid: int, key: str, facts: Iterable[int]
+) -> list[tuple[int, int, str, Value, Value, int | None]]:
+    """The rating changes the facts at log positions ``facts`` caused, in calendar order:
+    ``(seq, player, source, before, after, game)`` — ``game`` the one a change belongs to,
+    if any (:func:`engine.system.game_of`). Read by the primary key (club, system, seq)."""
+    seqs = sorted(set(facts))
+    rows: list[tuple[int, int, int, int, str, str, str, str]] = []
+    for start in range(0, len(seqs), 500):
+        part = seqs[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        rows.extend(
+            await db.fetchall(
+                "SELECT moment, seq, idx, player, source, rating_before, rating_after, note "
+                f"FROM rating_history WHERE club = ? AND system = ? AND seq IN ({marks})",
+                (cid, key, *part),
+            )
+        )
+    rows.sort()
+    return [
+        (
+            seq,
+            pid,
+            source,
+            value_from_text(before),
+            value_from_text(after),
+            game_of(source, note_from_text(note)),
+        )
+        for _, seq, _, pid, source, before, after, note in rows
+    ]
+
+
+def _fold(into: dict[int, tuple[Value, Value]], pid: int, before: Value, after: Value) -> None:
+    """One more change of ``pid``: the first value before stays, the last after wins."""
+    into[pid] = (into[pid][0] if pid in into else before, after)
 
 
 async def rejected(

@@ -33,7 +33,6 @@ from engine.formats import fold_name
 from engine.system import Value
 from engine.systems import activity_of, system_named
 from engine.types import Entry, Result
-from storage.changes import game_changes
 from storage.errors import StorageError
 from storage.games import tournament_games
 from storage.projections import ledger_if_cheap
@@ -489,7 +488,7 @@ async def head_to_head_page(
         if row.game.opponent(pid) == other and row.status in (GAME_OK, "voided")
     ]
     rows.reverse()  # oldest first
-    changes = await game_changes(db, club, [row.id for row in rows])
+    changes = await storage.game_changes(db, club, [row.id for row in rows])
     names = {a.id: a.name, b.id: b.name}
     games = [_game_line(path, shown, lang, row, names, changes.get(row.id, {})) for row in rows]
     record = [0, 0, 0]

@@ -259,3 +259,31 @@ async def test_a_tournament_page_shows_the_files_mms_and_sos(tmp_path: Path) -> 
         assert '<td class="num">33</td><td class="num">128</td>' in nagy
     finally:
         await chat.close()
+
+
+async def test_head_to_head_shows_each_games_change_where_the_tournament_page_does(
+    tmp_path: Path,
+) -> None:
+    """PSG scores tournament games one by one under the tournament's source: the games of
+    two players show the same changes on their page as on the tournament's
+    (storage.game_changes and storage.tournament_changes read the same rows)."""
+    import storage
+
+    chat = await FakeChat.open(tmp_path, "psg")
+    try:
+        for line in PSG_HOUR.splitlines():
+            await chat.ok(line)
+        a, b = await _player(chat, "Kowalski Jan"), await _player(chat, "Zielińska Maria")
+        row = await storage.tournament_by_number(chat.db, chat.club, 1)
+        assert row is not None
+        whole = await storage.tournament_changes(chat.db, chat.club, row.id)
+        games = [g for g in whole.games if {a, b} <= set(whole.games[g])]
+        assert len(games) == 1
+        assert await storage.game_changes(chat.db, chat.club, games) == {
+            games[0]: whole.games[games[0]]
+        }
+        async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
+            html = await (await client.get("/" + urls.head_to_head(chat.club, "en", a, b))).text()
+        assert "Black&#39;s change" in html
+    finally:
+        await chat.close()
