@@ -36,6 +36,7 @@ from storage.events import (
     record_teacher_action,
     suspend_verification,
 )
+from storage.follow import Follower, follow
 from storage.games import (
     check_games,
     club_games,
@@ -116,6 +117,7 @@ __all__ = [
     "Database",
     "EventRow",
     "Export",
+    "Follower",
     "GameRow",
     "HistoryRow",
     "ImportResult",
@@ -159,6 +161,7 @@ __all__ = [
     "finalise_tournament",
     "find_player",
     "find_tournament",
+    "follow",
     "game",
     "game_by_number",
     "game_changes",
