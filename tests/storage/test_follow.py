@@ -8,6 +8,7 @@ with what the other handle committed.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -15,7 +16,6 @@ from typing import Any
 
 import pytest
 
-import storage.follow as following
 from engine.types import Result
 from storage import Club, Database, ledger
 from storage.clubs import create_club
@@ -24,6 +24,7 @@ from storage.projections import all_cards, fold
 from tests.storage.conftest import ORGANISER, FakeClock, game, open_test_db, player
 
 Notice = Callable[[int, int], None]
+following = importlib.import_module("storage.follow")  # the module (storage.follow: a function)
 
 
 class FakeListener:
