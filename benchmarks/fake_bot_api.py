@@ -5,6 +5,14 @@ so the tests exercise PTB's own request encoding, update parsing and handler dis
 queue updates (:meth:`FakeBotApi.command`, :meth:`FakeBotApi.press`), the bot long-polls them
 with ``getUpdates``, and the tests wait for and read what the bot sent (:attr:`calls`).
 
+Webhooks: every distinct URL given to ``setWebhook`` joins a pool — the fake is Telegram and a
+load balancer in front of several ``hoshi run`` processes at once. While the pool is not empty,
+a queued update is POSTed to one of them (round-robin, or the one a test names) instead of
+waiting for ``getUpdates``, with the secret last set (Telegram keeps one per bot). An update
+whose request fails — refused, cut by a killed process, not answered 200 — is posted again to
+another process of the pool, as Telegram retries an update it has no answer for
+(:attr:`FakeBotApi.posts` records every attempt). ``deleteWebhook`` empties the pool.
+
 Only loopback; no network. Bounded waits everywhere, and :meth:`close` wakes every poller.
 
 It lives in the installed ``benchmarks`` package because ``hoshi bench`` measures the Telegram
@@ -18,10 +26,12 @@ import contextlib
 import itertools
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 
@@ -40,6 +50,10 @@ TOKEN = "123456:TEST-not-a-real-token"
 BOT_ID = 123456
 BOT_USERNAME = "hoshi_test_bot"
 MAX_POLL_WAIT_S = 1.0  # getUpdates long-polls at most this long (PTB asks for 10 s)
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+WEBHOOK_TIMEOUT_S = 30.0  # how long a webhook request may take before it counts as failed
+WEBHOOK_RETRY_S = 0.05  # the pause before an update is posted again (Telegram's is longer)
+WEBHOOK_ATTEMPTS = 100  # then the update is given up (recorded as a post ``"given up"``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +63,7 @@ class Call:
     method: str
     params: dict[str, Any]
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    at: float = field(default=0.0, compare=False)  # time.monotonic() when it was received
 
     def summary(self) -> str:
         """A one-line description for reports: ``sendMessage chat=-100 text='…'``."""
@@ -56,6 +71,21 @@ class Call:
         parts = [f"{k}={_short(v)}" for k, v in shown.items()]
         parts += [f"{k}=<file {name} {len(data)} bytes>" for k, (name, data) in self.files.items()]
         return f"{self.method} " + " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One attempt to deliver an update to a webhook: where, and its HTTP status (200: the
+    process handled it) or why it failed (``"ServerDisconnectedError"`` …)."""
+
+    update_id: int
+    url: str
+    outcome: int | str
+    at: float = field(default=0.0, compare=False)  # time.monotonic() when it ended
+
+    @property
+    def delivered(self) -> bool:
+        return self.outcome == 200
 
 
 def _short(value: Any, limit: int = 160) -> str:
@@ -95,6 +125,15 @@ class FakeBotApi:
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.port = 0
+        # webhooks (see the module docstring)
+        self.webhooks: list[str] = []  # the pool, in the order the URLs were set
+        self.secret: str | None = None  # the secret_token last set
+        self.down: set[str] = set()  # refused or cut a request: skipped until set again
+        self.posts: list[Post] = []  # every delivery attempt
+        self.in_flight: Counter[str] = Counter()  # requests under way, by URL
+        self._turn = itertools.count()
+        self._posting: set[asyncio.Task[None]] = set()
+        self._http: aiohttp.ClientSession | None = None
 
     # --- lifecycle
 
@@ -112,6 +151,14 @@ class FakeBotApi:
         self._closing = True
         async with self._changed:
             self._changed.notify_all()
+        for task in list(self._posting):
+            task.cancel()
+        for task in list(self._posting):
+            with contextlib.suppress(BaseException):
+                await task
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -126,9 +173,18 @@ class FakeBotApi:
 
     # --- feeding updates
 
-    def push(self, update: dict[str, Any]) -> dict[str, Any]:
-        """Queue a raw update (``update_id`` assigned when missing); returns it."""
+    def push(self, update: dict[str, Any], *, to: int | None = None) -> dict[str, Any]:
+        """Queue a raw update (``update_id`` assigned when missing); returns it.
+
+        With webhooks set it is posted at once: to ``webhooks[to]`` when given (and up),
+        else to the next one round-robin; again to another one while its requests fail.
+        """
         update.setdefault("update_id", next(self._update_ids))
+        if self.webhooks:
+            task = asyncio.get_running_loop().create_task(self._deliver(update, to))
+            self._posting.add(task)
+            task.add_done_callback(self._posting.discard)
+            return update
         self._updates.append(update)
         asyncio.get_running_loop().create_task(self._notify())
         return update
@@ -141,8 +197,10 @@ class FakeBotApi:
         *,
         document: tuple[str, bytes] | None = None,
         reply_to: dict[str, Any] | None = None,
+        to: int | None = None,
     ) -> dict[str, Any]:
-        """A message update; a ``/command`` gets its ``bot_command`` entity (text or caption)."""
+        """A message update; a ``/command`` gets its ``bot_command`` entity (text or caption).
+        ``to``: the webhook to post it to (see :meth:`push`)."""
         message: dict[str, Any] = {
             "message_id": next(self._message_ids),
             "date": int(time.time()),
@@ -160,10 +218,12 @@ class FakeBotApi:
             message["document"] = self.upload(*document)
         if reply_to is not None:
             message["reply_to_message"] = reply_to
-        return self.push({"message": message})
+        return self.push({"message": message}, to=to)
 
-    def command(self, text: str, chat: dict[str, Any], sender: dict[str, Any]) -> dict[str, Any]:
-        return self.message(text, chat, sender)
+    def command(
+        self, text: str, chat: dict[str, Any], sender: dict[str, Any], *, to: int | None = None
+    ) -> dict[str, Any]:
+        return self.message(text, chat, sender, to=to)
 
     def upload(self, file_name: str, data: bytes) -> dict[str, Any]:
         """A document as Telegram describes it; ``getFile`` and the file URL serve ``data``."""
@@ -191,6 +251,72 @@ class FakeBotApi:
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
+
+    # --- webhooks
+
+    def _target(self, to: int | None, avoid: set[str]) -> str | None:
+        """The webhook for the next attempt: ``to``'s when it is up, else the next one up
+        round-robin (one not tried for this update yet, when there is one)."""
+        up = [url for url in self.webhooks if url not in self.down]
+        if to is not None and 0 <= to < len(self.webhooks) and self.webhooks[to] in up:
+            return self.webhooks[to]
+        fresh = [url for url in up if url not in avoid] or up
+        return fresh[next(self._turn) % len(fresh)] if fresh else None
+
+    async def _deliver(self, update: dict[str, Any], to: int | None) -> None:
+        body = json.dumps(update)
+        tried: set[str] = set()
+        for _attempt in range(WEBHOOK_ATTEMPTS):
+            if self._closing:
+                return
+            url = self._target(to, tried)
+            if url is not None:
+                outcome = await self._post(url, body)
+                self.posts.append(Post(update["update_id"], url, outcome, time.monotonic()))
+                await self._notify()
+                if outcome == 200:
+                    return
+                tried.add(url)
+                to = None  # Telegram retries; the load balancer picks another process
+            await asyncio.sleep(WEBHOOK_RETRY_S)
+        self.posts.append(Post(update["update_id"], "", "given up", time.monotonic()))
+        await self._notify()
+
+    async def _post(self, url: str, body: str) -> int | str:
+        if self._http is None:
+            self._http = aiohttp.ClientSession()
+        headers = {"Content-Type": "application/json"}
+        if self.secret is not None:
+            headers[SECRET_HEADER] = self.secret
+        self.in_flight[url] += 1
+        await self._notify()
+        try:
+            timeout = aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT_S)
+            async with self._http.post(url, data=body, headers=headers, timeout=timeout) as r:
+                await r.read()
+                return r.status
+        except aiohttp.ClientConnectionError as exc:  # refused, or cut by a killed process
+            self.down.add(url)
+            return type(exc).__name__
+        except TimeoutError:
+            return "timeout"
+        finally:
+            self.in_flight[url] -= 1
+            await self._notify()
+
+    def redelivered(self) -> set[int]:
+        """The updates posted more than once."""
+        counts = Counter(p.update_id for p in self.posts if p.url)
+        return {update_id for update_id, n in counts.items() if n > 1}
+
+    async def settled(self, timeout: float = 30.0) -> None:
+        """Wait until every update posted to a webhook was delivered (or given up)."""
+
+        async def drained() -> None:
+            while self._posting:
+                await asyncio.wait(set(self._posting))
+
+        await asyncio.wait_for(drained(), timeout)
 
     # --- reading what the bot did
 
@@ -244,7 +370,7 @@ class FakeBotApi:
         method = request.match_info["method"]
         params, files = await self._decode(request)
         if method != "getUpdates":
-            self.calls.append(Call(method, params, files))
+            self.calls.append(Call(method, params, files, time.monotonic()))
             await self._notify()
         if self.fail_next.get(method, 0) > 0:
             self.fail_next[method] -= 1
@@ -292,9 +418,15 @@ class FakeBotApi:
         return _ok(self._updates[:limit])
 
     async def _m_deleteWebhook(self, *_: Any) -> web.Response:
+        self.webhooks.clear()
         return _ok(True)
 
-    async def _m_setWebhook(self, *_: Any) -> web.Response:
+    async def _m_setWebhook(self, params: dict[str, Any], _: Any) -> web.Response:
+        url = str(params["url"])
+        if url not in self.webhooks:
+            self.webhooks.append(url)
+        self.down.discard(url)  # a process (re)started behind it
+        self.secret = params.get("secret_token") or None
         return _ok(True)
 
     async def _m_setMyCommands(self, *_: Any) -> web.Response:

@@ -92,6 +92,7 @@ class Bots:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.adapters: dict[str, Adapter] = {}
+        self.follower: storage.Follower | None = None  # keeps the ledgers current (storage.follow)
 
     async def deliver(self, notice: Notice) -> int:
         """Post a notice (a scheduled summary) to each of the club's chats on a running
@@ -136,9 +137,13 @@ async def run_bots(
         path.parent.mkdir(parents=True, exist_ok=True)
         stop = stop or asyncio.Event()
         db = await storage.open_db(path, clock=clock) if clock else await storage.open_db(path)
+        follower: storage.Follower | None = None
         try:
+            # other processes may write the same database: keep this one's ledgers current
+            follower = await storage.follow(db)
             core = Core(db, config)
             bots = Bots(core)
+            bots.follower = follower
             if telegram_token:
                 from bot.adapters.telegram import TelegramAdapter
 
@@ -193,6 +198,8 @@ async def run_bots(
                             log.exception("stopping an adapter failed")
             return 0
         finally:
+            if follower is not None:
+                await follower.close()
             await db.close()
 
 

@@ -9,17 +9,21 @@ messages over Telegram's 4096 characters are split, and very long answers go as 
 Long polling by default; a webhook when ``[telegram] webhook_url`` is set. Updates of one chat
 are handled in order and different chats concurrently, so a slow command never blocks another
 chat. A duplicate update (the same ``update_id`` delivered twice, as a webhook retry does) runs
-once — also after a restart: the update's key is stored with the first change it makes
-(storage.deliveries), and a redelivered update that finds it changes nothing. So that a crash
-loses nothing either, long polling confirms an update to Telegram only once it has been handled
-(:class:`ConfirmAfterHandling`): what was still being handled is delivered again at the next
-start — exactly once, all in all.
+once — also after a restart, and in another process: the update's key is stored with the first
+change it makes (storage.deliveries), and a redelivered update that finds it changes nothing.
+So that a crash loses nothing either, an update is confirmed to Telegram only once it has been
+handled: long polling asks for the next ones only then (:class:`ConfirmAfterHandling`), and the
+webhook answers Telegram's request only then (:class:`Webhook`). What a killed process was
+still handling is delivered again — at its next start, or (webhooks behind a load balancer) at
+once to another process — and acted on exactly once, all in all.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import re
 import secrets
@@ -32,6 +36,7 @@ from html import escape as _html_escape
 from typing import Any
 from urllib.parse import urlparse
 
+from aiohttp import web
 from telegram import (
     Bot,
     BotCommand,
@@ -58,6 +63,7 @@ from telegram.ext import (
     BaseUpdateProcessor,
     CallbackQueryHandler,
     ContextTypes,
+    ExtBot,
     MessageHandler,
     TypeHandler,
     filters,
@@ -93,6 +99,8 @@ SHORT_POLL_S = 0.5  # how often to ask for new updates while earlier ones are be
 ALLOWED_UPDATES = ("message", "callback_query")
 TYPING_AFTER_S = 1.0  # show "typing…" when the core takes longer than this
 TYPING_EVERY_S = 4.5  # Telegram shows a chat action for about 5 seconds
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # Bot API setWebhook: secret_token
+WEBHOOK_STOP_S = 10.0  # how long a stopping webhook lets the updates it is handling finish
 _COMMAND = re.compile(r"/([A-Za-z0-9_]{1,64})(?:@([A-Za-z0-9_]{1,64}))?(?=\s|$)(.*)\Z", re.DOTALL)
 _BOT_COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
 
@@ -329,6 +337,68 @@ class Target:
     language: str | None = None  # of the adapter's own words there, when already known
 
 
+def webhook_secret(token: str) -> str:
+    """The ``secret_token`` of the bot's webhook: the same in every process that runs the bot
+    (Telegram keeps one secret per bot and sends it to whichever process the load balancer
+    picks), and known only to who knows the token. Bot API: 1-256 of ``A-Za-z0-9_-``."""
+    return hashlib.sha256(f"hoshi webhook secret:{token}".encode()).hexdigest()
+
+
+class Webhook:
+    """The bot's webhook: an HTTP server that answers Telegram's request for an update only
+    once the update has been handled.
+
+    PTB's own webhook answers as soon as it has queued the update; a process killed then has
+    lost it (Telegram does not send an answered update again). Here, a process killed while
+    handling leaves the request unanswered, and Telegram delivers the update again — behind a
+    load balancer, to another process, where storage.deliveries makes sure it acts once.
+    """
+
+    def __init__(self, application: Application[Any, Any, Any, Any, Any, Any], secret: str):
+        self.application = application
+        self._secret = secret
+        self._runner: web.AppRunner | None = None
+
+    async def start(self, listen: str, port: int, path: str) -> None:
+        app = web.Application()
+        app.router.add_post("/" + path.lstrip("/"), self._received)
+        runner = web.AppRunner(
+            app, handle_signals=False, access_log=None, shutdown_timeout=WEBHOOK_STOP_S
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, listen, port).start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+
+    async def _received(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self._secret.encode()):
+            return web.Response(status=403)
+        try:
+            update = Update.de_json(await request.json(), self.application.bot)
+        except Exception:
+            log.warning("Telegram: the webhook received something that is not an update")
+            return web.Response(status=400)
+        if update is None:
+            return web.Response(status=400)
+        app = self.application
+        if isinstance(app.bot, ExtBot):
+            app.bot.insert_callback_data(update)
+        # handled as polled updates are (one chat in order); answered once it is done
+        await app.update_processor.process_update(update, app.process_update(update))
+        return web.Response()
+
+    async def stop(self) -> None:
+        """Stop accepting updates; those being handled finish first (up to
+        :data:`WEBHOOK_STOP_S`)."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+
 # --- the adapter ---------------------------------------------------------------------------
 
 
@@ -351,6 +421,8 @@ class TelegramAdapter:
         self._in_flight = InFlight()
         self._admins: dict[int, tuple[float, frozenset[int]]] = {}
         self._monotonic = monotonic
+        self._webhook: Webhook | None = None
+        self._secret = webhook_secret(token)
         builder = (
             Application.builder()
             .token(token)
@@ -397,14 +469,17 @@ class TelegramAdapter:
         await app.start()
         assert app.updater is not None
         if self.config.webhook_url:
-            path = urlparse(self.config.webhook_url).path.lstrip("/")
-            await app.updater.start_webhook(
-                listen=self.config.webhook_listen,
-                port=self.config.webhook_port,
-                url_path=path,
-                webhook_url=self.config.webhook_url,
+            # serving before Telegram is told, so that no update finds the port closed
+            self._webhook = Webhook(app, self._secret)
+            await self._webhook.start(
+                self.config.webhook_listen,
+                self.config.webhook_port,
+                urlparse(self.config.webhook_url).path,
+            )
+            await self.bot.set_webhook(
+                url=self.config.webhook_url,
                 allowed_updates=list(ALLOWED_UPDATES),
-                secret_token=secrets.token_urlsafe(32),
+                secret_token=self._secret,
             )
             log.info("Telegram: webhook on %s", self.config.webhook_url)
         else:
@@ -414,6 +489,9 @@ class TelegramAdapter:
     async def stop(self) -> None:
         """Stop receiving, finish what runs and close the connection."""
         app = self.application
+        if self._webhook is not None:
+            await self._webhook.stop()  # the updates it is handling finish, then it closes
+            self._webhook = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:
