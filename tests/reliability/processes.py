@@ -31,7 +31,7 @@ from tests.fakes import telegram as ft
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
 WEBHOOK_PATH = "/telegram-webhook"
-ACK = re.compile(r"Game #(\d+) recorded\n\n(.+?) \(B\) – (.+?) \(W\):")
+ACK = re.compile(r"Game #(\d+) recorded(?:</b>)?\n\n(.+?) \(B\) – (.+?) \(W\):")
 """A recorded result's answer (English): its club number and the two players."""
 PROJECTIONS = {
     "player_state": "club, system, player",
