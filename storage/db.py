@@ -266,6 +266,10 @@ class Database:
         """The names of the database's tables."""
         raise NotImplementedError
 
+    async def columns(self, table: str) -> list[str]:
+        """The names of a table's columns, in order (``SELECT *`` order)."""
+        raise NotImplementedError
+
     async def listen(self, callback: Notice) -> Listening:
         """Call ``callback(club, seq)`` for every log notice of any process (see
         :data:`Notice`). SQLite: one process, no notices — an object that never calls."""
@@ -334,6 +338,11 @@ class SqliteDatabase(Database):
         """The names of the database's tables."""
         rows = await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
         return {row[0] for row in rows}
+
+    async def columns(self, table: str) -> list[str]:
+        """The names of a table's columns, in order."""
+        rows = await self.fetchall("SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,))
+        return [row[0] for row in rows]
 
     def _checkpoint_if_due(self) -> None:
         """Start a background checkpoint when the WAL has grown past

@@ -330,6 +330,15 @@ class PgDatabase(Database):
         )
         return {row[0] for row in rows}
 
+    async def columns(self, table: str) -> list[str]:
+        """The names of a table's columns, in order."""
+        rows = await self.fetchall(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
+        return [row[0] for row in rows]
+
     async def listen(self, callback: Notice) -> Listening:
         """Call ``callback(club, seq)`` for every log notice, from any process; after a lost
         connection is re-established, ``callback(0, 0)`` once."""
