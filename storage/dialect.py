@@ -35,6 +35,7 @@ END;
 $fn$"""
 
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"])*\"|--[^\n]*|\?")
+_DDL = re.compile(r"^\s*(?:CREATE|ALTER)\s+TABLE\b", re.IGNORECASE)
 _INDEXED_BY = re.compile(r"\s+(?:INDEXED\s+BY\s+\w+|NOT\s+INDEXED)\b", re.IGNORECASE)
 _JSON_EXTRACT = re.compile(
     r"json_extract\(\s*([A-Za-z_][A-Za-z0-9_.]*)\s*,\s*'\$\.([A-Za-z0-9_]+)'\s*\)", re.IGNORECASE
@@ -46,6 +47,8 @@ def query(sql: str) -> str:
     """A storage query in PostgreSQL's spelling (cached: storage's texts are few)."""
     sql = _JSON_EXTRACT.sub(r"(\1::jsonb ->> '\2')", sql)
     sql = _INDEXED_BY.sub("", sql)
+    if _DDL.match(sql):
+        sql = _types(sql)
     counter = 0
 
     def number(match: re.Match[str]) -> str:
@@ -149,8 +152,7 @@ def _statement(sql: str) -> list[str]:
             f"WHERE g.tgname = '{name}' AND NOT g.tgisinternal LIMIT 1; "
             f"EXECUTE format('DROP TRIGGER %I ON %I', '{name}', t); END $drop$"
         ]
-    out = re.sub(r"\bINTEGER\b", "BIGINT", sql, flags=re.IGNORECASE)
-    out = re.sub(r"\bBLOB\b", "BYTEA", out, flags=re.IGNORECASE)
+    out = _types(sql)
     out = re.sub(r"\)\s*WITHOUT\s+ROWID\s*$", ")", out, flags=re.IGNORECASE)
     table = _CREATE_TABLE.match(out)
     if table and table["name"].lower() == "log":
@@ -163,3 +165,9 @@ def _statement(sql: str) -> list[str]:
         )
         return ["CREATE SEQUENCE IF NOT EXISTS log_seq", out]
     return [out]
+
+
+def _types(sql: str) -> str:
+    """SQLite's column types as PostgreSQL's: INTEGER → BIGINT, BLOB → BYTEA."""
+    out = re.sub(r"\bINTEGER\b", "BIGINT", sql, flags=re.IGNORECASE)
+    return re.sub(r"\bBLOB\b", "BYTEA", out, flags=re.IGNORECASE)

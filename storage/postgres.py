@@ -74,6 +74,12 @@ async def _setup(connection: asyncpg.Connection) -> None:
     )
 
 
+async def _read_only(connection: asyncpg.Connection) -> None:
+    """A reader: the Python types of :func:`_setup`, and no writing (as SQLite's reader)."""
+    await _setup(connection)
+    await connection.execute("SET default_transaction_read_only = on")
+
+
 def _changed(status: str | None) -> bool:
     if not status:
         return False
@@ -382,7 +388,7 @@ async def open_pg(
     writer = await _connect(url, synchronous)
     try:
         version = await migrate.apply_pg(writer, steps)
-        readers = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, init=_setup)
+        readers = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, init=_read_only)
     except BaseException:
         await writer.close()
         raise

@@ -117,6 +117,7 @@ async def target_of(path: str | os.PathLike[str]) -> str | os.PathLike[str]:
     """``path`` on the current test's backend (see :class:`Targets`)."""
     return path if _current is None else await _current.of(path)
 
+
 START = dt.datetime(2026, 3, 1, 18, 0, tzinfo=dt.UTC)
 DAY = dt.date(2026, 3, 1)
 ORGANISER = "telegram:1"
