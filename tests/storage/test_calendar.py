@@ -161,12 +161,15 @@ async def projections(db: Database, club: int) -> dict[str, object]:
             (club,),
         )
     ]
-    history = await db.fetchall(
-        "SELECT system, moment, idx, player, date, rating_before, rating_after, rank_before, "
-        "rank_after, substr(source, 1, instr(source || ':', ':')) FROM rating_history "
-        "WHERE club = ? ORDER BY system, moment, player, idx",
-        (club,),
-    )
+    history = [
+        (*row, source[: source.find(":") + 1] if ":" in source else source)
+        for *row, source in await db.fetchall(
+            "SELECT system, moment, idx, player, date, rating_before, rating_after, rank_before, "
+            "rank_after, source FROM rating_history "
+            "WHERE club = ? ORDER BY system, moment, player, idx",
+            (club,),
+        )
+    ]
     return {"cards": cards, "history": history}
 
 
