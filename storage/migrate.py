@@ -131,9 +131,8 @@ async def apply_pg(connection: asyncpg.Connection, migrations: Iterable[Migratio
     while True:
         async with connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await connection.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
-            )
+            if await connection.fetchval("SELECT to_regclass('schema_version')") is None:
+                await connection.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
             current = await connection.fetchval("SELECT MAX(version) FROM schema_version")
             if current is None:
                 await connection.execute("INSERT INTO schema_version (version) VALUES (0)")

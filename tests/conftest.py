@@ -43,6 +43,9 @@ def english_operator(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
+        "markers", "postgresql_only: a storage test about the PostgreSQL backend alone"
+    )
+    config.addinivalue_line(
         "markers",
         "sqlite_only: a storage test about SQLite files themselves (not run on PostgreSQL)",
     )

@@ -45,8 +45,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend" not in metafunc.fixturenames:
         return
     opens = bool(_DB_FIXTURES & set(metafunc.fixturenames))
-    only = metafunc.definition.get_closest_marker("sqlite_only") is not None
-    backends = BACKENDS if opens and not only else BACKENDS[:1]
+    if metafunc.definition.get_closest_marker("postgresql_only") is not None:
+        backends: tuple[str, ...] = BACKENDS[1:]
+    elif not opens or metafunc.definition.get_closest_marker("sqlite_only") is not None:
+        backends = BACKENDS[:1]
+    else:
+        backends = BACKENDS
     metafunc.parametrize("backend", backends, indirect=True)
 
 

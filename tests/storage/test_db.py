@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from storage.cache import Projections
+from storage.clubs import create_club
 from storage.db import (
     CHECKPOINT_WAL_BYTES,
     Database,
@@ -18,7 +19,7 @@ from storage.db import (
     open_db,
     without_password,
 )
-from tests.storage.conftest import open_test_db
+from tests.storage.conftest import ORGANISER, open_test_db
 from tests.storage.fake_system import SYSTEMS
 
 INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
@@ -256,3 +257,16 @@ async def test_next_positions_rise(db: Database) -> None:
         more = await tx.next_seqs(3)
     assert first >= 1 and len(more) == 3 and more == sorted(more)
     assert len(set(more)) == 3
+
+
+@pytest.mark.sqlite_only  # PostgreSQL's listening: tests/storage/test_postgres.py
+async def test_sqlite_listening_never_calls_back(tmp_path: Path) -> None:
+    db = await open_test_db(tmp_path / "x.db")
+    try:
+        heard: list[tuple[int, int]] = []
+        listening = await db.listen(lambda c, s: heard.append((c, s)))
+        await create_club(db, "Club", "plus", actor=ORGANISER)
+        await listening.close()
+        assert heard == []
+    finally:
+        await db.close()
