@@ -27,6 +27,7 @@ SUBCOMMANDS = (
     "bot.cli.backup",
     "bot.cli.translations",
     "bot.cli.web",
+    "bot.cli.migrate",
 )
 
 
