@@ -225,3 +225,27 @@ async def test_close_stops_listening_and_is_idempotent(
     await running.close()
     await running.close()
     assert listener.closed == 1
+
+
+@pytest.mark.postgresql_only
+async def test_postgresql_notices_catch_another_process_up(
+    two: tuple[Database, Database],
+) -> None:
+    """The real thing: the other handle's commit notifies (``pg_notify`` at commit), this
+    handle's listener hears it, and the follower folds the new entries — no periodic check."""
+    here, there = two
+    club = await arranged(here, there)
+    running = await follow(here, every_s=3600)
+    try:
+        seq = await another_game(there, club)
+
+        async def caught_up() -> None:
+            while here.projections.ledgers[club.id].last_seq != seq:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(caught_up(), 10)
+        await asyncio.wait_for(running.settled(), 10)
+    finally:
+        await running.close()
+    assert running.caught_up >= 1  # three commits (two players, a game): one to three folds
+    assert all_cards(here.projections.ledgers[club.id]) == await replayed_cards(there, club)
