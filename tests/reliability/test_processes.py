@@ -39,6 +39,7 @@ from bot.run import Bots, run_bots
 from engine.ranks import Rank
 from engine.types import Result
 from storage.follow import Follower
+from tests.conftest import PgDatabases
 from tests.fakes import telegram as ft
 from tests.reliability import processes as several
 from tests.reliability.conftest import ADMIN, GROUP, TODAY, Clock, make_club, open_core
@@ -49,10 +50,20 @@ PLAYERS = ("Nagy Péter", "Kovács Anna")
 PLAYER = ft.user(202, "Péter", "Nagy")
 
 
-@pytest.fixture
-def target(tmp_path: Path) -> str:
-    """The database every process opens."""
-    return str(tmp_path / "hoshi.sqlite")
+@pytest.fixture(params=["postgresql", "sqlite"])
+async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """The database every process opens: a fresh one in the session's throw-away PostgreSQL
+    cluster (tests/conftest.py; skipped, saying what to install, only without PostgreSQL's
+    binaries), or one SQLite file (several processes on one file work too, less fast)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "hoshi.sqlite")
+        return
+    databases: PgDatabases = request.getfixturevalue("pg_databases")
+    url = await databases.create()
+    try:
+        yield url
+    finally:
+        await databases.drop(url)
 
 
 class FakeListener:
