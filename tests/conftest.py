@@ -73,7 +73,9 @@ class PgDatabases:
         template = TEMPLATE if migrated else "template0"
         connection = await asyncpg.connect(self.url())
         try:
-            await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+            await connection.execute(
+                f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY FILE_COPY'
+            )
         finally:
             await connection.close()
         return self.url(name)
