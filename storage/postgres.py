@@ -100,8 +100,9 @@ class PgTransaction(Transaction):
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
+        sql = dialect.query(sql)
         async with self._busy:
-            status = await self._connection.execute(dialect.query(sql), *params)
+            status = await self._connection.execute(sql, *params)
         if not self.changed and _changed(status):
             self.changed = True
 
@@ -119,7 +120,8 @@ class PgTransaction(Transaction):
                     plain["table"], records=records, columns=columns
                 )
             else:
-                await self._connection.executemany(dialect.query(sql), records)
+                sql = dialect.query(sql)
+                await self._connection.executemany(sql, records)
         self.changed = True
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
