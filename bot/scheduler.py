@@ -169,8 +169,9 @@ class Scheduler:
 
         from storage import backup
 
-        settings, path = self.core.config.backup, self.db.path
-        if not self.timers or settings.keep <= 0 or path == ":memory:":
+        settings = self.core.config.backup
+        path = getattr(self.db, "path", None)  # PostgreSQL is backed up by its own tools
+        if not self.timers or settings.keep <= 0 or path is None or path == ":memory:":
             return
         local = now.astimezone(ZoneInfo(self.core.config.timezone))
         due = dt.datetime.combine(local.date(), dt.time(settings.hour), tzinfo=local.tzinfo)

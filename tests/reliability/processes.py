@@ -88,7 +88,7 @@ def config_text(process: Process) -> str:
     """The process's config file: its own webhook (a load balancer would share one public
     ``webhook_url`` and reach each process at its own address and port)."""
     return (
-        '[hoshi]\nlog_level = "INFO"\n\n'
+        '[hoshi]\nlog_level = "DEBUG"\n\n'
         "[telegram]\n"
         f'webhook_url = "{process.url}"\n'
         'webhook_listen = "127.0.0.1"\n'
@@ -160,6 +160,16 @@ async def until(
             tails = "\n".join(f"--- {p.index}\n{p.tail(800)}" for p in processes)
             raise TimeoutError(f"no {what} within {timeout} s\n{tails}")
         await asyncio.sleep(0.01)
+
+
+def catch_ups(process: Process) -> int:
+    """How many times the process's follower caught its ledgers up with another process's
+    writes (storage.follow logs each at DEBUG)."""
+    try:
+        text = process.log.read_text("utf-8", "replace")
+    except FileNotFoundError:
+        return 0
+    return len(re.findall(r"follow: club \d+ caught up", text))
 
 
 def answer_to(api: ft.FakeBotApi, message_id: int) -> ft.Call | None:
