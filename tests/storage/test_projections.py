@@ -52,6 +52,7 @@ from tests.storage.conftest import (
     game,
     open_test_db,
     player,
+    release_target,
 )
 from tests.storage.fake_system import SYSTEMS
 
@@ -213,6 +214,7 @@ async def _incremental_equals_replay(
         assert await dump(reopened) == incremental
     finally:
         await reopened.close()
+        await release_target(path)  # an example's database: the next example may reuse it
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -225,6 +227,7 @@ def test_incremental_projections_equal_a_full_replay(
         asyncio.run(_incremental_equals_replay(path, SYSTEMS, first, operations))
 
 
+@pytest.mark.both_backends  # the fake systems' twin above: SQLite only (time)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 3), st.lists(OPERATIONS, min_size=8, max_size=30))
 def test_incremental_projections_equal_a_full_replay_with_the_real_systems(
