@@ -117,12 +117,14 @@ class FakeBotApi:
         self.unreachable: set[int] = set()  # users who never pressed Start (403 on DM)
         self.files: dict[str, tuple[str, bytes]] = {}  # file_id → (file_name, data)
         self.fail_next: dict[str, int] = {}  # method → how many next calls answer 400
+        self.stalled: set[int] = set()  # message ids whose answers are never answered (below)
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1000)
         self._message_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
         self._changed = asyncio.Condition()
         self._closing = False
+        self._closed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
         # webhooks (see the module docstring)
@@ -149,6 +151,7 @@ class FakeBotApi:
 
     async def close(self) -> None:
         self._closing = True
+        self._closed.set()
         async with self._changed:
             self._changed.notify_all()
         for task in list(self._posting):
@@ -372,6 +375,13 @@ class FakeBotApi:
         if method != "getUpdates":
             self.calls.append(Call(method, params, files, time.monotonic()))
             await self._notify()
+        quoted = (params.get("reply_parameters") or {}).get("message_id")
+        if method == "sendMessage" and quoted in self.stalled:
+            # a network stall: the bot's answer to this message arrives, and the bot never
+            # hears back (until the fake closes) — a process killed then has acted and not
+            # finished handling the update
+            await self._closed.wait()
+            return _error(502, "Bad Gateway: stalled by the test")
         if self.fail_next.get(method, 0) > 0:
             self.fail_next[method] -= 1
             return _error(400, "Bad Request: failure injected by the test")

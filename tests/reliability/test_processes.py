@@ -288,9 +288,15 @@ async def test_three_processes_one_killed_mid_write_act_once_and_agree(
             rng.shuffle(pairs)
             posted: dict[int, tuple[str, ...]] = {}  # message id → (black, white)
             victim = procs[0]
+            # one result the first process records and never finishes answering: killed, it
+            # leaves Telegram's request open, and the process that gets it again must not act
+            black, white = pairs[0]
+            acted = api.command(f'/result "{black}" "{white}" B+', chats[0], ORGANISERS[0], to=0)
+            api.stalled.add(several.message_id(acted))
+            posted[several.message_id(acted)] = (black, white)
 
             async def post_results() -> None:
-                for n in range(RESULTS):
+                for n in range(1, RESULTS):
                     black, white = pairs[n]
                     chat = n % len(chats)
                     update = api.command(
@@ -304,7 +310,11 @@ async def test_three_processes_one_killed_mid_write_act_once_and_agree(
             posting = asyncio.create_task(post_results())
             # the kill: once results flow and the victim has requests under way
             await several.until(
-                lambda: len(posted) >= RESULTS // 3 and api.in_flight[victim.url] > 0,
+                lambda: (
+                    len(posted) >= RESULTS // 3
+                    and api.in_flight[victim.url] > 1
+                    and several.answer_to(api, several.message_id(acted)) is not None
+                ),
                 procs,
                 "writes under way in the first process",
             )
@@ -339,6 +349,16 @@ async def test_three_processes_one_killed_mid_write_act_once_and_agree(
                     assert (black, white) == pair
                     assert games.by_number[number] == pair
                 assert acknowledged >= RESULTS - len(cut)
+                # the result the killed process had recorded: once, and said so on the retry
+                again = [
+                    call.params["text"]
+                    for call in api.sent("sendMessage")
+                    if (call.params.get("reply_parameters") or {}).get("message_id")
+                    == several.message_id(acted)
+                ]
+                assert len(again) == 2 and several.ACK.search(again[0]), again
+                assert "already handled" in again[1], again
+                assert games.pairs[pairs[0]] == 1
             finally:
                 await db.close()
 
