@@ -61,6 +61,7 @@ from storage.players import (
     register_players,
 )
 from storage.projections import ledger, replay_club
+from storage.snapshots import snapshot_club
 from storage.queries import (
     card,
     data_version,
@@ -196,6 +197,7 @@ __all__ = [
     "rename_club",
     "reopen_tournament",
     "replay_club",
+    "snapshot_club",
     "same_games",
     "set_setting",
     "standings",
