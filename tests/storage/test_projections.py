@@ -363,7 +363,7 @@ async def test_every_rebuild_records_where_it_rewrote(db: Database, club: Club) 
     void = (await db.fetchone("SELECT MAX(seq) FROM log"))[0]  # type: ignore[index]
     assert (club.id, void, *since) in await _rewrites(db)
     await replay_club(db, club)
-    assert (await _rewrites(db))[-1] == (club.id, void, 0, 0)
+    assert (club.id, void, 0, 0) in await _rewrites(db)
 
 
 async def test_a_failed_rebuild_records_nothing(db: Database, club: Club) -> None:
