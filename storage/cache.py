@@ -45,7 +45,8 @@ class Projections:
         self.watched = False
         """Whether the background snapshots follow this database's commits."""
         self.full_folds = 0
-        """How many times a club's ledgers were built by replaying its whole log."""
+        """How many times a club's ledgers were built by replaying its whole log (a replay on
+        first use, a rebuild when the stored projections differed)."""
 
     @property
     def systems(self) -> Mapping[str, SystemFactory]:

@@ -507,6 +507,7 @@ async def adopt(db: Database, tx: Transaction, ledgers: ClubLedgers) -> ClubLedg
         if saved == ledgers.cards:
             db.projections.ledgers[club] = ledgers
             return ledgers
+    db.projections.full_folds += 1
     return await rebuild(db, tx, club)
 
 

@@ -19,7 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.systems import SYSTEMS as REAL_SYSTEMS
-from storage import Club, Database, Player, create_club, snapshot_club
+from storage import (
+    Club,
+    Database,
+    Player,
+    create_club,
+    set_setting,
+    snapshot_club,
+)
 from storage.codec import card_json
 from storage.db import SystemFactory
 from storage.projections import ClubLedgers, all_cards, fold, ledger, ledgers_for, rewritten
@@ -204,7 +211,8 @@ def test_another_process_catches_up_by_the_tail_with_every_real_system(
 
 async def _games(db: Database, club: Club, count: int, day: int = 0) -> tuple[Player, Player]:
     on = DAY + dt.timedelta(days=day)
-    a, b = await player(db, club, f"A{day}", date=on), await player(db, club, f"B{day}", date=on)
+    a = await player(db, club, f"A{day}", "8k", date=on)
+    b = await player(db, club, f"B{day}", "8k", date=on)
     for n in range(count):
         await game(db, club, a, b, date=DAY + dt.timedelta(days=day + n))
     return a, b
@@ -226,6 +234,44 @@ async def test_appends_at_the_end_are_never_replayed(tmp_path: Path) -> None:
         await game(writer, club, a, b, date=DAY)  # backdated: before what other folded
         assert state(await ledger_of(other, club)) == await replayed(writer, club.id)
         assert other.projections.full_folds == 2
+    finally:
+        await writer.close()
+        await other.close()
+
+
+async def test_another_process_follows_a_switch_of_system(tmp_path: Path) -> None:
+    writer = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    other = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    try:
+        club = await create_club(writer, "Club", "mgsz", actor=ORGANISER)
+        a, b = await _games(writer, club, 2)
+        await ledger(other, club)
+        await set_setting(writer, club, "system", "psg", actor=ORGANISER)
+        await game(writer, club, a, b, date=DAY + dt.timedelta(days=5))
+        caught_up = await ledger_of(other, club)
+        assert caught_up.current == "psg"
+        assert kept(caught_up) == await replayed(writer, club.id)
+        assert other.projections.full_folds == 1
+    finally:
+        await writer.close()
+        await other.close()
+
+
+async def test_another_process_keeps_every_card_over_a_long_stretch(tmp_path: Path) -> None:
+    """Two years of one pair's games under PSG, caught up at once: every card (the idle pair's
+    too) is what a replay gives."""
+    writer = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    other = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    try:
+        club = await create_club(writer, "Club", "psg", actor=ORGANISER)
+        a, b = await _games(writer, club, 3)
+        c, d = await _games(writer, club, 3, day=5)
+        await ledger(other, club)
+        for month in range(1, 30):
+            await game(writer, club, a, b, date=DAY + dt.timedelta(days=30 * month))
+        caught_up = await ledger_of(other, club)
+        assert kept(caught_up) == await replayed(writer, club.id)
+        assert other.projections.full_folds == 1
     finally:
         await writer.close()
         await other.close()
