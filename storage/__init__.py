@@ -61,7 +61,6 @@ from storage.players import (
     register_players,
 )
 from storage.projections import ledger, replay_club
-from storage.snapshots import snapshot_club
 from storage.queries import (
     card,
     data_version,
@@ -93,6 +92,7 @@ from storage.records import (
     Undone,
 )
 from storage.settings import ClubSettings
+from storage.snapshots import snapshot_club
 from storage.tournaments import (
     ImportResult,
     add_entry,
@@ -197,9 +197,9 @@ __all__ = [
     "rename_club",
     "reopen_tournament",
     "replay_club",
-    "snapshot_club",
     "same_games",
     "set_setting",
+    "snapshot_club",
     "standings",
     "suspend_verification",
     "tournament",

@@ -14,15 +14,15 @@ import importlib
 from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
-SNAPSHOT_EVERY = 20_000
-"""Log entries after a club's newest snapshot at which a new one is written (storage.snapshots)."""
-
 from engine.system import RatingSystem
 
 if TYPE_CHECKING:
     from storage.projections import ClubLedgers
 
 SystemFactory = Callable[[], RatingSystem]
+
+SNAPSHOT_EVERY = 20_000
+"""Log entries after a club's newest snapshot at which a new one is written (storage.snapshots)."""
 
 
 class Projections:

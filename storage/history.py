@@ -573,8 +573,7 @@ async def club_events(
         params: tuple[Any, ...] = (club,)
     else:  # the same index, from the day of ``after`` on
         sql = (
-            f"SELECT {GAME_SELECT} FROM games WHERE {_CLUB_GAMES} AND date >= ? "
-            "ORDER BY date, seq"
+            f"SELECT {GAME_SELECT} FROM games WHERE {_CLUB_GAMES} AND date >= ? ORDER BY date, seq"
         )
         params = (club, calendar.day_of(start[0]).isoformat())
     async for rows in tx.chunks(sql, params, chunk, prefetch=True):

@@ -121,14 +121,14 @@ def _data(ledgers: ClubLedgers) -> bytes:
 
 def _ledgers(data: bytes) -> ClubLedgers:
     """Ledgers from a snapshot's pickle (see the module docstring on trust)."""
-    state: dict[str, Any] = pickle.loads(data)  # noqa: S301 — the club's own database
+    state: dict[str, Any] = pickle.loads(data)  # the club's own database: see the docstring
     return ClubLedgers(
         club=state["club"],
         current=state["current"],
         systems=state["systems"],
         fingerprint=state["fingerprint"],
         last_seq=state["last_seq"],
-        last_key=tuple(state["last_key"]),  # type: ignore[arg-type]
+        last_key=tuple(state["last_key"]),
         cards=state["cards"],
         rejected=state["rejected"],
         registered=state["registered"],
@@ -191,7 +191,7 @@ async def newest_valid(
             continue
         try:
             ledgers = _ledgers(data)
-        except Exception:  # noqa: BLE001 — a snapshot is an optimisation, never an error
+        except Exception:  # a snapshot is an optimisation, never an error
             logger.warning("snapshot of club %s at %s: unreadable, skipped", club, seq)
             continue
         if (
@@ -200,7 +200,7 @@ async def newest_valid(
             or ledgers.fingerprint != fingerprint(systems)
             or set(ledgers.systems) != set(systems)
         ):
-            logger.warning("snapshot of club %s at %s: not this club's ledgers, skipped", club, seq)
+            logger.warning("snapshot of club %s at %s: not its ledgers, skipped", club, seq)
             continue
         if await projections.rewritten(tx, club, seq, ledgers.last_key):
             continue
@@ -250,5 +250,5 @@ async def _background(db: Database, club: int, every: int) -> None:
         await snapshot_club(db, club)
     except asyncio.CancelledError:
         raise
-    except Exception:  # noqa: BLE001 — never into the write that triggered it
+    except Exception:  # never into the write that triggered it
         logger.exception("background snapshot of club %s failed", club)

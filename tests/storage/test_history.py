@@ -266,7 +266,9 @@ async def test_komi_reads_back_exactly(
 
 
 async def _keyed(
-    db: Database, club: Club, after: tuple[int, int] | None = None,
+    db: Database,
+    club: Club,
+    after: tuple[int, int] | None = None,
     registered: frozenset[int] | set[int] = frozenset(),
 ) -> list[tuple[tuple[int, int], Event]]:
     async with db.transaction() as tx:
