@@ -15,6 +15,12 @@ never in the order of entry:
   the same transaction, rewriting the rating history only from the first day it touches
   (:meth:`ClubWrite.rebuild`, :func:`replay_club`).
 
+Ledgers folded up to some log position — a snapshot (storage.snapshots), or this process's
+own ledgers after another process appended — are brought up to the log end by folding only the
+tail of the calendar after the last place they folded (:func:`resumed`), unless a rewrite of
+the past made since (the ``rewrites`` table, written by every :func:`rebuild`) reached that
+place: then the log is replayed.
+
 Both paths give byte-identical tables. The club's *current* system is strict: an event it
 rejects (``EngineError``) aborts the transaction, and the ledgers are left as they were. The
 other systems are tolerant: an event one of them rejects is skipped there and listed in
@@ -422,14 +428,16 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     else:
         base = await snapshots.newest_valid(tx, club, db.projections.systems)
         if base is not None:
-            caught_up = await resumed(db, tx, base)
+            caught_up = await resumed(db, tx, base, cards=False)
             if caught_up is not None:
                 return await adopt(db, tx, caught_up)
     db.projections.full_folds += 1
     return await adopt(db, tx, await fold(db, tx, club))
 
 
-async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedgers | None:
+async def resumed(
+    db: Database, tx: Transaction, base: ClubLedgers, *, cards: bool = True
+) -> ClubLedgers | None:
     """``base`` (changed in place) brought up to the end of the club's log: every event of the
     calendar after ``base.last_key`` folded in, in calendar order, as a whole replay would
     (storage.history.club_events with ``after``). ``None``, and ``base`` untouched, when a
@@ -438,8 +446,8 @@ async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedge
 
     Also refreshed: the club's current system (it may have switched), ``rejected``,
     ``last_seq``, ``last_key`` and the cards of every player the tail touched (every player
-    after a club-wide event). Nothing is written: whoever appended the tail wrote the
-    projections.
+    after a club-wide event; ``cards=False``: not, for ledgers :func:`adopt` will give every
+    card anyway). Nothing is written: whoever appended the tail wrote the projections.
     """
     club = base.club
     if await rewritten(tx, club, base.last_seq, base.last_key):
@@ -451,7 +459,7 @@ async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedge
     base.current = current
     base.captured = []
     order = [(key, base.systems[key], base.rejected.setdefault(key, [])) for key in base.order()]
-    touched: dict[str, set[int] | None] = {key: set() for key in base.systems}
+    touched: dict[str, set[int] | None] = {key: set() if cards else None for key in base.systems}
     last = base.last_key
     registered = base.registered
     with _collector_paused():
@@ -478,12 +486,12 @@ async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedge
                 last = max(last, at)
     base.last_key = last
     base.last_seq = await last_club_seq(tx, club)
-    for key, system in base.systems.items():
-        cards = base.cards.setdefault(key, {})
+    for key, system in base.systems.items() if cards else ():
+        kept = base.cards.setdefault(key, {})
         players = touched[key]
         for player in sorted(system.players() if players is None else players):
             with contextlib.suppress(KeyError):  # card(): KeyError for an unknown player
-                cards[player] = card_json(system.card(player))
+                kept[player] = card_json(system.card(player))
     return base
 
 
