@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.ranks import Rank
 from engine.systems import SYSTEMS as REAL_SYSTEMS
 from storage import (
     Club,
@@ -27,10 +28,12 @@ from storage import (
     set_setting,
     snapshot_club,
 )
+from storage.bulk import BulkGame, BulkPlayer, bulk_load
 from storage.codec import card_json
 from storage.db import SystemFactory
 from storage.projections import ClubLedgers, all_cards, fold, ledger, ledgers_for, rewritten
-from storage.snapshots import code_version
+from storage.records import NewPlayer
+from storage.snapshots import code_version, newest_valid
 from tests.storage.conftest import DAY, ORGANISER, FakeClock, dump, game, open_test_db, player
 from tests.storage.fake_system import SYSTEMS
 from tests.storage.test_projections import KINDS, RANKS, RESULTS, Scenario
@@ -442,5 +445,21 @@ async def test_a_failed_background_snapshot_is_logged_not_raised(
             await _settled(db)
         assert "background snapshot of club" in caplog.text
         assert (await ledger(db, club)).card(a.id).games == 2
+    finally:
+        await db.close()
+
+
+async def test_a_bulk_load_overtakes_every_snapshot(tmp_path: Path) -> None:
+    """A bulk load appends anywhere in the calendar without folding: the snapshot before it
+    is no base for a start after it."""
+    club = await _snapshotted(tmp_path / "h.db")
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        new = [NewPlayer(name, Rank.parse("5k")) for name in ("Early One", "Early Two")]
+        items = [BulkPlayer(1, new[0], DAY), BulkPlayer(2, new[1], DAY)]
+        items.append(BulkGame(1, 2, "B+", DAY, komi2=13))  # before the snapshot's games
+        await bulk_load(db, club, items, replay=False)  # the replay left to later
+        async with db.transaction() as tx:
+            assert await newest_valid(tx, club.id, db.projections.systems) is None
     finally:
         await db.close()
