@@ -428,16 +428,19 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     else:
         base = await snapshots.newest_valid(tx, club, db.projections.systems)
         if base is not None:
-            caught_up = await resumed(db, tx, base, cards=False)
+            caught_up = await resumed(db, tx, base)
             if caught_up is not None:
-                return await adopt(db, tx, caught_up)
+                return await adopt(db, tx, caught_up, carded=True)
     db.projections.full_folds += 1
     return await adopt(db, tx, await fold(db, tx, club))
 
 
-async def resumed(
-    db: Database, tx: Transaction, base: ClubLedgers, *, cards: bool = True
-) -> ClubLedgers | None:
+TRACKED_EVENTS = 256
+"""A tail up to this long refreshes only the cards its events changed; a longer one every card
+(:func:`resumed`)."""
+
+
+async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedgers | None:
     """``base`` (changed in place) brought up to the end of the club's log: every event of the
     calendar after ``base.last_key`` folded in, in calendar order, as a whole replay would
     (storage.history.club_events with ``after``). ``None``, and ``base`` untouched, when a
@@ -446,8 +449,9 @@ async def resumed(
 
     Also refreshed: the club's current system (it may have switched), ``rejected``,
     ``last_seq``, ``last_key`` and the cards of every player the tail touched (every player
-    after a club-wide event; ``cards=False``: not, for ledgers :func:`adopt` will give every
-    card anyway). Nothing is written: whoever appended the tail wrote the projections.
+    after a club-wide event, or a tail of more than :data:`TRACKED_EVENTS` events: asking
+    each event which cards it changed costs more than working out every card once). Nothing
+    is written: whoever appended the tail wrote the projections.
     """
     club = base.club
     if await rewritten(tx, club, base.last_seq, base.last_key):
@@ -459,7 +463,8 @@ async def resumed(
     base.current = current
     base.captured = []
     order = [(key, base.systems[key], base.rejected.setdefault(key, [])) for key in base.order()]
-    touched: dict[str, set[int] | None] = {key: set() if cards else None for key in base.systems}
+    touched: dict[str, set[int] | None] = {key: set() for key in base.systems}
+    count = 0
     last = base.last_key
     registered = base.registered
     with _collector_paused():
@@ -484,9 +489,12 @@ async def resumed(
                     players.update(change.player for change in changes)
                     players.update(system.lapsed())
                 last = max(last, at)
+                count += 1
+                if count == TRACKED_EVENTS:  # a long tail: every card, once, at the end
+                    touched = dict.fromkeys(touched)
     base.last_key = last
     base.last_seq = await last_club_seq(tx, club)
-    for key, system in base.systems.items() if cards else ():
+    for key, system in base.systems.items():
         kept = base.cards.setdefault(key, {})
         players = touched[key]
         for player in sorted(system.players() if players is None else players):
@@ -495,18 +503,25 @@ async def resumed(
     return base
 
 
-async def adopt(db: Database, tx: Transaction, ledgers: ClubLedgers) -> ClubLedgers:
+async def adopt(
+    db: Database, tx: Transaction, ledgers: ClubLedgers, *, carded: bool = False
+) -> ClubLedgers:
     """Cache freshly replayed ledgers if the stored projections say the same (same last
-    entry, same systems, same cards); otherwise rebuild the projections."""
+    entry, same systems, same cards); otherwise rebuild the projections.
+
+    ``carded``: ``ledgers.cards`` holds every card already (a snapshot's, brought up to date
+    by :func:`resumed`); else they are worked out from the ledgers.
+    """
     club = ledgers.club
     stored = await tx.fetchone(
         "SELECT last_seq, fingerprint FROM projection_state WHERE club = ?", (club,)
     )
     if stored == (ledgers.last_seq, ledgers.fingerprint):
-        ledgers.cards = {
-            key: {player: card_json(card) for player, card in cards.items()}
-            for key, cards in all_cards(ledgers).items()
-        }
+        if not carded:
+            ledgers.cards = {
+                key: {player: card_json(card) for player, card in cards.items()}
+                for key, cards in all_cards(ledgers).items()
+            }
         saved: dict[str, dict[int, str]] = {key: {} for key in ledgers.systems}
         for key, player, text in await tx.fetchall(
             "SELECT system, player, card FROM player_state WHERE club = ?", (club,)

@@ -25,6 +25,7 @@ from storage import (
     Database,
     Player,
     create_club,
+    projections,
     set_setting,
     snapshot_club,
 )
@@ -260,16 +261,22 @@ async def test_another_process_follows_a_switch_of_system(tmp_path: Path) -> Non
         await other.close()
 
 
-async def test_another_process_keeps_every_card_over_a_long_stretch(tmp_path: Path) -> None:
-    """Two years of one pair's games under PSG, caught up at once: every card (the idle pair's
-    too) is what a replay gives."""
+@pytest.mark.parametrize("tracked", [2, 256])
+async def test_another_process_keeps_every_card_over_a_long_stretch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracked: int
+) -> None:
+    """A game of one pair, then two years of another pair's games under PSG, caught up at
+    once: every card is what a replay gives, whether the tail's cards are tracked event by
+    event or all worked out at the end (a tail longer than ``TRACKED_EVENTS``)."""
+    monkeypatch.setattr(projections, "TRACKED_EVENTS", tracked)
     writer = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
     other = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
     try:
         club = await create_club(writer, "Club", "psg", actor=ORGANISER)
         a, b = await _games(writer, club, 3)
-        await _games(writer, club, 3, day=5)
+        c, d = await _games(writer, club, 3, day=5)
         await ledger(other, club)
+        await game(writer, club, c, d, date=DAY + dt.timedelta(days=20))  # first in the tail
         for month in range(1, 30):
             await game(writer, club, a, b, date=DAY + dt.timedelta(days=30 * month))
         caught_up = await ledger_of(other, club)
