@@ -168,7 +168,7 @@ async def fold(
     """
     folded = await overlay.load(tx, club)
     current = await settings.current_system(tx, club)
-    with _collector_paused():
+    with collector_paused():
         return await _fold(
             db,
             tx,
@@ -185,7 +185,7 @@ async def fold(
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused for a replay.
 
     A replay makes millions of small objects and keeps most of them (the ledgers); the
@@ -467,7 +467,7 @@ async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedge
     count = 0
     last = base.last_key
     registered = base.registered
-    with _collector_paused():
+    with collector_paused():
         async for batch in club_events(tx, club, folded, after=last, registered=registered):
             for at, event in batch:
                 if type(event) is Registered:

@@ -190,7 +190,8 @@ async def newest_valid(
             logger.warning("snapshot of club %s at %s: wrong digest, skipped", club, seq)
             continue
         try:
-            ledgers = _ledgers(data)
+            with projections.collector_paused():  # millions of objects, no cycles
+                ledgers = _ledgers(data)
         except Exception:  # a snapshot is an optimisation, never an error
             logger.warning("snapshot of club %s at %s: unreadable, skipped", club, seq)
             continue
