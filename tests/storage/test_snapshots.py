@@ -140,6 +140,7 @@ def test_a_snapshot_and_its_tail_equal_a_whole_replay(
         asyncio.run(_snapshot_and_tail(path, SYSTEMS, first, cut, operations))
 
 
+@pytest.mark.both_backends  # the fake systems' twin above: SQLite only (time)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 3), st.integers(0, 40), st.lists(OPERATIONS, min_size=8, max_size=30))
 def test_a_snapshot_and_its_tail_equal_a_whole_replay_with_every_real_system(
@@ -199,6 +200,7 @@ def test_another_process_catches_up_by_the_tail(
         asyncio.run(_two_processes(path, SYSTEMS, first, cuts, operations))
 
 
+@pytest.mark.both_backends  # the fake systems' twin above: SQLite only (time)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(0, 3),
