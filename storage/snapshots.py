@@ -28,8 +28,9 @@ load a snapshot from anywhere else (``hoshi migrate`` copies the log, not the sn
 
 Writing: :func:`snapshot_club` writes one now (bench, tests). After every commit, a club whose
 cached ledgers are ``db.projections.snapshot_every`` log entries past its newest snapshot gets
-one written by a background task (:func:`watch`); the pickling runs synchronously inside the
-task's write transaction, so no write changes the ledgers meanwhile. A background failure is
+one written by a background task (:func:`watch`); a forked child pickles the ledgers as they
+are at the fork (:func:`pickled_aside`), so neither the event loop nor the club's writes wait
+for the pickling, only for the row's insert. A background failure is
 logged, never raised into the write that triggered it. The newest two snapshots of a club
 (of this version) are kept, older ones and other versions' deleted.
 """
@@ -41,6 +42,7 @@ import copy
 import hashlib
 import importlib.util
 import logging
+import os
 import pickle
 import sys
 from collections.abc import Mapping
@@ -152,6 +154,40 @@ async def snapshot_club(db: Database, club: int) -> int:
     return seq
 
 
+async def pickled_aside(ledgers: ClubLedgers) -> bytes:
+    """:func:`_data` of ``ledgers`` as they are now, pickled by a forked child process.
+
+    The child sees a copy-on-write image of this process at the fork, so the pickle is of this
+    instant's ledgers while this process goes on serving (at a million games the pickling takes
+    seconds: in the event loop it would hold every command up that long). Where ``fork`` is
+    missing, the pickle is made here and now.
+    """
+    if not hasattr(os, "fork"):
+        return _data(ledgers)
+    reading, writing = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child process (its exit status is checked below)
+        code = 1
+        try:
+            os.close(reading)
+            with os.fdopen(writing, "wb") as out:
+                out.write(_data(ledgers))
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(writing)
+    data = await asyncio.to_thread(_read_all, reading)
+    _pid, status = await asyncio.to_thread(os.waitpid, child, 0)
+    if status != 0:
+        raise RuntimeError(f"the snapshot's pickling process failed (wait status {status})")
+    return data
+
+
+def _read_all(descriptor: int) -> bytes:
+    with os.fdopen(descriptor, "rb") as source:
+        return source.read()
+
+
 async def _insert(db: Database, tx: Transaction, club: int, seq: int, data: bytes) -> None:
     version = code_version(db.projections.systems)
     await tx.execute(
@@ -248,7 +284,11 @@ async def _background(db: Database, club: int, every: int) -> None:
         ledgers = db.projections.ledgers.get(club)
         if ledgers is None or ledgers.last_seq - newest < every:
             return
-        await snapshot_club(db, club)
+        seq = ledgers.last_seq
+        data = await pickled_aside(ledgers)  # no await between reading seq and the fork
+        async with db.transaction() as tx:
+            await _insert(db, tx, club, seq, data)
+        db.projections.snapshot_seq[club] = seq
     except asyncio.CancelledError:
         raise
     except Exception:  # never into the write that triggered it

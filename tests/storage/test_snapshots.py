@@ -28,6 +28,7 @@ from storage import (
     projections,
     set_setting,
     snapshot_club,
+    snapshots,
 )
 from storage.bulk import BulkGame, BulkPlayer, bulk_load
 from storage.codec import card_json
@@ -470,5 +471,23 @@ async def test_a_bulk_load_overtakes_every_snapshot(tmp_path: Path) -> None:
         await bulk_load(db, club, items, replay=False)  # the replay left to later
         async with db.transaction() as tx:
             assert await newest_valid(tx, club.id, db.projections.systems) is None
+    finally:
+        await db.close()
+
+
+async def test_a_background_snapshot_is_pickled_by_a_child_process(tmp_path: Path) -> None:
+    """The pickle a forked child makes is the ledgers' own; a child that fails is an error of
+    the snapshot (logged by the background task), never a row."""
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        await _games(db, club, 3)
+        ledgers = db.projections.ledgers[club.id]
+        aside = snapshots._ledgers(await snapshots.pickled_aside(ledgers))
+        assert state(aside) == state(ledgers) == await replayed(db, club.id)
+        assert kept(aside) == kept(ledgers)
+        ledgers.rejected["plus"].append((0, lambda: None))  # cannot be pickled
+        with pytest.raises(RuntimeError, match="pickling process failed"):
+            await snapshots.pickled_aside(ledgers)
     finally:
         await db.close()
