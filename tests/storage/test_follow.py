@@ -98,8 +98,12 @@ async def replayed_cards(db: Database, club: Club) -> dict[str, Any]:
 
 
 async def another_game(there: Database, club: Club, result: Result = Result.WHITE) -> int:
-    n = await last_seq(there, club)
-    black, white = await player(there, club, f"Black {n}"), await player(there, club, f"White {n}")
+    """One more game of the club's two players, written there (later in the calendar than
+    everything folded: the tail of the history); the club's last log position."""
+    players = await there.fetchall(
+        "SELECT seq FROM players WHERE club = ? ORDER BY seq LIMIT 2", (club.id,)
+    )
+    (black,), (white,) = players
     await game(there, club, black, white, result)
     return await last_seq(there, club)
 
@@ -112,12 +116,14 @@ async def test_a_notice_catches_the_cached_ledgers_up(
     cached = here.projections.ledgers[club.id]
     seq = await another_game(there, club)
     assert cached.last_seq < seq  # here is behind
+    replays = here.projections.full_folds
     listener.send(club.id, seq)
     await asyncio.wait_for(follower.settled(), 10)
     current = here.projections.ledgers[club.id]
     assert current.last_seq == seq
     assert all_cards(current) == await replayed_cards(there, club)
     assert follower.caught_up == 1
+    assert here.projections.full_folds == replays  # the new entries folded, not everything
 
 
 async def test_a_notice_of_this_process_own_write_does_nothing(
@@ -235,6 +241,7 @@ async def test_postgresql_notices_catch_another_process_up(
     handle's listener hears it, and the follower folds the new entries — no periodic check."""
     here, there = two
     club = await arranged(here, there)
+    replays = here.projections.full_folds
     running = await follow(here, every_s=3600)
     try:
         seq = await another_game(there, club)
@@ -247,5 +254,6 @@ async def test_postgresql_notices_catch_another_process_up(
         await asyncio.wait_for(running.settled(), 10)
     finally:
         await running.close()
-    assert running.caught_up >= 1  # three commits (two players, a game): one to three folds
+    assert running.caught_up == 1
+    assert here.projections.full_folds == replays  # each time the tail only
     assert all_cards(here.projections.ledgers[club.id]) == await replayed_cards(there, club)
