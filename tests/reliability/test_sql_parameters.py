@@ -47,6 +47,11 @@ REVIEWED = {
     ("storage/tournaments.py", "_create", "names"): (
         "the keys of history.tournament_columns(): a dict literal of fixed column names"
     ),
+    ("storage/transfer.py", "projection_digest", "sql"): "the constant PROJECTION_QUERIES",
+    ("storage/transfer.py", "log_digest", "table"): "a table name of the constant LOG_TABLES",
+    ("storage/transfer.py", "log_digest", "columns"): "column names of the constant LOG_TABLES",
+    ("storage/transfer.py", "_copy_table", "table"): "a table name of the constant LOG_TABLES",
+    ("storage/transfer.py", "_copy_table", "columns"): "column names of the constant LOG_TABLES",
     ("storage/projections.py", "rebuild", "index"): (
         "the CREATE INDEX statement read back from sqlite_master: the schema's own SQL"
     ),

@@ -21,10 +21,12 @@ class Reads:
     def __init__(self) -> None:
         self.count = 0
         self.release = asyncio.Event()
+        self.started = asyncio.Event()  # set by the first read
         self.failing = 0  # how many of the next reads fail
 
     async def __call__(self) -> list[int]:
         self.count += 1
+        self.started.set()
         fails = self.failing > 0
         self.failing -= fails
         await self.release.wait()
@@ -70,7 +72,7 @@ async def test_when_the_shared_read_fails_the_others_read_themselves(db: Databas
 async def test_forgetting_a_club_drops_its_memos_and_reads_underway(db: Database) -> None:
     reads = Reads()
     underway = asyncio.create_task(remembered(db, ("list", 1), KEY, (), reads))
-    await asyncio.sleep(0.01)
+    await reads.started.wait()  # its read is underway (the key query ran first)
     forget_club(db, 1)
     later = asyncio.create_task(remembered(db, ("list", 1), KEY, (), reads))
     await asyncio.sleep(0.01)
