@@ -178,9 +178,9 @@ async def test_hoshi_run_serves_the_pages_and_keeps_the_site_current(
             telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
             web=WebConfig(enabled=True, port=port, site_dir=site),
         )
-        running: list[Bots] = []
+        started = asyncio.Event()  # on_started: after the web server is up, too
         task = asyncio.create_task(
-            run_bots(config, stop=stop, on_started=running.append, err=io.StringIO())
+            run_bots(config, stop=stop, on_started=lambda _: started.set(), err=io.StringIO())
         )
         await api.wait_for("deleteWebhook")
         lines = ("/club new Web Club mgsz", "/club set language en", "/register Nagy Péter 5k")
@@ -188,6 +188,7 @@ async def test_hoshi_run_serves_the_pages_and_keeps_the_site_current(
             api.command(line, GROUP, ADMIN)
             await api.wait_for("sendMessage", n)
         assert "/1-web-club/en/" in api.sent("sendMessage")[-1].params["text"]
+        await asyncio.wait_for(started.wait(), 10)  # the bot answers before the pages serve
         async with (
             aiohttp.ClientSession() as http,
             http.get(f"http://127.0.0.1:{port}/1-web-club/en/") as response,
