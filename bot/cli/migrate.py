@@ -83,14 +83,13 @@ async def _moved(source: str, target: str) -> int:
     try:
         dst = await open_db(_opened(target))
         try:
+            widest = 0
 
             def progress(table: str, rows: int) -> None:
-                print(
-                    "\r" + _("copying {table}: {rows}", table=table, rows=number_text(rows)),
-                    end="",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                nonlocal widest
+                line = _("copying {table}: {rows}", table=table, rows=number_text(rows))
+                widest = max(widest, len(line))  # a shorter line covers all of a longer one
+                print("\r" + line.ljust(widest), end="", file=sys.stderr, flush=True)
 
             moved = await copy_database(src, dst, progress)
         finally:
