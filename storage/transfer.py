@@ -23,88 +23,23 @@ from storage import projections
 from storage.db import Database, Transaction
 from storage.errors import Refused
 
-LOG_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("log", ("seq", "club", "kind", "at", "actor", "chat")),
-    ("clubs", ("seq", "name", "folded", "system")),
-    ("chat_bindings", ("seq", "club", "platform", "chat_id")),
-    (
-        "players",
-        (
-            "seq",
-            "club",
-            "name",
-            "rank",
-            "date",
-            "rating",
-            "country",
-            "home_club",
-            "egd_pin",
-            "committee",
-            "guest",
-            "rating_system",
-        ),
-    ),
-    ("player_aliases", ("seq", "club", "player", "alias")),
-    ("account_links", ("seq", "club", "player", "platform", "account")),
-    (
-        "tournaments",
-        (
-            "seq",
-            "club",
-            "name",
-            "start_date",
-            "end_date",
-            "rounds",
-            "board",
-            "time",
-            "even",
-            "handicap_reduction",
-            "participants",
-            "invitational_or_national",
-            "european_or_world",
-            "multiplier",
-            "arranged",
-            "notes",
-            "number",
-            "klass",
-        ),
-    ),
-    (
-        "tournament_entries",
-        ("seq", "club", "tournament", "player", "rank", "registered", "country", "criteria"),
-    ),
-    (
-        "games",
-        (
-            "seq",
-            "club",
-            "black",
-            "white",
-            "result",
-            "date",
-            "stones",
-            "komi2",
-            "played",
-            "board",
-            "time",
-            "tournament",
-            "round",
-            "arranged",
-            "counts_as_tournament",
-            "pair_go",
-            "reported",
-            "pending",
-            "margin",
-            "number",
-        ),
-    ),
-    ("events", ("seq", "club", "kind", "target", "key", "payload")),
-    ("deliveries", ("key", "at")),
+LOG_TABLES = (
+    "log",
+    "clubs",
+    "chat_bindings",
+    "players",
+    "player_aliases",
+    "account_links",
+    "tournaments",
+    "tournament_entries",
+    "games",
+    "events",
+    "deliveries",
 )
-"""The tables copied, in an order that satisfies their references, with every column (a test
-checks the list against the schema, so a migration that adds a column must name it here).
-``deliveries`` is not part of the log but goes along, so that an update the source acted on
-is not acted on again by the target."""
+"""The tables copied, in an order that satisfies their references, each with every column the
+schema gives it (both sides are at this hoshi's schema version: :func:`storage.open_db`
+migrates them). ``deliveries`` is not part of the log but goes along, so that an update the
+source acted on is not acted on again by the target."""
 
 PROJECTION_QUERIES = (
     "SELECT system, player, card, sort_key, rank, games FROM player_state WHERE club = ? "
@@ -155,9 +90,10 @@ async def log_digest(db: Database) -> str:
     """``sha256:…`` of every log table's rows (in log order), so two databases holding the
     same log have the same digest whatever their backend."""
     digest = hashlib.sha256()
-    for table, columns in LOG_TABLES:
+    for table in LOG_TABLES:
         if table == "deliveries":  # not part of the log (and pruned as it ages)
             continue
+        columns = await db.columns(table)
         async with db.transaction() as tx:
             async for rows in tx.chunks(
                 f"SELECT {', '.join(columns)} FROM {table} ORDER BY {columns[0]}", (), CHUNK
@@ -193,7 +129,18 @@ async def copy_database(
         )
     moved = Moved()
     async with source.transaction() as reading, target.transaction() as writing:
-        for table, columns in LOG_TABLES:
+        for table in LOG_TABLES:
+            columns = await source.columns(table)
+            if sorted(columns) != sorted(await target.columns(table)):
+                raise Refused(
+                    Msg(
+                        "the two databases' {table} tables differ ({source} and {target}); "
+                        "open both with this hoshi first",
+                        table=table,
+                        source=", ".join(columns),
+                        target=", ".join(await target.columns(table)),
+                    )
+                )
             moved.rows[table] = await _copy_table(reading, writing, table, columns, progress)
         await _continue_positions(target, writing)
     clubs = [int(row[0]) for row in await source.fetchall("SELECT seq FROM clubs ORDER BY seq")]

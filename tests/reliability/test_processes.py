@@ -21,7 +21,7 @@ import itertools
 import random
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -41,6 +41,7 @@ from engine.types import Result
 from storage.follow import Follower
 from tests.conftest import PgDatabases
 from tests.fakes import telegram as ft
+from tests.fakes.listener import FakeListener
 from tests.reliability import processes as several
 from tests.reliability.conftest import ADMIN, GROUP, TODAY, Clock, make_club, open_core
 
@@ -64,25 +65,6 @@ async def target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         yield url
     finally:
         await databases.drop(url)
-
-
-class FakeListener:
-    """``db.listen`` of a database that sends notices: the test sends them."""
-
-    def __init__(self) -> None:
-        self.callbacks: list[Callable[[int, int], None]] = []
-        self.closed = 0
-
-    async def listen(self, callback: Callable[[int, int], None]) -> FakeListener:
-        self.callbacks.append(callback)
-        return self
-
-    def send(self, club: int, seq: int) -> None:
-        for callback in self.callbacks:
-            callback(club, seq)
-
-    async def close(self) -> None:
-        self.closed += 1
 
 
 # --- hoshi run follows the log ---------------------------------------------------------------

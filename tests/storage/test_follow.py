@@ -21,29 +21,11 @@ from storage import Club, Database, ledger
 from storage.clubs import create_club
 from storage.follow import Follower, follow
 from storage.projections import all_cards, fold
+from tests.fakes.listener import FakeListener
 from tests.storage.conftest import ORGANISER, FakeClock, game, open_test_db, player
 
 Notice = Callable[[int, int], None]
 following = importlib.import_module("storage.follow")  # the module (storage.follow: a function)
-
-
-class FakeListener:
-    """``db.listen`` of a database that sends notices: the test sends them."""
-
-    def __init__(self) -> None:
-        self.callbacks: list[Notice] = []
-        self.closed = 0
-
-    async def listen(self, callback: Notice) -> FakeListener:
-        self.callbacks.append(callback)
-        return self
-
-    def send(self, club: int, seq: int) -> None:
-        for callback in self.callbacks:
-            callback(club, seq)
-
-    async def close(self) -> None:
-        self.closed += 1
 
 
 @pytest.fixture
