@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import time
-from typing import Any, Protocol
 
-from storage.db import Database
+from storage.db import Database, Listening
 from storage.projections import ledgers_for
 
 log = logging.getLogger("hoshi.follow")
@@ -40,12 +38,6 @@ EVERY_S = 30.0
 
 EVERYTHING = 0
 """The club of the notice ``(0, 0)``: check every cached club."""
-
-
-class Listening(Protocol):
-    """What ``db.listen`` returns: stop listening with ``await close()``."""
-
-    async def close(self) -> None: ...
 
 
 class Follower:
@@ -65,12 +57,7 @@ class Follower:
 
     async def start(self) -> None:
         """Listen for notices (when the database sends them) and start the loop."""
-        listen = getattr(self.db, "listen", None)
-        if listen is not None:
-            listening: Any = listen(self.notice)
-            if inspect.isawaitable(listening):
-                listening = await listening
-            self._listening = listening
+        self._listening = await self.db.listen(self.notice)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="hoshi follow")
 
     def notice(self, club: int, seq: int) -> None:
