@@ -14,6 +14,7 @@ import pytest
 from hypothesis import settings
 
 from benchmarks import pgcluster
+from tests import postgres_setup
 
 # CI runs on a busy 2-core machine: no per-example deadline (timing is the benchmarks' job), and
 # the same examples every run, so a red CI is a reproducible failure, never a dice roll.
@@ -152,10 +153,15 @@ async def _make_template(cluster: pgcluster.Cluster) -> frozenset[str]:
 
 
 @pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[pgcluster.Cluster]:
-    """A PostgreSQL cluster for the whole session (skipped, saying what to install, only when
-    this machine has no PostgreSQL binaries)."""
+def pg_cluster(pytestconfig: pytest.Config) -> Iterator[pgcluster.Cluster]:
+    """A PostgreSQL cluster for the whole session. Its binaries are installed first when a
+    root Debian machine lacks them; skipped, saying what to install, only where they cannot
+    be."""
+    reporter = pytestconfig.pluginmanager.getplugin("terminalreporter")
     try:
+        postgres_setup.ensure_postgresql(
+            log=reporter.write_line if reporter is not None else print
+        )
         cluster = pgcluster.start()
     except pgcluster.Unavailable as error:
         pytest.skip(str(error))

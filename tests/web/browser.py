@@ -67,7 +67,7 @@ class BrowserMissing(Exception):
     """No browser, and none can be installed here: the message says what and how."""
 
 
-def _run(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
+def run(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     return subprocess.run(command, capture_output=True, text=True, env=env, check=False)
 
@@ -96,7 +96,7 @@ _NO_LISTS = ("Unable to locate package", "has no installation candidate")
 def apt_install(
     packages: Sequence[str],
     *,
-    run: Runner = _run,
+    run: Runner = run,
     log: Callable[[str], None] = print,
 ) -> tuple[bool, str]:
     """Install Debian ``packages``; ``apt-get update`` first only when the package lists lack
@@ -121,7 +121,7 @@ def _last_words(done: subprocess.CompletedProcess[str]) -> str:
 
 
 @contextlib.contextmanager
-def _install_lock() -> Iterator[None]:
+def install_lock() -> Iterator[None]:
     """One installer at a time among test runs on this machine (apt has its own lock too;
     this one keeps a second run from starting apt while the first one is still at it)."""
     path = Path(tempfile.gettempdir()) / "hoshi-browser-install.lock"
@@ -139,7 +139,7 @@ def ensure_chromium(
     font: Path = CJK_FONT,
     euid: int | None = None,
     apt_get: str | None = None,
-    run: Runner = _run,
+    run: Runner = run,
     log: Callable[[str], None] = print,
 ) -> Path:
     """The Chromium binary, installed first if it is missing and this machine lets us.
@@ -149,7 +149,7 @@ def ensure_chromium(
     failed). The CJK font is optional: without it the tests still run."""
     euid = os.geteuid() if euid is None else euid
     apt_get = shutil.which("apt-get") if apt_get is None else apt_get
-    with _install_lock():
+    with install_lock():
         if not chromium.exists():
             missing = f"{chromium} is missing (Debian packages {' and '.join(BROWSER_PACKAGES)})"
             how = install_command(BROWSER_PACKAGES)
