@@ -294,31 +294,39 @@ _TOURNAMENT = object()
 _GAME = object()
 
 
-async def _others(reader: Reader, club: int, overlay: Overlay) -> list[tuple[Key, Any, Any]]:
+async def _others(
+    reader: Reader, club: int, overlay: Overlay, since: int = 0, from_day: str = ""
+) -> list[tuple[Key, Any, Any]]:
     """Everything but the club games read by the scan, as ``(key, kind or marker, data)`` in
     calendar order: registrations, organiser and scheduler events, finalised tournaments, and
     the club games the scan leaves out (confirmed reports, corrected games: their effective
-    date is not the stored one)."""
+    date is not the stored one).
+
+    ``since``: only the registrations and events entered after this log position (a tail: the
+    ledgers being resumed folded every one up to it, at its place in the calendar);
+    ``from_day``: only the tournaments ending on that day (ISO) or later (one that ended
+    before is rated before the tail: a change to it would have been a rewrite)."""
     others: list[tuple[Key, Any, Any]] = []
     for row in await reader.fetchall(
         "SELECT seq, rank, date, rating, country, committee, rating_system FROM players "
-        "WHERE club = ? AND guest = 0",
-        (club,),
+        "WHERE club = ? AND guest = 0 AND seq > ?",
+        (club, since),
     ):
         if row[0] not in overlay.undone:
             registered = registered_from_row(row)
             others.append((calendar.event_key(registered, row[0]), Registered, registered))
     marks = ", ".join("?" for _ in log.ENGINE_EVENTS)
     for seq, kind, payload in await reader.fetchall(
-        f"SELECT seq, kind, payload FROM events WHERE club = ? AND kind IN ({marks})",
-        (club, *log.ENGINE_EVENTS),
+        f"SELECT seq, kind, payload FROM events WHERE club = ? AND kind IN ({marks}) AND seq > ?",
+        (club, *log.ENGINE_EVENTS, since),
     ):
         if seq not in overlay.undone:
             event = engine_event(seq, kind, json.loads(payload))
             others.append((calendar.event_key(event, seq), kind, event))
     if overlay.finalised:
         for row in await reader.fetchall(
-            f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ?", (club,)
+            f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ? AND end_date >= ?",
+            (club, from_day),
         ):
             if row[0] in overlay.finalised:
                 tournament = effective_tournament(row, overlay)
@@ -529,6 +537,7 @@ async def club_events(
     *,
     chunk: int = CHUNK,
     after: Key | None = None,
+    since: int = 0,
     registered: Collection[int] = (),
 ) -> AsyncIterator[list[tuple[Key, Event]]]:
     """The club's engine history in calendar order, as lists of ``(key, event)``.
@@ -544,9 +553,11 @@ async def club_events(
     the game scan starting at its day; ``registered`` are the players whose registration was
     folded already (at its own date or just before their first fact: :class:`_Registrations`),
     never folded again. Any other registration still waits for its date or its player's first
-    fact, as in the whole history.
+    fact, as in the whole history. ``since``: the log position the resumed ledgers folded up
+    to (every registration and event entered by then is at or before ``after``: not read).
     """
-    others = await _others(tx, club, overlay)
+    from_day = "" if after is None or after <= (0, 0) else calendar.day_of(after[0]).isoformat()
+    others = await _others(tx, club, overlay, since, from_day)
     registrations = _Registrations(others, registered)
     if after is not None:
         others = [item for item in others if item[0] > after]

@@ -469,7 +469,9 @@ async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedge
     last = base.last_key
     registered = base.registered
     with collector_paused():
-        async for batch in club_events(tx, club, folded, after=last, registered=registered):
+        async for batch in club_events(
+            tx, club, folded, after=last, since=base.last_seq, registered=registered
+        ):
             for at, event in batch:
                 if type(event) is Registered:
                     registered.add(event.player)
