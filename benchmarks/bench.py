@@ -37,7 +37,6 @@ import asyncio
 import datetime as dt
 import gc
 import hashlib
-import json
 import multiprocessing
 import os
 import platform
@@ -54,7 +53,11 @@ from pathlib import Path
 from typing import Any
 
 import storage
+from benchmarks import backends
+from benchmarks.backends import Place
 from benchmarks.federation import START, Shape, federation
+from benchmarks.start import ledger_digest, start
+from benchmarks.writers import writers
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
@@ -63,7 +66,6 @@ from engine.timecontrol import TimeControl
 from engine.types import Game, Result, Tournament
 from storage.bulk import bulk_load
 from storage.db import Database
-from storage.history import GAME_SELECT
 from storage.projections import adopt, fold, ledgers_for
 from storage.records import Standing
 
@@ -81,8 +83,27 @@ TARGETS = {
     "web_ranking_p99_ms": 50.0,
     "telegram_updates_per_s": 300.0,
     "peak_rss_mb": 400.0,
+    "start_to_first_write_s": 3.0,
+    "writers_ratio": 3.0,
 }
-"""The issue's targets at 1,000,000 games on a 2-core machine (README, Scaling)."""
+"""The issues' targets at 1,000,000 games on a 2-core machine (README, Scaling)."""
+
+BACKEND_TARGETS = {"postgresql": {"append_p99_ms": 15.0}}
+"""Where a backend's target differs (issue 15: PostgreSQL appends p99 < 15 ms)."""
+
+HIGHER_IS_BETTER = {"telegram_updates_per_s", "writers_ratio"}
+
+TAIL_GAMES = 10_000
+"""Games appended after the snapshot before a process start is timed: half of the snapshot
+interval (storage writes one every 20,000 log entries), the tail an average start folds."""
+
+FULL_START_LIMIT = 100_000
+"""Above this many games the fresh-process start without a snapshot (a whole replay, about
+a minute at 1M) is skipped."""
+
+TAIL_DAY = dt.date(2030, 2, 15)  # after the finalise phase's tournament (February 1–3)
+START_DAY = dt.date(2030, 3, 1)
+WRITERS_DAY = dt.date(2030, 3, 2)
 
 
 # --- measuring ---------------------------------------------------------------------------
@@ -157,26 +178,6 @@ async def timed(call: Callable[[], Awaitable[Any]], n: int) -> list[float]:
 
 
 # --- the phases ----------------------------------------------------------------------------
-
-
-def scan_floor(path: Path, club: int, repeat: int = 3) -> tuple[int, float]:
-    """The floor: the replay's game query read with plain ``sqlite3`` into tuples (best of
-    ``repeat``)."""
-    sql = f"SELECT {GAME_SELECT} FROM games WHERE club = ? AND pending = 0 ORDER BY seq"
-    connection = sqlite3.connect(path)
-    try:
-        best = float("inf")
-        rows = 0
-        for _ in range(repeat):
-            started = time.perf_counter()
-            cursor = connection.execute(sql, (club,))
-            rows = 0
-            while chunk := cursor.fetchmany(4096):
-                rows += len(chunk)
-            best = min(best, time.perf_counter() - started)
-        return rows, best
-    finally:
-        connection.close()
 
 
 async def replay(db: Database, club: int, systems: list[str] | None = None) -> float:
@@ -332,18 +333,15 @@ async def digest(db: Database, club: int) -> dict[str, str]:
         found[table] = hashed.hexdigest()
     async with db.transaction() as tx:
         ledgers = await ledgers_for(db, tx, club)
-    for key, system in sorted(ledgers.systems.items()):
-        snapshot = json.dumps(system.snapshot(), sort_keys=True, default=str)
-        found[f"ledger {key}"] = hashlib.sha256(snapshot.encode()).hexdigest()
-        found[f"rejected {key}"] = repr(ledgers.rejected.get(key, []))
+    found |= {name: value for name, value in ledger_digest(ledgers).items() if name != "last_seq"}
     return found
 
 
-async def verify(replayed: Database, path: Path, games: int, seed: int) -> dict[str, Any]:
+async def verify(replayed: Database, twin: str, games: int, seed: int) -> dict[str, Any]:
     """The same federation built entry by entry — every event folded in as it is appended
     (``ClubWrite.apply``, the normal write path) — compared with the bulk-loaded and replayed
     one: log, projections and ledgers must be identical."""
-    incremental = await storage.open_db(path, clock=fixed_clock)
+    incremental = await storage.open_db(twin, clock=fixed_clock)
     try:
         club = (await storage.create_club(incremental, CLUB, SYSTEM, actor=ORGANISER)).id
         await bulk_load(incremental, club, federation(games, seed=seed), incremental=True)
@@ -610,40 +608,75 @@ def fixed_clock() -> dt.datetime:
     return NOW
 
 
+@dataclass(frozen=True)
+class Options:
+    """What one run measures, besides its size (:func:`run`'s keyword arguments)."""
+
+    seed: int = 1
+    samples: int = 200
+    updates: int = 2000
+    with_telegram: bool = True
+    check: bool = False
+    tail: int = TAIL_GAMES
+    writers: int = 3
+    writer_games: int = 200
+    verify_start: bool | None = None  # None: when the full replay is affordable
+
+
 async def run(
     games: int,
     *,
+    backend: str = "sqlite",
+    db_url: str | None = None,
     seed: int = 1,
     directory: Path | None = None,
     samples: int = 200,
     updates: int = 2000,
     with_telegram: bool = True,
     check: bool = False,
+    tail: int = TAIL_GAMES,
+    writers: int = 3,
+    writer_games: int = 200,
+    verify_start: bool | None = None,
     say: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Run every phase on a fresh database of ``games`` games; returns the measurements.
 
+    ``backend``: ``sqlite`` (a file in a temporary directory) or ``postgresql`` (a database
+    on a throw-away cluster, or on the server at ``db_url``; benchmarks.backends).
     ``check``: also build the federation entry by entry and compare (:func:`verify`).
+    ``tail``: games appended after the snapshot before the process starts are timed.
+    ``writers``: processes appending at once in the writers phase (0: no such phase), each
+    ``writer_games`` games. ``verify_start``: compare the started processes' ledgers with a
+    full replay (default: up to :data:`FULL_START_LIMIT` games).
     """
+    options = Options(
+        seed=seed,
+        samples=samples,
+        updates=updates,
+        with_telegram=with_telegram,
+        check=check,
+        tail=tail,
+        writers=writers,
+        writer_games=writer_games,
+        verify_start=verify_start,
+    )
     with tempfile.TemporaryDirectory(prefix="hoshi-bench-", dir=directory) as work:
-        path = Path(work) / "federation.sqlite"
-        return await _run(path, games, seed, samples, updates, with_telegram, check, say)
+        async with backends.place(
+            backend, Path(work), url=db_url, cluster_dir=directory, say=say
+        ) as here:
+            return await _run(here, games, options, say)
 
 
 async def _run(
-    path: Path,
-    games: int,
-    seed: int,
-    samples: int,
-    updates: int,
-    with_telegram: bool,
-    check: bool,
-    say: Callable[[str], None],
+    here: Place, games: int, options: Options, say: Callable[[str], None]
 ) -> dict[str, Any]:
     phases = Phases(say=say)
-    result: dict[str, Any] = {"games": games, "seed": seed}
+    seed, samples = options.seed, options.samples
+    result: dict[str, Any] = {"games": games, "seed": seed, "backend": here.backend}
     shape = Shape.of(games)
-    db = await storage.open_db(path, clock=fixed_clock)
+    say(f"{here.server} ({here.where})")
+    db = await storage.open_db(here.target, clock=fixed_clock)
     try:
         club = (await storage.create_club(db, CLUB, SYSTEM, actor=ORGANISER)).id
         say(f"load: {games:,} games, {shape.players:,} players, {shape.years} years …")
@@ -663,15 +696,18 @@ async def _run(
         del ledgers  # held here, the rebuild's ledgers doubled the peak of the replays below
         rows = await db.fetchone("SELECT COUNT(*) FROM rating_history WHERE club = ?", (club,))
         result["history_rows"] = rows[0] if rows else 0
-        if check:
+        if options.check:
             say("check: the same federation entry by entry …")
             with phases.phase("check (entry by entry)"):
-                twin = path.with_name("incremental.sqlite")
+                twin = await here.another("incremental")
                 result["check"] = await verify(db, twin, games, seed)
+        say("snapshot of the club's ledgers …")
+        with phases.phase("snapshot"):
+            result["snapshot"] = await snapshot(db, club)
         db.projections.clear()  # as after a restart: nothing replayed yet
         say("scan floor and replays …")
         with phases.phase("scan floor"):
-            scanned, scan_s = scan_floor(path, club)
+            scanned, scan_s = await here.scan_floor(club)
         result |= {"scan_s": scan_s, "scan_rows": scanned}
         by_system: dict[str, dict[str, float]] = {}
         for key in SYSTEMS:
@@ -696,7 +732,8 @@ async def _run(
         }
         sampler = Sampler(await _names(db, club), seed)
         await storage.bind_chat(db, club, "telegram", CHAT, actor=ORGANISER)
-        core = Core(db, Config(db_path=path, club=CLUB, system=SYSTEM), clock=fixed_clock)
+        config_path = here.work / "federation.sqlite"  # the config's; the database is `here`
+        core = Core(db, Config(db_path=config_path, club=CLUB, system=SYSTEM), clock=fixed_clock)
         say("commands through the core …")
         with phases.phase("commands"):
             asked = await commands(core, sampler, samples)
@@ -725,14 +762,21 @@ async def _run(
             "web_ranking_p50_ms": page["server"]["p50_ms"],
             "web_ranking_p99_ms": page["server"]["p99_ms"],
         }
-        if with_telegram:
+        if options.with_telegram:
             say("Telegram adapter throughput …")
             with phases.phase("telegram"):
-                result["telegram"] = await telegram(core, club, sampler, updates)
+                result["telegram"] = await telegram(core, club, sampler, options.updates)
             result["telegram_updates_per_s"] = result["telegram"]["updates_per_s"]
+        say(f"process starts in a fresh process (tail of {options.tail:,} games) …")
+        result["start"] = await starts(db, here, club, sampler, games, options, phases)
+        result["start_to_first_write_s"] = result["start"]["snapshot"]["spawn_to_write_s"]
+        if options.writers > 0:
+            say(f"{options.writers} processes appending at once …")
+            result["writers"] = await writers_phase(db, here, club, options, phases)
+            result["writers_ratio"] = result["writers"]["ratio"]
     finally:
         await db.close()
-    result["db_mb"] = path.stat().st_size / 1e6 if path.exists() else 0.0
+    result["db_mb"] = await here.size_mb()
     result["phases"] = phases.rows
     result["peak_rss_mb"] = phases.peak_mb
     result["machine"] = {
@@ -741,7 +785,94 @@ async def _run(
         "cpus": os.cpu_count(),
         "platform": platform.platform(),
     }
+    result["server"] = {
+        "name": here.server,
+        "where": here.where,
+        "target": backends.without_password(here.target),
+        "settings": here.settings,
+    }
     return result
+
+
+async def snapshot(db: Database, club: int) -> dict[str, Any]:
+    """A snapshot of the club's ledgers written now (``storage.snapshot_club``): its log
+    position and size."""
+    seq = await storage.snapshot_club(db, club)
+    row = await db.fetchone(
+        "SELECT seq, LENGTH(data) FROM snapshots WHERE club = ? ORDER BY seq DESC LIMIT 1",
+        (club,),
+    )
+    assert row is not None, "storage.snapshot_club wrote no snapshot"
+    return {"seq": int(row[0]), "returned": seq, "mb": int(row[1]) / 1e6}
+
+
+async def _tail(db: Database, club: int, sampler: Sampler, n: int) -> None:
+    """``n`` club games appended in batches of 1,000 (a transaction each), on :data:`TAIL_DAY`."""
+    rng = random.Random(13)
+    while n > 0:
+        batch = []
+        for _ in range(min(n, 1000)):
+            (a, _), (b, _) = sampler.pair()
+            result = Result.BLACK if rng.random() < 0.5 else Result.WHITE
+            batch.append(storage.new_game(a, b, result, stones=0, komi=6, date=TAIL_DAY))
+        await storage.record_games(db, club, batch, actor=ORGANISER)
+        n -= len(batch)
+
+
+async def starts(
+    db: Database,
+    here: Place,
+    club: int,
+    sampler: Sampler,
+    games: int,
+    options: Options,
+    phases: Phases,
+) -> dict[str, Any]:
+    """The process start, timed in a fresh process (benchmarks.start): from the snapshot
+    written after the rebuild with ``options.tail`` games appended since, then (up to
+    :data:`FULL_START_LIMIT` games) with no snapshot at all — the whole log replayed."""
+    found: dict[str, Any] = {"tail_games": options.tail}
+    with phases.phase(f"tail ({options.tail:,} games appended)"):
+        await _tail(db, club, sampler, options.tail)
+    newest = await db.fetchone("SELECT MAX(seq) FROM snapshots WHERE club = ?", (club,))
+    since = newest[0] if newest and newest[0] is not None else 0
+    behind = await db.fetchone(
+        "SELECT COUNT(*) FROM log WHERE club = ? AND seq > ?", (club, since)
+    )
+    found["tail_entries"] = int(behind[0]) if behind else 0
+    verify_start = (
+        options.verify_start if options.verify_start is not None else games <= FULL_START_LIMIT
+    )
+    (a, _), (b, _) = sampler.pair()
+    with phases.phase("start from snapshot (fresh process)"):
+        found["snapshot"] = await start(here.target, club, a, b, START_DAY, verify=verify_start)
+    if games <= FULL_START_LIMIT:
+        async with db.transaction() as tx:
+            await tx.execute("DELETE FROM snapshots WHERE club = ?", (club,))
+        with phases.phase("start, full replay (fresh process)"):
+            found["replay"] = await start(here.target, club, b, a, START_DAY, verify=verify_start)
+        await storage.snapshot_club(db, club)  # the writers start as a bot would
+    return found
+
+
+async def writers_phase(
+    db: Database, here: Place, club: int, options: Options, phases: Phases
+) -> dict[str, Any]:
+    """One process appending, then ``options.writers`` processes at once, the same number of
+    games in all (benchmarks.writers); the throughput ratio and the games lost or doubled."""
+    n, each = options.writers, options.writer_games
+    found: dict[str, Any] = {}
+    with phases.phase("one writer process"):
+        found["one"] = await writers(
+            db, here.target, club, 1, n * each, WRITERS_DAY, run="one", seed=options.seed
+        )
+    with phases.phase(f"{n} writer processes at once"):
+        found["many"] = await writers(
+            db, here.target, club, n, each, WRITERS_DAY, run="many", seed=options.seed
+        )
+    one = found["one"]["games_per_s"]
+    found["ratio"] = found["many"]["games_per_s"] / one if one else 0.0
+    return found
 
 
 async def _names(db: Database, club: int) -> list[tuple[int, str]]:
@@ -757,40 +888,54 @@ async def _names(db: Database, club: int) -> list[tuple[int, str]]:
 # --- the table -----------------------------------------------------------------------------
 
 
-def _mark(key: str, value: float) -> str:
-    target = TARGETS.get(key)
+def targets(backend: str) -> dict[str, float]:
+    """The targets a run on ``backend`` is held to."""
+    return TARGETS | BACKEND_TARGETS.get(backend, {})
+
+
+def _mark(key: str, value: float, backend: str = "sqlite") -> str:
+    target = targets(backend).get(key)
     if target is None:
         return ""
-    better_high = key == "telegram_updates_per_s"
+    better_high = key in HIGHER_IS_BETTER
     met = value >= target if better_high else value <= target
     return f"  {'ok' if met else 'MISSED'} (target {'≥' if better_high else '≤'} {target:g})"
 
 
 def table(result: dict[str, Any]) -> str:
     """The measurements as a plain-text table."""
+    backend = result.get("backend", "sqlite")
+
+    def mark(key: str, value: float) -> str:
+        return _mark(key, value, backend)
+
+    server = result["server"]
+    settings = ", ".join(f"{k} {v}" for k, v in server["settings"].items())
     lines = [
         f"hoshi bench — {result['games']:,} games, {result.get('players', 0):,} players, "
         f"{result.get('tournaments', 0):,} tournaments (seed {result['seed']})",
-        f"machine: {result['machine']['cpus']} CPUs, Python {result['machine']['python']}, "
-        f"SQLite {result['machine']['sqlite']}; database {result['db_mb']:.0f} MB, "
-        f"{result.get('history_rows', 0):,} history rows",
+        f"backend: {backend}, {server['name']} ({server['where']}"
+        + (f"; {settings}" if settings else "")
+        + ")",
+        f"machine: {result['machine']['cpus']} CPUs, Python {result['machine']['python']}; "
+        f"database {result['db_mb']:.0f} MB, {result.get('history_rows', 0):,} history rows",
         "",
         f"{'phase':<34}{'time':>12}{'peak RSS':>11}",
     ]
     for name, row in result["phases"].items():
         lines.append(f"{name:<34}{row['s']:>11.2f}s{row['rss_mb']:>8.0f} MB")
-    lines += ["", "replay against the floor (plain sqlite3 scan of the same game rows):"]
+    driver = "sqlite3" if backend == "sqlite" else "asyncpg cursor"
+    lines += ["", f"replay against the floor (plain {driver} scan of the same game rows):"]
     lines.append(f"  scan floor {result['scan_s']:.3f} s for {result['scan_rows']:,} rows")
     for key, row in result["replay_by_system"].items():
         lines.append(f"  {key:<10} {row['s']:8.2f} s  {row['over_scan']:5.1f}× the floor")
     lines.append(
         f"  worst system {result['replay_over_scan']:.1f}× the floor"
-        + _mark("replay_over_scan", result["replay_over_scan"])
+        + mark("replay_over_scan", result["replay_over_scan"])
     )
     lines.append(
         f"  every system in one pass {result['replay_s']:.2f} s "
-        f"({result['replay_all_over_scan']:.1f}× the floor)"
-        + _mark("replay_s", result["replay_s"])
+        f"({result['replay_all_over_scan']:.1f}× the floor)" + mark("replay_s", result["replay_s"])
     )
     lines.append(f"  rebuild with projections written {result['rebuild_s']:.2f} s")
     lines += ["", "latency through the command core (p50 / p99):"]
@@ -799,7 +944,7 @@ def table(result: dict[str, Any]) -> str:
         lines.append(
             f"  /{name if name != 'append' else 'result (append)'}"
             f"{'':<{max(1, 20 - len(name))}}{p50:8.2f} ms {p99:8.2f} ms"
-            + _mark(f"{name}_p99_ms", p99)
+            + mark(f"{name}_p99_ms", p99)
         )
     lines.append(
         "  a process start: replay every system and check the projections "
@@ -822,11 +967,15 @@ def table(result: dict[str, Any]) -> str:
         tg = result["telegram"]
         lines.append(
             f"  Telegram: {tg['updates_per_s']:.0f} updates/s ({tg['updates']:.0f} in "
-            f"{tg['seconds']:.2f} s)" + _mark("telegram_updates_per_s", tg["updates_per_s"])
+            f"{tg['seconds']:.2f} s)" + mark("telegram_updates_per_s", tg["updates_per_s"])
         )
+    if "start" in result:
+        lines += ["", *start_lines(result, mark)]
+    if "writers" in result:
+        lines += ["", *writer_lines(result, mark)]
     lines.append(
         f"  peak RSS of the run {result['peak_rss_mb']:.0f} MB"
-        + _mark("peak_rss_mb", result["peak_rss_mb"])
+        + mark("peak_rss_mb", result["peak_rss_mb"])
     )
     if "check" in result:
         check = result["check"]
@@ -836,6 +985,66 @@ def table(result: dict[str, Any]) -> str:
     if rejected:
         lines.append(f"  events refused by a system: {rejected}")
     return "\n".join(lines)
+
+
+def start_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> list[str]:
+    """The process-start phase's part of the table."""
+    found = result["start"]
+    snap = result["snapshot"]
+    lines = [
+        "a process start in a fresh process (open → ledgers ready → first result committed; "
+        "from the process's start, interpreter and imports included):",
+        f"  snapshot at log position {snap['seq']:,}: {snap['mb']:.1f} MB, written in "
+        f"{result['phases']['snapshot']['s']:.2f} s; the tail after it "
+        f"{found['tail_entries']:,} log entries ({found['tail_games']:,} games appended)",
+    ]
+    for key, what in (("snapshot", "from the snapshot"), ("replay", "no snapshot, full replay")):
+        row = found.get(key)
+        if row is None:
+            lines.append(f"  {what}: skipped above {FULL_START_LIMIT:,} games")
+            continue
+        lines.append(
+            f"  {what}: {row['spawn_to_write_s']:.2f} s to the first write (imports "
+            f"{row['imports_s']:.2f}, open {row['open_s']:.2f}, ledgers ready "
+            f"{row['ledgers_s']:.2f}, the write {row['write_s'] * 1000:.0f} ms); peak RSS "
+            f"{row['rss_mb']:.0f} MB; full replays {row['full_folds']}"
+            + (
+                mark("start_to_first_write_s", row["spawn_to_write_s"])
+                if key == "snapshot"
+                else ""
+            )
+        )
+        if "verified" in row:
+            same = row["verified"]["equal"]
+            lines.append(
+                "    its ledgers vs a full replay: "
+                + ("identical" if same else f"DIFFERENT: {', '.join(row['verified']['differ'])}")
+            )
+    return lines
+
+
+def writer_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> list[str]:
+    """The writers phase's part of the table."""
+    found = result["writers"]
+    many = found["many"]
+    lines = [
+        f"result appends from separate processes, one club ({result['machine']['cpus']} CPUs "
+        "shared by the writers and the database):"
+    ]
+    for key in ("one", "many"):
+        row = found[key]
+        lines.append(
+            f"  {row['writers']} process{'es' if row['writers'] > 1 else ''}: "
+            f"{row['games_per_s']:.0f} games/s ({row['acked']:,} in {row['seconds']:.2f} s; "
+            f"append p50 {row['append_p50_ms']:.1f} ms, p99 {row['append_p99_ms']:.1f} ms); "
+            f"lost {row['lost']}, doubled {row['doubled']}, refused {row['failed']}"
+            + (f" ({'; '.join(row['errors'])})" if row["errors"] else "")
+        )
+    lines.append(
+        f"  {many['writers']} processes / 1: {found['ratio']:.2f}×"
+        + mark("writers_ratio", found["ratio"])
+    )
+    return lines
 
 
 def web_lines(result: dict[str, Any]) -> list[str]:

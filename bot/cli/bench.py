@@ -20,14 +20,63 @@ def add(commands: Any) -> None:
     parser = commands.add_parser(
         "bench",
         help=_(
-            "measure replay, commands, appends and Telegram throughput on a synthetic federation"
+            "measure replay, commands, appends, process starts and several writers on a "
+            "synthetic federation, on SQLite or PostgreSQL"
         ),
         description=_(
-            "Generate a federation of N games into a fresh database in a temporary directory, "
-            "then time the replay against a plain SQLite scan, {commands}, appending a result, "
-            "finalising a 300-player tournament and the Telegram adapter; print a table (or "
-            "one JSON object).",
+            "Generate a federation of N games into a fresh database (a SQLite file in a "
+            "temporary directory, or a PostgreSQL database), then time the replay against a "
+            "plain scan of the same rows, {commands}, appending a result, finalising a "
+            "300-player tournament, the web pages, the Telegram adapter, a process start from "
+            "a snapshot and several processes appending at once; print a table (or one JSON "
+            "object).",
             commands="/rating, /top, /handicap",
+        ),
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help=_(
+            "the database to measure (default {default}); postgresql starts a throw-away "
+            "cluster unless --db-url names a server",
+            default="sqlite",
+        ),
+    )
+    parser.add_argument(
+        "--db-url",
+        type=_url,
+        default=None,
+        help=_(
+            "an existing PostgreSQL server to use, like {example}: a fresh database is "
+            "created there for the run and dropped after it",
+            example="postgresql://postgres@127.0.0.1:5432/postgres",
+        ),
+    )
+    parser.add_argument(
+        "--writers",
+        type=_count,
+        default=3,
+        help=_(
+            "processes appending results at once in the writers phase, 0 for none "
+            "(default {default})",
+            default=3,
+        ),
+    )
+    parser.add_argument(
+        "--writer-games",
+        type=_count,
+        default=200,
+        help=_("games each writer process appends (default {default})", default=200),
+    )
+    parser.add_argument(
+        "--tail",
+        type=_count,
+        default=10_000,
+        help=_(
+            "games appended after the snapshot before a process start is timed "
+            "(default {default})",
+            default=10000,
         ),
     )
     parser.add_argument(
@@ -84,15 +133,53 @@ def _games(text: str) -> int:
     return value
 
 
+def _url(text: str) -> str:
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError(
+            _(
+                "--db-url takes a PostgreSQL URL like {example}, not {value}",
+                example="postgresql://postgres@127.0.0.1:5432/postgres",
+                value=repr(text),
+            )
+        )
+    return text
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number like {example}, not {value}", example=3, value=repr(text))
+        )
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     from benchmarks import bench  # imported here: only `hoshi bench` pays for it
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
+    if args.db_url is not None and args.backend != "postgresql":
+        print(
+            _(
+                "--db-url is for the PostgreSQL backend: add {option}",
+                option="--backend postgresql",
+            ),
+            file=sys.stderr,
+        )
+        return 2
     result = asyncio.run(
         bench.run(
             args.games,
+            backend=args.backend,
+            db_url=args.db_url,
+            tail=args.tail,
+            writers=args.writers,
+            writer_games=args.writer_games,
             seed=args.seed,
             directory=args.dir,
             samples=args.samples,
