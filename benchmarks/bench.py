@@ -1037,7 +1037,8 @@ def writer_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> l
             f"  {row['writers']} process{'es' if row['writers'] > 1 else ''}: "
             f"{row['games_per_s']:.0f} games/s ({row['acked']:,} in {row['seconds']:.2f} s; "
             f"append p50 {row['append_p50_ms']:.1f} ms, p99 {row['append_p99_ms']:.1f} ms); "
-            f"lost {row['lost']}, doubled {row['doubled']}, refused {row['failed']}"
+            f"lost {row['lost']}, doubled {row['doubled']}, mismatched {row['mismatched']}, "
+            f"refused {row['failed']}"
             + (f" ({'; '.join(row['errors'])})" if row["errors"] else "")
         )
     lines.append(

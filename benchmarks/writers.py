@@ -229,9 +229,9 @@ async def count(
     db: Database, club: int, run: str, reports: list[dict[str, Any]]
 ) -> dict[str, int]:
     """What the log holds of run ``run`` against what each writer was told: ``lost`` (an
-    acknowledged game absent, or present at another position or number), ``doubled`` (a tag
-    present more than once, plus each extra holder of a club number), ``unacknowledged``
-    (present, never acknowledged)."""
+    acknowledged game absent), ``doubled`` (each extra copy of a tag, plus each extra holder
+    of a club number), ``mismatched`` (present once, at another log position or number than
+    the writer was told), ``unacknowledged`` (present, never acknowledged)."""
     rows = await db.fetchall(
         "SELECT log.chat, games.seq, games.number FROM games JOIN log ON log.seq = games.seq "
         "WHERE games.club = ? AND log.chat LIKE ?",
@@ -244,7 +244,6 @@ async def count(
         for report in reports
         for index, seq, number in report["acked"]
     }
-    lost = sum(1 for chat, got in told.items() if held[chat] != 1 or where[chat] != tuple(got))
     doubled = sum(times - 1 for times in held.values() if times > 1)
     numbers = await db.fetchall(
         "SELECT number, COUNT(*) FROM games WHERE club = ? AND number IS NOT NULL "
@@ -254,9 +253,12 @@ async def count(
     doubled += sum(int(times) - 1 for _, times in numbers)
     return {
         "present": len(rows),
-        "lost": lost,
+        "lost": sum(1 for chat in told if held[chat] == 0),
         "doubled": doubled,
-        "unacknowledged": sum(1 for chat in held if chat not in told),
+        "mismatched": sum(
+            1 for chat, got in told.items() if held[chat] == 1 and where[chat] != got
+        ),
+        "unacknowledged": sum(times for chat, times in held.items() if chat not in told),
     }
 
 
