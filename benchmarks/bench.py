@@ -634,7 +634,7 @@ async def run(
     updates: int = 2000,
     with_telegram: bool = True,
     check: bool = False,
-    tail: int = TAIL_GAMES,
+    tail: int | None = None,
     writers: int = 3,
     writer_games: int = 200,
     verify_start: bool | None = None,
@@ -645,7 +645,8 @@ async def run(
     ``backend``: ``sqlite`` (a file in a temporary directory) or ``postgresql`` (a database
     on a throw-away cluster, or on the server at ``db_url``; benchmarks.backends).
     ``check``: also build the federation entry by entry and compare (:func:`verify`).
-    ``tail``: games appended after the snapshot before the process starts are timed.
+    ``tail``: games appended after the snapshot before the process starts are timed
+    (default :data:`TAIL_GAMES`, or a tenth of ``games`` when that is fewer).
     ``writers``: processes appending at once in the writers phase (0: no such phase), each
     ``writer_games`` games. ``verify_start``: compare the started processes' ledgers with a
     full replay (default: up to :data:`FULL_START_LIMIT` games).
@@ -656,7 +657,7 @@ async def run(
         updates=updates,
         with_telegram=with_telegram,
         check=check,
-        tail=tail,
+        tail=tail if tail is not None else min(TAIL_GAMES, max(10, games // 10)),
         writers=writers,
         writer_games=writer_games,
         verify_start=verify_start,

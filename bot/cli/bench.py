@@ -72,10 +72,10 @@ def add(commands: Any) -> None:
     parser.add_argument(
         "--tail",
         type=_count,
-        default=10_000,
+        default=None,
         help=_(
-            "games appended after the snapshot before a process start is timed "
-            "(default {default})",
+            "games appended after the snapshot before a process start is timed (default "
+            "{default}, or a tenth of the games when that is fewer)",
             default=10000,
         ),
     )

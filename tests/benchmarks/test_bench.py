@@ -4,6 +4,7 @@ entry by entry. Correctness only — timings are the benchmark's business, not t
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,16 @@ KEYS = {
 
 
 async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -> None:
-    result = await bench.run(10_000, directory=tmp_path, samples=5, updates=30, check=True)
+    result = await bench.run(
+        10_000,
+        directory=tmp_path,
+        samples=5,
+        updates=30,
+        check=True,
+        tail=200,
+        writers=2,
+        writer_games=4,
+    )
     assert result["check"]["identical"], result["check"]["differ"]
     assert "rating_history" in result["check"]["compared"]
     assert "ledger psg" in result["check"]["compared"]
@@ -38,9 +48,35 @@ async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -
     assert result["finalise"]["changes"] > 0
     assert result["telegram"]["updates"] == 30
     _the_web_pages_answered(result)
+    _the_processes_were_measured(result)
     assert json.loads(json.dumps(result)) == result  # one JSON object
     table = bench.table(result)
     assert "10,000 games" in table and "replayed vs built entry by entry: identical" in table
+    assert f"backend: sqlite, SQLite {sqlite3.sqlite_version}" in table
+
+
+def _the_processes_were_measured(result: dict[str, Any]) -> None:
+    """The process start (from the snapshot, and with a full replay at this size) and the
+    writers phase ran in processes of their own, with sane figures."""
+    assert result["backend"] == "sqlite" and result["server"]["name"].startswith("SQLite")
+    start = result["start"]
+    assert start["tail_games"] == 200 and start["tail_entries"] > 200  # + the later phases
+    assert result["snapshot"]["seq"] > 0 and result["snapshot"]["mb"] > 0
+    for key, folds in (("snapshot", 0), ("replay", 1)):
+        row = start[key]
+        assert row["verified"]["equal"], (key, row["verified"]["differ"])
+        assert row["full_folds"] == folds, key
+        assert row["ledgers_s"] > 0 and row["rss_mb"] > 0
+    assert result["start_to_first_write_s"] == start["snapshot"]["spawn_to_write_s"]
+    writers = result["writers"]
+    assert writers["one"]["writers"] == 1 and writers["one"]["acked"] == 8
+    assert writers["many"]["writers"] == 2 and writers["many"]["acked"] == 8
+    for row in (writers["one"], writers["many"]):
+        assert row["lost"] == row["doubled"] == row["mismatched"] == row["failed"] == 0
+    assert writers["ratio"] > 0 and result["writers_ratio"] == writers["ratio"]
+    table = bench.table(result)
+    assert "from the snapshot:" in table and "no snapshot, full replay:" in table
+    assert "2 processes / 1:" in table
 
 
 def _the_web_pages_answered(result: dict[str, Any]) -> None:

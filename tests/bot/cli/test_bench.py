@@ -10,7 +10,10 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from setuptools import find_packages
+
+from bot.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 IGNORED = shutil.ignore_patterns("__pycache__")
@@ -53,6 +56,10 @@ def test_hoshi_bench_runs_from_the_installed_packages_alone(tmp_path: Path) -> N
             "2",
             "--updates",
             "3",
+            "--writers",
+            "2",
+            "--writer-games",
+            "3",
             "--json",
             "--dir",
             str(work),
@@ -68,3 +75,29 @@ def test_hoshi_bench_runs_from_the_installed_packages_alone(tmp_path: Path) -> N
     result = json.loads(done.stdout)
     assert result["games"] >= 100
     assert result["telegram"]["updates"] == 3
+    assert result["start"]["snapshot"]["verified"]["equal"]
+    assert result["writers"]["many"]["acked"] == 6
+
+
+def test_a_server_url_needs_the_postgresql_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    url = "postgresql://postgres@127.0.0.1:1/postgres"
+    assert main(["bench", "--games", "100", "--db-url", url]) == 2
+    assert "--backend postgresql" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--backend", "mysql"], "invalid choice: 'mysql'"),
+        (["--db-url", "sqlite:///x"], "--db-url takes a PostgreSQL URL like postgresql://"),
+        (["--writers", "three"], "expected a whole number like 3, not 'three'"),
+        (["--writer-games", "-5"], "expected a whole number like 3, not '-5'"),
+    ],
+)
+def test_bad_bench_options_say_what_is_expected(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--games", "100", *argv])
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
