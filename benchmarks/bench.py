@@ -856,23 +856,45 @@ async def starts(
     return found
 
 
+SMALL_CLUB_GAMES = 500
+"""The size of each club of its own in the writers phase (a club's history, not a
+federation's)."""
+
+
 async def writers_phase(
     db: Database, here: Place, club: int, options: Options, phases: Phases
 ) -> dict[str, Any]:
-    """One process appending, then ``options.writers`` processes at once, the same number of
-    games in all (benchmarks.writers); the throughput ratio and the games lost or doubled."""
+    """Result appends from separate processes (benchmarks.writers), the same number of games
+    in every setup: one process, then ``options.writers`` processes at once — first all on
+    the federation's club (its writes are serialised: one club's log is one sequence of
+    events), then each on a small club of its own. The throughput ratios and the games lost
+    or doubled."""
     n, each = options.writers, options.writer_games
     found: dict[str, Any] = {}
     with phases.phase("one writer process"):
         found["one"] = await writers(
-            db, here.target, club, 1, n * each, WRITERS_DAY, run="one", seed=options.seed
+            db, here.target, [club], n * each, WRITERS_DAY, run="one", seed=options.seed
         )
-    with phases.phase(f"{n} writer processes at once"):
+    with phases.phase(f"{n} writer processes at once, one club"):
         found["many"] = await writers(
-            db, here.target, club, n, each, WRITERS_DAY, run="many", seed=options.seed
+            db, here.target, [club] * n, each, WRITERS_DAY, run="many", seed=options.seed
         )
-    one = found["one"]["games_per_s"]
+    own = []
+    for i in range(n):
+        small = (await storage.create_club(db, f"Writers {i + 1}", SYSTEM, actor=ORGANISER)).id
+        await bulk_load(db, small, federation(SMALL_CLUB_GAMES, seed=100 + i), actor=ORGANISER)
+        own.append(small)
+    with phases.phase("one writer process, a small club"):
+        found["one_small"] = await writers(
+            db, here.target, own[:1], n * each, WRITERS_DAY, run="one-small", seed=options.seed
+        )
+    with phases.phase(f"{n} writer processes at once, a club each"):
+        found["many_clubs"] = await writers(
+            db, here.target, own, each, WRITERS_DAY, run="many-clubs", seed=options.seed
+        )
+    one, one_small = found["one"]["games_per_s"], found["one_small"]["games_per_s"]
     found["ratio"] = found["many"]["games_per_s"] / one if one else 0.0
+    found["ratio_clubs"] = found["many_clubs"]["games_per_s"] / one_small if one_small else 0.0
     return found
 
 
@@ -1027,25 +1049,32 @@ def start_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> li
 def writer_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> list[str]:
     """The writers phase's part of the table."""
     found = result["writers"]
-    many = found["many"]
     lines = [
-        f"result appends from separate processes, one club ({result['machine']['cpus']} CPUs "
-        "shared by the writers and the database):"
+        "result appends from separate processes, the same games in each setup "
+        f"({result['machine']['cpus']} CPUs shared by the writers and the database):"
     ]
-    for key in ("one", "many"):
+    for key, what in (
+        ("one", "the federation's club"),
+        ("many", "the federation's club"),
+        ("one_small", f"a club of {SMALL_CLUB_GAMES} games"),
+        ("many_clubs", f"a club of {SMALL_CLUB_GAMES} games each"),
+    ):
         row = found[key]
+        writers = row["writers"]
         lines.append(
-            f"  {row['writers']} process{'es' if row['writers'] > 1 else ''}: "
+            f"  {writers} process{'es' if writers > 1 else ''}, {what}: "
             f"{row['games_per_s']:.0f} games/s ({row['acked']:,} in {row['seconds']:.2f} s; "
             f"append p50 {row['append_p50_ms']:.1f} ms, p99 {row['append_p99_ms']:.1f} ms); "
             f"lost {row['lost']}, doubled {row['doubled']}, mismatched {row['mismatched']}, "
             f"refused {row['failed']}"
             + (f" ({'; '.join(row['errors'])})" if row["errors"] else "")
         )
+    writers = found["many"]["writers"]
     lines.append(
-        f"  {many['writers']} processes / 1: {found['ratio']:.2f}×"
+        f"  {writers} processes / 1, one club: {found['ratio']:.2f}×"
         + mark("writers_ratio", found["ratio"])
     )
+    lines.append(f"  {writers} processes / 1, a club each: {found['ratio_clubs']:.2f}×")
     return lines
 
 

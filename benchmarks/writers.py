@@ -1,4 +1,4 @@
-"""Several processes appending results to one club at once: ``hoshi bench``'s writers phase.
+"""Several processes appending results at once: ``hoshi bench``'s writers phase.
 
 Each writer is a process of its own (``python3 -m benchmarks.writers TARGET --club N
 --writer W --games K …``): it opens the database, makes the club's ledgers ready (untimed),
@@ -7,8 +7,9 @@ storage as ``/result`` does (``storage.record_game``). Every game carries a tag 
 its log entry's ``chat`` (``bench:RUN:W:I``), and the writer reports what it got back for each
 acknowledged one (the game's log position and club number) and the error of each refused one.
 
-:func:`writers` runs ``n`` of them at once (the parent starts them all, waits until each is
-ready, then releases them together) and counts in the log afterwards: an acknowledged game
+:func:`writers` runs ``n`` of them at once — all on one club, or each on a club of its own —
+(the parent starts them all, waits until each is ready, then releases them together) and
+counts in the log afterwards: an acknowledged game
 missing is **lost**; a tag present twice, or a club number given twice, is **doubled**; a
 game present that its writer did not see acknowledged (a writer that died after the commit)
 is counted apart. Throughput is the acknowledged games over the span from the first writer's
@@ -149,8 +150,7 @@ async def _line(process: asyncio.subprocess.Process, timeout: float) -> dict[str
 async def writers(
     db: Database,
     target: str,
-    club: int,
-    n: int,
+    clubs: list[int],
     games: int,
     day: dt.date,
     *,
@@ -158,7 +158,8 @@ async def writers(
     seed: int = 1,
     timeout: float = 1800,
 ) -> dict[str, Any]:
-    """``n`` writer processes appending ``games`` games each to ``club`` at once; then the
+    """One writer process per entry of ``clubs`` (the same club any number of times, or
+    clubs of their own), each appending ``games`` games to its club, all at once; then the
     log counted through ``db`` (module docstring). Returns the figures.
 
     Raises:
@@ -166,7 +167,7 @@ async def writers(
     """
     processes = []
     try:
-        for writer in range(n):
+        for writer, club in enumerate(clubs):
             processes.append(
                 await asyncio.create_subprocess_exec(
                     sys.executable,
@@ -204,12 +205,13 @@ async def writers(
             if process.returncode is None:
                 process.kill()
                 await process.wait()
-    counted = await count(db, club, run, reports)
+    counted = await count(db, sorted(set(clubs)), run, reports)
     acked = sum(len(report["acked"]) for report in reports)
     span = max(r["ended_at"] for r in reports) - min(r["started_at"] for r in reports)
     took = [ms for report in reports for ms in report["append_ms"]]
     return {
-        "writers": n,
+        "writers": len(clubs),
+        "clubs": len(set(clubs)),
         "games_each": games,
         "acked": acked,
         "failed": sum(len(report["failed"]) for report in reports),
@@ -226,7 +228,7 @@ async def writers(
 
 
 async def count(
-    db: Database, club: int, run: str, reports: list[dict[str, Any]]
+    db: Database, clubs: list[int], run: str, reports: list[dict[str, Any]]
 ) -> dict[str, int]:
     """What the log holds of run ``run`` against what each writer was told: ``lost`` (an
     acknowledged game absent), ``doubled`` (each extra copy of a tag, plus each extra holder
@@ -234,8 +236,8 @@ async def count(
     the writer was told), ``unacknowledged`` (present, never acknowledged)."""
     rows = await db.fetchall(
         "SELECT log.chat, games.seq, games.number FROM games JOIN log ON log.seq = games.seq "
-        "WHERE games.club = ? AND log.chat LIKE ?",
-        (club, f"bench:{run}:%"),
+        "WHERE log.chat LIKE ?",
+        (f"bench:{run}:%",),
     )
     held = Counter(chat for chat, _, _ in rows)
     where = {chat: (seq, number) for chat, seq, number in rows}
@@ -245,12 +247,13 @@ async def count(
         for index, seq, number in report["acked"]
     }
     doubled = sum(times - 1 for times in held.values() if times > 1)
-    numbers = await db.fetchall(
-        "SELECT number, COUNT(*) FROM games WHERE club = ? AND number IS NOT NULL "
-        "GROUP BY number HAVING COUNT(*) > 1",
-        (club,),
-    )
-    doubled += sum(int(times) - 1 for _, times in numbers)
+    for club in clubs:
+        numbers = await db.fetchall(
+            "SELECT number, COUNT(*) FROM games WHERE club = ? AND number IS NOT NULL "
+            "GROUP BY number HAVING COUNT(*) > 1",
+            (club,),
+        )
+        doubled += sum(int(times) - 1 for _, times in numbers)
     return {
         "present": len(rows),
         "lost": sum(1 for chat in told if held[chat] == 0),

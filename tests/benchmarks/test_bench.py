@@ -71,12 +71,16 @@ def _the_processes_were_measured(result: dict[str, Any]) -> None:
     writers = result["writers"]
     assert writers["one"]["writers"] == 1 and writers["one"]["acked"] == 8
     assert writers["many"]["writers"] == 2 and writers["many"]["acked"] == 8
-    for row in (writers["one"], writers["many"]):
-        assert row["lost"] == row["doubled"] == row["mismatched"] == row["failed"] == 0
+    assert writers["one_small"]["clubs"] == 1 and writers["one_small"]["acked"] == 8
+    assert writers["many_clubs"]["clubs"] == 2 and writers["many_clubs"]["acked"] == 8
+    for key in ("one", "many", "one_small", "many_clubs"):
+        row = writers[key]
+        assert row["lost"] == row["doubled"] == row["mismatched"] == row["failed"] == 0, key
     assert writers["ratio"] > 0 and result["writers_ratio"] == writers["ratio"]
+    assert writers["ratio_clubs"] > 0
     table = bench.table(result)
     assert "from the snapshot:" in table and "no snapshot, full replay:" in table
-    assert "2 processes / 1:" in table
+    assert "2 processes / 1, one club:" in table and "2 processes / 1, a club each:" in table
 
 
 def _the_web_pages_answered(result: dict[str, Any]) -> None:

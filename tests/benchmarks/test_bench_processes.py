@@ -103,8 +103,9 @@ async def test_writers_at_once_lose_and_double_nothing(
     loaded: tuple[Database, int, list[int]], target: str
 ) -> None:
     db, club, _ = loaded
-    found = await writers(db, target, club, 3, 6, DAY, run="t")
-    assert found["writers"] == 3 and found["acked"] == 18 and found["failed"] == 0
+    found = await writers(db, target, [club] * 3, 6, DAY, run="t")
+    assert found["writers"] == 3 and found["clubs"] == 1
+    assert found["acked"] == 18 and found["failed"] == 0
     assert found["present"] == 18
     assert found["lost"] == found["doubled"] == found["mismatched"] == 0
     assert found["unacknowledged"] == 0
@@ -134,7 +135,7 @@ async def test_the_count_finds_a_lost_and_a_doubled_game(
         )
         stored.append([index, recorded.row.id, recorded.row.number])
     told = [stored[0], stored[1], [2, 10**9, 10**6]]  # game 2 acknowledged, never written
-    found = await count(db, club, "c", [{"writer": 0, "acked": told}])
+    found = await count(db, [club], "c", [{"writer": 0, "acked": told}])
     assert found == {
         "present": 3,
         "lost": 1,
@@ -143,6 +144,6 @@ async def test_the_count_finds_a_lost_and_a_doubled_game(
         "unacknowledged": 0,
     }
     wrong = [[0, stored[0][1], stored[0][2] + 100]]  # told another number than it holds
-    found = await count(db, club, "c", [{"writer": 0, "acked": wrong}])
+    found = await count(db, [club], "c", [{"writer": 0, "acked": wrong}])
     assert found["mismatched"] == 1 and found["lost"] == 0
     assert found["unacknowledged"] == 2  # c:0:1 was never acknowledged this time
