@@ -932,6 +932,7 @@ def table(result: dict[str, Any]) -> str:
     def mark(key: str, value: float) -> str:
         return _mark(key, value, backend)
 
+    width = max(34, *(len(name) + 2 for name in result["phases"]))
     server = result["server"]
     settings = ", ".join(f"{k} {v}" for k, v in server["settings"].items())
     lines = [
@@ -943,10 +944,10 @@ def table(result: dict[str, Any]) -> str:
         f"machine: {result['machine']['cpus']} CPUs, Python {result['machine']['python']}; "
         f"database {result['db_mb']:.0f} MB, {result.get('history_rows', 0):,} history rows",
         "",
-        f"{'phase':<34}{'time':>12}{'peak RSS':>11}",
+        f"{'phase':<{width}}{'time':>12}{'peak RSS':>11}",
     ]
     for name, row in result["phases"].items():
-        lines.append(f"{name:<34}{row['s']:>11.2f}s{row['rss_mb']:>8.0f} MB")
+        lines.append(f"{name:<{width}}{row['s']:>11.2f}s{row['rss_mb']:>8.0f} MB")
     driver = "sqlite3" if backend == "sqlite" else "asyncpg cursor"
     lines += ["", f"replay against the floor (plain {driver} scan of the same game rows):"]
     lines.append(f"  scan floor {result['scan_s']:.3f} s for {result['scan_rows']:,} rows")
