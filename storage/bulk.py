@@ -245,9 +245,9 @@ class _Loader:
         The events are built only when asked (the incremental path applies them one by one;
         the replay path reads them back from the log).
         """
-        row = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) FROM log")
-        assert row is not None
-        seq: int = row[0]
+        await tx.lock(self.club)
+        seqs = await tx.next_seqs(len(items))
+        used = 0
         at = timestamp(self.db.clock())
         club, actor, chat, result = self.club, self.actor, self.chat, self.result
         log_rows: list[tuple[Any, ...]] = []
@@ -260,7 +260,8 @@ class _Loader:
         results, player_of = RESULTS, self._player
         for item in items:
             self.number += 1
-            seq += 1
+            seq = seqs[used]
+            used += 1
             if type(item) is BulkGame:
                 black, white = player_of(item.black), player_of(item.white)
                 tournament = None if item.tournament is None else self._tournament(item.tournament)
@@ -350,7 +351,7 @@ class _Loader:
             elif isinstance(item, DayEnded | MonthEnded | PeriodClosed):
                 kind, key, payload = _scheduled(item)
                 if (kind, key) in self.scheduled:
-                    seq -= 1
+                    used -= 1
                     result.skipped += 1
                     continue
                 self.scheduled.add((kind, key))
@@ -370,7 +371,9 @@ class _Loader:
         await tx.executemany(_ENTRY_INSERT, entries)
         await tx.executemany(GAME_INSERT, games)
         await tx.executemany(_EVENT_INSERT, event_rows)
-        result.last_seq = seq
+        if used:
+            result.last_seq = seqs[used - 1]
+            tx.appending(club, result.last_seq)
         return applied
 
     def _name(self, name: str) -> str:

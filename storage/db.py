@@ -1,4 +1,10 @@
-"""The database: one writer connection behind a lock, one reader, migrations at open.
+"""The database: one writer connection behind a lock, readers, migrations at open.
+
+:class:`Database` and :class:`Transaction` are the storage interface both backends implement
+(scale-contract.md §1): SQLite here (:class:`SqliteDatabase`), PostgreSQL in storage.postgres;
+:func:`open_db` picks one from its target (a path, or a ``postgresql://`` URL).
+
+SQLite:
 
 Every write is a transaction ``async with db.transaction() as tx:`` — ``BEGIN IMMEDIATE`` …
 ``COMMIT``, rolled back on any exception — taken under one ``asyncio.Lock``, so coroutines never
@@ -21,11 +27,13 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
 from storage import deliveries, migrate
 from storage.cache import Projections, SystemFactory
+from storage.dialect import Dialect
 
 Row = tuple[Any, ...]
 Clock = Callable[[], dt.datetime]
@@ -44,13 +52,80 @@ def utc_now() -> dt.datetime:
 
 
 class Transaction:
-    """One write transaction on the writer connection (only valid inside ``db.transaction()``)."""
+    """One write transaction (only valid inside ``db.transaction()``): the interface both
+    backends implement."""
 
-    def __init__(self, connection: aiosqlite.Connection, projections: Projections):
-        self._connection = connection
+    def __init__(self, projections: Projections):
         self._rollback_hooks: list[Callable[[], None]] = []
         self.projections = projections
         """The database's projections (storage.cache): its memos are shared with its reads."""
+        self.appended: dict[int, int] = {}
+        """Each club this transaction appended log entries to, with its last position."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        raise NotImplementedError
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for every row."""
+        raise NotImplementedError
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query, as tuples."""
+        raise NotImplementedError
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    def chunks(
+        self, sql: str, params: Sequence[Any] = (), size: int = 4096, *, prefetch: bool = False
+    ) -> AsyncIterator[list[Row]]:
+        """The rows of a query in lists of up to ``size`` (for scans too big to hold at once).
+
+        ``prefetch``: read the next list while the caller works on this one (for long scans).
+        """
+        raise NotImplementedError
+
+    async def lock(self, club: int) -> None:
+        """Serialise this club's writes (across processes): held until the transaction ends."""
+        raise NotImplementedError
+
+    async def next_seqs(self, count: int) -> list[int]:
+        """``count`` new log positions, increasing (not necessarily consecutive)."""
+        raise NotImplementedError
+
+    async def index_sql(self, name: str) -> str | None:
+        """The ``CREATE INDEX`` statement of index ``name``, or ``None`` if there is none."""
+        raise NotImplementedError
+
+    async def next_seq(self) -> int:
+        """The next log position."""
+        return (await self.next_seqs(1))[0]
+
+    def appending(self, club: int, seq: int) -> None:
+        """Note that log entry ``seq`` of ``club`` is written in this transaction (the backend
+        tells other processes at commit)."""
+        if seq > self.appended.get(club, 0):
+            self.appended[club] = seq
+
+    def on_rollback(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` if this transaction rolls back (to drop in-memory state it touched)."""
+        self._rollback_hooks.append(hook)
+
+    def rolled_back(self) -> None:
+        """Run the rollback hooks (the backend calls this once, after ``ROLLBACK``)."""
+        for hook in self._rollback_hooks:
+            hook()
+
+
+class SqliteTransaction(Transaction):
+    """A write transaction on SQLite's writer connection."""
+
+    def __init__(self, connection: aiosqlite.Connection, projections: Projections):
+        super().__init__(projections)
+        self._connection = connection
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
@@ -65,19 +140,11 @@ class Transaction:
         """Every row of a query, as tuples."""
         return [tuple(row) for row in await self._connection.execute_fetchall(sql, params)]
 
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        """The first row of a query, or ``None``."""
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
-
     async def chunks(
         self, sql: str, params: Sequence[Any] = (), size: int = 4096, *, prefetch: bool = False
     ) -> AsyncIterator[list[Row]]:
-        """The rows of a query in lists of up to ``size`` (for scans too big to hold at once).
-
-        ``prefetch``: SQLite reads the next list while the caller works on this one, on its own
-        thread (for long scans; the caller's other statements queue behind the read-ahead).
-        """
+        """The rows of a query in lists of up to ``size``; ``prefetch`` reads the next list on
+        SQLite's thread while the caller works (its other statements queue behind it)."""
         cursor = await self._connection.execute(sql, params)
         try:
             if not prefetch:
@@ -97,9 +164,34 @@ class Transaction:
         finally:
             await cursor.close()
 
-    def on_rollback(self, hook: Callable[[], None]) -> None:
-        """Run ``hook`` if this transaction rolls back (to drop in-memory state it touched)."""
-        self._rollback_hooks.append(hook)
+    async def lock(self, club: int) -> None:
+        """Nothing: ``BEGIN IMMEDIATE`` already serialises every writer of the file."""
+
+    async def next_seqs(self, count: int) -> list[int]:
+        """The positions after the log's last (the writer holds the file's write lock)."""
+        row = await self.fetchone("SELECT COALESCE(MAX(seq), 0) FROM log")
+        assert row is not None
+        last: int = row[0]
+        return list(range(last + 1, last + 1 + count))
+
+    async def index_sql(self, name: str) -> str | None:
+        """The ``CREATE INDEX`` statement of index ``name`` (from ``sqlite_master``)."""
+        row = await self.fetchone(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", (name,)
+        )
+        return None if row is None else str(row[0])
+
+
+class Listening:
+    """What :meth:`Database.listen` returns: ``await close()`` stops listening."""
+
+    async def close(self) -> None:
+        """Stop listening (idempotent)."""
+
+
+Notice = Callable[[int, int], None]
+"""``callback(club, seq)``: another process appended to ``club`` up to ``seq``; ``(0, 0)``:
+notices may have been missed, check every club."""
 
 
 @dataclass(slots=True)
@@ -111,33 +203,23 @@ class _Checkpoint:
 
 
 class Database:
-    """An open hoshi database (see :func:`open_db`): its connections, the writers' lock, its
-    transactions and the background checkpoint. What storage keeps in memory of it (ledgers,
-    memos, rating systems) is ``projections`` (storage.cache), which it only refers to.
+    """An open hoshi database (see :func:`open_db`): the interface both backends implement.
+    What storage keeps in memory of it (ledgers, memos, rating systems) is ``projections``
+    (storage.cache), which it only refers to.
 
-    ``delivery``: the chat update this handle writes for (:meth:`delivering`); ``None`` for
-    the database itself.
+    ``dialect``: ``"sqlite"`` or ``"postgresql"``; ``target``: the file, or the URL without
+    its password (for messages). ``delivery``: the chat update this handle writes for
+    (:meth:`delivering`); ``None`` for the database itself.
     """
 
-    def __init__(
-        self,
-        path: str,
-        writer: aiosqlite.Connection,
-        reader: aiosqlite.Connection,
-        *,
-        projections: Projections,
-        clock: Clock,
-        version: int,
-    ):
-        self.path = path
+    dialect: Dialect
+
+    def __init__(self, target: str, *, projections: Projections, clock: Clock, version: int):
+        self.target = target
         self.version = version
         self.clock = clock
         self.projections = projections
-        self._writer = writer
-        self._reader = reader
-        self._shared = reader is writer
         self._lock = asyncio.Lock()
-        self._checkpoint = _Checkpoint()
         self.delivery: deliveries.Delivery | None = None
         self._committed: list[Callable[[], None]] = []  # shared by every delivering() handle
 
@@ -152,16 +234,81 @@ class Database:
         handle.delivery = deliveries.Delivery(key)
         return handle
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception.
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Transaction]:
+        """A write transaction, committed at the end of the block, rolled back on any
+        exception.
 
         On a :meth:`delivering` handle, a transaction that changed anything records the
         update's key first (once per handle); if the key is already recorded it rolls back
         with ``storage.deliveries.Duplicate``.
         """
+        raise NotImplementedError
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after every transaction that changed something is committed (the
+        static web site is written again, issue 14); it must not raise or block."""
+        self._committed.append(hook)
+
+    def _did_commit(self) -> None:
+        for hook in self._committed:
+            hook()
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a read-only query (committed state)."""
+        raise NotImplementedError
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def tables(self) -> set[str]:
+        """The names of the database's tables."""
+        raise NotImplementedError
+
+    async def columns(self, table: str) -> list[str]:
+        """The names of a table's columns, in order (``SELECT *`` order)."""
+        raise NotImplementedError
+
+    async def listen(self, callback: Notice) -> Listening:
+        """Call ``callback(club, seq)`` for every log notice of any process (see
+        :data:`Notice`). SQLite: one process, no notices — an object that never calls."""
+        return Listening()
+
+    async def close(self) -> None:
+        """Close every connection (idempotent; any handle closes the database)."""
+        raise NotImplementedError
+
+
+class SqliteDatabase(Database):
+    """An SQLite database: one writer connection behind the lock, one reader (WAL), and the
+    background checkpoint."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(
+        self,
+        path: str,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        *,
+        projections: Projections,
+        clock: Clock,
+        version: int,
+    ):
+        super().__init__(path, projections=projections, clock=clock, version=version)
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._shared = reader is writer
+        self._checkpoint = _Checkpoint()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception
+        (see :meth:`Database.transaction`)."""
         async with self._lock:
-            tx = Transaction(self._writer, self.projections)
+            tx = SqliteTransaction(self._writer, self.projections)
             await self._writer.execute_fetchall("BEGIN IMMEDIATE")
             began = self._writer.total_changes
             try:
@@ -171,21 +318,14 @@ class Database:
                 await self._writer.execute_fetchall("COMMIT")
                 self._checkpoint_if_due()
                 if self._writer.total_changes != began:
-                    for hook in self._committed:
-                        hook()
+                    self._did_commit()
             except BaseException:
                 try:
                     if self._writer.in_transaction:
                         await self._writer.execute_fetchall("ROLLBACK")
                 finally:
-                    for hook in tx._rollback_hooks:
-                        hook()
+                    tx.rolled_back()
                 raise
-
-    def after_commit(self, hook: Callable[[], None]) -> None:
-        """Call ``hook`` after every transaction that changed something is committed (the
-        static web site is written again, issue 14); it must not raise or block."""
-        self._committed.append(hook)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a read-only query on the reader connection (committed state)."""
@@ -194,10 +334,15 @@ class Database:
                 return [tuple(r) for r in await self._reader.execute_fetchall(sql, params)]
         return [tuple(r) for r in await self._reader.execute_fetchall(sql, params)]
 
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        """The first row of a query, or ``None``."""
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
+    async def tables(self) -> set[str]:
+        """The names of the database's tables."""
+        rows = await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {row[0] for row in rows}
+
+    async def columns(self, table: str) -> list[str]:
+        """The names of a table's columns, in order."""
+        rows = await self.fetchall("SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,))
+        return [row[0] for row in rows]
 
     def _checkpoint_if_due(self) -> None:
         """Start a background checkpoint when the WAL has grown past
@@ -253,7 +398,7 @@ async def _connect(path: str, *, synchronous: str, query_only: bool) -> aiosqlit
 
 
 async def open_db(
-    path: str | os.PathLike[str],
+    target: str | os.PathLike[str],
     *,
     systems: Mapping[str, SystemFactory] | None = None,
     clock: Clock = utc_now,
@@ -263,11 +408,13 @@ async def open_db(
     """Open (creating if needed) and migrate a hoshi database.
 
     Args:
-        path: the SQLite file (``":memory:"`` works too, with one shared connection).
+        target: the SQLite file (``":memory:"`` works too, with one shared connection), or a
+            ``postgresql://`` (``postgres://``) URL of an existing PostgreSQL database.
         systems: rating-system factories by key; default the engine's registry.
         clock: the source of log timestamps (tests inject a fixed clock).
         migrations: a directory of ``NNNN_name.sql`` files (default: the packaged ones).
-        synchronous: ``NORMAL`` (default) or ``FULL``.
+        synchronous: SQLite's ``NORMAL`` (default) or ``FULL`` (PostgreSQL: ``FULL`` waits for
+            the commit to be flushed, ``NORMAL`` leaves the server's setting).
 
     Raises:
         SchemaVersionError: the database is newer than this hoshi.
@@ -275,8 +422,18 @@ async def open_db(
     if synchronous.upper() not in SYNCHRONOUS_MODES:
         raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
     synchronous = synchronous.upper()
-    name = os.fspath(path)
     steps = migrate.discover(migrations if migrations is not None else migrate.packaged())
+    if is_url(target):
+        from storage import postgres  # asyncpg only when asked for
+
+        return await postgres.open_pg(
+            str(target),
+            steps,
+            projections=Projections(systems),
+            clock=clock,
+            synchronous=synchronous,
+        )
+    name = os.fspath(target)
     writer = await _connect(name, synchronous=synchronous, query_only=False)
     try:
         if name != ":memory:":
@@ -291,6 +448,29 @@ async def open_db(
     except BaseException:
         await writer.close()
         raise
-    return Database(
+    return SqliteDatabase(
         name, writer, reader, projections=Projections(systems), clock=clock, version=version
     )
+
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` names a PostgreSQL database (a URL) rather than an SQLite file."""
+    return isinstance(target, str) and target.lower().startswith(URL_SCHEMES)
+
+
+def without_password(url: str) -> str:
+    """``url`` with any password removed (for messages and logs)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    user = parts.username or ""
+    netloc = f"{user}@{host}" if user else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))

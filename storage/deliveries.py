@@ -6,8 +6,9 @@ The first write transaction of that handle that changes anything also records th
 atomically with the change (:func:`record`, called by :meth:`storage.db.Database.transaction`
 just before ``COMMIT``). A second delivery of the same
 update — after a crash and restart, when the in-memory duplicate filter is empty — finds the
-key (:func:`seen`) and changes nothing; if two copies race, the later transaction finds the key
-and is rolled back with :class:`Duplicate`.
+key (:func:`seen`) and changes nothing; if two copies race (in one process or several), the
+insert of the later one finds the key (``ON CONFLICT DO NOTHING RETURNING``: no row) and its
+transaction is rolled back with :class:`Duplicate`.
 """
 
 from __future__ import annotations
@@ -48,13 +49,15 @@ async def record(tx: Transaction, clock: Clock, current: Delivery) -> None:
     """
     if current.recorded:
         return
-    if await tx.fetchone("SELECT 1 FROM deliveries WHERE key = ?", (current.key,)):
-        raise Duplicate(Msg("this message was already handled; nothing was done again"))
     now = clock()
     await tx.execute("DELETE FROM deliveries WHERE at < ?", (timestamp(now - KEEP),))
-    await tx.execute(
-        "INSERT INTO deliveries (key, at) VALUES (?, ?)", (current.key, timestamp(now))
+    inserted = await tx.fetchone(
+        "INSERT INTO deliveries (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING "
+        "RETURNING key",
+        (current.key, timestamp(now)),
     )
+    if inserted is None:  # another delivery (maybe in another process) recorded it first
+        raise Duplicate(Msg("this message was already handled; nothing was done again"))
     current.recorded = True
 
     def forget() -> None:  # the transaction did not commit after all

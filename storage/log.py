@@ -86,17 +86,21 @@ async def append(
     """Add a log entry and return its ``seq``.
 
     ``club=None`` makes the entry its own club (a club is identified by the seq of its
-    creation).
+    creation). A known club's writes are serialised first (``tx.lock``: other processes'
+    writes to it wait for this transaction), and the position comes from ``tx.next_seq()``;
+    the transaction tells other processes at commit (``tx.appending``).
     """
     if not actor:
         raise ValueError("every log entry needs an actor (e.g. telegram:123 or console)")
-    row = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) + 1 FROM log")
-    assert row is not None
-    seq: int = row[0]
+    if club is not None:
+        await tx.lock(club)  # before the position: a club's positions rise in commit order
+    seq = await tx.next_seq()
+    owner = seq if club is None else club
     await tx.execute(
         "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)",
-        (seq, seq if club is None else club, kind, timestamp(clock()), actor, chat),
+        (seq, owner, kind, timestamp(clock()), actor, chat),
     )
+    tx.appending(owner, seq)
     return seq
 
 

@@ -1,9 +1,12 @@
-"""Forward-only numbered migrations, tracked by ``PRAGMA user_version`` (STYLE.md, storage/).
+"""Forward-only numbered migrations, tracked by ``PRAGMA user_version`` (STYLE.md, storage/)
+on SQLite and by the one-row table ``schema_version`` on PostgreSQL.
 
 A migration is a file ``NNNN_name.sql`` in ``storage/migrations/``; version N is the schema after
 file N has run. Opening a database applies every file above its version, each in its own
 transaction (an older database upgrades in place); a database newer than the newest file is
-refused, naming both versions.
+refused, naming both versions. The files are written in SQLite's dialect; PostgreSQL runs
+their translation (storage.dialect.migration), each under ``pg_advisory_xact_lock(0)`` so two
+processes starting at once migrate one after the other.
 """
 
 from __future__ import annotations
@@ -15,10 +18,15 @@ from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiosqlite
 
+from storage import dialect
 from storage.errors import SchemaVersionError
+
+if TYPE_CHECKING:
+    import asyncpg
 
 _NAME_RE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 
@@ -100,3 +108,39 @@ async def apply(connection: aiosqlite.Connection, migrations: Iterable[Migration
             raise
         current = migration.version
     return current
+
+
+MIGRATION_LOCK = 0
+"""The advisory lock key held while migrating a PostgreSQL database (clubs are 1 and up)."""
+
+
+async def apply_pg(connection: asyncpg.Connection, migrations: Iterable[Migration]) -> int:
+    """Bring a PostgreSQL database up to the newest migration (see :func:`apply`).
+
+    Each migration runs in its own transaction with its version bump, under advisory lock
+    :data:`MIGRATION_LOCK`; the version is read again once the lock is held, so a second
+    process finds the work done.
+
+    Returns:
+        The schema version after migrating.
+
+    Raises:
+        SchemaVersionError: when the database is newer than the newest migration.
+    """
+    known = list(migrations)
+    while True:
+        async with connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            if await connection.fetchval("SELECT to_regclass('schema_version')") is None:
+                await connection.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+            current = await connection.fetchval("SELECT MAX(version) FROM schema_version")
+            if current is None:
+                await connection.execute("INSERT INTO schema_version (version) VALUES (0)")
+                current = 0
+            todo = pending(int(current), known)
+            if not todo:
+                return int(current)
+            step = todo[0]
+            for statement in dialect.migration(step.sql):
+                await connection.execute(statement)
+            await connection.execute("UPDATE schema_version SET version = $1", step.version)

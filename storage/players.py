@@ -410,8 +410,8 @@ async def player_for_account(
 async def accounts_of(db: Database, club: ClubRef, player: PlayerRef) -> list[tuple[str, str]]:
     """The accounts currently linked to the player, as ``(platform, account)``."""
     rows = await db.fetchall(
-        "SELECT DISTINCT platform, account FROM account_links WHERE club = ? AND player = ? "
-        "ORDER BY seq",
+        "SELECT platform, account FROM account_links WHERE club = ? AND player = ? "
+        "GROUP BY platform, account ORDER BY MIN(seq)",
         (club_id(club), player_id(player)),
     )
     return [

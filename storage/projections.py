@@ -53,8 +53,10 @@ HISTORY_INSERT = (
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 STATE_UPSERT = (
-    "INSERT OR REPLACE INTO player_state (club, system, player, card, sort_key, rank, games) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO player_state (club, system, player, card, sort_key, rank, games) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (club, system, player) DO UPDATE SET "
+    "card = excluded.card, sort_key = excluded.sort_key, rank = excluded.rank, "
+    "games = excluded.games"
 )
 FLUSH_ROWS = 20000
 
@@ -263,7 +265,9 @@ def _state_row(club: int, key: str, card: Card, text: str) -> tuple[Any, ...]:
 
 async def _save_projection_state(tx: Transaction, ledgers: ClubLedgers) -> None:
     await tx.execute(
-        "INSERT OR REPLACE INTO projection_state (club, last_seq, fingerprint) VALUES (?, ?, ?)",
+        "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES (?, ?, ?) "
+        "ON CONFLICT (club) DO UPDATE SET last_seq = excluded.last_seq, "
+        "fingerprint = excluded.fingerprint",
         (ledgers.club, ledgers.last_seq, ledgers.fingerprint),
     )
 
@@ -336,15 +340,12 @@ at a random place) was most of a federation's rebuild; one sort is several times
 async def _history_index(tx: Transaction, club: int) -> str | None:
     """The SQL of ``rating_history_player`` when the club is big enough to rebuild it."""
     row = await tx.fetchone(
-        "SELECT COUNT(*) FROM (SELECT 1 FROM games WHERE club = ? LIMIT ?)",
+        "SELECT COUNT(*) FROM (SELECT 1 FROM games WHERE club = ? LIMIT ?) AS head",
         (club, BIG_CLUB_GAMES),
     )
     if row is None or row[0] < BIG_CLUB_GAMES:
         return None
-    found = await tx.fetchone(
-        "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'rating_history_player'"
-    )
-    return None if found is None else str(found[0])
+    return await tx.index_sql("rating_history_player")
 
 
 def _cache(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
@@ -364,6 +365,7 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     systems, same cards) and rebuilt when they differ — after an upgrade of the engine, or
     when another process wrote the log.
     """
+    await tx.lock(club)
     last = await last_club_seq(tx, club)
     if last == 0:
         raise NotFound(Msg("there is no club {club}", club=club))
@@ -592,7 +594,7 @@ async def fresh_system(db: Database, club: int) -> str:
     the projections starts here)."""
     row = await db.fetchone(
         "SELECT (SELECT MAX(seq) FROM log WHERE club = ?), last_seq, fingerprint, "
-        f"{settings.CURRENT_SYSTEM} FROM (SELECT NULL) "
+        f"{settings.CURRENT_SYSTEM} FROM (SELECT NULL) AS one "
         "LEFT JOIN projection_state ON projection_state.club = ?",
         (club, club, club, club),
     )

@@ -305,7 +305,9 @@ async def month_changes(
     return dict(found)  # the memo stays as it was, whatever the caller does
 
 
-_CHANGES_KEY = "SELECT last_seq, fingerprint, ? FROM projection_state WHERE club = ?"
+_CHANGES_KEY = (
+    "SELECT last_seq, fingerprint, CAST(? AS BIGINT) FROM projection_state WHERE club = ?"
+)
 """The projections' position and systems (every write that changes a row moves them), and
 the moment asked from: a page asks for the same month again and again between writes."""
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
+
+from benchmarks import pgcluster
 
 # CI runs on a busy 2-core machine: no per-example deadline (timing is the benchmarks' job), and
 # the same examples every run, so a red CI is a reproducible failure, never a dice roll.
@@ -33,3 +39,89 @@ def english_operator(monkeypatch: pytest.MonkeyPatch) -> None:
     LANG): every test reads English on any machine unless it sets one."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "postgresql_only: a storage test about the PostgreSQL backend alone"
+    )
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only: a storage test about SQLite files themselves (not run on PostgreSQL)",
+    )
+
+
+TEMPLATE = "hoshi_template"
+
+
+class PgDatabases:
+    """The session's throw-away PostgreSQL cluster: a migrated template database, and a fresh
+    database cloned from it per use (``CREATE DATABASE … TEMPLATE`` copies files: fast)."""
+
+    def __init__(self, cluster: pgcluster.Cluster):
+        self.cluster = cluster
+        self._names = itertools.count(1)
+
+    def url(self, database: str = "postgres") -> str:
+        return self.cluster.url(database)
+
+    async def create(self, *, migrated: bool = True) -> str:
+        """A new database (a copy of the migrated template, or empty); its URL."""
+        import asyncpg
+
+        name = f"t{next(self._names)}"
+        template = TEMPLATE if migrated else "template0"
+        connection = await asyncpg.connect(self.url())
+        try:
+            await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        finally:
+            await connection.close()
+        return self.url(name)
+
+    async def drop(self, url: str) -> None:
+        """Remove a database made by :meth:`create` (any connection left open is ended)."""
+        import asyncpg
+
+        name = url.rsplit("/", 1)[1]
+        connection = await asyncpg.connect(self.url())
+        try:
+            await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await connection.close()
+
+
+async def _make_template(cluster: pgcluster.Cluster) -> None:
+    import asyncpg
+
+    from storage import open_db
+
+    connection = await asyncpg.connect(cluster.url())
+    try:
+        await connection.execute(f'CREATE DATABASE "{TEMPLATE}"')
+    finally:
+        await connection.close()
+    db = await open_db(cluster.url(TEMPLATE))
+    await db.close()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[pgcluster.Cluster]:
+    """A PostgreSQL cluster for the whole session (skipped, saying what to install, only when
+    this machine has no PostgreSQL binaries)."""
+    try:
+        cluster = pgcluster.start()
+    except pgcluster.Unavailable as error:
+        pytest.skip(str(error))
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_databases(pg_cluster: pgcluster.Cluster) -> PgDatabases:
+    """Fresh databases in the session's cluster, cloned from a migrated template."""
+    # on a thread of its own: the first test asking may be inside a running event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _make_template(pg_cluster)).result()
+    return PgDatabases(pg_cluster)

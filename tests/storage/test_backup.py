@@ -6,11 +6,15 @@ import datetime as dt
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 import storage
 from engine.ranks import Rank
 from storage import backup
 from tests.reliability.conftest import Clock
 from tests.reliability.test_backup import club_file
+
+pytestmark = pytest.mark.sqlite_only  # about SQLite files themselves
 
 NOW = dt.datetime(2026, 3, 10, 12, 0, 5, 300_000, tzinfo=dt.UTC)
 

@@ -29,7 +29,6 @@ from storage import (
     finalise_tournament,
     history,
     new_game,
-    open_db,
     rating_series,
     record_game,
     register_player,
@@ -40,7 +39,7 @@ from storage import (
 )
 from storage.clubs import create_club
 from storage.errors import Refused
-from tests.storage.conftest import FakeClock
+from tests.storage.conftest import FakeClock, open_test_db
 
 ORGANISER = "console"
 HOUR = TimeControl.parse("60m 3x30s japanese")
@@ -133,9 +132,7 @@ FACTS: tuple[Fact, ...] = (
 
 
 async def _club(path: Path) -> tuple[Database, int, list[int]]:
-    db = await open_db(
-        path, systems=SYSTEMS, clock=FakeClock(dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
-    )
+    db = await open_test_db(path, FakeClock(dt.datetime(2026, 12, 1, tzinfo=dt.UTC)), SYSTEMS)
     club = await create_club(db, "Budapest Go Club", "mgsz", actor=ORGANISER)
     players = []
     for name, rank, elo in PLAYERS:
@@ -164,12 +161,15 @@ async def projections(db: Database, club: int) -> dict[str, object]:
             (club,),
         )
     ]
-    history = await db.fetchall(
-        "SELECT system, moment, idx, player, date, rating_before, rating_after, rank_before, "
-        "rank_after, substr(source, 1, instr(source || ':', ':')) FROM rating_history "
-        "WHERE club = ? ORDER BY system, moment, player, idx",
-        (club,),
-    )
+    history = [
+        (*row, source[: source.find(":") + 1] if ":" in source else source)
+        for *row, source in await db.fetchall(
+            "SELECT system, moment, idx, player, date, rating_before, rating_after, rank_before, "
+            "rank_after, source FROM rating_history "
+            "WHERE club = ? ORDER BY system, moment, player, idx",
+            (club,),
+        )
+    ]
     return {"cards": cards, "history": history}
 
 
@@ -301,7 +301,7 @@ async def test_writes_keep_the_projections_a_full_replay_would_build(
     players' registrations, a void, a corrected date — the projections kept write by write
     (folded at the end, or rewritten from a day) are what a full replay builds."""
     base = Path(tmp_path_factory.mktemp("writes"))  # type: ignore[attr-defined]
-    db = await open_db(base / "club.db", systems=SYSTEMS, clock=FakeClock())
+    db = await open_test_db(base / "club.db", FakeClock(), SYSTEMS)
     try:
         club = (await create_club(db, "Club", "mgsz", actor=ORGANISER)).id
         players: list[int] = []

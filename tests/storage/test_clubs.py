@@ -209,7 +209,9 @@ async def test_a_club_created_in_a_rolled_back_transaction_leaves_no_ledgers(
             raise RuntimeError("later failure")
     assert seq not in db.projections.ledgers
     club = await create_club(db, "Kept", "plus", actor=ORGANISER)
-    assert club.id == seq  # the id is reused, and its ledgers are the new club's
+    # SQLite reuses the id (its ledgers must be the new club's); a PostgreSQL sequence never
+    # hands a position out twice
+    assert club.id == seq if db.dialect == "sqlite" else club.id > seq
     assert db.projections.ledgers[club.id].current == "plus"
 
 

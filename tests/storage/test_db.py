@@ -1,4 +1,4 @@
-"""storage.db: PRAGMAs, the one-writer lock, transactions, closing."""
+"""storage.db: PRAGMAs, the one-writer lock, transactions, closing (on both backends)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,27 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from storage.cache import Projections
-from storage.db import CHECKPOINT_WAL_BYTES, Database, open_db
-from tests.storage.conftest import open_test_db
+from storage.clubs import create_club
+from storage.db import (
+    CHECKPOINT_WAL_BYTES,
+    Database,
+    SqliteDatabase,
+    is_url,
+    open_db,
+    without_password,
+)
+from tests.storage.conftest import ORGANISER, open_test_db
 from tests.storage.fake_system import SYSTEMS
 
+INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+READ_ONLY = (sqlite3.OperationalError, asyncpg.ReadOnlySQLTransactionError)
 
+
+@pytest.mark.sqlite_only
 async def test_wal_foreign_keys_and_synchronous(db: Database) -> None:
     assert await db.fetchall("PRAGMA journal_mode") == [("wal",)]
     assert await db.fetchall("PRAGMA foreign_keys") == [(1,)]
@@ -23,6 +36,7 @@ async def test_wal_foreign_keys_and_synchronous(db: Database) -> None:
         assert await tx.fetchall("PRAGMA busy_timeout") == [(5000,)]
 
 
+@pytest.mark.sqlite_only
 async def test_synchronous_full_on_request(tmp_path: Path) -> None:
     db = await open_db(tmp_path / "full.db", systems=SYSTEMS, synchronous="full")
     try:
@@ -37,7 +51,7 @@ async def test_unknown_synchronous_mode_is_refused(tmp_path: Path) -> None:
 
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(INTEGRITY, match=r"(?i)FOREIGN KEY"):
         async with db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO players (seq, club, name, rank, date) VALUES (99, 12345, 'x', '5k', "
@@ -46,8 +60,8 @@ async def test_foreign_keys_are_enforced(db: Database) -> None:
 
 
 async def test_reader_connection_is_read_only(db: Database) -> None:
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        await db.fetchall("CREATE TABLE nope (x)")
+    with pytest.raises(READ_ONLY, match=r"readonly|read-only"):
+        await db.fetchall("CREATE TABLE nope (x INTEGER)")
 
 
 async def _write_marker(db: Database, name: str, started: list[str], pause: bool) -> None:
@@ -119,6 +133,7 @@ async def test_chunks_stream_every_row(db: Database) -> None:
     assert sizes == [4, 4, 2]
 
 
+@pytest.mark.sqlite_only
 async def test_memory_database_works_with_one_connection() -> None:
     db = await open_db(":memory:", systems=SYSTEMS)
     try:
@@ -137,7 +152,7 @@ async def test_close_is_idempotent(tmp_path: Path) -> None:
 
 
 async def test_default_systems_come_from_the_engine_registry(tmp_path: Path) -> None:
-    db = await open_db(tmp_path / "x.db")
+    db = await open_test_db(tmp_path / "x.db", systems=None)
     try:
         assert set(db.projections.systems) == {"mgsz", "tensuusei", "swedish", "psg", "gor"}
     finally:
@@ -155,9 +170,11 @@ async def test_the_database_holds_connections_and_transactions_only(db: Database
         assert tx.projections is db.projections
 
 
+@pytest.mark.sqlite_only
 async def test_a_grown_wal_is_checkpointed_in_the_background_not_in_the_commit(
     db: Database,
 ) -> None:
+    assert isinstance(db, SqliteDatabase)
     wal = Path(db.path + "-wal")
     main = Path(db.path)
     async with db.transaction() as tx:
@@ -172,3 +189,84 @@ async def test_a_grown_wal_is_checkpointed_in_the_background_not_in_the_commit(
     await db._checkpoint.task
     assert main.stat().st_size >= before + 1300 * 4000  # copied back by the checkpoint
     assert await db.fetchone("SELECT COUNT(*) FROM filler") == (1300,)
+
+
+async def test_the_dialect_and_the_target_name_the_backend(db: Database, backend: str) -> None:
+    assert db.dialect == backend
+    assert is_url(db.target) == (backend == "postgresql")
+    assert "hoshi" in await db.tables() or "log" in await db.tables()
+    assert (await db.columns("log"))[:3] == ["seq", "club", "kind"]
+
+
+def test_a_url_is_told_from_a_path() -> None:
+    assert is_url("postgresql://u@h/db") and is_url("postgres://h/db")
+    assert not is_url("club.sqlite") and not is_url(Path("postgresql:/x"))
+
+
+def test_a_password_never_shows_in_the_target() -> None:
+    assert without_password("postgresql://hoshi:s3cret@db.example:5433/clubs?sslmode=require") == (
+        "postgresql://hoshi@db.example:5433/clubs?sslmode=require"
+    )
+    assert without_password("postgresql://db.example/clubs") == "postgresql://db.example/clubs"
+    assert without_password("postgres://:pw@[::1]/x") == "postgres://[::1]/x"
+
+
+async def test_a_sum_comes_back_as_an_int_or_a_float(db: Database) -> None:
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE numbers (n INTEGER)")
+        await tx.executemany("INSERT INTO numbers VALUES (?)", [(1,), (2,)])
+    total, mean, none = (
+        await db.fetchall("SELECT SUM(n), AVG(n), SUM(n) FILTER (WHERE n > 5) FROM numbers")
+    )[0]
+    assert (total, type(total)) == (3, int)
+    assert (mean, type(mean)) == (1.5, float)
+    assert none is None
+    (flag,) = (await db.fetchall("SELECT n = 1 FROM numbers ORDER BY n"))[0]
+    assert (flag, type(flag)) == (1, int)
+
+
+async def test_many_rows_at_once_are_all_written(db: Database) -> None:
+    """``executemany`` of a plain INSERT with many rows (PostgreSQL: by COPY)."""
+    rows = [(i, f"name {i}", None if i % 3 else bytes([i % 256])) for i in range(1000)]
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE many (n INTEGER, name TEXT, data BLOB)")
+        await tx.executemany("INSERT INTO many (n, name, data) VALUES (?, ?, ?)", rows)
+    assert await db.fetchall("SELECT n, name, data FROM many ORDER BY n") == rows
+
+
+async def test_a_transaction_that_wrote_calls_the_commit_hooks(db: Database) -> None:
+    calls: list[str] = []
+    db.after_commit(lambda: calls.append("committed"))
+    async with db.transaction() as tx:
+        await tx.fetchall("SELECT 1")
+    assert calls == []
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE marks (name TEXT)")
+        await tx.execute("INSERT INTO marks VALUES ('x')")
+    assert calls == ["committed"]
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO marks VALUES ('y')")
+            raise RuntimeError("no")
+    assert calls == ["committed"]
+
+
+async def test_next_positions_rise(db: Database) -> None:
+    async with db.transaction() as tx:
+        first = await tx.next_seq()
+        more = await tx.next_seqs(3)
+    assert first >= 1 and len(more) == 3 and more == sorted(more)
+    assert len(set(more)) == 3
+
+
+@pytest.mark.sqlite_only  # PostgreSQL's listening: tests/storage/test_postgres.py
+async def test_sqlite_listening_never_calls_back(tmp_path: Path) -> None:
+    db = await open_test_db(tmp_path / "x.db")
+    try:
+        heard: list[tuple[int, int]] = []
+        listening = await db.listen(lambda c, s: heard.append((c, s)))
+        await create_club(db, "Club", "plus", actor=ORGANISER)
+        await listening.close()
+        assert heard == []
+    finally:
+        await db.close()

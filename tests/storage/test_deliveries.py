@@ -25,7 +25,7 @@ async def test_the_same_update_twice_is_recorded_once(db: Database, club: Club) 
 async def test_a_handle_shares_the_database(db: Database, club: Club) -> None:
     handle = db.delivering("telegram:1:8")
     assert handle.delivery is not None and handle.delivery.key == "telegram:1:8"
-    assert handle.projections is db.projections and handle.path == db.path
+    assert handle.projections is db.projections and handle.target == db.target
     assert db.delivery is None and db.delivering(None) is db
     a, b = await player(handle, club, "Anna"), await player(db, club, "Bela")
     assert await handle.fetchall("SELECT seq FROM players ORDER BY seq") == [(a.id,), (b.id,)]

@@ -286,7 +286,7 @@ async def test_a_bulk_loaded_game_keeps_its_margin_like_a_recorded_one(
     rows = await db.fetchall(
         "SELECT * FROM games WHERE seq IN (?, ?) ORDER BY seq", (recorded.id, bulk.id)
     )
-    names = [d[1] for d in await db.fetchall("PRAGMA table_info(games)")]
+    names = await db.columns("games")
     same = {"club", "seq", "black", "white"}  # the rest must agree column for column
     assert [{n: v for n, v in zip(names, row, strict=True) if n not in same} for row in rows] == [
         {n: v for n, v in zip(names, rows[0], strict=True) if n not in same}

@@ -1,26 +1,59 @@
-"""storage.migrate: forward-only numbered migrations with PRAGMA user_version."""
+"""storage.migrate: forward-only numbered migrations with PRAGMA user_version (SQLite) or the
+``schema_version`` table (PostgreSQL), on both backends."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from storage import migrate
-from storage.db import open_db
+from storage.db import Database, is_url, open_db
 from storage.errors import SchemaVersionError
+from tests.storage.conftest import Targets
 from tests.storage.fake_system import SYSTEMS
 
 PACKAGED = Path(migrate.__file__).parent / "migrations"
+INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
 
-def _version(path: Path) -> int:
-    with sqlite3.connect(path) as connection:
-        version: int = connection.execute("PRAGMA user_version").fetchone()[0]
-    connection.close()
+async def _version_of(target: str | os.PathLike[str]) -> int:
+    """The schema version stored in the database, read without hoshi."""
+    if is_url(target):
+        connection = await asyncpg.connect(str(target))
+        try:
+            return int(await connection.fetchval("SELECT version FROM schema_version"))
+        finally:
+            await connection.close()
+    with sqlite3.connect(target) as con:
+        version: int = con.execute("PRAGMA user_version").fetchone()[0]
+    con.close()
     return version
+
+
+async def _tables(target: str | os.PathLike[str]) -> set[str]:
+    """The tables of a database, read without hoshi."""
+    if is_url(target):
+        connection = await asyncpg.connect(str(target))
+        try:
+            rows = await connection.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            )
+        finally:
+            await connection.close()
+        return {row[0] for row in rows}
+    with sqlite3.connect(target) as con:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+    con.close()
+    return tables
+
+
+async def _open(target: str | os.PathLike[str], **options: object) -> Database:
+    return await open_db(target, systems=SYSTEMS, **options)  # type: ignore[arg-type]
 
 
 def _dir_with(tmp_path: Path, extra: dict[str, str], name: str = "migrations") -> Path:
@@ -33,27 +66,29 @@ def _dir_with(tmp_path: Path, extra: dict[str, str], name: str = "migrations") -
     return directory
 
 
-async def test_a_fresh_database_gets_every_migration(tmp_path: Path) -> None:
-    db = await open_db(tmp_path / "new.db", systems=SYSTEMS)
+async def test_a_fresh_database_gets_every_migration(tmp_path: Path, targets: Targets) -> None:
+    target = await targets.empty(tmp_path / "new.db")
+    db = await _open(target)
     try:
         assert db.version == len(migrate.discover(migrate.packaged()))
-        tables = {name for (name,) in await db.fetchall("SELECT name FROM sqlite_master")}
+        tables = await db.tables()
         assert {"log", "games", "events", "player_state", "rating_history"} <= tables
     finally:
         await db.close()
-    assert _version(tmp_path / "new.db") == db.version
+    assert await _version_of(target) == db.version
 
 
-async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
+async def test_reopening_applies_nothing_twice(tmp_path: Path, targets: Targets) -> None:
+    target = await targets.empty(tmp_path / "again.db")
     for _ in range(2):
-        db = await open_db(tmp_path / "again.db", systems=SYSTEMS)
+        db = await _open(target)
         await db.close()
-    assert _version(tmp_path / "again.db") == len(migrate.discover(migrate.packaged()))
+    assert await _version_of(target) == len(migrate.discover(migrate.packaged()))
 
 
-async def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    db = await open_db(path, systems=SYSTEMS, migrations=_dir_with(tmp_path, {}, "v1"))
+async def test_an_older_database_upgrades_in_place(tmp_path: Path, targets: Targets) -> None:
+    target = await targets.empty(tmp_path / "old.db")
+    db = await _open(target, migrations=_dir_with(tmp_path, {}, "v1"))
     assert db.version == 1
     async with db.transaction() as tx:
         await tx.execute(
@@ -64,40 +99,45 @@ async def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
         tmp_path,
         {"0002_notes.sql": "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('v2');"},
     )
-    db = await open_db(path, systems=SYSTEMS, migrations=directory)
+    db = await _open(target, migrations=directory)
     try:
         assert db.version == 2
         assert await db.fetchall("SELECT text FROM notes") == [("v2",)]
         assert await db.fetchall("SELECT seq, kind FROM log") == [(1, "club")]  # data kept
     finally:
         await db.close()
-    assert _version(path) == 2
+    assert await _version_of(target) == 2
 
 
-async def test_a_newer_database_is_refused_naming_both_versions(tmp_path: Path) -> None:
-    path = tmp_path / "newer.db"
-    directory = _dir_with(tmp_path, {"0002_more.sql": "CREATE TABLE more (x);"})
-    db = await open_db(path, systems=SYSTEMS, migrations=directory)
+async def test_a_newer_database_is_refused_naming_both_versions(
+    tmp_path: Path, targets: Targets
+) -> None:
+    target = await targets.empty(tmp_path / "newer.db")
+    directory = _dir_with(tmp_path, {"0002_more.sql": "CREATE TABLE more (x INTEGER);"})
+    db = await _open(target, migrations=directory)
     await db.close()
     with pytest.raises(SchemaVersionError, match=r"schema version 2.* versions up to 1"):
-        await open_db(path, systems=SYSTEMS, migrations=_dir_with(tmp_path, {}, "v1"))
-    assert _version(path) == 2
+        await _open(target, migrations=_dir_with(tmp_path, {}, "v1"))
+    assert await _version_of(target) == 2
 
 
-async def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
-    path = tmp_path / "fail.db"
-    db = await open_db(path, systems=SYSTEMS, migrations=_dir_with(tmp_path, {}, "v1"))
+async def test_a_failing_migration_leaves_the_previous_version(
+    tmp_path: Path, targets: Targets
+) -> None:
+    target = await targets.empty(tmp_path / "fail.db")
+    db = await _open(target, migrations=_dir_with(tmp_path, {}, "v1"))
     await db.close()
     directory = _dir_with(
-        tmp_path, {"0002_broken.sql": "CREATE TABLE half (x); INSERT INTO nowhere VALUES (1);"}
+        tmp_path,
+        {"0002_broken.sql": "CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);"},
     )
-    with pytest.raises(sqlite3.OperationalError, match="no such table: nowhere"):
-        await open_db(path, systems=SYSTEMS, migrations=directory)
-    assert _version(path) == 1
-    with sqlite3.connect(path) as connection:
-        tables = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
-    connection.close()
-    assert "half" not in tables
+    with pytest.raises(
+        (sqlite3.OperationalError, asyncpg.UndefinedTableError),
+        match=r"no such table: nowhere|relation \"nowhere\" does not exist",
+    ):
+        await _open(target, migrations=directory)
+    assert await _version_of(target) == 1
+    assert "half" not in await _tables(target)
 
 
 @pytest.mark.parametrize(
@@ -148,9 +188,11 @@ def _up_to(tmp_path: Path, version: int) -> Path:
     return directory
 
 
-async def test_version_6_numbers_old_games_and_tournaments_per_club(tmp_path: Path) -> None:
-    path = tmp_path / "v5.db"
-    db = await open_db(path, systems=SYSTEMS, migrations=_up_to(tmp_path, 5))
+async def test_version_6_numbers_old_games_and_tournaments_per_club(
+    tmp_path: Path, targets: Targets
+) -> None:
+    path = await targets.empty(tmp_path / "v5.db")
+    db = await _open(path, migrations=_up_to(tmp_path, 5))
     assert db.version == 5
     game = (
         "INSERT INTO games (seq, club, black, white, result, date, stones, komi2, played, board, "
@@ -191,7 +233,7 @@ async def test_version_6_numbers_old_games_and_tournaments_per_club(tmp_path: Pa
             black, white = (3, 4) if club == 1 else (5, 6)
             await tx.execute(game, (seq, club, black, white))
     await db.close()
-    db = await open_db(path, systems=SYSTEMS)
+    db = await _open(path)
     try:
         assert db.version >= 6
         assert await db.fetchall("SELECT seq, club, number FROM games ORDER BY seq") == [
@@ -207,10 +249,10 @@ async def test_version_6_numbers_old_games_and_tournaments_per_club(tmp_path: Pa
             (14, 1, 2),
         ]
         # the log stays append-only after the migration lifted and restored the triggers
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(INTEGRITY, match="append-only"):
             async with db.transaction() as tx:
                 await tx.execute("UPDATE games SET number = 9 WHERE seq = 7")
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(INTEGRITY, match="append-only"):
             async with db.transaction() as tx:
                 await tx.execute("UPDATE tournaments SET number = 9 WHERE seq = 9")
     finally:

@@ -28,7 +28,6 @@ from storage import (
     history,
     ledger,
     month_changes,
-    open_db,
     placed_card,
     rating_series,
     register_player,
@@ -39,7 +38,7 @@ from storage import (
     void_game,
 )
 from storage.clubs import create_club
-from tests.storage.conftest import DAY, ORGANISER, game, player
+from tests.storage.conftest import DAY, ORGANISER, game, open_test_db, player
 
 
 @pytest.fixture
@@ -280,7 +279,7 @@ async def test_tournament_changes_of_a_tournament_rated_as_a_whole(
 
 @pytest.fixture
 async def real(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_db(tmp_path / "real.sqlite")  # the real rating systems
+    database = await open_test_db(tmp_path / "real.sqlite", systems=None)  # the real systems
     try:
         yield database
     finally:
@@ -378,7 +377,7 @@ async def test_data_version_moves_with_every_write(tmp_path: Path) -> None:
     """A kept page (the web's ranking list) is current while the club's version is the same."""
     import storage as st
 
-    db = await st.open_db(tmp_path / "v.sqlite")
+    db = await open_test_db(tmp_path / "v.sqlite", systems=None)
     try:
         club = await st.create_club(db, "Version Club", "mgsz", actor="t")
         first = await st.data_version(db, club)

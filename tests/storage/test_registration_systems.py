@@ -9,6 +9,7 @@ from pathlib import Path
 import storage
 from engine.ranks import Rank
 from engine.types import Registered
+from tests.storage.conftest import open_test_db
 
 DAY = dt.date(2026, 3, 1)
 
@@ -23,7 +24,7 @@ def test_for_system_reads_a_rating_only_in_its_own_system() -> None:
 
 
 async def test_an_elo_is_not_points_and_every_system_knows_the_player(tmp_path: Path) -> None:
-    db = await storage.open_db(tmp_path / "club.sqlite")
+    db = await open_test_db(tmp_path / "club.sqlite", systems=None)
     try:
         club = await storage.create_club(db, "Club", "mgsz", actor="console")
         anna = await storage.register_player(
