@@ -158,7 +158,7 @@ def _count(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmarks import bench  # imported here: only `hoshi bench` pays for it
+    from benchmarks import bench, pgcluster  # imported here: only `hoshi bench` pays for it
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
@@ -172,22 +172,33 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    result = asyncio.run(
-        bench.run(
-            args.games,
-            backend=args.backend,
-            db_url=args.db_url,
-            tail=args.tail,
-            writers=args.writers,
-            writer_games=args.writer_games,
-            seed=args.seed,
-            directory=args.dir,
-            samples=args.samples,
-            updates=args.updates,
-            with_telegram=not args.no_telegram,
-            check=args.check,
-            say=say,
+    try:
+        result = asyncio.run(
+            bench.run(
+                args.games,
+                backend=args.backend,
+                db_url=args.db_url,
+                tail=args.tail,
+                writers=args.writers,
+                writer_games=args.writer_games,
+                seed=args.seed,
+                directory=args.dir,
+                samples=args.samples,
+                updates=args.updates,
+                with_telegram=not args.no_telegram,
+                check=args.check,
+                say=say,
+            )
         )
-    )
+    except pgcluster.Unavailable as error:
+        print(
+            _(
+                "no PostgreSQL to measure: {problem}; or name a server with {option}",
+                problem=str(error),
+                option="--db-url",
+            ),
+            file=sys.stderr,
+        )
+        return 2
     print(json.dumps(result) if args.json else bench.table(result))
     return 0

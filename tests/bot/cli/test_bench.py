@@ -101,3 +101,18 @@ def test_bad_bench_options_say_what_is_expected(
         main(["bench", "--games", "100", *argv])
     assert exit_.value.code == 2
     assert said in capsys.readouterr().err
+
+
+def test_no_postgresql_binaries_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import pgcluster
+
+    def missing(**_: object) -> pgcluster.Cluster:
+        raise pgcluster.Unavailable("PostgreSQL binary 'initdb' not found; install postgresql")
+
+    monkeypatch.setattr(pgcluster, "start", missing)
+    assert main(["bench", "--games", "100", "--backend", "postgresql"]) == 2
+    err = capsys.readouterr().err
+    assert "no PostgreSQL to measure: PostgreSQL binary 'initdb' not found" in err
+    assert "--db-url" in err
