@@ -1,14 +1,17 @@
 """``hoshi bench``: a synthetic federation measured against the floor (README, Scaling).
 
-One run, in order, on a fresh database in a temporary directory:
+One run, in order, on a fresh database (``--backend sqlite``: a file in a temporary
+directory; ``postgresql``: a database on a throw-away cluster or on a server named by URL —
+benchmarks.backends):
 
 1. **load** — the federation (``benchmarks.federation``) written through the storage layer's
    bulk path (``storage.bulk``), without rating;
 2. **rebuild** — the one replay that builds the projections: every system, every rating
    change written to ``rating_history`` and every card to ``player_state``
    (``storage.replay_club``; what an undo, a correction or a reopened tournament costs);
-3. **scan floor** — a plain ``sqlite3`` scan of the same game rows, with the replay's own
-   query, into Python tuples (best of three);
+   then a **snapshot** of the club's ledgers (``storage.snapshot_club``);
+3. **scan floor** — a plain-driver scan of the same game rows (``sqlite3``, or an asyncpg
+   cursor), with the replay's own query, into Python tuples (best of three);
 4. **replay** — the club's log replayed in memory: each system alone (compared with the
    floor), then every system in one pass (what a process start costs,
    ``storage.projections.fold``);
@@ -25,7 +28,14 @@ One run, in order, on a fresh database in a temporary directory:
    page builder alone; player and tournament pages;
 9. **telegram** — updates handled per second by the real python-telegram-bot adapter polling
    the fake Bot API (``benchmarks/fake_bot_api.py``) in a separate process, rate limiter off (the
-   real one caps a bot at Telegram's ~30 messages a second).
+   real one caps a bot at Telegram's ~30 messages a second);
+10. **start** — a process start in a fresh process (benchmarks.start): ``--tail`` games
+    appended after the snapshot, then open → ledgers ready (snapshot + tail) → first result
+    committed, timed from the process's start; then, up to 100,000 games, the same with no
+    snapshot (the whole log replayed); each checked against a full replay;
+11. **writers** — result appends from separate processes (benchmarks.writers): one process,
+    then ``--writers`` processes at once on the federation's club, then on a small club each;
+    the throughput ratios, and every acknowledged game counted in the log (lost, doubled).
 
 Peak memory (RSS) is measured per phase (Linux: the kernel's high-water mark, reset before each
 phase) and for the whole run.
