@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from storage.db import is_url, without_password
 from storage.history import GAME_SELECT
 
 BACKENDS = ("sqlite", "postgresql")
@@ -41,25 +42,10 @@ PG_SETTINGS = ("fsync", "synchronous_commit", "shared_buffers", "max_connections
 """The server settings printed with a PostgreSQL run (they decide what a commit costs)."""
 
 
-def is_url(target: str) -> bool:
-    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
-    return target.startswith(("postgresql://", "postgres://"))
-
-
 def with_database(url: str, database: str) -> str:
     """``url`` with its database part replaced."""
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
-
-
-def without_password(url: str) -> str:
-    """``url`` as printed: any password removed."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    user = parts.username or ""
-    return urlunsplit((parts.scheme, f"{user}@{netloc}", parts.path, parts.query, parts.fragment))
 
 
 @dataclass

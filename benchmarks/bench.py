@@ -75,7 +75,7 @@ from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
 from engine.types import Game, Result, Tournament
 from storage.bulk import bulk_load
-from storage.db import Database
+from storage.db import Database, without_password
 from storage.projections import adopt, fold, ledgers_for
 from storage.records import Standing
 
@@ -799,7 +799,7 @@ async def _run(
     result["server"] = {
         "name": here.server,
         "where": here.where,
-        "target": backends.without_password(here.target),
+        "target": without_password(here.target),
         "settings": here.settings,
     }
     return result
