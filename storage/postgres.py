@@ -134,24 +134,17 @@ class PgTransaction(Transaction):
     async def chunks(
         self, sql: str, params: Sequence[Any] = (), size: int = 4096, *, prefetch: bool = False
     ) -> AsyncIterator[list[Row]]:
-        """The rows of a query in lists of up to ``size``, from a server-side cursor
-        (``prefetch`` asks the server for the next list while the caller works on this one)."""
+        """The rows of a query in lists of up to ``size``, from a server-side cursor.
+
+        ``prefetch`` is accepted and not acted on: the caller may run statements on this
+        transaction between lists (a rebuild writes history rows while it reads), and an
+        asyncpg connection runs one operation at a time — a read-ahead in flight made them
+        fail with "another operation is in progress"."""
+        del prefetch
         statement = await self._connection.prepare(dialect.query(sql))
         cursor = await statement.cursor(*params)
-        if not prefetch:
-            while rows := await cursor.fetch(size):
-                yield [tuple(row) for row in rows]
-            return
-        ahead = asyncio.ensure_future(cursor.fetch(size))
-        try:
-            while rows := await ahead:
-                ahead = asyncio.ensure_future(cursor.fetch(size))
-                yield [tuple(row) for row in rows]
-        finally:
-            if not ahead.done():
-                ahead.cancel()
-            with contextlib.suppress(BaseException):
-                await ahead
+        while rows := await cursor.fetch(size):
+            yield [tuple(row) for row in rows]
 
     async def lock(self, club: int) -> None:
         """``pg_advisory_xact_lock(club)``, once per club per transaction: another process's
