@@ -91,6 +91,23 @@ class Cluster:
         """A ``postgresql://`` URL for one of the cluster's databases."""
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
 
+    def create_database(self, name: str) -> str:
+        """Create an empty database (``createdb``) and return its URL."""
+        _run(
+            [
+                str(self.binaries / "createdb"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                self.user,
+                name,
+            ],
+            "createdb",
+        )
+        return self.url(name)
+
     def stop(self) -> None:
         """Stop the server (fast shutdown) and remove its directory (idempotent)."""
         if self.running:

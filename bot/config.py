@@ -20,6 +20,13 @@ from bot.i18n import N_, _
 
 SYSTEM_KEYS = system_names.KEYS
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+URL_SCHEMES = ("postgresql://", "postgres://")
+URL_EXAMPLE = "postgresql://hoshi@127.0.0.1:5432/hoshi"
+
+
+def is_database_url(text: str) -> bool:
+    """Whether ``text`` names a PostgreSQL database (a URL), not an SQLite file."""
+    return text.lower().startswith(URL_SCHEMES)
 
 
 class ConfigError(ValueError):
@@ -81,6 +88,7 @@ class WebConfig:
 @dataclass(frozen=True, slots=True)
 class Config:
     db_path: Path = field(default_factory=default_db_path)
+    database_url: str | None = None  # [database] url: PostgreSQL instead of db_path
     club: str = "My Go Club"
     system: str = system_names.DEFAULT_SYSTEM
     timezone: str = "UTC"
@@ -92,6 +100,11 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
 
     @property
+    def database(self) -> str | Path:
+        """What to open: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.database_url or self.db_path
+
+    @property
     def telegram_token(self) -> str | None:
         return os.environ.get("TELEGRAM_TOKEN") or None
 
@@ -100,14 +113,15 @@ class Config:
         return os.environ.get("DISCORD_TOKEN") or None
 
 
-_SECTIONS = {"hoshi", "telegram", "discord", "backup", "web"}
+_SECTIONS = {"hoshi", "database", "telegram", "discord", "backup", "web"}
 
 
 def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> Config:
     """Read the config file (``HOSHI_CONFIG`` or the user config dir; missing = defaults).
 
-    Environment overrides: ``HOSHI_DB`` (database path), ``TELEGRAM_API_BASE_URL``,
-    ``TELEGRAM_FILE_BASE_URL``.
+    Environment overrides: ``HOSHI_DB`` (database path, or a ``postgresql://`` URL),
+    ``HOSHI_DATABASE_URL`` (a ``postgresql://`` URL: it may carry the password, which the file
+    then need not), ``TELEGRAM_API_BASE_URL``, ``TELEGRAM_FILE_BASE_URL``.
 
     Raises:
         ConfigError: naming the bad key, for unknown keys, wrong types or invalid values.
@@ -127,7 +141,21 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
         raise ConfigError(_("config file {file} does not exist", file=source))
     config = _from_dict(raw, source)
     if env.get("HOSHI_DB"):
-        config = replace(config, db_path=Path(env["HOSHI_DB"]).expanduser())
+        if is_database_url(env["HOSHI_DB"]):
+            config = replace(config, database_url=env["HOSHI_DB"])
+        else:
+            config = replace(config, db_path=Path(env["HOSHI_DB"]).expanduser())
+    if env.get("HOSHI_DATABASE_URL"):
+        url = env["HOSHI_DATABASE_URL"]
+        if not is_database_url(url):
+            raise ConfigError(
+                _(
+                    "{key} must be a PostgreSQL URL like {example}",
+                    key="HOSHI_DATABASE_URL",
+                    example=URL_EXAMPLE,
+                )
+            )
+        config = replace(config, database_url=url)
     if env.get("TELEGRAM_API_BASE_URL"):
         base = env["TELEGRAM_API_BASE_URL"].rstrip("/")
         config = replace(config, telegram=replace(config.telegram, api_base_url=base))
@@ -146,6 +174,17 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     main = _section(
         raw, "hoshi", source, {"db_path", "club", "system", "timezone", "log_level", "charts_dir"}
     )
+    database = _section(raw, "database", source, {"url"})
+    url = database.get("url")
+    if url is not None and (not isinstance(url, str) or not is_database_url(url)):
+        raise ConfigError(  # never the value: it may carry a password
+            _(
+                "{file}: {key} must be a PostgreSQL URL like {example}",
+                file=source,
+                key="[database] url",
+                example=URL_EXAMPLE,
+            )
+        )
     tg = _section(raw, "telegram", source, set(TelegramConfig.__dataclass_fields__))
     dc = _section(raw, "discord", source, {"guild_ids"})
     backup = _backup(_section(raw, "backup", source, {"directory", "hour", "keep"}), source)
@@ -203,6 +242,7 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
         )
     return Config(
         db_path=db_path,
+        database_url=url or None,
         club=str(main.get("club", "My Go Club")),
         system=system,
         timezone=timezone,

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 import storage
+from bot.cli.common import database_of, shown
 from bot.clock import FakeClock
 from bot.config import Config, WebConfig
 from bot.core.app import Core
@@ -112,7 +113,7 @@ class Bots:
 async def run_bots(
     config: Config,
     *,
-    db_path: Path | None = None,
+    db_path: Path | str | None = None,
     stop: asyncio.Event | None = None,
     err: TextIO | None = None,
     on_started: Callable[[Bots], None] | None = None,
@@ -132,8 +133,9 @@ async def run_bots(
     # the bots speak each chat's language (bot.core sets it per conversation), never the
     # terminal's: whatever they build outside a conversation is in the source language
     with using(SOURCE):
-        path = (db_path or config.db_path).expanduser()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = database_of(db_path, config)  # a file, or a postgresql:// URL
+        if isinstance(path, Path):
+            path.parent.mkdir(parents=True, exist_ok=True)
         stop = stop or asyncio.Event()
         db = await storage.open_db(path, clock=clock) if clock else await storage.open_db(path)
         try:
@@ -178,7 +180,11 @@ async def run_bots(
                     )
                     await scheduler.start()
                     await pages.start()
-                    log.info("hoshi is running on %s; database %s", ", ".join(bots.adapters), path)
+                    log.info(
+                        "hoshi is running on %s; database %s",
+                        ", ".join(bots.adapters),
+                        shown(path),
+                    )
                     if on_started is not None:
                         on_started(bots)
                     await stop.wait()

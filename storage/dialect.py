@@ -131,7 +131,9 @@ def migration(script: str) -> list[str]:
             translated.extend([s] for s in split(body))
         for group in translated:
             statements.extend(group)
-    return statements
+    # the trigger function once per migration (CREATE OR REPLACE: a later one is harmless)
+    first = statements.index(_REFUSE_DEFINITION) if _REFUSE_DEFINITION in statements else -1
+    return [s for i, s in enumerate(statements) if s != _REFUSE_DEFINITION or i == first]
 
 
 def _statement(sql: str) -> list[str]:

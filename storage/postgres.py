@@ -93,13 +93,16 @@ class PgTransaction(Transaction):
     def __init__(self, connection: asyncpg.Connection, projections: Projections):
         super().__init__(projections)
         self._connection = connection
+        self._busy = asyncio.Lock()  # one statement at a time (a read-ahead queues the others)
         self._locked: set[int] = set()
         self.changed = False
         """Whether any statement of this transaction inserted, updated or deleted a row."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
-        status = await self._connection.execute(dialect.query(sql), *params)
+        sql = dialect.query(sql)
+        async with self._busy:
+            status = await self._connection.execute(sql, *params)
         if not self.changed and _changed(status):
             self.changed = True
 
@@ -110,23 +113,25 @@ class PgTransaction(Transaction):
         if not records:
             return
         plain = _PLAIN_INSERT.match(sql)
-        if plain is not None and len(records) >= COPY_ROWS:
-            columns = [c.strip() for c in plain["columns"].split(",")]
-            await self._connection.copy_records_to_table(
-                plain["table"], records=records, columns=columns
-            )
-        else:
-            await self._connection.executemany(dialect.query(sql), records)
+        async with self._busy:
+            if plain is not None and len(records) >= COPY_ROWS:
+                columns = [c.strip() for c in plain["columns"].split(",")]
+                await self._connection.copy_records_to_table(
+                    plain["table"], records=records, columns=columns
+                )
+            else:
+                sql = dialect.query(sql)
+                await self._connection.executemany(sql, records)
         self.changed = True
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a query, as tuples."""
-        if _WRITES.match(sql) is None:
-            return [
-                tuple(row) for row in await self._connection.fetch(dialect.query(sql), *params)
-            ]
-        statement = await self._connection.prepare(dialect.query(sql))
-        rows = await statement.fetch(*params)
+        async with self._busy:
+            if _WRITES.match(sql) is None:
+                rows = await self._connection.fetch(dialect.query(sql), *params)
+                return [tuple(row) for row in rows]
+            statement = await self._connection.prepare(dialect.query(sql))
+            rows = await statement.fetch(*params)
         if not self.changed and _changed(statement.get_statusmsg()):
             self.changed = True
         return [tuple(row) for row in rows]
@@ -134,33 +139,48 @@ class PgTransaction(Transaction):
     async def chunks(
         self, sql: str, params: Sequence[Any] = (), size: int = 4096, *, prefetch: bool = False
     ) -> AsyncIterator[list[Row]]:
-        """The rows of a query in lists of up to ``size``, from a server-side cursor.
+        """The rows of a query in lists of up to ``size``, from a server-side cursor
+        (``prefetch`` asks the server for the next list while the caller works on this one)."""
+        async with self._busy:
+            statement = await self._connection.prepare(dialect.query(sql))
+            cursor = await statement.cursor(*params)
 
-        ``prefetch`` is accepted and not acted on: the caller may run statements on this
-        transaction between lists (a rebuild writes history rows while it reads), and an
-        asyncpg connection runs one operation at a time — a read-ahead in flight made them
-        fail with "another operation is in progress"."""
-        del prefetch
-        statement = await self._connection.prepare(dialect.query(sql))
-        cursor = await statement.cursor(*params)
-        while rows := await cursor.fetch(size):
-            yield [tuple(row) for row in rows]
+        async def fetch() -> list[Any]:
+            async with self._busy:
+                rows: list[Any] = await cursor.fetch(size)
+                return rows
+
+        if not prefetch:
+            while rows := await fetch():
+                yield [tuple(row) for row in rows]
+            return
+        ahead = asyncio.ensure_future(fetch())
+        try:
+            while rows := await ahead:
+                ahead = asyncio.ensure_future(fetch())
+                yield [tuple(row) for row in rows]
+        finally:
+            # never cancelled: a cancelled statement would abort the whole transaction
+            with contextlib.suppress(BaseException):
+                await ahead
 
     async def lock(self, club: int) -> None:
         """``pg_advisory_xact_lock(club)``, once per club per transaction: another process's
         write to the club waits for this transaction's end."""
         if club in self._locked:
             return
-        await self._connection.execute("SELECT pg_advisory_xact_lock($1)", club)
+        async with self._busy:
+            await self._connection.execute("SELECT pg_advisory_xact_lock($1)", club)
         self._locked.add(club)
 
     async def next_seqs(self, count: int) -> list[int]:
         """``count`` values of the ``log_seq`` sequence, increasing."""
         if count <= 0:
             return []
-        rows = await self._connection.fetch(
-            "SELECT nextval('log_seq') FROM generate_series(1, $1::bigint) ORDER BY 1", count
-        )
+        async with self._busy:
+            rows = await self._connection.fetch(
+                "SELECT nextval('log_seq') FROM generate_series(1, $1::bigint) ORDER BY 1", count
+            )
         return [row[0] for row in rows]
 
     async def index_sql(self, name: str) -> str | None:
@@ -176,7 +196,10 @@ class PgTransaction(Transaction):
         """Tell every listener which clubs this transaction appended to, and up to where (sent
         by the server only when the transaction commits)."""
         for club, seq in sorted(self.appended.items()):
-            await self._connection.execute("SELECT pg_notify($1, $2)", CHANNEL, f"{club}:{seq}")
+            async with self._busy:
+                await self._connection.execute(
+                    "SELECT pg_notify($1, $2)", CHANNEL, f"{club}:{seq}"
+                )
 
 
 class PgListening(Listening):

@@ -235,7 +235,7 @@ async def _copy_table(
 async def _continue_positions(target: Database, writing: Transaction) -> None:
     """Make the target hand out log positions after the copied ones (PostgreSQL takes them
     from the ``log_seq`` sequence; SQLite from the log itself)."""
-    if getattr(target, "dialect", "sqlite") == "postgresql":
+    if target.dialect == "postgresql":
         await writing.execute(
             "SELECT setval('log_seq', (SELECT COALESCE(MAX(seq), 0) + 1 FROM log), false)"
         )

@@ -30,8 +30,34 @@ def club_options(parser: argparse.ArgumentParser) -> None:
 def db_option(parser: argparse.ArgumentParser) -> None:
     """``--db``: the database, in the operator's language."""
     parser.add_argument(
-        "--db", type=Path, help=_("the SQLite database (default: from the config)")
+        "--db",
+        type=db_target,
+        help=_("the SQLite database, or a postgresql:// URL (default: from the config)"),
     )
+
+
+def db_target(text: str) -> str | Path:
+    """``--db``'s value: a ``postgresql://`` URL as given (a URL is never a path), else the
+    SQLite file's path."""
+    from bot.config import is_database_url
+
+    return text if is_database_url(text) else Path(text)
+
+
+def database_of(given: str | Path | None, config: Any) -> str | Path:
+    """The database a command opens: ``--db``, else the config's (``[database] url`` or
+    ``[hoshi] db_path``); a path with ``~`` expanded."""
+    target: str | Path = given if given is not None else config.database
+    return target.expanduser() if isinstance(target, Path) else target
+
+
+def shown(target: str | Path) -> str:
+    """A database for a message: the path, or the URL without its password."""
+    if isinstance(target, Path):
+        return str(target)
+    from storage.db import without_password
+
+    return without_password(target)
 
 
 def config_option(parser: argparse.ArgumentParser) -> None:
@@ -65,8 +91,9 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(said(exc))
-    path = (args.db or config.db_path).expanduser()
-    if not create and not path.is_file():
+    target = database_of(args.db, config)
+    path = target if isinstance(target, Path) else None
+    if path is not None and not create and not path.is_file():
         example = "--db ~/hoshi/club.sqlite"
         if path.parent.is_dir():
             return fail(
@@ -88,8 +115,19 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
         )
 
     async def run() -> int:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        db = await open_db(path)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        errors: tuple[type[BaseException], ...] = (OSError,)
+        if path is None:
+            import asyncpg
+
+            errors = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+        try:
+            db = await open_db(target)
+        except errors as exc:  # a server that does not answer, refuses us, lacks the database
+            return fail(
+                _("cannot open the database {target}: {error}", target=shown(target), error=exc)
+            )
         try:
             if create:
                 club = await console_club(db, args.club, config.system, config.club)

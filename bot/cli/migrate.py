@@ -15,8 +15,6 @@ from pathlib import Path
 from bot.cli.common import fail, said
 from bot.i18n import _, _n, number_text
 
-URL_SCHEMES = ("postgresql://", "postgres://")
-
 
 def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     move = commands.add_parser(
@@ -48,25 +46,17 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     move.set_defaults(run=_migrate)
 
 
-def is_url(target: str) -> bool:
-    """Whether ``target`` names a PostgreSQL database rather than an SQLite file."""
-    return target.startswith(URL_SCHEMES)
-
-
 def shown(target: str) -> str:
     """``target`` as the command prints it: an address without its password."""
-    if not is_url(target):
-        return target
-    scheme, _sep, rest = target.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not at or ":" not in credentials:
-        return target
-    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
+    from storage.db import is_url, without_password
+
+    return without_password(target) if is_url(target) else target
 
 
 def _migrate(args: argparse.Namespace) -> int:
     import asyncio
 
+    from storage.db import is_url
     from storage.errors import StorageError
 
     source, target = str(args.source), str(args.target)
@@ -90,6 +80,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 async def _moved(source: str, target: str) -> int:
     from storage import open_db
+    from storage.db import is_url
     from storage.transfer import copy_database
 
     started = time.perf_counter()
@@ -146,4 +137,6 @@ async def _moved(source: str, target: str) -> int:
 
 
 def _opened(target: str) -> str | Path:
+    from storage.db import is_url
+
     return target if is_url(target) else Path(target).expanduser()

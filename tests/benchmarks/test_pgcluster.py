@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from pathlib import Path
 
@@ -9,6 +10,17 @@ import asyncpg
 import pytest
 
 from benchmarks import pgcluster
+
+
+async def _tables(url: str) -> int:
+    connection = await asyncpg.connect(url)
+    try:
+        count: int = await connection.fetchval(
+            "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'"
+        )
+        return count
+    finally:
+        await connection.close()
 
 
 def _listening(port: int) -> bool:
@@ -34,6 +46,8 @@ def test_a_cluster_starts_on_a_free_port_and_is_removed_when_stopped(
         assert cluster.running and _listening(cluster.port)
         assert cluster.port != pg_cluster.port
         assert cluster.url("x") == f"postgresql://postgres@127.0.0.1:{cluster.port}/x"
+        assert cluster.create_database("bench") == cluster.url("bench")
+        assert asyncio.run(_tables(cluster.url("bench"))) == 0
     finally:
         cluster.stop()
     assert not cluster.directory.exists() and not _listening(cluster.port)

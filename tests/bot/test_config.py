@@ -23,8 +23,8 @@ def no_user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Point the user directories into tmp_path so a real user config is never read."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config-home"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data-home"))
-    for name in ("HOSHI_CONFIG", "HOSHI_DB", "TELEGRAM_API_BASE_URL", "TELEGRAM_TOKEN",
-                 "DISCORD_TOKEN"):  # fmt: skip
+    for name in ("HOSHI_CONFIG", "HOSHI_DB", "HOSHI_DATABASE_URL", "TELEGRAM_API_BASE_URL",
+                 "TELEGRAM_TOKEN", "DISCORD_TOKEN"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
 
 
@@ -220,3 +220,43 @@ def test_web_config_errors(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(write(tmp_path, text), env={})
     assert message in str(caught.value)
+
+
+def test_the_database_section_names_a_postgresql_database(tmp_path: Path) -> None:
+    path = write(tmp_path, '[database]\nurl = "postgresql://hoshi@db.example/clubs"\n')
+    config = load_config(path, env={})
+    assert config.database_url == "postgresql://hoshi@db.example/clubs"
+    assert config.database == "postgresql://hoshi@db.example/clubs"  # a URL, never a Path
+    assert load_config(write(tmp_path, ""), env={}).database == config.db_path  # SQLite
+
+
+def test_the_database_url_may_come_from_the_environment(tmp_path: Path) -> None:
+    url = "postgresql://hoshi:s3cret@db.example/clubs"
+    assert load_config(env={"HOSHI_DATABASE_URL": url}).database == url
+    assert load_config(env={"HOSHI_DB": url}).database == url
+    assert load_config(env={"HOSHI_DB": "~/x.sqlite"}).database == Path("~/x.sqlite").expanduser()
+    with pytest.raises(ConfigError, match="HOSHI_DATABASE_URL must be a PostgreSQL URL like"):
+        load_config(env={"HOSHI_DATABASE_URL": "mysql://x"})
+
+
+@pytest.mark.parametrize("value", ["'club.sqlite'", "'mysql://u:s3cret@h/db'", "5"])
+def test_a_database_url_that_is_not_postgresql_is_refused_without_its_value(
+    tmp_path: Path, value: str
+) -> None:
+    path = write(tmp_path, f"[database]\nurl = {value}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, env={})
+    assert str(caught.value) == (
+        f"{path}: [database] url must be a PostgreSQL URL like "
+        "postgresql://hoshi@127.0.0.1:5432/hoshi"
+    )
+    assert "s3cret" not in str(caught.value)
+
+
+def test_the_db_option_keeps_a_url_as_text() -> None:
+    from bot.cli.common import db_target, shown
+
+    assert db_target("postgresql://u:pw@h/db") == "postgresql://u:pw@h/db"
+    assert db_target("club.sqlite") == Path("club.sqlite")
+    assert shown("postgresql://u:pw@h/db") == "postgresql://u@h/db"
+    assert shown(Path("club.sqlite")) == "club.sqlite"

@@ -41,6 +41,9 @@ REVIEWED = {
     # (module, function, name): why it may be formatted into SQL
     ("storage/db.py", "_connect", "synchronous"): "open_db refuses anything but NORMAL or FULL",
     ("storage/migrate.py", "apply", "script"): "the packaged migration files, and an int version",
+    ("storage/migrate.py", "apply_pg", "statement"): (
+        "the packaged migration files translated by storage.dialect.migration"
+    ),
     ("storage/tournaments.py", "_create", "names"): (
         "the keys of history.tournament_columns(): a dict literal of fixed column names"
     ),

@@ -81,10 +81,17 @@ class Targets:
             self._urls[key] = await self._pg.create(migrated=False)
         return self._urls[key]
 
+    async def release(self, path: str | os.PathLike[str]) -> None:
+        """Done with ``path`` (closed, never opened again by this test): PostgreSQL may hand
+        its database to the next user at once (a property test opens one per example)."""
+        url = self._urls.pop(os.fspath(path), None)
+        if url is not None and self._pg is not None:
+            await self._pg.release(url)
+
     async def drop(self) -> None:
         if self._pg is not None:
             for url in self._urls.values():
-                await self._pg.drop(url)
+                await self._pg.release(url)
         self._urls.clear()
 
 
@@ -115,6 +122,12 @@ def targets(backend: str) -> Targets:
     """This test's :class:`Targets`."""
     assert _current is not None
     return _current
+
+
+async def release_target(path: str | os.PathLike[str]) -> None:
+    """The current test is done with the database at ``path`` (see :meth:`Targets.release`)."""
+    if _current is not None:
+        await _current.release(path)
 
 
 async def target_of(path: str | os.PathLike[str]) -> str | os.PathLike[str]:

@@ -39,7 +39,7 @@ from storage import (
 )
 from storage.clubs import create_club
 from storage.errors import Refused
-from tests.storage.conftest import FakeClock, open_test_db
+from tests.storage.conftest import FakeClock, open_test_db, release_target
 
 ORGANISER = "console"
 HOUR = TimeControl.parse("60m 3x30s japanese")
@@ -181,6 +181,7 @@ async def _entered(path: Path, order: list[int]) -> dict[str, object]:
         return await projections(db, club)
     finally:
         await db.close()
+        await release_target(path)  # a property test's example: the next one may reuse it
 
 
 async def test_the_order_of_entry_does_not_change_any_projection(tmp_path: Path) -> None:
@@ -384,3 +385,4 @@ async def test_writes_keep_the_projections_a_full_replay_would_build(
         await _stored_equals_replay(db, club)
     finally:
         await db.close()
+        await release_target(base / "club.db")

@@ -270,3 +270,18 @@ async def test_sqlite_listening_never_calls_back(tmp_path: Path) -> None:
         assert heard == []
     finally:
         await db.close()
+
+
+async def test_a_read_ahead_lets_the_transactions_other_statements_run(db: Database) -> None:
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE numbers (n INTEGER)")
+        await tx.executemany("INSERT INTO numbers VALUES (?)", [(i,) for i in range(10)])
+        seen: list[tuple[int, ...]] = []
+        async for rows in tx.chunks("SELECT n FROM numbers ORDER BY n", (), 4, prefetch=True):
+            seen += rows
+            assert await tx.fetchone("SELECT COUNT(*) FROM numbers") == (10,)
+        assert seen == [(i,) for i in range(10)]
+        async for _ in tx.chunks("SELECT n FROM numbers", (), 2, prefetch=True):
+            break  # left early: the transaction goes on
+        await tx.execute("INSERT INTO numbers VALUES (10)")
+    assert await db.fetchone("SELECT COUNT(*) FROM numbers") == (11,)

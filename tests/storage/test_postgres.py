@@ -27,7 +27,7 @@ async def url(pg_databases: PgDatabases) -> AsyncIterator[str]:
     try:
         yield made
     finally:
-        await pg_databases.drop(made)
+        await pg_databases.release(made)
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from bot.adapters.console import run_console
 from bot.config import Config
 from engine.ranks import Rank
 from engine.types import Result
-from storage import transfer
+from storage import Database, transfer
 from storage.errors import Refused
-from tests.storage.conftest import KOMI, LOG_TABLES, FakeClock, dump
+from tests.storage.conftest import KOMI, LOG_TABLES, FakeClock, Targets, dump
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -62,11 +62,14 @@ async def source_path(tmp_path: Path) -> Path:
     return await clubs_database(tmp_path)
 
 
-async def test_a_copy_holds_the_same_log_and_rates_the_same(
-    source_path: Path, tmp_path: Path
+async def test_a_copy_holds_the_same_log_and_rates_the_same_and_comes_back(
+    source_path: Path, tmp_path: Path, targets: Targets
 ) -> None:
+    """SQLite to this backend, and from there to a new SQLite file: the same log, the same
+    ratings, and each copy goes on writing after the copied positions."""
     source = await storage.open_db(source_path)
-    target = await storage.open_db(tmp_path / "copy.sqlite")
+    target = await storage.open_db(await targets.of(tmp_path / "copy.sqlite"))
+    back = await storage.open_db(tmp_path / "back.sqlite")
     try:
         moved = await transfer.copy_database(source, target)
         assert moved.verified
@@ -75,19 +78,24 @@ async def test_a_copy_holds_the_same_log_and_rates_the_same(
         assert moved.rows["games"] > 0 and moved.rows["events"] > 0
         for club, digest in moved.clubs.items():
             assert digest == await transfer.projection_digest(source, club)
+        returned = await transfer.copy_database(target, back)
+        assert returned.verified and returned.clubs == moved.clubs
         tables = dict.fromkeys(LOG_TABLES, "seq")
-        assert await dump(target, tables) == await dump(source, tables)
+        expected = await dump(source, tables)
+        assert await dump(target, tables) == expected
+        assert await dump(back, tables) == expected
         assert await transfer.log_digest(target) == await transfer.log_digest(source)
-        # the target goes on where the source stopped
-        (first, *_) = await storage.clubs(target)
-        newest = (await target.fetchone("SELECT MAX(seq) FROM log"))[0]
-        added = await storage.register_player(
-            target, first, "Új Játékos", Rank.parse("10k"), date=DAY, actor="console"
-        )
-        assert added.id > newest
+        for copy in (target, back):  # each goes on where the source stopped
+            (first, *_) = await storage.clubs(copy)
+            newest = (await copy.fetchone("SELECT MAX(seq) FROM log"))[0]
+            added = await storage.register_player(
+                copy, first, "Új Játékos", Rank.parse("10k"), date=DAY, actor="console"
+            )
+            assert added.id == newest + 1
     finally:
         await source.close()
         await target.close()
+        await back.close()
 
 
 def transfer_log_size(path: Path) -> int:
@@ -96,13 +104,12 @@ def transfer_log_size(path: Path) -> int:
 
 
 async def test_a_database_that_holds_a_log_is_refused_and_left_alone(
-    source_path: Path, tmp_path: Path
+    source_path: Path, tmp_path: Path, targets: Targets
 ) -> None:
-    (tmp_path / "other").mkdir()
-    other = await clubs_database(tmp_path / "other")
     source = await storage.open_db(source_path)
-    target = await storage.open_db(other)
+    target = await storage.open_db(await targets.of(tmp_path / "copy.sqlite"))
     try:
+        await transfer.copy_database(source, target)
         before = await transfer.log_digest(target)
         with pytest.raises(Refused, match=r"already holds \d+ log entries"):
             await transfer.copy_database(source, target)
@@ -113,13 +120,13 @@ async def test_a_database_that_holds_a_log_is_refused_and_left_alone(
 
 
 async def test_ratings_that_differ_on_the_target_are_reported(
-    source_path: Path, tmp_path: Path
+    source_path: Path, tmp_path: Path, targets: Targets
 ) -> None:
     """The digests are compared for real: a target that rates with one system fewer (another
     hoshi) does not pass as verified."""
     source = await storage.open_db(source_path)
     fewer = {k: v for k, v in source.projections.systems.items() if k != "gor"}
-    target = await storage.open_db(tmp_path / "copy.sqlite", systems=fewer)
+    target = await storage.open_db(await targets.of(tmp_path / "copy.sqlite"), systems=fewer)
     try:
         moved = await transfer.copy_database(source, target)
         assert not moved.verified
@@ -129,10 +136,8 @@ async def test_ratings_that_differ_on_the_target_are_reported(
         await target.close()
 
 
-def test_every_column_of_every_log_table_is_copied(tmp_path: Path, source_path: Path) -> None:
+async def test_every_column_of_every_log_table_is_copied(db: Database) -> None:
     """A migration that adds a column to a log table must add it to transfer.LOG_TABLES."""
-    with sqlite3.connect(source_path) as con:
-        for table, columns in transfer.LOG_TABLES:
-            schema = [row[1] for row in con.execute(f"PRAGMA table_info({table})")]
-            assert sorted(schema) == sorted(columns), table
+    for table, columns in transfer.LOG_TABLES:
+        assert sorted(await db.columns(table)) == sorted(columns), table
     assert [t for t, _ in transfer.LOG_TABLES if t != "deliveries"] == list(LOG_TABLES)

@@ -176,3 +176,29 @@ def test_tournament_flags_on_a_csv_table_are_refused(hoshi, tmp_path: Path) -> N
     code, _, err = hoshi("import", str(tmp_path / "p.csv"), "--db", db, "--C", "25", "--finalise")
     assert code == 2 and err.startswith("hoshi: --C, --finalise are for tournament files")
     assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_a_club_in_postgresql_by_url(hoshi, pg_databases, tmp_path: Path) -> None:
+    """``--db postgresql://…``: the same commands on a PostgreSQL database (a URL is never a
+    path: nothing is created on disk for it)."""
+    import asyncio
+
+    url = asyncio.run(pg_databases.create())
+    try:
+        (tmp_path / "p.csv").write_text(PLAYERS, encoding="utf-8")
+        assert hoshi("import", str(tmp_path / "p.csv"), "--db", url)[0] == 0
+        code, out, _ = hoshi("export", "--db", url)
+        assert code == 0 and "Nagy Péter" in out
+        assert not (tmp_path / "postgresql:").exists()
+    finally:
+        asyncio.run(pg_databases.drop(url))
+
+
+def test_an_unreachable_database_is_named_without_its_password(hoshi) -> None:
+    from benchmarks.pgcluster import free_port
+
+    port = free_port()
+    code, out, err = hoshi("export", "--db", f"postgresql://hoshi:s3cret@127.0.0.1:{port}/club")
+    assert (code, out) == (2, "")
+    assert f"cannot open the database postgresql://hoshi@127.0.0.1:{port}/club: " in err
+    assert "s3cret" not in err
