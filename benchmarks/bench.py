@@ -44,6 +44,7 @@ phase) and for the whole run.
 from __future__ import annotations
 
 import asyncio
+import calendar
 import datetime as dt
 import gc
 import hashlib
@@ -111,9 +112,9 @@ FULL_START_LIMIT = 100_000
 """Above this many games the fresh-process start without a snapshot (a whole replay, about
 a minute at 1M) is skipped."""
 
-TAIL_DAY = dt.date(2030, 2, 15)  # after the finalise phase's tournament (February 1–3)
-START_DAY = dt.date(2030, 3, 1)
-WRITERS_DAY = dt.date(2030, 3, 2)
+TAIL_START = dt.date(2030, 2, 5)  # a Tuesday after the finalise phase's tournament (Feb 1–3)
+TAIL_NIGHT = 250
+"""Games of one club night in the tail (the federation's size plays a few hundred a week)."""
 
 
 # --- measuring ---------------------------------------------------------------------------
@@ -783,7 +784,8 @@ async def _run(
         result["start_to_first_write_s"] = result["start"]["snapshot"]["spawn_to_write_s"]
         if options.writers > 0:
             say(f"{options.writers} processes appending at once …")
-            result["writers"] = await writers_phase(db, here, club, options, phases)
+            day = dt.date.fromisoformat(result["start"]["day"])
+            result["writers"] = await writers_phase(db, here, club, day, options, phases)
             result["writers_ratio"] = result["writers"]["ratio"]
     finally:
         await db.close()
@@ -817,17 +819,39 @@ async def snapshot(db: Database, club: int) -> dict[str, Any]:
     return {"seq": int(row[0]), "returned": seq, "mb": int(row[1]) / 1e6}
 
 
-async def _tail(db: Database, club: int, sampler: Sampler, n: int) -> None:
-    """``n`` club games appended in batches of 1,000 (a transaction each), on :data:`TAIL_DAY`."""
+async def _tail(db: Database, club: int, sampler: Sampler, n: int) -> dt.date:
+    """``n`` club games appended as the club plays them: club nights on Tuesdays and
+    Thursdays from :data:`TAIL_START`, :data:`TAIL_NIGHT` games each (one transaction a
+    night, ``storage.record_games``), each night's end (Tensuusei), and at each month's turn
+    the MGSZ club period closed and the PSG month ended, as the scheduler does. Returns the
+    day after the last night (the day later writes are made on)."""
     rng = random.Random(13)
+    day = TAIL_START
+    month = (day.year, day.month)
     while n > 0:
-        batch = []
-        for _ in range(min(n, 1000)):
+        if (day.year, day.month) != month:
+            year, number = month
+            last = calendar.monthrange(year, number)[1]
+            period = Tournament(
+                0,
+                f"Club games {year:04d}-{number:02d}",
+                dt.date(year, number, 1),
+                dt.date(year, number, last),
+                rounds=1,
+            )
+            await storage.close_period(db, club, period)
+            await storage.end_month(db, club, year, number)
+            month = (day.year, day.month)
+        night = []
+        for _ in range(min(n, TAIL_NIGHT)):
             (a, _), (b, _) = sampler.pair()
             result = Result.BLACK if rng.random() < 0.5 else Result.WHITE
-            batch.append(storage.new_game(a, b, result, stones=0, komi=6, date=TAIL_DAY))
-        await storage.record_games(db, club, batch, actor=ORGANISER)
-        n -= len(batch)
+            night.append(storage.new_game(a, b, result, stones=0, komi=6, date=day))
+        await storage.record_games(db, club, night, actor=ORGANISER)
+        await storage.end_day(db, club, day)
+        n -= len(night)
+        day += dt.timedelta(days=2 if day.weekday() == 1 else 5)  # Tuesday → Thursday → …
+    return day
 
 
 async def starts(
@@ -844,7 +868,8 @@ async def starts(
     :data:`FULL_START_LIMIT` games) with no snapshot at all — the whole log replayed."""
     found: dict[str, Any] = {"tail_games": options.tail}
     with phases.phase(f"tail ({options.tail:,} games appended)"):
-        await _tail(db, club, sampler, options.tail)
+        day = await _tail(db, club, sampler, options.tail)
+    found["day"] = day.isoformat()
     newest = await db.fetchone("SELECT MAX(seq) FROM snapshots WHERE club = ?", (club,))
     since = newest[0] if newest and newest[0] is not None else 0
     behind = await db.fetchone(
@@ -856,12 +881,12 @@ async def starts(
     )
     (a, _), (b, _) = sampler.pair()
     with phases.phase("start from snapshot (fresh process)"):
-        found["snapshot"] = await start(here.target, club, a, b, START_DAY, verify=verify_start)
+        found["snapshot"] = await start(here.target, club, a, b, day, verify=verify_start)
     if games <= FULL_START_LIMIT:
         async with db.transaction() as tx:
             await tx.execute("DELETE FROM snapshots WHERE club = ?", (club,))
         with phases.phase("start, full replay (fresh process)"):
-            found["replay"] = await start(here.target, club, b, a, START_DAY, verify=verify_start)
+            found["replay"] = await start(here.target, club, b, a, day, verify=verify_start)
         await storage.snapshot_club(db, club)  # the writers start as a bot would
     return found
 
@@ -872,7 +897,7 @@ federation's)."""
 
 
 async def writers_phase(
-    db: Database, here: Place, club: int, options: Options, phases: Phases
+    db: Database, here: Place, club: int, day: dt.date, options: Options, phases: Phases
 ) -> dict[str, Any]:
     """Result appends from separate processes (benchmarks.writers), the same number of games
     in every setup: one process, then ``options.writers`` processes at once — first all on
@@ -883,11 +908,11 @@ async def writers_phase(
     found: dict[str, Any] = {}
     with phases.phase("one writer process"):
         found["one"] = await writers(
-            db, here.target, [club], n * each, WRITERS_DAY, run="one", seed=options.seed
+            db, here.target, [club], n * each, day, run="one", seed=options.seed
         )
     with phases.phase(f"{n} writer processes at once, one club"):
         found["many"] = await writers(
-            db, here.target, [club] * n, each, WRITERS_DAY, run="many", seed=options.seed
+            db, here.target, [club] * n, each, day, run="many", seed=options.seed
         )
     own = []
     for i in range(n):
@@ -896,11 +921,11 @@ async def writers_phase(
         own.append(small)
     with phases.phase("one writer process, a small club"):
         found["one_small"] = await writers(
-            db, here.target, own[:1], n * each, WRITERS_DAY, run="one-small", seed=options.seed
+            db, here.target, own[:1], n * each, day, run="one-small", seed=options.seed
         )
     with phases.phase(f"{n} writer processes at once, a club each"):
         found["many_clubs"] = await writers(
-            db, here.target, own, each, WRITERS_DAY, run="many-clubs", seed=options.seed
+            db, here.target, own, each, day, run="many-clubs", seed=options.seed
         )
     one, one_small = found["one"]["games_per_s"], found["one_small"]["games_per_s"]
     found["ratio"] = found["many"]["games_per_s"] / one if one else 0.0

@@ -63,7 +63,7 @@ async def _tail(db: Database, club: int, players: list[int], n: int) -> None:
                 Result.WHITE if i % 3 else Result.BLACK,
                 stones=0,
                 komi=6,
-                date=bench.TAIL_DAY,
+                date=bench.TAIL_START,
             )
             for i in range(n)
         ],
