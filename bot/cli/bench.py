@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,11 @@ def run(args: argparse.Namespace) -> int:
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
+
+    def stopped(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)  # unwinds: a throw-away cluster is stopped and removed
+
+    signal.signal(signal.SIGTERM, stopped)
 
     if args.db_url is not None and args.backend != "postgresql":
         print(

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -116,3 +118,44 @@ def test_no_postgresql_binaries_say_what_to_install(
     err = capsys.readouterr().err
     assert "no PostgreSQL to measure: PostgreSQL binary 'initdb' not found" in err
     assert "--db-url" in err
+
+
+def test_a_terminated_bench_stops_its_postgresql_cluster() -> None:
+    """``kill`` (SIGTERM) in the middle of a run: the throw-away cluster it started is stopped
+    and its directory removed (pgcluster's exit handler runs)."""
+    from benchmarks import pgcluster
+
+    try:
+        pgcluster.find_binaries()
+    except pgcluster.Unavailable as error:
+        pytest.skip(str(error))
+    # not under tmp_path: the postgres user must be able to enter every directory above it
+    clusters = Path(tempfile.mkdtemp(prefix="hoshi-bench-test-"))
+    clusters.chmod(0o755)
+    command = [sys.executable, "-m", "bot", "bench", "--games", "2000"]
+    command += ["--backend", "postgresql", "--dir", str(clusters), "--no-telegram"]
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stderr is not None
+    try:
+        said = []
+        for line in process.stderr:  # until the cluster is up and the load has begun
+            said.append(line)
+            if line.startswith("load:"):
+                break
+        started = [d for d in clusters.iterdir() if d.name.startswith("hoshi-pg-")]
+        assert len(started) == 1, said
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 128 + signal.SIGTERM
+        assert not started[0].exists()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stderr.close()
+        shutil.rmtree(clusters, ignore_errors=True)
