@@ -44,7 +44,6 @@ phase) and for the whole run.
 from __future__ import annotations
 
 import asyncio
-import calendar
 import datetime as dt
 import gc
 import hashlib
@@ -66,7 +65,8 @@ from typing import Any
 import storage
 from benchmarks import backends
 from benchmarks.backends import Place
-from benchmarks.federation import START, Shape, federation
+from benchmarks.federation import CLUB_TIME, START, Shape, federation
+from benchmarks.federation import _period as month_period
 from benchmarks.start import ledger_digest, start
 from benchmarks.writers import writers
 from bot.config import Config
@@ -113,8 +113,10 @@ FULL_START_LIMIT = 100_000
 a minute at 1M) is skipped."""
 
 TAIL_START = dt.date(2030, 2, 5)  # a Tuesday after the finalise phase's tournament (Feb 1–3)
-TAIL_NIGHT = 250
-"""Games of one club night in the tail (the federation's size plays a few hundred a week)."""
+TAIL_NIGHT = 50
+"""Games of one club night in the tail: about 400 club games a month, as a federation of a
+million games plays (an open MGSZ period of thousands of games makes each append refresh every
+held player's card, each over every held game)."""
 
 
 # --- measuring ---------------------------------------------------------------------------
@@ -826,27 +828,22 @@ async def _tail(db: Database, club: int, sampler: Sampler, n: int) -> dt.date:
     the MGSZ club period closed and the PSG month ended, as the scheduler does. Returns the
     day after the last night (the day later writes are made on)."""
     rng = random.Random(13)
+    club_time = TimeControl.parse(CLUB_TIME)
     day = TAIL_START
     month = (day.year, day.month)
     while n > 0:
         if (day.year, day.month) != month:
             year, number = month
-            last = calendar.monthrange(year, number)[1]
-            period = Tournament(
-                0,
-                f"Club games {year:04d}-{number:02d}",
-                dt.date(year, number, 1),
-                dt.date(year, number, last),
-                rounds=1,
-            )
-            await storage.close_period(db, club, period)
+            await storage.close_period(db, club, month_period(year, number))
             await storage.end_month(db, club, year, number)
             month = (day.year, day.month)
         night = []
         for _ in range(min(n, TAIL_NIGHT)):
             (a, _), (b, _) = sampler.pair()
             result = Result.BLACK if rng.random() < 0.5 else Result.WHITE
-            night.append(storage.new_game(a, b, result, stones=0, komi=6, date=day))
+            night.append(
+                storage.new_game(a, b, result, stones=0, komi=6, date=day, time=club_time)
+            )
         await storage.record_games(db, club, night, actor=ORGANISER)
         await storage.end_day(db, club, day)
         n -= len(night)
