@@ -169,8 +169,10 @@ class Scheduler:
 
         from storage import backup
 
-        settings, path = self.core.config.backup, self.db.path
-        if not self.timers or settings.keep <= 0 or path == ":memory:":
+        settings, path = self.core.config.backup, self.db.target
+        if not self.timers or settings.keep <= 0 or self.db.dialect != "sqlite":
+            return  # PostgreSQL: the server's own backups (pg_dump), README "Backups"
+        if path == ":memory:":
             return
         local = now.astimezone(ZoneInfo(self.core.config.timezone))
         due = dt.datetime.combine(local.date(), dt.time(settings.hour), tzinfo=local.tzinfo)

@@ -92,6 +92,7 @@ from storage.records import (
     Undone,
 )
 from storage.settings import ClubSettings
+from storage.snapshots import snapshot_club
 from storage.tournaments import (
     ImportResult,
     add_entry,
@@ -198,6 +199,7 @@ __all__ = [
     "replay_club",
     "same_games",
     "set_setting",
+    "snapshot_club",
     "standings",
     "suspend_verification",
     "tournament",

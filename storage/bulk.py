@@ -57,7 +57,14 @@ from storage.players import (
     load_players,
     player_row,
 )
-from storage.projections import ClubWrite, club_write, ledgers_for, replay_club
+from storage.projections import (
+    ClubWrite,
+    club_write,
+    last_club_seq,
+    ledgers_for,
+    record_rewrite,
+    replay_club,
+)
 from storage.records import NewPlayer, Player
 from storage.tournaments import _problems as tournament_problems
 
@@ -502,6 +509,9 @@ async def bulk_load(
                     await _apply(write, tx, applied)
             else:
                 await loader.insert(tx, chunk, events=False)
+                # appended anywhere in the calendar without a fold: no snapshot, and no other
+                # process's ledgers, folded before it may be resumed past it
+                await record_rewrite(tx, cid, await last_club_seq(tx, cid), (0, 0))
         if progress is not None:
             progress("load", loader.number)
     result = loader.result

@@ -9,6 +9,7 @@ write is the same memo a read outside sees). Storage reaches it as ``db.projecti
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
     from storage.projections import ClubLedgers
 
 SystemFactory = Callable[[], RatingSystem]
+
+SNAPSHOT_EVERY = 20_000
+"""Log entries after a club's newest snapshot at which a new one is written (storage.snapshots)."""
 
 
 class Projections:
@@ -31,6 +35,18 @@ class Projections:
         self.memo: dict[Hashable, Any] = {}
         """Read data derived from the log, kept with the log position it was read at
         (storage.memo)."""
+        self.snapshot_every = SNAPSHOT_EVERY
+        """Write a club's snapshot in the background once its ledgers are this many log
+        entries past its newest one (storage.snapshots; 0: never)."""
+        self.snapshot_seq: dict[int, int] = {}
+        """Each club's newest snapshot known to this process (its log position)."""
+        self.snapshot_tasks: dict[int, asyncio.Task[None]] = {}
+        """The background snapshot being written, per club."""
+        self.watched = False
+        """Whether the background snapshots follow this database's commits."""
+        self.full_folds = 0
+        """How many times a club's ledgers were built by replaying its whole log (a replay on
+        first use, a rebuild when the stored projections differed)."""
 
     @property
     def systems(self) -> Mapping[str, SystemFactory]:
@@ -41,9 +57,13 @@ class Projections:
         return self._systems
 
     def clear(self) -> None:
-        """Forget every ledger and memo (the database closed)."""
+        """Forget every ledger and memo (the database closed); stop background snapshots."""
         self.ledgers.clear()
         self.memo.clear()
+        for task in self.snapshot_tasks.values():
+            task.cancel()
+        self.snapshot_tasks.clear()
+        self.snapshot_seq.clear()
 
 
 def of(reader: object) -> Projections | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Collection, Iterable
 from typing import Any
 
 from engine import calendar
@@ -492,9 +492,11 @@ class _Registrations:
     (engine.calendar.registration_key).
     """
 
-    def __init__(self, others: list[tuple[Key, Any, Any]]) -> None:
+    def __init__(self, others: list[tuple[Key, Any, Any]], folded: Collection[int] = ()) -> None:
         self.waiting: dict[int, Registered] = {
-            data.player: data for _, kind, data in others if kind is Registered
+            data.player: data
+            for _, kind, data in others
+            if kind is Registered and data.player not in folded
         }
 
     def before(self, event: Event, out: list[tuple[Key, Event]]) -> None:
@@ -521,7 +523,13 @@ class _Registrations:
 
 
 async def club_events(
-    tx: Transaction, club: int, overlay: Overlay, *, chunk: int = CHUNK
+    tx: Transaction,
+    club: int,
+    overlay: Overlay,
+    *,
+    chunk: int = CHUNK,
+    after: Key | None = None,
+    registered: Collection[int] = (),
 ) -> AsyncIterator[list[tuple[Key, Event]]]:
     """The club's engine history in calendar order, as lists of ``(key, event)``.
 
@@ -530,13 +538,22 @@ async def club_events(
     is merged with everything else — registrations, organiser and scheduler events, finalised
     tournaments (rated at their end date), confirmed and corrected games — sorted in memory
     (a small part of the log); the next chunk of rows is fetched while this one becomes events.
+
+    The tail after a place already folded (ledgers resumed from a snapshot, or brought up to
+    date after another process wrote): ``after`` yields only the events with a key after it,
+    the game scan starting at its day; ``registered`` are the players whose registration was
+    folded already (at its own date or just before their first fact: :class:`_Registrations`),
+    never folded again. Any other registration still waits for its date or its player's first
+    fact, as in the whole history.
     """
     others = await _others(tx, club, overlay)
+    registrations = _Registrations(others, registered)
+    if after is not None:
+        others = [item for item in others if item[0] > after]
     next_other = 0
     games = _Games(overlay)
     order = [data.id for _, kind, data in others if kind is _TOURNAMENT]
     tournaments = _Tournaments(tx, overlay, games, order)
-    registrations = _Registrations(others)
     moments: dict[str, int] = {}
     make = games.game
     corrected = overlay.corrections.keys()
@@ -550,8 +567,16 @@ async def club_events(
         registrations.before(event, out)
         out.append((item[0], event))
 
-    sql = f"SELECT {GAME_SELECT} FROM games WHERE {_CLUB_GAMES} ORDER BY date, seq"
-    async for rows in tx.chunks(sql, (club,), chunk, prefetch=True):
+    start: Key = (-1, -1) if after is None else after
+    if start[0] <= 0:  # the whole history
+        sql = f"SELECT {GAME_SELECT} FROM games WHERE {_CLUB_GAMES} ORDER BY date, seq"
+        params: tuple[Any, ...] = (club,)
+    else:  # the same index, from the day of ``after`` on
+        sql = (
+            f"SELECT {GAME_SELECT} FROM games WHERE {_CLUB_GAMES} AND date >= ? ORDER BY date, seq"
+        )
+        params = (club, calendar.day_of(start[0]).isoformat())
+    async for rows in tx.chunks(sql, params, chunk, prefetch=True):
         batch: list[tuple[Key, Event]] = []
         for row in rows:
             seq = row[0]
@@ -561,6 +586,8 @@ async def club_events(
             if at is None:
                 at = moments[row[4]] = calendar.moment(games.date(row[4]), FACTS)
             key = (at, seq)
+            if key <= start:  # folded already (the tail after ``after``)
+                continue
             while next_other < len(others) and others[next_other][0] < key:
                 await emit(others[next_other], batch)
                 next_other += 1

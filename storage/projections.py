@@ -15,6 +15,12 @@ never in the order of entry:
   the same transaction, rewriting the rating history only from the first day it touches
   (:meth:`ClubWrite.rebuild`, :func:`replay_club`).
 
+Ledgers folded up to some log position — a snapshot (storage.snapshots), or this process's
+own ledgers after another process appended — are brought up to the log end by folding only the
+tail of the calendar after the last place they folded (:func:`resumed`), unless a rewrite of
+the past made since (the ``rewrites`` table, written by every :func:`rebuild`) reached that
+place: then the log is replayed.
+
 Both paths give byte-identical tables. The club's *current* system is strict: an event it
 rejects (``EngineError``) aborts the transaction, and the ledgers are left as they were. The
 other systems are tolerant: an event one of them rejects is skipped there and listed in
@@ -81,6 +87,9 @@ class ClubLedgers:
     cards: dict[str, dict[int, str]] = field(default_factory=dict)
     rejected: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     captured: list[Change] = field(default_factory=list)
+    registered: set[int] = field(default_factory=set)
+    """The players whose registration is folded in (at its date, or just before their first
+    fact): a fold of the tail after ``last_key`` must not fold it again."""
 
     def order(self) -> list[str]:
         """System keys with the current one first (it validates before anything changes)."""
@@ -161,7 +170,7 @@ async def fold(
     """
     folded = await overlay.load(tx, club)
     current = await settings.current_system(tx, club)
-    with _collector_paused():
+    with collector_paused():
         return await _fold(
             db,
             tx,
@@ -178,7 +187,7 @@ async def fold(
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused for a replay.
 
     A replay makes millions of small objects and keeps most of them (the ledgers); the
@@ -216,9 +225,12 @@ async def _fold(
     done = 0
     rows: list[tuple[Any, ...]] = []
     last = ledgers.last_key
+    registered = ledgers.registered
     async for batch in club_events(tx, club, folded):
         for at, event in batch:
             position = at[1]
+            if type(event) is Registered:
+                registered.add(event.player)
             for key, system, rejected in order:
                 try:
                     changes = system.apply(seen_by(key, event))
@@ -319,6 +331,7 @@ async def rebuild(
     )
     if index is not None:
         await tx.execute(index)
+    await record_rewrite(tx, club, ledgers.last_seq, since)
     rows = []
     for key, cards in all_cards(ledgers).items():
         texts = ledgers.cards[key] = {}
@@ -329,6 +342,29 @@ async def rebuild(
     await _save_projection_state(tx, ledgers)
     _cache(db, tx, ledgers)
     return ledgers
+
+
+async def record_rewrite(tx: Transaction, club: int, seq: int, since: Key) -> None:
+    """Note that the write whose last log entry is ``seq`` rewrote the club's calendar from
+    ``since`` on (the ``rewrites`` table): ledgers folded up to an earlier entry and a place
+    at or after ``since`` — a snapshot, another process's — can no longer be resumed."""
+    moment, position = max(since, (0, 0))
+    await tx.execute(
+        "INSERT INTO rewrites (club, seq, moment, position) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
+        (club, seq, moment, position),
+    )
+
+
+async def rewritten(tx: Transaction, club: int, seq: int, key: Key) -> bool:
+    """Whether a rewrite after log entry ``seq`` reached calendar key ``key`` or earlier."""
+    moment, position = key
+    row = await tx.fetchone(
+        "SELECT 1 FROM rewrites WHERE club = ? AND seq > ? "
+        "AND (moment < ? OR (moment = ? AND position <= ?)) LIMIT 1",
+        (club, seq, moment, moment, position),
+    )
+    return row is not None
 
 
 BIG_CLUB_GAMES = 50_000
@@ -359,34 +395,134 @@ def _drop(db: Database, ledgers: ClubLedgers) -> None:
 
 
 async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
-    """The club's ledgers: cached, or replayed from the log on first use.
+    """The club's ledgers: cached, brought up to the log end, or built on first use.
 
-    On first use the projections are checked against the replay (same last entry, same
-    systems, same cards) and rebuilt when they differ — after an upgrade of the engine, or
-    when another process wrote the log.
+    * Cached and current: as they are.
+    * Cached but behind the log (another process wrote): the new entries' tail is folded in
+      (:func:`resumed`) — unless a rewrite of the past reached what they had folded, then
+      as if not cached.
+    * Not cached (a process start): the newest valid snapshot (storage.snapshots) and the
+      tail after it, else a replay of the whole log; either is checked against the stored
+      projections (same last entry, same systems, same cards) and the projections are
+      rebuilt when they differ — after an upgrade of the engine, say (:func:`adopt`).
     """
+    from storage import snapshots  # imports this module: bound at first use
+
     await tx.lock(club)
     last = await last_club_seq(tx, club)
     if last == 0:
         raise NotFound(Msg("there is no club {club}", club=club))
+    snapshots.watch(db)
     cached = db.projections.ledgers.get(club)
-    if cached is not None and cached.last_seq == last:
-        return cached
+    if cached is not None:
+        if cached.last_seq == last:
+            return cached
+        if cached.fingerprint == fingerprint(db.projections.systems):
+            tx.on_rollback(lambda: _drop(db, cached))
+            try:
+                caught_up = await resumed(db, tx, cached)
+            except BaseException:
+                _drop(db, cached)
+                raise
+            if caught_up is not None:
+                return caught_up
+        _drop(db, cached)  # a rewrite reached them: an older snapshot may still serve
+    base = await snapshots.newest_valid(tx, club, db.projections.systems)
+    if base is not None:
+        caught_up = await resumed(db, tx, base)
+        if caught_up is not None:
+            return await adopt(db, tx, caught_up, carded=True)
+    db.projections.full_folds += 1
     return await adopt(db, tx, await fold(db, tx, club))
 
 
-async def adopt(db: Database, tx: Transaction, ledgers: ClubLedgers) -> ClubLedgers:
+TRACKED_EVENTS = 256
+"""A tail up to this long refreshes only the cards its events changed; a longer one every card
+(:func:`resumed`)."""
+
+
+async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedgers | None:
+    """``base`` (changed in place) brought up to the end of the club's log: every event of the
+    calendar after ``base.last_key`` folded in, in calendar order, as a whole replay would
+    (storage.history.club_events with ``after``). ``None``, and ``base`` untouched, when a
+    rewrite made after ``base.last_seq`` reached ``base.last_key`` or earlier (a backdated
+    result, a void, a correction …): only a replay gives the right ledgers then.
+
+    Also refreshed: the club's current system (it may have switched), ``rejected``,
+    ``last_seq``, ``last_key`` and the cards of every player the tail touched (every player
+    after a club-wide event, or a tail of more than :data:`TRACKED_EVENTS` events: asking
+    each event which cards it changed costs more than working out every card once). Nothing
+    is written: whoever appended the tail wrote the projections.
+    """
+    club = base.club
+    if await rewritten(tx, club, base.last_seq, base.last_key):
+        return None
+    folded = await overlay.load(tx, club)
+    current = await settings.current_system(tx, club)
+    if set(base.systems) != set(db.projections.systems) or current not in base.systems:
+        return None
+    base.current = current
+    base.captured = []
+    order = [(key, base.systems[key], base.rejected.setdefault(key, [])) for key in base.order()]
+    touched: dict[str, set[int] | None] = {key: set() for key in base.systems}
+    count = 0
+    last = base.last_key
+    registered = base.registered
+    with collector_paused():
+        async for batch in club_events(tx, club, folded, after=last, registered=registered):
+            for at, event in batch:
+                if type(event) is Registered:
+                    registered.add(event.player)
+                named = event_players(event)
+                for key, system, rejected in order:
+                    try:
+                        changes = system.apply(seen_by(key, event))
+                    except EngineError as error:
+                        rejected.append((at[1], str(error)))
+                        continue
+                    players = touched[key]
+                    if players is None:
+                        continue
+                    if named is None:  # a club-wide event: every card may have changed
+                        touched[key] = None
+                        continue
+                    players.update(named)
+                    players.update(change.player for change in changes)
+                    players.update(system.lapsed())
+                last = max(last, at)
+                count += 1
+                if count == TRACKED_EVENTS:  # a long tail: every card, once, at the end
+                    touched = dict.fromkeys(touched)
+    base.last_key = last
+    base.last_seq = await last_club_seq(tx, club)
+    for key, system in base.systems.items():
+        kept = base.cards.setdefault(key, {})
+        players = touched[key]
+        for player in sorted(system.players() if players is None else players):
+            with contextlib.suppress(KeyError):  # card(): KeyError for an unknown player
+                kept[player] = card_json(system.card(player))
+    return base
+
+
+async def adopt(
+    db: Database, tx: Transaction, ledgers: ClubLedgers, *, carded: bool = False
+) -> ClubLedgers:
     """Cache freshly replayed ledgers if the stored projections say the same (same last
-    entry, same systems, same cards); otherwise rebuild the projections."""
+    entry, same systems, same cards); otherwise rebuild the projections.
+
+    ``carded``: ``ledgers.cards`` holds every card already (a snapshot's, brought up to date
+    by :func:`resumed`); else they are worked out from the ledgers.
+    """
     club = ledgers.club
     stored = await tx.fetchone(
         "SELECT last_seq, fingerprint FROM projection_state WHERE club = ?", (club,)
     )
     if stored == (ledgers.last_seq, ledgers.fingerprint):
-        ledgers.cards = {
-            key: {player: card_json(card) for player, card in cards.items()}
-            for key, cards in all_cards(ledgers).items()
-        }
+        if not carded:
+            ledgers.cards = {
+                key: {player: card_json(card) for player, card in cards.items()}
+                for key, cards in all_cards(ledgers).items()
+            }
         saved: dict[str, dict[int, str]] = {key: {} for key in ledgers.systems}
         for key, player, text in await tx.fetchall(
             "SELECT system, player, card FROM player_state WHERE club = ?", (club,)
@@ -395,6 +531,7 @@ async def adopt(db: Database, tx: Transaction, ledgers: ClubLedgers) -> ClubLedg
         if saved == ledgers.cards:
             db.projections.ledgers[club] = ledgers
             return ledgers
+    db.projections.full_folds += 1
     return await rebuild(db, tx, club)
 
 
@@ -491,11 +628,13 @@ class ClubWrite:
                 if strict and key == ledgers.current:
                     raise
                 self._dirty()
-                ledgers.rejected.setdefault(key, []).append((seq, str(error)))
+                ledgers.rejected.setdefault(key, []).append((at[1], str(error)))
                 continue
             self._dirty()
             per_system[key] = changes
         ledgers.last_key = at
+        if type(event) is Registered:
+            ledgers.registered.add(event.player)
         rows = [
             change_row(self.club, key, at, idx, change)
             for key in sorted(per_system)

@@ -47,6 +47,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        "both_backends: a storage test that opens its databases itself (open_test_db), "
+        "run on SQLite and PostgreSQL",
+    )
+    config.addinivalue_line(
+        "markers",
         "sqlite_only: a storage test about SQLite files themselves (not run on PostgreSQL)",
     )
 

@@ -334,7 +334,7 @@ def stdin_is_terminal() -> bool:
 async def run_console(
     config: Config,
     *,
-    db_path: Path | None = None,
+    db_path: str | Path | None = None,
     club: str | None = None,
     system: str | None = None,
     echo: bool = True,
@@ -347,8 +347,10 @@ async def run_console(
     With ``clock`` (``--clock``) time stands still until ``/tick`` moves it, and the scheduler
     runs only then; otherwise the scheduler runs on the real clock as ``hoshi run``'s does.
     """
-    path = (db_path or config.db_path).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = db_path or config.database
+    if isinstance(path, Path):
+        path = path.expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
     out = out or sys.stdout
     db = await open_db(path, clock=clock) if clock else await open_db(path)
     scheduler: Scheduler | None = None

@@ -7,7 +7,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from bot.cli.common import config_option, db_option, fail, said
+from bot.cli.common import config_option, database_of, db_option, fail, said, shown
 from bot.i18n import _, _n, translated
 
 
@@ -70,7 +70,9 @@ def _backup(args: argparse.Namespace) -> int:
         return fail(
             _("--keep takes a number of backups of at least 1, not {value}", value=args.keep)
         )
-    source = (args.db or config.db_path).expanduser()
+    source = database_of(args.db, config)
+    if not isinstance(source, Path):
+        return fail(_postgresql_backups(source))
     if not source.exists():
         return fail(_("there is no database at {path}", path=source))
     directory = (args.to or config.backup.directory_for(source)).expanduser()
@@ -102,7 +104,9 @@ def _restore(args: argparse.Namespace) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(said(exc))
-    target = (args.db or config.db_path).expanduser()
+    target = database_of(args.db, config)
+    if not isinstance(target, Path):
+        return fail(_postgresql_backups(target))
     source = args.backup.expanduser()
     try:
         info = backup.check(source)  # before asking anything: a bad file is refused at once
@@ -137,3 +141,13 @@ def _restore(args: argparse.Namespace) -> int:
         )
     )
     return 0
+
+
+def _postgresql_backups(url: str) -> str:
+    """Why ``hoshi backup``/``restore`` refuse a PostgreSQL database, and what to use."""
+    return _(
+        "{database} is a PostgreSQL database: hoshi backup and hoshi restore copy SQLite "
+        "files. Back it up with PostgreSQL's own tools, e.g. {example}",
+        database=shown(url),
+        example=f"pg_dump -Fc -f hoshi.dump {shown(url)}",
+    )

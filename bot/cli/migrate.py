@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.cli.common import fail, said
+from bot.cli.common import fail, said, shown
 from bot.i18n import _, _n, number_text
 
 
@@ -44,13 +44,6 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help=_("the empty database to copy into: an SQLite file or a postgresql:// address"),
     )
     move.set_defaults(run=_migrate)
-
-
-def shown(target: str) -> str:
-    """``target`` as the command prints it: an address without its password."""
-    from storage.db import is_url, without_password
-
-    return without_password(target) if is_url(target) else target
 
 
 def _migrate(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
-from bot.cli.common import config_option, db_option, fail, said
+from bot.cli.common import config_option, database_of, db_option, fail, said
 from bot.i18n import _, _n
 
 
@@ -62,8 +62,8 @@ def _serve(args: argparse.Namespace) -> int:
         if not 0 <= args.port <= 65535:
             return fail(_("--port takes a number from 0 to 65535, not {value}", value=args.port))
         web = replace(web, port=args.port)
-    path = (args.db or config.db_path).expanduser()
-    if not path.exists():
+    path = database_of(args.db, config)
+    if isinstance(path, Path) and not path.exists():
         return fail(_("there is no database at {path}", path=path))
     try:
         return asyncio.run(_serving(path, web))
@@ -77,7 +77,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
 
 
-async def _serving(path: Path, web_config: object) -> int:
+async def _serving(path: str | Path, web_config: object) -> int:
     from bot.web.app import serve
     from bot.web.pages import web_clubs
     from storage import open_db
@@ -112,8 +112,8 @@ def _site(args: argparse.Namespace) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(said(exc))
-    path = (args.db or config.db_path).expanduser()
-    if not path.exists():
+    path = database_of(args.db, config)
+    if isinstance(path, Path) and not path.exists():
         return fail(_("there is no database at {path}", path=path))
     out = args.out.expanduser()
     if out.exists() and not out.is_dir():
@@ -140,7 +140,7 @@ def _site(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _writing(path: Path, out: Path):  # type: ignore[no-untyped-def]
+async def _writing(path: str | Path, out: Path):  # type: ignore[no-untyped-def]
     from bot.web.site import write_site
     from storage import open_db
 

@@ -14,6 +14,7 @@ import storage
 from bot.adapters import console
 from bot.adapters.console import commands, invocation, run_console
 from bot.config import Config
+from tests.conftest import PgDatabases
 
 
 @pytest.fixture(autouse=True)
@@ -276,3 +277,18 @@ async def test_ctrl_d_quits(tmp_path: Path, keys: list[str]) -> None:
     keys.extend(["/top"])
     status, text = await session(tmp_path)
     assert status == 0 and text.endswith("\n")
+
+
+async def test_a_session_on_postgresql(tmp_path: Path, pg_databases: PgDatabases) -> None:
+    """``hoshi console --db postgresql://…``: the same club, kept between sessions."""
+    url = await pg_databases.create()
+    try:
+        script = "/register Nagy Péter 5k 1600\n/register Kiss Anna 5k 1600\n"
+        script += "/result Nagy Péter beat Kiss Anna\n"
+        status, out = await run(tmp_path, script, db_path=url)
+        assert status == 0, out
+        status, out = await run(tmp_path, "/rating Nagy Péter\n", db_path=url)
+        assert status == 0 and "Nagy Péter" in out and "1 game" in out, out
+        assert not (tmp_path / "club.sqlite").exists()
+    finally:
+        await pg_databases.drop(url)

@@ -20,6 +20,7 @@ from bot.scheduler import Scheduler
 from engine.ranks import Rank
 from engine.types import Result
 from storage import backup
+from tests.conftest import PgDatabases
 from tests.reliability.conftest import Clock, make_club
 
 NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
@@ -336,3 +337,37 @@ def test_restore_asks_before_replacing(
     assert main(["restore", str(good), "--db", str(db)]) == 1
     assert "Nothing was changed" in capsys.readouterr().out
     assert db.read_bytes() == before
+
+
+def test_backup_and_restore_of_a_postgresql_database_point_to_pg_dump(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = "postgresql://hoshi:s3cret@db.example.org/clubs"
+    assert main(["backup", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert "is a PostgreSQL database" in err
+    assert "pg_dump -Fc -f hoshi.dump postgresql://hoshi@db.example.org/clubs" in err
+    assert "s3cret" not in err
+    assert main(["restore", "x.sqlite", "--db", url, "--yes"]) == 2
+    assert "pg_dump" in capsys.readouterr().err
+
+
+async def test_no_daily_backup_file_is_written_for_a_postgresql_database(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    """PostgreSQL is backed up by the server's own tools; the daily job writes no file."""
+    url = await pg_databases.create()
+    clock = Clock(dt.datetime(2026, 3, 10, 5, 0, tzinfo=dt.UTC))
+    folder = tmp_path / "backups"
+    config = Config(database_url=url, backup=BackupConfig(hour=4, keep=2, directory=folder))
+    db = await storage.open_db(url, clock=clock)
+
+    async def deliver(notice: Notice) -> None:
+        pass
+
+    try:
+        await Scheduler(Core(db, config, clock=clock), deliver, timers=True).run_due()
+        assert not folder.exists()
+    finally:
+        await db.close()
+        await pg_databases.drop(url)

@@ -45,6 +45,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend" not in metafunc.fixturenames:
         return
     opens = bool(_DB_FIXTURES & set(metafunc.fixturenames))
+    opens |= metafunc.definition.get_closest_marker("both_backends") is not None
     if metafunc.definition.get_closest_marker("postgresql_only") is not None:
         backends: tuple[str, ...] = BACKENDS[1:]
     elif not opens or metafunc.definition.get_closest_marker("sqlite_only") is not None:

@@ -161,7 +161,7 @@ async def projections(db: Database, club: int) -> dict[str, object]:
             (club,),
         )
     ]
-    history = [
+    history = sorted(  # ties (one player's two games of a day) in a stated order on any backend
         (*row, source[: source.find(":") + 1] if ":" in source else source)
         for *row, source in await db.fetchall(
             "SELECT system, moment, idx, player, date, rating_before, rating_after, rank_before, "
@@ -169,7 +169,7 @@ async def projections(db: Database, club: int) -> dict[str, object]:
             "WHERE club = ? ORDER BY system, moment, player, idx",
             (club,),
         )
-    ]
+    )
     return {"cards": cards, "history": history}
 
 

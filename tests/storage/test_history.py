@@ -263,3 +263,65 @@ async def test_komi_reads_back_exactly(
     await game(db, club, *pair, komi=-2)
     komis = [e.game.komi for _, e in await _stream(db, club) if isinstance(e, GamePlayed)]
     assert komis == [Fraction(13, 2), Fraction(-2)]
+
+
+async def _keyed(
+    db: Database,
+    club: Club,
+    after: tuple[int, int] | None = None,
+    registered: frozenset[int] | set[int] = frozenset(),
+) -> list[tuple[tuple[int, int], Event]]:
+    async with db.transaction() as tx:
+        folded = await overlays.load(tx, club.id)
+        stream = club_events(tx, club.id, folded, chunk=3, after=after, registered=registered)
+        return [item async for batch in stream for item in batch]
+
+
+async def test_the_tail_after_a_key_is_the_rest_of_the_whole_history(
+    db: Database, club: Club
+) -> None:
+    """Cut anywhere, the tail (``after``, with the base's registrations) is exactly what the
+    whole history yields after the cut: nothing again, nothing missed."""
+    early = await player(db, club, "Early")
+    late = await player(db, club, "Late", date=DAY + dt.timedelta(days=9))  # after its games
+    other = await player(db, club, "Other", date=DAY + dt.timedelta(days=20))  # games after it
+    for days in (3, 1, 5, 2, 7):
+        await game(db, club, early, late, date=DAY + dt.timedelta(days=days))
+    await game(db, club, early, other, date=DAY + dt.timedelta(days=25))
+    voided = await game(db, club, early, other, date=DAY + dt.timedelta(days=22))
+    await void_game(db, club, voided.id, actor=ORGANISER)
+    fixed = await game(db, club, early, late, date=DAY + dt.timedelta(days=4))
+    await correct_game(db, club, fixed.id, actor=ORGANISER, date=DAY + dt.timedelta(days=30))
+    cup = Tournament(0, "Cup", DAY + dt.timedelta(days=6), DAY + dt.timedelta(days=6), 1)
+    row = await create_tournament(db, club, cup, actor=ORGANISER)
+    await game(db, club, late, other, tournament=row.id, round=1, date=cup.start)
+    await finalise_tournament(db, club, row.id, actor=ORGANISER)
+    await end_day(db, club, DAY + dt.timedelta(days=5))
+    whole = await _keyed(db, club)
+    assert [key for key, _ in whole] == sorted(key for key, _ in whole)
+    assert any(
+        isinstance(event, Registered) and event.player == late.id and event.date < late.date
+        for _, event in whole
+    )  # the late registration moved before its first game
+    for cut in range(len(whole) + 1):
+        before, expected = whole[:cut], whole[cut:]
+        after = before[-1][0] if before else (0, 0)
+        folded = {event.player for _, event in before if isinstance(event, Registered)}
+        assert await _keyed(db, club, after, folded) == expected, cut
+
+
+async def test_the_tail_keeps_a_registration_waiting_for_its_first_fact(
+    db: Database, club: Club
+) -> None:
+    """A registration not folded yet whose date is past the cut is folded just before its
+    player's first fact in the tail, not at its own later date."""
+    a = await player(db, club, "Anna")
+    await game(db, club, a, await player(db, club, "Bela"), date=DAY)
+    whole = await _keyed(db, club)
+    newcomer = await player(db, club, "Csaba", date=DAY + dt.timedelta(days=10))
+    await game(db, club, a, newcomer, date=DAY + dt.timedelta(days=3))
+    folded = {event.player for _, event in whole if isinstance(event, Registered)}
+    tail = await _keyed(db, club, whole[-1][0], folded)
+    assert [type(event) for _, event in tail] == [Registered, GamePlayed]
+    assert tail[0][1] == dataclasses.replace(tail[0][1], date=DAY + dt.timedelta(days=3))
+    assert tail == (await _keyed(db, club))[len(whole) :]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.calendar import Phase
+from engine.calendar import Phase, start_of
 from engine.errors import EngineError
 from engine.ranks import Rank
 from engine.system import Pending
@@ -52,6 +52,7 @@ from tests.storage.conftest import (
     game,
     open_test_db,
     player,
+    release_target,
 )
 from tests.storage.fake_system import SYSTEMS
 
@@ -213,6 +214,7 @@ async def _incremental_equals_replay(
         assert await dump(reopened) == incremental
     finally:
         await reopened.close()
+        await release_target(path)  # an example's database: the next example may reuse it
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -225,6 +227,7 @@ def test_incremental_projections_equal_a_full_replay(
         asyncio.run(_incremental_equals_replay(path, SYSTEMS, first, operations))
 
 
+@pytest.mark.both_backends  # the fake systems' twin above: SQLite only (time)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 3), st.lists(OPERATIONS, min_size=8, max_size=30))
 def test_incremental_projections_equal_a_full_replay_with_the_real_systems(
@@ -338,3 +341,40 @@ async def test_another_writer_is_noticed(tmp_path: Path) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def _rewrites(db: Database) -> list[tuple[int, ...]]:
+    return [
+        tuple(row)
+        for row in await db.fetchall(
+            "SELECT club, seq, moment, position FROM rewrites ORDER BY seq, moment, position"
+        )
+    ]
+
+
+async def test_every_rebuild_records_where_it_rewrote(db: Database, club: Club) -> None:
+    """A write at the end records nothing; a backdated one, a void, a whole replay record the
+    club's last log entry and the place in the calendar they rewrote from."""
+    first = await _rewrites(db)  # the new club's first projections
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    await game(db, club, a, b, date=DAY + dt.timedelta(days=5))
+    assert await _rewrites(db) == first
+    backdated = await game(db, club, a, b, date=DAY + dt.timedelta(days=2))
+    since = start_of(DAY + dt.timedelta(days=2))
+    assert await _rewrites(db) == [*first, (club.id, backdated.id, *since)]
+    await void_game(db, club, backdated.id, actor=ORGANISER)
+    void = (await db.fetchone("SELECT MAX(seq) FROM log"))[0]  # type: ignore[index]
+    assert (club.id, void, *since) in await _rewrites(db)
+    await replay_club(db, club)
+    assert (club.id, void, 0, 0) in await _rewrites(db)
+
+
+async def test_a_failed_rebuild_records_nothing(db: Database, club: Club) -> None:
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    await game(db, club, a, b, date=DAY + dt.timedelta(days=5))
+    before = await _rewrites(db)
+    with pytest.raises(RuntimeError):
+        async with club_write(db, club.id) as write:
+            await write.rebuild(since=start_of(DAY))
+            raise RuntimeError("after the rebuild")
+    assert await _rewrites(db) == before

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.cli.migrate import shown
+from bot.cli.common import shown
 from tests.conftest import PgDatabases
 from tests.storage.test_transfer import clubs_database
 

@@ -10,6 +10,7 @@ from bot.web import urls
 from bot.web.site import SiteRefresher, write_site
 from tests.bot.core.fakechat import FakeChat
 from tests.bot.web.conftest import club_with_games
+from tests.conftest import PgDatabases
 
 LINK = re.compile(r'(?:href|src)="([^"]+)"')
 
@@ -81,3 +82,28 @@ async def test_the_site_is_written_again_after_a_write(chat: FakeChat, tmp_path:
         assert "Kiss Dóra" in ranking.read_text(encoding="utf-8")
     finally:
         await refresher.close()
+
+
+async def test_hoshi_site_reads_a_postgresql_database(
+    tmp_path: Path, pg_databases: PgDatabases
+) -> None:
+    import asyncio
+    import io
+
+    from bot.__main__ import main
+    from bot.adapters.console import run_console
+    from bot.config import Config
+
+    url = await pg_databases.create()
+    try:
+        script = "/register Nagy Péter 5k 1600\n/register Kiss Anna 5k 1600\n/club web on\n"
+        config = Config(charts_dir=tmp_path / "charts")
+        out = io.StringIO()
+        assert await run_console(config, db_path=url, source=io.StringIO(script), out=out) == 0
+        site = tmp_path / "site"
+        assert await asyncio.to_thread(main, ["site", "--db", url, "--out", str(site)]) == 0
+        pages = [p.read_text(encoding="utf-8") for p in site.rglob("index.html")]
+        assert any("Kiss Anna" in page for page in pages)
+        assert broken_links(site) == []
+    finally:
+        await pg_databases.drop(url)

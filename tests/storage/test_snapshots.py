@@ -1,0 +1,493 @@
+"""storage.snapshots and the tail fold: a snapshot + the tail, or another process's ledgers
+caught up, equal a whole replay — for every rating system, after voids, corrections, undos,
+backdated results, late tournaments and registrations, a switch of system."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import logging
+import pickle
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.ranks import Rank
+from engine.systems import SYSTEMS as REAL_SYSTEMS
+from storage import (
+    Club,
+    Database,
+    Player,
+    create_club,
+    projections,
+    set_setting,
+    snapshot_club,
+    snapshots,
+)
+from storage.bulk import BulkGame, BulkPlayer, bulk_load
+from storage.codec import card_json
+from storage.db import SystemFactory
+from storage.projections import ClubLedgers, all_cards, fold, ledger, ledgers_for, rewritten
+from storage.records import NewPlayer
+from storage.snapshots import code_version, newest_valid
+from tests.storage.conftest import DAY, ORGANISER, FakeClock, dump, game, open_test_db, player
+from tests.storage.fake_system import SYSTEMS
+from tests.storage.test_projections import KINDS, RANKS, RESULTS, Scenario
+
+OPERATIONS = st.tuples(
+    st.sampled_from([*KINDS, "late", "late"]),
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.sampled_from(RESULTS),
+    st.booleans(),
+    st.integers(0, 3),
+)
+
+
+class LateScenario(Scenario):
+    """Scenario, plus registrations dated after the games entered for them ("late")."""
+
+    async def _do(self, kind: str, a: int, b: int, result: Any, flag: bool, small: int) -> None:
+        if kind != "late":
+            await super()._do(kind, a, b, result, flag, small)
+            return
+        date = DAY + dt.timedelta(days=len(self.games) // 3 + 10 + small)
+        registered = await player(
+            self.db, self.club, f"Late {len(self.players)}", RANKS[b % len(RANKS)], date=date
+        )
+        self.players[len(self.players)] = registered.id
+
+
+def state(ledgers: ClubLedgers) -> dict[str, Any]:
+    """Everything the ledgers say, comparable (``cards`` as a whole replay computes them)."""
+    return {
+        "systems": {key: system.snapshot() for key, system in ledgers.systems.items()},
+        "cards": {
+            key: {player: card_json(card) for player, card in cards.items()}
+            for key, cards in all_cards(ledgers).items()
+        },
+        "rejected": ledgers.rejected,
+        "current": ledgers.current,
+        "last_seq": ledgers.last_seq,
+        "last_key": ledgers.last_key,
+        "registered": ledgers.registered,
+    }
+
+
+def kept(ledgers: ClubLedgers) -> dict[str, Any]:
+    """:func:`state`, with the cards the ledgers keep (``player_state``'s mirror)."""
+    return {**state(ledgers), "cards": ledgers.cards}
+
+
+async def replayed(db: Database, club: int) -> dict[str, Any]:
+    """The state of a whole replay of the club's log (nothing written)."""
+    async with db.transaction() as tx:
+        return state(await fold(db, tx, club))
+
+
+async def _start(db: Database, keys: list[str], first: int) -> tuple[Club, LateScenario]:
+    club = await create_club(db, "Club", keys[first % len(keys)], actor=ORGANISER)
+    scenario = LateScenario(db, club, keys)
+    for number in range(3):
+        await scenario.run(("register", number, 1, None, False, 0))
+    await scenario.run(("tournament", 0, 0, None, False, 0))
+    return club, scenario
+
+
+async def _snapshot_and_tail(
+    path: Path, systems: Mapping[str, SystemFactory], first: int, cut: int, operations: list[Any]
+) -> None:
+    keys = sorted(systems)
+    cut = cut % (len(operations) + 1)
+    db = await open_test_db(path, FakeClock(), systems)
+    try:
+        club, scenario = await _start(db, keys, first)
+        for operation in operations[:cut]:
+            await scenario.run(operation)
+        seq = await snapshot_club(db, club.id)
+        base = db.projections.ledgers[club.id].last_key
+        for operation in operations[cut:]:
+            await scenario.run(operation)
+        written = await dump(db)
+        expected = await replayed(db, club.id)
+    finally:
+        await db.close()
+    fresh = await open_test_db(path, FakeClock(), systems)  # a process start
+    try:
+        async with fresh.transaction() as tx:
+            valid = not await rewritten(tx, club.id, seq, base)
+            started = await ledgers_for(fresh, tx, club.id)
+        assert fresh.projections.full_folds == (0 if valid else 1)
+        assert state(started) == expected
+        assert kept(started) == expected
+        assert await dump(fresh) == written  # player_state and rating_history untouched
+    finally:
+        await fresh.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), st.integers(0, 40), st.lists(OPERATIONS, min_size=8, max_size=36))
+def test_a_snapshot_and_its_tail_equal_a_whole_replay(
+    first: int, cut: int, operations: list[Any]
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "h.db"
+        asyncio.run(_snapshot_and_tail(path, SYSTEMS, first, cut, operations))
+
+
+@pytest.mark.both_backends  # the fake systems' twin above: SQLite only (time)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), st.integers(0, 40), st.lists(OPERATIONS, min_size=8, max_size=30))
+def test_a_snapshot_and_its_tail_equal_a_whole_replay_with_every_real_system(
+    first: int, cut: int, operations: list[Any]
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "h.db"
+        asyncio.run(_snapshot_and_tail(path, REAL_SYSTEMS, first, cut, operations))
+
+
+async def _two_processes(
+    path: Path,
+    systems: Mapping[str, SystemFactory],
+    first: int,
+    cuts: tuple[int, int],
+    operations: list[Any],
+) -> None:
+    keys = sorted(systems)
+    writer = await open_test_db(path, FakeClock(), systems)
+    other = await open_test_db(path, FakeClock(), systems)  # another process on the same file
+    try:
+        club, scenario = await _start(writer, keys, first)
+        await ledger(other, club)  # its own ledgers, from the log
+        folds = other.projections.full_folds
+        low, high = sorted(c % (len(operations) + 1) for c in cuts)
+        for part in (operations[:low], operations[low:high], operations[high:]):
+            for operation in part:
+                await scenario.run(operation)
+            cached = other.projections.ledgers[club.id]
+            written = await dump(writer)
+            async with other.transaction() as tx:
+                stale = await rewritten(tx, club.id, cached.last_seq, cached.last_key)
+                caught_up = await ledgers_for(other, tx, club.id)
+            assert other.projections.full_folds == folds + stale  # resumed unless rewritten
+            folds = other.projections.full_folds
+            expected = await replayed(writer, club.id)
+            assert state(caught_up) == expected
+            assert kept(caught_up) == expected
+            assert state(writer.projections.ledgers[club.id]) == expected
+            assert await dump(other) == written  # nothing written by catching up
+    finally:
+        await writer.close()
+        await other.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 3),
+    st.tuples(st.integers(0, 40), st.integers(0, 40)),
+    st.lists(OPERATIONS, min_size=8, max_size=36),
+)
+def test_another_process_catches_up_by_the_tail(
+    first: int, cuts: tuple[int, int], operations: list[Any]
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "h.db"
+        asyncio.run(_two_processes(path, SYSTEMS, first, cuts, operations))
+
+
+@pytest.mark.both_backends  # the fake systems' twin above: SQLite only (time)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 3),
+    st.tuples(st.integers(0, 40), st.integers(0, 40)),
+    st.lists(OPERATIONS, min_size=8, max_size=30),
+)
+def test_another_process_catches_up_by_the_tail_with_every_real_system(
+    first: int, cuts: tuple[int, int], operations: list[Any]
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "h.db"
+        asyncio.run(_two_processes(path, REAL_SYSTEMS, first, cuts, operations))
+
+
+async def _games(db: Database, club: Club, count: int, day: int = 0) -> tuple[Player, Player]:
+    on = DAY + dt.timedelta(days=day)
+    a = await player(db, club, f"A{day}", "8k", date=on)
+    b = await player(db, club, f"B{day}", "8k", date=on)
+    for n in range(count):
+        await game(db, club, a, b, date=DAY + dt.timedelta(days=day + n))
+    return a, b
+
+
+async def test_appends_at_the_end_are_never_replayed(tmp_path: Path) -> None:
+    writer = await open_test_db(tmp_path / "h.db")
+    other = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(writer, "Club", "plus", actor=ORGANISER)
+        a, b = await _games(writer, club, 3)
+        await ledger(other, club)
+        assert other.projections.full_folds == 1
+        await _games(writer, club, 3, day=10)
+        assert state(await ledger_of(other, club)) == await replayed(writer, club.id)
+        await _games(writer, club, 2, day=20)
+        assert state(await ledger_of(other, club)) == await replayed(writer, club.id)
+        assert other.projections.full_folds == 1
+        await game(writer, club, a, b, date=DAY)  # backdated: before what other folded
+        assert state(await ledger_of(other, club)) == await replayed(writer, club.id)
+        assert other.projections.full_folds == 2
+    finally:
+        await writer.close()
+        await other.close()
+
+
+async def test_another_process_follows_a_switch_of_system(tmp_path: Path) -> None:
+    writer = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    other = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    try:
+        club = await create_club(writer, "Club", "mgsz", actor=ORGANISER)
+        a, b = await _games(writer, club, 2)
+        await ledger(other, club)
+        await set_setting(writer, club, "system", "psg", actor=ORGANISER)
+        await game(writer, club, a, b, date=DAY + dt.timedelta(days=5))
+        caught_up = await ledger_of(other, club)
+        assert caught_up.current == "psg"
+        assert kept(caught_up) == await replayed(writer, club.id)
+        assert other.projections.full_folds == 1
+    finally:
+        await writer.close()
+        await other.close()
+
+
+@pytest.mark.parametrize("tracked", [2, 256])
+async def test_another_process_keeps_every_card_over_a_long_stretch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tracked: int
+) -> None:
+    """A game of one pair, then two years of another pair's games under PSG, caught up at
+    once: every card is what a replay gives, whether the tail's cards are tracked event by
+    event or all worked out at the end (a tail longer than ``TRACKED_EVENTS``)."""
+    monkeypatch.setattr(projections, "TRACKED_EVENTS", tracked)
+    writer = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    other = await open_test_db(tmp_path / "h.db", systems=REAL_SYSTEMS)
+    try:
+        club = await create_club(writer, "Club", "psg", actor=ORGANISER)
+        a, b = await _games(writer, club, 3)
+        c, d = await _games(writer, club, 3, day=5)
+        await ledger(other, club)
+        await game(writer, club, c, d, date=DAY + dt.timedelta(days=20))  # first in the tail
+        for month in range(1, 30):
+            await game(writer, club, a, b, date=DAY + dt.timedelta(days=30 * month))
+        caught_up = await ledger_of(other, club)
+        assert kept(caught_up) == await replayed(writer, club.id)
+        assert other.projections.full_folds == 1
+    finally:
+        await writer.close()
+        await other.close()
+
+
+async def ledger_of(db: Database, club: Club) -> ClubLedgers:
+    async with db.transaction() as tx:
+        return await ledgers_for(db, tx, club.id)
+
+
+players: list[Player] = []
+
+
+async def _snapshotted(path: Path) -> Club:
+    db = await open_test_db(path)
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        players.extend(await _games(db, club, 4))
+        await snapshot_club(db, club.id)
+        await _games(db, club, 2, day=10)
+    finally:
+        await db.close()
+    return club
+
+
+async def _start_folds(path: Path, club: Club) -> int:
+    db = await open_test_db(path)
+    try:
+        got = await ledger_of(db, club)
+        assert state(got) == await replayed(db, club.id)
+        return db.projections.full_folds
+    finally:
+        await db.close()
+
+
+async def test_a_process_starts_from_the_snapshot(tmp_path: Path) -> None:
+    club = await _snapshotted(tmp_path / "h.db")
+    assert await _start_folds(tmp_path / "h.db", club) == 0
+
+
+async def _tamper(path: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
+    db = await open_test_db(path)
+    try:
+        async with db.transaction() as tx:
+            await tx.execute(sql, params)
+    finally:
+        await db.close()
+
+
+async def test_a_snapshot_with_a_wrong_digest_is_ignored(tmp_path: Path) -> None:
+    club = await _snapshotted(tmp_path / "h.db")
+    await _tamper(tmp_path / "h.db", "UPDATE snapshots SET digest = ?", ("0" * 64,))
+    assert await _start_folds(tmp_path / "h.db", club) == 1
+
+
+async def test_a_corrupt_snapshot_is_ignored(tmp_path: Path) -> None:
+    club = await _snapshotted(tmp_path / "h.db")
+    data = b"not a pickle at all"
+    await _tamper(
+        tmp_path / "h.db",
+        "UPDATE snapshots SET data = ?, digest = ?",
+        (data, hashlib.sha256(data).hexdigest()),
+    )
+    assert await _start_folds(tmp_path / "h.db", club) == 1
+
+
+async def test_another_clubs_snapshot_is_ignored(tmp_path: Path) -> None:
+    club = await _snapshotted(tmp_path / "h.db")
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        row = await db.fetchone("SELECT data FROM snapshots")
+        assert row is not None
+        other = pickle.loads(row[0])
+        other["club"] = club.id + 1
+        data = pickle.dumps(other)
+    finally:
+        await db.close()
+    await _tamper(
+        tmp_path / "h.db",
+        "UPDATE snapshots SET data = ?, digest = ?",
+        (data, hashlib.sha256(data).hexdigest()),
+    )
+    assert await _start_folds(tmp_path / "h.db", club) == 1
+
+
+async def test_a_snapshot_of_another_code_version_is_ignored(tmp_path: Path) -> None:
+    club = await _snapshotted(tmp_path / "h.db")
+    await _tamper(tmp_path / "h.db", "UPDATE snapshots SET version = 'an older hoshi'")
+    assert await _start_folds(tmp_path / "h.db", club) == 1
+
+
+async def test_a_snapshot_overtaken_by_a_rewrite_is_ignored(tmp_path: Path) -> None:
+    club = await _snapshotted(tmp_path / "h.db")
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        await game(db, club, *players[-2:], date=DAY)  # backdated before the snapshot's last game
+    finally:
+        await db.close()
+    assert await _start_folds(tmp_path / "h.db", club) == 1
+
+
+def test_the_code_version_names_the_systems() -> None:
+    assert code_version(SYSTEMS) == code_version(SYSTEMS)
+    assert code_version(SYSTEMS) != code_version(REAL_SYSTEMS)
+    assert code_version() == code_version(REAL_SYSTEMS)
+
+
+async def test_the_newest_two_snapshots_are_kept(tmp_path: Path) -> None:
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        async with db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO snapshots (club, seq, version, digest, data, at) "
+                "VALUES (?, 1, 'old', 'x', ?, 'then')",
+                (club.id, b""),
+            )
+        seqs = []
+        for day in range(3):
+            await _games(db, club, 1, day=day * 5)
+            seqs.append(await snapshot_club(db, club.id))
+        assert await snapshot_club(db, club.id) == seqs[-1]  # the same one: nothing new
+        rows = await db.fetchall("SELECT seq, version FROM snapshots ORDER BY seq")
+        assert rows == [(seq, code_version(SYSTEMS)) for seq in seqs[1:]]
+    finally:
+        await db.close()
+
+
+async def _settled(db: Database) -> None:
+    tasks = list(db.projections.snapshot_tasks.values())
+    await asyncio.gather(*tasks)
+
+
+async def test_snapshots_are_written_in_the_background(tmp_path: Path) -> None:
+    """After a commit, a club whose ledgers are ``snapshot_every`` entries past its newest
+    snapshot gets a new one (the newest two kept)."""
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        db.projections.snapshot_every = 6
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        a, b = await _games(db, club, 0)
+        newest, expected = 0, []
+        for day in range(20):
+            await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+            await _settled(db)
+            last = db.projections.ledgers[club.id].last_seq
+            if last - newest >= 6:
+                newest = last
+                expected = [*expected[-1:], (last,)]
+            assert await db.fetchall("SELECT seq FROM snapshots ORDER BY seq") == expected
+        assert len(expected) == 2
+    finally:
+        await db.close()
+    assert await _start_folds(tmp_path / "h.db", club) == 0
+
+
+async def test_a_failed_background_snapshot_is_logged_not_raised(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        db.projections.snapshot_every = 2
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        async with db.transaction() as tx:
+            await tx.execute("DROP TABLE snapshots")
+        with caplog.at_level(logging.ERROR, logger="storage.snapshots"):
+            a, _ = await _games(db, club, 2)  # the writes succeed
+            await _settled(db)
+        assert "background snapshot of club" in caplog.text
+        assert (await ledger(db, club)).card(a.id).games == 2
+    finally:
+        await db.close()
+
+
+async def test_a_bulk_load_overtakes_every_snapshot(tmp_path: Path) -> None:
+    """A bulk load appends anywhere in the calendar without folding: the snapshot before it
+    is no base for a start after it."""
+    club = await _snapshotted(tmp_path / "h.db")
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        new = [NewPlayer(name, Rank.parse("5k")) for name in ("Early One", "Early Two")]
+        items = [BulkPlayer(1, new[0], DAY), BulkPlayer(2, new[1], DAY)]
+        items.append(BulkGame(1, 2, "B+", DAY, komi2=13))  # before the snapshot's games
+        await bulk_load(db, club, items, replay=False)  # the replay left to later
+        async with db.transaction() as tx:
+            assert await newest_valid(tx, club.id, db.projections.systems) is None
+    finally:
+        await db.close()
+
+
+async def test_a_background_snapshot_is_pickled_by_a_child_process(tmp_path: Path) -> None:
+    """The pickle a forked child makes is the ledgers' own; a child that fails is an error of
+    the snapshot (logged by the background task), never a row."""
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        await _games(db, club, 3)
+        ledgers = db.projections.ledgers[club.id]
+        aside = snapshots._ledgers(await snapshots.pickled_aside(ledgers))
+        assert state(aside) == state(ledgers) == await replayed(db, club.id)
+        assert kept(aside) == kept(ledgers)
+        ledgers.rejected["plus"].append((0, lambda: None))  # cannot be pickled
+        with pytest.raises(RuntimeError, match="pickling process failed"):
+            await snapshots.pickled_aside(ledgers)
+    finally:
+        await db.close()
