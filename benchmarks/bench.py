@@ -718,6 +718,7 @@ async def _run(
         say("snapshot of the club's ledgers …")
         with phases.phase("snapshot"):
             result["snapshot"] = await snapshot(db, club)
+        await settled(db)
         db.projections.clear()  # as after a restart: nothing replayed yet
         say("scan floor and replays …")
         with phases.phase("scan floor"):
@@ -807,6 +808,13 @@ async def _run(
         "settings": here.settings,
     }
     return result
+
+
+async def settled(db: Database) -> None:
+    """Wait for the background snapshots under way (storage.snapshots): forgetting the
+    ledgers cancels them, and a cancelled one could leave the writer inside ``BEGIN``."""
+    running = list(db.projections.snapshot_tasks.values())
+    await asyncio.gather(*running, return_exceptions=True)
 
 
 async def snapshot(db: Database, club: int) -> dict[str, Any]:
