@@ -869,7 +869,8 @@ async def starts(
     phases: Phases,
 ) -> dict[str, Any]:
     """The process start, timed in a fresh process (benchmarks.start): from the snapshot
-    written after the rebuild with ``options.tail`` games appended since, then (up to
+    written after the rebuild with ``options.tail`` games appended since; from a snapshot
+    written just before (no tail: what loading a snapshot alone costs); then (up to
     :data:`FULL_START_LIMIT` games) with no snapshot at all — the whole log replayed."""
     found: dict[str, Any] = {"tail_games": options.tail}
     with phases.phase(f"tail ({options.tail:,} games appended)"):
@@ -887,6 +888,9 @@ async def starts(
     (a, _), (b, _) = sampler.pair()
     with phases.phase("start from snapshot (fresh process)"):
         found["snapshot"] = await start(here.target, club, a, b, day, verify=verify_start)
+    found["fresh_snapshot"] = (await snapshot(db, club))["seq"]
+    with phases.phase("start from a snapshot at the end (fresh process)"):
+        found["fresh"] = await start(here.target, club, a, b, day, verify=verify_start)
     if games <= FULL_START_LIMIT:
         async with db.transaction() as tx:
             await tx.execute("DELETE FROM snapshots WHERE club = ?", (club,))
@@ -1062,21 +1066,22 @@ def start_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> li
         f"{result['phases']['snapshot']['s']:.2f} s; the tail after it "
         f"{found['tail_entries']:,} log entries ({found['tail_games']:,} games appended)",
     ]
-    for key, what in (("snapshot", "from the snapshot"), ("replay", "no snapshot, full replay")):
+    for key, what in (
+        ("snapshot", "from the snapshot"),
+        ("fresh", "from a snapshot at the log's end (no tail)"),
+        ("replay", "no snapshot, full replay"),
+    ):
         row = found.get(key)
         if row is None:
-            lines.append(f"  {what}: skipped above {FULL_START_LIMIT:,} games")
+            if key == "replay":
+                lines.append(f"  {what}: skipped above {FULL_START_LIMIT:,} games")
             continue
         lines.append(
             f"  {what}: {row['spawn_to_write_s']:.2f} s to the first write (imports "
             f"{row['imports_s']:.2f}, open {row['open_s']:.2f}, ledgers ready "
             f"{row['ledgers_s']:.2f}, the write {row['write_s'] * 1000:.0f} ms); peak RSS "
             f"{row['rss_mb']:.0f} MB; full replays {row['full_folds']}"
-            + (
-                mark("start_to_first_write_s", row["spawn_to_write_s"])
-                if key == "snapshot"
-                else ""
-            )
+            + (mark("start_to_first_write_s", row["spawn_to_write_s"]) if key != "replay" else "")
         )
         if "verified" in row:
             same = row["verified"]["equal"]

@@ -62,7 +62,8 @@ def _the_processes_were_measured(result: dict[str, Any]) -> None:
     start = result["start"]
     assert start["tail_games"] == 200 and start["tail_entries"] > 200  # + the later phases
     assert result["snapshot"]["seq"] > 0 and result["snapshot"]["mb"] > 0
-    for key, folds in (("snapshot", 0), ("replay", 1)):
+    assert start["fresh_snapshot"] > result["snapshot"]["seq"]
+    for key, folds in (("snapshot", 0), ("fresh", 0), ("replay", 1)):
         row = start[key]
         assert row["verified"]["equal"], (key, row["verified"]["differ"])
         assert row["full_folds"] == folds, key
@@ -80,6 +81,7 @@ def _the_processes_were_measured(result: dict[str, Any]) -> None:
     assert writers["ratio_clubs"] > 0
     table = bench.table(result)
     assert "from the snapshot:" in table and "no snapshot, full replay:" in table
+    assert "from a snapshot at the log's end (no tail):" in table
     assert "2 processes / 1, one club:" in table and "2 processes / 1, a club each:" in table
 
 
