@@ -423,7 +423,7 @@ async def web_pages(
 
     from bot.i18n import using
     from bot.web import pages, urls
-    from bot.web.app import web_app
+    from bot.web.app import CACHE_KEY, web_app
     from engine.systems import activity_of
     from storage.memo import forget_club
 
@@ -491,7 +491,8 @@ async def web_pages(
 
             async def ranking(everyone: bool, expected: int, n: int, built: int) -> dict[str, Any]:
                 path = urls.ranking(shown.club, WEB_LANG, everyone=everyone)
-                forget_club(db, club)  # cold: as after a restart
+                forget_club(db, club)  # cold: as after a restart — the memos and the kept
+                app[CACHE_KEY].pages.clear()  # pages (the cut list is kept under this path too)
                 body, trip, spent = await get(path)
                 rows = _rows(body)
                 if rows != expected:
