@@ -1,14 +1,17 @@
 """``hoshi bench``: a synthetic federation measured against the floor (README, Scaling).
 
-One run, in order, on a fresh database in a temporary directory:
+One run, in order, on a fresh database (``--backend sqlite``: a file in a temporary
+directory; ``postgresql``: a database on a throw-away cluster or on a server named by URL —
+benchmarks.backends):
 
 1. **load** — the federation (``benchmarks.federation``) written through the storage layer's
    bulk path (``storage.bulk``), without rating;
 2. **rebuild** — the one replay that builds the projections: every system, every rating
    change written to ``rating_history`` and every card to ``player_state``
    (``storage.replay_club``; what an undo, a correction or a reopened tournament costs);
-3. **scan floor** — a plain ``sqlite3`` scan of the same game rows, with the replay's own
-   query, into Python tuples (best of three);
+   then a **snapshot** of the club's ledgers (``storage.snapshot_club``);
+3. **scan floor** — a plain-driver scan of the same game rows (``sqlite3``, or an asyncpg
+   cursor), with the replay's own query, into Python tuples (best of three);
 4. **replay** — the club's log replayed in memory: each system alone (compared with the
    floor), then every system in one pass (what a process start costs,
    ``storage.projections.fold``);
@@ -25,7 +28,14 @@ One run, in order, on a fresh database in a temporary directory:
    page builder alone; player and tournament pages;
 9. **telegram** — updates handled per second by the real python-telegram-bot adapter polling
    the fake Bot API (``benchmarks/fake_bot_api.py``) in a separate process, rate limiter off (the
-   real one caps a bot at Telegram's ~30 messages a second).
+   real one caps a bot at Telegram's ~30 messages a second);
+10. **start** — a process start in a fresh process (benchmarks.start): ``--tail`` games
+    appended after the snapshot, then open → ledgers ready (snapshot + tail) → first result
+    committed, timed from the process's start; then, up to 100,000 games, the same with no
+    snapshot (the whole log replayed); each checked against a full replay;
+11. **writers** — result appends from separate processes (benchmarks.writers): one process,
+    then ``--writers`` processes at once on the federation's club, then on a small club each;
+    the throughput ratios, and every acknowledged game counted in the log (lost, doubled).
 
 Peak memory (RSS) is measured per phase (Linux: the kernel's high-water mark, reset before each
 phase) and for the whole run.
@@ -37,7 +47,6 @@ import asyncio
 import datetime as dt
 import gc
 import hashlib
-import json
 import multiprocessing
 import os
 import platform
@@ -54,7 +63,12 @@ from pathlib import Path
 from typing import Any
 
 import storage
-from benchmarks.federation import START, Shape, federation
+from benchmarks import backends
+from benchmarks.backends import Place
+from benchmarks.federation import CLUB_TIME, START, Shape, federation
+from benchmarks.federation import _period as month_period
+from benchmarks.start import ledger_digest, start
+from benchmarks.writers import writers
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
@@ -62,8 +76,7 @@ from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
 from engine.types import Game, Result, Tournament
 from storage.bulk import bulk_load
-from storage.db import Database
-from storage.history import GAME_SELECT
+from storage.db import Database, without_password
 from storage.projections import adopt, fold, ledgers_for
 from storage.records import Standing
 
@@ -81,8 +94,29 @@ TARGETS = {
     "web_ranking_p99_ms": 50.0,
     "telegram_updates_per_s": 300.0,
     "peak_rss_mb": 400.0,
+    "start_to_first_write_s": 3.0,
+    "writers_ratio": 3.0,
 }
-"""The issue's targets at 1,000,000 games on a 2-core machine (README, Scaling)."""
+"""The issues' targets at 1,000,000 games on a 2-core machine (README, Scaling)."""
+
+BACKEND_TARGETS = {"postgresql": {"append_p99_ms": 15.0}}
+"""Where a backend's target differs (issue 15: PostgreSQL appends p99 < 15 ms)."""
+
+HIGHER_IS_BETTER = {"telegram_updates_per_s", "writers_ratio"}
+
+TAIL_GAMES = 10_000
+"""Games appended after the snapshot before a process start is timed: half of the snapshot
+interval (storage writes one every 20,000 log entries), the tail an average start folds."""
+
+FULL_START_LIMIT = 100_000
+"""Above this many games the fresh-process start without a snapshot (a whole replay, about
+a minute at 1M) is skipped."""
+
+TAIL_START = dt.date(2030, 2, 5)  # a Tuesday after the finalise phase's tournament (Feb 1–3)
+TAIL_NIGHT = 50
+"""Games of one club night in the tail: about 400 club games a month, as a federation of a
+million games plays (an open MGSZ period of thousands of games makes each append refresh every
+held player's card, each over every held game)."""
 
 
 # --- measuring ---------------------------------------------------------------------------
@@ -157,26 +191,6 @@ async def timed(call: Callable[[], Awaitable[Any]], n: int) -> list[float]:
 
 
 # --- the phases ----------------------------------------------------------------------------
-
-
-def scan_floor(path: Path, club: int, repeat: int = 3) -> tuple[int, float]:
-    """The floor: the replay's game query read with plain ``sqlite3`` into tuples (best of
-    ``repeat``)."""
-    sql = f"SELECT {GAME_SELECT} FROM games WHERE club = ? AND pending = 0 ORDER BY seq"
-    connection = sqlite3.connect(path)
-    try:
-        best = float("inf")
-        rows = 0
-        for _ in range(repeat):
-            started = time.perf_counter()
-            cursor = connection.execute(sql, (club,))
-            rows = 0
-            while chunk := cursor.fetchmany(4096):
-                rows += len(chunk)
-            best = min(best, time.perf_counter() - started)
-        return rows, best
-    finally:
-        connection.close()
 
 
 async def replay(db: Database, club: int, systems: list[str] | None = None) -> float:
@@ -332,18 +346,15 @@ async def digest(db: Database, club: int) -> dict[str, str]:
         found[table] = hashed.hexdigest()
     async with db.transaction() as tx:
         ledgers = await ledgers_for(db, tx, club)
-    for key, system in sorted(ledgers.systems.items()):
-        snapshot = json.dumps(system.snapshot(), sort_keys=True, default=str)
-        found[f"ledger {key}"] = hashlib.sha256(snapshot.encode()).hexdigest()
-        found[f"rejected {key}"] = repr(ledgers.rejected.get(key, []))
+    found |= {name: value for name, value in ledger_digest(ledgers).items() if name != "last_seq"}
     return found
 
 
-async def verify(replayed: Database, path: Path, games: int, seed: int) -> dict[str, Any]:
+async def verify(replayed: Database, twin: str, games: int, seed: int) -> dict[str, Any]:
     """The same federation built entry by entry — every event folded in as it is appended
     (``ClubWrite.apply``, the normal write path) — compared with the bulk-loaded and replayed
     one: log, projections and ledgers must be identical."""
-    incremental = await storage.open_db(path, clock=fixed_clock)
+    incremental = await storage.open_db(twin, clock=fixed_clock)
     try:
         club = (await storage.create_club(incremental, CLUB, SYSTEM, actor=ORGANISER)).id
         await bulk_load(incremental, club, federation(games, seed=seed), incremental=True)
@@ -412,7 +423,7 @@ async def web_pages(
 
     from bot.i18n import using
     from bot.web import pages, urls
-    from bot.web.app import web_app
+    from bot.web.app import CACHE_KEY, web_app
     from engine.systems import activity_of
     from storage.memo import forget_club
 
@@ -480,7 +491,8 @@ async def web_pages(
 
             async def ranking(everyone: bool, expected: int, n: int, built: int) -> dict[str, Any]:
                 path = urls.ranking(shown.club, WEB_LANG, everyone=everyone)
-                forget_club(db, club)  # cold: as after a restart
+                forget_club(db, club)  # cold: as after a restart — the memos and the kept
+                app[CACHE_KEY].pages.clear()  # pages (the cut list is kept under this path too)
                 body, trip, spent = await get(path)
                 rows = _rows(body)
                 if rows != expected:
@@ -610,40 +622,76 @@ def fixed_clock() -> dt.datetime:
     return NOW
 
 
+@dataclass(frozen=True)
+class Options:
+    """What one run measures, besides its size (:func:`run`'s keyword arguments)."""
+
+    seed: int = 1
+    samples: int = 200
+    updates: int = 2000
+    with_telegram: bool = True
+    check: bool = False
+    tail: int = TAIL_GAMES
+    writers: int = 3
+    writer_games: int = 200
+    verify_start: bool | None = None  # None: when the full replay is affordable
+
+
 async def run(
     games: int,
     *,
+    backend: str = "sqlite",
+    db_url: str | None = None,
     seed: int = 1,
     directory: Path | None = None,
     samples: int = 200,
     updates: int = 2000,
     with_telegram: bool = True,
     check: bool = False,
+    tail: int | None = None,
+    writers: int = 3,
+    writer_games: int = 200,
+    verify_start: bool | None = None,
     say: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Run every phase on a fresh database of ``games`` games; returns the measurements.
 
+    ``backend``: ``sqlite`` (a file in a temporary directory) or ``postgresql`` (a database
+    on a throw-away cluster, or on the server at ``db_url``; benchmarks.backends).
     ``check``: also build the federation entry by entry and compare (:func:`verify`).
+    ``tail``: games appended after the snapshot before the process starts are timed
+    (default :data:`TAIL_GAMES`, or a tenth of ``games`` when that is fewer).
+    ``writers``: processes appending at once in the writers phase (0: no such phase), each
+    ``writer_games`` games. ``verify_start``: compare the started processes' ledgers with a
+    full replay (default: up to :data:`FULL_START_LIMIT` games).
     """
+    options = Options(
+        seed=seed,
+        samples=samples,
+        updates=updates,
+        with_telegram=with_telegram,
+        check=check,
+        tail=tail if tail is not None else min(TAIL_GAMES, max(10, games // 10)),
+        writers=writers,
+        writer_games=writer_games,
+        verify_start=verify_start,
+    )
     with tempfile.TemporaryDirectory(prefix="hoshi-bench-", dir=directory) as work:
-        path = Path(work) / "federation.sqlite"
-        return await _run(path, games, seed, samples, updates, with_telegram, check, say)
+        async with backends.place(
+            backend, Path(work), url=db_url, cluster_dir=directory, say=say
+        ) as here:
+            return await _run(here, games, options, say)
 
 
 async def _run(
-    path: Path,
-    games: int,
-    seed: int,
-    samples: int,
-    updates: int,
-    with_telegram: bool,
-    check: bool,
-    say: Callable[[str], None],
+    here: Place, games: int, options: Options, say: Callable[[str], None]
 ) -> dict[str, Any]:
     phases = Phases(say=say)
-    result: dict[str, Any] = {"games": games, "seed": seed}
+    seed, samples = options.seed, options.samples
+    result: dict[str, Any] = {"games": games, "seed": seed, "backend": here.backend}
     shape = Shape.of(games)
-    db = await storage.open_db(path, clock=fixed_clock)
+    say(f"{here.server} ({here.where})")
+    db = await storage.open_db(here.target, clock=fixed_clock)
     try:
         club = (await storage.create_club(db, CLUB, SYSTEM, actor=ORGANISER)).id
         say(f"load: {games:,} games, {shape.players:,} players, {shape.years} years …")
@@ -663,15 +711,19 @@ async def _run(
         del ledgers  # held here, the rebuild's ledgers doubled the peak of the replays below
         rows = await db.fetchone("SELECT COUNT(*) FROM rating_history WHERE club = ?", (club,))
         result["history_rows"] = rows[0] if rows else 0
-        if check:
+        if options.check:
             say("check: the same federation entry by entry …")
             with phases.phase("check (entry by entry)"):
-                twin = path.with_name("incremental.sqlite")
+                twin = await here.another("incremental")
                 result["check"] = await verify(db, twin, games, seed)
+        say("snapshot of the club's ledgers …")
+        with phases.phase("snapshot"):
+            result["snapshot"] = await snapshot(db, club)
+        await settled(db)
         db.projections.clear()  # as after a restart: nothing replayed yet
         say("scan floor and replays …")
         with phases.phase("scan floor"):
-            scanned, scan_s = scan_floor(path, club)
+            scanned, scan_s = await here.scan_floor(club)
         result |= {"scan_s": scan_s, "scan_rows": scanned}
         by_system: dict[str, dict[str, float]] = {}
         for key in SYSTEMS:
@@ -696,7 +748,8 @@ async def _run(
         }
         sampler = Sampler(await _names(db, club), seed)
         await storage.bind_chat(db, club, "telegram", CHAT, actor=ORGANISER)
-        core = Core(db, Config(db_path=path, club=CLUB, system=SYSTEM), clock=fixed_clock)
+        config_path = here.work / "federation.sqlite"  # the config's; the database is `here`
+        core = Core(db, Config(db_path=config_path, club=CLUB, system=SYSTEM), clock=fixed_clock)
         say("commands through the core …")
         with phases.phase("commands"):
             asked = await commands(core, sampler, samples)
@@ -725,14 +778,22 @@ async def _run(
             "web_ranking_p50_ms": page["server"]["p50_ms"],
             "web_ranking_p99_ms": page["server"]["p99_ms"],
         }
-        if with_telegram:
+        if options.with_telegram:
             say("Telegram adapter throughput …")
             with phases.phase("telegram"):
-                result["telegram"] = await telegram(core, club, sampler, updates)
+                result["telegram"] = await telegram(core, club, sampler, options.updates)
             result["telegram_updates_per_s"] = result["telegram"]["updates_per_s"]
+        say(f"process starts in a fresh process (tail of {options.tail:,} games) …")
+        result["start"] = await starts(db, here, club, sampler, games, options, phases)
+        result["start_to_first_write_s"] = result["start"]["snapshot"]["spawn_to_write_s"]
+        if options.writers > 0:
+            say(f"{options.writers} processes appending at once …")
+            day = dt.date.fromisoformat(result["start"]["day"])
+            result["writers"] = await writers_phase(db, here, club, day, options, phases)
+            result["writers_ratio"] = result["writers"]["ratio"]
     finally:
         await db.close()
-    result["db_mb"] = path.stat().st_size / 1e6 if path.exists() else 0.0
+    result["db_mb"] = await here.size_mb()
     result["phases"] = phases.rows
     result["peak_rss_mb"] = phases.peak_mb
     result["machine"] = {
@@ -741,7 +802,145 @@ async def _run(
         "cpus": os.cpu_count(),
         "platform": platform.platform(),
     }
+    result["server"] = {
+        "name": here.server,
+        "where": here.where,
+        "target": without_password(here.target),
+        "settings": here.settings,
+    }
     return result
+
+
+async def settled(db: Database) -> None:
+    """Wait for the background snapshots under way (storage.snapshots): forgetting the
+    ledgers cancels them, and a cancelled one could leave the writer inside ``BEGIN``."""
+    running = list(db.projections.snapshot_tasks.values())
+    await asyncio.gather(*running, return_exceptions=True)
+
+
+async def snapshot(db: Database, club: int) -> dict[str, Any]:
+    """A snapshot of the club's ledgers written now (``storage.snapshot_club``): its log
+    position and size."""
+    seq = await storage.snapshot_club(db, club)
+    row = await db.fetchone(
+        "SELECT seq, LENGTH(data) FROM snapshots WHERE club = ? ORDER BY seq DESC LIMIT 1",
+        (club,),
+    )
+    assert row is not None, "storage.snapshot_club wrote no snapshot"
+    return {"seq": int(row[0]), "returned": seq, "mb": int(row[1]) / 1e6}
+
+
+async def _tail(db: Database, club: int, sampler: Sampler, n: int) -> dt.date:
+    """``n`` club games appended as the club plays them: club nights on Tuesdays and
+    Thursdays from :data:`TAIL_START`, :data:`TAIL_NIGHT` games each (one transaction a
+    night, ``storage.record_games``), each night's end (Tensuusei), and at each month's turn
+    the MGSZ club period closed and the PSG month ended, as the scheduler does. Returns the
+    day after the last night (the day later writes are made on)."""
+    rng = random.Random(13)
+    club_time = TimeControl.parse(CLUB_TIME)
+    day = TAIL_START
+    month = (day.year, day.month)
+    while n > 0:
+        if (day.year, day.month) != month:
+            year, number = month
+            await storage.close_period(db, club, month_period(year, number))
+            await storage.end_month(db, club, year, number)
+            month = (day.year, day.month)
+        night = []
+        for _ in range(min(n, TAIL_NIGHT)):
+            (a, _), (b, _) = sampler.pair()
+            result = Result.BLACK if rng.random() < 0.5 else Result.WHITE
+            night.append(
+                storage.new_game(a, b, result, stones=0, komi=6, date=day, time=club_time)
+            )
+        await storage.record_games(db, club, night, actor=ORGANISER)
+        await storage.end_day(db, club, day)
+        n -= len(night)
+        day += dt.timedelta(days=2 if day.weekday() == 1 else 5)  # Tuesday → Thursday → …
+    return day
+
+
+async def starts(
+    db: Database,
+    here: Place,
+    club: int,
+    sampler: Sampler,
+    games: int,
+    options: Options,
+    phases: Phases,
+) -> dict[str, Any]:
+    """The process start, timed in a fresh process (benchmarks.start): from the snapshot
+    written after the rebuild with ``options.tail`` games appended since; from a snapshot
+    written just before (no tail: what loading a snapshot alone costs); then (up to
+    :data:`FULL_START_LIMIT` games) with no snapshot at all — the whole log replayed."""
+    found: dict[str, Any] = {"tail_games": options.tail}
+    with phases.phase(f"tail ({options.tail:,} games appended)"):
+        day = await _tail(db, club, sampler, options.tail)
+    found["day"] = day.isoformat()
+    newest = await db.fetchone("SELECT MAX(seq) FROM snapshots WHERE club = ?", (club,))
+    since = newest[0] if newest and newest[0] is not None else 0
+    behind = await db.fetchone(
+        "SELECT COUNT(*) FROM log WHERE club = ? AND seq > ?", (club, since)
+    )
+    found["tail_entries"] = int(behind[0]) if behind else 0
+    verify_start = (
+        options.verify_start if options.verify_start is not None else games <= FULL_START_LIMIT
+    )
+    (a, _), (b, _) = sampler.pair()
+    with phases.phase("start from snapshot (fresh process)"):
+        found["snapshot"] = await start(here.target, club, a, b, day, verify=verify_start)
+    found["fresh_snapshot"] = (await snapshot(db, club))["seq"]
+    with phases.phase("start from a snapshot at the end (fresh process)"):
+        found["fresh"] = await start(here.target, club, a, b, day, verify=verify_start)
+    if games <= FULL_START_LIMIT:
+        async with db.transaction() as tx:
+            await tx.execute("DELETE FROM snapshots WHERE club = ?", (club,))
+        with phases.phase("start, full replay (fresh process)"):
+            found["replay"] = await start(here.target, club, b, a, day, verify=verify_start)
+        await storage.snapshot_club(db, club)  # the writers start as a bot would
+    return found
+
+
+SMALL_CLUB_GAMES = 500
+"""The size of each club of its own in the writers phase (a club's history, not a
+federation's)."""
+
+
+async def writers_phase(
+    db: Database, here: Place, club: int, day: dt.date, options: Options, phases: Phases
+) -> dict[str, Any]:
+    """Result appends from separate processes (benchmarks.writers), the same number of games
+    in every setup: one process, then ``options.writers`` processes at once — first all on
+    the federation's club (its writes are serialised: one club's log is one sequence of
+    events), then each on a small club of its own. The throughput ratios and the games lost
+    or doubled."""
+    n, each = options.writers, options.writer_games
+    found: dict[str, Any] = {}
+    with phases.phase("one writer process"):
+        found["one"] = await writers(
+            db, here.target, [club], n * each, day, run="one", seed=options.seed
+        )
+    with phases.phase(f"{n} writer processes at once, one club"):
+        found["many"] = await writers(
+            db, here.target, [club] * n, each, day, run="many", seed=options.seed
+        )
+    own = []
+    for i in range(n):
+        small = (await storage.create_club(db, f"Writers {i + 1}", SYSTEM, actor=ORGANISER)).id
+        await bulk_load(db, small, federation(SMALL_CLUB_GAMES, seed=100 + i), actor=ORGANISER)
+        own.append(small)
+    with phases.phase("one writer process, a small club"):
+        found["one_small"] = await writers(
+            db, here.target, own[:1], n * each, day, run="one-small", seed=options.seed
+        )
+    with phases.phase(f"{n} writer processes at once, a club each"):
+        found["many_clubs"] = await writers(
+            db, here.target, own, each, day, run="many-clubs", seed=options.seed
+        )
+    one, one_small = found["one"]["games_per_s"], found["one_small"]["games_per_s"]
+    found["ratio"] = found["many"]["games_per_s"] / one if one else 0.0
+    found["ratio_clubs"] = found["many_clubs"]["games_per_s"] / one_small if one_small else 0.0
+    return found
 
 
 async def _names(db: Database, club: int) -> list[tuple[int, str]]:
@@ -757,40 +956,55 @@ async def _names(db: Database, club: int) -> list[tuple[int, str]]:
 # --- the table -----------------------------------------------------------------------------
 
 
-def _mark(key: str, value: float) -> str:
-    target = TARGETS.get(key)
+def targets(backend: str) -> dict[str, float]:
+    """The targets a run on ``backend`` is held to."""
+    return TARGETS | BACKEND_TARGETS.get(backend, {})
+
+
+def _mark(key: str, value: float, backend: str = "sqlite") -> str:
+    target = targets(backend).get(key)
     if target is None:
         return ""
-    better_high = key == "telegram_updates_per_s"
+    better_high = key in HIGHER_IS_BETTER
     met = value >= target if better_high else value <= target
     return f"  {'ok' if met else 'MISSED'} (target {'≥' if better_high else '≤'} {target:g})"
 
 
 def table(result: dict[str, Any]) -> str:
     """The measurements as a plain-text table."""
+    backend = result.get("backend", "sqlite")
+
+    def mark(key: str, value: float) -> str:
+        return _mark(key, value, backend)
+
+    width = max(34, *(len(name) + 2 for name in result["phases"]))
+    server = result["server"]
+    settings = ", ".join(f"{k} {v}" for k, v in server["settings"].items())
     lines = [
         f"hoshi bench — {result['games']:,} games, {result.get('players', 0):,} players, "
         f"{result.get('tournaments', 0):,} tournaments (seed {result['seed']})",
-        f"machine: {result['machine']['cpus']} CPUs, Python {result['machine']['python']}, "
-        f"SQLite {result['machine']['sqlite']}; database {result['db_mb']:.0f} MB, "
-        f"{result.get('history_rows', 0):,} history rows",
+        f"backend: {backend}, {server['name']} ({server['where']}"
+        + (f"; {settings}" if settings else "")
+        + ")",
+        f"machine: {result['machine']['cpus']} CPUs, Python {result['machine']['python']}; "
+        f"database {result['db_mb']:.0f} MB, {result.get('history_rows', 0):,} history rows",
         "",
-        f"{'phase':<34}{'time':>12}{'peak RSS':>11}",
+        f"{'phase':<{width}}{'time':>12}{'peak RSS':>11}",
     ]
     for name, row in result["phases"].items():
-        lines.append(f"{name:<34}{row['s']:>11.2f}s{row['rss_mb']:>8.0f} MB")
-    lines += ["", "replay against the floor (plain sqlite3 scan of the same game rows):"]
+        lines.append(f"{name:<{width}}{row['s']:>11.2f}s{row['rss_mb']:>8.0f} MB")
+    driver = "sqlite3" if backend == "sqlite" else "asyncpg cursor"
+    lines += ["", f"replay against the floor (plain {driver} scan of the same game rows):"]
     lines.append(f"  scan floor {result['scan_s']:.3f} s for {result['scan_rows']:,} rows")
     for key, row in result["replay_by_system"].items():
         lines.append(f"  {key:<10} {row['s']:8.2f} s  {row['over_scan']:5.1f}× the floor")
     lines.append(
         f"  worst system {result['replay_over_scan']:.1f}× the floor"
-        + _mark("replay_over_scan", result["replay_over_scan"])
+        + mark("replay_over_scan", result["replay_over_scan"])
     )
     lines.append(
         f"  every system in one pass {result['replay_s']:.2f} s "
-        f"({result['replay_all_over_scan']:.1f}× the floor)"
-        + _mark("replay_s", result["replay_s"])
+        f"({result['replay_all_over_scan']:.1f}× the floor)" + mark("replay_s", result["replay_s"])
     )
     lines.append(f"  rebuild with projections written {result['rebuild_s']:.2f} s")
     lines += ["", "latency through the command core (p50 / p99):"]
@@ -799,7 +1013,7 @@ def table(result: dict[str, Any]) -> str:
         lines.append(
             f"  /{name if name != 'append' else 'result (append)'}"
             f"{'':<{max(1, 20 - len(name))}}{p50:8.2f} ms {p99:8.2f} ms"
-            + _mark(f"{name}_p99_ms", p99)
+            + mark(f"{name}_p99_ms", p99)
         )
     lines.append(
         "  a process start: replay every system and check the projections "
@@ -822,11 +1036,15 @@ def table(result: dict[str, Any]) -> str:
         tg = result["telegram"]
         lines.append(
             f"  Telegram: {tg['updates_per_s']:.0f} updates/s ({tg['updates']:.0f} in "
-            f"{tg['seconds']:.2f} s)" + _mark("telegram_updates_per_s", tg["updates_per_s"])
+            f"{tg['seconds']:.2f} s)" + mark("telegram_updates_per_s", tg["updates_per_s"])
         )
+    if "start" in result:
+        lines += ["", *start_lines(result, mark)]
+    if "writers" in result:
+        lines += ["", *writer_lines(result, mark)]
     lines.append(
         f"  peak RSS of the run {result['peak_rss_mb']:.0f} MB"
-        + _mark("peak_rss_mb", result["peak_rss_mb"])
+        + mark("peak_rss_mb", result["peak_rss_mb"])
     )
     if "check" in result:
         check = result["check"]
@@ -836,6 +1054,75 @@ def table(result: dict[str, Any]) -> str:
     if rejected:
         lines.append(f"  events refused by a system: {rejected}")
     return "\n".join(lines)
+
+
+def start_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> list[str]:
+    """The process-start phase's part of the table."""
+    found = result["start"]
+    snap = result["snapshot"]
+    lines = [
+        "a process start in a fresh process (open → ledgers ready → first result committed; "
+        "from the process's start, interpreter and imports included):",
+        f"  snapshot at log position {snap['seq']:,}: {snap['mb']:.1f} MB, written in "
+        f"{result['phases']['snapshot']['s']:.2f} s; the tail after it "
+        f"{found['tail_entries']:,} log entries ({found['tail_games']:,} games appended)",
+    ]
+    for key, what in (
+        ("snapshot", "from the snapshot"),
+        ("fresh", "from a snapshot at the log's end (no tail)"),
+        ("replay", "no snapshot, full replay"),
+    ):
+        row = found.get(key)
+        if row is None:
+            if key == "replay":
+                lines.append(f"  {what}: skipped above {FULL_START_LIMIT:,} games")
+            continue
+        lines.append(
+            f"  {what}: {row['spawn_to_write_s']:.2f} s to the first write (imports "
+            f"{row['imports_s']:.2f}, open {row['open_s']:.2f}, ledgers ready "
+            f"{row['ledgers_s']:.2f}, the write {row['write_s'] * 1000:.0f} ms); peak RSS "
+            f"{row['rss_mb']:.0f} MB; full replays {row['full_folds']}"
+            + (mark("start_to_first_write_s", row["spawn_to_write_s"]) if key != "replay" else "")
+        )
+        if "verified" in row:
+            same = row["verified"]["equal"]
+            lines.append(
+                "    its ledgers vs a full replay: "
+                + ("identical" if same else f"DIFFERENT: {', '.join(row['verified']['differ'])}")
+            )
+    return lines
+
+
+def writer_lines(result: dict[str, Any], mark: Callable[[str, float], str]) -> list[str]:
+    """The writers phase's part of the table."""
+    found = result["writers"]
+    lines = [
+        "result appends from separate processes, the same games in each setup "
+        f"({result['machine']['cpus']} CPUs shared by the writers and the database):"
+    ]
+    for key, what in (
+        ("one", "the federation's club"),
+        ("many", "the federation's club"),
+        ("one_small", f"a club of {SMALL_CLUB_GAMES} games"),
+        ("many_clubs", f"a club of {SMALL_CLUB_GAMES} games each"),
+    ):
+        row = found[key]
+        writers = row["writers"]
+        lines.append(
+            f"  {writers} process{'es' if writers > 1 else ''}, {what}: "
+            f"{row['games_per_s']:.0f} games/s ({row['acked']:,} in {row['seconds']:.2f} s; "
+            f"append p50 {row['append_p50_ms']:.1f} ms, p99 {row['append_p99_ms']:.1f} ms); "
+            f"lost {row['lost']}, doubled {row['doubled']}, mismatched {row['mismatched']}, "
+            f"refused {row['failed']}"
+            + (f" ({'; '.join(row['errors'])})" if row["errors"] else "")
+        )
+    writers = found["many"]["writers"]
+    lines.append(
+        f"  {writers} processes / 1, one club: {found['ratio']:.2f}×"
+        + mark("writers_ratio", found["ratio"])
+    )
+    lines.append(f"  {writers} processes / 1, a club each: {found['ratio_clubs']:.2f}×")
+    return lines
 
 
 def web_lines(result: dict[str, Any]) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,14 +21,63 @@ def add(commands: Any) -> None:
     parser = commands.add_parser(
         "bench",
         help=_(
-            "measure replay, commands, appends and Telegram throughput on a synthetic federation"
+            "measure replay, commands, appends, process starts and several writers on a "
+            "synthetic federation, on SQLite or PostgreSQL"
         ),
         description=_(
-            "Generate a federation of N games into a fresh database in a temporary directory, "
-            "then time the replay against a plain SQLite scan, {commands}, appending a result, "
-            "finalising a 300-player tournament and the Telegram adapter; print a table (or "
-            "one JSON object).",
+            "Generate a federation of N games into a fresh database (a SQLite file in a "
+            "temporary directory, or a PostgreSQL database), then time the replay against a "
+            "plain scan of the same rows, {commands}, appending a result, finalising a "
+            "300-player tournament, the web pages, the Telegram adapter, a process start from "
+            "a snapshot and several processes appending at once; print a table (or one JSON "
+            "object).",
             commands="/rating, /top, /handicap",
+        ),
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help=_(
+            "the database to measure (default {default}); postgresql starts a throw-away "
+            "cluster unless --db-url names a server",
+            default="sqlite",
+        ),
+    )
+    parser.add_argument(
+        "--db-url",
+        type=_url,
+        default=None,
+        help=_(
+            "an existing PostgreSQL server to use, like {example}: a fresh database is "
+            "created there for the run and dropped after it",
+            example="postgresql://postgres@127.0.0.1:5432/postgres",
+        ),
+    )
+    parser.add_argument(
+        "--writers",
+        type=_count,
+        default=3,
+        help=_(
+            "processes appending results at once in the writers phase, 0 for none "
+            "(default {default})",
+            default=3,
+        ),
+    )
+    parser.add_argument(
+        "--writer-games",
+        type=_count,
+        default=200,
+        help=_("games each writer process appends (default {default})", default=200),
+    )
+    parser.add_argument(
+        "--tail",
+        type=_count,
+        default=None,
+        help=_(
+            "games appended after the snapshot before a process start is timed (default "
+            "{default}, or a tenth of the games when that is fewer)",
+            default=10000,
         ),
     )
     parser.add_argument(
@@ -84,23 +134,77 @@ def _games(text: str) -> int:
     return value
 
 
+def _url(text: str) -> str:
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError(
+            _(
+                "--db-url takes a PostgreSQL URL like {example}, not {value}",
+                example="postgresql://postgres@127.0.0.1:5432/postgres",
+                value=repr(text),
+            )
+        )
+    return text
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number like {example}, not {value}", example=3, value=repr(text))
+        )
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
-    from benchmarks import bench  # imported here: only `hoshi bench` pays for it
+    from benchmarks import bench, pgcluster  # imported here: only `hoshi bench` pays for it
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    result = asyncio.run(
-        bench.run(
-            args.games,
-            seed=args.seed,
-            directory=args.dir,
-            samples=args.samples,
-            updates=args.updates,
-            with_telegram=not args.no_telegram,
-            check=args.check,
-            say=say,
+    def stopped(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)  # unwinds: a throw-away cluster is stopped and removed
+
+    signal.signal(signal.SIGTERM, stopped)
+
+    if args.db_url is not None and args.backend != "postgresql":
+        print(
+            _(
+                "--db-url is for the PostgreSQL backend: add {option}",
+                option="--backend postgresql",
+            ),
+            file=sys.stderr,
         )
-    )
+        return 2
+    try:
+        result = asyncio.run(
+            bench.run(
+                args.games,
+                backend=args.backend,
+                db_url=args.db_url,
+                tail=args.tail,
+                writers=args.writers,
+                writer_games=args.writer_games,
+                seed=args.seed,
+                directory=args.dir,
+                samples=args.samples,
+                updates=args.updates,
+                with_telegram=not args.no_telegram,
+                check=args.check,
+                say=say,
+            )
+        )
+    except pgcluster.Unavailable as error:
+        print(
+            _(
+                "no PostgreSQL to measure: {problem}; or name a server with {option}",
+                problem=str(error),
+                option="--db-url",
+            ),
+            file=sys.stderr,
+        )
+        return 2
     print(json.dumps(result) if args.json else bench.table(result))
     return 0

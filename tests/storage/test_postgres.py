@@ -240,3 +240,24 @@ async def test_the_target_hides_the_password(url: str) -> None:
             await admin.execute("DROP ROLE keeper")
         finally:
             await admin.close()
+
+
+async def test_a_prefetching_scan_lets_the_caller_write_between_chunks(url: str) -> None:
+    """A rebuild reads the club's history in chunks with read-ahead and writes history rows
+    between them (found by ``hoshi bench --backend postgresql`` at 100,000 games: "another
+    operation is in progress"): the read-ahead must not overlap the caller's statements."""
+    db = await open_db(url, systems=SYSTEMS, clock=FakeClock())
+    try:
+        async with db.transaction() as tx:
+            await tx.execute("CREATE TABLE numbers (n INTEGER)")
+            await tx.executemany("INSERT INTO numbers (n) VALUES (?)", [(n,) for n in range(10)])
+            await tx.execute("CREATE TABLE copied (n INTEGER)")
+            seen = []
+            async for rows in tx.chunks("SELECT n FROM numbers ORDER BY n", (), 3, prefetch=True):
+                seen += [n for (n,) in rows]
+                await tx.executemany("INSERT INTO copied (n) VALUES (?)", rows)
+                assert await tx.fetchone("SELECT COUNT(*) FROM copied") == (len(seen),)
+        assert seen == list(range(10))
+        assert await db.fetchall("SELECT n FROM copied ORDER BY n") == [(n,) for n in range(10)]
+    finally:
+        await db.close()

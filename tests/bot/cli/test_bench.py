@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
+import pytest
 from setuptools import find_packages
+
+from bot.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 IGNORED = shutil.ignore_patterns("__pycache__")
@@ -53,6 +58,10 @@ def test_hoshi_bench_runs_from_the_installed_packages_alone(tmp_path: Path) -> N
             "2",
             "--updates",
             "3",
+            "--writers",
+            "2",
+            "--writer-games",
+            "3",
             "--json",
             "--dir",
             str(work),
@@ -68,3 +77,85 @@ def test_hoshi_bench_runs_from_the_installed_packages_alone(tmp_path: Path) -> N
     result = json.loads(done.stdout)
     assert result["games"] >= 100
     assert result["telegram"]["updates"] == 3
+    assert result["start"]["snapshot"]["verified"]["equal"]
+    assert result["writers"]["many"]["acked"] == 6
+
+
+def test_a_server_url_needs_the_postgresql_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    url = "postgresql://postgres@127.0.0.1:1/postgres"
+    assert main(["bench", "--games", "100", "--db-url", url]) == 2
+    assert "--backend postgresql" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--backend", "mysql"], "invalid choice: 'mysql'"),
+        (["--db-url", "sqlite:///x"], "--db-url takes a PostgreSQL URL like postgresql://"),
+        (["--writers", "three"], "expected a whole number like 3, not 'three'"),
+        (["--writer-games", "-5"], "expected a whole number like 3, not '-5'"),
+    ],
+)
+def test_bad_bench_options_say_what_is_expected(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "--games", "100", *argv])
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_no_postgresql_binaries_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import pgcluster
+
+    def missing(**_: object) -> pgcluster.Cluster:
+        raise pgcluster.Unavailable("PostgreSQL binary 'initdb' not found; install postgresql")
+
+    monkeypatch.setattr(pgcluster, "start", missing)
+    assert main(["bench", "--games", "100", "--backend", "postgresql"]) == 2
+    err = capsys.readouterr().err
+    assert "no PostgreSQL to measure: PostgreSQL binary 'initdb' not found" in err
+    assert "--db-url" in err
+
+
+def test_a_terminated_bench_stops_its_postgresql_cluster() -> None:
+    """``kill`` (SIGTERM) in the middle of a run: the throw-away cluster it started is stopped
+    and its directory removed (pgcluster's exit handler runs)."""
+    from benchmarks import pgcluster
+
+    try:
+        pgcluster.find_binaries()
+    except pgcluster.Unavailable as error:
+        pytest.skip(str(error))
+    # not under tmp_path: the postgres user must be able to enter every directory above it
+    clusters = Path(tempfile.mkdtemp(prefix="hoshi-bench-test-"))
+    clusters.chmod(0o755)
+    command = [sys.executable, "-m", "bot", "bench", "--games", "2000"]
+    command += ["--backend", "postgresql", "--dir", str(clusters), "--no-telegram"]
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stderr is not None
+    try:
+        said = []
+        for line in process.stderr:  # until the cluster is up and the load has begun
+            said.append(line)
+            if line.startswith("load:"):
+                break
+        started = [d for d in clusters.iterdir() if d.name.startswith("hoshi-pg-")]
+        assert len(started) == 1, said
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 128 + signal.SIGTERM
+        assert not started[0].exists()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stderr.close()
+        shutil.rmtree(clusters, ignore_errors=True)
