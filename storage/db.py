@@ -309,9 +309,10 @@ class SqliteDatabase(Database):
         (see :meth:`Database.transaction`)."""
         async with self._lock:
             tx = SqliteTransaction(self._writer, self.projections)
-            await self._writer.execute_fetchall("BEGIN IMMEDIATE")
-            began = self._writer.total_changes
+            begun = False
             try:
+                await self._writer.execute_fetchall("BEGIN IMMEDIATE")
+                begun, began = True, self._writer.total_changes
                 yield tx
                 if self.delivery is not None and self._writer.total_changes != began:
                     await deliveries.record(tx, self.clock, self.delivery)
@@ -321,7 +322,10 @@ class SqliteDatabase(Database):
                     self._did_commit()
             except BaseException:
                 try:
-                    if self._writer.in_transaction:
+                    if not begun:  # cancelled while BEGIN waited its turn: it still runs, then
+                        with contextlib.suppress(sqlite3.Error):  # this undoes it
+                            await self._writer.execute_fetchall("ROLLBACK")
+                    elif self._writer.in_transaction:
                         await self._writer.execute_fetchall("ROLLBACK")
                 finally:
                     tx.rolled_back()

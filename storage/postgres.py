@@ -322,8 +322,8 @@ class PgDatabase(Database):
         async with self._lock:
             connection = await self._writer_connection()
             tx = PgTransaction(connection, self.projections)
-            await connection.execute("BEGIN")
             try:
+                await connection.execute("BEGIN")
                 yield tx
                 if self.delivery is not None and tx.changed:
                     await deliveries.record(tx, self.clock, self.delivery)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -285,3 +286,22 @@ async def test_a_read_ahead_lets_the_transactions_other_statements_run(db: Datab
             break  # left early: the transaction goes on
         await tx.execute("INSERT INTO numbers VALUES (10)")
     assert await db.fetchone("SELECT COUNT(*) FROM numbers") == (11,)
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(db: Database) -> None:
+    """A task cancelled at ``BEGIN`` (a background snapshot when the bot stops) leaves no
+    transaction open behind it: the next one begins and commits."""
+
+    async def write() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO deliveries (key, at) VALUES (?, ?)", ("a", "x"))
+
+    for _ in range(3):
+        task = asyncio.create_task(write())
+        await asyncio.sleep(0)  # it reaches BEGIN
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO deliveries (key, at) VALUES (?, ?)", ("b", "y"))
+    assert await db.fetchall("SELECT key FROM deliveries ORDER BY key") == [("b",)]
