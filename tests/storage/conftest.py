@@ -29,6 +29,7 @@ from storage import (
     open_db,
     record_game,
     register_player,
+    transfer,
 )
 from storage.clubs import create_club
 from storage.db import SystemFactory
@@ -215,18 +216,8 @@ PROJECTIONS = {
     "projection_state": "club",
 }
 
-LOG_TABLES = (
-    "log",
-    "clubs",
-    "chat_bindings",
-    "players",
-    "player_aliases",
-    "account_links",
-    "tournaments",
-    "tournament_entries",
-    "games",
-    "events",
-)
+LOG_TABLES = tuple(table for table in transfer.LOG_TABLES if table != "deliveries")
+"""The club log's tables (storage.transfer names them)."""
 
 
 async def dump(db: Database, tables: Mapping[str, str] = PROJECTIONS) -> dict[str, list[Any]]:
