@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.cli.common import fail, said, shown
+from bot.cli.common import database_of, db_target, fail, said, shown
 from bot.i18n import _, _n, number_text
 
 
@@ -32,6 +32,7 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     move.add_argument(
         "--from",
         dest="source",
+        type=db_target,
         required=True,
         metavar="SOURCE",
         help=_("the database to copy: an SQLite file or a postgresql:// address"),
@@ -39,6 +40,7 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     move.add_argument(
         "--to",
         dest="target",
+        type=db_target,
         required=True,
         metavar="TARGET",
         help=_("the empty database to copy into: an SQLite file or a postgresql:// address"),
@@ -49,11 +51,11 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _migrate(args: argparse.Namespace) -> int:
     import asyncio
 
-    from storage.db import is_url
     from storage.errors import StorageError
 
-    source, target = str(args.source), str(args.target)
-    if not is_url(source) and not Path(source).expanduser().is_file():
+    # given on the command line, so never the config's (there is none to read)
+    source, target = database_of(args.source, None), database_of(args.target, None)
+    if isinstance(source, Path) and not source.is_file():
         return fail(
             _(
                 "there is no database at {path}; give an existing one with --from, e.g. {example}",
@@ -71,17 +73,16 @@ def _migrate(args: argparse.Namespace) -> int:
         return fail(_("could not open a database: {reason}", reason=str(exc)))
 
 
-async def _moved(source: str, target: str) -> int:
+async def _moved(source: str | Path, target: str | Path) -> int:
     from storage import open_db
-    from storage.db import is_url
     from storage.transfer import copy_database
 
     started = time.perf_counter()
-    if not is_url(target):
-        Path(target).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    src = await open_db(_opened(source))
+    if isinstance(target, Path):
+        target.parent.mkdir(parents=True, exist_ok=True)
+    src = await open_db(source)
     try:
-        dst = await open_db(_opened(target))
+        dst = await open_db(target)
         try:
             widest = 0
 
@@ -126,9 +127,3 @@ async def _moved(source: str, target: str) -> int:
         )
     )
     return 0
-
-
-def _opened(target: str) -> str | Path:
-    from storage.db import is_url
-
-    return target if is_url(target) else Path(target).expanduser()
