@@ -100,6 +100,10 @@ class Transaction:
         """The ``CREATE INDEX`` statement of index ``name``, or ``None`` if there is none."""
         raise NotImplementedError
 
+    async def positions_follow_log(self) -> None:
+        """Hand out log positions after the log's last from now on (after rows were copied in
+        with their own ``seq``, storage.transfer). SQLite takes them from the log itself."""
+
     async def next_seq(self) -> int:
         """The next log position."""
         return (await self.next_seqs(1))[0]

@@ -173,6 +173,12 @@ class PgTransaction(Transaction):
             await self._connection.execute("SELECT pg_advisory_xact_lock($1)", club)
         self._locked.add(club)
 
+    async def positions_follow_log(self) -> None:
+        """The ``log_seq`` sequence moved past the log's last position."""
+        await self.execute(
+            "SELECT setval('log_seq', (SELECT COALESCE(MAX(seq), 0) + 1 FROM log), false)"
+        )
+
     async def next_seqs(self, count: int) -> list[int]:
         """``count`` values of the ``log_seq`` sequence, increasing."""
         if count <= 0:

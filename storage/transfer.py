@@ -142,7 +142,7 @@ async def copy_database(
                     )
                 )
             moved.rows[table] = await _copy_table(reading, writing, table, columns, progress)
-        await _continue_positions(target, writing)
+        await writing.positions_follow_log()
     clubs = [int(row[0]) for row in await source.fetchall("SELECT seq FROM clubs ORDER BY seq")]
     for club in clubs:
         await projections.replay_club(target, club)
@@ -177,12 +177,3 @@ async def _copy_table(
     if progress is not None and copied == 0:
         progress(table, 0)
     return copied
-
-
-async def _continue_positions(target: Database, writing: Transaction) -> None:
-    """Make the target hand out log positions after the copied ones (PostgreSQL takes them
-    from the ``log_seq`` sequence; SQLite from the log itself)."""
-    if target.dialect == "postgresql":
-        await writing.execute(
-            "SELECT setval('log_seq', (SELECT COALESCE(MAX(seq), 0) + 1 FROM log), false)"
-        )
