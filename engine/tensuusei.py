@@ -272,15 +272,17 @@ class _Player:
 class _PairDay:
     """One pair's games on one club day, held until the day ends (rules.md §2.3).
 
-    ``counted`` holds ``(game id, winner, jigo)`` of the games local rule 1 lets count, in the
-    order they were folded (calendar order: their date, then the log); ``skipped`` the ids of
-    the games beyond the day's limit.
+    ``counted`` holds ``(game id, winner, jigo, settled)`` of the games local rule 1 lets
+    count, in the order they were folded (calendar order: their date, then the log);
+    ``settled`` marks a game that moved the points as it was entered (its day had ended:
+    §2.3, late reports), so the day's end leaves it out of the net. ``skipped`` holds the ids
+    of the games beyond the day's limit.
     """
 
     __slots__ = ("counted", "skipped")
 
     def __init__(self) -> None:
-        self.counted: list[tuple[int, PlayerId, bool]] = []
+        self.counted: list[tuple[int, PlayerId, bool, bool]] = []
         self.skipped: list[int] = []
 
 
@@ -288,12 +290,12 @@ class Tensuusei:
     """The Tensuusei points ledger (rules.md §2): one point a game, conserved.
 
     Facts arrive in calendar order (rules.md, Calendar order): every club game of a day comes
-    before that day's :class:`DayEnded`, so the ledger keeps a day's games only until the day
-    is settled. A game dated on a day already settled — an earlier round of a tournament,
-    which is folded at its end date, or a fold not in calendar order — is still taken and
-    settled at the next end of day (rules.md §2.3, late reports: "at the next end of day at
-    the latest"); its pair's count starts afresh, as that day's other games are settled and
-    gone.
+    before that day's :class:`DayEnded`, so the ledger holds a day's games until the day is
+    settled. A game of a day that has ended — a tournament's earlier rounds, folded at its end
+    date; every game of a tournament finalised after its days (``finalised_on``); a fold not
+    in calendar order — belongs to that day (its pair's count under local rule 1) and is
+    settled as it is entered, never left pending (rules.md §2.3, Decision — late reports).
+    For that, a settled day keeps one count per pair (the games it held), nothing more.
 
     Args:
         params: the club's settings; the seed club's by default.
@@ -314,6 +316,10 @@ class Tensuusei:
         self._players: dict[PlayerId, _Player] = {}
         # the unsettled club days: per date, per pair (lower id, higher id), its games
         self._days: dict[dt.date, dict[tuple[PlayerId, PlayerId], _PairDay]] = {}
+        # the settled club days: per date, per pair, how many games it held (counted or not):
+        # a late game takes its place in that count (rules.md §2.3 local rule 1, late reports)
+        self._counts: dict[dt.date, dict[tuple[PlayerId, PlayerId], int]] = {}
+        self._ended: dt.date | None = None  # the latest club day ended (DayEnded)
         self._ranks: dict[int, Rank] = {}  # rank equivalents by points, memoised
 
     def _rank(self, points: int) -> Rank:
@@ -348,10 +354,17 @@ class Tensuusei:
                     )
                 )
         changes: list[Change] = []
-        self._rate(game, changes)
+        self._rate(game, changes, ended=self._has_ended(game.date))
         return changes
 
+    def _has_ended(self, day: dt.date) -> bool:
+        """Whether the club day ``day`` has ended in what is folded so far (a DayEnded on or
+        after it)."""
+        return self._ended is not None and day <= self._ended
+
     def _day_ended(self, event: DayEnded) -> list[Change]:
+        if self._ended is None or event.date > self._ended:
+            self._ended = event.date
         return self._settle(event.date)
 
     def _ignored(self, event: Event) -> list[Change]:
@@ -438,13 +451,24 @@ class Tensuusei:
         ]
 
     def _tournament(self, event: TournamentRated) -> list[Change]:
+        """A tournament's games, each on its own club day (rules.md §2.3). It is folded at its
+        end date, so the days before it have ended there; so have the days before the day it
+        was finalised on: their games are settled as they are entered (Decision — late
+        reports), the others wait for their day's end."""
         players = self._players
         changes: list[Change] = []
         games = sorted(event.games, key=_round_order)  # stable: file order within a round
+        end = event.tournament.end
+        finalised_on = event.finalised_on
         for game in games:
             # ours: a game with a guest (not registered here) moves no points
             if game.black in players and game.white in players and self._rateable(game):
-                self._rate(game, changes)
+                ended = (
+                    game.date < end
+                    or (finalised_on is not None and game.date < finalised_on)
+                    or self._has_ended(game.date)
+                )
+                self._rate(game, changes, ended=ended)
         return changes
 
     @staticmethod
@@ -469,29 +493,51 @@ class Tensuusei:
             found = day[pair] = _PairDay()
         return found
 
-    def _rate(self, game: Game, changes: list[Change]) -> None:
-        """One rated game: local rule 1, then at once or pending (rules.md §2.1, §2.3)."""
+    def _rate(self, game: Game, changes: list[Change], *, ended: bool) -> None:
+        """One rated game: local rule 1, then at once or pending (rules.md §2.1, §2.3).
+
+        ``ended``: the game's club day has ended (Decision — late reports): it takes its place
+        in that day's count and moves the points as it is entered, never left pending.
+        """
         black, white = game.black, game.white
-        pair_day = self._pair_day(game)
+        pair = (black, white) if black < white else (white, black)
         limit = self.params.max_games_per_pair_day
-        if limit is not None and len(pair_day.counted) >= limit:
-            # rules.md §2.3 local rule 1: stored, not rated; the history says so
-            pair_day.skipped.append(game.id)
-            self._not_counted(game, len(pair_day.counted) + len(pair_day.skipped), limit, changes)
-            return
+        day = self._days.get(game.date)
+        pair_day: _PairDay | None = None
+        if ended and day is None:
+            # a settled day (or one with no games yet): its pair's count is all it kept
+            counts = self._counts.get(game.date)
+            if counts is None:
+                counts = self._counts[game.date] = {}
+            held = counts.get(pair, 0)
+            counts[pair] = held + 1
+            if limit is not None and held >= limit:
+                # rules.md §2.3 local rule 1: stored, not rated; the history says so
+                self._not_counted(game, held + 1, limit, changes)
+                return
+        else:
+            pair_day = self._pair_day(game)
+            if limit is not None and len(pair_day.counted) >= limit:
+                # rules.md §2.3 local rule 1: stored, not rated; the history says so
+                pair_day.skipped.append(game.id)
+                held = len(pair_day.counted) + len(pair_day.skipped)
+                self._not_counted(game, held, limit, changes)
+                return
         # rules.md §2.1: a jigo is a win for White (as if komi were +0.5)
         if game.result is Result.BLACK:
             winner, loser = black, white
         else:
             winner, loser = white, black
-        pair_day.counted.append((game.id, winner, game.result is Result.JIGO))
+        at_once = ended or not self.params.settle_end_of_day
+        if pair_day is not None:
+            pair_day.counted.append((game.id, winner, game.result is Result.JIGO, at_once))
         players = self._players
         won, lost = players[winner], players[loser]
         for player in (won, lost):
             player.games += 1
             if player.last_played is None or game.date > player.last_played:
                 player.last_played = game.date
-        if self.params.settle_end_of_day:
+        if not at_once:
             # rules.md §2.3 local rule 2 (Decision): pending until the club's end of day
             for player, delta in ((won, 1), (lost, -1)):
                 pending = player.pending.get(game.date)
@@ -501,6 +547,9 @@ class Tensuusei:
                 pending[1] += 1
             return
         note = JIGO_NOTE if game.result is Result.JIGO else ""
+        if ended and self.params.settle_end_of_day:
+            late = Msg("its day, {day}, had ended: settled as it was entered", day=game.date)
+            note = Msg("{late}; {jigo}", late=late, jigo=note) if note else late
         source = f"game:{game.id}"
         for player_id, player, delta in ((winner, won, 1), (loser, lost, -1)):
             before = player.points
@@ -548,11 +597,22 @@ class Tensuusei:
         limit = self.params.max_games_per_pair_day
         for day in due:
             pairs = self._days.pop(day)
+            counts = self._counts.get(day)
+            if counts is None:
+                counts = self._counts[day] = {}
+            for pair, held in pairs.items():  # what a late game of this day is counted after
+                counts[pair] = counts.get(pair, 0) + len(held.counted) + len(held.skipped)
             if not settle:
                 continue  # the points moved at each game; only local rule 1's count ends
             source = f"day:{day.isoformat()}"
-            for (low, high), pair_day in pairs.items():
-                low_wins = sum(1 for _, winner, _ in pair_day.counted if winner == low)
+            for (low, high), whole in pairs.items():
+                # the games settled as they were entered (late reports) moved already
+                pair_day = _PairDay()
+                pair_day.counted = [g for g in whole.counted if not g[3]]
+                pair_day.skipped = whole.skipped
+                if not pair_day.counted and whole.counted:
+                    continue
+                low_wins = sum(1 for _, winner, _, _ in pair_day.counted if winner == low)
                 high_wins = len(pair_day.counted) - low_wins
                 net = low_wins - high_wins  # 2–1 → the pair's winner +1, the other −1
                 for player_id, opponent, delta, wins, losses in (
@@ -615,8 +675,10 @@ class Tensuusei:
         )
 
     def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:
-        """A club day settled (rules.md §2.3 local rule 2); ``None`` at the other moments."""
-        if phase is not Phase.DAY_END:
+        """A club day settled (rules.md §2.3 local rule 2); ``None`` at the other moments, and
+        when no pair was left to settle (the day had no games, or each was settled as it was
+        entered: late reports)."""
+        if phase is not Phase.DAY_END or not changes:
             return None
         title = Msg("the day {day} is settled", day=label)
         if any(c.rating_after != c.rating_before for c in changes):
@@ -649,8 +711,8 @@ class Tensuusei:
         """Why ``game`` will not move points, asked before it is folded in (rules.md §2.3
         local rule 1; ours: 19×19 only, pair go and guests); ``None`` when it counts.
 
-        The pair's count for the day is known while the day is unsettled: a game for a day
-        already settled is judged as its day's first.
+        The pair's count for the day is kept, settled or not: a game reported late takes its
+        place in it (§2.3, late reports).
         """
         common = never_rated(game)
         if common is not None:
@@ -675,9 +737,15 @@ class Tensuusei:
         black, white = game.black, game.white
         pair = (black, white) if black < white else (white, black)
         pair_day = self._days.get(game.date, {}).get(pair)
-        if pair_day is None or len(pair_day.counted) < limit:
+        if pair_day is None:
+            held = self._counts.get(game.date, {}).get(pair, 0)
+            if held < limit:
+                return None
+        elif len(pair_day.counted) < limit:
             return None
-        ordinal = _ordinal(len(pair_day.counted) + len(pair_day.skipped) + 1)
+        else:
+            held = len(pair_day.counted) + len(pair_day.skipped)
+        ordinal = _ordinal(held + 1)
         return plural(
             "{ordinal} game between these two players on {date} "
             "(Tensuusei local rule: {n} game a pair a day)",
@@ -807,6 +875,11 @@ class Tensuusei:
                 }
                 for day, pairs in sorted(self._days.items())
             },
+            "ended": None if self._ended is None else self._ended.isoformat(),
+            "counts": {
+                day.isoformat(): {f"{low}-{high}": held for (low, high), held in sorted(c.items())}
+                for day, c in sorted(self._counts.items())
+            },
         }
 
 
@@ -867,7 +940,7 @@ def _day_note(
     knows no names: ``{player:ID}`` and ``{game:ID}`` are filled in by whoever shows the note
     (the player's name, the game's club number)."""
     words: list[str] = []
-    for gid, winner, jigo in pair_day.counted[:_NOTE_GAMES]:
+    for gid, winner, jigo, _ in pair_day.counted[:_NOTE_GAMES]:
         mark = f"{{game:{gid}}}"
         if winner != player:  # a jigo is won by White (§2.1): the loser had Black
             words.append(Msg("{game} jigo (lost with Black)", game=mark) if jigo

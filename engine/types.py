@@ -201,11 +201,17 @@ class GamePlayed:
 
 @dataclass(frozen=True, slots=True)
 class TournamentRated:
-    """A finalised tournament: its entries and games, rated together (rules.md §1.4)."""
+    """A finalised tournament: its entries and games, rated together (rules.md §1.4).
+
+    ``finalised_on`` is the club's day on which it was finalised (``None``: not known): the
+    days before it had ended then, so under Tensuusei every game of those days is settled as
+    it is entered (rules.md §2.3, Decision — late reports).
+    """
 
     tournament: Tournament
     entries: tuple[Entry, ...]
     games: tuple[Game, ...]
+    finalised_on: dt.date | None = None
 
 
 @dataclass(frozen=True, slots=True)

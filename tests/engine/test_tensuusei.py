@@ -261,8 +261,13 @@ def test_day_end_settles_only_games_dated_up_to_it() -> None:
     system.apply(won_by(2, 1, 2, NEXT_DAY))
     system.apply(DayEnded(DAY))
     assert (points(system, 1), amount(system.card(1))) == (101, 1)
-    # a late report for a settled day waits for the next end of day
-    system.apply(won_by(3, 1, 2, DAY))
+    # a late report for a settled day is settled as it is entered (§2.3, late reports)
+    changes = system.apply(won_by(3, 1, 2, DAY))
+    assert [(c.player, c.date, c.rating_before, c.rating_after) for c in changes] == [
+        (1, DAY, 101, 102),
+        (2, DAY, 99, 98),
+    ]
+    assert amount(system.card(1)) == 1  # only 2 May's game waits for its day's end
     system.apply(DayEnded(NEXT_DAY))
     assert (points(system, 1), amount(system.card(1))) == (103, None)
 
@@ -315,23 +320,22 @@ def test_the_day_end_note_lists_the_days_games_and_those_not_rated() -> None:
     assert all("rules.md" not in c.note and len(c.note) < 200 for c in changes)
 
 
-def test_a_settled_day_leaves_nothing_behind() -> None:
-    """Facts fold in calendar order (rules.md, Calendar order): once a day is settled its
-    games and counts are gone from the ledger — no table grows with every day ever played."""
+def test_a_settled_day_keeps_one_count_per_pair_and_no_games() -> None:
+    """Once a day is settled its games are gone from the ledger; what stays is each pair's
+    count, which a late report of that day joins (rules.md §2.3, late reports)."""
     system = ledger({1: 100, 2: 100})
-    empty = system.snapshot()
     for gid in range(5):
         system.apply(won_by(gid, 1, 2))
     system.apply(DayEnded(DAY))
     after = system.snapshot()
-    assert {k: v for k, v in after.items() if k != "players"} == {
-        k: v for k, v in empty.items() if k != "players"
-    }
+    assert after["days"] == {}
+    assert after["counts"] == {"2024-05-01": {"1-2": 5}}
 
 
-def test_a_tournament_folded_at_its_end_date_settles_its_earlier_rounds_too() -> None:
-    """A tournament is folded at its end date (rules.md, Calendar order): its first day's games
-    come after that day has ended, and are settled at the next end of day (§2.3)."""
+def test_a_tournament_folded_at_its_end_date_settles_its_earlier_rounds_as_entered() -> None:
+    """A tournament is folded at its end date (rules.md, Calendar order): its first day has
+    ended there, so that day's games are settled as they are entered (§2.3, late reports);
+    the end date's games wait for the end of their day."""
     system = ledger({1: 100, 2: 100})
     system.apply(won_by(1, 1, 2, DAY))
     system.apply(DayEnded(DAY))
@@ -341,14 +345,65 @@ def test_a_tournament_folded_at_its_end_date_settles_its_earlier_rounds_too() ->
         Game(id=3, black=2, white=1, result=Result.WHITE, date=NEXT_DAY, round=2),
     )
     entries = (Entry(1, Rank.parse("5k")), Entry(2, Rank.parse("5k")))
-    system.apply(TournamentRated(tournament, entries, games))
-    assert values(system.card(1))["pending_days"] == "+1 from 2024-05-01, +1 from 2024-05-02"
-    changes = system.apply(DayEnded(NEXT_DAY))
-    assert sorted(c.source for c in changes if c.player == 1) == [
-        "day:2024-05-01",
-        "day:2024-05-02",
+    changes = system.apply(TournamentRated(tournament, entries, games))
+    assert [(c.player, c.date, c.rating_before, c.rating_after) for c in changes] == [
+        (1, DAY, 101, 102),
+        (2, DAY, 99, 98),
     ]
+    assert "had ended" in changes[0].note
+    assert values(system.card(1))["pending_days"] == "+1 from 2024-05-02"
+    changes = system.apply(DayEnded(NEXT_DAY))
+    assert sorted(c.source for c in changes if c.player == 1) == ["day:2024-05-02"]
     assert (points(system, 1), points(system, 2)) == (103, 97)
+
+
+def test_a_tournament_finalised_after_its_days_ended_leaves_nothing_pending() -> None:
+    """rules.md §2.3 (late reports): every game of a tournament whose days have ended when it
+    is finalised is settled as it is entered — its last day's too."""
+    system = ledger({1: 100, 2: 100, 3: 100})
+    tournament = Tournament(id=9, name="Cup", start=DAY, end=NEXT_DAY, rounds=2)
+    games = (
+        Game(id=2, black=2, white=1, result=Result.WHITE, date=DAY, round=1),
+        Game(id=3, black=3, white=1, result=Result.BLACK, date=NEXT_DAY, round=2),
+    )
+    entries = tuple(Entry(p, Rank.parse("5k")) for p in (1, 2, 3))
+    later = NEXT_DAY + dt.timedelta(days=1)
+    changes = system.apply(TournamentRated(tournament, entries, games, finalised_on=later))
+    assert {(c.player, c.date, c.rating_after) for c in changes} == {
+        (1, DAY, 101),
+        (2, DAY, 99),
+        (3, NEXT_DAY, 101),
+        (1, NEXT_DAY, 100),
+    }
+    assert all(system.card(p).pending is None for p in (1, 2, 3))
+    # its days' ends come later (the scheduler): nothing is left to settle or to announce
+    assert system.apply(DayEnded(NEXT_DAY)) == []
+    assert system.announcement(Phase.DAY_END, "2024-05-02", []) is None
+
+
+def test_a_late_game_takes_its_place_in_its_days_count() -> None:
+    """rules.md §2.3 (late reports): a game of an ended day belongs to that day's 3-game count:
+    after three games of a pair that day, a fourth reported late moves nothing."""
+    system = ledger({1: 100, 2: 100, 3: 100})
+    for gid in range(1, 4):
+        system.apply(won_by(gid, 1, 2))
+    system.apply(won_by(4, 1, 3))
+    system.apply(DayEnded(DAY))
+    assert "4th game" in str(system.uncounted(won_by(5, 2, 1).game))
+    fourth = system.apply(won_by(5, 2, 1))
+    assert [(c.rating_before, c.rating_after) for c in fourth] == [(104, 104), (97, 97)]
+    assert "4th game of the pair" in fourth[0].note
+    assert system.uncounted(won_by(6, 3, 1).game) is None  # the pair 1–3 played once
+    tournament = Tournament(id=9, name="Cup", start=DAY, end=NEXT_DAY, rounds=1)
+    games = (
+        Game(id=6, black=1, white=3, result=Result.WHITE, date=DAY, round=1),
+        Game(id=7, black=1, white=2, result=Result.WHITE, date=DAY, round=1),
+    )
+    entries = tuple(Entry(p, Rank.parse("5k")) for p in (1, 2, 3))
+    changes = system.apply(TournamentRated(tournament, entries, games))
+    moved = {(c.player, c.rating_after - c.rating_before) for c in changes}  # type: ignore[operator]
+    assert moved == {(3, 1), (1, -1), (1, 0), (2, 0)}  # game 7: the pair's 5th that day
+    assert all(system.card(p).pending is None for p in (1, 2, 3))
 
 
 def test_net_result_per_pair() -> None:
@@ -575,10 +630,14 @@ def test_a_settled_day_is_announced() -> None:
     changes = system.apply(DayEnded(DAY))
     notice = system.announcement(Phase.DAY_END, "2024-05-01", changes)
     assert notice == Notice("the day 2024-05-01 is settled")
-    even = system.announcement(Phase.DAY_END, "2024-05-02", [])
+    system.apply(won_by(2, 1, 2, NEXT_DAY))
+    system.apply(won_by(3, 2, 1, NEXT_DAY))
+    even = system.announcement(Phase.DAY_END, "2024-05-02", system.apply(DayEnded(NEXT_DAY)))
     assert even == Notice(
         "the day 2024-05-02 is settled", ("Every pair broke even: no points moved.",)
     )
+    # a day with no pair left to settle says nothing (not "every pair broke even")
+    assert system.announcement(Phase.DAY_END, "2024-05-03", []) is None
     assert system.announcement(Phase.MONTH_END, "2024-05", changes) is None
 
 
