@@ -31,7 +31,14 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 import storage
 from bot.core import format as fmt
-from bot.core.notices import changes_table, finalisation_reply, marked, weekly_reply
+from bot.core.notices import (
+    changes_table,
+    finalisation_reply,
+    marked,
+    pending_amounts,
+    tournament_players,
+    weekly_reply,
+)
 from bot.core.replies import Notice, Reply, Table, Text
 from bot.i18n import _, _n, date_text, month_text, translated, using
 from engine.calendar import Phase, month_end
@@ -204,12 +211,15 @@ class Scheduler:
             row = await storage.tournament(self.db, club, tournament)
             if row is None or row.finalised:
                 continue
+            players = await tournament_players(self.db, club, tournament)
+            before = await pending_amounts(self.db, club, players)
             changes = await storage.finalise_tournament(
                 self.db, club, tournament, actor="scheduler"
             )
-            await self._post(
-                club, await finalisation_reply(self.db, club, row.tournament.name, changes)
+            reply = await finalisation_reply(
+                self.db, club, row.tournament.name, changes, pending_before=before
             )
+            await self._post(club, reply)
             done.append(_("finalised {tournament}", tournament=row.tournament.name))
         return done
 

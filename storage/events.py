@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.ranks import Rank
@@ -29,7 +29,7 @@ from engine.types import (
     Tournament,
     VerificationSuspended,
 )
-from storage import log
+from storage import log, settings
 from storage.codec import optional_text
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
@@ -212,6 +212,37 @@ async def end_day(
             actor=actor,
             chat=chat,
         )
+
+
+async def club_today(write: ClubWrite) -> dt.date:
+    """Today in the club's time zone (the database's clock): the days before it have ended."""
+    zone = (await settings.club_settings(write.tx, write.club)).zone
+    return write.db.clock().astimezone(zone).date()
+
+
+async def end_past_days(
+    write: ClubWrite, days: Iterable[dt.date], *, actor: str, chat: str | None
+) -> list[Change]:
+    """End, in the caller's write, each of ``days`` that is over (before today, club time) and
+    has not ended yet: a game entered for a day that has ended is settled as it is entered,
+    never left pending until the scheduler's next run (rules.md §2.3, Decision — late
+    reports). The scheduler would end those days anyway (every past day with games).
+
+    Returns:
+        The current system's changes of the days ended here.
+    """
+    today = await club_today(write)
+    changes: list[Change] = []
+    for day in sorted({d for d in days if d < today}):
+        key = day.isoformat()
+        if await write.tx.fetchone(
+            "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?",
+            (log.DAY, key, write.club),
+        ):
+            continue
+        seq = await write.event(log.DAY, actor=actor, chat=chat, key=key, payload={"date": key})
+        changes.extend(await write.apply(seq, DayEnded(day)))
+    return changes
 
 
 async def end_month(

@@ -287,7 +287,12 @@ async def tournament_rated(reader: Reader, tournament: int, overlay: Overlay) ->
         )
         if not overlay.removed(game[0])
     )
-    return TournamentRated(effective_tournament(row, overlay), tuple(entries.values()), games)
+    return TournamentRated(
+        effective_tournament(row, overlay),
+        tuple(entries.values()),
+        games,
+        overlay.finalised_on.get(tournament),
+    )
 
 
 _TOURNAMENT = object()
@@ -468,7 +473,12 @@ class _Tournaments:
             )
             if (game := make(row)) is not None
         )
-        return TournamentRated(tournament, tuple(entries.values()), games)
+        return TournamentRated(
+            tournament,
+            tuple(entries.values()),
+            games,
+            self.overlay.finalised_on.get(tournament.id),
+        )
 
     async def _load_entries(self, tournament: int) -> None:
         """The entries of the next few finalised tournaments, in one query."""

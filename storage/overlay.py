@@ -9,6 +9,7 @@ history (the rows stay and are shown as voided/undone); a tournament is rated at
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,8 @@ class Overlay:
     corrections: dict[int, dict[str, Any]] = field(default_factory=dict)
     confirmed: dict[int, int] = field(default_factory=dict)
     finalised: dict[int, int] = field(default_factory=dict)
+    # tournament → the club's day its effective finalisation was made on (rules.md §2.3)
+    finalised_on: dict[int, dt.date] = field(default_factory=dict)
     amendments: dict[int, dict[str, Any]] = field(default_factory=dict)
     reopened: dict[int, int] = field(default_factory=dict)
     # player → the games corrections put them in (built on first use)
@@ -93,8 +96,14 @@ async def _load(reader: Reader, club: int) -> Overlay:
         elif kind == log.FINALISE:
             overlay.finalised[target] = seq
             overlay.reopened.pop(target, None)
+            on = json.loads(payload).get("on") if payload else None
+            if on is not None:
+                overlay.finalised_on[target] = dt.date.fromisoformat(on)
+            else:  # finalised before the day was recorded: only the calendar tells
+                overlay.finalised_on.pop(target, None)
         elif kind == log.REOPEN:
             overlay.finalised.pop(target, None)
+            overlay.finalised_on.pop(target, None)
             overlay.reopened[target] = seq
         elif kind == log.AMEND:
             overlay.amendments.setdefault(target, {}).update(json.loads(payload)["changes"])

@@ -27,6 +27,7 @@ from storage.codec import decode, from_timestamp
 from storage.common import ClubRef, PlayerRef, clean_name, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
+from storage.events import club_today
 from storage.games import TOURNAMENT_NUMBER, Context, add_entry_row, game_rows, insert_game
 from storage.history import (
     TOURNAMENT_COLUMNS,
@@ -577,7 +578,15 @@ async def finalise_tournament(
                     name=row.tournament.name,
                 )
             )
-        seq = await write.event(log.FINALISE, actor=actor, chat=chat, target=row.id)
+        # the club's day it is finalised on: the days before it have ended (rules.md §2.3)
+        today = await club_today(write)
+        seq = await write.event(
+            log.FINALISE,
+            actor=actor,
+            chat=chat,
+            target=row.id,
+            payload={"on": today.isoformat()},
+        )
         event = await tournament_rated(write.tx, row.id, await overlays.load(write.tx, write.club))
         return await write.apply(seq, event)
 

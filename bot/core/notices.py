@@ -18,8 +18,9 @@ from bot.chart import render_movers
 from bot.core import format as fmt
 from bot.core.replies import Picture, Reply, Table, Text
 from bot.i18n import Msg, _, current, date_text, translated
-from engine.system import Change
+from engine.system import Change, Pending
 from storage.db import Database
+from storage.games import tournament_games
 from storage.records import Club
 from storage.summaries import Movement, facts_between
 
@@ -104,6 +105,46 @@ def changes_table(changes: list[Change], names: dict[int, str]) -> Table:
     )
 
 
+async def pending_amounts(
+    db: Database, club: Club, players: Iterable[int]
+) -> dict[int, Pending | None]:
+    """Each player's change not settled yet under the club's system (``None``: nothing
+    pending), read before a tournament is finalised to tell what it left pending."""
+    found: dict[int, Pending | None] = {}
+    for player in players:
+        try:
+            found[player] = (await storage.card(db, club, player)).pending
+        except storage.NotFound:  # a guest, or a player the system has no card for
+            continue
+    return found
+
+
+async def tournament_players(db: Database, club: Club, tournament: int) -> set[int]:
+    """The players of a tournament's games."""
+    return {
+        player
+        for row in await tournament_games(db, club, tournament)
+        for player in (row.game.black, row.game.white)
+    }
+
+
+async def _left_pending(
+    db: Database, club: Club, before: dict[int, Pending | None], names: dict[int, str]
+) -> list[str]:
+    """``Nagy Péter +1 point, settled at the end of the club day``: what finalising left
+    pending for each player (their pending change now, less what was pending before)."""
+    shown = []
+    for player, was in before.items():
+        now = (await storage.card(db, club, player)).pending
+        if now is None:
+            continue
+        amount = now.amount - (was.amount if was is not None and was.unit == now.unit else 0)
+        if amount:
+            left = Pending(amount, now.unit, now.settles)
+            shown.append(f"{names.get(player, f'#{player}')} {fmt.pending(left)}")
+    return shown
+
+
 async def finalisation_reply(
     db: Database,
     club: Club,
@@ -112,18 +153,28 @@ async def finalisation_reply(
     *,
     ended: dt.date | None = None,
     today: dt.date | None = None,
+    pending_before: dict[int, Pending | None] | None = None,
 ) -> Reply:
-    """ "<tournament> is rated": the changes, then the promotions; for a tournament that
-    ended before ``today``, that it counts at its end date and what that means."""
+    """ "<tournament> is rated": the changes, then what is not settled yet (with
+    ``pending_before``, :func:`pending_amounts` of its players read before it was finalised),
+    then the promotions; for a tournament that ended before ``today``, that it counts at its
+    end date and what that means."""
     names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
     blocks: list[Text | Table] = [
         Text(_("{tournament} is rated", tournament=tournament), title=True)
     ]
+    waiting = (
+        await _left_pending(db, club, pending_before, names) if pending_before is not None else []
+    )
     if changes:
         blocks.append(changes_table(changes, names))
-    else:
+    elif not waiting:
         blocks.append(Text(_("No rating changed (no rated games, or the system rates none).")))
-    if ended is not None and today is not None and ended < today:
+    if waiting:
+        # TRANSLATORS: between players' pending changes, which contain commas themselves
+        between = str(_("; "))
+        blocks.append(Text(_("Not settled yet: {list}.", list=between.join(waiting))))
+    if changes and ended is not None and today is not None and ended < today:
         blocks.append(
             Text(
                 _(

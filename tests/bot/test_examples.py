@@ -36,9 +36,14 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
         "My Go Club: the week Mar 2\u2009–\u20099, 2026",  # the weekly summary
         "Club games, March 2026 is rated",  # the MGSZ period
         "the day Apr 1, 2026 is settled",  # a Tensuusei day
+        # … its pending part is that day's alone: the Spring Cup was settled in March
+        "Szabó Éva 32 — pending: +1 from Apr 1, 2026",
         "Molnár Dóra 3d → 2d",  # the PSG demotion
     ):
         assert shown in text, shown
+    # the Spring Cup's days ended before the club switched to Tensuusei: its games were
+    # settled then, never left pending until the next day with games (rules.md §2.3)
+    assert "from Mar 2, 2026" not in text
     assert (tmp_path / "charts" / "hoshi-weekly.png").exists()
 
 
@@ -85,7 +90,8 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "My Go Club: the day Nov 20, 2026 is settled",
             "2–1 against Tanaka Hiroshi: #1 won, #3 lost, #4 won",
             "Dated Nov 17, 2026: it counts on that day",
-            "My Go Club: the day Nov 17, 2026 is settled",
+            # settled as it is entered, in the reply (rules.md §2.3, late reports): Ito +1
+            "Tensuusei points (Japan): Ito Aiko 96 · Sato Ken 70",
         ),
     ),
     "swedish": (
@@ -147,7 +153,7 @@ NATIVE = {  # the same first hours in each rulebook's own language (issue 13)
             "My Go Club: 2026/11/20を精算しました",
             "Tanaka Hiroshiに2–1：#1 勝ち、#3 負け、#4 勝ち",
             "日付は2026/11/17です",
-            "My Go Club: 2026/11/17を精算しました",
+            "点数制（日本）: Ito Aiko 96 · Sato Ken 70",
         ),
     ),
     "swedish": (

@@ -268,8 +268,8 @@ async def test_an_empty_week_posts_a_short_line(process: Process) -> None:
 
 async def test_tensuusei_late_reports_are_settled_with_their_day(process: Process) -> None:
     """A game reported for a day that has ended belongs to that day (its pair's net) and is
-    settled at once if the day has ended, or at the next end of day if that day had no games
-    (rules.md §2.3, late reports) — never left pending until a later day has games."""
+    settled as it is entered, even when that day had no games (rules.md §2.3, late reports):
+    never left pending, not even until the scheduler's next end of day."""
     bot = process.bot
     assert bot is not None
     for line in ("/club system tensuusei", "/register Nagy Péter 1k", "/register Kovács Anna 1d"):
@@ -285,15 +285,21 @@ async def test_tensuusei_late_reports_are_settled_with_their_day(process: Proces
     assert said.as_text().startswith("Game #"), said.as_text()
     card = await storage.card(bot.db, 1, anna.id)
     assert (card.rating, card.pending) == (132, None)
-    # a game of 1 March, a day that had no games: a loss for Anna. The next end of day in the
-    # calendar (2 March's, already past) settles it at once; the scheduler then closes 1 March
+    # a game of 1 March, a day that had no games: a loss for Anna, settled as it is entered
+    # (recording it ended 1 March: the scheduler has nothing left to do for that day)
     assert not (await bot.say("/result Kovács Anna Nagy Péter W+ date=2026-03-01")).error
     card = await storage.card(bot.db, 1, anna.id)
     assert (card.rating, card.pending) == (131, None)
     process.clock.set(dt.datetime(2026, 3, 4, 0, 1, tzinfo=dt.UTC))
-    assert "Club: day 2026-03-01 settled" in await bot.scheduler.run_due()
+    assert not [done for done in await bot.scheduler.run_due() if "2026-03-01" in done]
     card = await storage.card(bot.db, 1, anna.id)
     assert (card.rating, card.pending) == (131, None)  # 130 − 1 on 1 March, + 2 on 2 March
+    # a game of 3 March (ended at midnight, before the scheduler ran): no later day has ended,
+    # so only recording it can end its day — it is settled in the reply, not minutes later
+    said = await bot.say("/result Nagy Péter Kovács Anna W+ date=2026-03-03")
+    assert "pending" not in said.as_text(), said.as_text()
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (132, None)
 
 
 async def test_month_ends_cover_the_months_of_games_entered_from_before_the_club(

@@ -16,7 +16,7 @@ from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
 from bot.core.handlers.games import game_line, will_not_count
 from bot.core.names import resolve_pair, resolve_tournament
-from bot.core.notices import finalisation_reply
+from bot.core.notices import finalisation_reply, pending_amounts, tournament_players
 from bot.core.parse import Args, Token, join, positive_int, tokenize
 from bot.core.replies import Button, Reply, Table, Text
 from bot.i18n import N_, _, _n, date_text, date_time_text, translated
@@ -605,6 +605,8 @@ async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
         missing = await storage.missing_rounds(ctx.db, ctx.the_club, row.id)
         if missing:
             return _ask_to_finalise(ctx, row, missing)
+    players = await tournament_players(ctx.db, ctx.the_club, row.id)
+    before = await pending_amounts(ctx.db, ctx.the_club, players)
     changes = await storage.finalise_tournament(
         ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat
     )
@@ -615,6 +617,7 @@ async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
         changes,
         ended=row.tournament.end,
         today=ctx.today(),
+        pending_before=before,
     )
 
 
