@@ -470,3 +470,101 @@ async def test_the_console_s_tick_answers_in_the_club_s_language(process: Proces
         assert refused.error
         assert "'2026-13-01 00:00' är inte ett datum och en tid" in refused.as_text()
         assert "e.g." not in refused.as_text().split("\n\n")[0]
+
+
+async def test_a_tensuusei_tournament_on_ended_days_settles_when_it_is_finalised(
+    process: Process,
+) -> None:
+    """issue 22: a tournament of days that have ended, finalised by its schedule on /tick, is
+    settled at once and says which points moved — not "No rating changed", not "every pair
+    broke even", and nothing is left pending from 2 March (rules.md §2.3, late reports)."""
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/club system tensuusei",
+        "/club set language en",
+        "/register Nagy Péter 5k",
+        "/register Kovács Anna 5k",
+        "/register Szabó Éva 8k",
+        "/register Tóth Ádám 6k",
+        "/tournament new Cup start=2026-03-02 end=2026-03-03 rounds=2",
+        "/tournament result 1 Nagy Péter Kovács Anna B+",
+        "/tournament result 1 Szabó Éva Tóth Ádám W+",
+        "/tournament result 2 Nagy Péter Tóth Ádám B+",
+        "/tournament result 2 Kovács Anna Szabó Éva B+",
+        "/tournament schedule Cup 20:00",
+    ):
+        assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+    bot.posted.clear()
+    process.clock.set(dt.datetime(2026, 3, 3, 20, 1, tzinfo=dt.UTC))
+    await bot.scheduler.run_due()
+    (rated,) = [t for t in bot.texts() if "Cup is rated" in t]
+    assert "No rating changed" not in rated and "the table" not in rated
+    assert "Nagy Péter       70      +2     72" in rated
+    assert "Szabó Éva        34      −2     32" in rated
+    assert not any("broke even" in t for t in bot.texts())
+    for name, points in (("Nagy Péter", 72), ("Kovács Anna", 70), ("Szabó Éva", 32)):
+        player = (await storage.find_player(bot.db, 1, name)).player
+        assert player is not None
+        card = await storage.card(bot.db, 1, player.id)
+        assert (card.rating, card.pending) == (points, None), name
+    said = (await bot.say("/rating Nagy Péter")).as_text()
+    assert "pending" not in said, said
+
+
+async def test_a_tournament_finalised_after_its_last_day_leaves_nothing_pending(
+    process: Process,
+) -> None:
+    """/tournament finalise the day after the tournament's last day: its last day's games are
+    settled too, the reply shows them, and no day end is announced for them later."""
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/club system tensuusei",
+        "/club set language en",
+        "/register Nagy Péter 5k",
+        "/register Kovács Anna 5k",
+        "/tournament new Cup start=2026-03-02 end=2026-03-02 rounds=1",
+        "/tournament result 1 Nagy Péter Kovács Anna B+",
+    ):
+        assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+    process.clock.set(dt.datetime(2026, 3, 4, 10, 0, tzinfo=dt.UTC))
+    said = (await bot.say("/tournament finalise Cup")).as_text()
+    assert "Nagy Péter       70      +1     71" in said, said
+    assert "Not settled yet" not in said and "No rating changed" not in said
+    bot.posted.clear()
+    await bot.scheduler.run_due()
+    assert not any("settled" in t for t in bot.texts()), bot.texts()
+    # reopened and finalised again without a change: nothing moves, nothing waits
+    assert not (await bot.say("/tournament reopen Cup")).error
+    again = (await bot.say("/tournament finalise Cup")).as_text()
+    assert "Nagy Péter       70      +1     71" in again, again
+    nagy = (await storage.find_player(bot.db, 1, "Nagy Péter")).player
+    assert nagy is not None
+    card = await storage.card(bot.db, 1, nagy.id)
+    assert (card.rating, card.pending) == (71, None)
+
+
+async def test_a_tournament_finalised_on_its_last_day_says_what_waits(process: Process) -> None:
+    """Finalised on its last day, before the day ends: that day's games wait for the end of
+    the day, and the reply says so per player instead of "No rating changed"."""
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/club system tensuusei",
+        "/club set language en",
+        "/register Nagy Péter 5k",
+        "/register Kovács Anna 5k",
+        "/tournament new Cup start=2026-03-02 end=2026-03-02 rounds=1",
+        "/tournament result 1 Nagy Péter Kovács Anna B+",
+    ):
+        assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+    said = (await bot.say("/tournament finalise Cup")).as_text()
+    assert "No rating changed" not in said and "the table" not in said, said
+    assert "Not settled yet: Nagy Péter +1 point, settled at the end of the club day" in said
+    process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
+    await bot.scheduler.run_due()
+    nagy = (await storage.find_player(bot.db, 1, "Nagy Péter")).player
+    assert nagy is not None
+    card = await storage.card(bot.db, 1, nagy.id)
+    assert (card.rating, card.pending) == (71, None)
