@@ -4,11 +4,16 @@ after two, player reports confirmed, disputed and expired. Nothing here sleeps."
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import tempfile
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import storage
 from bot.clock import FakeClock
@@ -568,3 +573,199 @@ async def test_a_tournament_finalised_on_its_last_day_says_what_waits(process: P
     assert nagy is not None
     card = await storage.card(bot.db, 1, nagy.id)
     assert (card.rating, card.pending) == (71, None)
+
+
+# ------------------------------------------------------ liveness (issue 22, rules.md §2.3)
+
+LIVE_START = dt.date(2026, 3, 2)
+LIVE_DAYS = 5  # facts on days 0 … 4; the clock then stands on day 5
+LIVE_PLAYERS = ("Aoki Ren", "Baba Sora", "Chiba Mei", "Doi Kai")
+
+
+@dataclass(frozen=True)
+class Single:
+    """A single game: ``/result`` on its day."""
+
+    day: int
+    black: int
+    white: int
+    result: str
+
+
+@dataclass(frozen=True)
+class Cup:
+    """A tournament over days ``start`` … ``end`` with its games ``(day, black, white,
+    result)``, round = position + 1."""
+
+    start: int
+    end: int
+    games: tuple[tuple[int, int, int, str], ...]
+
+
+def _pair(black: int, white: int) -> tuple[int, int]:
+    return (black, white) if black < white else (white, black)
+
+
+@st.composite
+def live_facts(draw: st.DrawFn) -> list[Single | Cup]:
+    """Single games and tournaments on days 0 … 4, in the order they will be entered late.
+
+    A pair's games of one day beyond the three that count (local rule 1) are only drawn
+    from one source (singles, or one tournament): which ones count then follows the order
+    of entry inside that source, which both worlds keep (calendar order, tie: entry)."""
+    result = st.sampled_from(["B+", "W+", "jigo"])
+    player = st.integers(0, len(LIVE_PLAYERS) - 1)
+    facts: list[Single | Cup] = []
+    for _ in range(draw(st.integers(1, 7))):
+        if draw(st.booleans()):
+            black = draw(player)
+            white = draw(player.filter(lambda p, b=black: p != b))  # type: ignore[misc]
+            facts.append(Single(draw(st.integers(0, LIVE_DAYS - 1)), black, white, draw(result)))
+        else:
+            start = draw(st.integers(0, LIVE_DAYS - 1))
+            end = draw(st.integers(start, min(start + 2, LIVE_DAYS - 1)))
+            games = []
+            for _ in range(draw(st.integers(1, 4))):
+                black = draw(player)
+                white = draw(player.filter(lambda p, b=black: p != b))  # type: ignore[misc]
+                games.append((draw(st.integers(start, end)), black, white, draw(result)))
+            facts.append(Cup(start, end, tuple(games)))
+    sources: dict[tuple[int, tuple[int, int]], set[int]] = {}
+    counts: dict[tuple[int, tuple[int, int]], int] = {}
+    for index, fact in enumerate(facts):
+        rows = (
+            [(fact.day, fact.black, fact.white)]
+            if isinstance(fact, Single)
+            else [(day, b, w) for day, b, w, _ in fact.games]
+        )
+        for day, b, w in rows:
+            key = (day, _pair(b, w))
+            sources.setdefault(key, set()).add(-1 if isinstance(fact, Single) else index)
+            counts[key] = counts.get(key, 0) + 1
+    assume(all(len(sources[k]) == 1 or counts[k] <= 3 for k in counts))
+    return facts
+
+
+def _on(day: int, hour: int = 12, minute: int = 0) -> dt.datetime:
+    moment = dt.datetime.combine(LIVE_START + dt.timedelta(days=day), dt.time(hour, minute))
+    return moment.replace(tzinfo=dt.UTC)
+
+
+async def _live_club(path: Path) -> tuple[Bot, FakeClock]:
+    clock = FakeClock(_on(0, 9))
+    db = await storage.open_db(path, clock=clock)
+    bot = Bot(db, clock)
+    club = await storage.create_club(db, "Club", "tensuusei", actor=ADMIN.identity)
+    await storage.set_setting(db, club, "language", "en", actor=ADMIN.identity)
+    await storage.bind_chat(db, club, "console", CHAT, actor=ADMIN.identity)
+    for name in LIVE_PLAYERS:
+        assert not (await bot.say(f"/register {name} 3k")).error
+    return bot, clock
+
+
+def _result_line(single: Single, dated: bool) -> str:
+    date = f" date={(LIVE_START + dt.timedelta(days=single.day)).isoformat()}" if dated else ""
+    black, white = LIVE_PLAYERS[single.black], LIVE_PLAYERS[single.white]
+    return f'/result "{black}" "{white}" {single.result}{date} again'
+
+
+async def _enter_cup(bot: Bot, number: int, cup: Cup, games: list[int]) -> None:
+    """Enter the games of cup ``number`` with these indexes (dated)."""
+    for index in games:
+        day, black, white, result = cup.games[index]
+        date = (LIVE_START + dt.timedelta(days=day)).isoformat()
+        line = (
+            f'/tournament result {index + 1} "{LIVE_PLAYERS[black]}" "{LIVE_PLAYERS[white]}" '
+            f"{result} date={date} t=Cup{number}"
+        )
+        assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+
+
+async def _open_cup(bot: Bot, number: int, cup: Cup) -> None:
+    start = (LIVE_START + dt.timedelta(days=cup.start)).isoformat()
+    end = (LIVE_START + dt.timedelta(days=cup.end)).isoformat()
+    line = f"/tournament new Cup{number} start={start} end={end} rounds={len(cup.games)}"
+    assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+
+
+async def _cards(bot: Bot) -> dict[str, tuple[object, object]]:
+    found = {}
+    for name in LIVE_PLAYERS:
+        player = (await storage.find_player(bot.db, 1, name)).player
+        assert player is not None
+        card = await storage.card(bot.db, 1, player.id)
+        found[name] = (card.rating, card.pending)
+    return found
+
+
+async def _late(path: Path, facts: list[Single | Cup]) -> dict[str, tuple[object, object]]:
+    """Everything entered on day 5, in the drawn order, each dated on its own day."""
+    bot, clock = await _live_club(path)
+    try:
+        clock.set(_on(LIVE_DAYS, 10))
+        await bot.scheduler.run_due()
+        for number, fact in enumerate(facts, start=1):
+            if isinstance(fact, Single):
+                assert not (reply := await bot.say(_result_line(fact, True))).error, reply
+            else:
+                await _open_cup(bot, number, fact)
+                await _enter_cup(bot, number, fact, list(range(len(fact.games))))
+                said = (await bot.say(f"/tournament finalise Cup{number} confirm")).as_text()
+                assert "No rating changed" not in said or not any(g[3] for g in fact.games), said
+            # liveness: every day entered so far has ended, so nothing is pending
+            for name, (_, pending) in (await _cards(bot)).items():
+                assert pending is None, (name, pending)
+        entered = await _cards(bot)
+        clock.set(_on(LIVE_DAYS + 1, 0, 5))
+        await bot.scheduler.run_due()
+        assert await _cards(bot) == entered  # the scheduler found nothing left to move
+        said = (await bot.say(f"/rating {LIVE_PLAYERS[0]}")).as_text()
+        assert "pending" not in said, said
+        return entered
+    finally:
+        await bot.db.close()
+
+
+async def _on_time(path: Path, facts: list[Single | Cup]) -> dict[str, tuple[object, object]]:
+    """The same facts entered on their own days (a tournament: each game on its day, finalised
+    on its last day at 20:00), each day settled by the end-of-day job at midnight."""
+    bot, clock = await _live_club(path)
+    try:
+        cups = [(n, f) for n, f in enumerate(facts, start=1) if isinstance(f, Cup)]
+        for day in range(LIVE_DAYS):
+            clock.set(_on(day))
+            for number, cup in cups:
+                if cup.start == day:
+                    await _open_cup(bot, number, cup)
+            for fact in facts:  # the singles of the day, in the drawn order
+                if isinstance(fact, Single) and fact.day == day:
+                    assert not (await bot.say(_result_line(fact, False))).error
+            for number, cup in cups:
+                await _enter_cup(
+                    bot, number, cup, [i for i, g in enumerate(cup.games) if g[0] == day]
+                )
+            clock.set(_on(day, 20, 1))
+            for number, cup in cups:
+                if cup.end == day:
+                    assert not (await bot.say(f"/tournament finalise Cup{number} confirm")).error
+            clock.set(_on(day + 1, 0, 1))
+            await bot.scheduler.run_due()
+        clock.set(_on(LIVE_DAYS + 1, 0, 5))
+        await bot.scheduler.run_due()
+        return await _cards(bot)
+    finally:
+        await bot.db.close()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(live_facts())
+def test_late_tensuusei_games_are_never_left_pending(facts: list[Single | Cup]) -> None:
+    """Liveness (rules.md §2.3, Decision — late reports): games and tournaments of days that
+    have ended, entered in any order, leave nothing pending — on the cards, in /rating — and
+    settle to the points the same facts get when entered on their days and settled by the
+    end-of-day job."""
+    with tempfile.TemporaryDirectory() as directory:
+        late = asyncio.run(_late(Path(directory) / "late.sqlite", facts))
+        on_time = asyncio.run(_on_time(Path(directory) / "on-time.sqlite", facts))
+    assert late == on_time
+    assert all(pending is None for _, pending in on_time.values())
