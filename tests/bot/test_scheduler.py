@@ -769,3 +769,39 @@ def test_late_tensuusei_games_are_never_left_pending(facts: list[Single | Cup]) 
         on_time = asyncio.run(_on_time(Path(directory) / "on-time.sqlite", facts))
     assert late == on_time
     assert all(pending is None for _, pending in on_time.values())
+
+
+async def test_confirming_correcting_and_voiding_a_game_of_an_ended_day_leave_nothing_pending(
+    process: Process,
+) -> None:
+    """Every path that puts a game into a day that has ended settles it at once (rules.md
+    §2.3, late reports): a report confirmed after midnight, a game moved by /correct to a day
+    that had no games; a /void recomputes the day; the scheduler finds nothing left."""
+    bot = process.bot
+    assert bot is not None
+    for line in (
+        "/club system tensuusei",
+        "/register Nagy Péter 1d",
+        "/register Kovács Anna 1d",
+        "/club reports on 48",
+        "/result Nagy Péter Kovács Anna W+",
+    ):
+        assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+    assert not (await bot.say("/link Kovács Anna", ANNA)).error
+    report = await bot.say("/result Nagy Péter Kovács Anna W+ again", ANNA)
+    assert "waits for" in report.as_text(), report.as_text()
+    anna = (await storage.find_player(bot.db, 1, "Kovács Anna")).player
+    assert anna is not None
+    process.clock.set(dt.datetime(2026, 3, 3, 10, 0, tzinfo=dt.UTC))  # no scheduler run yet
+    assert not (reply := await bot.say("/confirm 2")).error, reply.as_text()
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (132, None)
+    assert not (reply := await bot.say("/correct 1 date=2026-02-25")).error, reply.as_text()
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (132, None)
+    assert not (reply := await bot.say("/void 2")).error, reply.as_text()
+    card = await storage.card(bot.db, 1, anna.id)
+    assert (card.rating, card.pending) == (131, None)
+    bot.posted.clear()
+    assert not [done for done in await bot.scheduler.run_due() if "day" in done]
+    assert (await storage.card(bot.db, 1, anna.id)).rating == 131
