@@ -202,3 +202,47 @@ def test_an_unreachable_database_is_named_without_its_password(hoshi) -> None:
     assert (code, out) == (2, "")
     assert f"cannot open the database postgresql://hoshi@127.0.0.1:{port}/club: " in err
     assert "s3cret" not in err
+
+
+async def _tensuusei_club(db: Path) -> None:
+    import storage
+
+    opened = await storage.open_db(db)
+    try:
+        await storage.create_club(opened, "My Go Club", "tensuusei", actor="test")
+    finally:
+        await opened.close()
+
+
+async def _pending_cards(db: Path) -> dict[str, object]:
+    import storage
+
+    opened = await storage.open_db(db)
+    try:
+        club = await storage.get_club(opened, "My Go Club")
+        assert club is not None
+        return {
+            player.name: (await storage.card(opened, club, player.id)).pending
+            for player in await storage.players(opened, club)
+        }
+    finally:
+        await opened.close()
+
+
+def test_imported_games_and_tournaments_of_past_days_settle_at_once(hoshi, tmp_path: Path) -> None:
+    """rules.md §2.3 (late reports): a CSV of last spring's club games and a tournament file
+    finalised on import leave no Tensuusei point pending — their days ended long ago."""
+    import asyncio
+
+    db = tmp_path / "club.sqlite"
+    asyncio.run(_tensuusei_club(db))
+    (tmp_path / "p.csv").write_text("name,rank\nKiss Ödön,6k\nNagy Béla,7k\n", encoding="utf-8")
+    assert hoshi("import", str(tmp_path / "p.csv"), "--db", str(db))[0] == 0
+    games = "date,black,white,result\n2026-04-11,Kiss Ödön,Nagy Béla,B+\n"
+    (tmp_path / "g.csv").write_text(games, encoding="utf-8")
+    assert hoshi("import", str(tmp_path / "g.csv"), "--db", str(db))[0] == 0
+    path = tmp_path / "cup.h9"
+    path.write_text(h9_with(["Kiss Ödön 6k", "Nagy Béla 7k"]), encoding="utf-8")
+    code, _, err = hoshi("import", str(path), "--db", str(db), "--finalise")
+    assert code == 0, err
+    assert asyncio.run(_pending_cards(db)) == {"Kiss Ödön": None, "Nagy Béla": None}
