@@ -138,9 +138,11 @@ def _payload(text: str) -> dict[str, Any]:
 async def unsettled_days(db: Database, club: ClubRef, before: dt.date) -> list[dt.date]:
     """Dates before ``before`` with live games and no end-of-day yet (rules.md §2.3).
 
-    A game reported late for a day that had no games of its own makes that day due (rules.md
-    §2.3, late reports): it is settled at the next end of day, never left waiting for a later
-    day with games. Confirmed reports and corrected dates count.
+    Recording, confirming or correcting a club game for a day that has ended ends that day
+    in the same write (storage.events.end_past_days: a late report is settled as it is
+    entered); what is left here are the days that ended since their games were entered
+    (midnight), a tournament's days, and games entered before that rule. Confirmed reports
+    and corrected dates count.
     """
     cid = club_id(club)
     settled = {
