@@ -216,6 +216,15 @@ async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentR
     return rows[-1]
 
 
+async def tournament_row(reader: Reader, club: int, tournament: int) -> TournamentRow:
+    """One tournament of the club by id, as the overlay has it now (within a transaction).
+
+    Raises:
+        NotFound: no such tournament.
+    """
+    return await _resolve(reader, club, tournament)
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentMatch:
     """A tournament name lookup, as :class:`storage.records.Lookup` for players: the

@@ -322,7 +322,10 @@ def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
 @command(
     "undo",
     usage="/undo",
-    summary=N_("Take back your last entry (a game, a registration, a correction …)."),
+    summary=N_(
+        "Take back your last entry (a game, a registration, a correction, a tournament's "
+        "finalisation …)."
+    ),
     examples=("/undo",),
     access=ORGANISER,
 )
@@ -393,6 +396,26 @@ async def _undone_text(ctx: Context, undone: Undone) -> str:
             )
         else:
             what = _("Undone: game #{number} ({facts}).", number=number, facts=facts)
+    elif undone.tournament is not None and kind == log.FINALISE:
+        name = undone.tournament.tournament.name
+        what = _(
+            "Undone: the finalisation of {name}; it is open again and its rating was taken back.",
+            name=name,
+        )
+        kept = _(
+            "The finalisation stays in the history, marked as undone; every rating after it "
+            "was recomputed. Finalise it again with {command}",
+            command=f"/tournament finalise {name}",
+        )
+    elif undone.tournament is not None and kind == log.REOPEN:
+        what = _(
+            "Undone: the reopening of {name}; it is rated again as it was finalised.",
+            name=undone.tournament.tournament.name,
+        )
+        kept = _(
+            "The reopening stays in the history, marked as undone; every rating after it was "
+            "recomputed."
+        )
     elif undone.player is not None:
         what = _("Undone: the registration of {name}.", name=undone.player.name)
     elif undone.event is not None and kind == log.RATING_SETTING:
