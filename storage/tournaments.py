@@ -420,14 +420,14 @@ async def import_tournament(
         registered_on: the registration date of new players (default: the start date).
 
     Raises:
-        BatchError: every problem found (bad players, games or fields); nothing is written.
+        Refused: a taken name or impossible fields of the tournament. BatchError: every
+            problem found with its players, entries and games; nothing is written.
     """
     date = registered_on or tournament.start
     async with club_write(db, club_id(club)) as write:
-        try:
-            seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
-        except StorageError as error:
-            raise BatchError([(0, Msg("tournament: {error}", error=message_of(error)))]) from error
+        # the tournament's own fields (a taken name, impossible dates) are no item of the
+        # batch: refused as they are, never as an item "#0"
+        seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
         known = await load_players(write.tx, write.club)
         index = NameIndex(known.values())
         mapping: dict[int, int] = {}

@@ -33,6 +33,7 @@ from storage import (
     pending_games,
     record_game,
     record_games,
+    recorded_already,
     same_games,
     void_game,
 )
@@ -323,6 +324,28 @@ async def test_same_games_finds_the_same_pair_date_and_result_either_colour(
     assert await same_games(db, club, like(black, white, Result.JIGO)) == []  # voided: gone
     assert await same_games(db, club, like(black, white, Result.BLACK, margin="3.5")) == []
     assert await same_games(db, club, like(black, white, Result.BLACK, played=False)) == []
+
+
+async def test_recorded_already_answers_for_a_batch_as_same_games_does_for_one(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """A file imported twice: each game of the batch with look-alikes, numbered in the batch."""
+    black, white = pair
+    third = await player(db, club, "Szabó Éva")
+    first = await record(db, club, black, white, Result.BLACK)
+    voided = await record(db, club, black, third, Result.JIGO)
+    await void_game(db, club, voided.id, actor=ORGANISER)
+    batch = [
+        new_game(black, third, Result.JIGO, stones=0, komi=KOMI, date=DAY),  # voided: new
+        new_game(white, black, Result.WHITE, stones=0, komi=KOMI, date=DAY),  # = first
+        new_game(white, third, Result.BLACK, stones=0, komi=KOMI, date=DAY),  # new pair
+    ]
+    found = await recorded_already(db, club, batch)
+    assert [(number, [r.id for r in rows]) for number, rows in found] == [(2, [first.id])]
+    for number, game_ in enumerate(batch, start=1):  # the same as one at a time
+        alone = [r.id for r in await same_games(db, club, game_)]
+        assert alone == [r.id for n, rows in found if n == number for r in rows]
+    assert await recorded_already(db, club, []) == []
 
 
 async def test_games_are_numbered_per_club_and_numbers_are_never_reused(
