@@ -240,7 +240,9 @@ async def _import_csv(  # type: ignore[no-untyped-def]
         lines = {number for number, p in players if id(p) in strong}
         problems = await importing.initial_rank_problems(db, club, new, remedies)
         others = [
-            f"#{n}: {translated(message)}" for n, message in error.problems if n not in lines
+            _("line {number}: {problem}", number=n, problem=translated(message))
+            for n, message in error.problems
+            if n not in lines
         ]
         return fail(
             _(

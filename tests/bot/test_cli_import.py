@@ -87,7 +87,7 @@ def test_a_swedish_terminal(hoshi, tmp_path: Path, monkeypatch: pytest.MonkeyPat
             "name,rank\nNagy Péter,3k\nKovács Anna,2d\n",
             "2 new players are stronger than 5k: Nagy Péter 3k, Kovács Anna 2d.",
         ),
-        ("p.csv", "name,rank\nKiss Ödön,6k\nKiss Odon,6k\n", "#3: Kiss Ödön"),
+        ("p.csv", "name,rank\nKiss Ödön,6k\nKiss Odon,6k\n", "line 3: Kiss Ödön"),
         (
             "g.csv",
             "date,black,white,result\n2026-11-01,Nobody,Nagy Péter,W+\n",

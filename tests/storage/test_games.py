@@ -188,7 +188,7 @@ async def test_batches_are_all_or_nothing(
     with pytest.raises(BatchError) as refused:
         await record_games(db, club, [good, bad_player, good, bad_komi], actor=ORGANISER)
     assert [number for number, _ in refused.value.problems] == [2, 4]
-    assert "#2: there is no player 404" in str(refused.value)
+    assert "item 2: there is no player 404" in str(refused.value)
     assert await dump_all(db) == before
 
 
@@ -199,7 +199,7 @@ async def test_a_batch_refused_by_the_engine_leaves_ledgers_untouched(
     good = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY)
     pair_go = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY, pair_go=True)
     before = await dump_all(db)
-    with pytest.raises(BatchError, match=r"#3: .*pair go"):
+    with pytest.raises(BatchError, match=r"item 3: .*pair go"):
         await record_games(db, club, [good, good, pair_go], actor=ORGANISER)
     assert await dump_all(db) == before
     await record(db, club, black, white)  # the in-memory ledgers did not keep games 1–2
