@@ -61,9 +61,11 @@ CORRECTABLE = frozenset(
 async def _live_game(write: ClubWrite, game: int) -> GameRow:
     row = await game_row(write.tx, write.club, game)
     if row is None:
-        raise NotFound(Msg("there is no game {game} in this club", game=game))
+        raise NotFound(Msg("there is no such game in this club"))  # never its internal id
     if row.status not in (GAME_OK, GAME_PENDING):
-        raise Refused(Msg("game {game} is already {status}", game=game, status=row.status))
+        raise Refused(
+            Msg("game #{number} is already {status}", number=row.number, status=row.status)
+        )
     return row
 
 

@@ -515,12 +515,12 @@ async def confirm_game(
     async with club_write(db, club_id(club)) as write:
         row = await game_row(write.tx, write.club, game)
         if row is None:
-            raise NotFound(Msg("there is no game {game} in this club", game=game))
+            raise NotFound(Msg("there is no such game in this club"))  # never its internal id
         if row.status != GAME_PENDING:
             raise Refused(
                 Msg(
-                    "game {game} is not waiting for confirmation (it is {status})",
-                    game=game,
+                    "game #{number} is not waiting for confirmation (it is {status})",
+                    number=row.number,
                     status=row.status,
                 )
             )

@@ -439,8 +439,12 @@ async def _undone_text(ctx: Context, undone: Undone) -> str:
             what = _(
                 "Undone: the {kind} of {at}.", kind=undone.event.kind.replace("_", " "), at=at
             )
-    else:
-        what = _("Undone: entry {seq} ({kind}).", seq=undone.entry.seq, kind=kind)
+    else:  # never the entry's log position: members cannot name it
+        what = _(
+            "Undone: the {kind} of {at}.",
+            kind=kind.replace("_", " "),
+            at=date_time_text(undone.entry.at.astimezone(ctx.timezone)),
+        )
     # TRANSLATORS: what /undo took back, then that it stays in the history (two sentences)
     return _("{undone} {kept}", undone=what, kept=kept)
 
