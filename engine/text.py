@@ -87,4 +87,3 @@ def marked_id(text: object, kind: str) -> int | None:
         if text.startswith(prefix) and text.endswith("}") and text[len(prefix) : -1].isdecimal():
             return int(text[len(prefix) : -1])
     return None
-

@@ -19,8 +19,7 @@ from tests.storage.conftest import ORGANISER
 def test_a_batch_error_names_every_bad_item() -> None:
     error = BatchError([(2, "there is no player 404"), (5, "komi must be a half point")])
     assert str(error) == (
-        "nothing was recorded — item 2: there is no player 404; item 5: komi must be a half "
-        "point"
+        "nothing was recorded — item 2: there is no player 404; item 5: komi must be a half point"
     )
     assert error.problems == ((2, "there is no player 404"), (5, "komi must be a half point"))
     assert isinstance(error, Refused) and isinstance(error, StorageError)

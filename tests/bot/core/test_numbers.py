@@ -74,8 +74,8 @@ async def session(found: list[Club]) -> None:
     await each(found, "/tournament import\n" + H9.format(name="Spring Cup"))  # twice: refused
     await each(found, "/tournament finalise Spring Cup")
     await each(found, '/tournament new Club Cup rounds=2 C=20 time="60m 3x30s"')
-    await each(found, "/tournament result 1 Kovács Anna Szabó Éva B+ t=\"Club Cup\"")
-    await each(found, "/tournament result 2 Szabó Éva Tóth Ádám W+ t=\"Club Cup\"")
+    await each(found, '/tournament result 1 Kovács Anna Szabó Éva B+ t="Club Cup"')
+    await each(found, '/tournament result 2 Szabó Éva Tóth Ádám W+ t="Club Cup"')
     await each(found, "/tournament show Club Cup")
     await each(found, "/tournament finalise Club Cup confirm")
     await each(found, "/void 3")
@@ -166,10 +166,9 @@ async def test_every_number_a_reply_shows_is_the_clubs_and_resolves(
         for club in found:
             said = list(club.chat.said)
             assert len(said) > 35  # the session ran
-            assert sum(not s.error for _, s in said) > 25, [(l, s.text) for l, s in said]
+            assert sum(not s.error for _, s in said) > 25, [s.text for _, s in said]
             for line, reply in said:
                 problems += await problems_of(club, line, reply.text)
         assert problems == []
     finally:
         await found[0].chat.close()
-
