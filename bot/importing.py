@@ -94,7 +94,7 @@ def cli_remedies(file: str, *, players_table: bool = False, flags: Sequence[str]
         multiplier="--C NN",
         finalise=N_("/tournament finalise {name} in hoshi console (or import with --finalise)"),
         again=" ".join([command, *(shlex.quote(flag) for flag in flags), "--again"]),
-        rename="--name NAME",
+        rename="--name=NAME",
     )
 
 

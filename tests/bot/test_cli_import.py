@@ -147,7 +147,7 @@ def test_a_tournament_file_imported_twice_is_refused(hoshi, tmp_path: Path) -> N
     code, out, _ = hoshi("import", str(KIS_KUPA), "--committee")
     assert code == 0 and "Imported as tournament #1;" in out
     before = hoshi("export", "--format", "games")[1]
-    for name, end in (((), " --committee --again --name NAME\n"), (
+    for name, end in (((), " --committee --again --name=NAME\n"), (
         ("--name", "Kis Kupa again"), " --committee --name 'Kis Kupa again' --again\n"
     )):  # fmt: skip
         code, _, err = hoshi("import", str(KIS_KUPA), "--committee", *name)
