@@ -156,6 +156,9 @@ def test_a_tournament_file_imported_twice_is_refused(hoshi, tmp_path: Path) -> N
         assert "(Kis Kupa 2026, tournament #1)" in err
         assert err.endswith(end)
         assert hoshi("export", "--format", "games")[1] == before
+    code, _, err = hoshi("import", str(KIS_KUPA.with_suffix(".xml")), "--name", "Kis Kupa XML")
+    assert code == 2  # its OpenGotha twin: the same games
+    assert err.startswith("hoshi: all 6 games of the file are already recorded:")
     code, out, _ = hoshi("import", str(KIS_KUPA), "--name", "Kis Kupa again", "--again")
     assert code == 0 and "Imported as tournament #2;" in out
 
