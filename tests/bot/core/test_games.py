@@ -14,7 +14,7 @@ from bot.core.invocation import Caller
 from bot.i18n.catalogues import catalogue
 from engine.calendar import Phase
 from engine.timecontrol import TimeControl
-from engine.types import Result
+from engine.types import Game, Result
 from storage import log
 from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat
 
@@ -549,6 +549,26 @@ async def test_swapping_colours_keeps_the_winner(club: FakeChat) -> None:
     row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None
     assert (row.game.black, row.game.result) == (kovacs, Result.BLACK)
+
+
+@pytest.mark.parametrize("typed", ["B+", "W+", "B+R", "W+3.5", "jigo", "unplayed", "W+F"])
+async def test_a_swap_never_changes_who_won(club: FakeChat, typed: str) -> None:
+    gid = game_id((await club.ok(f"/result Nagy Péter Kovács Anna {typed}")).text)
+    before = await storage.game_by_number(club.db, club.club, gid)
+    await club.ok(f"/correct {gid} swap")
+    after = await storage.game_by_number(club.db, club.club, gid)
+    assert before is not None and after is not None
+
+    def winner(game: Game) -> int | str | None:
+        if game.result is Result.BLACK:
+            return game.black
+        if game.result is Result.WHITE:
+            return game.white
+        return None if game.result is None else game.result.value
+
+    assert (after.game.black, after.game.white) == (before.game.white, before.game.black)
+    assert winner(after.game) == winner(before.game)
+    assert (after.game.margin, after.game.played) == (before.game.margin, before.game.played)
 
 
 async def test_swap_in_the_help_says_the_winner_stays(club: FakeChat) -> None:
