@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Protocol
 from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.ranks import Rank
-from engine.text import Msg, marked_id, plural
+from engine.text import Msg, game_mark, marked_id, plural
 from engine.types import Entry, Event, Game, PlayerId, Tournament
 
 Value = int | Fraction | str | None
@@ -412,7 +412,7 @@ def refuse_unknown_players(
                     "player {player} of game {game} (round {round}) has no entry "
                     "in tournament {tournament} and is not registered",
                     player=player,
-                    game=game.id,
+                    game=game_mark(game.id),
                     round=game.round,
                     tournament=repr(tournament.name),
                 )

@@ -10,6 +10,7 @@ extraction keywords of ``babel.cfg``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,6 +68,10 @@ def plural(singular: str, plural_: str, n: int, /, **args: Any) -> Msg:
     """``singular`` or ``plural_`` by ``n`` (English rule here; each catalogue has its own),
     formatted with ``args`` and ``{n}``."""
     return Msg(singular, _plural=plural_, _n=n, **args)
+
+
+MARK = re.compile(r"\{(player|game):(\d+)\}")
+"""A mark in a text (:func:`game_mark`, :func:`player_mark`): its kind and id."""
 
 
 def game_mark(game: int) -> str:

@@ -238,7 +238,7 @@ class Psg:
 
     def _game_played(self, game: Game) -> list[Change]:
         """A club game is an arranged game (rules.md §4.1, Decision — club games)."""
-        what = Msg("game {game}", game=game.id)
+        what = Msg("game {game}", game=game_mark(game.id))
         black = self._player(game.black, what)
         white = self._player(game.white, what)
         deadline = game.date + dt.timedelta(days=self.params.report_days)
@@ -272,7 +272,7 @@ class Psg:
                             "{what}, game {game}: player {player} has no entry; add them to the "
                             "entries with their rank",
                             what=name,
-                            game=game.id,
+                            game=game_mark(game.id),
                             player=side,
                         )
                     )

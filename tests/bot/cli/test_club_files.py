@@ -202,3 +202,13 @@ def test_an_unreachable_database_is_named_without_its_password(hoshi) -> None:
     assert (code, out) == (2, "")
     assert f"cannot open the database postgresql://hoshi@127.0.0.1:{port}/club: " in err
     assert "s3cret" not in err
+
+
+def test_an_engine_refusal_offline_shows_its_marks_as_numbers() -> None:
+    """Without a club (hoshi rate) a marked game reads as its file's number, never a mark."""
+    from bot.cli.common import said
+    from engine.errors import RuleError
+    from engine.text import Msg, game_mark
+
+    refusal = RuleError(Msg("game {game} has no round number", game=game_mark(5)))
+    assert said(refusal) == "game 5 has no round number"

@@ -172,3 +172,26 @@ async def test_every_number_a_reply_shows_is_the_clubs_and_resolves(
         assert problems == []
     finally:
         await found[0].chat.close()
+
+
+async def test_a_refusal_names_a_game_by_its_club_number(tmp_path: Path) -> None:
+    """The rulebook's refusal at finalisation names the game as members know it (#2), not
+    by the id the engine knows it by."""
+    found = await clubs(tmp_path, ("tensuusei", "mgsz"))
+    tensuusei, mgsz = (club.chat for club in found)
+    try:
+        for chat in (tensuusei, mgsz):  # the log interleaves the clubs' entries
+            await chat.register("Nagy Péter 6k", "Kovács Anna 6k")
+            await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-04-01")
+        await mgsz.ok("/tournament new Big rounds=8 C=60")
+        await mgsz.ok(
+            "/tournament import name=Big\ndate,black,white,result\n"
+            "2026-04-20,Nagy Péter,Kovács Anna,W+\n"  # no round: Big is rated in parts
+        )
+        said = await mgsz.refused("/tournament finalise Big confirm")
+        assert said.text.startswith(
+            "Game #2 has no round number, but tournament 'Big' (C = 60, 8 rounds) is rated in "
+            "parts by round (MGSZ §6(3))"
+        )
+    finally:
+        await tensuusei.close()
