@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import storage
+from bot.core import format as fmt
 from bot.core.notices import marked
-from bot.i18n import N_, _, _n, translated
+from bot.i18n import N_, _, _n, date_text, translated
 from engine.formats import (
     RatingRow,
     TournamentFile,
@@ -44,6 +45,8 @@ class Remedies:
     country: str  # set the club's country, so that players from abroad come as guests
     multiplier: str  # set the MGSZ multiplier C by hand
     finalise: str  # rate the open tournament ({name}: its name)
+    again: str = "/tournament import again"  # record a file whose games are recorded already
+    rename: str = "name=…"  # give the tournament another name
 
 
 CHAT = Remedies(
@@ -60,9 +63,17 @@ CHAT = Remedies(
 )
 
 
-def cli_remedies(file: str, *, players_table: bool = False) -> Remedies:
+def chat_remedies(typed: str) -> Remedies:
+    """``/tournament import``'s remedies, ``again`` as the organiser typed the command
+    (``typed``: its first line, e.g. ``import C=20``), with the file again."""
+    again = f"/tournament {typed.strip()} again"
+    return dataclasses.replace(CHAT, again=_("{command} (with the file again)", command=again))
+
+
+def cli_remedies(file: str, *, players_table: bool = False, flags: Sequence[str] = ()) -> Remedies:
     """``hoshi import FILE``'s remedies, naming its flags and the file (a players table gives
-    its ratings in a column of its own; a tournament file takes them from ``--ratings``)."""
+    its ratings in a column of its own; a tournament file takes them from ``--ratings``);
+    ``flags`` are the ones given, repeated in the command that records a file again."""
     command = f"hoshi import {shlex.quote(file)}"
     ratings = (
         _("give their Elo in the table's rating column ({columns})", columns="name,rank,rating")
@@ -82,6 +93,8 @@ def cli_remedies(file: str, *, players_table: bool = False) -> Remedies:
         country=_("{command} in hoshi console", command="/club country HU"),
         multiplier="--C NN",
         finalise=N_("/tournament finalise {name} in hoshi console (or import with --finalise)"),
+        again=" ".join([command, *(shlex.quote(flag) for flag in flags), "--again"]),
+        rename="--name=NAME",
     )
 
 
@@ -130,6 +143,7 @@ async def plan_import(
     ratings: Sequence[RatingRow] = (),
     committee: bool = False,
     remedies: Remedies = CHAT,
+    again: bool = False,
 ) -> ImportPlan:
     """Match the file's players to the club's, decide who is new, derive the multiplier.
 
@@ -145,7 +159,8 @@ async def plan_import(
     Raises:
         Refused: a name in the file matches several players of the club; under MGSZ, new
             players stronger than the initial-rank limit with neither a rating nor
-            ``committee``.
+            ``committee``; the file's games are recorded already (a file imported twice)
+            and not ``again``.
     """
     starting: dict[str, RatingRow] = {}
     for row in ratings:
@@ -220,11 +235,101 @@ async def plan_import(
     registered = {p.position for p in tf.players} - guests
     tournament, entries, games = to_engine(tf, ids, registered, 0, 1)
     tournament = dataclasses.replace(tournament, multiplier=manual_c, name=name or tournament.name)
+    if not again:  # a file imported twice: its games between the club's players
+        known = [
+            dataclasses.replace(g, black=players[g.black], white=players[g.white])
+            for g in games
+            if isinstance(players[g.black], int) and isinstance(players[g.white], int)
+        ]
+        taken = await storage.tournament(db, club, tournament.name) is not None
+        await refuse_recorded(
+            db,
+            club,
+            known,
+            [_("round {round}", round=g.round) for g in known],
+            remedies,
+            name_taken=taken,
+        )
     notes = list(tf.warnings)  # the readers already say how many results are unknown
     notes.extend(await _rule_notes(db, club, tournament, entries, players, remedies))
     return ImportPlan(
         tf, tournament, players, entries, games, tuple(matched), tuple(new), tuple(notes)
     )
+
+
+SHOWN_RECORDED = 10
+"""How many already recorded games a refusal lists (then: "and N more")."""
+
+
+async def refuse_recorded(
+    db: Database,
+    club: Club,
+    games: Sequence[Game],
+    labels: Sequence[str],
+    remedies: Remedies,
+    *,
+    name_taken: bool = False,
+) -> None:
+    """A file whose games the club has already (issue 22, item 1): refused as a whole,
+    every such game named by the file's label (``line 3``, ``round 2``) and the club's game
+    it looks like (its number, day, players, result and tournament), with the way to record
+    them anyway (``remedies.again``; and another name when ``name_taken``).
+
+    Raises:
+        Refused: some of ``games`` look like live games of the club entered again.
+    """
+    found = await storage.recorded_already(db, club, games)
+    if not found:
+        return
+    names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
+    events = {t.id: t for t in await storage.tournaments(db, club)}
+    lines = []
+    for number, rows in found[:SHOWN_RECORDED]:
+        like = []
+        for row in rows:
+            game = row.game
+            text = _(
+                "#{number} {day}, {black} (B) – {white} (W): {result}",
+                number=row.number,
+                day=date_text(game.date),
+                black=names.get(game.black, "?"),
+                white=names.get(game.white, "?"),
+                result=fmt.result(game),
+            )
+            held = events.get(game.tournament) if game.tournament is not None else None
+            if held is not None:
+                text = _(
+                    "{game} ({tournament}, tournament #{number})",
+                    game=text,
+                    tournament=held.tournament.name,
+                    number=held.number,
+                )
+            like.append(text)
+        lines.append(f"{labels[number - 1]}: {'; '.join(like)}")
+    if len(found) > SHOWN_RECORDED:
+        lines.append(_n("… and {n} more", "… and {n} more", len(found) - SHOWN_RECORDED))
+    n, total = len(found), len(games)
+    if n == total:
+        head = _n(
+            "the file's game is already recorded:",
+            "all {n} games of the file are already recorded:",
+            n,
+        )
+    else:
+        head = _n(
+            "{n} of the file's {total} games is already recorded:",
+            "{n} of the file's {total} games are already recorded:",
+            n,
+            total=total,
+        )
+    command = f"{remedies.again} {remedies.rename}" if name_taken else remedies.again
+    tail = _n(
+        "Nothing was recorded. If it is another game, record it anyway: {command}",
+        "Nothing was recorded. If they are other games, record them anyway: {command}",
+        n,
+        command=command,
+    )
+    raise Refused("\n".join([head, *lines, tail]))
 
 
 async def _name_index(db: Database, club: Club) -> dict[str, list[Player]]:
@@ -398,6 +503,8 @@ async def games_from_csv(
     *,
     even_komi: Fraction,
     tournament: TournamentRow | None = None,
+    again: bool = False,
+    remedies: Remedies = CHAT,
 ) -> list[Game]:
     """The games of a CSV table (formats.md, CSV), matched to the club's players.
 
@@ -409,6 +516,7 @@ async def games_from_csv(
         FormatError: a malformed table. Refused: every unknown or ambiguous name and unknown
             tournament, by line; then every game the club would refuse (e.g. a player's
             second game in a round, naming the other game), by line; nothing is returned then.
+            Without ``again``: the games the club has already (:func:`refuse_recorded`).
     """
     index = await _name_index(db, club)
     known: dict[str, TournamentRow | None] = {}
@@ -475,4 +583,7 @@ async def games_from_csv(
         ]
     if problems:
         raise Refused(_("nothing was recorded:\n{problems}", problems="\n".join(problems[:30])))
+    if not again:
+        labels = [_("line {line}", line=line) for line in lines]
+        await refuse_recorded(db, club, games, labels, remedies)
     return games

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Protocol
 from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.ranks import Rank
-from engine.text import Msg, plural
+from engine.text import Msg, game_mark, marked_id, plural
 from engine.types import Entry, Event, Game, PlayerId, Tournament
 
 Value = int | Fraction | str | None
@@ -370,15 +370,17 @@ def game_of(source: str, note: str) -> int | None:
     tournament's games one by one under their own sources), else a note that opens with its
     game, a :class:`~engine.text.Msg` whose argument ``game`` names it — directly or as a
     nested message (PSG scores a tournament game by game under the tournament's source, each
-    note ``game 12 (round 3): …``). ``None`` for a change of a whole tournament, a period, a
-    day, a registration …"""
+    note ``game {game:12} (round 3): …``, :func:`~engine.text.game_mark`). ``None`` for a
+    change of a whole tournament, a period, a day, a registration …"""
     kind, _, ident = source.partition(":")
     if kind == "game" and ident.isdecimal():
         return int(ident)
     named: object = note
     while isinstance(named, Msg):
         named = named.args.get("game")
-    return named if type(named) is int else None
+    if type(named) is int:  # a note written before games were marks
+        return named
+    return marked_id(named, "game")
 
 
 def never_rated(game: Game) -> str | None:
@@ -410,7 +412,7 @@ def refuse_unknown_players(
                     "player {player} of game {game} (round {round}) has no entry "
                     "in tournament {tournament} and is not registered",
                     player=player,
-                    game=game.id,
+                    game=game_mark(game.id),
                     round=game.round,
                     tournament=repr(tournament.name),
                 )

@@ -10,6 +10,7 @@ extraction keywords of ``babel.cfg``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,3 +68,27 @@ def plural(singular: str, plural_: str, n: int, /, **args: Any) -> Msg:
     """``singular`` or ``plural_`` by ``n`` (English rule here; each catalogue has its own),
     formatted with ``args`` and ``{n}``."""
     return Msg(singular, _plural=plural_, _n=n, **args)
+
+
+MARK = re.compile(r"\{(player|game):(\d+)\}")
+"""A mark in a text (:func:`game_mark`, :func:`player_mark`): its kind and id."""
+
+
+def game_mark(game: int) -> str:
+    """``{game:ID}``: a game named in a text, which the bot shows as the game's club number
+    (``#12``); the engine knows only ids, which members never see (issue 22, item 3)."""
+    return f"{{game:{game}}}"
+
+
+def player_mark(player: int) -> str:
+    """``{player:ID}``: a player named in a text, which the bot shows as the player's name."""
+    return f"{{player:{player}}}"
+
+
+def marked_id(text: object, kind: str) -> int | None:
+    """The id of a lone ``{kind:ID}`` mark (:func:`game_mark`), else ``None``."""
+    if isinstance(text, str):
+        prefix = "{" + kind + ":"
+        if text.startswith(prefix) and text.endswith("}") and text[len(prefix) : -1].isdecimal():
+            return int(text[len(prefix) : -1])
+    return None

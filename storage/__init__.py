@@ -48,6 +48,7 @@ from storage.games import (
     pending_games,
     record_game,
     record_games,
+    recorded_already,
     same_games,
 )
 from storage.players import (
@@ -192,6 +193,7 @@ __all__ = [
     "record_games",
     "record_override",
     "record_teacher_action",
+    "recorded_already",
     "redeem_join_code",
     "register_player",
     "register_players",

@@ -36,6 +36,7 @@ from storage.overlay import Overlay
 from storage.players import load_players
 from storage.projections import ClubWrite, club_write
 from storage.records import GAME_OK, GAME_PENDING, GameRow, Undone
+from storage.tournaments import tournament_row
 
 CORRECTABLE = frozenset(
     {
@@ -61,10 +62,32 @@ CORRECTABLE = frozenset(
 async def _live_game(write: ClubWrite, game: int) -> GameRow:
     row = await game_row(write.tx, write.club, game)
     if row is None:
-        raise NotFound(Msg("there is no game {game} in this club", game=game))
+        raise NotFound(Msg("there is no such game in this club"))  # never its internal id
     if row.status not in (GAME_OK, GAME_PENDING):
-        raise Refused(Msg("game {game} is already {status}", game=game, status=row.status))
+        raise Refused(
+            Msg("game #{number} is already {status}", number=row.number, status=row.status)
+        )
     return row
+
+
+async def _refuse_if_finalised(write: ClubWrite, row: GameRow, folded: Overlay) -> None:
+    """A game of a rated tournament changes only when the tournament is reopened: its
+    rating was given with the tournament's, and a silent re-rating would change a published
+    result (issue 22, item 2)."""
+    tournament = row.game.tournament
+    if tournament is None or tournament not in folded.finalised:
+        return
+    name = (await tournament_row(write.tx, write.club, tournament)).tournament.name
+    raise Refused(
+        Msg(
+            "game #{number} belongs to {name}, which is finalised: a game of a rated "
+            "tournament changes only when the tournament is reopened ({command}); fix it "
+            "there, then finalise it again",
+            number=row.number,
+            name=name,
+            command=f"/tournament reopen {name}",
+        )
+    )
 
 
 async def _rated(write: ClubWrite, row: GameRow, folded: Overlay, *also: dt.date) -> Key | None:
@@ -95,6 +118,7 @@ async def void_game(
     async with club_write(db, club_id(club)) as write:
         row = await _live_game(write, game)
         folded = await overlays.load(write.tx, write.club)
+        await _refuse_if_finalised(write, row, folded)
         payload = {"reason": reason}
         await write.event(log.VOID, actor=actor, chat=chat, target=game, payload=payload)
         where = await _rated(write, row, folded)
@@ -136,6 +160,7 @@ async def correct_game(
         )
     async with club_write(db, club_id(club)) as write:
         row = await _live_game(write, game)
+        await _refuse_if_finalised(write, row, await overlays.load(write.tx, write.club))
         try:
             corrected = dataclasses.replace(row.game, **changes)
         except EngineError:
@@ -183,6 +208,10 @@ async def undo_last(db: Database, club: ClubRef, *, actor: str, chat: str | None
         for row in rows:
             if row[0] in folded.undone or (row[2] == log.GAME and row[0] in folded.voided):
                 continue
+            if (row[2] == log.FINALISE and row[0] not in folded.finalised.values()) or (
+                row[2] == log.REOPEN and row[0] not in folded.reopened.values()
+            ):
+                continue  # a later reopening (finalisation) took it back already
             entry = entry_from(row)
             break
         else:
@@ -191,10 +220,12 @@ async def undo_last(db: Database, club: ClubRef, *, actor: str, chat: str | None
         await write.event(log.UNDO, actor=actor, chat=chat, target=entry.seq)
         if undone.since is not None:
             await write.rebuild(since=undone.since)
-        game = None
+        game = tournament = None
         if undone.game is not None:
             game = await game_row(write.tx, write.club, undone.game)
-        return Undone(entry, game, undone.player, undone.event)
+        if undone.tournament is not None:
+            tournament = await tournament_row(write.tx, write.club, undone.tournament)
+        return Undone(entry, game, undone.player, undone.event, tournament)
 
 
 @dataclasses.dataclass(slots=True)
@@ -203,6 +234,7 @@ class _Target:
     game: int | None = None
     player: Any = None
     event: Any = None
+    tournament: int | None = None
 
 
 async def _undo(write: ClubWrite, seq: int, kind: str, folded: Overlay) -> _Target:
@@ -210,6 +242,7 @@ async def _undo(write: ClubWrite, seq: int, kind: str, folded: Overlay) -> _Targ
     if kind == log.GAME:
         row = await game_row(write.tx, write.club, seq)
         assert row is not None
+        await _refuse_if_finalised(write, row, folded)
         return _Target(await _rated(write, row, folded), game=seq)
     if kind == log.PLAYER:
         player = (await load_players(write.tx, write.club)).get(seq)
@@ -223,11 +256,16 @@ async def _undo(write: ClubWrite, seq: int, kind: str, folded: Overlay) -> _Targ
         assert event.target is not None
         row = await game_row(write.tx, write.club, event.target)
         assert row is not None
+        await _refuse_if_finalised(write, row, folded)
         # the game's place in the calendar, with or without this entry (a corrected date)
         (raw,) = await game_rows(write.tx, write.club, [event.target], Overlay())
         rated = await rated_day(write.tx, row.game, False, folded)
         since = None if rated is None else start_of(min(rated, raw.game.date))
         return _Target(since, game=event.target, event=event)
+    if kind in (log.FINALISE, log.REOPEN):  # rated (or taken back) again from its start
+        assert event.target is not None
+        tournament = await tournament_row(write.tx, write.club, event.target)
+        return _Target(start_of(tournament.tournament.start), event=event, tournament=event.target)
     fact = engine_event(seq, kind, event.payload)
     return _Target(start_of(event_day(fact)), event=event)
 

@@ -28,15 +28,22 @@ class Refused(StorageError):
 class BatchError(Refused):
     """A batch with bad items; nothing of it was written.
 
-    ``problems`` lists ``(number, message)`` with 1-based item numbers, every bad item named.
+    ``problems`` lists ``(number, message)`` with 1-based item numbers, every bad item named;
+    ``labels`` (one per problem) say what each number counts in the members' words (``line
+    3``, ``player 2 of the file``); without them an item reads ``item 3``, never ``#3``,
+    which members read as a game's or tournament's club number (issue 22, item 3).
     """
 
-    def __init__(self, problems: Sequence[tuple[int, str]]):
+    def __init__(
+        self, problems: Sequence[tuple[int, str]], labels: Sequence[str] | None = None
+    ) -> None:
         self.problems = tuple(problems)
+        if labels is None:
+            labels = [Msg("item {number}", number=number) for number, _ in self.problems]
         lines = joined(
             [
-                Msg("#{number}: {problem}", number=number, problem=message)
-                for number, message in self.problems
+                Msg("{item}: {problem}", item=label, problem=message)
+                for label, (_, message) in zip(labels, self.problems, strict=True)
             ]
         )
         super().__init__(Msg("nothing was recorded — {problems}", problems=lines))

@@ -520,12 +520,12 @@ async def confirm_game(
     async with club_write(db, club_id(club)) as write:
         row = await game_row(write.tx, write.club, game)
         if row is None:
-            raise NotFound(Msg("there is no game {game} in this club", game=game))
+            raise NotFound(Msg("there is no such game in this club"))  # never its internal id
         if row.status != GAME_PENDING:
             raise Refused(
                 Msg(
-                    "game {game} is not waiting for confirmation (it is {status})",
-                    game=game,
+                    "game #{number} is not waiting for confirmation (it is {status})",
+                    number=row.number,
                     status=row.status,
                 )
             )
@@ -691,6 +691,39 @@ async def same_games(db: Database, club: ClubRef, game: Game) -> list[GameRow]:
         for row in await game_rows(db, cid, sorted(candidates), folded)
         if row.status in (GAME_OK, GAME_PENDING) and looks_the_same(game, row.game)
     ]
+
+
+async def recorded_already(
+    db: Database, club: ClubRef, games: Sequence[Game]
+) -> list[tuple[int, tuple[GameRow, ...]]]:
+    """The games of a batch that look like live games of the club entered again
+    (:func:`looks_the_same`): ``(number, look-alikes)`` with 1-based numbers in ``games``
+    order and the look-alikes oldest first; a file imported twice (issue 22, item 1).
+
+    The overlay, each player's games and the candidate rows are read once for the batch."""
+    cid = club_id(club)
+    folded = await overlays.load(db, cid)
+    games_of_player: dict[int, set[int]] = {}
+    for game in games:
+        for player in (game.black, game.white):
+            if player not in games_of_player:
+                games_of_player[player] = await game_ids_of(db, cid, player, folded)
+    candidates = [games_of_player[g.black] & games_of_player[g.white] for g in games]
+    rows = {
+        row.id: row
+        for row in await game_rows(db, cid, sorted(set[int]().union(*candidates)), folded)
+        if row.status in (GAME_OK, GAME_PENDING)
+    }
+    found = []
+    for number, (game, ids) in enumerate(zip(games, candidates, strict=True), start=1):
+        alike = tuple(
+            rows[seq]
+            for seq in sorted(ids)
+            if seq in rows and looks_the_same(game, rows[seq].game)
+        )
+        if alike:
+            found.append((number, alike))
+    return found
 
 
 async def club_games(db: Database, club: ClubRef) -> list[GameRow]:

@@ -66,6 +66,8 @@ UNDOABLE = (
     TEACHER,
     SUSPEND,
     RATING_SETTING,
+    FINALISE,
+    REOPEN,
 )
 """Log kinds ``/undo`` can take back."""
 

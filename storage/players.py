@@ -295,7 +295,7 @@ async def register_players(
             except (Refused, EngineError) as error:  # the engine refuses before changing
                 problems.append((number, message_of(error)))
         if problems:  # raising inside the write rolls back everything, ledgers included
-            raise BatchError(problems)
+            raise BatchError(problems, [Msg("line {number}", number=n) for n, _ in problems])
     return created
 
 

@@ -241,9 +241,11 @@ class Export:
 
 @dataclass(frozen=True, slots=True)
 class Undone:
-    """What ``/undo`` took back: the log entry, and the game, player or event it was."""
+    """What ``/undo`` took back: the log entry, and the game, player or event it was (for a
+    finalisation or a reopening, the ``tournament`` as it stands after the undo)."""
 
     entry: LogEntry
     game: GameRow | None = None
     player: Player | None = None
     event: EventRow | None = None
+    tournament: TournamentRow | None = None

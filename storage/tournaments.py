@@ -217,6 +217,15 @@ async def _resolve(reader: Reader, club: int, ref: TournamentRef) -> TournamentR
     return rows[-1]
 
 
+async def tournament_row(reader: Reader, club: int, tournament: int) -> TournamentRow:
+    """One tournament of the club by id, as the overlay has it now (within a transaction).
+
+    Raises:
+        NotFound: no such tournament.
+    """
+    return await _resolve(reader, club, tournament)
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentMatch:
     """A tournament name lookup, as :class:`storage.records.Lookup` for players: the
@@ -412,19 +421,20 @@ async def import_tournament(
         registered_on: the registration date of new players (default: the start date).
 
     Raises:
-        BatchError: every problem found (bad players, games or fields); nothing is written.
+        Refused: a taken name or impossible fields of the tournament. BatchError: every
+            problem found with its players, entries and games; nothing is written.
     """
     date = registered_on or tournament.start
     async with club_write(db, club_id(club)) as write:
-        try:
-            seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
-        except StorageError as error:
-            raise BatchError([(0, Msg("tournament: {error}", error=message_of(error)))]) from error
+        # the tournament's own fields (a taken name, impossible dates) are no item of the
+        # batch: refused as they are, never as an item "#0"
+        seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
         known = await load_players(write.tx, write.club)
         index = NameIndex(known.values())
         mapping: dict[int, int] = {}
         created: list[Player] = []
         problems: list[tuple[int, str]] = []
+        labels: list[str] = []  # what each problem's number counts (BatchError)
         for number, spec in players.items():
             if isinstance(spec, NewPlayer):
                 try:
@@ -432,39 +442,26 @@ async def import_tournament(
                         write, spec, date=date, actor=actor, chat=chat, index=index
                     )
                 except (EngineError, StorageError) as error:
-                    problems.append(
-                        (
-                            number,
-                            Msg("player {name}: {error}", name=spec.name, error=message_of(error)),
-                        )
-                    )
+                    problems.append((number, message_of(error)))
+                    labels.append(Msg("player {name}", name=spec.name))
                     continue
                 created.append(player)
                 mapping[number] = player.id
             elif player_id(spec) in known:
                 mapping[number] = player_id(spec)
             else:
-                problems.append(
-                    (
-                        number,
-                        Msg("there is no player {player} in this club", player=player_id(spec)),
-                    )
-                )
+                problems.append((number, Msg("there is no such player in this club")))
+                labels.append(Msg("player {number} of the file", number=number))
         for entry in entries:
             if entry.player not in mapping and entry.player not in players:
-                problems.append(
-                    (
-                        entry.player,
-                        Msg("entry for unknown file player {player}", player=entry.player),
-                    )
-                )
+                problems.append((entry.player, Msg("an entry for a player not in the file")))
+                labels.append(Msg("player {number} of the file", number=entry.player))
         remapped: list[Game] = []
         for number, game in enumerate(games, start=1):
             if game.black not in mapping or game.white not in mapping:
                 if game.black not in players or game.white not in players:
-                    problems.append(
-                        (number, Msg("game {number}: a player is not in the file", number=number))
-                    )
+                    problems.append((number, Msg("a player is not in the file")))
+                    labels.append(Msg("game {number} of the file", number=number))
                 continue
             remapped.append(
                 dataclasses.replace(
@@ -472,7 +469,7 @@ async def import_tournament(
                 )
             )
         if problems:
-            raise BatchError(problems)
+            raise BatchError(problems, labels)
         context = await Context.load(write.tx, write.club, remapped)
         by_id = await players_by_id(
             write.tx, write.club, [mapping[e.player] for e in entries], context.overlay.undone
@@ -497,7 +494,9 @@ async def import_tournament(
             if (found := context.problems(game))
         ]
         if problems:
-            raise BatchError(problems)
+            raise BatchError(
+                problems, [Msg("game {number} of the file", number=n) for n, _ in problems]
+            )
         ids = []
         for game in remapped:
             stored, _ = await insert_game(write, context, game, actor=actor, chat=chat)

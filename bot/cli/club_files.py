@@ -43,6 +43,14 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         ),
     )
     imp.add_argument("--finalise", action="store_true", help=_("rate the tournament at once"))
+    imp.add_argument(
+        "--again",
+        action="store_true",
+        help=_(
+            "record the file's games even where the club has games like them already (the "
+            "same players, day and winner): a file is otherwise refused when imported twice"
+        ),
+    )
     imp.set_defaults(run=_run_import)
 
     exp = commands.add_parser("export", help=_("write the club's players, games or ratings"))
@@ -55,7 +63,9 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "csv: players; games: games as CSV; json: ratings; h9: one tournament (default: csv)"
         ),
     )
-    exp.add_argument("--tournament", help=_("with --format h9: the tournament"))
+    exp.add_argument(
+        "--tournament", help=_("with --format h9: the tournament (its name, or its number: #2)")
+    )
     exp.add_argument(
         "--output", "-o", type=Path, help=_("write to a file instead of standard output")
     )
@@ -107,10 +117,16 @@ def _run_import(args: argparse.Namespace) -> int:
 
         settings = await storage.club_settings(db, club)
         table = args.file.suffix.lower() == ".csv"
-        remedies = importing.cli_remedies(str(args.file), players_table=table)
+        remedies = importing.cli_remedies(str(args.file), players_table=table, flags=_flags(args))
         if table:
             return await _import_csv(
-                db, club, settings, data, committee=args.committee, remedies=remedies
+                db,
+                club,
+                settings,
+                data,
+                committee=args.committee,
+                remedies=remedies,
+                again=args.again,
             )
         tf = importing.read_file(data, args.file.name)
         try:
@@ -124,6 +140,7 @@ def _run_import(args: argparse.Namespace) -> int:
                 ratings=ratings,
                 committee=args.committee,
                 remedies=remedies,
+                again=args.again,
             )
         except EngineError as exc:
             return fail(no_time_control(tf, args.manual_c, time_flag=False) or said(exc))
@@ -142,7 +159,7 @@ def _run_import(args: argparse.Namespace) -> int:
                 "Imported as tournament #{number} and finalised: {n} rating change.",
                 "Imported as tournament #{number} and finalised: {n} rating changes.",
                 len(changes),
-                number=result.tournament.id,
+                number=result.tournament.number,
             )
         )
         return 0
@@ -150,7 +167,24 @@ def _run_import(args: argparse.Namespace) -> int:
     return run_club_command(args, work)
 
 
-async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remedies) -> int:  # type: ignore[no-untyped-def]
+def _flags(args: argparse.Namespace) -> list[str]:
+    """The flags given to ``hoshi import`` that change what it records (repeated in the
+    command a refusal suggests)."""
+    flags = []
+    if args.committee:
+        flags.append("--committee")
+    given = (("--C", args.manual_c), ("--name", args.name), ("--ratings", args.ratings))
+    for flag, value in given:
+        if value is not None:
+            flags += [flag, str(value)]
+    if args.finalise:
+        flags.append("--finalise")
+    return flags
+
+
+async def _import_csv(  # type: ignore[no-untyped-def]
+    db, club, settings, data: bytes, *, committee: bool, remedies, again: bool
+) -> int:
     """A CSV of players or of games (formats.md, CSV), told apart by its header."""
     import datetime as dt
 
@@ -163,7 +197,9 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remed
 
     header = data.lstrip().decode("utf-8", "replace").split("\n", 1)[0].lower()
     if "black" in header and "white" in header:
-        games = await importing.games_from_csv(db, club, data, even_komi=settings.komi)
+        games = await importing.games_from_csv(
+            db, club, data, even_komi=settings.komi, again=again, remedies=remedies
+        )
         rows = await storage.record_games(db, club, games, actor=CALLER.identity)
         print(
             _n(
@@ -204,7 +240,9 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remed
         lines = {number for number, p in players if id(p) in strong}
         problems = await importing.initial_rank_problems(db, club, new, remedies)
         others = [
-            f"#{n}: {translated(message)}" for n, message in error.problems if n not in lines
+            _("line {number}: {problem}", number=n, problem=translated(message))
+            for n, message in error.problems
+            if n not in lines
         ]
         return fail(
             _(
@@ -246,7 +284,11 @@ def _run_export(args: argparse.Namespace) -> int:
                 return fail(
                     _("{option} needs {needed}", option="--format h9", needed="--tournament NAME")
                 )
-            row = await storage.tournament(db, club, args.tournament)
+            number = args.tournament.strip()
+            if number.startswith("#") and number[1:].isdigit():  # the club's number, as shown
+                row = await storage.tournament_by_number(db, club, int(number[1:]))
+            else:
+                row = await storage.tournament(db, club, args.tournament)
             if row is None:
                 return fail(
                     _(

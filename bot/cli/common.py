@@ -12,6 +12,7 @@ from typing import Any
 from bot import system_names
 from bot.i18n import _, translated
 from engine.errors import EngineError
+from engine.text import MARK
 
 ClubWork = Callable[[Any, Any, Any], Awaitable[int]]
 
@@ -70,8 +71,19 @@ def config_option(parser: argparse.ArgumentParser) -> None:
 
 
 def said(exc: BaseException) -> str:
-    """An exception's message in the operator's language (a storage or engine ``Msg``)."""
-    return translated(exc.args[0]) if exc.args else str(exc)
+    """An exception's message in the operator's language (a storage or engine ``Msg``); the
+    engine's ``{game:ID}``/``{player:ID}`` marks as their bare numbers (no club to name them
+    by: a file's own numbers, offline; :func:`said_in` names them in a club)."""
+    text = translated(exc.args[0]) if exc.args else str(exc)
+    return MARK.sub(lambda mark: mark[2], text)
+
+
+async def said_in(db: Any, club: Any, exc: BaseException) -> str:
+    """:func:`said`, a game named by its club number and a player by name (``#12``)."""
+    from bot.core.notices import marked
+
+    text = translated(exc.args[0]) if exc.args else str(exc)
+    return await marked(db, club, text) if club is not None else said(exc)
 
 
 def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool = True) -> int:
@@ -128,6 +140,7 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
             return fail(
                 _("cannot open the database {target}: {error}", target=shown(target), error=exc)
             )
+        club = None
         try:
             if create:
                 club = await console_club(db, args.club, config.system, config.club)
@@ -135,7 +148,7 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
                 club = await existing_club(db, args.club)
             return await work(db, club, config)
         except (StorageError, EngineError) as exc:
-            return fail(said(exc))
+            return fail(await said_in(db, club, exc))
         finally:
             await db.close()
 

@@ -23,6 +23,7 @@ from bot.core.commands import CONSOLE, CommandSpec
 from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
+from bot.core.notices import MARK, marked
 from bot.core.replies import Notice, Reply, Text
 from bot.i18n import N_, _, translated, using
 from bot.ratelimit import RateLimiter, kind_of
@@ -73,6 +74,14 @@ def error_text(exc: BaseException) -> str:
     return translated(exc.args[0]) if exc.args and isinstance(exc.args[0], str) else str(exc)
 
 
+async def named(ctx: Context, text: str) -> str:
+    """An error's text with the engine's ``{game:ID}`` and ``{player:ID}`` marks as members
+    read them (the game's club number, the player's name): never an internal id."""
+    if ctx.club is None or MARK.search(text) is None:
+        return text
+    return await marked(ctx.db, ctx.club, text)
+
+
 class Core:
     """The platform-neutral bot: one per process, shared by every adapter."""
 
@@ -121,7 +130,7 @@ class Core:
             except UserError as exc:
                 return self._user_error(cmd, inv.text, error_text(exc), exc.show_usage)
             except (EngineError, StorageError) as exc:
-                return self._user_error(cmd, inv.text, error_text(exc), True)
+                return self._user_error(cmd, inv.text, await named(ctx, error_text(exc)), True)
             except Exception:
                 return self._incident(inv, cmd)
 

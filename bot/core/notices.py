@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import re
 from collections.abc import Iterable
 
 from babel.dates import format_interval
@@ -19,6 +18,7 @@ from bot.core import format as fmt
 from bot.core.replies import Picture, Reply, Table, Text
 from bot.i18n import Msg, _, current, date_text, translated
 from engine.system import Change, Pending
+from engine.text import MARK as text_marks
 from storage.db import Database
 from storage.games import tournament_games
 from storage.records import Club
@@ -26,8 +26,8 @@ from storage.summaries import Movement, facts_between
 
 TOP_IN_SUMMARY = 5
 MOVERS_IN_SUMMARY = 3
-MARK = re.compile(r"\{(player|game):(\d+)\}")
-"""How the engine, which knows no names, marks a player or a game in its words."""
+# how the engine, which knows no names, marks a player or a game in its words
+MARK = text_marks
 
 
 async def marked(db: Database, club: Club, text: str) -> str:

@@ -60,7 +60,7 @@ from engine.system import (
     never_rated,
     refuse_unknown_players,
 )
-from engine.text import Msg, plural
+from engine.text import Msg, game_mark, plural
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -259,7 +259,7 @@ class Gor:
                     Msg(
                         "player {player} of game {game} is not registered; register them first",
                         player=player,
-                        game=game.id,
+                        game=game_mark(game.id),
                     )
                 )
         if self.uncounted(game) is not None:

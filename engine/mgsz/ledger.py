@@ -55,7 +55,7 @@ from engine.system import (
     refuse_unknown_players,
     unit,
 )
-from engine.text import Msg, plural
+from engine.text import Msg, game_mark, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -275,7 +275,7 @@ class Mgsz:
                 Msg(
                     "player {player} of game {game} is not registered; register them first",
                     player=unknown,
-                    game=game.id,
+                    game=game_mark(game.id),
                 )
             )
         if self.uncounted(game) is None:
@@ -990,7 +990,7 @@ def _refuse_pair_go(game: Game) -> None:
             Msg(
                 "game {game} is a pair go game: MGSZ rates only games between two players "
                 "(MGSZ §1(3)); record it without pair go, or leave it out",
-                game=game.id,
+                game=game_mark(game.id),
             )
         )
 
@@ -1015,7 +1015,7 @@ def _round_parts(tournament: Tournament, games: list[Game], c: int) -> list[list
                 Msg(
                     "game {game} has no round number, but tournament {tournament} "
                     "(C = {c}, {rounds} rounds) is rated in parts by round (MGSZ §6(3))",
-                    game=game.id,
+                    game=game_mark(game.id),
                     tournament=repr(tournament.name),
                     c=c,
                     rounds=rounds,

@@ -59,7 +59,7 @@ from engine.system import (
     clauses,
     never_rated,
 )
-from engine.text import Msg, plural
+from engine.text import Msg, game_mark, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
     DayEnded,
@@ -238,7 +238,7 @@ class Psg:
 
     def _game_played(self, game: Game) -> list[Change]:
         """A club game is an arranged game (rules.md §4.1, Decision — club games)."""
-        what = Msg("game {game}", game=game.id)
+        what = Msg("game {game}", game=game_mark(game.id))
         black = self._player(game.black, what)
         white = self._player(game.white, what)
         deadline = game.date + dt.timedelta(days=self.params.report_days)
@@ -272,7 +272,7 @@ class Psg:
                             "{what}, game {game}: player {player} has no entry; add them to the "
                             "entries with their rank",
                             what=name,
-                            game=game.id,
+                            game=game_mark(game.id),
                             player=side,
                         )
                     )
@@ -387,10 +387,10 @@ class Psg:
         result = game.result
         if result is None or not game.played or (black is None and white is None):
             return []  # unplayed or unknown result: stored, never rated (rules.md, vocabulary)
-        prefix = (
-            Msg("game {game}", game=game.id)
+        prefix = (  # the game as a mark: members read its club number (#12), never its id
+            Msg("game {game}", game=game_mark(game.id))
             if game.round is None
-            else Msg("game {game} (round {round})", game=game.id, round=game.round)
+            else Msg("game {game} (round {round})", game=game_mark(game.id), round=game.round)
         )
         due = white_rank.step - black_rank.step  # black's view: positive = black is weaker
         reason = self._ineligible(game, arranged, black, white, due, time)

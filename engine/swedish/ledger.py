@@ -56,7 +56,7 @@ from engine.system import (
     never_rated,
     unit,
 )
-from engine.text import Msg, plural
+from engine.text import Msg, game_mark, plural
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -299,7 +299,7 @@ class Swedish:
                             Msg(
                                 "game {game} of {tournament}: player {player} has no entry "
                                 "in the tournament, so the rank they played with is unknown",
-                                game=game.id,
+                                game=game_mark(game.id),
                                 tournament=repr(tournament.name),
                                 player=pid,
                             )

@@ -87,7 +87,7 @@ def test_a_swedish_terminal(hoshi, tmp_path: Path, monkeypatch: pytest.MonkeyPat
             "name,rank\nNagy Péter,3k\nKovács Anna,2d\n",
             "2 new players are stronger than 5k: Nagy Péter 3k, Kovács Anna 2d.",
         ),
-        ("p.csv", "name,rank\nKiss Ödön,6k\nKiss Odon,6k\n", "#3: Kiss Ödön"),
+        ("p.csv", "name,rank\nKiss Ödön,6k\nKiss Odon,6k\n", "line 3: Kiss Ödön"),
         (
             "g.csv",
             "date,black,white,result\n2026-11-01,Nobody,Nagy Péter,W+\n",
@@ -110,3 +110,62 @@ def test_a_bad_table_writes_nothing(
         hoshi("export", "--format", "games")[1],
         hoshi("export", "--format", "csv")[1],
     ) == before
+
+
+# -- a file imported twice (issue 22, item 1) --------------------------------------------------
+
+KIS_KUPA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data" / "kis_kupa.h9"
+
+
+def test_a_games_table_imported_twice_is_refused_whole(hoshi, tmp_path: Path) -> None:
+    hoshi("import", write(tmp_path, "p.csv", PLAYERS))
+    games = write(tmp_path, "g.csv", GAMES)
+    assert hoshi("import", games)[:2] == (0, "2 games recorded in My Go Club.\n")
+    before = hoshi("export", "--format", "games")[1]
+    code, _, err = hoshi("import", games)
+    assert code == 2
+    assert err.startswith(
+        "hoshi: all 2 games of the file are already recorded:\n"
+        "line 2: #1 Nov 1, 2026, Szabó Éva (B) – Nagy Péter (W): W+\n"
+        "line 3: #2 Nov 2, 2026, Nagy Péter (B) – Kovács Anna (W): B+R\n"
+        "Nothing was recorded. If they are other games, record them anyway: hoshi import "
+    )
+    assert err.endswith(" --again\n")
+    assert hoshi("export", "--format", "games")[1] == before
+    # partly recorded: the recorded one is named, nothing is recorded
+    more = GAMES + "2026-11-03,Kovács Anna,Szabó Éva,B+,\n"
+    code, _, err = hoshi("import", write(tmp_path, "more.csv", more))
+    assert code == 2
+    assert err.startswith("hoshi: 2 of the file's 3 games are already recorded:\nline 2: #1 ")
+    assert "line 4" not in err
+    assert hoshi("export", "--format", "games")[1] == before
+    # told to: recorded again
+    assert hoshi("import", games, "--again")[:2] == (0, "2 games recorded in My Go Club.\n")
+
+
+def test_a_tournament_file_imported_twice_is_refused(hoshi, tmp_path: Path) -> None:
+    code, out, _ = hoshi("import", str(KIS_KUPA), "--committee")
+    assert code == 0 and "Imported as tournament #1;" in out
+    before = hoshi("export", "--format", "games")[1]
+    for name, end in (((), " --committee --again --name=NAME\n"), (
+        ("--name", "Kis Kupa again"), " --committee --name 'Kis Kupa again' --again\n"
+    )):  # fmt: skip
+        code, _, err = hoshi("import", str(KIS_KUPA), "--committee", *name)
+        assert code == 2
+        assert err.startswith("hoshi: all 6 games of the file are already recorded:\nround 1: #")
+        assert "(Kis Kupa 2026, tournament #1)" in err
+        assert err.endswith(end)
+        assert hoshi("export", "--format", "games")[1] == before
+    code, _, err = hoshi("import", str(KIS_KUPA.with_suffix(".xml")), "--name", "Kis Kupa XML")
+    assert code == 2  # its OpenGotha twin: the same games
+    assert err.startswith("hoshi: all 6 games of the file are already recorded:")
+    code, out, _ = hoshi("import", str(KIS_KUPA), "--name", "Kis Kupa again", "--again")
+    assert code == 0 and "Imported as tournament #2;" in out
+
+
+def test_import_and_finalise_names_the_clubs_tournament_number(hoshi, tmp_path: Path) -> None:
+    code, out, _ = hoshi("import", str(KIS_KUPA), "--committee", "--finalise")
+    assert code == 0
+    assert "Imported as tournament #1 and finalised: 5 rating changes." in out
+    code, out, _ = hoshi("export", "--format", "h9", "--tournament", "#1")
+    assert code == 0 and "Kis Kupa 2026" in out

@@ -456,3 +456,64 @@ async def test_a_system_without_an_initial_rank_limit_takes_any_rank(
         assert await importing.too_strong(fake.db, fake.club, p.new) == []
     finally:
         await fake.close()
+
+
+# -- a file imported twice (issue 22, item 1) --------------------------------------------------
+
+
+TWICE_H9 = """\
+; EV[Twice Open]
+; DT[2026-04-18,2026-04-18]
+; HA[h9]
+; KM[6.5]
+; TM[45]
+;
+; Pl Name           Rk Co Club
+   1 Nagy Péter     5k HU Bp     2+/b0   3+/w0
+   2 Kovács Anna    6k HU Bp     1-/w0   0+
+   3 Tóth Ádám      6k HU Bp        0+   1-/b0
+"""
+
+
+async def test_a_pasted_tournament_imported_twice_is_refused_then_imported_with_again(
+    chat: FakeChat,
+) -> None:
+    await chat.ok(f"/tournament import\n{TWICE_H9}")
+    said = await chat.refused(f"/tournament import\n{TWICE_H9}")
+    assert said.text.startswith(
+        "All 2 games of the file are already recorded:\n"
+        "round 1: #1 Apr 18, 2026, Nagy Péter (B) – Kovács Anna (W): B+ "
+        "(Twice Open, tournament #1)\n"
+        "round 2: #2 Apr 18, 2026, Tóth Ádám (B) – Nagy Péter (W): W+ "
+        "(Twice Open, tournament #1)\n"
+        "Nothing was recorded. If they are other games, record them anyway: /tournament "
+        "import again (with the file again) name=…"
+    )
+    said = await chat.refused(f"/tournament import C=20 name=Second\n{TWICE_H9}")
+    assert said.text.startswith("All 2 games of the file are already recorded:")
+    assert "record them anyway: /tournament import C=20 name=Second again (with the file" in (
+        said.text
+    )
+    said = await chat.ok(f"/tournament import name=Second again\n{TWICE_H9}")
+    assert "Imported as tournament #2" in said.text
+    assert len(await chat.games()) == 4
+
+
+async def test_a_games_table_partly_recorded_names_those_and_records_nothing(
+    chat: FakeChat,
+) -> None:
+    await chat.register("Nagy Péter 5k", "Kovács Anna 5k")
+    await chat.ok("/tournament new Cup rounds=2 even")
+    await chat.ok("/tournament new League rounds=2 even")
+    first = "date,black,white,result,round\n2026-04-18,Nagy Péter,Kovács Anna,W+R,1\n"
+    await chat.ok(f"/tournament import name=Cup\n{first}")
+    both = first + "2026-04-18,Kovács Anna,Nagy Péter,B+12.5,2\n"
+    said = await chat.refused(f"/tournament import name=League\n{both}")
+    assert said.text.startswith(
+        "1 of the file's 2 games is already recorded:\n"
+        "line 2: #1 Apr 18, 2026, Nagy Péter (B) – Kovács Anna (W): W+R (Cup, tournament #1)\n"
+        "Nothing was recorded. If it is another game, record it anyway: /tournament import "
+        "name=League again (with the file again)"
+    )
+    await chat.ok(f"/tournament import name=League again\n{both}")
+    assert len(await chat.games()) == 3

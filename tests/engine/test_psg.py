@@ -1138,7 +1138,10 @@ def test_month_end_must_move_forward() -> None:
         (EgfRating(1, 15000, 2026, 1), "not 15000"),
         (EgfRating(9, 1500, 2026, 1), "not registered"),
         (VerificationSuspended(1, False, DAY), "already running"),
-        (GamePlayed(Game(1, 1, 9, Result.BLACK, DAY)), "game 1: player 9 is not registered"),
+        (
+            GamePlayed(Game(1, 1, 9, Result.BLACK, DAY)),
+            "game {game:1}: player 9 is not registered",  # the game marked for the bot to name
+        ),
         (
             TournamentRated(
                 Tournament(1, "Cup", DAY, DAY, 1),

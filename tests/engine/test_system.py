@@ -367,7 +367,7 @@ def test_systems_without_an_activity_rule_say_so(key: str) -> None:
 
 def test_game_of_a_change_from_its_source_or_its_notes_game() -> None:
     from engine.system import game_of
-    from engine.text import Msg
+    from engine.text import Msg, game_mark
 
     assert game_of("game:12", "") == 12
     psg = Msg(
@@ -375,6 +375,9 @@ def test_game_of_a_change_from_its_source_or_its_notes_game() -> None:
     )
     assert game_of("tournament:5", psg) == 7
     assert game_of("tournament:5", Msg("game {game}", game=8)) == 8
+    marked = Msg("game {game} (round {round})", game=game_mark(9), round=3)  # as PSG writes
+    assert game_of("tournament:5", Msg("{game}: {notes}", game=marked, notes="")) == 9
+    assert game_of("tournament:5", Msg("game {game}", game="{game:x}")) is None
     assert game_of("tournament:5", "game 7: win") is None  # plain text names nothing
     assert game_of("tournament:5", Msg("{n} games", n=3)) is None
     assert game_of("day:2026-11-20", Msg("{game}", game="x")) is None

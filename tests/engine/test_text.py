@@ -51,3 +51,13 @@ def test_a_msg_survives_pickling_with_its_template() -> None:
     back = pickle.loads(pickle.dumps(text))
     assert back == "5 points to go" and isinstance(back, Msg)
     assert back.template == "{n} point to go" and back.n == 5
+
+
+def test_marks_name_games_and_players_for_the_bot() -> None:
+    from engine.text import MARK, game_mark, marked_id, player_mark
+
+    text = Msg("game {game}: {player} won", game=game_mark(12), player=player_mark(7))
+    assert [(m[1], int(m[2])) for m in MARK.finditer(text)] == [("game", 12), ("player", 7)]
+    assert marked_id(game_mark(12), "game") == 12
+    assert marked_id(game_mark(12), "player") is None
+    assert marked_id("game 12", "game") is None and marked_id(12, "game") is None

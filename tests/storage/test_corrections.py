@@ -26,6 +26,7 @@ from storage import (
     history,
     players,
     record_override,
+    reopen_tournament,
     undo_last,
     void_game,
 )
@@ -67,9 +68,9 @@ async def test_void_keeps_the_game_and_takes_its_rating_back(
     assert (await card(db, club, pair[0])).rating == 100
     lines = await history(db, club, pair[0])
     assert [(line.seq, line.status) for line in lines][:1] == [(row.id, "voided")]
-    with pytest.raises(Refused, match=f"game {row.id} is already voided"):
+    with pytest.raises(Refused, match=f"game #{row.number} is already voided"):
         await void_game(db, club, row.id, actor=ORGANISER)
-    with pytest.raises(NotFound, match="no game 999"):
+    with pytest.raises(NotFound, match="no such game"):
         await void_game(db, club, 999, actor=ORGANISER)
 
 
@@ -163,14 +164,39 @@ async def test_a_correction_keeps_the_games_place_in_history(db: Database) -> No
     )  # the second game still pends
 
 
-async def test_correcting_a_finalised_tournament_game_rerates_the_tournament(
+async def test_a_finalised_tournament_game_changes_only_by_reopening(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """Voiding, correcting or undoing a game of a rated tournament is refused (nothing
+    written); reopened, corrected and finalised again, the tournament is re-rated."""
+    cup = await create_tournament(db, club, Tournament(0, "Cup", DAY, DAY, 3), actor=ORGANISER)
+    row = await record(db, club, *pair, tournament=cup.id, round=1)
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    before = await _log(db)
+    refusal = "belongs to Cup, which is finalised"
+    with pytest.raises(Refused, match=refusal):
+        await correct_game(db, club, row.id, actor=ORGANISER, result=Result.WHITE)
+    with pytest.raises(Refused, match=refusal):
+        await void_game(db, club, row.id, actor=ORGANISER)
+    assert await _log(db) == before
+    await reopen_tournament(db, club, cup, actor=ORGANISER)
+    await correct_game(db, club, row.id, actor=ORGANISER, result=Result.WHITE)
+    await finalise_tournament(db, club, cup, actor=ORGANISER)
+    assert (await card(db, club, pair[1])).rating == 101
+
+
+async def test_undo_takes_back_a_finalisation_not_a_game_of_it(
     db: Database, club: Club, pair: tuple[Player, Player]
 ) -> None:
     cup = await create_tournament(db, club, Tournament(0, "Cup", DAY, DAY, 3), actor=ORGANISER)
     row = await record(db, club, *pair, tournament=cup.id, round=1)
     await finalise_tournament(db, club, cup, actor=ORGANISER)
-    await correct_game(db, club, row.id, actor=ORGANISER, result=Result.WHITE)
-    assert (await card(db, club, pair[1])).rating == 101
+    assert (await card(db, club, pair[0])).rating == 101
+    undone = await undo_last(db, club, actor=ORGANISER)
+    assert undone.entry.kind == "finalise" and undone.tournament is not None
+    assert not undone.tournament.finalised
+    assert (await game(db, club, row.id)).status == "ok"  # type: ignore[union-attr]
+    assert (await card(db, club, pair[0])).rating == 100
 
 
 async def test_undo_takes_back_the_actors_last_entry(

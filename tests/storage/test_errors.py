@@ -19,7 +19,7 @@ from tests.storage.conftest import ORGANISER
 def test_a_batch_error_names_every_bad_item() -> None:
     error = BatchError([(2, "there is no player 404"), (5, "komi must be a half point")])
     assert str(error) == (
-        "nothing was recorded — #2: there is no player 404; #5: komi must be a half point"
+        "nothing was recorded — item 2: there is no player 404; item 5: komi must be a half point"
     )
     assert error.problems == ((2, "there is no player 404"), (5, "komi must be a half point"))
     assert isinstance(error, Refused) and isinstance(error, StorageError)
@@ -30,7 +30,20 @@ def test_a_batch_errors_message_is_translatable_item_by_item() -> None:
     text = BatchError([(2, problem), (5, Msg("a round number needs a tournament"))]).args[0]
     assert isinstance(text, Msg) and text.template == "nothing was recorded — {problems}"
     first = text.args["problems"].args["earlier"]
-    assert first.template == "#{number}: {problem}" and first.args["problem"] is problem
+    assert first.template == "{item}: {problem}" and first.args["problem"] is problem
+    assert first.args["item"] == Msg("item {number}", number=2)
+
+
+def test_a_batch_error_says_what_its_numbers_count() -> None:
+    """Never ``#2``: members read that as a game's or tournament's club number."""
+    error = BatchError(
+        [(2, "a player is not in the file"), (3, "komi must be a half point")],
+        [Msg("game {number} of the file", number=2), Msg("line {number}", number=3)],
+    )
+    assert str(error) == (
+        "nothing was recorded — game 2 of the file: a player is not in the file; line 3: komi "
+        "must be a half point"
+    )
 
 
 async def test_the_club_logs_refusals_are_translatable(db: Database, club: Club) -> None:
@@ -64,6 +77,6 @@ async def test_a_refusal_reads_in_the_clubs_language(db: Database, club: Club) -
     said = translated(caught.value.args[0], "ja")
     assert said == "設定「plus.start」はありません。/club settings ですべての設定を確認できます"
     batch = BatchError([(3, Msg("a round number needs a tournament"))])
-    assert translated(batch.args[0], "pl") == (
-        "nic nie zostało zapisane — #3: numer rundy wymaga turnieju"
-    )
+    said = translated(batch.args[0], "pl")  # the item's label: translated after the merge
+    assert said.startswith("nic nie zostało zapisane — ")
+    assert said.endswith(" 3: numer rundy wymaga turnieju") and "#" not in said

@@ -33,6 +33,7 @@ from storage import (
     pending_games,
     record_game,
     record_games,
+    recorded_already,
     same_games,
     void_game,
 )
@@ -187,7 +188,7 @@ async def test_batches_are_all_or_nothing(
     with pytest.raises(BatchError) as refused:
         await record_games(db, club, [good, bad_player, good, bad_komi], actor=ORGANISER)
     assert [number for number, _ in refused.value.problems] == [2, 4]
-    assert "#2: there is no player 404" in str(refused.value)
+    assert "item 2: there is no player 404" in str(refused.value)
     assert await dump_all(db) == before
 
 
@@ -198,7 +199,7 @@ async def test_a_batch_refused_by_the_engine_leaves_ledgers_untouched(
     good = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY)
     pair_go = new_game(black, white, Result.BLACK, stones=0, komi=KOMI, date=DAY, pair_go=True)
     before = await dump_all(db)
-    with pytest.raises(BatchError, match=r"#3: .*pair go"):
+    with pytest.raises(BatchError, match=r"item 3: .*pair go"):
         await record_games(db, club, [good, good, pair_go], actor=ORGANISER)
     assert await dump_all(db) == before
     await record(db, club, black, white)  # the in-memory ledgers did not keep games 1–2
@@ -229,9 +230,9 @@ async def test_pending_reports_count_once_confirmed(
     assert confirmed.status == "ok"
     assert await pending_games(db, club) == []
     assert (await card(db, club, black)).rating == 101
-    with pytest.raises(Refused, match=f"game {row.id} is not waiting for confirmation"):
+    with pytest.raises(Refused, match=f"game #{row.number} is not waiting for confirmation"):
         await confirm_game(db, club, row.id, actor="telegram:6")
-    with pytest.raises(NotFound, match="no game 999"):
+    with pytest.raises(NotFound, match="no such game"):
         await confirm_game(db, club, 999, actor="telegram:6")
 
 
@@ -323,6 +324,28 @@ async def test_same_games_finds_the_same_pair_date_and_result_either_colour(
     assert await same_games(db, club, like(black, white, Result.JIGO)) == []  # voided: gone
     assert await same_games(db, club, like(black, white, Result.BLACK, margin="3.5")) == []
     assert await same_games(db, club, like(black, white, Result.BLACK, played=False)) == []
+
+
+async def test_recorded_already_answers_for_a_batch_as_same_games_does_for_one(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """A file imported twice: each game of the batch with look-alikes, numbered in the batch."""
+    black, white = pair
+    third = await player(db, club, "Szabó Éva")
+    first = await record(db, club, black, white, Result.BLACK)
+    voided = await record(db, club, black, third, Result.JIGO)
+    await void_game(db, club, voided.id, actor=ORGANISER)
+    batch = [
+        new_game(black, third, Result.JIGO, stones=0, komi=KOMI, date=DAY),  # voided: new
+        new_game(white, black, Result.WHITE, stones=0, komi=KOMI, date=DAY),  # = first
+        new_game(white, third, Result.BLACK, stones=0, komi=KOMI, date=DAY),  # new pair
+    ]
+    found = await recorded_already(db, club, batch)
+    assert [(number, [r.id for r in rows]) for number, rows in found] == [(2, [first.id])]
+    for number, game_ in enumerate(batch, start=1):  # the same as one at a time
+        alone = [r.id for r in await same_games(db, club, game_)]
+        assert alone == [r.id for n, rows in found if n == number for r in rows]
+    assert await recorded_already(db, club, []) == []
 
 
 async def test_games_are_numbered_per_club_and_numbers_are_never_reused(

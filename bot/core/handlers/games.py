@@ -322,7 +322,10 @@ def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
 @command(
     "undo",
     usage="/undo",
-    summary=N_("Take back your last entry (a game, a registration, a correction …)."),
+    summary=N_(
+        "Take back your last entry (a game, a registration, a correction, a tournament's "
+        "finalisation …)."
+    ),
     examples=("/undo",),
     access=ORGANISER,
 )
@@ -330,7 +333,7 @@ async def undo(ctx: Context) -> Reply:
     if ctx.args().words:
         raise BadArgument(_("/undo takes no arguments; to remove a particular game use /void ID"))
     undone = await storage.undo_last(ctx.db, ctx.the_club, actor=ctx.actor, chat=ctx.chat)
-    return Reply.text(_undone_text(ctx, undone))
+    return Reply.text(await _undone_text(ctx, undone))
 
 
 UNDONE_EVENTS = {
@@ -344,7 +347,7 @@ UNDONE_EVENTS = {
 KEPT = N_("It stays in the history, marked as undone; every rating after it was recomputed.")
 
 
-def _undone_text(ctx: Context, undone: Undone) -> str:
+async def _undone_text(ctx: Context, undone: Undone) -> str:
     """Say what ``/undo`` took back: the entry itself, not the game an entry was about."""
     kind, game = undone.entry.kind, undone.game
     kept = _(KEPT)
@@ -362,10 +365,19 @@ def _undone_text(ctx: Context, undone: Undone) -> str:
                 "recomputed."
             )
         elif kind == log.CORRECT:  # the game as it reads now, without the correction
+            black = await storage.get_player(ctx.db, ctx.the_club, game.game.black)
+            white = await storage.get_player(ctx.db, ctx.the_club, game.game.white)
+            assert black is not None and white is not None
+            # the colours too: the correction may have exchanged them (swap)
             what = _(
                 "Undone: the correction of game #{number}; it reads {facts} again.",
                 number=number,
-                facts=facts,
+                facts=_(
+                    "{black} (B) – {white} (W): {facts}",
+                    black=black.name,
+                    white=white.name,
+                    facts=facts,
+                ),
             )
             kept = _(
                 "The correction stays in the history, marked as undone; every rating after it "
@@ -384,6 +396,26 @@ def _undone_text(ctx: Context, undone: Undone) -> str:
             )
         else:
             what = _("Undone: game #{number} ({facts}).", number=number, facts=facts)
+    elif undone.tournament is not None and kind == log.FINALISE:
+        name = undone.tournament.tournament.name
+        what = _(
+            "Undone: the finalisation of {name}; it is open again and its rating was taken back.",
+            name=name,
+        )
+        kept = _(
+            "The finalisation stays in the history, marked as undone; every rating after it "
+            "was recomputed. Finalise it again with {command}",
+            command=f"/tournament finalise {name}",
+        )
+    elif undone.tournament is not None and kind == log.REOPEN:
+        what = _(
+            "Undone: the reopening of {name}; it is rated again as it was finalised.",
+            name=undone.tournament.tournament.name,
+        )
+        kept = _(
+            "The reopening stays in the history, marked as undone; every rating after it was "
+            "recomputed."
+        )
     elif undone.player is not None:
         what = _("Undone: the registration of {name}.", name=undone.player.name)
     elif undone.event is not None and kind == log.RATING_SETTING:
@@ -407,8 +439,12 @@ def _undone_text(ctx: Context, undone: Undone) -> str:
             what = _(
                 "Undone: the {kind} of {at}.", kind=undone.event.kind.replace("_", " "), at=at
             )
-    else:
-        what = _("Undone: entry {seq} ({kind}).", seq=undone.entry.seq, kind=kind)
+    else:  # never the entry's log position: members cannot name it
+        what = _(
+            "Undone: the {kind} of {at}.",
+            kind=kind.replace("_", " "),
+            at=date_time_text(undone.entry.at.astimezone(ctx.timezone)),
+        )
     # TRANSLATORS: what /undo took back, then that it stays in the history (two sentences)
     return _("{undone} {kept}", undone=what, kept=kept)
 
@@ -444,6 +480,9 @@ async def void(ctx: Context) -> Reply:
     )
 
 
+SWAPPED = {Result.BLACK: Result.WHITE, Result.WHITE: Result.BLACK}
+"""A result with the colours exchanged: the same player wins (``/correct N swap``)."""
+
 CORRECTABLE = (
     Option("result", "result", N_("the result, e.g. W+ or B+R"), "W+"),
     *opt.GAME_OPTIONS,
@@ -464,6 +503,11 @@ CORRECTABLE = (
     ),
     examples=("/correct 12 result=W+", "/correct 12 h=2 komi=0.5", "/correct 12 swap"),
     access=ORGANISER,
+    details=N_(
+        "swap exchanges the colours and keeps the winner: a B+ game of A (Black) against B "
+        "(White) becomes a W+ game of B (Black) against A (White). With result=… as well, the "
+        "result is read in the new colours."
+    ),
     options=CORRECTABLE,
     params=(
         Param("game_id", "int", N_("the game's number")),
@@ -506,8 +550,10 @@ async def correct(ctx: Context) -> Reply:
     for colour in ("black", "white"):
         if colour in o:
             changes[colour] = (await resolve(ctx, o[colour])).id
-    if swap:
+    if swap:  # the colours change hands, the winner does not (unless a result is given)
         changes["black"], changes["white"] = current.game.white, current.game.black
+        if "result" not in changes and current.game.result in SWAPPED:
+            changes["result"] = SWAPPED[current.game.result]
     if not changes:
         raise BadArgument(_("say what to change, e.g. /correct 12 result=W+ or /correct 12 swap"))
     row = await storage.correct_game(

@@ -14,6 +14,7 @@ from bot.core.commands import ORGANISER, Action, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
+from bot.core.handlers import same_game as same
 from bot.core.handlers.games import game_line, will_not_count
 from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply, pending_amounts, tournament_players
@@ -129,7 +130,8 @@ DETAILS = N_(
     "several are open), e.g. /tournament result 2 Nagy Péter Kovács Anna W+ h=2 t=#1\n"
     "/tournament import — a results table pasted below or attached (h9, OpenGotha "
     "XML, CSV): C=NN, class=A–D, name=NAME, committee (new players' declared ranks as "
-    "a rating committee decision)\n"
+    "a rating committee decision), again (a file whose games the club has already is "
+    "refused, naming them; again records them anyway)\n"
     "/tournament finalise [NAME|#N] — rate it now; with rounds missing it asks first, "
     "and /tournament finalise NAME confirm rates it as it is\n"
     "/tournament schedule NAME [YYYY-MM-DD] [HH:MM] — rate it at a time (default: the "
@@ -525,13 +527,16 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             )
         )
     args = ctx.args(text, action="import")
+    words, again = same.split_again(args.words)  # a file whose games are recorded already
+    remedies = importing.chat_remedies(f"import {text}")
     committee = False
-    for token in args.words:
+    for token in words:
         if token.quoted or token.text.lower() not in COMMITTEE_WORDS:
             raise BadArgument(
                 _(
-                    "unexpected {word}: /tournament import takes C=NN, name=... and "
-                    "committee (new players' declared ranks as a rating committee decision)",
+                    "unexpected {word}: /tournament import takes C=NN, name=..., "
+                    "committee (new players' declared ranks as a rating committee decision) "
+                    "and again (record games the club has already)",
                     word=repr(token.text),
                 )
             )
@@ -541,7 +546,7 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             raise BadArgument(
                 _("committee is for tournament files that add players, not CSV games")
             )
-        return await _import_csv_games(ctx, args, data)
+        return await _import_csv_games(ctx, args, data, again=again, remedies=remedies)
     tf = importing.read_file(data, ctx.inv.attachment_name or "")
     if "class" in args.options:  # the organiser's class wins over the file's CL[…]
         given = egf_class(args.options["class"], "/tournament import class=B")
@@ -557,6 +562,8 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
         manual_c=manual,
         name=args.options.get("name"),
         committee=committee,
+        remedies=remedies,
+        again=again,
     )
     result = await importing.apply_import(
         ctx.db, ctx.the_club, plan, actor=ctx.actor, chat=ctx.chat
@@ -574,12 +581,21 @@ def _looks_like_games_csv(data: bytes) -> bool:
     return bool(head) and "black" in head[0].lower() and "white" in head[0].lower()
 
 
-async def _import_csv_games(ctx: Context, args: Args, data: bytes) -> Reply:
-    """A CSV of games into an open tournament (formats.md, CSV): all rows, or none."""
+async def _import_csv_games(
+    ctx: Context, args: Args, data: bytes, *, again: bool, remedies: importing.Remedies
+) -> Reply:
+    """A CSV of games into an open tournament (formats.md, CSV): all rows, or none; games
+    the club has already only when told (``again``)."""
     row = await _which(ctx, args.options.get("name", ""), "name")
     try:
         games = await importing.games_from_csv(
-            ctx.db, ctx.the_club, data, even_komi=opt.komi(ctx, None, 0), tournament=row
+            ctx.db,
+            ctx.the_club,
+            data,
+            even_komi=opt.komi(ctx, None, 0),
+            tournament=row,
+            again=again,
+            remedies=remedies,
         )
     except Refused as exc:
         raise BadArgument(translated(exc.args[0]) if exc.args else str(exc)) from None

@@ -246,3 +246,13 @@ def test_imported_games_and_tournaments_of_past_days_settle_at_once(hoshi, tmp_p
     code, _, err = hoshi("import", str(path), "--db", str(db), "--finalise")
     assert code == 0, err
     assert asyncio.run(_pending_cards(db)) == {"Kiss Ödön": None, "Nagy Béla": None}
+
+
+def test_an_engine_refusal_offline_shows_its_marks_as_numbers() -> None:
+    """Without a club (hoshi rate) a marked game reads as its file's number, never a mark."""
+    from bot.cli.common import said
+    from engine.errors import RuleError
+    from engine.text import Msg, game_mark
+
+    refusal = RuleError(Msg("game {game} has no round number", game=game_mark(5)))
+    assert said(refusal) == "game 5 has no round number"

@@ -14,7 +14,7 @@ from bot.core.invocation import Caller
 from bot.i18n.catalogues import catalogue
 from engine.calendar import Phase
 from engine.timecontrol import TimeControl
-from engine.types import Result
+from engine.types import Game, Result
 from storage import log
 from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat
 
@@ -349,7 +349,8 @@ async def test_undo_after_a_correction_takes_back_the_correction(tensuusei: Fake
     await tensuusei.ok(f"/correct {gid} result=W+")
     said = await tensuusei.ok("/undo")
     assert said.text == (
-        f"Undone: the correction of game #{gid}; it reads B+, Apr 20, 2026 again. The "
+        f"Undone: the correction of game #{gid}; it reads Nagy Péter (B) – Kovács Anna (W): B+, "
+        "Apr 20, 2026 again. The "
         "correction stays in the history, marked as undone; every rating after it was "
         "recomputed."
     )
@@ -523,6 +524,56 @@ async def test_correct_bad_inputs(club: FakeChat, change: str, message: str) -> 
 async def test_correct_needs_a_game(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line)
     assert said.text.startswith(message)
+
+
+async def test_swapping_colours_keeps_the_winner(club: FakeChat) -> None:
+    """``/correct N swap`` exchanges the players' colours; whoever won still won (B+ becomes
+    W+), and a result given with it is read in the new colours."""
+    gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+R")).text)
+    nagy, kovacs = await ids(club, "Nagy Péter", "Kovács Anna")
+    before = {n: (await club.card(n)).rating for n in ("Nagy Péter", "Kovács Anna")}
+    said = await club.ok(f"/correct {gid} swap")
+    assert "Kovács Anna (B) – Nagy Péter (W): W+R" in said.text
+    row = await storage.game_by_number(club.db, club.club, gid)
+    assert row is not None
+    assert (row.game.black, row.game.white, row.game.result) == (kovacs, nagy, Result.WHITE)
+    assert row.game.margin == "R"
+    # the same winner, the same even game: the ratings did not move
+    assert {n: (await club.card(n)).rating for n in before} == before
+    said = await club.ok("/undo")
+    assert said.text.startswith(
+        f"Undone: the correction of game #{gid}; it reads Nagy Péter (B) – Kovács Anna (W): "
+        "B+R, Apr 20, 2026 again."
+    )
+    await club.ok(f"/correct {gid} swap result=B+")
+    row = await storage.game_by_number(club.db, club.club, gid)
+    assert row is not None
+    assert (row.game.black, row.game.result) == (kovacs, Result.BLACK)
+
+
+@pytest.mark.parametrize("typed", ["B+", "W+", "B+R", "W+3.5", "jigo", "unplayed", "W+F"])
+async def test_a_swap_never_changes_who_won(club: FakeChat, typed: str) -> None:
+    gid = game_id((await club.ok(f"/result Nagy Péter Kovács Anna {typed}")).text)
+    before = await storage.game_by_number(club.db, club.club, gid)
+    await club.ok(f"/correct {gid} swap")
+    after = await storage.game_by_number(club.db, club.club, gid)
+    assert before is not None and after is not None
+
+    def winner(game: Game) -> int | str | None:
+        if game.result is Result.BLACK:
+            return game.black
+        if game.result is Result.WHITE:
+            return game.white
+        return None if game.result is None else game.result.value
+
+    assert (after.game.black, after.game.white) == (before.game.white, before.game.black)
+    assert winner(after.game) == winner(before.game)
+    assert (after.game.margin, after.game.played) == (before.game.margin, before.game.played)
+
+
+async def test_swap_in_the_help_says_the_winner_stays(club: FakeChat) -> None:
+    said = await club.ok("/help correct")
+    assert "swap exchanges the colours and keeps the winner" in said.text
 
 
 async def test_an_undone_game_cannot_be_corrected(club: FakeChat) -> None:

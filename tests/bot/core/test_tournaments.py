@@ -508,7 +508,7 @@ async def test_a_malformed_paste_leaves_the_database_unchanged(club: FakeChat) -
         (f"/tournament new Cup\n{TINY_H9}", "/tournament new takes no pasted table; paste "
          "results with /tournament import"),
         (f"/tournament import please\n{TINY_H9}", "Unexpected 'please': /tournament import "
-         "takes C=NN, name=... and committee"),
+         "takes C=NN, name=..., committee"),
         (f"/tournament import C=abc\n{TINY_H9}", "C must be a whole number, not 'abc'"),
         (f"/tournament import committee\n{GAMES_CSV}", "Committee is for tournament files that "
          "add players, not CSV games"),
@@ -766,7 +766,7 @@ async def test_tournaments_count_in_polish(tmp_path: Path) -> None:
         games = "date,black,white,result,round\n" + "".join(
             f"2026-04-20,{black},{white},B+,{round_}\n"
             for round_, black, white in (
-                (1, "Nagy Péter", "Kovács Anna"),
+                (1, "Kovács Anna", "Nagy Péter"),  # not Puchar 3's game: another winner
                 (2, "Tóth Ádám", "Nagy Péter"),
                 (3, "Kovács Anna", "Tóth Ádám"),
                 (4, "Nagy Péter", "Tóth Ádám"),
@@ -876,3 +876,83 @@ async def test_tournaments_in_swedish(tmp_path: Path) -> None:
         )
     finally:
         await chat.close()
+
+
+# -- a finalised tournament's games, and /undo of a finalisation -------------------------------
+
+
+async def _finalised_cup(chat: FakeChat) -> list[int]:
+    """Cup with two games entered by ORGANISER, finalised by the administrator; the games'
+    numbers."""
+    await chat.ok("/tournament new Cup C=20 rounds=2")
+    numbers = []
+    for line in ("1 Nagy Péter Kovács Anna B+", "2 Tóth Ádám Kovács Anna W+"):
+        said = await chat.ok(f"/tournament result {line}", as_=ORGANISER)
+        numbers.append(int(re.search(r"#(\d+)", said.text).group(1)))  # type: ignore[union-attr]
+    await chat.ok("/tournament finalise Cup confirm")
+    return numbers
+
+
+async def test_undo_after_finalise_takes_back_the_finalisation(club: FakeChat) -> None:
+    names = ("Nagy Péter", "Kovács Anna", "Tóth Ádám")
+    before = {n: (await club.card(n)).rating for n in names}
+    numbers = await _finalised_cup(club)
+    assert {n: (await club.card(n)).rating for n in names} != before
+    said = await club.ok("/undo")
+    assert said.text.startswith(
+        "Undone: the finalisation of Cup; it is open again and its rating was taken back."
+    )
+    assert not (await only_tournament(club)).finalised
+    assert {n: (await club.card(n)).rating for n in names} == before
+    for number in numbers:  # its games stay as they were
+        row = await storage.game_by_number(club.db, club.club, number)
+        assert row is not None and row.status == "ok"
+    await club.ok("/tournament finalise Cup confirm")
+    assert (await only_tournament(club)).finalised
+
+
+@pytest.mark.parametrize(
+    ("line", "who"),
+    [
+        ("/void {game}", "admin"),
+        ("/correct {game} result=B+", "admin"),
+        ("/correct {game} swap", "admin"),
+        ("/undo", ORGANISER),  # ORGANISER's last entry is the game #2
+    ],
+)
+async def test_a_game_of_a_finalised_tournament_changes_only_by_reopening(
+    club: FakeChat, line: str, who: str
+) -> None:
+    numbers = await _finalised_cup(club)
+    said = await club.refused(line.format(game=numbers[1]), as_=who)
+    assert said.text.startswith(
+        f"Game #{numbers[1]} belongs to Cup, which is finalised: a game of a rated "
+        "tournament changes only when the tournament is reopened (/tournament reopen Cup)"
+    )
+    await club.ok("/tournament reopen Cup")
+    await club.ok(line.format(game=numbers[1]), as_=who)
+
+
+async def test_undo_of_a_void_in_a_tournament_finalised_since_is_refused(club: FakeChat) -> None:
+    await club.ok("/tournament new Cup C=20")
+    said = await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+    number = int(re.search(r"#(\d+)", said.text).group(1))  # type: ignore[union-attr]
+    await club.ok(f"/void {number}", as_=ORGANISER)
+    await club.ok("/tournament finalise Cup confirm")
+    said = await club.refused("/undo", as_=ORGANISER)
+    assert said.text.startswith(f"Game #{number} belongs to Cup, which is finalised")
+
+
+async def test_undo_after_reopen_rates_the_tournament_again(club: FakeChat) -> None:
+    await _finalised_cup(club)
+    rated = {n: (await club.card(n)).rating for n in ("Nagy Péter", "Kovács Anna")}
+    await club.ok("/tournament reopen Cup")
+    said = await club.ok("/undo")
+    assert said.text.startswith(
+        "Undone: the reopening of Cup; it is rated again as it was finalised."
+    )
+    assert (await only_tournament(club)).finalised
+    assert {n: (await club.card(n)).rating for n in rated} == rated
+    said = await club.ok("/undo")  # then the finalisation itself
+    assert said.text.startswith("Undone: the finalisation of Cup")
+    assert not (await only_tournament(club)).finalised

@@ -211,7 +211,7 @@ def test_a_tournament_game_is_not_judged_by_its_own_clock() -> None:
 
 def test_a_club_game_of_an_unregistered_player_is_refused() -> None:
     gor = club(2100)
-    with pytest.raises(RuleError, match="player 2 of game 1 is not registered"):
+    with pytest.raises(RuleError, match=r"player 2 of game \{game:1\} is not registered"):
         gor.apply(GamePlayed(game()))
 
 
@@ -333,7 +333,7 @@ def test_a_guest_plays_at_the_declared_rank_and_is_not_stored() -> None:
 def test_a_player_without_entry_or_registration_is_refused_atomically() -> None:
     gor = club(2100)
     before = state(gor)
-    with pytest.raises(RuleError, match=r"player 9 of game 1 .*no entry"):
+    with pytest.raises(RuleError, match=r"player 9 of game \{game:1\} .*no entry"):
         gor.apply(TournamentRated(_cup(), (), (game(1, 9, 1, tournament=5, round=1),)))
     assert state(gor) == before
 
