@@ -403,9 +403,9 @@ async def test_each_club_s_notices_are_in_the_club_s_language(tmp_path: Path) ->
             if "週間まとめ" in notice.reply.as_text() or "veckan" in notice.reply.as_text()
         }
         japanese, swedish = weekly[clubs["ja"].id], weekly[clubs["sv"].id]
-        assert japanese.startswith("碁会所：週間まとめ 2026年3月2日～9日")
+        assert japanese.startswith("碁会所：週間まとめ 2026年3月2日～8日")  # Monday to Sunday
         assert "記録した対局：1局" in japanese and "Games recorded" not in japanese
-        assert swedish.startswith("Klubben: veckan 2–9 mars 2026")
+        assert swedish.startswith("Klubben: veckan 2–8 mars 2026")
         assert "Registrerade partier: 1" in swedish and "Games recorded" not in swedish
     finally:
         await db.close()
