@@ -304,7 +304,8 @@ class Scheduler:
                 start=dt.date(year, month, 1),
                 end=month_end(year, month),
                 rounds=1,
-                time=settings.time,
+                # no time of its own: the ledger rates it with the club's usual time in
+                # effect at its end, as its preview did (rules.md §1.4; issue 22)
             )
             if not await storage.close_period(self.db, club, period):
                 continue
