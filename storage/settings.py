@@ -319,7 +319,9 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
     ),
     _club(
         "grace_hours",
-        Msg("hours a scheduled summary missed while the bot was down may still be posted"),
+        Msg(
+            "hours after its moment a missed weekly summary reads as on time (later: marked late)"
+        ),
         DEFAULT_GRACE_HOURS,
         lambda text: kinds.read_whole("grace_hours", text, 1, 24 * 60, "24", GRACE_HOURS),
         str,
@@ -472,7 +474,8 @@ class ClubSettings:
 
     @property
     def grace_hours(self) -> int:
-        """Hours a missed scheduled summary may still be posted."""
+        """Hours after its moment a missed weekly summary is posted as on time; a later one
+        is posted all the same, marked late (issue 22)."""
         value = self.values["grace_hours"]
         assert isinstance(value, int)
         return value

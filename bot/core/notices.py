@@ -167,17 +167,29 @@ def _delta(m: Movement) -> float:
 
 
 async def weekly_reply(
-    db: Database, club: Club, start: dt.datetime, end: dt.datetime, *, picture: bool = True
+    db: Database,
+    club: Club,
+    start: dt.datetime,
+    end: dt.datetime,
+    *,
+    picture: bool = True,
+    late: bool = False,
 ) -> Reply:
     """The weekly summary (bot.md; issue 4/6) of the days of ``[start, end)`` in the club's
     time zone (:func:`storage.summaries.days_of`): the top of the list, the biggest gains and
     losses, promotions, new players, tournaments rated, games played — or one short line for
-    an empty week. Read from the projections in calendar order, so asked again it says the
+    an empty week; ``late``: posted after its moment, so the title says so. Read from the
+    projections in calendar order, so asked again it says the
     same, however its facts were entered (issue 22)."""
     facts = await facts_between(db, club, start, end)
     zone = (await storage.club_settings(db, club)).zone
     days = week_text(*days_of(start, end, zone))
-    title = Text(_("{club}: the week {days}", club=club.name, days=days), title=True)
+    title = Text(
+        _("{club}: the week {days}, posted late", club=club.name, days=days)
+        if late  # its moment passed while the bot was down (issue 22)
+        else _("{club}: the week {days}", club=club.name, days=days),
+        title=True,
+    )
     if facts.empty:
         return Reply(
             blocks=(

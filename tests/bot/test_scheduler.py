@@ -455,11 +455,11 @@ async def test_the_console_s_tick_answers_in_the_club_s_language(process: Proces
     await storage.set_setting(bot.db, 1, "language", "sv", actor=ADMIN.identity)
     assert not (await bot.say("/weekly on mon 18:00")).error
     with using("sv"):
-        text = (await bot.say("/tick 2026-03-09 18:05")).as_text()
+        text = (await bot.say("/tick 2026-03-02 18:05")).as_text()  # the first one on time
         assert text.splitlines() == [
-            "Nu är klockan 9 mars 2026 18:05 (UTC).",
+            "Nu är klockan 2 mars 2026 18:05 (UTC).",
             "",
-            "Kördes: Club: veckosammanfattning 2026-03-09",
+            "Kördes: Club: veckosammanfattning 2026-03-02",
         ]
         assert (await bot.say("/tick 1m")).as_text().endswith("Inget var dags.")
         refused = await bot.say("/tick 2026-13-01 00:00")
@@ -566,3 +566,48 @@ async def test_the_usual_time_set_before_a_club_game_rates_its_preview_and_its_p
     assert "Club: period 2026-03 rated" in await bot.scheduler.run_due()
     card = (await bot.say("/rating Kovács Anna")).as_text()
     assert "Elo: 2099" in card and "last change: +9 (Club games, March 2026" in card
+
+
+# -- a summary the clock jumped past, or the bot was down for, is posted late once (issue 22)
+
+
+@pytest.mark.parametrize("how", ["clock-jump", "bot-down"])
+async def test_a_missed_weekly_summary_is_posted_late_once_with_its_week(
+    process: Process, how: str
+) -> None:
+    bot = process.bot
+    assert bot is not None
+    for line in ("/weekly on mon 18:00", "/register Nagy Péter 5k", "/register Kovács Anna 5k"):
+        assert not (await bot.say(line)).error, line
+    process.clock.set(dt.datetime(2026, 3, 2, 18, 5, tzinfo=dt.UTC))
+    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-02"]  # on time
+    process.clock.set(dt.datetime(2026, 3, 4, 20, 0, tzinfo=dt.UTC))
+    assert not (await bot.say("/result Nagy Péter Kovács Anna B+")).error
+    bot.posted.clear()
+    later = dt.datetime(2026, 3, 19, 10, 0, tzinfo=dt.UTC)  # past Mar 9 and Mar 16, 18:00
+    if how == "bot-down":
+        await process.stop()
+        process.clock.set(later)
+        bot = await process.start()  # the start-up sweep
+    else:
+        process.clock.set(later)
+        done = await bot.scheduler.run_due()
+        assert [d for d in done if "weekly" in d] == [
+            "Club: weekly summary 2026-03-09, posted late",
+            "Club: weekly summary 2026-03-16, posted late",
+        ]
+    weeks = [t for t in bot.texts() if "Club: the week" in t]
+    assert [w.splitlines()[0] for w in weeks] == [
+        "Club: the week Mar 2\u2009–\u20098, 2026, posted late",
+        "Club: the week Mar 9\u2009–\u200915, 2026, posted late",
+    ]
+    assert "Games recorded: 1" in weeks[0]  # the week's game (MGSZ rates it at the month end)
+    assert "A quiet week" in weeks[1]
+    bot.posted.clear()
+    assert await bot.scheduler.run_due() == []
+    bot = await process.restart()
+    assert not bot.posted  # never twice, across a restart too
+    process.clock.set(dt.datetime(2026, 3, 23, 18, 0, tzinfo=dt.UTC))
+    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-23"]
+    (week,) = [t for t in bot.texts() if "Club: the week" in t]
+    assert week.startswith("Club: the week Mar 16\u2009–\u200922, 2026\n")

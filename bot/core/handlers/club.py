@@ -196,10 +196,12 @@ async def club(ctx: Context) -> Reply:
         now = await _change(ctx, "grace_hours", value, "/club grace")
         return Reply.text(
             _n(
-                "A scheduled summary missed while the bot was down is still posted up to "
-                "{n} hour late; rating work always runs.",
-                "A scheduled summary missed while the bot was down is still posted up to "
-                "{n} hours late; rating work always runs.",
+                "A weekly summary missed while the bot was down is posted when it is back, "
+                "once, for its own week; up to {n} hour after its moment it reads as on time, "
+                "later it is marked late. Rating work always runs.",
+                "A weekly summary missed while the bot was down is posted when it is back, "
+                "once, for its own week; up to {n} hours after its moment it reads as on time, "
+                "later it is marked late. Rating work always runs.",
                 now.grace_hours,
             )
         )

@@ -661,7 +661,8 @@ async def test_a_japanese_tensuusei_club_reads_its_ratings_in_japanese(tmp_path:
         assert "/link あなたの名前" in refused
         no_english(refused)
         summary = await said_in(chat, "ja", "/summary")
-        assert summary.startswith("碁会所：週間まとめ 2026年4月14日～20日")  # seven days up to today
+        # the seven days up to today
+        assert summary.startswith("碁会所：週間まとめ 2026年4月14日～20日")
         assert "記録した対局：1局" in summary
         no_english(summary)
     finally:
