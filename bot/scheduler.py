@@ -209,9 +209,16 @@ class Scheduler:
             changes = await storage.finalise_tournament(
                 self.db, club, tournament, actor="scheduler"
             )
-            await self._post(
-                club, await finalisation_reply(self.db, club, row.tournament.name, changes)
+            # run late (the bot was down): the reply says the day it counts at
+            reply = await finalisation_reply(
+                self.db,
+                club,
+                row.tournament.name,
+                changes,
+                ended=row.tournament.end,
+                today=now.date(),
             )
+            await self._post(club, reply)
             done.append(_("finalised {tournament}", tournament=row.tournament.name))
         return done
 
