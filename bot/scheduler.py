@@ -6,8 +6,9 @@ start-up (so work missed while the bot was down runs then), whenever an APSchedu
 fires, and — in the console — on ``/tick``. Every job is idempotent: a tournament cannot be
 finalised twice, a day or a month ends once (storage refuses a second time), and each posted
 notice is recorded as a job run before it is posted, so a second run of the same occurrence
-is a no-op. Rating work always runs, however late; a notice (the weekly summary) older than
-the club's grace is recorded and skipped rather than posted days late.
+is a no-op. Rating work always runs, however late; a weekly summary whose moment passed while
+the bot was down (or the console's clock jumped past it) is posted once, late, for its own week,
+saying so when it is later than the club's grace (issue 22).
 
 Settings read here (``/club …``, ``/weekly``): ``timezone``, ``weekly`` (``off`` or
 ``mon 18:00``), ``reports``/``report_hours``, ``grace_hours``, ``time`` (the club's usual time
@@ -57,6 +58,7 @@ log = logging.getLogger("hoshi.scheduler")
 
 Deliver = Callable[[Notice], Awaitable[object]]
 DEFAULT_WEEKLY = "mon 18:00"  # what /schedule weekly on sets
+WEEKLY = "weekly:"  # a weekly summary's occurrence key: weekly:2026-11-23 (its day)
 SWEEP_S = 300  # a safety net besides the precise timers
 
 
@@ -216,8 +218,15 @@ class Scheduler:
             changes = await storage.finalise_tournament(
                 self.db, club, tournament, actor="scheduler"
             )
+            # run late (the bot was down): the reply says the day it counts at
             reply = await finalisation_reply(
-                self.db, club, row.tournament.name, changes, pending_before=before
+                self.db,
+                club,
+                row.tournament.name,
+                changes,
+                pending_before=before,
+                ended=row.tournament.end,
+                today=now.date(),
             )
             await self._post(club, reply)
             done.append(_("finalised {tournament}", tournament=row.tournament.name))
@@ -314,7 +323,8 @@ class Scheduler:
                 start=dt.date(year, month, 1),
                 end=month_end(year, month),
                 rounds=1,
-                time=settings.time,
+                # no time of its own: the ledger rates it with the club's usual time in
+                # effect at its end, as its preview did (rules.md §1.4; issue 22)
             )
             if not await storage.close_period(self.db, club, period):
                 continue
@@ -364,27 +374,42 @@ class Scheduler:
         return done
 
     async def _weekly(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
+        """Each weekly summary whose moment has come, once, oldest first: one the bot was down
+        for, or the clock jumped past, is posted late with its week, never skipped (issue 22);
+        later than the club's grace after its moment it says it is late. An occurrence
+        already posted (claimed) is never posted again."""
         rule = settings.weekly
         if rule is None:
             return []
-        due = last_weekly(now, *rule)
         since = await schedules.setting_changed_at(self.db, club, "weekly")
-        if since is not None and due < since:
-            return []  # switched on after this week's moment: the first one is next week
-        occurrence = f"weekly:{due.date().isoformat()}"
-        if not await schedules.claim_job(self.db, club, occurrence):
-            return []
+        if since is None:
+            since = await schedules.club_started(self.db, club)
+        last = await schedules.last_occurrence(self.db, club, WEEKLY)
+        due: list[dt.datetime] = []
+        moment = last_weekly(now, *rule)
+        # switched on after a week's moment: the first one is the next (not the missed ones)
+        while moment >= since and (last is None or moment.date() > last):
+            due.append(moment)
+            moment -= dt.timedelta(days=7)
         grace = dt.timedelta(hours=settings.grace_hours)
-        if now - due > grace:
-            log.info(
-                "club %s: weekly summary of %s skipped (missed by more than %s)",
-                club.id,
-                due,
-                grace,
+        done: list[str] = []
+        for moment in reversed(due):
+            if not await schedules.claim_job(
+                self.db, club, f"{WEEKLY}{moment.date().isoformat()}"
+            ):
+                continue
+            late = now - moment > grace
+            reply = await weekly_reply(
+                self.db, club, moment - dt.timedelta(days=7), moment, late=late
             )
-            return [_("weekly summary {date} skipped (too late)", date=due.date().isoformat())]
-        await self._post(club, await weekly_reply(self.db, club, due - dt.timedelta(days=7), due))
-        return [_("weekly summary {date}", date=due.date().isoformat())]
+            await self._post(club, reply)
+            day = moment.date().isoformat()
+            done.append(
+                _("weekly summary {date}, posted late", date=day)
+                if late
+                else _("weekly summary {date}", date=day)
+            )
+        return done
 
     # ---------------------------------------------------------------- when next
 

@@ -23,6 +23,12 @@ from engine.ranks import Rank
 from engine.text import Msg
 from engine.timecontrol import TimeControl
 
+USUAL_TIME = "time"
+"""The club-wide setting every system may read from its facts: the club's usual time control
+(storage.settings declares it). A change is a rating fact (``SettingsChanged``) because an MGSZ
+club period is rated with it (rules.md §1.4, club games): the period's end and its preview
+("if the period ended now") read the same value from the ledger."""
+
 SettingValue = object
 """A setting's typed value: ``int``, ``bool``, ``Fraction``, ``Rank``, ``TimeControl``, ``str``
 or ``None`` (where the setting allows "none")."""

@@ -264,6 +264,12 @@ class RatingSystem(Protocol):
         have no such period."""
         ...
 
+    def period_weight(self) -> Weight | None:
+        """How the open period of club games will be counted when it ends, if nothing else
+        happens before (MGSZ: its multiplier C, rules.md §1.4 club games), worked out as its
+        end works it out; ``None`` when nothing is held or the system has no such period."""
+        ...
+
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones and komi for a game between ``a`` and ``b`` (rules.md §2.1, §5)."""
         ...

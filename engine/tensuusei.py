@@ -647,6 +647,10 @@ class Tensuusei:
         """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
         return ()  # a club day is settled at its end, not in a period (§2.3)
 
+    def period_weight(self) -> Weight | None:
+        """None: a game is settled at its day's end (rules.md §2.3), never held for a period."""
+        return None
+
     def lapsed(self) -> Collection[PlayerId]:
         """Nobody: no card here changes with the calendar alone."""
         return ()

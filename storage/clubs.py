@@ -347,10 +347,11 @@ async def _rating_setting(
     later = any(key == setting.key and date > day for _, key, _, date in changes)
     if in_effect == value and not later:
         return False
-    system = setting.prefix
+    system = setting.prefix  # a club-wide rating setting (the usual time) has none
     values = [(key, v) for key, v in current.system_values(system) if key != setting.key]
     try:
-        system_named(system, [*values, (setting.key, value)])
+        if system:
+            system_named(system, [*values, (setting.key, value)])
     except EngineError as error:
         raise Refused(
             Msg(

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine import calendar
 from engine.calendar import Key
+from engine.settings import USUAL_TIME
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -251,6 +252,30 @@ def settings_changed(payload: dict[str, Any]) -> SettingsChanged:
     return SettingsChanged(date_from_text(payload["date"]), values)
 
 
+async def _usual_times(
+    reader: Reader, club: int, overlay: Overlay, since: int
+) -> list[tuple[Key, Any, Any]]:
+    """The club's usual time control as it was set before it became a dated rating setting
+    (a ``setting`` event): a fact from the day it was entered (UTC), as a ``rating_setting``
+    is from its date, so a club that set it then still has its periods rated with it
+    (rules.md §1.4, club games)."""
+    setting = settings.setting_named(USUAL_TIME)
+    assert setting is not None
+    found: list[tuple[Key, Any, Any]] = []
+    for seq, payload, at in await reader.fetchall(
+        "SELECT e.seq, e.payload, log.at FROM events e JOIN log ON log.seq = e.seq "
+        "WHERE e.club = ? AND e.kind = ? AND e.key = ? AND e.seq > ?",
+        (club, log.SETTING, USUAL_TIME, since),
+    ):
+        if seq in overlay.undone:
+            continue
+        value = settings.read_value(setting, json.loads(payload)["value"])
+        day = dt.datetime.fromisoformat(at).astimezone(dt.UTC).date()
+        event = SettingsChanged(day, ((USUAL_TIME, value),))
+        found.append((calendar.event_key(event, seq), log.RATING_SETTING, event))
+    return found
+
+
 def registered_from_row(row: Row) -> Registered:
     """``Registered`` from ``(seq, rank, date, rating, country, committee, rating_system)``."""
     seq, rank, date, rating, country, committee, rating_system = row
@@ -328,6 +353,7 @@ async def _others(
         if seq not in overlay.undone:
             event = engine_event(seq, kind, json.loads(payload))
             others.append((calendar.event_key(event, seq), kind, event))
+    others.extend(await _usual_times(reader, club, overlay, since))
     if overlay.finalised:
         for row in await reader.fetchall(
             f"SELECT {TOURNAMENT_SELECT} FROM tournaments WHERE club = ? AND end_date >= ?",

@@ -102,6 +102,19 @@ async def claim_job(
         return True
 
 
+async def last_occurrence(db: Database, club: ClubRef, prefix: str) -> dt.date | None:
+    """The day of the latest occurrence of the job ``prefix`` that ran (``weekly:`` →
+    ``weekly:2026-11-23``), ``None``: none yet."""
+    days = [
+        dt.date.fromisoformat(key[len(prefix) :])
+        for (key,) in await db.fetchall(
+            "SELECT key FROM events WHERE club = ? AND kind = ? AND key LIKE ?",
+            (club_id(club), JOB, prefix + "%"),
+        )
+    ]
+    return max(days, default=None)
+
+
 async def job_done(db: Database, club: ClubRef, occurrence: str) -> bool:
     return (
         await db.fetchone(

@@ -27,7 +27,7 @@ from engine import settings as kinds
 from engine.errors import EngineError
 from engine.formats.messages import message_of
 from engine.handicap import EVEN_KOMI
-from engine.settings import Setting, SettingValue
+from engine.settings import USUAL_TIME, Setting, SettingValue
 from engine.systems import SYSTEM_SETTINGS, home_language
 from engine.text import Msg
 from engine.timecontrol import TimeControl
@@ -281,14 +281,14 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
         "HU",
         COUNTRY_VALUES,
     ),
-    _club(
-        "time",
+    Setting(  # a rating fact from its date: MGSZ rates a period's club games with it
+        USUAL_TIME,
         Msg("the club's usual time control (MGSZ rates a month's club games with it)"),
         TimeControl.parse("60m"),
         _read_time,
         str,
         "90m+30s",
-        Msg("a time control like 60m, 90m+30s or 45m 5x30s"),
+        allowed=Msg("a time control like 60m, 90m+30s or 45m 5x30s"),
     ),
     _club(
         "reports",
@@ -319,7 +319,9 @@ CLUB_SETTINGS: tuple[Setting, ...] = (
     ),
     _club(
         "grace_hours",
-        Msg("hours a scheduled summary missed while the bot was down may still be posted"),
+        Msg(
+            "hours after its moment a missed weekly summary reads as on time (later: marked late)"
+        ),
         DEFAULT_GRACE_HOURS,
         lambda text: kinds.read_whole("grace_hours", text, 1, 24 * 60, "24", GRACE_HOURS),
         str,
@@ -472,7 +474,8 @@ class ClubSettings:
 
     @property
     def grace_hours(self) -> int:
-        """Hours a missed scheduled summary may still be posted."""
+        """Hours after its moment a missed weekly summary is posted as on time; a later one
+        is posted all the same, marked late (issue 22)."""
         value = self.values["grace_hours"]
         assert isinstance(value, int)
         return value

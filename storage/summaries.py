@@ -1,7 +1,11 @@
-"""What happened in a club between two moments: the weekly summary's facts (issue 4/6).
+"""What happened in a club over some calendar days: the weekly summary's facts (issue 4/6).
 
-Moments are the log's timestamps (when something was recorded), so a week's summary tells
-what the club *learned* that week, whatever dates the games carry.
+Everything here is read from the projections in calendar order (rules.md, top): a player's
+movement is their rating history between the two moments — the first value before and the
+last value after the changes dated in the days — the tournaments are those rated that end in
+them, the games those played on them. Nothing counts log entries or finalisations, so a
+reopened tournament finalised again unchanged, or facts typed in another order, leave the
+summary as it was (issue 22); a game entered late counts in the week it was played.
 """
 
 from __future__ import annotations
@@ -9,15 +13,19 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from engine.calendar import start_of
 from engine.ranks import Rank
 from engine.system import Value
-from storage import log, settings
-from storage.codec import rank_from_text, timestamp, value_from_text
+from storage import overlay as overlays
+from storage import settings
+from storage.codec import rank_from_text, value_from_text
 from storage.common import ClubRef, club_id
 from storage.db import Database
+from storage.games import game_rows
 from storage.players import load_players
 from storage.projections import ensure_fresh
-from storage.records import Player
+from storage.records import GAME_OK, Player
+from storage.tournaments import tournaments as club_tournaments
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,35 +53,40 @@ class PeriodFacts:
         return not (self.movements or self.new_players or self.tournaments or self.games)
 
 
+def days_of(start: dt.datetime, end: dt.datetime, zone: dt.tzinfo) -> tuple[dt.date, dt.date]:
+    """The calendar days (club time) a window ``[start, end)`` stands for: from ``start``'s
+    day up to the day before ``end``'s, both included (a week ending on Monday 18:00 covers
+    Monday to Sunday before it; its Monday counts in the next week)."""
+    first = start.astimezone(zone).date()
+    last = end.astimezone(zone).date() - dt.timedelta(days=1)
+    return first, max(first, last)
+
+
 async def facts_between(
     db: Database, club: ClubRef, start: dt.datetime, end: dt.datetime
 ) -> PeriodFacts:
-    """Rating movements, new players, tournaments rated and games recorded in ``[start, end)``.
+    """Rating movements, new players, tournaments rated and games played on the days of
+    ``[start, end)`` (:func:`days_of`, the club's time zone), in calendar order.
 
     Rating movements leave out registrations (a starting value is not a movement).
     """
     cid = club_id(club)
     await ensure_fresh(db, cid)
     system = await settings.current_system(db, cid)
-    window = (timestamp(start), timestamp(end))
+    zone = (await settings.club_settings(db, cid)).zone
+    first_day, last_day = days_of(start, end, zone)
+    low = start_of(first_day)[0]
+    high = start_of(last_day + dt.timedelta(days=1))[0]
     players = await load_players(db, cid)
     first: dict[int, tuple[Value, Rank]] = {}
     last: dict[int, tuple[Value, Rank]] = {}
     counts: dict[int, int] = {}
-    span = await db.fetchone(  # the week's log positions, by the log_club_at index (0002)
-        "SELECT MIN(seq), MAX(seq) FROM log WHERE club = ? AND at >= ? AND at < ?",
-        (cid, *window),
-    )
-    low, high = span if span is not None and span[0] is not None else (0, -1)
-    # the changes of facts entered in the window (a game, a day's end …) and of tournaments
-    # finalised in it (their rows carry the tournament's own position), in calendar order
     for player, before, after, rank_before, rank_after in await db.fetchall(
-        "SELECT h.player, h.rating_before, h.rating_after, h.rank_before, h.rank_after "
-        "FROM rating_history h WHERE h.club = ? AND h.system = ? "
-        "AND (h.seq BETWEEN ? AND ? OR h.seq IN (SELECT target FROM events WHERE club = ? "
-        "AND kind = ? AND seq BETWEEN ? AND ?)) AND h.source != 'registration' "
-        "ORDER BY h.moment, h.seq, h.idx",
-        (cid, system, low, high, cid, log.FINALISE, low, high),
+        "SELECT player, rating_before, rating_after, rank_before, rank_after "
+        "FROM rating_history INDEXED BY rating_history_moment "
+        "WHERE club = ? AND system = ? AND moment >= ? AND moment < ? "
+        "AND source != 'registration' ORDER BY moment, seq, idx",
+        (cid, system, low, high),
     ):
         if player not in players:
             continue
@@ -85,25 +98,36 @@ async def facts_between(
         for p in first
     )
     new_players = tuple(
-        players[seq]
+        sorted(
+            (p for p in players.values() if not p.guest and first_day <= p.date <= last_day),
+            key=lambda p: (p.date, p.id),
+        )
+    )
+    rated = sorted(
+        (
+            row
+            for row in await club_tournaments(db, cid)
+            if row.finalised and first_day <= row.tournament.end <= last_day
+        ),
+        key=lambda row: (row.tournament.end, row.tournament.start, row.id),
+    )
+    tournaments = tuple(row.tournament.name for row in rated)
+    return PeriodFacts(
+        system, movements, new_players, tournaments, await _games(db, cid, first_day, last_day)
+    )
+
+
+async def _games(db: Database, cid: int, first: dt.date, last: dt.date) -> int:
+    """Games played on the days ``first`` … ``last`` that count: confirmed, neither voided
+    nor undone, at their corrected date."""
+    folded = await overlays.load(db, cid)
+    ids = {
+        seq
         for (seq,) in await db.fetchall(
-            "SELECT seq FROM log WHERE club = ? AND kind = ? AND at >= ? AND at < ?",
-            (cid, log.PLAYER, *window),
+            "SELECT seq FROM games WHERE club = ? AND date >= ? AND date <= ?",
+            (cid, first.isoformat(), last.isoformat()),
         )
-        if seq in players and not players[seq].guest
-    )
-    tournaments = tuple(
-        name
-        for (name,) in await db.fetchall(
-            "SELECT t.name FROM events e JOIN log ON log.seq = e.seq "
-            "JOIN tournaments t ON t.seq = e.target "
-            "WHERE e.club = ? AND e.kind = ? AND log.at >= ? AND log.at < ? ORDER BY e.seq",
-            (cid, log.FINALISE, *window),
-        )
-    )
-    (games,) = await db.fetchone(
-        "SELECT COUNT(*) FROM games g JOIN log ON log.seq = g.seq "
-        "WHERE g.club = ? AND log.at >= ? AND log.at < ? AND g.pending = 0",
-        (cid, *window),
-    ) or (0,)
-    return PeriodFacts(system, movements, new_players, tournaments, int(games))
+    }
+    ids.update(game for game, changes in folded.corrections.items() if "date" in changes)
+    rows = await game_rows(db, cid, sorted(ids), folded)
+    return sum(1 for row in rows if row.status == GAME_OK and first <= row.game.date <= last)

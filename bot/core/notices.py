@@ -22,7 +22,7 @@ from engine.text import MARK as text_marks
 from storage.db import Database
 from storage.games import tournament_games
 from storage.records import Club
-from storage.summaries import Movement, facts_between
+from storage.summaries import Movement, days_of, facts_between
 
 TOP_IN_SUMMARY = 5
 MOVERS_IN_SUMMARY = 3
@@ -218,14 +218,29 @@ def _delta(m: Movement) -> float:
 
 
 async def weekly_reply(
-    db: Database, club: Club, start: dt.datetime, end: dt.datetime, *, picture: bool = True
+    db: Database,
+    club: Club,
+    start: dt.datetime,
+    end: dt.datetime,
+    *,
+    picture: bool = True,
+    late: bool = False,
 ) -> Reply:
-    """The weekly summary (bot.md; issue 4/6): the top of the list, the biggest gains and
+    """The weekly summary (bot.md; issue 4/6) of the days of ``[start, end)`` in the club's
+    time zone (:func:`storage.summaries.days_of`): the top of the list, the biggest gains and
     losses, promotions, new players, tournaments rated, games played — or one short line for
-    an empty week."""
+    an empty week; ``late``: posted after its moment, so the title says so. Read from the
+    projections in calendar order, so asked again it says the
+    same, however its facts were entered (issue 22)."""
     facts = await facts_between(db, club, start, end)
-    days = week_text(start.date(), (end - dt.timedelta(seconds=1)).date())
-    title = Text(_("{club}: the week {days}", club=club.name, days=days), title=True)
+    zone = (await storage.club_settings(db, club)).zone
+    days = week_text(*days_of(start, end, zone))
+    title = Text(
+        _("{club}: the week {days}, posted late", club=club.name, days=days)
+        if late  # its moment passed while the bot was down (issue 22)
+        else _("{club}: the week {days}", club=club.name, days=days),
+        title=True,
+    )
     if facts.empty:
         return Reply(
             blocks=(

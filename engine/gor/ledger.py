@@ -533,6 +533,10 @@ class Gor:
         """Nothing is held: every GoR game is rated when it is entered."""
         return ()
 
+    def period_weight(self) -> Weight | None:
+        """None: a club game is rated at once (rules.md §6), nothing is held."""
+        return None
+
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be rated under the EGF GoR, in a club member's words
         (rules.md §6 Decision: unplayed games, byes and other boards than 19×19). ``None``

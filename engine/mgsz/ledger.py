@@ -192,7 +192,7 @@ class Mgsz:
         self.params = params if params is not None else MgszParams()
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
-        self._club_time: TimeControl | None = self.params.club_time  # the last period's
+        self._club_time: TimeControl | None = self.params.club_time  # the usual time, §1.4
         self._provisional: _Provisional | None = None  # the open period, rated if it ended now
         self._period_before: _Provisional | None = None  # see lapsed()
         self._moved: frozenset[PlayerId] | None = None  # see lapsed(); None: nothing moved
@@ -286,12 +286,19 @@ class Mgsz:
     def _period_closed(self, event: PeriodClosed) -> list[Change]:
         """Rate the period's club games as one tournament (rules.md §1.4 Decision — club games).
 
-        Games dated after the period's end stay pending for the next period (ours).
+        The period is rated with the club's usual time control in effect at its end (a
+        ``SettingsChanged`` fact of ``USUAL_TIME``), the one :meth:`provisional` uses, unless
+        it carries its own (a period closed before the usual time was a dated fact: it was
+        rated with the time it carries, which became the usual time). Games dated after the
+        period's end stay pending for the next period (ours).
         """
         period = event.tournament
+        if period.time is None:
+            period = replace(period, time=self._club_time)
+        else:
+            self._club_time = period.time
         pending = self._pending
         if not pending:
-            self._club_time = period.time
             return []
         if max(map(_DATE, pending)) <= period.end:
             games, kept = sorted(pending, key=_DATE_ID), []
@@ -302,7 +309,6 @@ class Mgsz:
                 return []
         rated = self._period_outcome(period, games)
         self._pending = kept
-        self._club_time = period.time  # what the open period will be rated with (provisional)
         return [] if rated is None else self._commit(*rated)
 
     def _period_outcome(
@@ -325,10 +331,7 @@ class Mgsz:
     ) -> tuple[dict[int, int], list[list[Game]], set[PlayerId]] | None:
         """How a period's games are rated: C by board, the parts (§6(3) splitting) and the
         players (``None``: no game has a C)."""
-        # Decision (rules.md §1.4, club games): the even addition only if every game was even
-        even = not any(map(_STONES, games))
-        period = _period_time(period, games)
-        participants = _players_of(games)
+        period, even, participants = _period_terms(period, games)
         boards = set(map(_BOARD, games))
         c_by_board = self._multipliers(period, boards, even, len(participants))
         rated = games
@@ -347,18 +350,17 @@ class Mgsz:
         """The player's Elo if the open rating period ended now (``None``: no pending game).
 
         Every pending club game rated as the period's end will rate it (rules.md §1.4
-        Decision — club games), with the club's usual time control of the last period closed;
-        nothing is stored. The period's C and parts are worked out once per state of the
-        ledger (``apply`` forgets them); in one part every game uses the starting Elo, so a
+        Decision — club games), with the club's usual time control now in effect, the one the
+        period's end uses (:meth:`_period_closed`: one way to work out C); nothing is stored.
+        The period's C and parts are worked out once per state of the ledger (``apply``
+        forgets them); in one part every game uses the starting Elo, so a
         player's own games give their Elo, and only a split period is rated whole.
         """
         if self._provisional is None:
             self._provisional = _Provisional()
             if self._pending:
                 games = sorted(self._pending, key=_DATE_ID)
-                period = Tournament(
-                    0, "open period", games[0].date, games[-1].date, 1, time=self._club_time
-                )
+                period = self._open_period(games)
                 plan = self._period_plan(period, games)
                 if plan is not None and len(plan[1]) > 1:  # split: the parts chain the Elo
                     whole = self._period_outcome(period, games)
@@ -375,6 +377,26 @@ class Mgsz:
         day = mine[-1].date
         own = self._rate("", day, [mine], known.c_by_board, start, chronological=True)
         return own.new_elo.get(player)
+
+    def _open_period(self, games: list[Game]) -> Tournament:
+        """The open period of the held ``games`` (oldest first) as its end will rate it: with
+        the club's usual time control now in effect (:meth:`_period_closed`)."""
+        return Tournament(0, "open period", games[0].date, games[-1].date, 1, time=self._club_time)
+
+    def period_weight(self) -> Weight | None:
+        """The multiplier C the open club period will be rated with at its end if nothing
+        else happens before (rules.md §1.4, club games), with its breakdown: worked out as the
+        end works it out (:func:`_period_terms`, :meth:`_multipliers`) from the usual time
+        control now in effect. ``None``: no club game is held."""
+        if not self._pending:
+            return None
+        games = sorted(self._pending, key=_DATE_ID)
+        period, even, participants = _period_terms(self._open_period(games), games)
+        boards = set(map(_BOARD, games))
+        board = period.board if period.board in boards else min(boards)
+        m = tournament_multiplier(period, board, even, len(participants), None)
+        c = self._multipliers(period, {board}, even, len(participants))[board]
+        return Weight(Msg("Multiplier C"), c, c > 0, tuple(m.breakdown()), set_by_hand=True)
 
     def _tournament_rated(self, event: TournamentRated) -> list[Change]:
         """Rate a finalised tournament (rules.md §1.3–§1.5; MGSZ §6–§8)."""
@@ -445,8 +467,13 @@ class Mgsz:
 
     def _settings(self, event: SettingsChanged) -> list[Change]:
         """The club changed its MGSZ settings from ``event.date`` on (``SETTINGS``): a new
-        player's rank limit and the splitting of the periods closed from that date."""
+        player's rank limit and the splitting of the periods closed from that date; or its
+        usual time control (``USUAL_TIME``), which the periods closed from that date are rated
+        with."""
         self.params = settings.params_with(self.params, SETTINGS, event.values)
+        for key, value in event.values:
+            if key == settings.USUAL_TIME and isinstance(value, TimeControl):
+                self._club_time = value  # the periods closed from that date (rules.md §1.4)
         return []
 
     def _ignored(self, event: Event) -> list[Change]:
@@ -1050,6 +1077,14 @@ def _chronological_parts(games: list[Game], per_part: int) -> list[list[Game]]:
         counts[white] += 1
         parts[-1].append(game)
     return parts
+
+
+def _period_terms(period: Tournament, games: list[Game]) -> tuple[Tournament, bool, set[PlayerId]]:
+    """What a club period's C is worked out from (rules.md §1.2, §1.4 club games): the period
+    with its time control (:func:`_period_time`), whether it is even, and its players."""
+    # Decision (rules.md §1.4, club games): the even addition only if every game was even
+    even = not any(map(_STONES, games))
+    return _period_time(period, games), even, _players_of(games)
 
 
 def _period_time(period: Tournament, games: list[Game]) -> Tournament:

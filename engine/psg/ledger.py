@@ -840,6 +840,10 @@ class Psg:
         """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
         return ()  # every game counts at once (rules.md §4)
 
+    def period_weight(self) -> Weight | None:
+        """None: an arranged game counts at once (rules.md §4.1), nothing is held."""
+        return None
+
     def lapsed(self) -> Collection[PlayerId]:
         """Participants the last event made inactive (§3(5): 13 months without a ranked game).
 

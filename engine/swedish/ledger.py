@@ -520,6 +520,10 @@ class Swedish:
         """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
         return ()  # only tournament games count (rules.md §3.1)
 
+    def period_weight(self) -> Weight | None:
+        """None: club games never enter a sequence (rules.md §3.1), nothing is held."""
+        return None
+
     def lapsed(self) -> Collection[PlayerId]:
         """Nobody: no card here changes with the calendar alone."""
         return ()

@@ -33,7 +33,7 @@ async def test_the_scheduled_month_runs_and_shows_all_the_scheduled_work(tmp_pat
         "is confirmed and counts from now on",  # a report confirmed
         "Report #6 is disputed",  # … one disputed
         "expired: nobody confirmed it within 48 hours",  # … one expired
-        "My Go Club: the week Mar 2\u2009–\u20099, 2026",  # the weekly summary
+        "My Go Club: the week Mar 2\u2009–\u20098, 2026",  # the weekly summary: Monday to Sunday
         "Club games, March 2026 is rated",  # the MGSZ period
         "the day Apr 1, 2026 is settled",  # a Tensuusei day
         # … its pending part is that day's alone: the Spring Cup was settled in March
@@ -80,6 +80,8 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "Club games, November 2026: 1 club game of 2 players so far",
             "Club games, November 2026 is rated",
             "Nagy Péter     1714     +13   1727  5k",  # the period after October's tournament
+            # the week after October's tournament was reopened and finalised again (issue 22)
+            "Biggest gains: Nagy Péter +13\nBiggest losses: Kovács Anna −13\n",
         ),
     ),
     "tensuusei": (

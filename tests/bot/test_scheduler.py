@@ -414,9 +414,9 @@ async def test_each_club_s_notices_are_in_the_club_s_language(tmp_path: Path) ->
             if "週間まとめ" in notice.reply.as_text() or "veckan" in notice.reply.as_text()
         }
         japanese, swedish = weekly[clubs["ja"].id], weekly[clubs["sv"].id]
-        assert japanese.startswith("碁会所：週間まとめ 2026年3月2日～9日")
+        assert japanese.startswith("碁会所：週間まとめ 2026年3月2日～8日")  # Monday to Sunday
         assert "記録した対局：1局" in japanese and "Games recorded" not in japanese
-        assert swedish.startswith("Klubben: veckan 2–9 mars 2026")
+        assert swedish.startswith("Klubben: veckan 2–8 mars 2026")
         assert "Registrerade partier: 1" in swedish and "Games recorded" not in swedish
     finally:
         await db.close()
@@ -464,11 +464,11 @@ async def test_the_console_s_tick_answers_in_the_club_s_language(process: Proces
     await storage.set_setting(bot.db, 1, "language", "sv", actor=ADMIN.identity)
     assert not (await bot.say("/weekly on mon 18:00")).error
     with using("sv"):
-        text = (await bot.say("/tick 2026-03-09 18:05")).as_text()
+        text = (await bot.say("/tick 2026-03-02 18:05")).as_text()  # the first one on time
         assert text.splitlines() == [
-            "Nu är klockan 9 mars 2026 18:05 (UTC).",
+            "Nu är klockan 2 mars 2026 18:05 (UTC).",
             "",
-            "Kördes: Club: veckosammanfattning 2026-03-09",
+            "Kördes: Club: veckosammanfattning 2026-03-02",
         ]
         assert (await bot.say("/tick 1m")).as_text().endswith("Inget var dags.")
         refused = await bot.say("/tick 2026-13-01 00:00")
@@ -805,3 +805,148 @@ async def test_confirming_correcting_and_voiding_a_game_of_an_ended_day_leave_no
     bot.posted.clear()
     assert not [done for done in await bot.scheduler.run_due() if "day" in done]
     assert (await storage.card(bot.db, 1, anna.id)).rating == 131
+
+
+# -- preview = result: "if the period ended now" is what the period's end gives (issue 22)
+
+TIMES = ("10m", "25m", "45m", "60m", "90m", "60m+3x30s", "40m+30/5m", "90m+30s")
+MGSZ_PLAYERS = ("Nagy Péter 5k", "Kovács Anna 2d 2090", "Szabó Éva 3k 1830", "Tóth Bence 8k")
+club_game = st.tuples(
+    st.just("game"),
+    st.integers(2, 27),  # the day of March
+    st.integers(0, 3),
+    st.integers(1, 3),
+    st.sampled_from(("B+", "W+", "jigo")),
+    st.sampled_from(("", " h=2", " h=4", " board=13")),
+    st.sampled_from(("", *(f" time={t}" for t in TIMES))),
+)
+time_change = st.tuples(st.just("time"), st.integers(2, 27), st.sampled_from(TIMES))
+
+
+async def _previews(bot: Bot, players: list[int]) -> dict[int, object]:
+    """Each player's Elo as /rating shows it would be if the period ended now."""
+    shown: dict[int, object] = {}
+    for player in players:
+        card = await storage.card(bot.db, 1, player)
+        pending = {m.key: m.value for m in card.values}.get("pending_elo")
+        shown[player] = card.rating if pending is None else pending
+    return shown
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=st.lists(st.one_of(club_game, time_change), min_size=1, max_size=8))
+async def test_the_preview_of_a_club_period_is_what_its_end_gives(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[object, ...]]
+) -> None:
+    """For any month of MGSZ club games and changes of the club's usual time control, each
+    player's "if the period ended now" equals their Elo after the period's end when nothing
+    else happens in between (rules.md §1.4, club games: one code path, the same C)."""
+    clock = FakeClock(dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC))
+    proc = Process(tmp_path_factory.mktemp("period") / "club.sqlite", clock)
+    bot = await proc.start()
+    try:
+        club = await storage.create_club(bot.db, "Club", "mgsz", actor=ADMIN.identity)
+        await storage.set_setting(bot.db, club, "language", "en", actor=ADMIN.identity)
+        await storage.bind_chat(bot.db, club, "console", CHAT, actor=ADMIN.identity)
+        for line in MGSZ_PLAYERS:
+            assert not (await bot.say(f"/register {line}")).error, line
+        players = [p.id for p in await storage.players(bot.db, club)]
+        names = [
+            line.rsplit(" ", 2)[0] if line[-1].isdigit() else line.rsplit(" ", 1)[0]
+            for line in MGSZ_PLAYERS
+        ]
+        for step in sorted(steps, key=lambda s: s[1]):  # the clock only moves on
+            day = dt.date(2026, 3, int(step[1]))  # type: ignore[call-overload]
+            clock.set(max(clock(), dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)))
+            if step[0] == "time":
+                line = f"/club time {step[2]}"
+            else:
+                _, _, black, offset, result, extra, time = step
+                white = (int(black) + int(offset)) % 4  # type: ignore[call-overload]
+                line = f"/result {names[black]} {names[white]} {result}{extra}{time} date={day}"  # type: ignore[index]
+            reply = await bot.say(line)
+            assert not reply.error, (line, reply.as_text())
+        previews = await _previews(bot, players)
+        clock.set(dt.datetime(2026, 4, 1, 0, 5, tzinfo=dt.UTC))
+        await bot.scheduler.run_due()
+        after = {p: (await storage.card(bot.db, club, p)).rating for p in players}
+        assert after == previews
+    finally:
+        await proc.stop()
+
+
+async def test_the_usual_time_set_before_a_club_game_rates_its_preview_and_its_period(
+    process: Process,
+) -> None:
+    """The issue's example: /club set time 90m, then a club game. Kovács Anna (2090) beats
+    Horváth Lili (2000): Δ 90 → chance 0.290; 60m gave the preview C = 25 (+7) while the month
+    end used 90m, C = 30 (+9). Now both use C = 30 = 20 (category A) + 10 (even)."""
+    bot = process.bot
+    assert bot is not None
+    for line in ("/register Kovács Anna 2d 2090", "/register Horváth Lili 1d 2000"):
+        assert not (await bot.say(line)).error, line
+    said = (await bot.say("/club set time 90m")).as_text()
+    assert "every rating from that day on is recomputed" in said
+    assert "Multiplier C" not in said  # no club game held yet: nothing to say about a period
+    assert not (await bot.say("/result Horváth Lili Kovács Anna W+")).error
+    card = (await bot.say("/rating Kovács Anna")).as_text()
+    assert "if the period ended now: 2099 (+9)" in card
+    said = (await bot.say("/club time 60m")).as_text()
+    assert (
+        "The open period of club games will now be rated with Multiplier C = 25 when it ends, "
+        "not 30 (category B: 15"
+    ) in said
+    assert "if the period ended now: 2097 (+7)" in (await bot.say("/rating Kovács Anna")).as_text()
+    said = (await bot.say("/club set time 90m")).as_text()
+    assert "will now be rated with Multiplier C = 30 when it ends, not 25 (category A: 20" in said
+    process.clock.set(dt.datetime(2026, 4, 1, 0, 5, tzinfo=dt.UTC))
+    assert "Club: period 2026-03 rated" in await bot.scheduler.run_due()
+    card = (await bot.say("/rating Kovács Anna")).as_text()
+    assert "Elo: 2099" in card and "last change: +9 (Club games, March 2026" in card
+
+
+# -- a summary the clock jumped past, or the bot was down for, is posted late once (issue 22)
+
+
+@pytest.mark.parametrize("how", ["clock-jump", "bot-down"])
+async def test_a_missed_weekly_summary_is_posted_late_once_with_its_week(
+    process: Process, how: str
+) -> None:
+    bot = process.bot
+    assert bot is not None
+    for line in ("/weekly on mon 18:00", "/register Nagy Péter 5k", "/register Kovács Anna 5k"):
+        assert not (await bot.say(line)).error, line
+    process.clock.set(dt.datetime(2026, 3, 2, 18, 5, tzinfo=dt.UTC))
+    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-02"]  # on time
+    process.clock.set(dt.datetime(2026, 3, 4, 20, 0, tzinfo=dt.UTC))
+    assert not (await bot.say("/result Nagy Péter Kovács Anna B+")).error
+    bot.posted.clear()
+    later = dt.datetime(2026, 3, 19, 10, 0, tzinfo=dt.UTC)  # past Mar 9 and Mar 16, 18:00
+    if how == "bot-down":
+        await process.stop()
+        process.clock.set(later)
+        bot = await process.start()  # the start-up sweep
+    else:
+        process.clock.set(later)
+        done = await bot.scheduler.run_due()
+        assert [d for d in done if "weekly" in d] == [
+            "Club: weekly summary 2026-03-09, posted late",
+            "Club: weekly summary 2026-03-16, posted late",
+        ]
+    weeks = [t for t in bot.texts() if "Club: the week" in t]
+    assert [w.splitlines()[0] for w in weeks] == [
+        "Club: the week Mar 2\u2009–\u20098, 2026, posted late",
+        "Club: the week Mar 9\u2009–\u200915, 2026, posted late",
+    ]
+    assert "Games recorded: 1" in weeks[0]  # the week's game (MGSZ rates it at the month end)
+    assert "A quiet week" in weeks[1]
+    bot.posted.clear()
+    assert await bot.scheduler.run_due() == []
+    bot = await process.restart()
+    assert not bot.posted  # never twice, across a restart too
+    process.clock.set(dt.datetime(2026, 3, 23, 18, 0, tzinfo=dt.UTC))
+    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-23"]
+    (week,) = [t for t in bot.texts() if "Club: the week" in t]
+    assert week.startswith("Club: the week Mar 16\u2009–\u200922, 2026\n")

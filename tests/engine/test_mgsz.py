@@ -962,14 +962,29 @@ def test_a_busy_period_is_split(split: bool, elos: tuple[int, int]) -> None:
 
 
 def test_a_period_with_c_by_hand_and_one_without_time() -> None:
+    """A period with no time of its own is rated with the club's usual time control (60m by
+    default: C = 15 + 10 even = 25, +0.500 × 25 = 12.5 → 13); a C set by hand wins."""
     ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
     ledger.apply(GamePlayed(game(1, 1, 2)))
-    before = ledger.snapshot()
-    with pytest.raises(RuleError, match="set C by hand"):
-        ledger.apply(PeriodClosed(tournament(9, rounds=1, time=None)))
-    assert ledger.snapshot() == before
+    ledger.apply(PeriodClosed(tournament(9, rounds=1, time=None)))
+    assert ledger.elo(1) == 1933
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    ledger.apply(GamePlayed(game(1, 1, 2)))
     ledger.apply(PeriodClosed(tournament(9, rounds=1, time=None, c=40)))
     assert ledger.elo(1) == 1940
+
+
+def test_the_usual_time_from_a_date_rates_the_periods_and_their_preview_alike() -> None:
+    """rules.md §1.4, club games: the club's usual time control is a fact from its date; the
+    open period's preview and its end use it (90m: C = 20 + 10 even = 30; issue 22)."""
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    ledger.apply(GamePlayed(game(1, 1, 2, time=None)))
+    assert values(ledger.card(1))["pending_elo"] == 1933  # 60m: C = 25
+    ledger.apply(SettingsChanged(DAY, (("time", TimeControl.parse("90m")),)))
+    assert values(ledger.card(1))["pending_elo"] == 1935  # 90m: C = 30
+    changes = ledger.apply(PeriodClosed(tournament(9, rounds=1, time=None)))
+    assert ledger.elo(1) == 1935
+    assert one_change(changes, 1).note == "C = 30, 1 game"
 
 
 def test_a_period_mixing_boards_weights_each_game_by_its_board() -> None:
@@ -1319,7 +1334,6 @@ def _bad_events(n: int) -> list[Event]:
             (Entry(1, R("5k")), Entry(2, R("5k"))),
             (game(904, 1, 2, rnd=1), game(905, 2, 1)),
         ),
-        PeriodClosed(tournament(98, time=None)),
     ]
 
 

@@ -746,3 +746,35 @@ def test_day_notes_and_progress_are_translatable_messages() -> None:
     assert (
         refused.value.args[0].template == "player {player} is already registered under Tensuusei"
     )
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 3),
+            st.integers(1, 2),
+            st.sampled_from((Result.BLACK, Result.WHITE, Result.JIGO, None)),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.booleans(),
+)
+def test_a_pending_amount_is_what_its_day_end_settles(
+    games: list[tuple[int, int, Result | None, bool]], tomorrow: bool
+) -> None:
+    """Preview = result (issue 22): each player's pending change on the card is exactly the
+    change the day's end makes, for any games of one or two days, the pair limit included
+    (rules.md §2.3)."""
+    system = ledger({1: 130, 2: 118, 3: 100})
+    for gid, (black, step, result, later) in enumerate(games, start=1):
+        white = (black - 1 + step) % 3 + 1
+        day = NEXT_DAY if later and tomorrow else DAY
+        system.apply(game(gid, black, white, result, day))
+    expected = {p: amount(system.card(p)) or 0 for p in (1, 2, 3)}
+    start = {p: points(system, p) for p in (1, 2, 3)}
+    system.apply(DayEnded(DAY))
+    system.apply(DayEnded(NEXT_DAY))
+    assert {p: points(system, p) - start[p] for p in (1, 2, 3)} == expected

@@ -18,6 +18,7 @@ from engine.types import (
     GamePlayed,
     Registered,
     Result,
+    SettingsChanged,
     Tournament,
     TournamentRated,
 )
@@ -30,12 +31,15 @@ from storage import (
     create_tournament,
     end_day,
     finalise_tournament,
+    log,
     reopen_tournament,
     undo_last,
     void_game,
 )
 from storage import overlay as overlays
+from storage.clubs import set_setting
 from storage.history import club_events, count_events, game_from_row
+from storage.projections import club_write
 from tests.storage.conftest import DAY, KOMI, ORGANISER, game, player
 
 
@@ -325,3 +329,22 @@ async def test_the_tail_keeps_a_registration_waiting_for_its_first_fact(
     assert [type(event) for _, event in tail] == [Registered, GamePlayed]
     assert tail[0][1] == dataclasses.replace(tail[0][1], date=DAY + dt.timedelta(days=3))
     assert tail == (await _keyed(db, club))[len(whole) :]
+
+
+async def test_the_usual_time_set_before_it_was_dated_is_a_fact_from_the_day_it_was_set(
+    db: Database, club: Club
+) -> None:
+    """A club that set its usual time control when it was a plain club setting (a ``setting``
+    event) still has its MGSZ periods rated with it: the history yields it as a setting change
+    from the day it was entered (issue 22); a dated one (``/club set time``) as its own."""
+    async with club_write(db, club.id) as write:  # as hoshi wrote it before
+        await write.event(
+            log.SETTING, actor=ORGANISER, chat=None, key="time", payload={"value": "90m"}
+        )
+    await set_setting(db, club, "time", "45m", actor=ORGANISER)
+    changes = [event for _, event in await _stream(db, club) if isinstance(event, SettingsChanged)]
+    today = db.clock().date()
+    assert changes == [
+        SettingsChanged(today, (("time", TimeControl.parse("90m")),)),
+        SettingsChanged(today, (("time", TimeControl.parse("45m")),)),
+    ]

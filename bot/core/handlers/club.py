@@ -20,6 +20,7 @@ from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using
 from bot.web import urls
 from engine.errors import EngineError
 from engine.settings import Setting
+from engine.system import Weight
 from engine.systems import SYSTEM_SETTINGS, SYSTEMS
 from storage import settings as settings_mod
 from storage.errors import Refused
@@ -195,10 +196,12 @@ async def club(ctx: Context) -> Reply:
         now = await _change(ctx, "grace_hours", value, "/club grace")
         return Reply.text(
             _n(
-                "A scheduled summary missed while the bot was down is still posted up to "
-                "{n} hour late; rating work always runs.",
-                "A scheduled summary missed while the bot was down is still posted up to "
-                "{n} hours late; rating work always runs.",
+                "A weekly summary missed while the bot was down is posted when it is back, "
+                "once, for its own week; up to {n} hour after its moment it reads as on time, "
+                "later it is marked late. Rating work always runs.",
+                "A weekly summary missed while the bot was down is posted when it is back, "
+                "once, for its own week; up to {n} hours after its moment it reads as on time, "
+                "later it is marked late. Rating work always runs.",
                 now.grace_hours,
             )
         )
@@ -210,15 +213,52 @@ async def club(ctx: Context) -> Reply:
 
 
 async def _usual_time(ctx: Context, value: str) -> Reply:
-    """The club's usual time control: its MGSZ rating period's multiplier (rules.md §1.4)."""
+    """The club's usual time control: its MGSZ rating period's multiplier (rules.md §1.4),
+    from today; what it does to the open period is said as the period's end will do it."""
+    held = await _period_weight(ctx)
     now = await _change(ctx, "time", value, "/club time")
-    return Reply.text(
+    lines = [
         _(
-            "{club}'s usual time control is {time}: under MGSZ the month's club games are "
-            "rated with the multiplier it gives.",
+            "{club}'s usual time control is {time} from {day}: under MGSZ the club games of a "
+            "period that ends from then on are rated with the multiplier it gives.",
             club=ctx.the_club.name,
             time=str(now.time),
+            day=date_text(ctx.today()),
         )
+    ]
+    effect = await _period_effect(ctx, held)
+    return Reply.text(*lines, *([effect] if effect else []))
+
+
+async def _period_weight(ctx: Context) -> Weight | None:
+    """How the club's open period of club games will be counted at its end, as things stand
+    (the current system's answer; ``None``: nothing held, or no such period)."""
+    return (await storage.ledger(ctx.db, ctx.the_club.id)).period_weight()
+
+
+async def _period_effect(ctx: Context, before: Weight | None) -> str | None:
+    """What a change did to the open period of club games (rules.md §1.4): the weight its end
+    will rate it with, worked out as the end works it out (the ledger's ``period_weight``),
+    and what it was; ``None`` when no club game is held."""
+    after = await _period_weight(ctx)
+    if after is None:
+        return None
+    how = "; ".join(translated(line) for line in after.lines)
+    if before is None or before.value == after.value:
+        return _(
+            "The open period of club games will be rated with {weight} = {value} when it ends "
+            "({how}); /rating shows each player's rating if it ended now.",
+            weight=translated(after.label),
+            value=fmt.value(after.value),
+            how=how,
+        )
+    return _(
+        "The open period of club games will now be rated with {weight} = {value} when it ends, "
+        "not {before} ({how}); /rating shows each player's rating if it ended now.",
+        weight=translated(after.label),
+        value=fmt.value(after.value),
+        before=fmt.value(before.value),
+        how=how,
     )
 
 
@@ -405,6 +445,7 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
         )
     since = opt.date(ctx, since_text) if since_text is not None else None
     before = ctx.settings.value(key)
+    held = await _period_weight(ctx) if setting.rates else None
     changed, now = await _changed(ctx, key, value, command, since)
     shown = setting.show(now.value(key))
     asked = setting.show(setting.read(value))  # read already by _changed: it cannot fail
@@ -423,6 +464,7 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
                 )
             )
     day = since or ctx.today()
+    effect = await _period_effect(ctx, held)
     return Reply.text(
         _(
             "{club}: {key} is {value} from {day} (was {before}); every rating from that day on "
@@ -432,7 +474,8 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
             value=asked,
             day=date_text(day),
             before=setting.show(before),
-        )
+        ),
+        *([effect] if effect else []),
     )
 
 

@@ -88,10 +88,10 @@ def _message(exc: Exception) -> str:
 async def summary(ctx: Context) -> Reply:
     if ctx.args().words:
         raise BadArgument(_("/summary takes no arguments"))
-    end = ctx.core.clock()
-    return await weekly_reply(
-        ctx.db, ctx.the_club, end - dt.timedelta(days=7), end + dt.timedelta(microseconds=1)
-    )
+    # the seven calendar days up to today (club time), as the projections hold them
+    today = ctx.core.clock().astimezone(ctx.timezone).date()
+    end = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=ctx.timezone)
+    return await weekly_reply(ctx.db, ctx.the_club, end - dt.timedelta(days=7), end)
 
 
 MAX_TICK = dt.timedelta(days=3653)  # ten years

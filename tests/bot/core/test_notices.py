@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import storage
 from bot.core.notices import changes_table, joined, per_player, weekly_reply
 from bot.i18n import Msg, _, translated, using
 from engine.ranks import Rank
@@ -84,3 +90,106 @@ def test_joined_lines_are_each_given_again_in_another_language() -> None:
         == "期限が来た処理はありません。\nno such catalogue line\nNagy {Péter}"
     )
     assert translated(text, "en") == "Nothing was due.\nno such catalogue line\nNagy {Péter}"
+
+
+# -- reports agree with the projections: reopen + finalise unchanged changes nothing (issue 22)
+
+MEMBERS = ("Nagy Péter 6k", "Kovács Anna 7k", "Szabó Éva 8k", "Tóth Bence 10k")
+NAMES = tuple(line.rsplit(" ", 1)[0] for line in MEMBERS)
+FIRST_DAY = dt.date(2026, 3, 1)  # the club's spring, up to FakeChat's today (Apr 20)
+RESULTS = ("B+", "W+", "jigo", "B+R", "W+3.5")
+
+SLOTS = ((1, 0, 1), (1, 2, 3), (2, 0, 2), (2, 3, 1))  # round, black, white: a valid draw
+slot = st.one_of(st.none(), st.sampled_from(RESULTS))
+tournament_fact = st.tuples(
+    st.just("tournament"),
+    st.integers(0, 45),
+    st.integers(0, 3),
+    st.tuples(slot, slot, slot, slot).filter(lambda results: any(results)),
+)
+game_fact = st.tuples(
+    st.just("game"),
+    st.integers(0, 50),
+    st.integers(0, 3),
+    st.tuples(st.integers(0, 3), st.integers(1, 3), st.sampled_from(RESULTS)),
+)
+histories = st.lists(st.one_of(tournament_fact, game_fact), min_size=1, max_size=6).filter(
+    lambda facts: any(f[0] == "tournament" for f in facts)
+)
+
+
+async def _enter(chat: FakeChat, facts: list[tuple[str, int, int, tuple[Any, ...]]]) -> list[str]:
+    """Each fact as the organiser types it; the tournaments' numbers (``#1``)."""
+    numbers: list[str] = []
+    for kind, offset, span, what in facts:
+        day = FIRST_DAY + dt.timedelta(days=offset)
+        if kind == "game":
+            black, step, result = what
+            white = (black + step) % len(NAMES)
+            await chat.ok(f"/result {NAMES[black]} {NAMES[white]} {result} date={day} time=60m")
+            continue
+        number = f"#{len(numbers) + 1}"  # the club's tournament number
+        end = day + dt.timedelta(days=span)
+        await chat.ok(f"/tournament new Cup {number} start={day} end={end} rounds=2 time=60m")
+        for (round_, black, white), result in zip(SLOTS, what, strict=True):
+            if result is not None:
+                await chat.ok(
+                    f"/tournament result {round_} {NAMES[black]} {NAMES[white]} {result}"
+                )
+        await chat.ok(f"/tournament finalise {number} confirm")
+        numbers.append(number)
+    return numbers
+
+
+async def _reports(chat: FakeChat) -> dict[str, object]:
+    """Every report a member can read: cards, histories, the list, weekly summaries of each
+    week of the spring, the month changes (web) and the export's files, as text."""
+    from bot import exporting
+
+    shown: dict[str, object] = {"top": (await chat.ok("/top 20")).text}
+    for name in NAMES:
+        shown[f"rating {name}"] = (await chat.ok(f"/rating {name}")).text
+        shown[f"history {name}"] = (await chat.ok(f"/history {name} 50")).text
+    shown["summary"] = (await chat.ok("/summary")).text
+    for week in range(8):
+        start = dt.datetime(2026, 3, 2, 18, tzinfo=dt.UTC) + dt.timedelta(weeks=week)
+        reply = await weekly_reply(
+            chat.db, chat.club, start, start + dt.timedelta(days=7), picture=False
+        )
+        shown[f"week {week}"] = reply.as_text()
+    for month in (3, 4):
+        since = dt.date(2026, month, 1)
+        shown[f"month {month}"] = await storage.month_changes(chat.db, chat.club, since)
+    export = await storage.export_rows(chat.db, chat.club)
+    shown["export"] = (
+        exporting.players_csv(export),
+        exporting.games_csv(export),
+        exporting.ratings_json(export),
+    )
+    return shown
+
+
+@pytest.mark.parametrize("system", ["mgsz", "tensuusei", "swedish", "psg", "gor"])
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(facts=histories, which=st.integers(0, 10))
+async def test_reopening_and_finalising_a_tournament_unchanged_changes_no_report(
+    tmp_path_factory: pytest.TempPathFactory,
+    system: str,
+    facts: list[tuple[str, int, int, tuple[Any, ...]]],
+    which: int,
+) -> None:
+    """For any club history, reopening any tournament and finalising it again as it was
+    leaves every report byte for byte as it was: cards, histories, /top, the weekly summaries,
+    the month changes, the exports (rules.md, top: calendar order; issue 22)."""
+    chat = await FakeChat.open(tmp_path_factory.mktemp(system), system, players=MEMBERS)
+    try:
+        tournaments = await _enter(chat, facts)
+        before = await _reports(chat)
+        name = tournaments[which % len(tournaments)]
+        await chat.ok(f"/tournament reopen {name}")
+        await chat.ok(f"/tournament finalise {name} confirm")
+        assert await _reports(chat) == before
+    finally:
+        await chat.close()

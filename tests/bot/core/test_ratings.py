@@ -661,7 +661,8 @@ async def test_a_japanese_tensuusei_club_reads_its_ratings_in_japanese(tmp_path:
         assert "/link あなたの名前" in refused
         no_english(refused)
         summary = await said_in(chat, "ja", "/summary")
-        assert summary.startswith("碁会所：週間まとめ 2026年4月13日～20日")
+        # the seven days up to today
+        assert summary.startswith("碁会所：週間まとめ 2026年4月14日～20日")
         assert "記録した対局：1局" in summary
         no_english(summary)
     finally:
@@ -700,7 +701,7 @@ async def test_a_swedish_club_reads_its_ratings_in_swedish(tmp_path: Path) -> No
         refused = await said_in(chat, "sv", "/promotion", as_=PLAYER)
         assert "koppla först ditt konto med /link DITT NAMN" in refused
         summary = await said_in(chat, "sv", "/summary")
-        assert summary.startswith("Klubben: veckan 13–20 apr. 2026")
+        assert summary.startswith("Klubben: veckan 14–20 apr. 2026")
         assert "Räknade turneringar: Vårcupen" in summary
         assert "Största vinster: Ek Sara +" in summary
         no_english(summary)
