@@ -11,7 +11,7 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
 from bot.core.handlers import same_game as same
-from bot.core.names import resolve, resolve_pair
+from bot.core.names import resolve, resolve_pair, same_player
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _, _n, date_text, date_time_text, translated
@@ -207,7 +207,7 @@ async def _players_and_result(
             winner = await resolve(ctx, join(words[:i]))
             loser = await resolve(ctx, join(words[i + 1 :]))
             if winner.id == loser.id:
-                raise BadArgument(_("a player cannot beat themselves"))
+                raise same_player(winner, "/result")
             return (*await _beat(ctx, winner, loser, options), None)
     position = next(
         (

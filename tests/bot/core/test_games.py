@@ -248,10 +248,12 @@ async def test_result_beat_form(
         ("Nagy Péter Kovács Anna B+ board=3", "Board must be 5–25, not 3"),
         ("Nagy Péter Kovács Anna B+ colour=b", "/result has no option colour=; it takes "
          "h=, komi=, date=, time=, board="),
-        ("Nagy Péter Nagy Péter B+", "A player cannot play themselves"),
+        ("Nagy Péter Nagy Péter B+", "Both names are Nagy Péter; /result needs two different "
+         "players"),
         ("Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
         ("Nagi Peter vs Tóth B+", "No player called 'Nagi Peter'. Did you mean: Nagy Péter?"),
-        ("Nagy Péter beat Nagy Péter", "A player cannot beat themselves"),
+        ("Nagy Péter beat Nagy Péter", "Both names are Nagy Péter; /result needs two different "
+         "players"),
         ("Nagy beat Szabó h=2", "Nagy Péter and Szabó Éva have the same rank, so I cannot tell "
          "who took the stones; write /result BLACK WHITE B+ h=N"),
         ("Nobody beat Nagy", "No player called 'Nobody' in this club."),
@@ -793,7 +795,9 @@ async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None
         said = await chat.refused("/void 1")
         assert said.text.startswith("Partia #1 została już cofnięta")
         said = await chat.refused("/result Nagy Péter beat Nagy Péter")
-        assert said.text.startswith("Gracz nie może wygrać sam ze sobą")
+        assert said.text.startswith(
+            "Oba nazwiska oznaczają gracza Nagy Péter; /result wymaga dwóch różnych graczy"
+        )
     finally:
         await chat.close()
 
