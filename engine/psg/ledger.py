@@ -47,6 +47,7 @@ from engine.psg.tables import (
 from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
 from engine.system import (
+    GAME_WEIGHT,
     Activity,
     Band,
     Card,
@@ -960,6 +961,41 @@ class Psg:
     def tournament_weight(self, tournament: Tournament) -> Weight | None:
         """None: a tournament's games count alike whatever the tournament (rules.md §4.2)."""
         return None
+
+    def time_weight(self, tournament: Tournament) -> Weight:
+        """Whether a game of ``tournament`` at its time control is a ranked game (rules.md
+        §4.1; PSG regulations §6): 1 when it is, 0 when not; every ranked game counts alike.
+
+        Raises:
+            RuleError: no time control, in a club that does not count unknown ones.
+        """
+        if tournament.board not in self.params.boards:
+            board = Msg(
+                "{size}×{size} games are not ranked under PSG (19×19 only)", size=tournament.board
+            )
+            return Weight(GAME_WEIGHT, 0, False, (board,))
+        time = tournament.time
+        ok = time_control_counts(time)
+        if ok is None and not self.params.unknown_time_counts:
+            raise RuleError(
+                Msg(
+                    "PSG ranks a game by its time control (PSG regulations §6): give it, "
+                    "e.g. {example}",
+                    example="/multiplier 60m",
+                )
+            )
+        rule = Msg(
+            "PSG regulations §6 rank games with no time limit, with at least 30 min each and "
+            "10 s byo-yomi, or with at least 45 min each (or any game the EGF rates); every "
+            "ranked game counts alike, whatever the tournament"
+        )
+        if ok is None:
+            said = Msg("time control unknown: counted as a ranked game (the club's setting)")
+        elif ok:
+            said = Msg("{time}: a ranked game", time=str(time))
+        else:
+            said = Msg("{time} is too short for a ranked game", time=str(time))
+        return Weight(GAME_WEIGHT, 0 if ok is False else 1, ok is not False, (said, rule))
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13)."""

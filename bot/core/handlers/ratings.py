@@ -547,7 +547,9 @@ _IMPORTANCE_WORDS = {
     usage="/multiplier TIME [even|handicap] [>80|participants=N] [invitational|championship] "
     "[european|world] [13x13|board=N] [C=N]",
     summary=N_(
-        "The MGSZ tournament multiplier C with its breakdown (MGSZ Minősítési Szabályzat 6.§ (1))."
+        "How the club's rulebook counts games at a time control: the MGSZ multiplier C with "
+        "its breakdown (MGSZ Minősítési Szabályzat 6.§ (1)), the EGF tournament class, Swedish "
+        "whole or half games, PSG ranked games."
     ),
     examples=("/multiplier 60m 3x20s japanese even >80 championship", "/multiplier 45m even"),
     options=(
@@ -616,24 +618,14 @@ async def multiplier(ctx: Context) -> Reply:
     )
     if ctx.club is not None:
         ledgers = [await storage.ledger(ctx.db, ctx.club.id)]
-    else:  # no club here: every system that weighs tournaments
+    else:  # no club here: every system
         ledgers = [system_named(key) for key in SYSTEMS]
     weighed = []
-    for ledger in ledgers:
+    for ledger in ledgers:  # each rulebook answers by its own rule for this time control
         try:
-            weight = ledger.tournament_weight(tournament)
+            weighed.append((ledger.key, ledger.time_weight(tournament)))
         except EngineError as exc:
             raise BadArgument(engine_text(exc)) from None
-        if weight is not None:
-            weighed.append((ledger.key, weight))
-    if not weighed:
-        return Reply.text(
-            _(
-                "{system} counts every tournament alike: "
-                "there is no tournament weight to work out.",
-                system=fmt.system_title(ledgers[0].key),
-            )
-        )
     blocks: list[Text] = []
     for key, weight in weighed:
         title = f"{translated(weight.label)} = {fmt.value(weight.value)}"

@@ -578,16 +578,41 @@ async def test_rating_of_a_player_named_like_the_word_all_needs_quotes(club: Fak
     assert "every system" not in said.text
 
 
-async def test_multiplier_in_a_club_whose_system_counts_every_tournament_alike(
-    tmp_path: Path,
+# What each rulebook does with a time control (issue 22): MGSZ's category of C (§1.2), GoR's
+# class (§6), Swedish whole, half or no games by base time (§3.1), PSG's ranked-game clock
+# (§4.1), Tensuusei's one point a game whatever the clock (§2).
+TIME_TREATMENTS = [
+    ("mgsz", "30m", "Multiplier C = 5", "category D: 5 (base 30 min"),
+    ("mgsz", "10m", "Multiplier C = 0", "category E: 0"),
+    ("gor", "30m", "Tournament class = C", "class C from the time control: every change × 0.50"),
+    ("gor", "20m", "Tournament class = —", "below class C"),
+    ("swedish", "30m", "Game weight = 0.5",
+     "base time 30 min: a game with 30–59 minutes' base time counts as half a game (half the "
+     "points, half a game in the count"),
+    ("swedish", "45m 3x30s", "Game weight = 0.5", "base time 45 min: a game with 30–59 minutes'"),
+    ("swedish", "60m", "Game weight = 1", "base time 60 min: a game with 60 minutes' base "
+     "time or more counts as a whole game"),
+    ("swedish", "unlimited", "Game weight = 1", "no time limit: counts as a whole game"),
+    ("swedish", "20m 3x30s", "Game weight = 0", "base time 20 min: a game with under 30 "
+     "minutes' base time does not count"),
+    ("psg", "30m", "Game weight = 0", "30m is too short for a ranked game"),
+    ("psg", "30m 3x10s", "Game weight = 1", "30m 3x10s japanese: a ranked game"),
+    ("psg", "45m", "Game weight = 1", "45m: a ranked game"),
+    ("tensuusei", "30m", "Game weight = 1", "30m: every rated game moves one point, whatever "
+     "its time control"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("system", "time", "title", "treatment"), TIME_TREATMENTS)
+async def test_multiplier_names_the_systems_treatment_of_the_time_control(
+    tmp_path: Path, system: str, time: str, title: str, treatment: str
 ) -> None:
-    chat = await FakeChat.open(tmp_path, "tensuusei")
+    chat = await FakeChat.open(tmp_path, system)
     try:
-        text = await unchanged(chat, "/multiplier 60m even")
-        assert text == (
-            "Tensuusei points (Japan) counts every tournament alike: there is no tournament "
-            "weight to work out."
-        )
+        text = await unchanged(chat, f"/multiplier {time}")
+        assert text.splitlines()[0] == title
+        assert treatment in text
+        assert "every tournament alike" not in text
     finally:
         await chat.close()
 
