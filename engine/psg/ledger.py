@@ -16,9 +16,11 @@ from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.psg.checks import (
+    arranged_handicap,
     check_egf,
     check_month,
     check_registration,
+    handicap_facts,
     override_rank,
     teacher_target,
 )
@@ -303,12 +305,13 @@ class Psg:
         arranged: bool,
         black: PlayerState | None,
         white: PlayerState | None,
-        due: int,
+        ranks: tuple[Rank, Rank] | None,
         time: TimeControl | None,
     ) -> str | None:
         """Why the game is not a ranked game at all (rules.md §4.1), or ``None``.
 
-        ``due`` is black's due handicap (positive: black is the weaker one).
+        ``ranks`` are Black's and White's ranks for this game (their entries in a tournament;
+        ``None`` when one of them is not a participant).
         """
         if game.board not in self.params.boards:
             return Msg(
@@ -334,17 +337,9 @@ class Psg:
             return Msg("time control unknown, so not a ranked game (PSG regulations §6)")
         if not arranged:
             return None
-        if black is None or white is None:
+        if black is None or white is None or ranks is None:
             return Msg("an arranged game needs two participants (PSG regulations §8(1))")
-        if game.stones != due or cell(due, due) is None or cell(-due, -due) is None:
-            return Msg(
-                "arranged game not counted: handicap {stones} must equal the rank "
-                "difference {difference} and lie in the points table for both players (PSG "
-                "regulations §8(1))",
-                stones=game.stones,
-                difference=abs(due),
-            )
-        return None
+        return arranged_handicap(*ranks, game.stones)
 
     def _arranged_limit(
         self, game: Game, black: PlayerState, white: PlayerState
@@ -394,7 +389,7 @@ class Psg:
             else Msg("game {game} (round {round})", game=game.id, round=game.round)
         )
         due = white_rank.step - black_rank.step  # black's view: positive = black is weaker
-        reason = self._ineligible(game, arranged, black, white, due, time)
+        reason = self._ineligible(game, arranged, black, white, (black_rank, white_rank), time)
         if reason is None and arranged and black is not None and white is not None:
             pair, value, reason = self._arranged_limit(game, black, white)
             if reason is None:
@@ -866,7 +861,8 @@ class Psg:
             return Msg("neither player is a PSG participant")
         arranged = game.tournament is None or game.arranged
         due = 0 if black is None or white is None else white.rank.step - black.rank.step
-        reason = self._ineligible(game, arranged, black, white, due, game.time)
+        ranks = None if black is None or white is None else (black.rank, white.rank)
+        reason = self._ineligible(game, arranged, black, white, ranks, game.time)
         if reason is None and arranged and black is not None and white is not None:
             reason = self._arranged_limit(game, black, white)[2]
         if (
@@ -877,11 +873,9 @@ class Psg:
             and cell(-due, -game.stones) is None
         ):
             reason = Msg(
-                "handicap {stones} lies outside the PSG points table for a rank "
-                "difference of {difference}: it earns neither player points (PSG regulations "
-                "§16)",
-                stones=game.stones,
-                difference=abs(due),
+                "{facts}: the PSG points table has no cell for that handicap, so the game "
+                "earns neither player points (PSG regulations §16)",
+                facts=handicap_facts(black.rank, white.rank, game.stones),
             )
         return reason
 
