@@ -61,7 +61,11 @@ async def result(ctx: Context) -> Reply:
             )
         )
     args = ctx.args()
-    words, again = same.split_again(args.words)
+    words, again, confirmed = list(args.words), False, False
+    for _turn in range(2):  # again and confirm, in either order, at the end
+        words, said_again = same.split_again(words)
+        words, said_confirm = opt.split_confirm(words)
+        again, confirmed = again or said_again, confirmed or said_confirm
     black, white, outcome, played, note, margin = await _players_and_result(
         ctx, words, args.options
     )
@@ -82,6 +86,8 @@ async def result(ctx: Context) -> Reply:
         time=time,
         margin=margin,
     )
+    swapped = f"/result {white.name} {black.name} {opt.swapped_result(game)} h={stones}"
+    await opt.ask_about(ctx, game, black, white, swapped=swapped, confirmed=confirmed)
     earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
     if reporting:
         return await _report(ctx, black, white, game, earlier)

@@ -107,7 +107,7 @@ async def test_result_records_a_game(club: FakeChat) -> None:
 @pytest.mark.parametrize(
     ("line", "result", "played", "stones", "komi"),
     [
-        ("Kovács Anna Nagy Péter W+R h=2", Result.WHITE, True, 2, Fraction(1, 2)),
+        ("Nagy Péter Kovács Anna W+R h=2", Result.WHITE, True, 2, Fraction(1, 2)),
         ("Nagy Péter Tóth Ádám B+ h=1", Result.BLACK, True, 1, Fraction(0)),
         ('"Nagy Péter" "Szabó Éva" jigo', Result.JIGO, True, 0, Fraction(13, 2)),
         ("Nagy vs Szabó unplayed", None, False, 0, Fraction(13, 2)),
@@ -757,7 +757,7 @@ async def test_a_report_answers_in_polish_with_polish_plurals(
         tmp_path,
         "psg",
         settings={"language": "pl", "reports": "on", "report_hours": hours},
-        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+        players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
         await chat.ok("/link Nagy Péter", as_=PLAYER)
@@ -779,7 +779,7 @@ async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None
         tmp_path,
         "psg",
         settings={"language": "pl"},
-        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+        players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
         said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0")
@@ -819,7 +819,7 @@ async def test_a_report_and_its_confirmation_in_polish(tmp_path: Path) -> None:
         tmp_path,
         "psg",
         settings={"language": "pl", "reports": "on"},
-        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+        players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
         await chat.ok("/link Nagy Péter", as_=PLAYER)
@@ -851,3 +851,74 @@ async def test_the_handicap_of_a_game_in_japanese(tmp_path: Path) -> None:
         assert "Black" not in said.text and "stones" not in said.text
     finally:
         await chat.close()
+
+
+# -- accepted without a word no more (issue 22) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "swapped"),
+    [
+        ("/result Kovács Anna Nagy Péter B+ h=2", "/result Nagy Péter Kovács Anna W+ h=2"),
+        ("/result Kovács Anna vs Nagy Péter W+R h=3 date=2026-04-19",
+         "/result Nagy Péter Kovács Anna B+R h=3"),
+        ("/tournament result 1 Kovács Anna Nagy Péter jigo h=2",
+         "/tournament result 1 Nagy Péter Kovács Anna jigo h=2"),
+    ],
+)  # fmt: skip
+async def test_the_stronger_player_taking_black_with_stones_is_asked_about(
+    club: FakeChat, line: str, swapped: str
+) -> None:
+    await club.ok("/tournament new Club Night handicap C=20")
+    said = await club.refused(line)
+    assert said.text.startswith(
+        "Kovács Anna (2d) is stronger than Nagy Péter (5k) but is written as Black with the "
+        "stones; the weaker player takes Black and the stones. Nothing was recorded."
+    ), said.text
+    assert f"If the colours are swapped: {swapped}" in said.text
+    assert f"if it is right as written, add confirm at the end: {line} confirm" in said.text
+    await club.ok(f"{line} confirm")
+    (game,) = [row.game for row in await club.games()]
+    assert game.black == (await club.player("Kovács Anna")).id and game.stones > 0
+
+
+async def test_stones_in_an_even_tournament_are_refused(club: FakeChat) -> None:
+    await club.ok("/tournament new Spring Cup C=20 even")
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+ h=2")
+    assert said.text.startswith(
+        "Spring Cup is an even tournament (no handicap), so a game in it has no stones, not "
+        "h=2: leave h= out, e.g. /tournament result 1 Nagy Péter Kovács Anna B+"
+    ), said.text
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+ h=2 confirm")
+    assert said.text.startswith("Spring Cup is an even tournament")
+    await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/result Nagy Péter Kovács Anna B+ date=1999-01-05",
+        "/result Nagy Péter beat Kovács Anna date=1999-01-05",
+        "/tournament result 1 Nagy Péter Kovács Anna B+ date=1999-01-05",
+    ],
+)
+async def test_a_date_far_before_anything_the_club_has_is_asked_about(
+    club: FakeChat, line: str
+) -> None:
+    await club.ok("/tournament new Club Night C=20")
+    said = await club.refused(line)
+    assert said.text.startswith(
+        "Jan 5, 1999 is 27 years before the club's first record (Apr 20, 2026): a game dated "
+        "then moves both players' registration back to that day. Nothing was recorded. If "
+        "the year is mistyped, give the right one, e.g. date=2026-04-20; if it is right as "
+        f"written, add confirm at the end: {line} confirm"
+    ), said.text
+    await club.ok(f"{line} confirm")
+    # the club now reaches back to 1999: another game of that year is not asked about
+    await club.ok("/result Szabó Éva Tóth Ádám B+ date=1999-03-01")
+
+
+async def test_a_date_within_a_year_of_the_clubs_records_is_taken_without_asking(
+    club: FakeChat,
+) -> None:
+    await club.ok("/result Nagy Péter Kovács Anna B+ date=2025-05-01")

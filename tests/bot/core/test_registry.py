@@ -165,6 +165,24 @@ async def test_a_name_in_another_word_order_is_asked_about(club: FakeChat, typed
 
 
 @pytest.mark.parametrize(
+    ("line", "what"),
+    [
+        ("/register {name} 5k", "a player's name"),
+        ("/register Nagy Béla 5k alias={name}", "an alias"),
+        ("/tournament new {name}", "a tournament's name"),
+    ],
+)
+async def test_a_name_past_the_length_limit_is_refused(
+    club: FakeChat, line: str, what: str
+) -> None:
+    said = await club.refused(line.format(name="Abcdefghij" * 40))
+    assert said.text.startswith(f"That name is 400 characters long; {what} has at most 80"), (
+        said.text
+    )
+    await club.ok(line.format(name="Abcdefghij" * 8))  # 80 characters are fine
+
+
+@pytest.mark.parametrize(
     ("system", "line", "message"),
     [
         ("psg", "Nagy Péter 5k", "A new PSG participant starts at 6k or weaker unless the "
