@@ -12,6 +12,7 @@ from bot.core.commands import Option
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.parse import Token, positive_int
+from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _, _n, date_text, translated
 from engine.errors import EngineError
 from engine.formats import parse_result_margin
@@ -155,18 +156,16 @@ async def ask_about(
     *,
     swapped: str,
     confirmed: bool,
-) -> None:
-    """Ask before recording a game that looks mistyped, unless ``confirmed``: the stronger
-    player written as Black with the stones (``swapped`` is the command the other way
-    round), or a date more than a year before anything the club has (its players'
-    registrations would move back to it).
-
-    Raises:
-        BadArgument: saying what looks wrong, how to fix it, and that ``confirm`` at the end
-            records it as written.
+) -> Reply | None:
+    """The question to ask, nothing recorded, before recording a game that looks mistyped
+    (``None``: record it): the stronger player written as Black with the stones (``swapped``
+    is the command the other way round), or a date more than a year before anything the
+    club has (its players' registrations would move back to it). It says what looks wrong,
+    how to fix it, and that ``confirm`` at the end (or the button) records it as written;
+    ``confirmed``: it was said.
     """
     if confirmed:
-        return
+        return None
     questions: list[str] = []
     fixes: list[str] = []
     if game.stones > 0:
@@ -207,14 +206,21 @@ async def ask_about(
             )
         )
     if not questions:
-        return
+        return None
     command = f"/{ctx.inv.command} {ctx.inv.text.strip()} {CONFIRM}"
-    raise BadArgument(
-        _(
-            "{questions} Nothing was recorded. {fixes}; if it is right as written, add confirm "
-            "at the end: {command}",
-            questions=" ".join(questions),
-            fixes="; ".join(fixes),
-            command=command,
-        )
+    return Reply(
+        blocks=(
+            Text(_("Record it as written?"), title=True),
+            Text(
+                _(
+                    "{questions} Nothing was recorded. {fixes}; if it is right as written, "
+                    "add confirm at the end: {command}",
+                    questions=" ".join(questions),
+                    fixes="; ".join(fixes),
+                    command=command,
+                )
+            ),
+        ),
+        # TRANSLATORS: a button under a question about a game that looks mistyped
+        buttons=(Button(_("Record as written"), command),),
     )

@@ -87,7 +87,9 @@ async def result(ctx: Context) -> Reply:
         margin=margin,
     )
     swapped = f"/result {white.name} {black.name} {opt.swapped_result(game)} h={stones}"
-    await opt.ask_about(ctx, game, black, white, swapped=swapped, confirmed=confirmed)
+    asked = await opt.ask_about(ctx, game, black, white, swapped=swapped, confirmed=confirmed)
+    if asked is not None:
+        return asked
     earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
     if reporting:
         return await _report(ctx, black, white, game, earlier)

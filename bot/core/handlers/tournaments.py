@@ -500,7 +500,9 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         f"/tournament result {round_} {white.name} {black.name} "
         f"{opt.swapped_result(entered)} h={stones}"
     )
-    await opt.ask_about(ctx, entered, black, white, swapped=swapped, confirmed=confirmed)
+    asked = await opt.ask_about(ctx, entered, black, white, swapped=swapped, confirmed=confirmed)
+    if asked is not None:
+        return asked
     why = await will_not_count(ctx, dataclasses.replace(entered, arranged=t.arranged))
     recorded = await storage.record_game(
         ctx.db, ctx.the_club, entered, actor=ctx.actor, chat=ctx.chat

@@ -16,7 +16,7 @@ from engine.calendar import Phase
 from engine.timecontrol import TimeControl
 from engine.types import Result
 from storage import log
-from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat
+from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat, Said
 
 RESULT_USAGE = (
     "Usage: /result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19] "
@@ -856,6 +856,18 @@ async def test_the_handicap_of_a_game_in_japanese(tmp_path: Path) -> None:
 # -- accepted without a word no more (issue 22) -------------------------------------------------
 
 
+async def asked(chat: FakeChat, line: str) -> Said:
+    """Run ``line``, which the bot must ask about: nothing is recorded, and its button
+    records it as written (``confirm`` at the end)."""
+    before = await chat.snapshot()
+    said = await chat.say(line)
+    assert await chat.snapshot() == before, f"{line!r} changed the database"
+    assert [(b.label, b.command) for b in said.reply.buttons] == [
+        ("Record as written", f"{line} confirm")
+    ], said.text
+    return said
+
+
 @pytest.mark.parametrize(
     ("line", "swapped"),
     [
@@ -870,8 +882,9 @@ async def test_the_stronger_player_taking_black_with_stones_is_asked_about(
     club: FakeChat, line: str, swapped: str
 ) -> None:
     await club.ok("/tournament new Club Night handicap C=20")
-    said = await club.refused(line)
+    said = await asked(club, line)
     assert said.text.startswith(
+        "Record it as written?\n\n"
         "Kovács Anna (2d) is stronger than Nagy Péter (5k) but is written as Black with the "
         "stones; the weaker player takes Black and the stones. Nothing was recorded."
     ), said.text
@@ -906,8 +919,9 @@ async def test_a_date_far_before_anything_the_club_has_is_asked_about(
     club: FakeChat, line: str
 ) -> None:
     await club.ok("/tournament new Club Night C=20")
-    said = await club.refused(line)
+    said = await asked(club, line)
     assert said.text.startswith(
+        "Record it as written?\n\n"
         "Jan 5, 1999 is 27 years before the club's first record (Apr 20, 2026): a game dated "
         "then moves both players' registration back to that day. Nothing was recorded. If "
         "the year is mistyped, give the right one, e.g. date=2026-04-20; if it is right as "
