@@ -384,8 +384,8 @@ async def source_label(
     ctx: Context, source: str, player: int | None = None, *, dated: bool = True
 ) -> str:
     """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``;
-    ``day:2026-04-01`` → ``end of day Apr 1, 2026`` (``end of day`` when not ``dated``:
-    shown beside its date, which is the day's)."""
+    ``day:2026-04-01`` → ``end of day Apr 1, 2026``, ``month:2026-04`` → ``month end April
+    2026`` (``end of day``, ``month end`` when not ``dated``: shown beside its date)."""
     return await label_of_source(ctx.db, ctx.the_club, source, player, dated=dated)
 
 
@@ -430,6 +430,9 @@ async def label_of_source(
             day = ident
         # TRANSLATORS: /history: a Tensuusei day's settling, e.g. "end of day Apr 1, 2026"
         return _("end of day {day}", day=day)
+    if kind == "month" and not dated:
+        # TRANSLATORS: /history, /rating: a PSG month's verification, beside its date
+        return _("month end")
     if kind == "month":
         year, _dash, month = ident.partition("-")
         shown = (
