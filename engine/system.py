@@ -309,6 +309,19 @@ class RatingSystem(Protocol):
         """
         ...
 
+    def time_weight(self, tournament: Tournament) -> Weight:
+        """How this rulebook counts the games of ``tournament`` at its time control
+        (``/multiplier TIME``), by its own rule: the tournament's weight where the system
+        weighs tournaments (MGSZ's multiplier C, GoR's class), otherwise what one game at
+        that time control counts for (:data:`GAME_WEIGHT`: Swedish whole, half or no games,
+        PSG ranked or not, Tensuusei alike), its ``lines`` naming the time control and the
+        rule. Changes nothing.
+
+        Raises:
+            EngineError: the answer needs a fact the tournament lacks (a time control).
+        """
+        ...
+
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Entries (club players at their declared ranks) that break this system's entry
         rules (MGSZ §9 rank bands, PSG §11, §15), in a club member's words with
@@ -325,6 +338,11 @@ class RatingSystem(Protocol):
         system counts its values from games alone and a rating cannot be set (Swedish, PSG)."""
         ...
 
+
+# TRANSLATORS: /multiplier under a system that weighs games, not tournaments: "Game weight =
+# 0.5" (a half game), 1 (a whole game), 0 (not counted)
+GAME_WEIGHT = Msg("Game weight")
+"""The label of a :class:`Weight` saying what one game counts for (``time_weight``)."""
 
 UNPLAYED = Msg("an unplayed game (a bye, no-show or forfeit) is stored and shown, never rated")
 NO_RESULT = Msg("a game without a result is stored, not rated until its result is known")

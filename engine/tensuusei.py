@@ -31,6 +31,7 @@ from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
 from engine.settings import Setting
 from engine.system import (
+    GAME_WEIGHT,
     Band,
     Card,
     Change,
@@ -702,6 +703,29 @@ class Tensuusei:
     def tournament_weight(self, tournament: Tournament) -> Weight | None:
         """None: every rated game moves one point, whatever the tournament (rules.md §2)."""
         return None
+
+    def time_weight(self, tournament: Tournament) -> Weight:
+        """One: every rated game moves one point whatever its time control (rules.md §2: the
+        seed sets no time limit); 19×19 only (ours)."""
+        if tournament.board != RATED_BOARD:
+            board = Msg(
+                "{size}×{size} games are stored, not rated under Tensuusei (19×19 only)",
+                size=tournament.board,
+            )
+            return Weight(GAME_WEIGHT, 0, False, (board,))
+        time = Msg("no time control given") if tournament.time is None else str(tournament.time)
+        return Weight(
+            GAME_WEIGHT,
+            1,
+            True,
+            (
+                Msg(
+                    "{time}: every rated game moves one point, whatever its time control "
+                    "(Tensuusei: the winner +1, the loser −1)",
+                    time=time,
+                ),
+            ),
+        )
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Nothing: Tensuusei has no entry-rank rules (rules.md §2)."""

@@ -67,6 +67,12 @@ class TimeControl:
     def base_minutes(self) -> Fraction:
         return Fraction(self.base_s, 60)
 
+    @property
+    def base_text(self) -> str:
+        """The base time in minutes as people write it: ``30``, ``2.5`` (tenths, cut)."""
+        tenths = self.base_s // 6
+        return str(tenths // 10) if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
+
     def extended_s(self) -> Fraction:
         """Base time plus the time overtime gives for a number of moves (MGSZ annex table 2).
 

@@ -390,7 +390,7 @@ class _Loader:
             raise self._refuse(message_of(error)) from None
         holder = self.names.holder(cleaned)
         if holder is not None:
-            raise self._refuse(already_registered(holder))
+            raise self._refuse(already_registered(holder, cleaned))
         return cleaned
 
     def _tournament_columns(self, item: BulkTournament) -> dict[str, Any]:

@@ -29,11 +29,50 @@ _EMPTY = {
 """What an empty name of each kind gets (:func:`clean_name`), one whole sentence each."""
 
 
+NAME_MAX = 80
+"""The longest name of any kind, in characters: twice the longest names of the European Go
+Database and tournament titles, room for a namesake's "(Szeged)"; longer is a paste gone
+wrong, and would break every list and table it stands in."""
+
+
+def _too_long(what: str, length: int) -> Msg:
+    """What a name past :data:`NAME_MAX` gets (:func:`clean_name`), by kind."""
+    if what == "alias":
+        return Msg(
+            "that name is {length} characters long; an alias has at most {limit}, e.g. Peti",
+            length=length,
+            limit=NAME_MAX,
+        )
+    if what == "club name":
+        return Msg(
+            "that name is {length} characters long; a club's name has at most {limit}, e.g. "
+            "Budapest Go Club",
+            length=length,
+            limit=NAME_MAX,
+        )
+    if what == "tournament name":
+        return Msg(
+            "that name is {length} characters long; a tournament's name has at most {limit}, "
+            "e.g. Budapest Open 2026",
+            length=length,
+            limit=NAME_MAX,
+        )
+    return Msg(
+        "that name is {length} characters long; a player's name has at most {limit}, e.g. "
+        "Nagy Péter",
+        length=length,
+        limit=NAME_MAX,
+    )
+
+
 def clean_name(name: str, what: str = "name") -> str:
-    """A name with spaces collapsed; refuses an empty one (``what``: a key of ``_EMPTY``)."""
+    """A name with spaces collapsed; refuses an empty one, or one longer than
+    :data:`NAME_MAX` (``what``: a key of ``_EMPTY``)."""
     cleaned = " ".join(name.split())
     if not cleaned:
         raise Refused(_EMPTY.get(what, _EMPTY["name"]))
+    if len(cleaned) > NAME_MAX:
+        raise Refused(_too_long(what, len(cleaned)))
     return cleaned
 
 

@@ -558,12 +558,21 @@ class _Registrations:
                 # the registration's place only moves with the first fact folded: a rewrite
                 # from that fact's first day (engine.calendar.first_day) always covers it
                 day = calendar.event_day(event)
-                moved = dataclasses.replace(registered, date=day)
+                moved = dataclasses.replace(registered, date=_first_game_day(event, player, day))
                 out.append((calendar.registration_key(day, player), moved))
 
     def due(self, registered: Registered) -> bool:
         """Whether a registration reached at its own date is still to be folded."""
         return self.waiting.pop(registered.player, None) is not None
+
+
+def _first_game_day(event: Event, player: int, day: dt.date) -> dt.date:
+    """The day a registration moved to ``event`` (folded on ``day``) is dated: the player's
+    first game in it when that is earlier (a tournament's games are dated from its start,
+    and a player is never registered after their first game); else ``day``."""
+    if not isinstance(event, TournamentRated):
+        return day  # a game's own day, or a fact of one day
+    return min([day, *(g.date for g in event.games if player in (g.black, g.white))])
 
 
 async def club_events(

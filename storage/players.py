@@ -18,7 +18,7 @@ from storage.db import Database, Row
 from storage.errors import BatchError, NotFound, Refused
 from storage.log import Reader
 from storage.memo import remembered
-from storage.names import lookup, name_key
+from storage.names import fold, lookup, name_key
 from storage.projections import ClubWrite, club_write
 from storage.records import Lookup, NewPlayer, Player
 
@@ -140,8 +140,23 @@ class NameIndex:
         return self._keys.get(name_key(name))
 
 
-def already_registered(holder: Player) -> str:
-    """Why a new player cannot take ``holder``'s name, and how to tell the two apart."""
+def already_registered(holder: Player, name: str | None = None) -> str:
+    """Why a new player cannot take ``holder``'s name, and how to tell the two apart.
+
+    ``name`` is the name as typed: when it is one of ``holder``'s names in another word order
+    (``Anna Kiss`` for Kiss Anna), it may be the same person written the other way or a new
+    one, so the reason asks which.
+    """
+    if name is not None and fold(name) not in {fold(each) for each in names_of(holder)}:
+        return Msg(
+            "Is {typed} the same person as {name} ({rank}, since {date}), with the names in "
+            "another order? If so, nothing needs registering; if not, register the new player "
+            "under a name that tells the two apart, e.g. {typed} (Szeged)",
+            typed=name,
+            name=holder.name,
+            rank=str(holder.rank),
+            date=holder.date,
+        )
     return Msg(
         "{name} ({rank}, since {date}) is already registered; to add a different person with "
         "the same name, register them under a name that tells them apart, e.g. {name} (Szeged)",
@@ -197,7 +212,7 @@ async def register(
     name = clean_name(new.name)
     holder = index.holder(name)
     if holder is not None and not allow_duplicate:
-        raise Refused(already_registered(holder))
+        raise Refused(already_registered(holder, name))
     seq = await write.append(log.PLAYER, actor=actor, chat=chat)
     await write.tx.execute(
         PLAYER_INSERT, player_row(seq, write.club, name, new, date, write.ledgers.current)

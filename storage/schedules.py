@@ -209,6 +209,22 @@ async def first_game_day(db: Database, club: ClubRef) -> dt.date | None:
     return None if row is None or row[0] is None else dt.date.fromisoformat(row[0])
 
 
+async def first_record_day(db: Database, club: ClubRef) -> dt.date:
+    """The earliest day the club's records reach: its first game, tournament or registration,
+    or the day it was created (a game dated far before it is asked about, issue 22)."""
+    cid = club_id(club)
+    row = await db.fetchone(
+        "SELECT MIN(day) FROM (SELECT MIN(date) AS day FROM games WHERE club = ? "
+        "UNION ALL SELECT MIN(start_date) FROM tournaments WHERE club = ? "
+        "UNION ALL SELECT MIN(date) FROM players WHERE club = ?) AS firsts",
+        (cid, cid, cid),
+    )
+    started = (await club_started(db, club)).date()
+    if row is None or row[0] is None:
+        return started
+    return min(started, dt.date.fromisoformat(row[0]))
+
+
 async def club_started(db: Database, club: ClubRef) -> dt.datetime:
     """When the club was created (the first month its month-end checks cover)."""
     row = await db.fetchone("SELECT at FROM log WHERE seq = ?", (club_id(club),))

@@ -106,13 +106,20 @@ async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tupl
     if len(words) == 2:
         return await _both(ctx, words[0].text, words[1].text, what)
     readings: list[tuple[Player, Player]] = []
+    twice: Player | None = None  # a split naming one player on both sides
     for i in range(1, len(words)):
         if words[i - 1].quoted and not words[i].quoted and i < len(words) - 1:
             continue
         first = single(await lookup(ctx, join(words[:i])))
         second = single(await lookup(ctx, join(words[i:])))
-        if first is not None and second is not None and (first, second) not in readings:
+        if first is None or second is None:
+            continue
+        if first.id == second.id:
+            twice = first  # never a reading: one player cannot be both sides
+        elif (first, second) not in readings:
             readings.append((first, second))  # splits naming the same pair are one reading
+    if not readings and twice is not None:
+        raise same_player(twice, what)
     if len(readings) == 1:
         return readings[0]
     if len(readings) > 1:
@@ -139,14 +146,19 @@ async def _both(ctx: Context, a: str, b: str, what: str) -> tuple[Player, Player
     first = await resolve(ctx, a)
     second = await resolve(ctx, b)
     if first.id == second.id:
-        raise BadArgument(
-            _(
-                "both names are {name}; {what} needs two different players",
-                name=first.name,
-                what=what,
-            )
-        )
+        raise same_player(first, what)
     return first, second
+
+
+def same_player(player: Player, what: str) -> BadArgument:
+    """The refusal of two names that denote one player: nobody plays themselves."""
+    return BadArgument(
+        _(
+            "both names are {name}; {what} needs two different players",
+            name=player.name,
+            what=what,
+        )
+    )
 
 
 async def resolve_tournament(ctx: Context, name: str, example: str) -> TournamentRow:

@@ -22,6 +22,7 @@ from bot.core.handlers.ratings import (
     chart_data,
     history_cells,
     label_of_source,
+    ranks_of,
     status_text,
 )
 from bot.core.notices import marked
@@ -399,8 +400,10 @@ async def _history(db: storage.Database, club: Club, pid: int) -> list[HistoryLi
     """Every rating change of the player, newest first; voided games marked (games taken
     back with /undo are typos and stay out, as in ``/history``)."""
     found = []
-    for row in await storage.history(db, club, pid, None, undone=False):
-        what, change, rank = history_cells(row, await label_of_source(db, club, row.source, pid))
+    rows = await storage.history(db, club, pid, None, undone=False)
+    for row, at in zip(rows, ranks_of(rows), strict=True):
+        label = await label_of_source(db, club, row.source, pid, dated=False)
+        what, change, rank = history_cells(row, label, at)
         note = await marked(db, club, row.note) if row.note else ""
         found.append(HistoryLine(date_text(row.date), what, change, rank, note))
     return found

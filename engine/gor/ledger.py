@@ -634,6 +634,11 @@ class Gor:
             return Weight(CLASS_LABEL, klass.letter, False, lines)
         return Weight(CLASS_LABEL, klass.letter, klass.rated, lines)
 
+    def time_weight(self, tournament: Tournament) -> Weight:
+        """The class the tournament's time control gives (rules.md §6, Tournament class):
+        the EGF weighs tournaments, not single games."""
+        return self.tournament_weight(tournament)
+
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Nothing: the EGF GoR rates club players at their rating, whatever rank they
         entered with."""

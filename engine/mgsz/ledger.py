@@ -916,6 +916,11 @@ class Mgsz:
             Msg("Multiplier C"), m.C, m.rated and m.C > 0, tuple(lines), set_by_hand=True
         )
 
+    def time_weight(self, tournament: Tournament) -> Weight:
+        """The multiplier C the tournament's time control gives (rules.md §1.2): MGSZ
+        weighs tournaments, not single games."""
+        return self.tournament_weight(tournament)
+
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Entries at a rank other than their Elo band's (rules.md §1.6; MGSZ §9(1) a))."""
         return [

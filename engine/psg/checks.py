@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from engine.errors import RuleError
 from engine.psg.state import PlayerState, PsgParams
+from engine.psg.tables import cell
 from engine.ranks import Rank
-from engine.text import Msg
+from engine.text import Msg, plural
 from engine.types import EgfRating, Override, Registered, TeacherAction, TeacherKind
 
 EGF_RATING_RANGE = (-1000, 3500)  # plausibility bounds for an entered EGF rating (ours)
@@ -161,3 +162,86 @@ def check_month(year: int, month: int) -> None:
         raise RuleError(
             Msg("the year {year} is out of range (e.g. {example})", year=year, example="2024-03")
         )
+
+
+# the widest rank difference an arranged game may span: its handicap must equal the difference
+# and lie in the points table for both players (rules.md §4.1, §4.2; seed §8(1))
+ARRANGED_MAX_DIFFERENCE = max(
+    d for d in range(10) if cell(d, d) is not None and cell(-d, -d) is not None
+)
+
+
+def _ranks(n: int) -> Msg:
+    return plural("{n} rank", "{n} ranks", n)
+
+
+def _stones(n: int) -> Msg:
+    return plural("{n} stone", "{n} stones", n)
+
+
+def handicap_facts(black: Rank, white: Rank, stones: int) -> Msg:
+    """Who had Black, who is stronger and who received the stones, in a club member's words:
+    the facts a handicap refusal rests on (never a rule restated against the game's own
+    numbers, as in "handicap 3 must equal the rank difference 3")."""
+    gap = abs(white.step - black.step)
+    if stones == 0:
+        return Msg(
+            "an even game between Black ({black}) and White ({white}), {ranks} apart",
+            black=str(black),
+            white=str(white),
+            ranks=_ranks(gap),
+        )
+    if black == white:
+        return Msg(
+            "Black and White are both {rank}, yet Black received {stones}",
+            rank=str(black),
+            stones=_stones(stones),
+        )
+    if black > white:
+        return Msg(
+            "Black ({black}) is {ranks} stronger than White ({white}) but received the {stones}",
+            black=str(black),
+            white=str(white),
+            ranks=_ranks(gap),
+            stones=_stones(stones),
+        )
+    return Msg(
+        "Black ({black}) received {stones} from White ({white}), {ranks} stronger",
+        black=str(black),
+        white=str(white),
+        stones=_stones(stones),
+        ranks=_ranks(gap),
+    )
+
+
+def arranged_handicap(black: Rank, white: Rank, stones: int) -> Msg | None:
+    """Why an arranged game's handicap keeps it from counting (rules.md §4.1; seed §8(1): the
+    handicap equals the rank difference, to the weaker player, and lies in the points table
+    for both players), or ``None`` when it is right."""
+    due = white.step - black.step  # Black's due handicap: positive when Black is the weaker
+    gap = abs(due)
+    if stones == due and gap <= ARRANGED_MAX_DIFFERENCE:
+        return None
+    facts = handicap_facts(black, white, stones)
+    if gap > ARRANGED_MAX_DIFFERENCE:
+        rule = plural(
+            "arranged games count only between players at most {n} rank apart (the PSG "
+            "points table)",
+            "arranged games count only between players at most {n} ranks apart (the PSG "
+            "points table)",
+            ARRANGED_MAX_DIFFERENCE,
+        )
+    elif black == white:
+        rule = Msg("an arranged game between equal ranks is even")
+    elif black > white and stones > 0:
+        rule = Msg("the weaker player takes Black and the stones, {n} for this difference", n=gap)
+    else:
+        rule = Msg(
+            "an arranged game is played with {stones} to the weaker player",
+            stones=_stones(gap),
+        )
+    return Msg(
+        "arranged game not counted: {facts}: {rule} (PSG regulations §8(1))",
+        facts=facts,
+        rule=rule,
+    )

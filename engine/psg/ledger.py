@@ -16,9 +16,11 @@ from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.psg.checks import (
+    arranged_handicap,
     check_egf,
     check_month,
     check_registration,
+    handicap_facts,
     override_rank,
     teacher_target,
 )
@@ -47,6 +49,7 @@ from engine.psg.tables import (
 from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
 from engine.system import (
+    GAME_WEIGHT,
     Activity,
     Band,
     Card,
@@ -302,12 +305,13 @@ class Psg:
         arranged: bool,
         black: PlayerState | None,
         white: PlayerState | None,
-        due: int,
+        ranks: tuple[Rank, Rank] | None,
         time: TimeControl | None,
     ) -> str | None:
         """Why the game is not a ranked game at all (rules.md §4.1), or ``None``.
 
-        ``due`` is black's due handicap (positive: black is the weaker one).
+        ``ranks`` are Black's and White's ranks for this game (their entries in a tournament;
+        ``None`` when one of them is not a participant).
         """
         if game.board not in self.params.boards:
             return Msg(
@@ -333,17 +337,9 @@ class Psg:
             return Msg("time control unknown, so not a ranked game (PSG regulations §6)")
         if not arranged:
             return None
-        if black is None or white is None:
+        if black is None or white is None or ranks is None:
             return Msg("an arranged game needs two participants (PSG regulations §8(1))")
-        if game.stones != due or cell(due, due) is None or cell(-due, -due) is None:
-            return Msg(
-                "arranged game not counted: handicap {stones} must equal the rank "
-                "difference {difference} and lie in the points table for both players (PSG "
-                "regulations §8(1))",
-                stones=game.stones,
-                difference=abs(due),
-            )
-        return None
+        return arranged_handicap(*ranks, game.stones)
 
     def _arranged_limit(
         self, game: Game, black: PlayerState, white: PlayerState
@@ -393,7 +389,7 @@ class Psg:
             else Msg("game {game} (round {round})", game=game_mark(game.id), round=game.round)
         )
         due = white_rank.step - black_rank.step  # black's view: positive = black is weaker
-        reason = self._ineligible(game, arranged, black, white, due, time)
+        reason = self._ineligible(game, arranged, black, white, (black_rank, white_rank), time)
         if reason is None and arranged and black is not None and white is not None:
             pair, value, reason = self._arranged_limit(game, black, white)
             if reason is None:
@@ -869,7 +865,8 @@ class Psg:
             return Msg("neither player is a PSG participant")
         arranged = game.tournament is None or game.arranged
         due = 0 if black is None or white is None else white.rank.step - black.rank.step
-        reason = self._ineligible(game, arranged, black, white, due, game.time)
+        ranks = None if black is None or white is None else (black.rank, white.rank)
+        reason = self._ineligible(game, arranged, black, white, ranks, game.time)
         if reason is None and arranged and black is not None and white is not None:
             reason = self._arranged_limit(game, black, white)[2]
         if (
@@ -880,11 +877,9 @@ class Psg:
             and cell(-due, -game.stones) is None
         ):
             reason = Msg(
-                "handicap {stones} lies outside the PSG points table for a rank "
-                "difference of {difference}: it earns neither player points (PSG regulations "
-                "§16)",
-                stones=game.stones,
-                difference=abs(due),
+                "{facts}: the PSG points table has no cell for that handicap, so the game "
+                "earns neither player points (PSG regulations §16)",
+                facts=handicap_facts(black.rank, white.rank, game.stones),
             )
         return reason
 
@@ -964,6 +959,41 @@ class Psg:
     def tournament_weight(self, tournament: Tournament) -> Weight | None:
         """None: a tournament's games count alike whatever the tournament (rules.md §4.2)."""
         return None
+
+    def time_weight(self, tournament: Tournament) -> Weight:
+        """Whether a game of ``tournament`` at its time control is a ranked game (rules.md
+        §4.1; PSG regulations §6): 1 when it is, 0 when not; every ranked game counts alike.
+
+        Raises:
+            RuleError: no time control, in a club that does not count unknown ones.
+        """
+        if tournament.board not in self.params.boards:
+            board = Msg(
+                "{size}×{size} games are not ranked under PSG (19×19 only)", size=tournament.board
+            )
+            return Weight(GAME_WEIGHT, 0, False, (board,))
+        time = tournament.time
+        ok = time_control_counts(time)
+        if ok is None and not self.params.unknown_time_counts:
+            raise RuleError(
+                Msg(
+                    "PSG ranks a game by its time control (PSG regulations §6): give it, "
+                    "e.g. {example}",
+                    example="/multiplier 60m",
+                )
+            )
+        rule = Msg(
+            "PSG regulations §6 rank games with no time limit, with at least 30 min each and "
+            "10 s byo-yomi, or with at least 45 min each (or any game the EGF rates); every "
+            "ranked game counts alike, whatever the tournament"
+        )
+        if ok is None:
+            said = Msg("time control unknown: counted as a ranked game (the club's setting)")
+        elif ok:
+            said = Msg("{time}: a ranked game", time=str(time))
+        else:
+            said = Msg("{time} is too short for a ranked game", time=str(time))
+        return Weight(GAME_WEIGHT, 0 if ok is False else 1, ok is not False, (said, rule))
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13)."""

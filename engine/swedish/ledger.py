@@ -19,6 +19,8 @@ from engine.swedish.points import (
     _weigh,
     format_half_games,
     format_quarters,
+    time_halves,
+    time_rule,
 )
 from engine.swedish.sequences import (
     SequenceTracker,
@@ -34,6 +36,7 @@ from engine.swedish.tables import (
     HALVES,
     KYU_TARGETS,
     QUARTERS,
+    RATED_BOARD,
     REGION_REVIEW_GAMES,
     REQUIREMENTS,
     SETTINGS,
@@ -41,6 +44,7 @@ from engine.swedish.tables import (
     SwedishParams,
 )
 from engine.system import (
+    GAME_WEIGHT,
     Band,
     Card,
     Change,
@@ -637,6 +641,38 @@ class Swedish:
     def tournament_weight(self, tournament: Tournament) -> Weight | None:
         """None: every valid game counts alike, whatever the tournament (rules.md §3.1)."""
         return None
+
+    def time_weight(self, tournament: Tournament) -> Weight:
+        """What one valid game of ``tournament`` counts for at its time control: a whole game,
+        half a game or none (rules.md §3.1), with the even-game condition beside it.
+
+        Raises:
+            RuleError: no time control (the rules weigh a game by its base time).
+        """
+        low, high = self.params.komi_min, self.params.komi_max
+        even = Msg(
+            "only even games with komi {low}–{high} to White count; handicap games never do",
+            low=settings.komi_text(low),
+            high=settings.komi_text(high),
+        )
+        if tournament.board != RATED_BOARD:
+            board = Msg(
+                "{size}×{size} games do not count for Swedish promotion points: only 19×19",
+                size=tournament.board,
+            )
+            return Weight(GAME_WEIGHT, 0, False, (board,))
+        if tournament.time is None:
+            raise RuleError(
+                Msg(
+                    "the Swedish upgrade rules weigh a game by its base time: give the time "
+                    "control, e.g. {example}",
+                    example="/multiplier 60m",
+                )
+            )
+        halves = time_halves(tournament.time)
+        return Weight(
+            GAME_WEIGHT, Fraction(halves, HALVES), halves > 0, (time_rule(tournament.time), even)
+        )
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
         """Nothing: the Swedish rules set no entry-rank limits (rules.md §3)."""

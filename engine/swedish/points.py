@@ -118,11 +118,45 @@ def _weigh(
     time = game.time if game.time is not None else tournament_time
     if time is None:
         return 0, TIME_UNKNOWN  # ours: cannot be shown to meet the 30-minute minimum
+    halves = time_halves(time)
+    return halves, (SHORT_TIME if halves == 0 else None)
+
+
+def time_halves(time: TimeControl) -> int:
+    """What a valid game at ``time`` counts for, in half-games (rules.md §3.1): base time of
+    60 minutes or more (or no time limit, ours) a whole game (2), 30–59 minutes half (1),
+    shorter nothing (0)."""
     if time.unlimited or time.base_s >= WHOLE_GAME_BASE_S:
-        return HALVES, None  # ours: no time limit counts as a whole game
+        return HALVES  # ours: no time limit counts as a whole game
     if time.base_s >= HALF_GAME_BASE_S:
-        return 1, None
-    return 0, SHORT_TIME
+        return 1
+    return 0
+
+
+def time_rule(time: TimeControl) -> Msg:
+    """:func:`time_halves` in a club member's words, naming the base time it read."""
+    halves = time_halves(time)
+    if time.unlimited:
+        return Msg("no time limit: counts as a whole game")
+    minutes = time.base_text
+    if halves == HALVES:
+        return Msg(
+            "base time {minutes} min: a game with 60 minutes' base time or more counts as a "
+            "whole game (Swedish upgrade rules, valid games)",
+            minutes=minutes,
+        )
+    if halves:
+        return Msg(
+            "base time {minutes} min: a game with 30–59 minutes' base time counts as half a "
+            "game (half the points, half a game in the count; Swedish upgrade rules, valid "
+            "games)",
+            minutes=minutes,
+        )
+    return Msg(
+        "base time {minutes} min: a game with under 30 minutes' base time does not count "
+        "(Swedish upgrade rules, valid games: 60 minutes count as a whole game, 30 as half)",
+        minutes=minutes,
+    )
 
 
 def qualifies(points: int, games: int, req: Requirement) -> bool:

@@ -114,7 +114,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "2 GoR points to 1k (GoR 2000; now 1998)",
             "gor.club_class is B from Nov 23, 2026 (was C)",
             "class A given for the tournament: every change × 1.00",
-            "Gruber Max     2000     −16   1984  1k → 2k",
+            "Gruber Max     2000     −11   1989  1k → 2k",
             "class B from the time control: every change × 0.75",
             "EGF GoR (Europe) *        5k      1629  GoR",
         ),

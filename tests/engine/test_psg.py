@@ -549,9 +549,85 @@ def test_arranged_game_handicap_rule(rank_a: str, rank_b: str, stones: int, coun
     assert club.score(1).counted is counted
     assert club.score(2).counted is counted
     if not counted:
-        assert "rank difference" in mine(changes, 1).note
+        assert "arranged game not counted" in mine(changes, 1).note
+        assert "(PSG regulations §8(1))" in mine(changes, 1).note
         assert mine(changes, 1).rating_before == mine(changes, 1).rating_after == 0
         assert club.psg.card(1).games == 0
+
+
+def test_the_stronger_player_receiving_stones_is_said_so() -> None:
+    # issue 22: a 1d taking 3 stones from a 3k was told "handicap 3 must equal the rank
+    # difference 3"; what is wrong is who received them
+    club = Club()
+    club.register(1, "1d")
+    club.register(2, "3k")
+    game = club._game(1, 2, W, 3, club.day)
+    reason = club.psg.uncounted(game)
+    assert reason == (
+        "arranged game not counted: Black (1d) is 3 ranks stronger than White (3k) but "
+        "received the 3 stones: the weaker player takes Black and the stones, 3 for this "
+        "difference (PSG regulations §8(1))"
+    )
+    changes = club.club_game(1, 2, W, stones=3)
+    assert reason in mine(changes, 1).note
+
+
+@pytest.mark.parametrize(
+    "black, white, stones, reason",
+    [
+        ("10k", "8k", 0, "an even game between Black (10k) and White (8k), 2 ranks apart: an "
+         "arranged game is played with 2 stones to the weaker player"),
+        ("10k", "8k", 1, "Black (10k) received 1 stone from White (8k), 2 ranks stronger: an "
+         "arranged game is played with 2 stones to the weaker player"),
+        ("10k", "9k", 3, "Black (10k) received 3 stones from White (9k), 1 rank stronger: an "
+         "arranged game is played with 1 stone to the weaker player"),
+        ("10k", "10k", 1, "Black and White are both 10k, yet Black received 1 stone: an "
+         "arranged game between equal ranks is even"),
+        ("10k", "6k", 4, "Black (10k) received 4 stones from White (6k), 4 ranks stronger: "
+         "arranged games count only between players at most 3 ranks apart (the PSG points "
+         "table)"),
+        ("1d", "5k", 3, "Black (1d) is 5 ranks stronger than White (5k) but received the 3 "
+         "stones: arranged games count only between players at most 3 ranks apart (the PSG "
+         "points table)"),
+    ],
+)  # fmt: skip
+def test_arranged_handicap_refusals_say_what_is_wrong(
+    black: str, white: str, stones: int, reason: str
+) -> None:
+    club = Club()
+    club.register(1, black)
+    club.register(2, white)
+    said = club.psg.uncounted(club._game(1, 2, W, stones, club.day))
+    assert said == f"arranged game not counted: {reason} (PSG regulations §8(1))"
+
+
+RANKS = [R(r) for r in ("15k", "10k", "5k", "3k", "2k", "1k", "1d", "2d", "4d")]
+
+
+@given(st.sampled_from(RANKS), st.sampled_from(RANKS), st.integers(0, 9), st.booleans())
+def test_a_handicap_refusal_never_contradicts_the_game(
+    black: Rank, white: Rank, stones: int, arranged: bool
+) -> None:
+    """Whatever the game, a refusal over its handicap states the ranks and stones it was
+    played with, blames the stronger player only when the stronger player took the stones,
+    and never asks for the handicap the game already had."""
+    psg = Psg()
+    psg.apply(Registered(1, black, DAY, committee=True))
+    psg.apply(Registered(2, white, DAY, committee=True))
+    game = Game(
+        1, 1, 2, Result.BLACK, DAY, stones=stones, tournament=None if arranged else 7,
+        time=TimeControl.parse("60m"),
+    )  # fmt: skip
+    reason = psg.uncounted(game)
+    if reason is None or not ("stone" in reason or "handicap" in reason):
+        return
+    assert f"Black ({black})" in reason or f"both {black}" in reason, reason
+    assert "stronger" not in reason.split("received")[0] or black > white, reason
+    if "the stronger player" in reason or "stronger than White" in reason:
+        assert black > white and stones > 0, reason
+    due = abs(white.step - black.step)
+    assert f"must equal the rank difference {due}" not in reason
+    assert f"played with {stones} stone" not in reason, reason
 
 
 def test_arranged_tournament_applies_the_arranged_rules() -> None:

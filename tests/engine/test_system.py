@@ -99,8 +99,18 @@ def test_games_that_count_answer_none(key: str, the_game: Game) -> None:
             "9m 3x10s japanese is below category E",
         ),
         ("psg", game(time=TimeControl.parse("20m")), "too short for a ranked game"),
-        ("psg", game(stones=1), "handicap 1 must equal the rank difference 0"),
-        ("psg", game(stones=4, tournament=1), "outside the PSG points table"),
+        (
+            "psg",
+            game(stones=1),
+            "yet Black received 1 stone: an arranged game between equal "
+            "ranks is even (PSG regulations §8(1))",
+        ),
+        (
+            "psg",
+            game(stones=4, tournament=1),
+            "the PSG points table has no cell for that "
+            "handicap, so the game earns neither player points (PSG regulations §16)",
+        ),
         ("swedish", game(time=TIME_60), "only tournament games count"),
         ("swedish", game(tournament=1, stones=2), "not an even game"),
         (

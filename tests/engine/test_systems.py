@@ -9,7 +9,8 @@ import pytest
 
 from engine.errors import EngineError
 from engine.systems import SYSTEM_SETTINGS, SYSTEMS, settings_of, system_named
-from engine.types import SettingsChanged
+from engine.timecontrol import TimeControl
+from engine.types import SettingsChanged, Tournament
 
 
 def test_every_registered_system_declares_settings_under_its_own_prefix() -> None:
@@ -96,3 +97,19 @@ def test_activity_of_every_system_and_a_default_for_an_unknown_key() -> None:
     assert activity_of(" PSG ") == SYSTEMS["psg"]().activity
     unknown = activity_of("elo")
     assert isinstance(unknown, Activity) and unknown.months == 12
+
+
+@pytest.mark.parametrize("time", ["10m", "30m", "45m 3x30s", "60m", "unlimited"])
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_every_system_weighs_a_time_control_by_its_own_rule(key: str, time: str) -> None:
+    """Every rulebook weighs a time control itself, naming it: no system is left to a
+    generic sentence (the class of issue 22's Swedish /multiplier 30m)."""
+    tournament = Tournament(
+        0, "/multiplier", dt.date(2000, 1, 1), dt.date(2000, 1, 1), 1,
+        time=TimeControl.parse(time),
+    )  # fmt: skip
+    weight = system_named(key).time_weight(tournament)
+    assert weight.label and weight.lines
+    # the answer names the time control it weighed, in the rulebook's own terms
+    named = (str(tournament.time), " min", "time limit", "thinking time")
+    assert any(word in line for line in weight.lines for word in named), weight.lines

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from pathlib import Path
 
 from storage.clubs import create_club
-from storage.schedules import claim_job, job_done
-from tests.storage.conftest import ORGANISER, FakeClock, open_test_db
+from storage.db import Database
+from storage.schedules import claim_job, first_record_day, job_done
+from tests.storage.conftest import ORGANISER, START, FakeClock, game, open_test_db, player
 
 
 async def test_an_occurrence_is_claimed_once_by_one_of_several_processes(
@@ -29,3 +31,16 @@ async def test_an_occurrence_is_claimed_once_by_one_of_several_processes(
     finally:
         for db in handles:
             await db.close()
+
+
+async def test_the_first_record_day_is_the_earliest_fact_of_the_club(db: Database) -> None:
+    """Where a game dated far back is measured from (issue 22): the club's creation, its
+    first registration, tournament or game, whichever is earliest."""
+    club = await create_club(db, "Club", "plus", actor=ORGANISER)
+    created = START.date()
+    assert await first_record_day(db, club) == created
+    nagy = await player(db, club, "Nagy Péter", date=created - dt.timedelta(days=3))
+    kiss = await player(db, club, "Kiss Anna")
+    assert await first_record_day(db, club) == created - dt.timedelta(days=3)
+    await game(db, club, nagy, kiss, date=dt.date(1999, 1, 5))
+    assert await first_record_day(db, club) == dt.date(1999, 1, 5)

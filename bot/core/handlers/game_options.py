@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from fractions import Fraction
 
+import storage
+from bot.core import format as fmt
 from bot.core.commands import Option
 from bot.core.context import Context
 from bot.core.errors import BadArgument
-from bot.core.parse import positive_int
-from bot.i18n import N_, _, translated
+from bot.core.parse import Token, positive_int
+from bot.core.replies import Button, Reply, Text
+from bot.i18n import N_, _, _n, date_text, translated
 from engine.errors import EngineError
 from engine.formats import parse_result_margin
 from engine.formats.tournament_file import parse_komi
 from engine.timecontrol import TimeControl
-from engine.types import Result
+from engine.types import Game, Result, Tournament
+from storage import schedules
+from storage.records import Player
 
 GAME_OPTIONS = (
     Option("h", "int", N_("handicap stones (0–9)")),
@@ -24,6 +30,11 @@ GAME_OPTIONS = (
     Option("board", "int", N_("the board size (default 19)")),
 )
 EARLIEST = dt.date(1900, 1, 1)
+FAR_BACK = dt.timedelta(days=366)
+"""A game dated this much before anything the club has is asked about (issue 22): a mistyped
+year would move its players' registrations back with it."""
+CONFIRM = "confirm"
+"""The word that records a game asked about (:func:`ask_about`) as written."""
 RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")
 
 
@@ -102,3 +113,114 @@ def time_control(value: str | None) -> TimeControl | None:
 
 def board(value: str | None) -> int:
     return 19 if value is None else positive_int(value, "board", low=5, high=25)
+
+
+def split_confirm(words: list[Token]) -> tuple[list[Token], bool]:
+    """The words without a final, unquoted ``confirm``, and whether it was there."""
+    if words and not words[-1].quoted and words[-1].text.lower() == CONFIRM:
+        return words[:-1], True
+    return words, False
+
+
+def even_tournament(tournament: Tournament, stones: int, example: str) -> None:
+    """Refuse stones in an even (no-handicap) tournament; ``example`` is the command without
+    them.
+
+    Raises:
+        BadArgument: naming the tournament, the stones given and the right form.
+    """
+    if tournament.even and stones > 0:
+        raise BadArgument(
+            _(
+                "{name} is an even tournament (no handicap), so a game in it has no stones, "
+                "not h={stones}: leave h= out, e.g. {example}",
+                name=tournament.name,
+                stones=stones,
+                example=example,
+            )
+        )
+
+
+def swapped_result(game: Game) -> str:
+    """The game's result as typed with the colours the other way round (``B+R`` → ``W+R``)."""
+    flipped = {Result.BLACK: Result.WHITE, Result.WHITE: Result.BLACK}
+    result = flipped.get(game.result, game.result) if game.result is not None else None
+    return fmt.result(dataclasses.replace(game, result=result))
+
+
+async def ask_about(
+    ctx: Context,
+    game: Game,
+    black: Player,
+    white: Player,
+    *,
+    swapped: str,
+    confirmed: bool,
+) -> Reply | None:
+    """The question to ask, nothing recorded, before recording a game that looks mistyped
+    (``None``: record it): the stronger player written as Black with the stones (``swapped``
+    is the command the other way round), or a date more than a year before anything the
+    club has (its players' registrations would move back to it). It says what looks wrong,
+    how to fix it, and that ``confirm`` at the end (or the button) records it as written;
+    ``confirmed``: it was said.
+    """
+    if confirmed:
+        return None
+    questions: list[str] = []
+    fixes: list[str] = []
+    if game.stones > 0:
+        ledger = await storage.ledger(ctx.db, ctx.the_club.id)
+        black_rank, white_rank = ledger.card(black.id).rank, ledger.card(white.id).rank
+        if black_rank > white_rank:
+            questions.append(
+                _(
+                    "{black} ({black_rank}) is stronger than {white} ({white_rank}) but is "
+                    "written as Black with the stones; the weaker player takes Black and the "
+                    "stones.",
+                    black=black.name,
+                    black_rank=str(black_rank),
+                    white=white.name,
+                    white_rank=str(white_rank),
+                )
+            )
+            fixes.append(_("If the colours are swapped: {command}", command=swapped))
+    first = await schedules.first_record_day(ctx.db, ctx.the_club)
+    if game.date < first - FAR_BACK:
+        day = game.date
+        years = first.year - day.year - ((first.month, first.day) < (day.month, day.day))
+        questions.append(
+            _n(
+                "{date} is {n} year before the club's first record ({first}): a game dated "
+                "then moves both players' registration back to that day.",
+                "{date} is {n} years before the club's first record ({first}): a game dated "
+                "then moves both players' registration back to that day.",
+                years,
+                date=date_text(game.date),
+                first=date_text(first),
+            )
+        )
+        fixes.append(
+            _(
+                "If the year is mistyped, give the right one, e.g. date={today}",
+                today=ctx.today().isoformat(),
+            )
+        )
+    if not questions:
+        return None
+    command = f"/{ctx.inv.command} {ctx.inv.text.strip()} {CONFIRM}"
+    return Reply(
+        blocks=(
+            Text(_("Record it as written?"), title=True),
+            Text(
+                _(
+                    "{questions} Nothing was recorded. {fixes}; if it is right as written, "
+                    "add confirm at the end: {command}",
+                    questions=" ".join(questions),
+                    fixes="; ".join(fixes),
+                    command=command,
+                )
+            ),
+        ),
+        # TRANSLATORS: a button under a question about a game that looks mistyped
+        buttons=(Button(_("Record as written"), command),),
+    )

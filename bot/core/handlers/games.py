@@ -11,7 +11,7 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
 from bot.core.handlers import same_game as same
-from bot.core.names import resolve, resolve_pair
+from bot.core.names import resolve, resolve_pair, same_player
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _, _n, date_text, date_time_text, translated
@@ -61,7 +61,11 @@ async def result(ctx: Context) -> Reply:
             )
         )
     args = ctx.args()
-    words, again = same.split_again(args.words)
+    words, again, confirmed = list(args.words), False, False
+    for _turn in range(2):  # again and confirm, in either order, at the end
+        words, said_again = same.split_again(words)
+        words, said_confirm = opt.split_confirm(words)
+        again, confirmed = again or said_again, confirmed or said_confirm
     black, white, outcome, played, note, margin = await _players_and_result(
         ctx, words, args.options
     )
@@ -82,6 +86,10 @@ async def result(ctx: Context) -> Reply:
         time=time,
         margin=margin,
     )
+    swapped = f"/result {white.name} {black.name} {opt.swapped_result(game)} h={stones}"
+    asked = await opt.ask_about(ctx, game, black, white, swapped=swapped, confirmed=confirmed)
+    if asked is not None:
+        return asked
     earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
     if reporting:
         return await _report(ctx, black, white, game, earlier)
@@ -207,7 +215,7 @@ async def _players_and_result(
             winner = await resolve(ctx, join(words[:i]))
             loser = await resolve(ctx, join(words[i + 1 :]))
             if winner.id == loser.id:
-                raise BadArgument(_("a player cannot beat themselves"))
+                raise same_player(winner, "/result")
             return (*await _beat(ctx, winner, loser, options), None)
     position = next(
         (

@@ -23,6 +23,7 @@ from bot.i18n import N_, _, _n, current, date_text, month_text, translated
 from bot.web import urls
 from engine.errors import EngineError
 from engine.formats import fold_name
+from engine.ranks import Rank
 from engine.system import RatingSystem, Value
 from engine.systems import SYSTEMS, system_named
 from engine.timecontrol import TimeControl
@@ -76,10 +77,13 @@ async def player_or_self(ctx: Context, name: str) -> Player:
         ctx.db, ctx.the_club, caller.platform, caller.account
     )
     if linked is None:
+        command = f"/{ctx.inv.command}"
         raise BadArgument(
             _(
-                "name a player, or link your account first with /link YOUR NAME "
-                "(then /rating alone shows your own card)"
+                "name a player, e.g. {example}, or link your account first with /link YOUR "
+                "NAME (then {command} alone answers for you)",
+                example=f"{command} Nagy Péter",
+                command=command,
             )
         )
     return linked
@@ -123,7 +127,7 @@ async def rating(ctx: Context) -> Reply:
             _(
                 "last change: {change} ({source}, {date})",
                 change=change_text(last.rating_before, last.rating_after),
-                source=await source_label(ctx, last.source),
+                source=await source_label(ctx, last.source, dated=False),
                 date=date_text(last.date),
             )
         )
@@ -283,16 +287,23 @@ async def history(ctx: Context) -> Reply:
     ]
     if not rows and not held:
         return Reply.text(_("{name} has no history yet.", name=player.name))
-    table_rows: list[tuple[str, ...]] = []
-    for game in reversed(held):  # newest first, above what is rated already
+    ranks = ranks_of(rows)
+    dated: list[tuple[dt.date, int, tuple[str, ...]]] = []
+    now = (await storage.ledger(ctx.db, ctx.the_club.id)).card(player.id).rank
+    for game in held:  # not rated yet: at the player's rank now, the period being open
         what = await source_label(ctx, f"game:{game.id}", player.id)
-        table_rows.append((date_text(game.date), what, _("waits for the period's end"), ""))
+        cells = (date_text(game.date), what, _("waits for the period's end"), str(now))
+        dated.append((game.date, 1, cells))  # above a rated row of the same day
     notes: list[str] = []
-    for row in rows:
-        label = await source_label(ctx, row.source, player.id)
+    for row, rank in zip(rows, ranks, strict=True):
+        label = await source_label(ctx, row.source, player.id, dated=False)
         if row.note and len(notes) < HISTORY_NOTES:
             notes.append(f"{date_text(row.date)} {label}: {await note_text(ctx, row.note)}")
-        table_rows.append((date_text(row.date), *history_cells(row, label)))
+        dated.append((row.date, 0, (date_text(row.date), *history_cells(row, label, rank))))
+    # newest first in calendar order (rules.md, top); a stable sort keeps the rated rows'
+    # own order within a day
+    dated.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    table_rows = [cells for _day, _held, cells in dated]
     shown = len(rows) + len(held)
     title = (
         _n(
@@ -313,20 +324,44 @@ async def history(ctx: Context) -> Reply:
     )
 
 
-def history_cells(row: HistoryRow, label: str) -> tuple[str, str, str]:
-    """A /history row's "what", rating change and rank change (the web's history too);
-    ``label`` names its source (:func:`label_of_source`)."""
+def history_cells(row: HistoryRow, label: str, rank: Rank | None = None) -> tuple[str, str, str]:
+    """A /history row's "what", rating change and rank (the web's history too): the rank
+    after the row, ``5k → 4k`` when it changed; ``rank`` is the player's rank at a row that
+    carries none (a voided game, :func:`ranks_of`). ``label`` names its source
+    (:func:`label_of_source`)."""
     if row.rating_after is None and row.rating_before is None:
         change = status_text(row.status)
     else:
         change = change_text(row.rating_before, row.rating_after, full=True)
-    rank = (
-        ""
-        if row.rank_after is None or row.rank_after == row.rank_before
-        else f"{row.rank_before} → {row.rank_after}"
-    )
+    if row.rank_after is None:
+        shown = "" if rank is None else str(rank)
+    elif row.rank_before is None or row.rank_after == row.rank_before:
+        shown = str(row.rank_after)
+    else:
+        shown = f"{row.rank_before} → {row.rank_after}"
     what = label if row.status == HISTORY_RATED else f"{label} [{status_text(row.status)}]"
-    return what, change, rank
+    return what, change, shown
+
+
+def ranks_of(rows: list[HistoryRow]) -> list[Rank | None]:
+    """The player's rank at each of ``rows`` (newest first): a row's own rank after it, or
+    for a row without one (a game voided or undone) the rank of the nearest older row, else
+    the rank the nearest newer row started from."""
+    ranks: list[Rank | None] = [None] * len(rows)
+    current: Rank | None = None
+    for i in range(len(rows) - 1, -1, -1):  # oldest first
+        if rows[i].rank_after is not None:
+            current = rows[i].rank_after
+        ranks[i] = current
+    following: Rank | None = None
+    for i, row in enumerate(rows):  # newest first: fill what no older row told
+        for known in (row.rank_before, row.rank_after):
+            if known is not None:
+                following = known
+                break
+        if ranks[i] is None:
+            ranks[i] = following
+    return ranks
 
 
 async def note_text(ctx: Context, note: str) -> str:
@@ -345,13 +380,22 @@ def change_text(before: Value, after: Value, *, full: bool = False) -> str:
     return f"{fmt.value(before)} → {fmt.value(after)} ({delta})" if full else delta
 
 
-async def source_label(ctx: Context, source: str, player: int | None = None) -> str:
-    """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``."""
-    return await label_of_source(ctx.db, ctx.the_club, source, player)
+async def source_label(
+    ctx: Context, source: str, player: int | None = None, *, dated: bool = True
+) -> str:
+    """``tournament:3`` → ``Spring Cup``; ``game:12`` → ``game #12 vs Kovács Anna (B+)``;
+    ``day:2026-04-01`` → ``end of day Apr 1, 2026``, ``month:2026-04`` → ``month end April
+    2026`` (``end of day``, ``month end`` when not ``dated``: shown beside its date)."""
+    return await label_of_source(ctx.db, ctx.the_club, source, player, dated=dated)
 
 
 async def label_of_source(
-    db: storage.Database, club: storage.Club, source: str, player: int | None = None
+    db: storage.Database,
+    club: storage.Club,
+    source: str,
+    player: int | None = None,
+    *,
+    dated: bool = True,
 ) -> str:
     """:func:`source_label` for a club outside a conversation (the web pages, issue 14)."""
     kind, _colon, ident = source.partition(":")
@@ -376,6 +420,9 @@ async def label_of_source(
             name=name,
             result=fmt.result(game),
         )
+    if kind == "day" and not dated:
+        # TRANSLATORS: /history, /rating: a Tensuusei day's settling, beside its date
+        return _("end of day")
     if kind == "day":
         try:
             day = date_text(dt.date.fromisoformat(ident))
@@ -383,6 +430,9 @@ async def label_of_source(
             day = ident
         # TRANSLATORS: /history: a Tensuusei day's settling, e.g. "end of day Apr 1, 2026"
         return _("end of day {day}", day=day)
+    if kind == "month" and not dated:
+        # TRANSLATORS: /history, /rating: a PSG month's verification, beside its date
+        return _("month end")
     if kind == "month":
         year, _dash, month = ident.partition("-")
         shown = (
@@ -547,7 +597,9 @@ _IMPORTANCE_WORDS = {
     usage="/multiplier TIME [even|handicap] [>80|participants=N] [invitational|championship] "
     "[european|world] [13x13|board=N] [C=N]",
     summary=N_(
-        "The MGSZ tournament multiplier C with its breakdown (MGSZ Minősítési Szabályzat 6.§ (1))."
+        "How the club's rulebook counts games at a time control: the MGSZ multiplier C with "
+        "its breakdown (MGSZ Minősítési Szabályzat 6.§ (1)), the EGF tournament class, Swedish "
+        "whole or half games, PSG ranked games."
     ),
     examples=("/multiplier 60m 3x20s japanese even >80 championship", "/multiplier 45m even"),
     options=(
@@ -616,24 +668,14 @@ async def multiplier(ctx: Context) -> Reply:
     )
     if ctx.club is not None:
         ledgers = [await storage.ledger(ctx.db, ctx.club.id)]
-    else:  # no club here: every system that weighs tournaments
+    else:  # no club here: every system
         ledgers = [system_named(key) for key in SYSTEMS]
     weighed = []
-    for ledger in ledgers:
+    for ledger in ledgers:  # each rulebook answers by its own rule for this time control
         try:
-            weight = ledger.tournament_weight(tournament)
+            weighed.append((ledger.key, ledger.time_weight(tournament)))
         except EngineError as exc:
             raise BadArgument(engine_text(exc)) from None
-        if weight is not None:
-            weighed.append((ledger.key, weight))
-    if not weighed:
-        return Reply.text(
-            _(
-                "{system} counts every tournament alike: "
-                "there is no tournament weight to work out.",
-                system=fmt.system_title(ledgers[0].key),
-            )
-        )
     blocks: list[Text] = []
     for key, weight in weighed:
         title = f"{translated(weight.label)} = {fmt.value(weight.value)}"

@@ -16,6 +16,7 @@ from bot.core.replies import Reply, Text
 from bot.i18n import N_, _, month_text, translated
 from engine.errors import RankError
 from engine.ranks import Rank, is_rank
+from storage.common import clean_name
 
 REGISTER_OPTIONS = (
     Option("country", "text", N_("two-letter country code, e.g. HU"), "XX"),
@@ -151,6 +152,7 @@ async def _check_alias(ctx: Context, alias: str) -> None:
                 other='alias="Nagy P."',
             )
         )
+    clean_name(alias, "alias")  # too long: refused before the player is registered
     taken = await storage.find_player(ctx.db, ctx.the_club, alias, guests=True)
     holder = taken.player or (taken.ambiguous[0] if taken.ambiguous else None)
     if holder is not None:

@@ -434,7 +434,7 @@ async def _which(ctx: Context, name: str, option: str | None = None) -> Tourname
 
 async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     args = ctx.args(text, action="result")
-    words = args.words
+    words, confirmed = opt.split_confirm(list(args.words))
     if not words or not re.fullmatch(r"\d+", words[0].text):
         raise BadArgument(
             _(
@@ -458,6 +458,8 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     black, white = await resolve_pair(ctx, words[1:position], "/tournament result")
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     t = row.tournament
+    names = f"{black.name} {white.name} {words[position].text}"
+    opt.even_tournament(t, stones, f"/tournament result {round_} {names}")
     if t.start > ctx.today():
         raise BadArgument(
             _(
@@ -496,6 +498,13 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         round=round_,
         margin=margin,
     )
+    swapped = (
+        f"/tournament result {round_} {white.name} {black.name} "
+        f"{opt.swapped_result(entered)} h={stones}"
+    )
+    asked = await opt.ask_about(ctx, entered, black, white, swapped=swapped, confirmed=confirmed)
+    if asked is not None:
+        return asked
     why = await will_not_count(ctx, dataclasses.replace(entered, arranged=t.arranged))
     recorded = await storage.record_game(
         ctx.db, ctx.the_club, entered, actor=ctx.actor, chat=ctx.chat

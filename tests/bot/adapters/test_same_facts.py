@@ -36,7 +36,7 @@ SESSION = (
     ("organiser", "/register Kovács Anna 6k"),
     ("organiser", "/register Szabó Éva 3k 1950"),
     ("organiser", "/result Nagy Péter Kovács Anna B+"),
-    ("organiser", "/result Szabó Éva Nagy Péter W+ h=2"),
+    ("organiser", "/result Nagy Péter Szabó Éva B+ h=2"),
 )
 QUESTIONS = (
     "/rating Nagy Péter",
@@ -124,10 +124,10 @@ def discord_call(line: str) -> tuple[str, dict[str, Any]]:
             "white": "Kovács Anna",
             "result": "B+",
         },
-        "/result Szabó Éva Nagy Péter W+ h=2": {
-            "black": "Szabó Éva",
-            "white": "Nagy Péter",
-            "result": "W+",
+        "/result Nagy Péter Szabó Éva B+ h=2": {
+            "black": "Nagy Péter",
+            "white": "Szabó Éva",
+            "result": "B+",
             "h": 2,
         },
         "/rating Nagy Péter": {"name": "Nagy Péter"},

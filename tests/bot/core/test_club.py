@@ -379,9 +379,9 @@ async def test_the_last_organiser_stays(club: FakeChat) -> None:
 
 
 async def played_club(chat: FakeChat) -> None:
-    await chat.ok("/tournament new Spring Cup C=20 rounds=2")
+    await chat.ok("/tournament new Spring Cup C=20 rounds=2 handicap")
     await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
-    await chat.ok("/tournament result 2 Kovács Anna Nagy Péter W+ h=2")
+    await chat.ok("/tournament result 2 Nagy Péter Kovács Anna B+ h=2")
     await chat.ok("/tournament finalise")
 
 
@@ -416,7 +416,7 @@ async def test_export_sends_a_file(club: FakeChat, line: str, filename: str) -> 
         rows = parse_games_csv(text)
         assert [(g.black, g.white, g.stones, g.tournament, g.round) for g in rows] == [
             ("Nagy Péter", "Kovács Anna", 0, "Spring Cup", 1),
-            ("Kovács Anna", "Nagy Péter", 2, "Spring Cup", 2),
+            ("Nagy Péter", "Kovács Anna", 2, "Spring Cup", 2),
         ]
     else:
         data = json.loads(text)

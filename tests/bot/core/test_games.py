@@ -16,7 +16,7 @@ from engine.calendar import Phase
 from engine.timecontrol import TimeControl
 from engine.types import Game, Result
 from storage import log
-from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat
+from tests.bot.core.fakechat import ADMIN, ORGANISER, PLAYER, FakeChat, Said
 
 RESULT_USAGE = (
     "Usage: /result BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=...] [board=19] "
@@ -107,7 +107,7 @@ async def test_result_records_a_game(club: FakeChat) -> None:
 @pytest.mark.parametrize(
     ("line", "result", "played", "stones", "komi"),
     [
-        ("Kovács Anna Nagy Péter W+R h=2", Result.WHITE, True, 2, Fraction(1, 2)),
+        ("Nagy Péter Kovács Anna W+R h=2", Result.WHITE, True, 2, Fraction(1, 2)),
         ("Nagy Péter Tóth Ádám B+ h=1", Result.BLACK, True, 1, Fraction(0)),
         ('"Nagy Péter" "Szabó Éva" jigo', Result.JIGO, True, 0, Fraction(13, 2)),
         ("Nagy vs Szabó unplayed", None, False, 0, Fraction(13, 2)),
@@ -248,10 +248,12 @@ async def test_result_beat_form(
         ("Nagy Péter Kovács Anna B+ board=3", "Board must be 5–25, not 3"),
         ("Nagy Péter Kovács Anna B+ colour=b", "/result has no option colour=; it takes "
          "h=, komi=, date=, time=, board="),
-        ("Nagy Péter Nagy Péter B+", "A player cannot play themselves"),
+        ("Nagy Péter Nagy Péter B+", "Both names are Nagy Péter; /result needs two different "
+         "players"),
         ("Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
         ("Nagi Peter vs Tóth B+", "No player called 'Nagi Peter'. Did you mean: Nagy Péter?"),
-        ("Nagy Péter beat Nagy Péter", "A player cannot beat themselves"),
+        ("Nagy Péter beat Nagy Péter", "Both names are Nagy Péter; /result needs two different "
+         "players"),
         ("Nagy beat Szabó h=2", "Nagy Péter and Szabó Éva have the same rank, so I cannot tell "
          "who took the stones; write /result BLACK WHITE B+ h=N"),
         ("Nobody beat Nagy", "No player called 'Nobody' in this club."),
@@ -806,7 +808,7 @@ async def test_a_report_answers_in_polish_with_polish_plurals(
         tmp_path,
         "psg",
         settings={"language": "pl", "reports": "on", "report_hours": hours},
-        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+        players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
         await chat.ok("/link Nagy Péter", as_=PLAYER)
@@ -828,7 +830,7 @@ async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None
         tmp_path,
         "psg",
         settings={"language": "pl"},
-        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+        players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
         said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0")
@@ -844,7 +846,9 @@ async def test_result_answers_in_polish_in_a_polish_club(tmp_path: Path) -> None
         said = await chat.refused("/void 1")
         assert said.text.startswith("Partia #1 została już cofnięta")
         said = await chat.refused("/result Nagy Péter beat Nagy Péter")
-        assert said.text.startswith("Gracz nie może wygrać sam ze sobą")
+        assert said.text.startswith(
+            "Oba nazwiska oznaczają gracza Nagy Péter; /result wymaga dwóch różnych graczy"
+        )
     finally:
         await chat.close()
 
@@ -866,7 +870,7 @@ async def test_a_report_and_its_confirmation_in_polish(tmp_path: Path) -> None:
         tmp_path,
         "psg",
         settings={"language": "pl", "reports": "on"},
-        players=("Nagy Péter 8k", "Kovács Anna 10k"),
+        players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
         await chat.ok("/link Nagy Péter", as_=PLAYER)
@@ -898,3 +902,88 @@ async def test_the_handicap_of_a_game_in_japanese(tmp_path: Path) -> None:
         assert "Black" not in said.text and "stones" not in said.text
     finally:
         await chat.close()
+
+
+# -- accepted without a word no more (issue 22) -------------------------------------------------
+
+
+async def asked(chat: FakeChat, line: str) -> Said:
+    """Run ``line``, which the bot must ask about: nothing is recorded, and its button
+    records it as written (``confirm`` at the end)."""
+    before = await chat.snapshot()
+    said = await chat.say(line)
+    assert await chat.snapshot() == before, f"{line!r} changed the database"
+    assert [(b.label, b.command) for b in said.reply.buttons] == [
+        ("Record as written", f"{line} confirm")
+    ], said.text
+    return said
+
+
+@pytest.mark.parametrize(
+    ("line", "swapped"),
+    [
+        ("/result Kovács Anna Nagy Péter B+ h=2", "/result Nagy Péter Kovács Anna W+ h=2"),
+        ("/result Kovács Anna vs Nagy Péter W+R h=3 date=2026-04-19",
+         "/result Nagy Péter Kovács Anna B+R h=3"),
+        ("/tournament result 1 Kovács Anna Nagy Péter jigo h=2",
+         "/tournament result 1 Nagy Péter Kovács Anna jigo h=2"),
+    ],
+)  # fmt: skip
+async def test_the_stronger_player_taking_black_with_stones_is_asked_about(
+    club: FakeChat, line: str, swapped: str
+) -> None:
+    await club.ok("/tournament new Club Night handicap C=20")
+    said = await asked(club, line)
+    assert said.text.startswith(
+        "Record it as written?\n\n"
+        "Kovács Anna (2d) is stronger than Nagy Péter (5k) but is written as Black with the "
+        "stones; the weaker player takes Black and the stones. Nothing was recorded."
+    ), said.text
+    assert f"If the colours are swapped: {swapped}" in said.text
+    assert f"if it is right as written, add confirm at the end: {line} confirm" in said.text
+    await club.ok(f"{line} confirm")
+    (game,) = [row.game for row in await club.games()]
+    assert game.black == (await club.player("Kovács Anna")).id and game.stones > 0
+
+
+async def test_stones_in_an_even_tournament_are_refused(club: FakeChat) -> None:
+    await club.ok("/tournament new Spring Cup C=20 even")
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+ h=2")
+    assert said.text.startswith(
+        "Spring Cup is an even tournament (no handicap), so a game in it has no stones, not "
+        "h=2: leave h= out, e.g. /tournament result 1 Nagy Péter Kovács Anna B+"
+    ), said.text
+    said = await club.refused("/tournament result 1 Nagy Péter Kovács Anna B+ h=2 confirm")
+    assert said.text.startswith("Spring Cup is an even tournament")
+    await club.ok("/tournament result 1 Nagy Péter Kovács Anna B+")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/result Nagy Péter Kovács Anna B+ date=1999-01-05",
+        "/result Nagy Péter beat Kovács Anna date=1999-01-05",
+        "/tournament result 1 Nagy Péter Kovács Anna B+ date=1999-01-05",
+    ],
+)
+async def test_a_date_far_before_anything_the_club_has_is_asked_about(
+    club: FakeChat, line: str
+) -> None:
+    await club.ok("/tournament new Club Night C=20")
+    said = await asked(club, line)
+    assert said.text.startswith(
+        "Record it as written?\n\n"
+        "Jan 5, 1999 is 27 years before the club's first record (Apr 20, 2026): a game dated "
+        "then moves both players' registration back to that day. Nothing was recorded. If "
+        "the year is mistyped, give the right one, e.g. date=2026-04-20; if it is right as "
+        f"written, add confirm at the end: {line} confirm"
+    ), said.text
+    await club.ok(f"{line} confirm")
+    # the club now reaches back to 1999: another game of that year is not asked about
+    await club.ok("/result Szabó Éva Tóth Ádám B+ date=1999-03-01")
+
+
+async def test_a_date_within_a_year_of_the_clubs_records_is_taken_without_asking(
+    club: FakeChat,
+) -> None:
+    await club.ok("/result Nagy Péter Kovács Anna B+ date=2025-05-01")

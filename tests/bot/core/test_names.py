@@ -232,3 +232,55 @@ async def test_namesakes_are_asked_back_in_the_clubs_language(
         assert said.text.startswith(f"{found} 'Nagy Péter': ")
     finally:
         await chat.close()
+
+
+# -- one player is never both sides of a game (issue 22) ----------------------------------------
+
+# Every way a member may write Szabó Éva: as registered, the other word order, folded, the
+# alias, a unique part of the name, quoted.
+SELF_SPELLINGS = ("Szabó Éva", "Éva Szabó", "szabo eva", "Évi", "Szabó", '"Szabó Éva"')
+SELF_JOINERS = (" ", " vs ", " - ")
+SELF_COMMANDS = (
+    "/handicap {pair}",
+    "/result {pair} B+",
+    "/result {pair} W+ h=2 date=2026-04-19",
+    "/tournament result 1 {pair} B+",
+)
+
+
+async def test_no_command_takes_the_same_player_twice(club: FakeChat) -> None:
+    """Property, checked exhaustively over the spellings: a command naming two players is
+    refused, and changes nothing, whenever both names denote the same player."""
+    await club.ok("/tournament new Autumn Cup C=20")
+    refused: list[str] = []
+    for template in SELF_COMMANDS:
+        for a in SELF_SPELLINGS:
+            for b in SELF_SPELLINGS:
+                for joiner in SELF_JOINERS:
+                    line = template.format(pair=f"{a}{joiner}{b}")
+                    said = await club.refused(line)
+                    assert said.text.startswith("Both names are Szabó Éva;"), (line, said.text)
+                    assert "needs two different players" in said.text, (line, said.text)
+                    refused.append(line)
+        for a in SELF_SPELLINGS:
+            for b in SELF_SPELLINGS:
+                said = await club.refused(f"/result {a} beat {b}")
+                assert said.text.startswith("Both names are Szabó Éva;"), (a, b, said.text)
+    assert len(refused) == len(SELF_COMMANDS) * len(SELF_SPELLINGS) ** 2 * len(SELF_JOINERS)
+
+
+async def test_a_pair_whose_only_reading_is_one_player_twice_names_that_player(
+    club: FakeChat,
+) -> None:
+    # "Szabó Éva Évi" splits only as Szabó Éva | Évi (the same player): say so, rather than
+    # guessing the middle split ("Szabó" | "Éva Évi") and calling "Éva Évi" unknown
+    with pytest.raises(BadArgument) as caught:
+        await resolve_pair(await context(club), tokenize("Szabó Éva Évi"), "/handicap")
+    assert str(caught.value) == "both names are Szabó Éva; /handicap needs two different players"
+
+
+async def test_a_correction_cannot_seat_one_player_on_both_sides(club: FakeChat) -> None:
+    await club.ok("/result Nagy Péter Kovács Anna B+")
+    for line in ('/correct 1 black="Kovács Anna"', '/correct 1 white="Nagy Péter"'):
+        said = await club.refused(line)
+        assert "themselves" in said.text or "two different players" in said.text, said.text

@@ -120,7 +120,7 @@ async def test_register_reads_ranks_as_people_write_them(
          "Anna (2d); choose another"),
         ('Szabó Éva 5k alias=""', "alias= is empty; write e.g. alias=Peti"),
         ("nagy peter 5k", "Nagy Péter (5k, since "),
-        ("Péter Nagy 5k", "Nagy Péter (5k, since "),
+        ("Péter Nagy 5k", "Is Péter Nagy the same person as Nagy Péter (5k, since "),
         ('"Nagy Péter', 'The quote opened at'),
     ],
 )  # fmt: skip
@@ -147,6 +147,39 @@ async def test_a_duplicate_name_names_the_registered_player(club: FakeChat) -> N
         "already registered; to add a different person with the same name, register them "
         "under a name that tells them apart, e.g. Nagy Péter (Szeged)"
     )
+
+
+@pytest.mark.parametrize("typed", ["Anna Kovács", "anna kovacs", "ANNA KOVÁCS"])
+async def test_a_name_in_another_word_order_is_asked_about(club: FakeChat, typed: str) -> None:
+    # Kovács Anna in the other order may be her (written the Western way) or a new player:
+    # asked, never registered as a second Kovács Anna nor silently taken for her
+    said = await club.refused(f"/register {typed} 7k")
+    anna = await club.player("Kovács Anna")
+    since = f"{anna.date:%b} {anna.date.day}, {anna.date.year}"
+    assert said.text.startswith(
+        f"Is {typed} the same person as Kovács Anna (2d, since {since}), with the names in "
+        "another order? If so, nothing needs registering; if not, register the new player "
+        f"under a name that tells the two apart, e.g. {typed} (Szeged)"
+    )
+    assert said.text.endswith(REGISTER_USAGE)
+
+
+@pytest.mark.parametrize(
+    ("line", "what"),
+    [
+        ("/register {name} 5k", "a player's name"),
+        ("/register Nagy Béla 5k alias={name}", "an alias"),
+        ("/tournament new {name}", "a tournament's name"),
+    ],
+)
+async def test_a_name_past_the_length_limit_is_refused(
+    club: FakeChat, line: str, what: str
+) -> None:
+    said = await club.refused(line.format(name="Abcdefghij" * 40))
+    assert said.text.startswith(f"That name is 400 characters long; {what} has at most 80"), (
+        said.text
+    )
+    await club.ok(line.format(name="Abcdefghij" * 8))  # 80 characters are fine
 
 
 @pytest.mark.parametrize(

@@ -152,7 +152,9 @@ async def test_new_bad_inputs(club: FakeChat, line: str, message: str) -> None:
 
 
 async def test_result_adds_a_game_to_the_open_tournament(club: FakeChat) -> None:
-    await club.ok("/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3 C=20")
+    await club.ok(
+        "/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=3 C=20 handicap"
+    )
     tid = (await only_tournament(club)).id
     said = await club.ok("/tournament result 3 Nagy Péter Kovács Anna B+ h=2", as_=ORGANISER)
     (row,) = await tournament_games(club, tid)
@@ -700,9 +702,12 @@ async def test_tournaments_answer_in_japanese_in_a_japanese_club(tmp_path: Path)
         players=("Nagy Péter 5k", "Kovács Anna 3k"),
     )
     try:
-        said = await chat.ok("/tournament new 春季大会 start=2026-04-18 end=2026-04-19 rounds=3")
+        said = await chat.ok(
+            "/tournament new 春季大会 start=2026-04-18 end=2026-04-19 rounds=3 handicap"
+        )
         assert said.text.startswith(
-            "大会#1「春季大会」を開きました\n\n2026/04/18〜2026/04/19, 3回戦, 19×19, 互先\n"
+            "大会#1「春季大会」を開きました\n\n2026/04/18〜2026/04/19, 3回戦, 19×19, "
+            "置き碁（0子減）\n"
             "状態: 受付中"
         )
         said = await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+ h=2")
