@@ -93,7 +93,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "2–1 against Tanaka Hiroshi: #1 won, #3 lost, #4 won",
             "Dated Nov 17, 2026: it counts on that day",
             # settled as it is entered, in the reply (rules.md §2.3, late reports): Ito +1
-            "Tensuusei points (Japan): Ito Aiko 96 · Sato Ken 70",
+            "Tensuusei points (Japan): Sato Ken 70 · Ito Aiko 96",
         ),
     ),
     "swedish": (
@@ -155,7 +155,7 @@ NATIVE = {  # the same first hours in each rulebook's own language (issue 13)
             "My Go Club: 2026/11/20を精算しました",
             "Tanaka Hiroshiに2–1：#1 勝ち、#3 負け、#4 勝ち",
             "日付は2026/11/17です",
-            "点数制（日本）: Ito Aiko 96 · Sato Ken 70",
+            "点数制（日本）: Sato Ken 70 · Ito Aiko 96",
         ),
     ),
     "swedish": (
