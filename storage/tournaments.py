@@ -20,7 +20,7 @@ from engine.formats.messages import joined, message_of
 from engine.ranks import Rank
 from engine.system import Change
 from engine.text import Msg
-from engine.types import Entry, Game, Tournament
+from engine.types import ByeKind, Entry, Game, Tournament
 from storage import log
 from storage import overlay as overlays
 from storage.codec import decode, from_timestamp
@@ -275,13 +275,14 @@ async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
 
 async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry]:
     """A tournament's entries (the latest entry of each player), in entry order, each with
-    the criteria its results file gave (MMS, SOS, …; none for an entry added by hand)."""
+    the criteria and byes its results file gave (MMS, SOS, …; none for an entry added by
+    hand)."""
     cid = club_id(club)
     row = await _resolve(db, cid, ref)
     taken_back = await overlays.undone(db, cid)
     found: dict[int, Entry] = {}
-    for seq, player, rank, registered, country, criteria in await db.fetchall(
-        "SELECT seq, player, rank, registered, country, criteria FROM tournament_entries "
+    for seq, player, rank, registered, country, criteria, byes in await db.fetchall(
+        "SELECT seq, player, rank, registered, country, criteria, byes FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (row.id,),
     ):
@@ -292,6 +293,7 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
                 registered == 1,
                 country,
                 () if criteria is None else _criteria(criteria),
+                () if byes is None else _byes(byes),
             )
     return list(found.values())
 
@@ -300,6 +302,12 @@ def _criteria(text: str) -> tuple[tuple[str, str], ...]:
     """An entry's criteria as stored (storage.games.add_entry_row): ``(title, value)`` pairs,
     an untitled column's ``criterion N`` still a translatable message."""
     pairs: tuple[tuple[str, str], ...] = decode(json.loads(text))
+    return pairs
+
+
+def _byes(text: str) -> tuple[tuple[int, ByeKind], ...]:
+    """An entry's byes as stored (storage.games.add_entry_row): ``(round, kind)`` pairs."""
+    pairs: tuple[tuple[int, ByeKind], ...] = decode(json.loads(text))
     return pairs
 
 
@@ -488,6 +496,7 @@ async def import_tournament(
                 chat=chat,
                 country=entry.country,
                 criteria=entry.criteria,
+                byes=entry.byes,
             )
             context.entered.setdefault(seq, set()).add(player.id)
         problems = [

@@ -17,6 +17,7 @@ Reading is all or nothing: :func:`parse_h9` returns the whole file or raises a
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections import Counter
@@ -841,6 +842,54 @@ def write_h9(tf: TournamentFile) -> str:
             f"{criteria}{tokens}{pin}".rstrip()
         )
     return "\n".join(lines) + "\n"
+
+
+_OWN_KEYS = frozenset({"EV", "DT", "CL", "TM"})
+"""Header keys a club's tournament holds as its own facts (name, dates, class, time), which
+an export writes from the tournament as it is now."""
+
+
+def kept_header(tf: TournamentFile) -> str:
+    """The header lines of a results file that a club's tournament does not hold as its own
+    facts: place ``PC``, code ``TC``, handicap rule ``HA`` (``HA[]`` when the file had none),
+    komi ``KM``, comments ``CM`` and any other keys, as ``; KEY[value]`` lines. Kept with the
+    imported tournament, so that :func:`with_kept_header` gives them back to its export."""
+    items = [(key, value) for key, value in _header_items(tf) if key not in _OWN_KEYS]
+    if tf.handicap_rule is None:
+        items.append(("HA", ""))
+    return "\n".join(f"; {key}[{value}]" for key, value in items)
+
+
+def with_kept_header(tf: TournamentFile, kept: str | None) -> TournamentFile:
+    """``tf`` (a club's tournament about to be written) with the header facts
+    :func:`kept_header` kept from its file: place, code, komi, comments, other keys, and the
+    file's handicap rule as long as the tournament's own (even, reduction) still agrees with
+    it. ``kept`` empty or ``None``: ``tf`` as it is."""
+    if not kept:
+        return tf
+    header = _Header()
+    for number, line in enumerate(kept.splitlines(), 1):
+        if line.strip().startswith(";"):
+            _read_header_line(line.strip()[1:], number, header)
+    rule = tf.handicap_rule
+    if "HA" in header.values:
+        file_rule = _handicap_rule(header)
+        if file_rule is None:
+            even_games = all(g.stones == 0 for g in tf.games)
+            if (tf.even and even_games) or (not tf.even and not even_games and not rule):
+                rule = None
+        elif (file_rule >= EVEN_RULE) == tf.even and (tf.even or file_rule == rule):
+            rule = file_rule
+    komi = _komi(header)
+    return dataclasses.replace(
+        tf,
+        handicap_rule=rule,
+        komi=tf.komi if komi is None else komi,
+        place=_value(header, "PC") or tf.place,
+        code=_value(header, "TC") or tf.code,
+        comment="\n".join(header.comments) or tf.comment,
+        notes={**tf.notes, **header.notes},
+    )
 
 
 def _written_titles(players: tuple[FilePlayer, ...]) -> tuple[str, ...]:

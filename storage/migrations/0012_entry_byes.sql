@@ -1,0 +1,9 @@
+-- hoshi schema version 12: a tournament entry keeps the byes its results file gave.
+--
+-- An h9 file's round tokens 0+, 0= and 0- (OpenGotha XML: <ByePlayer>) say that a player had
+-- no opponent in a round and what the round counted as (formats.md); the standings count them
+-- and /export h9 writes them back. `byes` holds them as canonical JSON: a list of
+-- [round, kind] pairs in round order, kind "win", "half" or "none" (storage.codec). NULL:
+-- none (an entry added by hand, a file without byes, every row written before this version).
+
+ALTER TABLE tournament_entries ADD COLUMN byes TEXT;
