@@ -23,7 +23,7 @@ from engine.formats.tournament_file import (
 )
 from engine.ranks import Rank
 from engine.system import Card, Value
-from engine.types import Entry
+from engine.types import Entry, Game, Outcome
 from storage.records import Export, TournamentRow
 
 FORMATS = ("csv", "games", "json", "h9")
@@ -196,6 +196,20 @@ def tournament_file(
         )
         for pid in ids
     )
+
+    def double(g: Game) -> Outcome | None:
+        """The administrative result (both win, both lose) both entries kept for an
+        unplayed game without a result."""
+        if g.played or g.result is not None or g.black not in by_player:
+            return None
+        black = dict(by_player[g.black].administrative).get(g.round or 1)
+        white = (
+            dict(by_player[g.white].administrative).get(g.round or 1)
+            if g.white in by_player
+            else None
+        )
+        return black if black is not None and black == white else None
+
     file_games = tuple(
         sorted(
             (
@@ -206,6 +220,7 @@ def tournament_file(
                     g.result,
                     g.played,
                     g.stones,
+                    double=double(g),
                 )
                 for g in games
             ),

@@ -165,6 +165,10 @@ class Entry:
     byes: tuple[tuple[int, ByeKind], ...] = ()
     """The rounds the results file gave the player no opponent, as ``(round, kind)`` in round
     order (formats.md: ``0+``, ``0=``, ``0-``); counted in the standings, never rated."""
+    administrative: tuple[tuple[int, Outcome], ...] = ()
+    """The rounds whose game the results file gave an administrative result (OpenGotha's
+    both win, both lose; formats.md), as ``(round, outcome)``: the game is stored unplayed
+    without a result, never rated; this keeps what it counted as in the standings."""
 
 
 # ---------------------------------------------------------------- events of a club's history

@@ -16,7 +16,7 @@ from engine.ranks import Rank
 from engine.system import Card, Change
 from engine.text import Msg
 from engine.timecontrol import TimeControl
-from engine.types import ByeKind, Game, GamePlayed, Result, Tournament
+from engine.types import ByeKind, Game, GamePlayed, Outcome, Result, Tournament
 from storage import log
 from storage import overlay as overlays
 from storage.codec import dumps, encode, komi_half_points, result_text, time_text
@@ -357,14 +357,15 @@ async def add_entry_row(
     country: str | None = None,
     criteria: tuple[tuple[str, str], ...] = (),
     byes: tuple[tuple[int, ByeKind], ...] = (),
+    administrative: tuple[tuple[int, Outcome], ...] = (),
 ) -> int:
-    """Append a tournament entry (the rank a player entered with; the criteria and the byes
-    its results file gave, as canonical JSON, ``NULL`` for none)."""
+    """Append a tournament entry (the rank a player entered with; the criteria, byes and
+    administrative results its results file gave, as canonical JSON, ``NULL`` for none)."""
     seq = await write.append(log.ENTRY, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO tournament_entries "
-        "(seq, club, tournament, player, rank, registered, country, criteria, byes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "(seq, club, tournament, player, rank, registered, country, criteria, byes, "
+        "administrative) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             write.club,
@@ -375,6 +376,7 @@ async def add_entry_row(
             country if country is not None else player.country,
             dumps(encode(criteria)) if criteria else None,
             dumps(encode(byes)) if byes else None,
+            dumps(encode(administrative)) if administrative else None,
         ),
     )
     return seq

@@ -20,7 +20,7 @@ from engine.formats.messages import joined, message_of
 from engine.ranks import Rank
 from engine.system import Change
 from engine.text import Msg
-from engine.types import ByeKind, Entry, Game, Tournament
+from engine.types import ByeKind, Entry, Game, Outcome, Tournament
 from storage import log
 from storage import overlay as overlays
 from storage.codec import decode, from_timestamp
@@ -275,14 +275,24 @@ async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
 
 async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry]:
     """A tournament's entries (the latest entry of each player), in entry order, each with
-    the criteria and byes its results file gave (MMS, SOS, …; none for an entry added by
+    the criteria, byes and administrative results its results file gave (MMS, SOS, …; none for an entry added by
     hand)."""
     cid = club_id(club)
     row = await _resolve(db, cid, ref)
     taken_back = await overlays.undone(db, cid)
     found: dict[int, Entry] = {}
-    for seq, player, rank, registered, country, criteria, byes in await db.fetchall(
-        "SELECT seq, player, rank, registered, country, criteria, byes FROM tournament_entries "
+    for (
+        seq,
+        player,
+        rank,
+        registered,
+        country,
+        criteria,
+        byes,
+        administrative,
+    ) in await db.fetchall(
+        "SELECT seq, player, rank, registered, country, criteria, byes, administrative "
+        "FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (row.id,),
     ):
@@ -294,6 +304,7 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
                 country,
                 () if criteria is None else _criteria(criteria),
                 () if byes is None else _byes(byes),
+                () if administrative is None else _administrative(administrative),
             )
     return list(found.values())
 
@@ -309,6 +320,12 @@ def _byes(text: str) -> tuple[tuple[int, ByeKind], ...]:
     """An entry's byes as stored (storage.games.add_entry_row): ``(round, kind)`` pairs."""
     pairs: tuple[tuple[int, ByeKind], ...] = decode(json.loads(text))
     return pairs
+
+
+def _administrative(text: str) -> tuple[tuple[int, Outcome], ...]:
+    """An entry's administrative results as stored: ``(round, outcome)`` pairs."""
+    pairs: tuple[tuple[int, str], ...] = decode(json.loads(text))
+    return tuple((number, Outcome(outcome)) for number, outcome in pairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,6 +514,7 @@ async def import_tournament(
                 country=entry.country,
                 criteria=entry.criteria,
                 byes=entry.byes,
+                administrative=entry.administrative,
             )
             context.entered.setdefault(seq, set()).add(player.id)
         problems = [

@@ -386,7 +386,8 @@ def to_engine(
         The tournament (``participants`` = the number of players, ``even`` per formats.md,
         time from the file), one entry per player, and every game including unplayed ones
         and unknown results (stored, never rated). Byes are not games: each entry keeps its
-        own (``Entry.byes``).
+        own (``Entry.byes``), and what a game with an administrative
+        result counted as (``Entry.administrative``).
 
     Raises:
         FormatError: when the file has no dates, or two positions are matched to one player.
@@ -434,6 +435,14 @@ def to_engine(
     byes: dict[int, tuple[tuple[int, ByeKind], ...]] = {}
     for bye in sorted(tf.byes, key=lambda b: b.round):
         byes[bye.player] = (*byes.get(bye.player, ()), (bye.round, bye.kind))
+    administrative: dict[int, tuple[tuple[int, Outcome], ...]] = {}
+    for g in tf.games:
+        if g.double is not None:
+            for position in (g.black, g.white):
+                administrative[position] = (
+                    *administrative.get(position, ()),
+                    (g.round, g.double),
+                )
     entries = tuple(
         Entry(
             player=player_ids[p.position],
@@ -442,6 +451,7 @@ def to_engine(
             country=p.country,
             criteria=p.criteria,
             byes=byes.get(p.position, ()),
+            administrative=administrative.get(p.position, ()),
         )
         for p in tf.players
     )

@@ -1,4 +1,5 @@
--- hoshi schema version 12: a tournament entry keeps the byes its results file gave.
+-- hoshi schema version 12: a tournament entry keeps the byes and administrative results its
+-- results file gave.
 --
 -- An h9 file's round tokens 0+, 0= and 0- (OpenGotha XML: <ByePlayer>) say that a player had
 -- no opponent in a round and what the round counted as (formats.md); the standings count them
@@ -7,3 +8,9 @@
 -- none (an entry added by hand, a file without byes, every row written before this version).
 
 ALTER TABLE tournament_entries ADD COLUMN byes TEXT;
+
+-- A game with an administrative result (OpenGotha's both win / both lose, formats.md) is stored
+-- unplayed without a result; `administrative` keeps what it counted as for this entry: a list
+-- of [round, outcome] pairs, outcome {"enum": "win"} or {"enum": "loss"}. NULL: none.
+
+ALTER TABLE tournament_entries ADD COLUMN administrative TEXT;

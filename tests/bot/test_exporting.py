@@ -148,16 +148,17 @@ async def test_ratings_json_names_each_systems_values(
 async def test_the_tournament_as_h9_reads_back_to_the_same_games(club: FakeChat) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
-    tf = parse_h9(exporting.tournament_h9(await export(club), row))
+    entries = await storage.entries(club.db, club.club, row.id)
+    tf = parse_h9(exporting.tournament_h9(await export(club), row, entries))
     assert (tf.name, tf.start, tf.end, tf.rounds, tf.board, tf.even) == (
         "Spring Cup", row.tournament.start, row.tournament.end, 2, 19, True
     )  # fmt: skip
     assert tf.komi == Fraction(13, 2)
     assert tf.time_minutes == int(TimeControl.parse("60m 3x30s").extended_minutes())
     by_position = {p.position: p for p in tf.players}
-    for p in tf.players:
-        card = await club.card(p.name)
-        assert p.rank == card.rank
+    entered = {e.player: e.rank for e in entries}
+    for p in tf.players:  # the rank each entered with, not today's card
+        assert p.rank == entered[(await club.player(p.name)).id]
     assert (
         by_position[next(p.position for p in tf.players if p.name == "Nagy Péter")].country == "HU"
     )
@@ -179,7 +180,9 @@ async def test_the_exported_h9_imports_into_another_club_as_the_same_tournament(
 ) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
-    h9 = exporting.tournament_h9(await export(club), row)
+    h9 = exporting.tournament_h9(
+        await export(club), row, await storage.entries(club.db, club.club, row.id)
+    )
     (tmp_path / "other").mkdir()
     other = await FakeChat.open(tmp_path / "other", players=PLAYERS)
     try:
@@ -211,7 +214,11 @@ async def test_h9_refuses_two_games_of_a_player_in_one_round(club: FakeChat) -> 
     szabo = await club.player("Szabó Éva")
     copy = dataclasses.replace(game, game=dataclasses.replace(game.game, id=0, white=szabo.id))
     with pytest.raises(FormatError) as caught:
-        exporting.tournament_h9(dataclasses.replace(data, games=(*data.games, copy)), row)
+        exporting.tournament_h9(
+            dataclasses.replace(data, games=(*data.games, copy)),
+            row,
+            await storage.entries(club.db, club.club, row.id),
+        )
     assert str(caught.value) == (
         "Nagy Péter has two games in round 1 of Club Night, and an EGD h9 file holds one game "
         "per player and round; export the games as CSV instead (games)"
@@ -337,3 +344,18 @@ async def test_every_real_file_comes_back_with_the_same_facts(tmp_path: Path, pa
     assert reply == (
         f"{source.name}: {len(source.players)} players, {len(source.games)} games."
     )
+
+
+async def test_h9_ranks_are_the_entries_not_todays_cards(tmp_path: Path) -> None:
+    """A player matched to the club enters at the file's declared rank; the export writes
+    that rank, not the rank on the player's card today."""
+    chat = await FakeChat.open(tmp_path, "gor", players=("Kiss Ödön 1k",))
+    try:
+        await chat.ok("/tournament import", attachment=(DATA / "kis_kupa.h9").read_bytes())
+        assert str((await chat.card("Kiss Ödön")).rank) == "1k"
+        said = await chat.ok("/export h9 Kis Kupa 2026")
+        assert said.reply.document is not None
+        tf = parse_h9(said.reply.document.data)
+        assert {p.name: str(p.rank) for p in tf.players}["Kiss Ödön"] == "5k"
+    finally:
+        await chat.close()
