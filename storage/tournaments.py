@@ -275,8 +275,8 @@ async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
 
 async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry]:
     """A tournament's entries (the latest entry of each player), in entry order, each with
-    the criteria, byes and administrative results its results file gave (MMS, SOS, …; none for an entry added by
-    hand)."""
+    the criteria (MMS, SOS, …), byes and administrative results its results file gave (none
+    for an entry added by hand)."""
     cid = club_id(club)
     row = await _resolve(db, cid, ref)
     taken_back = await overlays.undone(db, cid)

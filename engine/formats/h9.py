@@ -28,7 +28,6 @@ from engine.errors import FormatError, RankError
 from engine.formats.messages import bare_message, format_error, joined, message_of
 from engine.formats.tournament_file import (
     EVEN_RULE,
-    ByeKind,
     FileBye,
     FileGame,
     FilePlayer,
@@ -40,7 +39,7 @@ from engine.formats.tournament_file import (
 from engine.handicap import rank_handicap
 from engine.ranks import RANK_EXAMPLE, Rank, parse_rank_lenient
 from engine.text import Msg, plural
-from engine.types import Outcome, Result
+from engine.types import ByeKind, Outcome, Result
 
 UTF8 = "UTF-8"
 LATIN9 = "ISO-8859-15"  # formats.md: OpenGotha writes ISO-8859-15, the others UTF-8

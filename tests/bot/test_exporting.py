@@ -310,9 +310,7 @@ def assert_places_follow_the_standings(tf: TournamentFile) -> None:
         score[b.player] += {"win": Fraction(1), "half": Fraction(1, 2), "none": Fraction(0)}[
             b.kind
         ]
-    keys = [
-        (score[p.position], *(criterion_value(v) for _t, v in p.criteria)) for p in tf.players
-    ]
+    keys = [(score[p.position], *(criterion_value(v) for _t, v in p.criteria)) for p in tf.players]
     assert keys == sorted(keys, reverse=True)
     for index, (player, key) in enumerate(zip(tf.players, keys, strict=True)):
         tied = index > 0 and keys[index - 1] == key
@@ -341,9 +339,7 @@ async def test_every_real_file_comes_back_with_the_same_facts(tmp_path: Path, pa
     assert facts(back) == facts(source)
     assert_places_follow_the_standings(back)
     # the reply counts the file's players and games, not the club's
-    assert reply == (
-        f"{source.name}: {len(source.players)} players, {len(source.games)} games."
-    )
+    assert reply == (f"{source.name}: {len(source.players)} players, {len(source.games)} games.")
 
 
 async def test_h9_ranks_are_the_entries_not_todays_cards(tmp_path: Path) -> None:

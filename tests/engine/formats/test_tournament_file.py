@@ -65,9 +65,10 @@ def test_to_engine_on_the_formats_example(example: TournamentFile) -> None:
     assert tournament.time is not None and tournament.time.extended_minutes() == 60
     assert entries == (
         Entry(101, Rank.dan(3), True, "HU", criteria("33", "128")),
-        Entry(102, Rank.dan(2), True, "HU", criteria("31", "127")),
+        # round 3: 0= (a bye counted as half), 0- (not paired): kept on the entries
+        Entry(102, Rank.dan(2), True, "HU", criteria("31", "127"), byes=((3, "half"),)),
         Entry(103, Rank.kyu(1), False, "DE", criteria("31", "120")),  # a guest: not registered
-        Entry(104, Rank.kyu(5), True, "HU", criteria("29", "110")),
+        Entry(104, Rank.kyu(5), True, "HU", criteria("29", "110"), byes=((3, "none"),)),
     )
     time = TimeControl(base_s=3600)
     common = {"tournament": 7, "time": time, "board": 19}
