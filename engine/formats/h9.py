@@ -850,12 +850,15 @@ an export writes from the tournament as it is now."""
 
 def kept_header(tf: TournamentFile) -> str:
     """The header lines of a results file that a club's tournament does not hold as its own
-    facts: place ``PC``, code ``TC``, handicap rule ``HA`` (``HA[]`` when the file had none),
-    komi ``KM``, comments ``CM`` and any other keys, as ``; KEY[value]`` lines. Kept with the
-    imported tournament, so that :func:`with_kept_header` gives them back to its export."""
+    facts: place ``PC``, code ``TC``, handicap rule ``HA`` and komi ``KM`` (``HA[]``, ``KM[]``
+    when the file had none), comments ``CM`` and any other keys, as ``; KEY[value]`` lines.
+    Kept with the imported tournament, so that :func:`with_kept_header` gives them back to its
+    export."""
     items = [(key, value) for key, value in _header_items(tf) if key not in _OWN_KEYS]
     if tf.handicap_rule is None:
         items.append(("HA", ""))
+    if tf.komi is None:
+        items.append(("KM", ""))
     return "\n".join(f"; {key}[{value}]" for key, value in items)
 
 
@@ -879,11 +882,10 @@ def with_kept_header(tf: TournamentFile, kept: str | None) -> TournamentFile:
                 rule = None
         elif (file_rule >= EVEN_RULE) == tf.even and (tf.even or file_rule == rule):
             rule = file_rule
-    komi = _komi(header)
     return dataclasses.replace(
         tf,
         handicap_rule=rule,
-        komi=tf.komi if komi is None else komi,
+        komi=_komi(header) if "KM" in header.values else tf.komi,
         place=_value(header, "PC") or tf.place,
         code=_value(header, "TC") or tf.code,
         comment="\n".join(header.comments) or tf.comment,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -179,15 +180,25 @@ def places(
     all of them share the place of the first of them (``1, 2, 2, 4``) and keep ``order``
     among themselves.
     """
-    titles: list[str] = []
+    columns: list[tuple[str, int]] = []  # (title, its n-th column of that title)
     for key in order:
+        seen: Counter[str] = Counter()
         for title, _value in criteria.get(key, ()):
-            if title not in titles:
-                titles.append(title)
+            if (title, seen[title]) not in columns:
+                columns.append((title, seen[title]))
+            seen[title] += 1
 
     def standing(key: _K) -> tuple[Fraction, ...]:
-        values = dict(criteria.get(key, ()))
-        return (wins.get(key, Fraction(0)), *(criterion_value(values.get(t, "")) for t in titles))
+        values: dict[str, list[str]] = {}
+        for title, value in criteria.get(key, ()):
+            values.setdefault(title, []).append(value)
+        return (
+            wins.get(key, Fraction(0)),
+            *(
+                criterion_value(values[t][n]) if n < len(values.get(t, ())) else Fraction(0)
+                for t, n in columns
+            ),
+        )
 
     ranked = sorted(order, key=lambda key: tuple(-v for v in standing(key)))
     found: list[tuple[_K, int]] = []

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+import tempfile
+from collections import Counter
 from collections.abc import AsyncIterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import storage
 from bot import exporting
 from bot.i18n import translated
 from engine.errors import FormatError
-from engine.formats import parse_games_csv, parse_h9, parse_players_csv
+from engine.formats import parse_games_csv, parse_h9, parse_players_csv, write_h9
 from engine.formats.tournament_file import (
     FileGame,
     TournamentFile,
@@ -23,6 +28,7 @@ from engine.formats.tournament_file import (
 from engine.timecontrol import TimeControl
 from engine.types import Outcome, Result
 from tests.bot.core.fakechat import FakeChat
+from tests.engine.formats.test_h9 import tournaments as h9_tournaments
 
 DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
 PLAYERS = (
@@ -355,3 +361,47 @@ async def test_h9_ranks_are_the_entries_not_todays_cards(tmp_path: Path) -> None
         assert {p.name: str(p.rank) for p in tf.players}["Kiss Ödön"] == "5k"
     finally:
         await chat.close()
+
+
+FILE_NAMES = ("Nagy Péter", "Kovács Anna", "Szabó Éva", "Tóth Ádám", "Horváth Zsófia",
+              "Varga Gábor", "Kiss Ödön", "Molnár Júlia", "Németh Bence",
+              "Farkas Lili")  # fmt: skip
+
+
+@st.composite
+def club_files(draw: st.DrawFn) -> TournamentFile:
+    """Generated results files as a club imports them: distinct names and EGD PINs, colours
+    given (hoshi stores who had black)."""
+    tf = draw(h9_tournaments())
+    names = draw(st.permutations(FILE_NAMES))
+    pins = Counter(p.egd_pin for p in tf.players)
+    players = tuple(
+        dataclasses.replace(
+            p, name=names[p.position - 1], egd_pin=p.egd_pin if pins[p.egd_pin] == 1 else None
+        )
+        for p in tf.players
+    )
+    games = tuple(
+        dataclasses.replace(g, colour_known=True, handicap_inferred=False) for g in tf.games
+    )
+    even = all(g.stones == 0 for g in games) if tf.handicap_rule is None else tf.even
+    name = "Cup " + " ".join(tf.name.split())
+    # an EGF class or a time control: GoR weighs a tournament by its class (rules.md §6)
+    klass = tf.class_ or ("C" if tf.time_minutes is None else None)
+    return dataclasses.replace(
+        tf, name=name, players=players, games=games, even=even, class_=klass
+    )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(club_files())
+def test_generated_files_come_back_with_the_same_facts(tf: TournamentFile) -> None:
+    """import → /export h9 → read keeps players, ranks, games, colours, handicaps, results,
+    byes and the header, and the lines follow the standings."""
+    source = parse_h9(write_h9(tf))
+    with tempfile.TemporaryDirectory() as folder:
+        read, back, reply = asyncio.run(round_trip(Path(folder), write_h9(tf).encode("utf-8")))
+    assert read == source
+    assert facts(back) == facts(source)
+    assert_places_follow_the_standings(back)
+    assert reply.startswith(f"{source.name}: ")
