@@ -231,6 +231,26 @@ def file_wins(tf: TournamentFile) -> dict[int, Fraction]:
     return wins
 
 
+_SWAPPED = {Result.BLACK: Result.WHITE, Result.WHITE: Result.BLACK, Result.JIGO: Result.JIGO}
+
+
+def _moved_game(
+    game: FileGame, moved: Mapping[int, int], players: Sequence[FilePlayer]
+) -> FileGame:
+    """A game at its players' new positions. A game whose colours the file did not give
+    follows the readers' convention again (FileGame): with stones the weaker player is
+    black, otherwise the lower position, its result turned with the colours."""
+    black, white = moved[game.black], moved[game.white]
+    if not game.colour_known:
+        low, high = sorted((black, white))
+        low_rank, high_rank = players[low - 1].rank, players[high - 1].rank
+        low_black = low_rank < high_rank if game.stones and low_rank != high_rank else True
+        if low_black != (black == low):
+            result = None if game.result is None else _SWAPPED[game.result]
+            return dataclasses.replace(game, black=white, white=black, result=result)
+    return dataclasses.replace(game, black=black, white=white)
+
+
 def in_standings_order(tf: TournamentFile) -> TournamentFile:
     """The same tournament with its players in standings order (:func:`places`) and
     renumbered, the place printed on the first line of every tie and blank (``None``) on
@@ -247,7 +267,7 @@ def in_standings_order(tf: TournamentFile) -> TournamentFile:
         previous = place
         players.append(dataclasses.replace(player, position=new, place=shown))
     games = sorted(
-        (dataclasses.replace(g, black=moved[g.black], white=moved[g.white]) for g in tf.games),
+        (_moved_game(g, moved, players) for g in tf.games),
         key=lambda g: (g.round, min(g.black, g.white)),
     )
     byes = sorted(
