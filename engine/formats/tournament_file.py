@@ -231,6 +231,26 @@ def file_wins(tf: TournamentFile) -> dict[int, Fraction]:
     return wins
 
 
+def entry_wins(entries: Sequence[Entry], games: Sequence[Game]) -> dict[PlayerId, Fraction]:
+    """A stored tournament's wins, counted as :func:`file_wins` counts its file's: a game won
+    (played or by default) 1, a jigo ½, an administrative result the entry kept (both win)
+    1, a bye as it counted; unknown results nothing. Every entrant and every player of
+    ``games`` has a count."""
+    wins: dict[PlayerId, Fraction] = {e.player: Fraction(0) for e in entries}
+    for g in games:
+        for player in (g.black, g.white):
+            wins.setdefault(player, Fraction(0))
+        if g.result is Result.JIGO:
+            wins[g.black] += Fraction(1, 2)
+            wins[g.white] += Fraction(1, 2)
+        elif g.result is not None:
+            wins[g.black if g.result is Result.BLACK else g.white] += 1
+    for entry in entries:
+        wins[entry.player] += sum((BYE_SCORE[kind] for _round, kind in entry.byes), Fraction(0))
+        wins[entry.player] += sum(1 for _round, o in entry.administrative if o is Outcome.WIN)
+    return wins
+
+
 _SWAPPED = {Result.BLACK: Result.WHITE, Result.WHITE: Result.BLACK, Result.JIGO: Result.JIGO}
 
 
