@@ -138,7 +138,8 @@ def tournament_file(
 
     ``entries`` (storage.entries) are the tournament's own data: every entrant is a line
     (a player with only byes too), at the rank they entered with (rules.md §4.1), with the
-    criteria columns (MMS, SOS …) and byes an imported file had. The lines are in standings
+    criteria columns (MMS, SOS …), byes, administrative results (both win, both lose) and
+    games without colours an imported file had. The lines are in standings
     order with their places (:func:`~engine.formats.tournament_file.in_standings_order`);
     the header facts an imported file had beyond the tournament's own (place, code, komi,
     comments …) come back from what the import kept (``row.notes``).
@@ -210,6 +211,13 @@ def tournament_file(
         )
         return black if black is not None and black == white else None
 
+    def colourless(g: Game) -> bool:
+        """Whether both entries kept that the file gave this game without colours."""
+        return all(
+            p in by_player and (g.round or 1) in by_player[p].colourless
+            for p in (g.black, g.white)
+        )
+
     file_games = tuple(
         sorted(
             (
@@ -220,6 +228,7 @@ def tournament_file(
                     g.result,
                     g.played,
                     g.stones,
+                    colour_known=not colourless(g),
                     double=double(g),
                 )
                 for g in games

@@ -169,6 +169,10 @@ class Entry:
     """The rounds whose game the results file gave an administrative result (OpenGotha's
     both win, both lose; formats.md), as ``(round, outcome)``: the game is stored unplayed
     without a result, never rated; this keeps what it counted as in the standings."""
+    colourless: tuple[int, ...] = ()
+    """The rounds whose game the results file gave without colours (formats.md: ``23+``):
+    the game is stored with the readers' convention (with stones the weaker player black,
+    otherwise the lower line); an export writes it without colours again."""
 
 
 # ---------------------------------------------------------------- events of a club's history

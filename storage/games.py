@@ -358,14 +358,16 @@ async def add_entry_row(
     criteria: tuple[tuple[str, str], ...] = (),
     byes: tuple[tuple[int, ByeKind], ...] = (),
     administrative: tuple[tuple[int, Outcome], ...] = (),
+    colourless: tuple[int, ...] = (),
 ) -> int:
-    """Append a tournament entry (the rank a player entered with; the criteria, byes and
-    administrative results its results file gave, as canonical JSON, ``NULL`` for none)."""
+    """Append a tournament entry (the rank a player entered with; the criteria, byes,
+    administrative results and colourless games' rounds its results file gave, as canonical
+    JSON, ``NULL`` for none)."""
     seq = await write.append(log.ENTRY, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO tournament_entries "
         "(seq, club, tournament, player, rank, registered, country, criteria, byes, "
-        "administrative) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "administrative, colourless) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             write.club,
@@ -377,6 +379,7 @@ async def add_entry_row(
             dumps(encode(criteria)) if criteria else None,
             dumps(encode(byes)) if byes else None,
             dumps(encode(administrative)) if administrative else None,
+            dumps(encode(colourless)) if colourless else None,
         ),
     )
     return seq

@@ -275,7 +275,8 @@ async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
 
 async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry]:
     """A tournament's entries (the latest entry of each player), in entry order, each with
-    the criteria (MMS, SOS, …), byes and administrative results its results file gave (none
+    the criteria (MMS, SOS, …), byes, administrative results and colourless games' rounds
+    its results file gave (none
     for an entry added by hand)."""
     cid = club_id(club)
     row = await _resolve(db, cid, ref)
@@ -290,9 +291,10 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
         criteria,
         byes,
         administrative,
+        colourless,
     ) in await db.fetchall(
-        "SELECT seq, player, rank, registered, country, criteria, byes, administrative "
-        "FROM tournament_entries "
+        "SELECT seq, player, rank, registered, country, criteria, byes, administrative, "
+        "colourless FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (row.id,),
     ):
@@ -305,6 +307,7 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
                 () if criteria is None else _criteria(criteria),
                 () if byes is None else _byes(byes),
                 () if administrative is None else _administrative(administrative),
+                () if colourless is None else tuple(json.loads(colourless)),
             )
     return list(found.values())
 
@@ -515,6 +518,7 @@ async def import_tournament(
                 criteria=entry.criteria,
                 byes=entry.byes,
                 administrative=entry.administrative,
+                colourless=entry.colourless,
             )
             context.entered.setdefault(seq, set()).add(player.id)
         problems = [

@@ -438,7 +438,8 @@ def to_engine(
         time from the file), one entry per player, and every game including unplayed ones
         and unknown results (stored, never rated). Byes are not games: each entry keeps its
         own (``Entry.byes``), and what a game with an administrative
-        result counted as (``Entry.administrative``).
+        result counted as (``Entry.administrative``) and which games had no colours
+        (``Entry.colourless``).
 
     Raises:
         FormatError: when the file has no dates, or two positions are matched to one player.
@@ -487,7 +488,11 @@ def to_engine(
     for bye in sorted(tf.byes, key=lambda b: b.round):
         byes[bye.player] = (*byes.get(bye.player, ()), (bye.round, bye.kind))
     administrative: dict[int, tuple[tuple[int, Outcome], ...]] = {}
+    colourless: dict[int, tuple[int, ...]] = {}
     for g in tf.games:
+        if not g.colour_known:
+            for position in (g.black, g.white):
+                colourless[position] = (*colourless.get(position, ()), g.round)
         if g.double is not None:
             for position in (g.black, g.white):
                 administrative[position] = (
@@ -503,6 +508,7 @@ def to_engine(
             criteria=p.criteria,
             byes=byes.get(p.position, ()),
             administrative=administrative.get(p.position, ()),
+            colourless=colourless.get(p.position, ()),
         )
         for p in tf.players
     )

@@ -279,14 +279,15 @@ REAL_FILES = sorted([*DATA.glob("*.h9"), *BOT_DATA.glob("*.h9")])
 
 def facts(tf: TournamentFile) -> dict[str, object]:
     """What a results file says, independent of line order: the header, every player, every
-    game (colours where the file gave them), every bye, by name."""
+    game (colours where the file gave them, else who won), every bye, by name."""
     name = {p.position: p.name for p in tf.players}
 
     def game(g: FileGame) -> tuple[object, ...]:
-        pair: object = (name[g.black], name[g.white])
-        if not g.colour_known:
-            pair = frozenset(pair)  # type: ignore[arg-type]
-        return (g.round, repr(pair), g.result, g.played, g.stones, g.double)
+        who: object = (name[g.black], name[g.white], g.result)
+        if not g.colour_known:  # who played whom, and who won
+            winner = {Result.BLACK: name[g.black], Result.WHITE: name[g.white]}.get(g.result)  # type: ignore[arg-type]
+            who = (sorted((name[g.black], name[g.white])), winner or g.result)
+        return (g.round, repr(who), g.played, g.stones, g.colour_known, g.double)
 
     return {
         "header": (tf.name, tf.start, tf.end, tf.rounds, tf.komi, tf.time_minutes, tf.even,
@@ -370,8 +371,8 @@ FILE_NAMES = ("Nagy Péter", "Kovács Anna", "Szabó Éva", "Tóth Ádám", "Hor
 
 @st.composite
 def club_files(draw: st.DrawFn) -> TournamentFile:
-    """Generated results files as a club imports them: distinct names and EGD PINs, colours
-    given (hoshi stores who had black)."""
+    """Generated results files as a club imports them: distinct names and EGD PINs, an EGF
+    class when there is no time."""
     tf = draw(h9_tournaments())
     names = draw(st.permutations(FILE_NAMES))
     pins = Counter(p.egd_pin for p in tf.players)
@@ -381,10 +382,8 @@ def club_files(draw: st.DrawFn) -> TournamentFile:
         )
         for p in tf.players
     )
-    games = tuple(
-        dataclasses.replace(g, colour_known=True, handicap_inferred=False) for g in tf.games
-    )
-    even = all(g.stones == 0 for g in games) if tf.handicap_rule is None else tf.even
+    games = tf.games
+    even = tf.even
     name = "Cup " + " ".join(tf.name.split())
     # an EGF class or a time control: GoR weighs a tournament by its class (rules.md §6)
     klass = tf.class_ or ("C" if tf.time_minutes is None else None)
