@@ -19,7 +19,13 @@ import storage
 from bot import exporting
 from bot.i18n import translated
 from engine.errors import FormatError
-from engine.formats import parse_games_csv, parse_h9, parse_players_csv, write_h9
+from engine.formats import (
+    parse_games_csv,
+    parse_h9,
+    parse_opengotha,
+    parse_players_csv,
+    write_h9,
+)
 from engine.formats.tournament_file import (
     FileGame,
     TournamentFile,
@@ -330,8 +336,11 @@ async def round_trip(tmp_path: Path, data: bytes) -> tuple[TournamentFile, Tourn
     tmp_path.mkdir(parents=True, exist_ok=True)
     chat = await FakeChat.open(tmp_path, "gor")
     try:
-        source = parse_h9(data)
-        await chat.ok("/tournament import", attachment=data, attachment_name="cup.h9")
+        xml = data.lstrip().startswith(b"<")
+        source = parse_opengotha(data) if xml else parse_h9(data)
+        await chat.ok(
+            "/tournament import", attachment=data, attachment_name="cup.xml" if xml else "cup.h9"
+        )
         row = (await storage.tournaments(chat.db, chat.club))[-1]
         said = await chat.ok(f"/export h9 #{row.number}")
         assert said.reply.document is not None
@@ -404,3 +413,19 @@ def test_generated_files_come_back_with_the_same_facts(tf: TournamentFile) -> No
     assert facts(back) == facts(source)
     assert_places_follow_the_standings(back)
     assert reply.startswith(f"{source.name}: ")
+
+
+@pytest.mark.parametrize("name", ["kis_kupa", "both_results"])
+async def test_an_opengotha_xml_import_exports_the_h9_files_facts(
+    tmp_path: Path, name: str
+) -> None:
+    """formats.md: the same tournament as h9 and as XML imports to the same games; its h9
+    export then has the h9 file's players (the XML has no criteria columns), games and byes."""
+    source, back, _reply = await round_trip(tmp_path, (DATA / f"{name}.xml").read_bytes())
+    as_h9 = facts(parse_h9((DATA / f"{name}.h9").read_bytes()))
+    found = facts(back)
+    for key in ("players", "games", "byes"):
+        assert found[key] == facts(source)[key], key
+    assert (found["games"], found["byes"]) == (as_h9["games"], as_h9["byes"])
+    assert [p[:-1] for p in found["players"]] == [p[:-1] for p in as_h9["players"]]  # type: ignore[attr-defined]
+    assert_places_follow_the_standings(back)
