@@ -793,9 +793,12 @@ def write_h9(tf: TournamentFile) -> str:
     """Write an EGD results file that :func:`parse_h9` reads back to the same tournament.
 
     Ranks are hoshi's (``3d``, ``12k``; a professional rank is written as the 7d it was read
-    as). Criteria columns are not written. A game whose colours are unknown is written
-    without colour, with its handicap unless it was inferred from ``HA``. A round in which a
-    player has neither game nor bye is written ``0-`` (not paired).
+    as). Criteria columns are written under their titles when every player has the same
+    ones. Lines, places and positions are written as ``tf`` has them (an export puts them in
+    standings order first: :func:`~engine.formats.tournament_file.in_standings_order`). A
+    game whose colours are unknown is written without colour, with its handicap unless it was
+    inferred from ``HA``. A round in which a player has neither game nor bye is written
+    ``0-`` (not paired).
 
     Raises:
         ValueError: when the tournament is inconsistent (a player in two games of a round, a
