@@ -12,9 +12,18 @@ from bot.core import format as fmt
 from bot.i18n import _
 from engine.errors import FormatError
 from engine.formats import CsvGame, CsvPlayer, write_games_csv, write_h9, write_players_csv
-from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
+from engine.formats.h9 import with_kept_header
+from engine.formats.tournament_file import (
+    EVEN_RULE,
+    FileBye,
+    FileGame,
+    FilePlayer,
+    TournamentFile,
+    in_standings_order,
+)
+from engine.ranks import Rank
 from engine.system import Card, Value
-from engine.types import Entry
+from engine.types import Entry, Game, Outcome
 from storage.records import Export, TournamentRow
 
 FORMATS = ("csv", "games", "json", "h9")
@@ -112,19 +121,41 @@ def _json_value(v: Value) -> Any:
     return v
 
 
-def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry] = ()) -> str:
-    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14);
-    ``entries`` (storage.entries) give back the criteria columns (MMS, SOS …) an imported
-    file had.
+def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry]) -> str:
+    """One tournament as an EGD results file (:func:`tournament_file`, written by
+    :func:`~engine.formats.write_h9`).
+
+    Raises:
+        FormatError: a player has two games in one round, which an h9 file cannot hold.
+    """
+    return write_h9(tournament_file(export, row, entries))
+
+
+def tournament_file(
+    export: Export, row: TournamentRow, entries: Sequence[Entry]
+) -> TournamentFile:
+    """One tournament as the results file an export writes (formats.md, EGD results).
+
+    ``entries`` (storage.entries) are the tournament's own data: every entrant is a line
+    (a player with only byes too), at the rank they entered with (rules.md §4.1), with the
+    criteria columns (MMS, SOS …), byes, administrative results (both win, both lose) and
+    games without colours an imported file had. The lines are in standings
+    order with their places (:func:`~engine.formats.tournament_file.in_standings_order`);
+    the header facts an imported file had beyond the tournament's own (place, code, komi,
+    comments …) come back from what the import kept (``row.notes``).
 
     Raises:
         FormatError: a player has two games in one round, which an h9 file cannot hold.
     """
     t = row.tournament
     games = [g.game for g in export.games if g.game.tournament == t.id and g.status == "ok"]
-    ids = sorted({p for g in games for p in (g.black, g.white)})
-    position = {pid: i + 1 for i, pid in enumerate(ids)}
     players = {p.id: (p, card) for p, card in export.players}
+    by_player = {entry.player: entry for entry in entries}
+    ids = [entry.player for entry in entries if entry.player in players]
+    for pid in (p for g in games for p in (g.black, g.white)):  # a game without an entry
+        if pid not in ids:
+            ids.append(pid)
+    position = {pid: i + 1 for i, pid in enumerate(ids)}
     seen: set[tuple[int, int]] = set()
     for g in games:  # an h9 line has one cell per round (formats.md)
         for pid in (g.black, g.white):
@@ -144,23 +175,78 @@ def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry] =
                 error.args = (refusal,)
                 raise error
             seen.add((pid, g.round or 1))
-    criteria = {entry.player: entry.criteria for entry in entries}
+
+    def rank(pid: int) -> Rank:
+        entry = by_player.get(pid)
+        if entry is not None:
+            return entry.rank
+        player, card = players[pid]
+        return card.rank if card is not None else player.rank
+
     file_players = tuple(
         FilePlayer(
             position=position[pid],
             line=0,
             name=players[pid][0].name,
-            rank=(players[pid][1].rank if players[pid][1] else players[pid][0].rank),
-            country=players[pid][0].country,
+            rank=rank(pid),
+            country=(by_player[pid].country if pid in by_player else None)
+            or players[pid][0].country,
             club=players[pid][0].home_club,
             egd_pin=players[pid][0].egd_pin,
-            criteria=criteria.get(pid, ()),
+            criteria=by_player[pid].criteria if pid in by_player else (),
         )
         for pid in ids
     )
+
+    def double(g: Game) -> Outcome | None:
+        """The administrative result (both win, both lose) both entries kept for an
+        unplayed game without a result."""
+        if g.played or g.result is not None or g.black not in by_player:
+            return None
+        black = dict(by_player[g.black].administrative).get(g.round or 1)
+        white = (
+            dict(by_player[g.white].administrative).get(g.round or 1)
+            if g.white in by_player
+            else None
+        )
+        return black if black is not None and black == white else None
+
+    def colourless(g: Game) -> bool:
+        """Whether both entries kept that the file gave this game without colours."""
+        return all(
+            p in by_player and (g.round or 1) in by_player[p].colourless
+            for p in (g.black, g.white)
+        )
+
     file_games = tuple(
-        FileGame(g.round or 1, position[g.black], position[g.white], g.result, g.played, g.stones)
-        for g in games
+        sorted(
+            (
+                FileGame(
+                    g.round or 1,
+                    position[g.black],
+                    position[g.white],
+                    g.result,
+                    g.played,
+                    g.stones,
+                    colour_known=not colourless(g),
+                    double=double(g),
+                )
+                for g in games
+            ),
+            key=lambda g: (g.round, min(g.black, g.white)),
+        )
+    )
+    byes = tuple(
+        sorted(
+            (
+                FileBye(round_number, position[pid], kind)
+                for pid in ids
+                if pid in by_player
+                for round_number, kind in by_player[pid].byes
+                if (pid, round_number) not in seen and 1 <= round_number <= t.rounds
+            ),
+            key=lambda b: (b.round, b.player),
+        )
     )
     tf = TournamentFile(
         name=t.name,
@@ -170,9 +256,11 @@ def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry] =
         board=t.board,
         komi=next((g.komi for g in games if g.stones == 0), None),
         time_minutes=int(t.time.extended_minutes()) if t.time and not t.time.unlimited else None,
-        handicap_rule=9 if t.even else t.handicap_reduction,
+        handicap_rule=EVEN_RULE if t.even else t.handicap_reduction,
         even=t.even,
+        class_=t.klass,
         players=file_players,
         games=file_games,
+        byes=byes,
     )
-    return write_h9(tf)
+    return in_standings_order(with_kept_header(tf, row.notes))

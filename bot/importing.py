@@ -23,6 +23,7 @@ from engine.formats import (
     parse_h9,
     parse_opengotha,
 )
+from engine.formats.h9 import kept_header
 from engine.formats.tournament_file import game_komi, to_engine
 from engine.text import Msg
 from engine.types import Entry, Game, Tournament
@@ -429,7 +430,9 @@ async def _rule_notes(
 async def apply_import(
     db: Database, club: Club, plan: ImportPlan, *, actor: str, chat: str | None
 ) -> ImportResult:
-    """Write the tournament, its new players, entries and games in one transaction."""
+    """Write the tournament, its new players, entries and games in one transaction; the
+    file's header facts the tournament does not hold itself (place, code, komi, comments …)
+    are kept with it for its export."""
     return await storage.import_tournament(
         db,
         club,
@@ -439,6 +442,7 @@ async def apply_import(
         entries=plan.entries,
         actor=actor,
         chat=chat,
+        notes=kept_header(plan.file) or None,
     )
 
 

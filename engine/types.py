@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from typing import Literal
 
 from engine.ranks import Rank
 from engine.text import Msg
@@ -141,6 +142,11 @@ class Tournament:
     klass: str | None = None
 
 
+ByeKind = Literal["win", "half", "none"]
+"""A round without an opponent: a bye counted as a win (h9 ``0+``), as half (``0=``), or not
+paired (``0-``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A tournament participant with the rank they entered with.
@@ -156,6 +162,17 @@ class Entry:
     criteria: tuple[tuple[str, str], ...] = ()
     """The tournament program's criteria for the player (MMS, SOS, …) as ``(title, value)``
     text pairs, when the results file had them (formats.md); shown, never rated."""
+    byes: tuple[tuple[int, ByeKind], ...] = ()
+    """The rounds the results file gave the player no opponent, as ``(round, kind)`` in round
+    order (formats.md: ``0+``, ``0=``, ``0-``); counted in the standings, never rated."""
+    administrative: tuple[tuple[int, Outcome], ...] = ()
+    """The rounds whose game the results file gave an administrative result (OpenGotha's
+    both win, both lose; formats.md), as ``(round, outcome)``: the game is stored unplayed
+    without a result, never rated; this keeps what it counted as in the standings."""
+    colourless: tuple[int, ...] = ()
+    """The rounds whose game the results file gave without colours (formats.md: ``23+``):
+    the game is stored with the readers' convention (with stones the weaker player black,
+    otherwise the lower line); an export writes it without colours again."""
 
 
 # ---------------------------------------------------------------- events of a club's history

@@ -16,7 +16,7 @@ from engine.ranks import Rank
 from engine.system import Card, Change
 from engine.text import Msg
 from engine.timecontrol import TimeControl
-from engine.types import Game, GamePlayed, Result, Tournament
+from engine.types import ByeKind, Game, GamePlayed, Outcome, Result, Tournament
 from storage import log
 from storage import overlay as overlays
 from storage.codec import dumps, encode, komi_half_points, result_text, time_text
@@ -357,14 +357,18 @@ async def add_entry_row(
     chat: str | None,
     country: str | None = None,
     criteria: tuple[tuple[str, str], ...] = (),
+    byes: tuple[tuple[int, ByeKind], ...] = (),
+    administrative: tuple[tuple[int, Outcome], ...] = (),
+    colourless: tuple[int, ...] = (),
 ) -> int:
-    """Append a tournament entry (the rank a player entered with; the criteria its results
-    file gave, as canonical JSON, ``NULL`` for none)."""
+    """Append a tournament entry (the rank a player entered with; the criteria, byes,
+    administrative results and colourless games' rounds its results file gave, as canonical
+    JSON, ``NULL`` for none)."""
     seq = await write.append(log.ENTRY, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO tournament_entries "
-        "(seq, club, tournament, player, rank, registered, country, criteria) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "(seq, club, tournament, player, rank, registered, country, criteria, byes, "
+        "administrative, colourless) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             write.club,
@@ -374,6 +378,9 @@ async def add_entry_row(
             int(registered),
             country if country is not None else player.country,
             dumps(encode(criteria)) if criteria else None,
+            dumps(encode(byes)) if byes else None,
+            dumps(encode(administrative)) if administrative else None,
+            dumps(encode(colourless)) if colourless else None,
         ),
     )
     return seq

@@ -20,7 +20,7 @@ from engine.formats.messages import joined, message_of
 from engine.ranks import Rank
 from engine.system import Change
 from engine.text import Msg
-from engine.types import Entry, Game, Tournament
+from engine.types import ByeKind, Entry, Game, Outcome, Tournament
 from storage import log
 from storage import overlay as overlays
 from storage.codec import decode, from_timestamp
@@ -285,13 +285,26 @@ async def open_tournaments(db: Database, club: ClubRef) -> list[TournamentRow]:
 
 async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry]:
     """A tournament's entries (the latest entry of each player), in entry order, each with
-    the criteria its results file gave (MMS, SOS, …; none for an entry added by hand)."""
+    the criteria (MMS, SOS, …), byes, administrative results and colourless games' rounds
+    its results file gave (none
+    for an entry added by hand)."""
     cid = club_id(club)
     row = await _resolve(db, cid, ref)
     taken_back = await overlays.undone(db, cid)
     found: dict[int, Entry] = {}
-    for seq, player, rank, registered, country, criteria in await db.fetchall(
-        "SELECT seq, player, rank, registered, country, criteria FROM tournament_entries "
+    for (
+        seq,
+        player,
+        rank,
+        registered,
+        country,
+        criteria,
+        byes,
+        administrative,
+        colourless,
+    ) in await db.fetchall(
+        "SELECT seq, player, rank, registered, country, criteria, byes, administrative, "
+        "colourless FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (row.id,),
     ):
@@ -302,6 +315,9 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
                 registered == 1,
                 country,
                 () if criteria is None else _criteria(criteria),
+                () if byes is None else _byes(byes),
+                () if administrative is None else _administrative(administrative),
+                () if colourless is None else tuple(json.loads(colourless)),
             )
     return list(found.values())
 
@@ -311,6 +327,18 @@ def _criteria(text: str) -> tuple[tuple[str, str], ...]:
     an untitled column's ``criterion N`` still a translatable message."""
     pairs: tuple[tuple[str, str], ...] = decode(json.loads(text))
     return pairs
+
+
+def _byes(text: str) -> tuple[tuple[int, ByeKind], ...]:
+    """An entry's byes as stored (storage.games.add_entry_row): ``(round, kind)`` pairs."""
+    pairs: tuple[tuple[int, ByeKind], ...] = decode(json.loads(text))
+    return pairs
+
+
+def _administrative(text: str) -> tuple[tuple[int, Outcome], ...]:
+    """An entry's administrative results as stored: ``(round, outcome)`` pairs."""
+    pairs: tuple[tuple[int, str], ...] = decode(json.loads(text))
+    return tuple((number, Outcome(outcome)) for number, outcome in pairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,6 +514,9 @@ async def import_tournament(
                 chat=chat,
                 country=entry.country,
                 criteria=entry.criteria,
+                byes=entry.byes,
+                administrative=entry.administrative,
+                colourless=entry.colourless,
             )
             context.entered.setdefault(seq, set()).add(player.id)
         problems = [

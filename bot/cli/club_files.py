@@ -297,7 +297,7 @@ def _run_export(args: argparse.Namespace) -> int:
                         club=club.name,
                     )
                 )
-            text = exporting.tournament_h9(data, row)
+            text = exporting.tournament_h9(data, row, await storage.entries(db, club, row.id))
         else:
             text = {
                 "csv": exporting.players_csv,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Generic, TypeVar
 
 import storage
@@ -31,9 +30,10 @@ from bot.web import urls
 from bot.web.render import render
 from bot.web.svg import chart_svg
 from engine.formats import fold_name
+from engine.formats.tournament_file import entry_wins, places
 from engine.system import Value
 from engine.systems import activity_of, system_named
-from engine.types import Entry, Result
+from engine.types import Result
 from storage.errors import StorageError
 from storage.games import tournament_games
 from storage.projections import ledger_if_cheap
@@ -645,17 +645,8 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
     games = await tournament_games(db, club, row.id)
     names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
     changes = await storage.tournament_changes(db, club, row.id)
-    wins: dict[int, Fraction] = {e.player: Fraction(0) for e in entries}
-    for g in games:
-        if g.status != GAME_OK:
-            continue
-        for pid in (g.game.black, g.game.white):
-            outcome = _outcome(g, pid) if g.game.played else _unplayed_outcome(g, pid)
-            wins.setdefault(pid, Fraction(0))
-            if outcome == 0:
-                wins[pid] += 1
-            elif outcome == 2:
-                wins[pid] += Fraction(1, 2)
+    # the same standings as the tournament's h9 export (wins, then the file's criteria)
+    wins = entry_wins(entries, [g.game for g in games if g.status == GAME_OK])
     criteria_names: list[str] = []
     for entry in entries:
         for name, _text in entry.criteria:
@@ -663,20 +654,9 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
                 criteria_names.append(name)
     by_player = {e.player: e for e in entries}
     lines: list[StandingLine] = []
-    order = sorted(
-        wins,
-        key=lambda pid: (
-            -wins[pid],
-            *(-_criterion(by_player.get(pid), name) for name in criteria_names),
-            fold_name(names.get(pid, "")),
-        ),
-    )
-    place = 0
-    previous: tuple[object, ...] | None = None
-    for index, pid in enumerate(order):
-        key = (wins[pid], *(_criterion(by_player.get(pid), n) for n in criteria_names))
-        if key != previous:
-            place, previous = index + 1, key
+    alphabetical = sorted(wins, key=lambda pid: fold_name(names.get(pid, "")))
+    criteria = {e.player: e.criteria for e in entries}
+    for pid, place in places(alphabetical, wins, criteria):
         entry = by_player.get(pid)
         found = changes.players.get(pid)
         change, change_value = "", ""
@@ -731,23 +711,6 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
         system=fmt.system_title(shown.system),
         today=date_text(site.today),
     )
-
-
-def _criterion(entry: Entry | None, name: str) -> float:
-    """A tournament file's criterion (MMS, SOS) of the entry as a number (0 when absent)."""
-    values = dict(entry.criteria) if entry is not None else {}
-    try:
-        return float(values.get(name, "0").replace(",", "."))
-    except ValueError:
-        return 0.0
-
-
-def _unplayed_outcome(row: GameRow, pid: int) -> int | None:
-    """A bye or forfeit counted as a win or loss in the standings (not in any rating)."""
-    game = row.game
-    if game.result in (Result.BLACK, Result.WHITE):
-        return 0 if (game.result is Result.BLACK) == (game.black == pid) else 1
-    return None
 
 
 # --- the site's front page and the page that is not there ---------------------------------

@@ -17,6 +17,7 @@ Reading is all or nothing: :func:`parse_h9` returns the whole file or raises a
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections import Counter
@@ -27,7 +28,6 @@ from engine.errors import FormatError, RankError
 from engine.formats.messages import bare_message, format_error, joined, message_of
 from engine.formats.tournament_file import (
     EVEN_RULE,
-    ByeKind,
     FileBye,
     FileGame,
     FilePlayer,
@@ -39,7 +39,7 @@ from engine.formats.tournament_file import (
 from engine.handicap import rank_handicap
 from engine.ranks import RANK_EXAMPLE, Rank, parse_rank_lenient
 from engine.text import Msg, plural
-from engine.types import Outcome, Result
+from engine.types import ByeKind, Outcome, Result
 
 UTF8 = "UTF-8"
 LATIN9 = "ISO-8859-15"  # formats.md: OpenGotha writes ISO-8859-15, the others UTF-8
@@ -793,9 +793,12 @@ def write_h9(tf: TournamentFile) -> str:
     """Write an EGD results file that :func:`parse_h9` reads back to the same tournament.
 
     Ranks are hoshi's (``3d``, ``12k``; a professional rank is written as the 7d it was read
-    as). Criteria columns are not written. A game whose colours are unknown is written
-    without colour, with its handicap unless it was inferred from ``HA``. A round in which a
-    player has neither game nor bye is written ``0-`` (not paired).
+    as). Criteria columns are written under their titles when every player has the same
+    ones. Lines, places and positions are written as ``tf`` has them (an export puts them in
+    standings order first: :func:`~engine.formats.tournament_file.in_standings_order`). A
+    game whose colours are unknown is written without colour, with its handicap unless it was
+    inferred from ``HA``. A round in which a player has neither game nor bye is written
+    ``0-`` (not paired).
 
     Raises:
         ValueError: when the tournament is inconsistent (a player in two games of a round, a
@@ -841,6 +844,56 @@ def write_h9(tf: TournamentFile) -> str:
             f"{criteria}{tokens}{pin}".rstrip()
         )
     return "\n".join(lines) + "\n"
+
+
+_OWN_KEYS = frozenset({"EV", "DT", "CL", "TM"})
+"""Header keys a club's tournament holds as its own facts (name, dates, class, time), which
+an export writes from the tournament as it is now."""
+
+
+def kept_header(tf: TournamentFile) -> str:
+    """The header lines of a results file that a club's tournament does not hold as its own
+    facts: place ``PC``, code ``TC``, handicap rule ``HA`` and komi ``KM`` (``HA[]``, ``KM[]``
+    when the file had none), comments ``CM`` and any other keys, as ``; KEY[value]`` lines.
+    Kept with the imported tournament, so that :func:`with_kept_header` gives them back to its
+    export."""
+    items = [(key, value) for key, value in _header_items(tf) if key not in _OWN_KEYS]
+    if tf.handicap_rule is None:
+        items.append(("HA", ""))
+    if tf.komi is None:
+        items.append(("KM", ""))
+    return "\n".join(f"; {key}[{value}]" for key, value in items)
+
+
+def with_kept_header(tf: TournamentFile, kept: str | None) -> TournamentFile:
+    """``tf`` (a club's tournament about to be written) with the header facts
+    :func:`kept_header` kept from its file: place, code, komi, comments, other keys, and the
+    file's handicap rule as long as the tournament's own (even, reduction) still agrees with
+    it. ``kept`` empty or ``None``: ``tf`` as it is."""
+    if not kept:
+        return tf
+    header = _Header()
+    for number, line in enumerate(kept.splitlines(), 1):
+        if line.strip().startswith(";"):
+            _read_header_line(line.strip()[1:], number, header)
+    rule = tf.handicap_rule
+    if "HA" in header.values:
+        file_rule = _handicap_rule(header)
+        if file_rule is None:
+            even_games = all(g.stones == 0 for g in tf.games)
+            if (tf.even and even_games) or (not tf.even and not even_games and not rule):
+                rule = None
+        elif (file_rule >= EVEN_RULE) == tf.even and (tf.even or file_rule == rule):
+            rule = file_rule
+    return dataclasses.replace(
+        tf,
+        handicap_rule=rule,
+        komi=_komi(header) if "KM" in header.values else tf.komi,
+        place=_value(header, "PC") or tf.place,
+        code=_value(header, "TC") or tf.code,
+        comment="\n".join(header.comments) or tf.comment,
+        notes={**tf.notes, **header.notes},
+    )
 
 
 def _written_titles(players: tuple[FilePlayer, ...]) -> tuple[str, ...]:

@@ -24,7 +24,6 @@ from engine.formats.messages import format_error, joined, message_of
 from engine.formats.names import fold_name
 from engine.formats.tournament_file import (
     EVEN_RULE,
-    ByeKind,
     FileBye,
     FileGame,
     FilePlayer,
@@ -35,7 +34,7 @@ from engine.formats.tournament_file import (
 from engine.ranks import parse_rank_lenient
 from engine.text import Msg, plural
 from engine.timecontrol import Overtime, TimeControl
-from engine.types import Outcome, Result
+from engine.types import ByeKind, Outcome, Result
 
 # OpenGotha's Game.result names → (result, played, both-win/both-lose); formats.md: the
 # _BYDEF results are by default (unplayed); BOTHWIN and BOTHLOSE are unplayed for rating.

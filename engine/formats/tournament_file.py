@@ -12,21 +12,20 @@ value's substance (``compare=False``), so a file written and read back compares 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import TypeVar
 
 from engine.formats.messages import format_error, joined
 from engine.ranks import Rank
 from engine.text import Msg, plural
 from engine.timecontrol import TimeControl
-from engine.types import DEFAULT_KOMI, Entry, Game, Outcome, PlayerId, Result, Tournament
-
-ByeKind = Literal["win", "half", "none"]
-"""``0+`` a bye counted as a win, ``0=`` a bye counted as half, ``0-`` not paired."""
+from engine.types import DEFAULT_KOMI, ByeKind, Entry, Game, Outcome, PlayerId, Result, Tournament
 
 EVEN_RULE = 9  # formats.md: HA[h9] and above: no handicap at all, an even tournament
 
@@ -137,6 +136,165 @@ class TournamentFile:
     def player(self, position: int) -> FilePlayer:
         """The player at a 1-based position."""
         return self.players[position - 1]
+
+
+# ------------------------------------------------------------------------------- standings
+
+BYE_SCORE: Mapping[str, Fraction] = {
+    "win": Fraction(1),
+    "half": Fraction(1, 2),
+    "none": Fraction(0),
+}
+"""What a round without an opponent adds to the player's wins (formats.md: ``0+``, ``0=``,
+``0-``)."""
+
+_K = TypeVar("_K")
+
+_CRITERION_NUMBER_RE = re.compile(
+    r"^(?P<sign>-?)(?P<whole>\d*)(?:[.,](?P<fraction>\d+))?(?P<half>½?)$"
+)
+
+
+def criterion_value(text: str) -> Fraction:
+    """A criteria column's value (MMS, SOS …: ``33``, ``12.5``, ``3,5``, ``12½``, ``½``) as
+    an exact number; an empty, ``-`` or unreadable value counts as 0."""
+    match = _CRITERION_NUMBER_RE.match(text.strip().rstrip("?="))
+    if match is None or not (match["whole"] or match["fraction"] or match["half"]):
+        return Fraction(0)
+    fraction = match["fraction"] or ""
+    value = Fraction(int((match["whole"] or "0") + fraction), 10 ** len(fraction))
+    if match["half"]:
+        value += Fraction(1, 2)
+    return -value if match["sign"] else value
+
+
+def places(
+    order: Sequence[_K],
+    wins: Mapping[_K, Fraction],
+    criteria: Mapping[_K, Sequence[tuple[str, str]]],
+) -> list[tuple[_K, int]]:
+    """The standings: every key with its place, best first.
+
+    Ordered by wins, then by the results file's criteria columns in the file's order (MMS,
+    SOS, SOSOS … — each higher is better; a column a player lacks counts 0); players equal in
+    all of them share the place of the first of them (``1, 2, 2, 4``) and keep ``order``
+    among themselves.
+    """
+    columns: list[tuple[str, int]] = []  # (title, its n-th column of that title)
+    for key in order:
+        seen: Counter[str] = Counter()
+        for title, _value in criteria.get(key, ()):
+            if (title, seen[title]) not in columns:
+                columns.append((title, seen[title]))
+            seen[title] += 1
+
+    def standing(key: _K) -> tuple[Fraction, ...]:
+        values: dict[str, list[str]] = {}
+        for title, value in criteria.get(key, ()):
+            values.setdefault(title, []).append(value)
+        return (
+            wins.get(key, Fraction(0)),
+            *(
+                criterion_value(values[t][n]) if n < len(values.get(t, ())) else Fraction(0)
+                for t, n in columns
+            ),
+        )
+
+    ranked = sorted(order, key=lambda key: tuple(-v for v in standing(key)))
+    found: list[tuple[_K, int]] = []
+    previous: tuple[Fraction, ...] | None = None
+    place = 0
+    for index, key in enumerate(ranked):
+        current = standing(key)
+        if current != previous:
+            place, previous = index + 1, current
+        found.append((key, place))
+    return found
+
+
+def file_wins(tf: TournamentFile) -> dict[int, Fraction]:
+    """Every position's wins: a game won (played or by default) 1, a jigo ½, a both-win 1
+    to each; a bye as it counted (:data:`BYE_SCORE`); unknown results nothing."""
+    wins = {p.position: Fraction(0) for p in tf.players}
+    for g in tf.games:
+        if g.double is not None:
+            if g.double is Outcome.WIN:
+                wins[g.black] += 1
+                wins[g.white] += 1
+        elif g.result is Result.JIGO:
+            wins[g.black] += Fraction(1, 2)
+            wins[g.white] += Fraction(1, 2)
+        elif g.result is not None:
+            wins[g.black if g.result is Result.BLACK else g.white] += 1
+    for bye in tf.byes:
+        wins[bye.player] += BYE_SCORE[bye.kind]
+    return wins
+
+
+def entry_wins(entries: Sequence[Entry], games: Sequence[Game]) -> dict[PlayerId, Fraction]:
+    """A stored tournament's wins, counted as :func:`file_wins` counts its file's: a game won
+    (played or by default) 1, a jigo ½, an administrative result the entry kept (both win)
+    1, a bye as it counted; unknown results nothing. Every entrant and every player of
+    ``games`` has a count."""
+    wins: dict[PlayerId, Fraction] = {e.player: Fraction(0) for e in entries}
+    for g in games:
+        for player in (g.black, g.white):
+            wins.setdefault(player, Fraction(0))
+        if g.result is Result.JIGO:
+            wins[g.black] += Fraction(1, 2)
+            wins[g.white] += Fraction(1, 2)
+        elif g.result is not None:
+            wins[g.black if g.result is Result.BLACK else g.white] += 1
+    for entry in entries:
+        wins[entry.player] += sum((BYE_SCORE[kind] for _round, kind in entry.byes), Fraction(0))
+        wins[entry.player] += sum(1 for _round, o in entry.administrative if o is Outcome.WIN)
+    return wins
+
+
+_SWAPPED = {Result.BLACK: Result.WHITE, Result.WHITE: Result.BLACK, Result.JIGO: Result.JIGO}
+
+
+def _moved_game(
+    game: FileGame, moved: Mapping[int, int], players: Sequence[FilePlayer]
+) -> FileGame:
+    """A game at its players' new positions. A game whose colours the file did not give
+    follows the readers' convention again (FileGame): with stones the weaker player is
+    black, otherwise the lower position, its result turned with the colours."""
+    black, white = moved[game.black], moved[game.white]
+    if not game.colour_known:
+        low, high = sorted((black, white))
+        low_rank, high_rank = players[low - 1].rank, players[high - 1].rank
+        low_black = low_rank < high_rank if game.stones and low_rank != high_rank else True
+        if low_black != (black == low):
+            result = None if game.result is None else _SWAPPED[game.result]
+            return dataclasses.replace(game, black=white, white=black, result=result)
+    return dataclasses.replace(game, black=black, white=white)
+
+
+def in_standings_order(tf: TournamentFile) -> TournamentFile:
+    """The same tournament with its players in standings order (:func:`places`) and
+    renumbered, the place printed on the first line of every tie and blank (``None``) on
+    the lines tied with the line above (formats.md; OpenGotha's h9 export does the same);
+    games and byes follow their players' new positions."""
+    criteria = {p.position: p.criteria for p in tf.players}
+    standings = places([p.position for p in tf.players], file_wins(tf), criteria)
+    moved = {old: new for new, (old, _place) in enumerate(standings, 1)}
+    players: list[FilePlayer] = []
+    previous = 0
+    for new, (old, place) in enumerate(standings, 1):
+        player = tf.player(old)
+        shown = None if place == previous else place
+        previous = place
+        players.append(dataclasses.replace(player, position=new, place=shown))
+    games = sorted(
+        (_moved_game(g, moved, players) for g in tf.games),
+        key=lambda g: (g.round, min(g.black, g.white)),
+    )
+    byes = sorted(
+        (dataclasses.replace(b, player=moved[b.player]) for b in tf.byes),
+        key=lambda b: (b.round, b.player),
+    )
+    return dataclasses.replace(tf, players=tuple(players), games=tuple(games), byes=tuple(byes))
 
 
 # ------------------------------------------------------------------------------- numbers
@@ -278,7 +436,10 @@ def to_engine(
     Returns:
         The tournament (``participants`` = the number of players, ``even`` per formats.md,
         time from the file), one entry per player, and every game including unplayed ones
-        and unknown results (stored, never rated). Byes are not games.
+        and unknown results (stored, never rated). Byes are not games: each entry keeps its
+        own (``Entry.byes``), and what a game with an administrative
+        result counted as (``Entry.administrative``) and which games had no colours
+        (``Entry.colourless``).
 
     Raises:
         FormatError: when the file has no dates, or two positions are matched to one player.
@@ -323,6 +484,21 @@ def to_engine(
         participants=len(tf.players),
         klass=(tf.class_ or "").strip().upper() or None,  # CL[b] is class B
     )
+    byes: dict[int, tuple[tuple[int, ByeKind], ...]] = {}
+    for bye in sorted(tf.byes, key=lambda b: b.round):
+        byes[bye.player] = (*byes.get(bye.player, ()), (bye.round, bye.kind))
+    administrative: dict[int, tuple[tuple[int, Outcome], ...]] = {}
+    colourless: dict[int, tuple[int, ...]] = {}
+    for g in tf.games:
+        if not g.colour_known:
+            for position in (g.black, g.white):
+                colourless[position] = (*colourless.get(position, ()), g.round)
+        if g.double is not None:
+            for position in (g.black, g.white):
+                administrative[position] = (
+                    *administrative.get(position, ()),
+                    (g.round, g.double),
+                )
     entries = tuple(
         Entry(
             player=player_ids[p.position],
@@ -330,6 +506,9 @@ def to_engine(
             registered=player_ids[p.position] in registered,
             country=p.country,
             criteria=p.criteria,
+            byes=byes.get(p.position, ()),
+            administrative=administrative.get(p.position, ()),
+            colourless=colourless.get(p.position, ()),
         )
         for p in tf.players
     )

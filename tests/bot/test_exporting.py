@@ -2,22 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+import tempfile
+from collections import Counter
 from collections.abc import AsyncIterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import storage
 from bot import exporting
 from bot.i18n import translated
 from engine.errors import FormatError
-from engine.formats import parse_games_csv, parse_h9, parse_players_csv
+from engine.formats import (
+    parse_games_csv,
+    parse_h9,
+    parse_opengotha,
+    parse_players_csv,
+    write_h9,
+)
+from engine.formats.tournament_file import (
+    FileGame,
+    TournamentFile,
+    criterion_value,
+)
 from engine.timecontrol import TimeControl
-from engine.types import Result
+from engine.types import Outcome, Result
 from tests.bot.core.fakechat import FakeChat
+from tests.engine.formats.test_h9 import tournaments as h9_tournaments
 
 DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
 PLAYERS = (
@@ -143,16 +160,17 @@ async def test_ratings_json_names_each_systems_values(
 async def test_the_tournament_as_h9_reads_back_to_the_same_games(club: FakeChat) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
-    tf = parse_h9(exporting.tournament_h9(await export(club), row))
+    entries = await storage.entries(club.db, club.club, row.id)
+    tf = parse_h9(exporting.tournament_h9(await export(club), row, entries))
     assert (tf.name, tf.start, tf.end, tf.rounds, tf.board, tf.even) == (
         "Spring Cup", row.tournament.start, row.tournament.end, 2, 19, True
     )  # fmt: skip
     assert tf.komi == Fraction(13, 2)
     assert tf.time_minutes == int(TimeControl.parse("60m 3x30s").extended_minutes())
     by_position = {p.position: p for p in tf.players}
-    for p in tf.players:
-        card = await club.card(p.name)
-        assert p.rank == card.rank
+    entered = {e.player: e.rank for e in entries}
+    for p in tf.players:  # the rank each entered with, not today's card
+        assert p.rank == entered[(await club.player(p.name)).id]
     assert (
         by_position[next(p.position for p in tf.players if p.name == "Nagy Péter")].country == "HU"
     )
@@ -174,7 +192,9 @@ async def test_the_exported_h9_imports_into_another_club_as_the_same_tournament(
 ) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
-    h9 = exporting.tournament_h9(await export(club), row)
+    h9 = exporting.tournament_h9(
+        await export(club), row, await storage.entries(club.db, club.club, row.id)
+    )
     (tmp_path / "other").mkdir()
     other = await FakeChat.open(tmp_path / "other", players=PLAYERS)
     try:
@@ -206,7 +226,11 @@ async def test_h9_refuses_two_games_of_a_player_in_one_round(club: FakeChat) -> 
     szabo = await club.player("Szabó Éva")
     copy = dataclasses.replace(game, game=dataclasses.replace(game.game, id=0, white=szabo.id))
     with pytest.raises(FormatError) as caught:
-        exporting.tournament_h9(dataclasses.replace(data, games=(*data.games, copy)), row)
+        exporting.tournament_h9(
+            dataclasses.replace(data, games=(*data.games, copy)),
+            row,
+            await storage.entries(club.db, club.club, row.id),
+        )
     assert str(caught.value) == (
         "Nagy Péter has two games in round 1 of Club Night, and an EGD h9 file holds one game "
         "per player and round; export the games as CSV instead (games)"
@@ -251,3 +275,157 @@ async def test_ratings_json_writes_the_cards_typed_values(tmp_path: Path) -> Non
         assert isinstance(nagy["pending_elo"], int) and nagy["pending_elo"] > 1720
     finally:
         await chat.close()
+
+
+# ----------------------------------------------- import → export → import keeps every fact
+
+BOT_DATA = Path(__file__).resolve().parent / "data"
+REAL_FILES = sorted([*DATA.glob("*.h9"), *BOT_DATA.glob("*.h9")])
+
+
+def facts(tf: TournamentFile) -> dict[str, object]:
+    """What a results file says, independent of line order: the header, every player, every
+    game (colours where the file gave them, else who won), every bye, by name."""
+    name = {p.position: p.name for p in tf.players}
+
+    def game(g: FileGame) -> tuple[object, ...]:
+        who: object = (name[g.black], name[g.white], g.result)
+        if not g.colour_known:  # who played whom, and who won
+            winner = {Result.BLACK: name[g.black], Result.WHITE: name[g.white]}.get(g.result)  # type: ignore[arg-type]
+            who = (sorted((name[g.black], name[g.white])), winner or g.result)
+        return (g.round, repr(who), g.played, g.stones, g.colour_known, g.double)
+
+    return {
+        "header": (tf.name, tf.start, tf.end, tf.rounds, tf.komi, tf.time_minutes, tf.even,
+                   tf.handicap_rule, tf.class_, tf.place, tf.code, tf.comment, dict(tf.notes)),
+        "players": sorted((p.name, str(p.rank), p.country, p.club, p.egd_pin,
+                           tuple((str(t), v) for t, v in p.criteria)) for p in tf.players),
+        "games": sorted(map(game, tf.games), key=repr),
+        "byes": sorted((b.round, name[b.player], b.kind) for b in tf.byes),
+    }  # fmt: skip
+
+
+def assert_places_follow_the_standings(tf: TournamentFile) -> None:
+    """Lines in standings order (wins, then the file's criteria columns); the place printed
+    on the first line of every tie and blank on the lines tied with the line above (the EGD
+    format's convention, as OpenGotha writes it: ScoredPlayer.positionStrings)."""
+    score = {p.position: Fraction(0) for p in tf.players}
+    for g in tf.games:
+        if g.double is not None:
+            for p in (g.black, g.white):
+                score[p] += g.double is Outcome.WIN
+        elif g.result is Result.JIGO:
+            score[g.black] += Fraction(1, 2)
+            score[g.white] += Fraction(1, 2)
+        elif g.result is not None:
+            score[g.black if g.result is Result.BLACK else g.white] += 1
+    for b in tf.byes:
+        score[b.player] += {"win": Fraction(1), "half": Fraction(1, 2), "none": Fraction(0)}[
+            b.kind
+        ]
+    keys = [(score[p.position], *(criterion_value(v) for _t, v in p.criteria)) for p in tf.players]
+    assert keys == sorted(keys, reverse=True)
+    for index, (player, key) in enumerate(zip(tf.players, keys, strict=True)):
+        tied = index > 0 and keys[index - 1] == key
+        assert player.place == (None if tied else index + 1), (index, player)
+
+
+async def round_trip(tmp_path: Path, data: bytes) -> tuple[TournamentFile, TournamentFile, str]:
+    """The file imported into a new club through /tournament import, exported by /export h9
+    and read back; with the export's reply."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    chat = await FakeChat.open(tmp_path, "gor")
+    try:
+        xml = data.lstrip().startswith(b"<")
+        source = parse_opengotha(data) if xml else parse_h9(data)
+        await chat.ok(
+            "/tournament import", attachment=data, attachment_name="cup.xml" if xml else "cup.h9"
+        )
+        row = (await storage.tournaments(chat.db, chat.club))[-1]
+        said = await chat.ok(f"/export h9 #{row.number}")
+        assert said.reply.document is not None
+        return source, parse_h9(said.reply.document.data), said.text
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: p.name)
+async def test_every_real_file_comes_back_with_the_same_facts(tmp_path: Path, path: Path) -> None:
+    source, back, reply = await round_trip(tmp_path, path.read_bytes())
+    assert facts(back) == facts(source)
+    assert_places_follow_the_standings(back)
+    # the reply counts the file's players and games, not the club's
+    assert reply == (f"{source.name}: {len(source.players)} players, {len(source.games)} games.")
+
+
+async def test_h9_ranks_are_the_entries_not_todays_cards(tmp_path: Path) -> None:
+    """A player matched to the club enters at the file's declared rank; the export writes
+    that rank, not the rank on the player's card today."""
+    chat = await FakeChat.open(tmp_path, "gor", players=("Kiss Ödön 1k",))
+    try:
+        await chat.ok("/tournament import", attachment=(DATA / "kis_kupa.h9").read_bytes())
+        assert str((await chat.card("Kiss Ödön")).rank) == "1k"
+        said = await chat.ok("/export h9 Kis Kupa 2026")
+        assert said.reply.document is not None
+        tf = parse_h9(said.reply.document.data)
+        assert {p.name: str(p.rank) for p in tf.players}["Kiss Ödön"] == "5k"
+    finally:
+        await chat.close()
+
+
+FILE_NAMES = ("Nagy Péter", "Kovács Anna", "Szabó Éva", "Tóth Ádám", "Horváth Zsófia",
+              "Varga Gábor", "Kiss Ödön", "Molnár Júlia", "Németh Bence",
+              "Farkas Lili")  # fmt: skip
+
+
+@st.composite
+def club_files(draw: st.DrawFn) -> TournamentFile:
+    """Generated results files as a club imports them: distinct names and EGD PINs, an EGF
+    class when there is no time."""
+    tf = draw(h9_tournaments())
+    names = draw(st.permutations(FILE_NAMES))
+    pins = Counter(p.egd_pin for p in tf.players)
+    players = tuple(
+        dataclasses.replace(
+            p, name=names[p.position - 1], egd_pin=p.egd_pin if pins[p.egd_pin] == 1 else None
+        )
+        for p in tf.players
+    )
+    games = tf.games
+    even = tf.even
+    name = "Cup " + " ".join(tf.name.split())
+    # an EGF class or a time control: GoR weighs a tournament by its class (rules.md §6)
+    klass = tf.class_ or ("C" if tf.time_minutes is None else None)
+    return dataclasses.replace(
+        tf, name=name, players=players, games=games, even=even, class_=klass
+    )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(club_files())
+def test_generated_files_come_back_with_the_same_facts(tf: TournamentFile) -> None:
+    """import → /export h9 → read keeps players, ranks, games, colours, handicaps, results,
+    byes and the header, and the lines follow the standings."""
+    source = parse_h9(write_h9(tf))
+    with tempfile.TemporaryDirectory() as folder:
+        read, back, reply = asyncio.run(round_trip(Path(folder), write_h9(tf).encode("utf-8")))
+    assert read == source
+    assert facts(back) == facts(source)
+    assert_places_follow_the_standings(back)
+    assert reply.startswith(f"{source.name}: ")
+
+
+@pytest.mark.parametrize("name", ["kis_kupa", "both_results"])
+async def test_an_opengotha_xml_import_exports_the_h9_files_facts(
+    tmp_path: Path, name: str
+) -> None:
+    """formats.md: the same tournament as h9 and as XML imports to the same games; its h9
+    export then has the h9 file's players (the XML has no criteria columns), games and byes."""
+    source, back, _reply = await round_trip(tmp_path, (DATA / f"{name}.xml").read_bytes())
+    as_h9 = facts(parse_h9((DATA / f"{name}.h9").read_bytes()))
+    found = facts(back)
+    for key in ("players", "games", "byes"):
+        assert found[key] == facts(source)[key], key
+    assert (found["games"], found["byes"]) == (as_h9["games"], as_h9["byes"])
+    assert [p[:-1] for p in found["players"]] == [p[:-1] for p in as_h9["players"]]  # type: ignore[attr-defined]
+    assert_places_follow_the_standings(back)

@@ -13,7 +13,7 @@ from engine.errors import RuleError
 from engine.ranks import Rank
 from engine.systems import SYSTEMS
 from engine.text import Msg
-from engine.types import Entry, Game, Importance, Result, Tournament
+from engine.types import ByeKind, Entry, Game, Importance, Outcome, Result, Tournament
 from storage import (
     BatchError,
     Club,
@@ -209,6 +209,46 @@ class TestImport:
         # the fake rates only games between registered entries: Nagy beat Éva
         assert (await card(db, club, pair[0])).rating == 101
         assert (await card(db, club, eva)).rating == 99
+
+    async def test_the_files_byes_administrative_results_and_header_are_kept(
+        self, db: Database, club: Club, pair: tuple[Player, Player]
+    ) -> None:
+        """What the results file said beyond the games (formats.md): byes, both-win and
+        both-lose results, games without colours, the header lines the tournament does not
+        hold itself."""
+        byes: tuple[tuple[int, ByeKind], ...] = ((2, "win"), (3, "half"))
+        both = ((1, Outcome.WIN),)
+        header = "; PC[HU, Budapest]\n; TC[T260411A]\n; HA[]"
+        result = await import_tournament(
+            db,
+            club,
+            CUP,
+            players={1: pair[0], 2: pair[1]},
+            entries=[
+                Entry(1, Rank.kyu(4), byes=byes, administrative=both, colourless=(1,)),
+                Entry(2, Rank.kyu(9), byes=((2, "none"),), administrative=both, colourless=(1,)),
+            ],
+            games=[dataclasses.replace(self.GAMES[0], result=None, played=False)],
+            actor=ORGANISER,
+            notes=header,
+        )
+        found = {
+            e.player: (e.byes, e.administrative, e.colourless)
+            for e in await entries(db, club, CUP.name)
+        }
+        assert found == {
+            pair[0].id: (byes, both, (1,)),
+            pair[1].id: (((2, "none"),), both, (1,)),
+        }
+        row = await tournament(db, club, CUP.name)
+        assert row is not None and row.notes == header
+        # an entry added by hand replaces the file's and has none
+        await add_entry(db, club, result.tournament, pair[0], Rank.kyu(4), actor=ORGANISER)
+        first, second = await entries(db, club, CUP.name)
+        assert first == Entry(pair[0].id, Rank.kyu(4))
+        assert second == Entry(
+            pair[1].id, Rank.kyu(9), byes=((2, "none"),), administrative=both, colourless=(1,)
+        )
 
     async def test_the_files_criteria_are_kept_on_the_entries(
         self, db: Database, club: Club, pair: tuple[Player, Player]

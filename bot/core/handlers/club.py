@@ -19,6 +19,7 @@ from bot.core.replies import Button, Document, Reply, Text
 from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using, weekday_text
 from bot.web import urls
 from engine.errors import EngineError
+from engine.formats import write_h9
 from engine.settings import Setting
 from engine.system import Weight
 from engine.systems import SYSTEM_SETTINGS, SYSTEMS
@@ -822,8 +823,22 @@ async def export(ctx: Context) -> Reply:
             )
         row = await resolve_tournament(ctx, name, "/export h9 #{}")
         entries = await storage.entries(ctx.db, ctx.the_club, row.id)
-        text, filename = exporting.tournament_h9(data, row, entries), f"{slug}-{row.number}.h9"
-    elif kind == "json":
+        tf = exporting.tournament_file(data, row, entries)
+        filename = f"{slug}-{row.number}.h9"
+        return Reply(  # the file's own players and games, not the club's
+            blocks=(
+                Text(
+                    _(
+                        "{tournament}: {players}, {games}.",
+                        tournament=row.tournament.name,
+                        players=_n("{n} player", "{n} players", len(tf.players)),
+                        games=_n("{n} game", "{n} games", len(tf.games)),
+                    )
+                ),
+            ),
+            document=Document(write_h9(tf).encode("utf-8"), filename, filename),
+        )
+    if kind == "json":
         text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
     elif kind == "games":
         text, filename = exporting.games_csv(data), f"{slug}-games.csv"

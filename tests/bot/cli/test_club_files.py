@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from engine.formats import parse_h9
+from tests.bot.test_exporting import facts
 
 PLAYERS = "name,rank\nNagy Péter,6k\n"
 
@@ -256,3 +258,15 @@ def test_an_engine_refusal_offline_shows_its_marks_as_numbers() -> None:
 
     refusal = RuleError(Msg("game {game} has no round number", game=game_mark(5)))
     assert said(refusal) == "game 5 has no round number"
+
+
+def test_export_h9_of_an_imported_file_keeps_its_facts(hoshi, tmp_path: Path) -> None:
+    """hoshi export --format h9 writes the tournament from its own entries: the ranks they
+    entered with, the byes, the header the file had (the chat's /export h9 does the same)."""
+    source = Path(__file__).parents[2] / "engine" / "formats" / "data" / "kis_kupa.h9"
+    db = str(tmp_path / "club.sqlite")
+    code, _, err = hoshi("import", str(source), "--db", db, "--committee")
+    assert code == 0, err
+    code, out, err = hoshi("export", "--db", db, "--format", "h9", "--tournament", "Kis Kupa 2026")
+    assert code == 0, err
+    assert facts(parse_h9(out)) == facts(parse_h9(source.read_bytes()))

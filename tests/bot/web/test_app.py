@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web import urls
 from bot.web.app import SECURITY_HEADERS, web_app
+from engine.formats import parse_h9
+from engine.formats.tournament_file import file_wins
 from tests.bot.core.fakechat import FakeChat
 from tests.bot.web.conftest import club_with_games
 
@@ -285,5 +288,37 @@ async def test_head_to_head_shows_each_games_change_where_the_tournament_page_do
         async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
             html = await (await client.get("/" + urls.head_to_head(chat.club, "en", a, b))).text()
         assert "Black&#39;s change" in html
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize("name", ["formats_example.h9", "kis_kupa.h9", "both_results.h9"])
+async def test_a_tournament_pages_standings_are_its_h9_exports(tmp_path: Path, name: str) -> None:
+    """The page and the export count the same wins (byes, wins by default and both-win
+    results included) and give the same places: the export prints a tie's place on its first
+    line only."""
+    data = (Path(__file__).parents[2] / "engine/formats/data" / name).read_bytes()
+    chat = await FakeChat.open(tmp_path, "gor")
+    try:
+        await chat.ok("/tournament import committee", attachment=data, attachment_name=name)
+        await chat.ok("/club web on")
+        async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
+            html = await (await client.get("/" + urls.tournament(chat.club, "en", 1))).text()
+            h9 = await (
+                await client.get("/" + urls.download(chat.club, "tournaments/1.h9"))
+            ).read()
+        standings = html[html.index('id="standings"') : html.index("</table>")]
+        rows = re.findall(
+            r'<tr data-player="\d+"><td class="num">(\d+)</td><td><a [^>]*>([^<]+)</a></td>'
+            r'<td>[^<]*</td><td class="num" data-value="([^"]+)">',
+            standings,
+        )
+        exported = parse_h9(h9)
+        wins = file_wins(exported)
+        shown: list[tuple[str, str, float]] = []
+        for p in exported.players:
+            place = str(p.place) if p.place is not None else shown[-1][0]
+            shown.append((place, p.name, float(wins[p.position])))
+        assert [(place, html_name, float(value)) for place, html_name, value in rows] == shown
     finally:
         await chat.close()

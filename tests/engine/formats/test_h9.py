@@ -3,6 +3,7 @@ and broken files."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import string
 from collections import Counter
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import FormatError
-from engine.formats.h9 import parse_h9, write_h9
+from engine.formats.h9 import kept_header, parse_h9, with_kept_header, write_h9
 from engine.formats.names import fold_name
 from engine.formats.tournament_file import FileBye, FileGame, FilePlayer, TournamentFile
 from engine.ranks import Rank
@@ -780,3 +781,43 @@ def test_written_files_read_the_same_as_latin9_bytes(tf: TournamentFile) -> None
     except UnicodeEncodeError:  # ő and ű are not in ISO-8859-15
         return
     assert parse_h9(data) == tf
+
+
+# ------------------------------------------------------------------ the kept header
+
+
+def test_kept_header_holds_what_a_tournament_does_not() -> None:
+    tf = parse_h9(read("formats_example.h9"))
+    assert kept_header(tf).splitlines() == [
+        "; PC[HU, Budapest]",
+        "; HA[h2]",
+        "; KM[6.5]",
+        "; CM[4 rounds, McMahon, 60 min + 3x30 s byo-yomi]",
+    ]
+    # a file without HA and KM: kept as absent, so that the export does not invent them
+    bare = parse_h9("; EV[Cup]\n; DT[2026-04-11]\n   1 Kiss Ádám 3k HU Bp 0+\n")
+    assert kept_header(bare) == "; HA[]\n; KM[]"
+
+
+@settings(max_examples=60, deadline=None)
+@given(tournaments())
+def test_with_kept_header_gives_back_the_files_header(tf: TournamentFile) -> None:
+    """A club's tournament holds name, dates, class, time, even and the handicap reduction;
+    the kept lines give back the rest exactly as the file had it."""
+    stored = dataclasses.replace(
+        tf,
+        handicap_rule=9 if tf.even else (tf.handicap_rule or 0),
+        komi=Fraction(13, 2),
+        place=None,
+        code=None,
+        comment=None,
+        notes={},
+    )
+    assert with_kept_header(stored, kept_header(tf)) == tf
+
+
+def test_with_kept_header_follows_an_amended_tournament() -> None:
+    tf = parse_h9(read("formats_example.h9"))  # HA[h2]
+    amended = dataclasses.replace(tf, handicap_rule=9, even=True)  # amended: even
+    assert with_kept_header(amended, kept_header(tf)).handicap_rule == 9
+    assert with_kept_header(tf, None) == tf

@@ -9,24 +9,30 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import FormatError
 from engine.formats.csv_tables import parse_ratings_csv
-from engine.formats.h9 import parse_h9
+from engine.formats.h9 import parse_h9, write_h9
 from engine.formats.names import fold_name
 from engine.formats.tournament_file import (
+    FileGame,
     TournamentFile,
+    criterion_value,
+    file_wins,
     format_komi,
     game_komi,
+    in_standings_order,
     parse_komi,
+    places,
     round_dates,
     to_engine,
 )
 from engine.ranks import Rank
 from engine.timecontrol import TimeControl
 from engine.types import Entry, Game, Result, Tournament
+from tests.engine.formats.test_h9 import tournaments as h9_tournaments
 
 DATA = Path(__file__).parent / "data"
 B, W = Result.BLACK, Result.WHITE
@@ -65,9 +71,10 @@ def test_to_engine_on_the_formats_example(example: TournamentFile) -> None:
     assert tournament.time is not None and tournament.time.extended_minutes() == 60
     assert entries == (
         Entry(101, Rank.dan(3), True, "HU", criteria("33", "128")),
-        Entry(102, Rank.dan(2), True, "HU", criteria("31", "127")),
+        # round 3: 0= (a bye counted as half), 0- (not paired): kept on the entries
+        Entry(102, Rank.dan(2), True, "HU", criteria("31", "127"), byes=((3, "half"),)),
         Entry(103, Rank.kyu(1), False, "DE", criteria("31", "120")),  # a guest: not registered
-        Entry(104, Rank.kyu(5), True, "HU", criteria("29", "110")),
+        Entry(104, Rank.kyu(5), True, "HU", criteria("29", "110"), byes=((3, "none"),)),
     )
     time = TimeControl(base_s=3600)
     common = {"tournament": 7, "time": time, "board": 19}
@@ -221,3 +228,84 @@ def test_to_engine_carries_the_h9_class_for_the_egf_gor() -> None:
     assert to_engine(lower, IDS, set(), 7, 500)[0].klass == "B"
     blank = dataclasses.replace(example, class_=" ")
     assert to_engine(blank, IDS, set(), 7, 500)[0].klass is None
+
+
+# ------------------------------------------------------------------ standings
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("33", Fraction(33)), ("12.5", Fraction(25, 2)), ("3,5", Fraction(7, 2)),
+     ("12½", Fraction(25, 2)), ("½", HALF), ("-", Fraction(0)), ("", Fraction(0)),
+     ("31?", Fraction(31)), ("-2", Fraction(-2)), ("abc", Fraction(0))],
+)  # fmt: skip
+def test_criterion_value(text: str, value: Fraction) -> None:
+    assert criterion_value(text) == value
+
+
+def test_places_by_wins_then_the_criteria_ties_share_the_first_place() -> None:
+    wins = {"a": Fraction(2), "b": Fraction(3), "c": Fraction(2), "d": Fraction(2), "e": HALF}
+    crit = {
+        "a": (("MMS", "30"), ("SOS", "100")),
+        "b": (("MMS", "29"), ("SOS", "90")),
+        "c": (("MMS", "30"), ("SOS", "100")),
+        "d": (("MMS", "30"), ("SOS", "101")),
+    }  # e has none: they count 0
+    assert places(["a", "b", "c", "d", "e"], wins, crit) == [
+        ("b", 1), ("d", 2), ("a", 3), ("c", 3), ("e", 5)
+    ]  # fmt: skip
+
+
+def test_in_standings_order_on_the_formats_example(example: TournamentFile) -> None:
+    """Wins first: Nagy 3 (and a loss by default), Kovács 2½ (a half bye), Schmidt 2 (a win by
+    default counts), Szabó 0."""
+    ranked = in_standings_order(example)
+    assert [(p.name, p.place) for p in ranked.players] == [
+        ("Nagy Péter", 1), ("Kovács Anna", 2), ("Schmidt Jonas", 3), ("Szabó Éva", 4)
+    ]  # fmt: skip
+    assert file_wins(ranked) == {1: 3, 2: Fraction(5, 2), 3: 2, 4: 0}
+
+
+def standing_facts(tf: TournamentFile) -> tuple[object, ...]:
+    """Players, games and byes by name; a game without colours as its pair and winner."""
+    name = {p.position: p.name for p in tf.players}
+
+    def game(g: FileGame) -> tuple[object, ...]:
+        if g.colour_known:
+            who: object = (name[g.black], name[g.white], g.result)
+        else:
+            winner = {B: name[g.black], W: name[g.white]}.get(g.result)  # type: ignore[arg-type]
+            who = (sorted((name[g.black], name[g.white])), winner or g.result)
+        return (g.round, who, g.played, g.stones, g.double)
+
+    return (
+        sorted((p.name, p.rank, p.criteria) for p in tf.players),
+        sorted(map(game, tf.games), key=repr),
+        sorted((b.round, name[b.player], b.kind) for b in tf.byes),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_in_standings_order_keeps_every_fact_and_places_follow_the_wins(
+    data: st.DataObject,
+) -> None:
+    tf = data.draw(h9_tournaments())
+    tf = dataclasses.replace(
+        tf,
+        players=tuple(
+            dataclasses.replace(p, name=f"{p.name} Q{chr(96 + p.position)}") for p in tf.players
+        ),
+    )
+    ranked = in_standings_order(tf)
+    assert standing_facts(ranked) == standing_facts(tf)
+    assert [p.position for p in ranked.players] == list(range(1, len(tf.players) + 1))
+    assert parse_h9(write_h9(ranked)) == ranked  # still a file the reader reads back the same
+    wins = file_wins(ranked)
+    keys = [
+        (wins[p.position], *(criterion_value(v) for _t, v in p.criteria)) for p in ranked.players
+    ]
+    assert keys == sorted(keys, reverse=True)
+    for index, (player, key) in enumerate(zip(ranked.players, keys, strict=True)):
+        tied = index > 0 and keys[index - 1] == key
+        assert player.place == (None if tied else index + 1)
