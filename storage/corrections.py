@@ -35,7 +35,7 @@ from storage.log import LOG_COLUMNS, entry_from, events
 from storage.overlay import Overlay
 from storage.players import load_players
 from storage.projections import ClubWrite, club_write
-from storage.records import GAME_OK, GAME_PENDING, GameRow, Undone
+from storage.records import GAME_OK, GAME_PENDING, GameRow, Undone, gone_game
 from storage.tournaments import tournament_row
 
 CORRECTABLE = frozenset(
@@ -64,9 +64,7 @@ async def _live_game(write: ClubWrite, game: int) -> GameRow:
     if row is None:
         raise NotFound(Msg("there is no such game in this club"))  # never its internal id
     if row.status not in (GAME_OK, GAME_PENDING):
-        raise Refused(
-            Msg("game #{number} is already {status}", number=row.number, status=row.status)
-        )
+        raise Refused(gone_game(row.number, row.status))
     return row
 
 

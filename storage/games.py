@@ -38,6 +38,7 @@ from storage.records import (
     GameRow,
     Player,
     Recorded,
+    gone_game,
 )
 
 GAME_NUMBER = "(SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE club = ?)"
@@ -529,13 +530,9 @@ async def confirm_game(
         if row is None:
             raise NotFound(Msg("there is no such game in this club"))  # never its internal id
         if row.status != GAME_PENDING:
-            raise Refused(
-                Msg(
-                    "game #{number} is not waiting for confirmation (it is {status})",
-                    number=row.number,
-                    status=row.status,
-                )
-            )
+            if row.status == GAME_OK:
+                raise Refused(Msg("game #{number} is already confirmed", number=row.number))
+            raise Refused(gone_game(row.number, row.status))
         seq = await write.event(log.CONFIRM, actor=actor, chat=chat, target=game)
         await write.apply(seq, GamePlayed(row.game))
         # a report of a day that has ended is settled as it is confirmed (§2.3, late reports)

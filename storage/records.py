@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from engine.ranks import Rank
 from engine.system import Card, Change, Value
+from engine.text import Msg
 from engine.types import Game, Tournament
 
 
@@ -77,6 +78,14 @@ GAME_OK = "ok"
 GAME_VOIDED = "voided"
 GAME_UNDONE = "undone"
 GAME_PENDING = "pending"
+
+
+def gone_game(number: int, status: str) -> Msg:
+    """The refusal of a change to game #``number``, which is voided or undone (``status``):
+    in words, never the stored status."""
+    if status == GAME_VOIDED:
+        return Msg("game #{number} is already void", number=number)
+    return Msg("game #{number} was taken back with /undo", number=number)
 
 
 @dataclass(frozen=True, slots=True)

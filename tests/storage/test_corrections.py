@@ -68,7 +68,7 @@ async def test_void_keeps_the_game_and_takes_its_rating_back(
     assert (await card(db, club, pair[0])).rating == 100
     lines = await history(db, club, pair[0])
     assert [(line.seq, line.status) for line in lines][:1] == [(row.id, "voided")]
-    with pytest.raises(Refused, match=f"game #{row.number} is already voided"):
+    with pytest.raises(Refused, match=f"game #{row.number} is already void"):
         await void_game(db, club, row.id, actor=ORGANISER)
     with pytest.raises(NotFound, match="no such game"):
         await void_game(db, club, 999, actor=ORGANISER)
@@ -144,7 +144,7 @@ async def test_a_voided_game_cannot_be_corrected(
 ) -> None:
     row = await record(db, club, *pair)
     await void_game(db, club, row.id, actor=ORGANISER)
-    with pytest.raises(Refused, match="already voided"):
+    with pytest.raises(Refused, match="already void"):
         await correct_game(db, club, row.id, actor=ORGANISER, result=Result.WHITE)
 
 

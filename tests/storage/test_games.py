@@ -230,7 +230,7 @@ async def test_pending_reports_count_once_confirmed(
     assert confirmed.status == "ok"
     assert await pending_games(db, club) == []
     assert (await card(db, club, black)).rating == 101
-    with pytest.raises(Refused, match=f"game #{row.number} is not waiting for confirmation"):
+    with pytest.raises(Refused, match=f"game #{row.number} is already confirmed"):
         await confirm_game(db, club, row.id, actor="telegram:6")
     with pytest.raises(NotFound, match="no such game"):
         await confirm_game(db, club, 999, actor="telegram:6")

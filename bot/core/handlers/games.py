@@ -17,7 +17,7 @@ from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _, _n, date_text, date_time_text, translated
 from engine.types import Game, Result
 from storage import log
-from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone
+from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone, gone_game
 
 BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
 
@@ -604,8 +604,6 @@ async def game_by_number(ctx: Context, words: list[Token]) -> GameRow:
 async def live_game(ctx: Context, words: list[Token]) -> GameRow:
     """:func:`game_by_number`, refusing a game already voided or undone."""
     row = await game_by_number(ctx, words)
-    if row.status == GAME_VOIDED:
-        raise BadArgument(_("game #{number} is already voided", number=row.number))
-    if row.status == GAME_UNDONE:
-        raise BadArgument(_("game #{number} is already undone", number=row.number))
+    if row.status in (GAME_VOIDED, GAME_UNDONE):
+        raise BadArgument(translated(gone_game(row.number, row.status)))
     return row

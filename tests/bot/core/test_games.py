@@ -443,9 +443,9 @@ async def test_a_game_is_voided_once(club: FakeChat) -> None:
     gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
     await club.ok(f"/void {gid}")
     said = await club.refused(f"/void {gid}")
-    assert said.text.startswith(f"Game #{gid} is already voided")
+    assert said.text.startswith(f"Game #{gid} is already void")
     said = await club.refused(f"/correct {gid} result=W+")
-    assert said.text.startswith(f"Game #{gid} is already voided")
+    assert said.text.startswith(f"Game #{gid} is already void")
 
 
 # -- /correct ----------------------------------------------------------------------------------
@@ -582,7 +582,7 @@ async def test_an_undone_game_cannot_be_corrected(club: FakeChat) -> None:
     gid = game_id((await club.ok("/result Nagy Péter Kovács Anna B+")).text)
     await club.ok("/undo")
     said = await club.refused(f"/correct {gid} swap")
-    assert said.text.startswith(f"Game #{gid} is already undone")
+    assert said.text.startswith(f"Game #{gid} was taken back with /undo")
 
 
 # -- margins (B+R, W+3.5) ----------------------------------------------------------------------
@@ -742,9 +742,9 @@ async def test_games_show_and_take_the_clubs_own_numbers(club: FakeChat) -> None
     assert voided is not None and voided.status == "voided" and voided.id > 4
     assert corrected is not None and corrected.game.result is Result.BLACK
     said = await club.refused("/void 1")
-    assert said.text.startswith("Game #1 is already voided")
+    assert said.text.startswith("Game #1 is already void")
     said = await club.refused("/correct 3 swap")
-    assert said.text.startswith("Game #3 is already undone")
+    assert said.text.startswith("Game #3 was taken back with /undo")
     said = await club.refused("/void 5")
     assert said.text.startswith("There is no game #5 in this club")
 
