@@ -759,10 +759,8 @@ async def test_a_japanese_tensuusei_club_reads_its_ratings_in_japanese(tmp_path:
         promotion = await said_in(chat, "ja", "/promotion 鈴木花子")
         assert promotion.startswith("鈴木花子: 1d")
         refused = await said_in(chat, "ja", "/promotion", as_=PLAYER)
-        # the command-specific wording of issue 22 awaits its translation (catalogues are
-        # updated centrally): the command and /link are named in any language
-        # (restore no_english(refused) and "/link あなたの名前" once the catalogue has it)
-        assert "/link" in refused and "/promotion" in refused
+        assert "/link あなたの名前" in refused and "/promotion" in refused
+        no_english(refused)
         summary = await said_in(chat, "ja", "/summary")
         # the seven days up to today
         assert summary.startswith("碁会所：週間まとめ 2026年4月14日～20日")
@@ -802,9 +800,8 @@ async def test_a_swedish_club_reads_its_ratings_in_swedish(tmp_path: Path) -> No
         promotion = await said_in(chat, "sv", "/promotion Ek Sara")
         assert promotion.startswith("Ek Sara: 2k")
         refused = await said_in(chat, "sv", "/promotion", as_=PLAYER)
-        # the command-specific wording of issue 22 awaits its translation (catalogues are
-        # updated centrally): the command and /link are named in any language
-        assert "/link" in refused and "/promotion" in refused
+        assert "/link DITT NAMN" in refused and "/promotion" in refused
+        no_english(refused)
         summary = await said_in(chat, "sv", "/summary")
         assert summary.startswith("Klubben: veckan 14–20 apr. 2026")
         assert "Räknade turneringar: Vårcupen" in summary
