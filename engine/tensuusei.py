@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from engine import settings
+from engine import ratings, settings
 from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
@@ -374,7 +374,7 @@ class Tensuusei:
             raise RuleError(
                 Msg("player {player} is already registered under Tensuusei", player=event.player)
             )
-        points = event.rating
+        points = None if event.rating is None else ratings.require_whole(event.rating, POINTS_NAME)
         if points is None:
             points = initial_points(event.rank, self.params)
         self._players[event.player] = _Player(points)
@@ -400,7 +400,7 @@ class Tensuusei:
                 Msg("player {player} is not registered under Tensuusei", player=event.player)
             )
         if event.rating is not None:
-            points = event.rating
+            points = ratings.require_whole(event.rating, POINTS_NAME)
         elif event.rank is not None:
             # ours: a rank alone sets the points to that rank's initial points (§2.2)
             points = initial_points(event.rank, self.params)
@@ -811,6 +811,7 @@ class Tensuusei:
 
 
 POINTS = Msg("points")
+POINTS_NAME = Msg("Tensuusei points")
 """The Tensuusei rating's name on a card (Japanese: 点数)."""
 PENDING = Msg("pending")
 JIGO_NOTE = Msg("jigo: a win for White (Tensuusei)")

@@ -13,6 +13,7 @@ from enum import Enum
 from fractions import Fraction
 
 from engine.ranks import Rank
+from engine.ratings import Rating
 from engine.text import Msg
 from engine.timecontrol import TimeControl
 
@@ -172,10 +173,14 @@ class Registered:
     player: PlayerId
     rank: Rank
     date: dt.date
-    rating: int | None = None
+    rating: Rating | None = None
     country: str | None = None
     committee: bool = False
     rating_system: str | None = None
+    pro: int = 0
+    """The N of a declared professional rank Np (1–9), 0 for an amateur. ``rank`` is then 7d
+    on the amateur ladder (formats.md); a rulebook with its own professional scale reads
+    ``pro`` (the EGF GoR: 1p = 2700, 30 more a rank, rules.md §6)."""
 
     def for_system(self, key: str) -> Registered:
         """The registration as the system ``key`` reads it.
@@ -189,7 +194,9 @@ class Registered:
         """
         if self.rating_system is None or self.rating_system == key:
             return self
-        return Registered(self.player, self.rank, self.date, None, self.country, True, key)
+        return Registered(
+            self.player, self.rank, self.date, None, self.country, True, key, self.pro
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +248,7 @@ class Override:
     player: PlayerId
     date: dt.date
     reason: str
-    rating: int | None = None
+    rating: Rating | None = None
     rank: Rank | None = None
 
 
@@ -254,7 +261,7 @@ class EgfRating:
     """
 
     player: PlayerId
-    rating: int
+    rating: Rating
     year: int
     month: int
     from_tournament: bool = True

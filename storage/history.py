@@ -23,6 +23,7 @@ from typing import Any
 
 from engine import calendar
 from engine.calendar import Key
+from engine.ratings import from_data
 from engine.types import (
     DayEnded,
     EgfRating,
@@ -50,6 +51,7 @@ from storage.codec import (
     optional_date,
     optional_rank,
     rank_from_text,
+    rating_from_columns,
     time_from_text,
     time_text,
 )
@@ -203,13 +205,13 @@ def engine_event(seq: int, kind: str, payload: dict[str, Any]) -> Event:
             player=payload["player"],
             date=date_from_text(payload["date"]),
             reason=payload["reason"],
-            rating=payload.get("rating"),
+            rating=None if payload.get("rating") is None else from_data(payload["rating"]),
             rank=optional_rank(payload.get("rank")),
         )
     if kind == log.EGF:
         return EgfRating(
             player=payload["player"],
-            rating=payload["rating"],
+            rating=from_data(payload["rating"]),
             year=payload["year"],
             month=payload["month"],
             from_tournament=payload["from_tournament"],
@@ -251,17 +253,23 @@ def settings_changed(payload: dict[str, Any]) -> SettingsChanged:
     return SettingsChanged(date_from_text(payload["date"]), values)
 
 
+REGISTERED_SELECT = "seq, rank, date, rating, country, committee, rating_system, rating_milli, pro"
+"""The ``players`` columns a registration is read from (:func:`registered_from_row`)."""
+
+
 def registered_from_row(row: Row) -> Registered:
-    """``Registered`` from ``(seq, rank, date, rating, country, committee, rating_system)``."""
-    seq, rank, date, rating, country, committee, rating_system = row
+    """``Registered`` from ``(seq, rank, date, rating, country, committee, rating_system,
+    rating_milli, pro)`` (:data:`REGISTERED_SELECT`)."""
+    seq, rank, date, rating, country, committee, rating_system, rating_milli, pro = row
     return Registered(
         seq,
         rank_from_text(rank),
         date_from_text(date),
-        rating,
+        rating_from_columns(rating, rating_milli),
         country,
         committee == 1,
         rating_system,
+        pro,
     )
 
 
@@ -308,8 +316,7 @@ async def _others(
     before is rated before the tail: a change to it would have been a rewrite)."""
     others: list[tuple[Key, Any, Any]] = []
     for row in await reader.fetchall(
-        "SELECT seq, rank, date, rating, country, committee, rating_system FROM players "
-        "WHERE club = ? AND guest = 0 AND seq > ?",
+        f"SELECT {REGISTERED_SELECT} FROM players WHERE club = ? AND guest = 0 AND seq > ?",
         (club, since),
     ):
         if row[0] not in overlay.undone:

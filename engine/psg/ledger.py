@@ -46,6 +46,7 @@ from engine.psg.tables import (
 )
 from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
+from engine.ratings import whole_points
 from engine.system import (
     Activity,
     Band,
@@ -693,7 +694,7 @@ class Psg:
             return []
         note = Msg(
             "EGF {rating} ({month}): {notes}",
-            rating=event.rating,
+            rating=whole_points(event.rating),
             month=month_name(month),
             notes=clauses(notes),
         )
