@@ -23,6 +23,7 @@ from engine.formats import (
     parse_opengotha,
 )
 from engine.formats.tournament_file import game_komi, to_engine
+from engine.ratings import decimal_text
 from engine.text import Msg
 from engine.types import Entry, Game, Tournament
 from storage.db import Database
@@ -163,7 +164,7 @@ async def plan_import(
                 "starting ratings line {line}: {player}'s {rating} is outside the {scale}",
                 line=row.line,
                 player=row.name,
-                rating=row.rating,
+                rating=decimal_text(row.rating),
                 scale=scale,
             )
             for row in ratings
@@ -209,6 +210,7 @@ async def plan_import(
             egd_pin=fp.egd_pin,
             committee=committee,
             guest=guest,
+            pro=0 if start and start.rank else fp.pro,
         )
         players[fp.position] = player
         new.append(player)

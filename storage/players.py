@@ -9,6 +9,7 @@ from typing import Any
 from engine.errors import EngineError
 from engine.formats.messages import message_of
 from engine.ranks import Rank
+from engine.ratings import Rating
 from engine.text import Msg
 from engine.types import Registered
 from storage import log, overlay
@@ -252,26 +253,27 @@ async def register_player(
     date: dt.date,
     actor: str,
     chat: str | None = None,
-    rating: int | None = None,
+    rating: Rating | None = None,
     country: str | None = None,
     home_club: str | None = None,
     egd_pin: str | None = None,
     committee: bool = False,
     guest: bool = False,
     allow_duplicate: bool = False,
+    pro: int = 0,
 ) -> Player:
     """Add a player to the club (``/register``).
 
     ``rating`` records an existing player's standing; ``committee`` marks a stronger initial
     rank allowed by the committee (rules.md §1.5); ``guest`` stores a tournament guest who is
-    never a ranked player.
+    never a ranked player; ``pro`` is N of a declared professional rank Np (``rank`` 7d).
 
     Raises:
         Refused: an empty name, or a name (or alias) already registered.
         EngineError: the club's system refuses it (e.g. MGSZ: a new player above 5k without
             a rating or committee decision, rules.md §1.5); nothing is written.
     """
-    new = NewPlayer(name, rank, rating, country, home_club, egd_pin, committee, guest)
+    new = NewPlayer(name, rank, rating, country, home_club, egd_pin, committee, guest, pro)
     async with club_write(db, club_id(club)) as write:
         index = NameIndex((await load_players(write.tx, write.club)).values())
         return await register(

@@ -186,6 +186,7 @@ async def _import_csv(db, club, settings, data: bytes, *, committee: bool, remed
                 row.club,
                 row.egd_pin,
                 committee=committee,
+                pro=row.pro,
             ),
         )
         for row in parse_players_csv(data)

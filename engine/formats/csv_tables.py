@@ -94,6 +94,8 @@ class CsvPlayer:
     country: str | None = None
     club: str | None = None
     egd_pin: str | None = None
+    pro: int = 0
+    """N of a professional rank Np (``rank`` is then 7d), 0 for an amateur."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,7 +365,9 @@ def parse_players_csv(data: bytes | str) -> list[CsvPlayer]:
     players: list[CsvPlayer] = []
     for line, row in rows:
         _check_width(row, len(header), line)
-        rank = _field(_rank, _cell(row, columns, "rank"), line, "rank", RANK_EXAMPLE)
+        rank, pro = _field(
+            parse_rank_lenient, _cell(row, columns, "rank"), line, "rank", RANK_EXAMPLE
+        )
         rating_text = _cell(row, columns, "rating")
         rating = (
             _field(parse_rating, rating_text, line, "rating", RATING_EXAMPLE)
@@ -393,6 +397,7 @@ def parse_players_csv(data: bytes | str) -> list[CsvPlayer]:
                 country=country,
                 club=_cell(row, columns, "club") or None,
                 egd_pin=pin,
+                pro=pro,
             )
         )
     return players
@@ -528,7 +533,7 @@ def write_players_csv(players: Iterable[CsvPlayer]) -> str:
         (
             (
                 p.name,
-                str(p.rank),
+                f"{p.pro}p" if p.pro else str(p.rank),
                 "" if p.rating is None else decimal_text(p.rating),
                 p.country or "",
                 p.club or "",

@@ -51,7 +51,7 @@ class FilePlayer:
     line: int = field(compare=False)
     name: str
     rank: Rank
-    pro: bool = False
+    pro: int = 0
     country: str | None = None
     club: str | None = None
     egd_pin: str | None = None

@@ -44,7 +44,7 @@ def test_more_than_three_decimals_are_refused_with_the_reason(text: str) -> None
 
 @pytest.mark.parametrize("text", ["abc", "2100x", "", "1e3"])
 def test_not_a_number_is_refused_with_an_example(text: str) -> None:
-    with pytest.raises(ValueError, match="2705.840"):
+    with pytest.raises(ValueError, match=r"2705\.840"):
         parse_rating(text)
 
 
@@ -59,7 +59,7 @@ def test_shown_and_written() -> None:
 
 def test_a_whole_number_rulebook_refuses_decimals() -> None:
     assert require_whole(Fraction(2100), "an MGSZ Elo") == 2100
-    with pytest.raises(RuleError, match="whole number, not 1985.500"):
+    with pytest.raises(RuleError, match=r"whole number, not 1985\.500"):
         require_whole(Fraction("1985.5"), "an MGSZ Elo")
 
 

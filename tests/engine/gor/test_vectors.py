@@ -117,7 +117,9 @@ PROFESSIONAL_VECTORS = [(1, 2700, "7d"), (2, 2730, "7d"), (5, 2820, "8d"), (9, 2
 
 
 @pytest.mark.parametrize(("pro", "rating", "shown"), PROFESSIONAL_VECTORS, ids=str)
-def test_professional_rank_starts_at_the_egd_nominal_gor(pro: int, rating: int, shown: str) -> None:
+def test_professional_rank_starts_at_the_egd_nominal_gor(
+    pro: int, rating: int, shown: str
+) -> None:
     assert initial_rating(Rank.dan(7), pro) == rating
     gor = Gor()
     gor.apply(Registered(ME, Rank.dan(7), DAY, pro=pro))
