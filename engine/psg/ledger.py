@@ -895,11 +895,22 @@ class Psg:
         return None if score is None else GameScore(*score)
 
     def active(self, player: PlayerId, on: dt.date | None = None) -> bool:
-        """§3(5): a ranked game within the last 13 months (from registration at first).
+        """§3(5) (rules.md §4.1): a ranked game within the last 13 months (the club's
+        ``psg.inactive_months``); a participant with no ranked game yet is not active, as
+        :meth:`engine.system.Activity.active` judges the ranking list.
 
         ``on`` defaults to the latest date the ledger has seen. A manager's declaration of
         activity is not modelled.
         """
+        if not self._players[player].games:
+            return False
+        return self._bound_to_rank(player, on)
+
+    def _bound_to_rank(self, player: PlayerId, on: dt.date | None = None) -> bool:
+        """Whether §5(1) binds the participant to their current rank when entering a
+        tournament: active, or registered within the last 13 months with no ranked game yet
+        (Decision, ours: a new participant enters with the rank they were registered at, not
+        under the inactive participant's "at no more than their last rank")."""
         state = self._players[player]
         today = on if on is not None else self._today
         if today is None:
@@ -994,7 +1005,10 @@ class Psg:
 
     def entry_standings(self) -> dict[PlayerId, EntryStanding]:
         """Each participant's rank and activity for the entry rules (rules.md §4.1)."""
-        return {pid: EntryStanding(s.rank, self.active(pid)) for pid, s in self._players.items()}
+        return {
+            pid: EntryStanding(state.rank, self._bound_to_rank(pid))
+            for pid, state in self._players.items()
+        }
 
     def entry_rank_violations(
         self, entries: Iterable[Entry], approvals: Mapping[PlayerId, Rank] | None = None

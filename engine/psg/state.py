@@ -170,7 +170,9 @@ class PlayerState:
         self.results = new_results(rank)
         self.games = 0  # ranked games ever
         self.last_played: dt.date | None = None
-        self.last_ranked = date  # Decision (ours): a new participant is active from registration
+        # the §18(4) reset counts from registration until the first ranked game; activity
+        # (§3(5)) needs a ranked game (Psg.active)
+        self.last_ranked = date
         self.late_reports = 0
         self.held = False  # §21: a teacher holds back automatic promotion
         self.tainted = False  # the current norm was reached by losing an arranged game (§19(1))

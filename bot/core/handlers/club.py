@@ -781,7 +781,9 @@ async def export(ctx: Context) -> Reply:
         entries = await storage.entries(ctx.db, ctx.the_club, row.id)
         text, filename = exporting.tournament_h9(data, row, entries), f"{slug}-{row.number}.h9"
     elif kind == "json":
-        text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
+        activity = exporting.club_activity(ctx.settings, ctx.the_club.system)
+        active = exporting.active_players(data, activity, ctx.today())
+        text, filename = exporting.ratings_json(data, active), f"{slug}-ratings.json"
     elif kind == "games":
         text, filename = exporting.games_csv(data), f"{slug}-games.csv"
     else:
