@@ -19,7 +19,7 @@ from bot.i18n import N_, _, _n, translated
 from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
 from engine.formats.tournament_file import to_engine
 from engine.ranks import Rank
-from engine.ratings import decimal_text
+from engine.ratings import Rating, decimal_text
 from engine.system import Card, RatingSystem
 from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
@@ -191,7 +191,7 @@ def rate(
                 system=system_names.title(system_key),
             )
         )
-    usable: dict[int, int | None] = {}
+    usable: dict[int, Rating | None] = {}
     for player in tf.players:
         given = starting[player.position]
         if given is None or scale is None:

@@ -530,7 +530,7 @@ class Gor:
         ``gor`` is decimal text ("2109.306"), as exports write an exact value: three decimals
         always, where a fraction would be cut to two."""
         standing = self._standing(player)
-        values = (Measure("gor", GOR, _decimals(standing.milli), GOR),)
+        values: tuple[Measure, ...] = (Measure("gor", GOR, _decimals(standing.milli), GOR),)
         if standing.pro:
             # rules.md §6 Decision: the rank shown is the rating's amateur one; a professional
             # keeps the declared Np as their title
