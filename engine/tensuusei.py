@@ -866,7 +866,9 @@ def _day_note(
     ``2–1 against {player:7}: {game:11} won, {game:12} lost, {game:13} jigo (won with White);
     {game:14}: 4th game of the pair that day, not rated (3 a pair a day count)``. The engine
     knows no names: ``{player:ID}`` and ``{game:ID}`` are filled in by whoever shows the note
-    (the player's name, the game's club number)."""
+    (the player's name, the game's club number). A pair's day of one rated game names it
+    as the note's ``game`` (:func:`engine.system.game_of`): the change is that game's, shown
+    beside it on the tournament's page."""
     words: list[str] = []
     for gid, winner, jigo in pair_day.counted[:_NOTE_GAMES]:
         mark = f"{{game:{gid}}}"
@@ -880,6 +882,9 @@ def _day_note(
     if more > 0:
         words.append(Msg("{n} more", n=more))
     score = f"{wins}–{losses}"
+    # the one rated game of the pair's day: the change is that game's (a Msg keeps the
+    # argument and its text does not use it)
+    own: dict[str, Any] = {"game": pair_day.counted[0][0]} if len(pair_day.counted) == 1 else {}
     opponent_mark = f"{{player:{opponent}}}"
     skipped = pair_day.skipped
     if not skipped or limit is None:
@@ -888,6 +893,7 @@ def _day_note(
             score=score,
             opponent=opponent_mark,
             games=listed(words),
+            **own,
         )
     marks = [f"{{game:{gid}}}" for gid in skipped[:_NOTE_GAMES]]
     numbers = listed(marks)
@@ -904,6 +910,7 @@ def _day_note(
             skipped=numbers,
             ordinal=first,
             limit=limit,
+            **own,
         )
     return Msg(
         "{score} against {opponent}: {games}; {skipped}: {ordinal} and later games of the "
@@ -914,6 +921,7 @@ def _day_note(
         skipped=numbers,
         ordinal=first,
         limit=limit,
+        **own,
     )
 
 

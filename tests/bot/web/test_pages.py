@@ -133,3 +133,37 @@ async def test_every_sortable_column_of_the_list_is_named(tmp_path: Path) -> Non
             assert headings and all(h.strip() for h in headings), headings
     finally:
         await chat.close()
+
+
+async def test_a_tournament_rated_game_by_game_at_the_days_end_shows_each_games_change(
+    tmp_path: Path,
+) -> None:
+    """Tensuusei settles a pair's games at the club day's end (rules.md §2.3): the tournament's
+    page shows each game's change beside it, as PSG's does (the days' ends name their one
+    game), and each player's change over the tournament is the sum of them."""
+    import storage
+
+    chat = await club_with_games(tmp_path, "tensuusei")
+    try:
+        for day in (dt.date(2026, 3, 10), dt.date(2026, 3, 11)):
+            await storage.end_day(chat.db, chat.club, day)
+        row = await storage.tournament_by_number(chat.db, chat.club, 1)
+        assert row is not None
+        changes = await storage.tournament_changes(chat.db, chat.club, row.id)
+        assert len(changes.games) == 4  # two rounds of two games
+        for game in changes.games.values():
+            assert sorted(after - before for before, after in game.values()) == [-1, 1]
+        totals = {pid: after - before for pid, (before, after) in changes.players.items()}
+        assert sorted(totals.values()) == [-2, 0, 0, 2]
+        shown = await pages.shown_club(chat.db, chat.club.id)
+        assert shown is not None
+        with using("en"):
+            page = await pages.tournament_page(
+                pages.Site(chat.db, dt.date(2026, 5, 2)), shown, "en", 1
+            )
+        assert page is not None
+        assert "Black&#39;s change" in page.html
+        games = page.html[page.html.index('id="games"') :]
+        assert len(re.findall(r'<td class="num">[+−]1</td>', games)) == 8
+    finally:
+        await chat.close()
