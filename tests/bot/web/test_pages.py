@@ -90,6 +90,7 @@ async def test_the_web_list_top_and_the_export_agree_under_the_clubs_settings(
     makes active (2 months here, a game needed) — the export's "active" column says the same."""
     import json
 
+    from bot.core.notices import weekly_reply
     from bot.core.replies import Table
 
     chat, today = await _agreeing_club(tmp_path)
@@ -103,6 +104,15 @@ async def test_the_web_list_top_and_the_export_agree_under_the_clubs_settings(
         top = await chat.ok("/top 50")
         (table,) = [b for b in top.reply.blocks if isinstance(b, Table)]
         assert _web_rows(everyone.html) == [tuple(row) for row in table.rows]
+        # the weekly summary's list is /top's too (without the games column)
+        start = dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC) - dt.timedelta(days=6)
+        summary = await weekly_reply(
+            chat.db, chat.club, start, start + dt.timedelta(days=7), picture=False
+        )
+        (weekly,) = [b for b in summary.blocks if isinstance(b, Table)]
+        assert [tuple(r) for r in weekly.rows] == [
+            tuple(r[:-1]) for r in table.rows[: len(weekly.rows)]
+        ]
         export = await chat.ok("/export json")
         assert export.reply.document is not None
         exported = json.loads(export.reply.document.data.decode("utf-8"))
