@@ -22,8 +22,8 @@ from engine.formats import (
     parse_h9,
     parse_opengotha,
 )
-from engine.formats.tournament_file import game_komi, to_engine
-from engine.ratings import decimal_text
+from engine.formats.tournament_file import FilePlayer, game_komi, to_engine
+from engine.ratings import Rating, decimal_text, parse_rating
 from engine.text import Msg
 from engine.types import Entry, Game, Tournament
 from storage.db import Database
@@ -157,7 +157,9 @@ async def plan_import(
     matched: list[tuple[str, Player]] = []
     new: list[NewPlayer] = []
     problems: list[str] = []
-    scale = (await storage.ledger(db, club.id)).rating_scale()  # the system's own bounds
+    ledger = await storage.ledger(db, club.id)
+    scale = ledger.rating_scale()  # the system's own bounds
+    titles = ledger.file_rating_titles  # the file's column of the system's own rating
     if scale is not None:
         problems.extend(
             _(
@@ -204,7 +206,7 @@ async def plan_import(
         player = NewPlayer(
             name_new,
             start.rank if start and start.rank else fp.rank,
-            rating=start.rating if start else None,
+            rating=start.rating if start else _file_rating(fp, titles, problems),
             country=fp.country,
             home_club=fp.club,
             egd_pin=fp.egd_pin,
@@ -227,6 +229,31 @@ async def plan_import(
     return ImportPlan(
         tf, tournament, players, entries, games, tuple(matched), tuple(new), tuple(notes)
     )
+
+
+def _file_rating(fp: FilePlayer, titles: Sequence[str], problems: list[str]) -> Rating | None:
+    """The file's own column of the club system's rating for a new player (an h9's GoR,
+    kept exactly to 3 decimals, rules.md §6); ``None`` without one. A value that cannot be
+    read is a problem of the import, named with its line."""
+    wanted = {title.casefold() for title in titles}
+    for title, text in fp.criteria:
+        if title.casefold() not in wanted or text.strip() in ("", "-"):
+            continue
+        try:
+            return parse_rating(text)
+        except ValueError as exc:
+            problems.append(
+                _(
+                    "line {line}: {name}'s {title} {value}: {reason}",
+                    line=fp.line,
+                    name=fp.name,
+                    title=title,
+                    value=text,
+                    reason=translated(exc.args[0]),
+                )
+            )
+            return None
+    return None
 
 
 async def _name_index(db: Database, club: Club) -> dict[str, list[Player]]:

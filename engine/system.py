@@ -237,6 +237,11 @@ class RatingSystem(Protocol):
     regulations §3(5), the club's ``psg.inactive_months``); hoshi's 12 months, said as such,
     under rulebooks that set no activity rule."""
 
+    file_rating_titles: tuple[str, ...]
+    """The titles of a results file's column (an h9's ``GoR``) that carries this rulebook's own
+    rating: a new player of the file starts at it, kept exactly to 3 decimals (the EGF GoR,
+    rules.md §6); empty for a rulebook no file carries the rating of."""
+
     scheduled: frozenset[Phase]
     """The scheduled moments whose events change this system's ratings (``DAY_END`` for
     Tensuusei, ``PERIOD_END`` for MGSZ club periods, ``MONTH_END`` for PSG verification);

@@ -305,6 +305,7 @@ class Tensuusei:
     activity = default_activity()
     """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled = frozenset({Phase.DAY_END})
+    file_rating_titles: tuple[str, ...] = ()  # no file carries Tensuusei points
     """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
 
     _HANDLERS: ClassVar[dict[type, Any]]

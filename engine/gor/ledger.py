@@ -211,6 +211,9 @@ class Gor:
     activity = default_activity()
     """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled: frozenset[Phase] = frozenset()  # GoR has no scheduled moments
+    file_rating_titles: tuple[str, ...] = ("GoR",)
+    """rules.md §6: an h9's GoR column (as the EGD writes it, to 3 decimals) starts a new
+    player of the file."""
 
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]
 

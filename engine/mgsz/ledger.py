@@ -184,6 +184,7 @@ class Mgsz:
     activity = default_activity()
     """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled = frozenset({Phase.PERIOD_END})
+    file_rating_titles: tuple[str, ...] = ()  # an MGSZ Elo comes from --ratings, not a file
     """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 
     _HANDLERS: ClassVar[dict[type, Callable[[Mgsz, Any], list[Change]]]]

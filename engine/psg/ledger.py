@@ -119,6 +119,7 @@ class Psg:
     """§3(5): a ranked game in the last 13 months; a ledger's own follows the club's
     ``psg.inactive_months``."""
     scheduled = frozenset({Phase.MONTH_END})
+    file_rating_titles: tuple[str, ...] = ()  # PSG has ranks and points, no rating to start at
     """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
 
     _HANDLERS: ClassVar[dict[type, Any]]

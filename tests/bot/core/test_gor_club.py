@@ -313,3 +313,34 @@ async def test_an_imported_professional_starts_at_the_egd_nominal_gor(club: Fake
     assert h9 != COLOGNE_H9
     await club.ok("/tournament import", attachment=h9.encode(), attachment_name="koeln.h9")
     assert (await club.card("Weber Lukas")).rating == 2730
+
+
+GOR_COLUMN_H9 = """; CL[B]
+; EV[Köln Cup]
+; DT[2026-04-11,2026-04-12]
+; HA[h9]
+; TM[90]
+;
+; Pl Name                  Rk Co Club GoR       MMS
+   1 Schmidt Jonas         2k DE Ber  1905.840   20  2+/w0  3+/b0
+   2 Kovács Anna           1d HU Bp   2100.123   20  1-/b0  0-
+   3 Weber Lukas           3k DE Ber  {weber}   19  0-     1-/w0
+"""
+
+
+async def test_an_h9s_gor_column_starts_new_players_to_the_thousandth(club: FakeChat) -> None:
+    """rules.md §6: an h9's rating column (GoR, as the EGD writes it) starts a new player of
+    the file exactly; a player already in the club keeps their own GoR."""
+    h9 = GOR_COLUMN_H9.format(weber="1799.5")
+    await club.ok("/tournament import", attachment=h9.encode(), attachment_name="koeln.h9")
+    gor = await _export_gor(club)
+    assert (gor["Schmidt Jonas"], gor["Weber Lukas"]) == ("1905.840", "1799.500")
+    assert gor["Kovács Anna"] == "2100.000"  # registered before: not moved by the file
+
+
+async def test_an_h9s_gor_with_four_decimals_refuses_the_import(club: FakeChat) -> None:
+    h9 = GOR_COLUMN_H9.format(weber="1799.5001")
+    said = await club.refused(
+        "/tournament import", attachment=h9.encode(), attachment_name="koeln.h9"
+    )
+    assert "Weber Lukas's GoR 1799.5001: 1799.5001 has 4 decimals" in said.text
