@@ -157,6 +157,9 @@ class Entry:
     criteria: tuple[tuple[str, str], ...] = ()
     """The tournament program's criteria for the player (MMS, SOS, …) as ``(title, value)``
     text pairs, when the results file had them (formats.md); shown, never rated."""
+    pro: int = 0
+    """N of a professional rank Np entered with (``rank`` is then 7d), 0 for an amateur: a
+    guest professional plays at 1p = 2700, 30 more a rank under the EGF GoR (rules.md §6)."""
 
 
 # ---------------------------------------------------------------- events of a club's history

@@ -356,14 +356,16 @@ async def add_entry_row(
     chat: str | None,
     country: str | None = None,
     criteria: tuple[tuple[str, str], ...] = (),
+    pro: int = 0,
 ) -> int:
-    """Append a tournament entry (the rank a player entered with; the criteria its results
-    file gave, as canonical JSON, ``NULL`` for none)."""
+    """Append a tournament entry (the rank a player entered with, ``pro`` its N when a
+    professional rank Np; the criteria its results file gave, as canonical JSON, ``NULL`` for
+    none)."""
     seq = await write.append(log.ENTRY, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO tournament_entries "
-        "(seq, club, tournament, player, rank, registered, country, criteria) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "(seq, club, tournament, player, rank, registered, country, criteria, pro) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             write.club,
@@ -373,6 +375,7 @@ async def add_entry_row(
             int(registered),
             country if country is not None else player.country,
             dumps(encode(criteria)) if criteria else None,
+            pro,
         ),
     )
     return seq

@@ -281,13 +281,15 @@ async def tournament_rated(reader: Reader, tournament: int, overlay: Overlay) ->
     if row is None:
         raise LookupError(f"no tournament {tournament}")
     entries: dict[int, Entry] = {}
-    for seq, player, rank, registered, country in await reader.fetchall(
-        "SELECT seq, player, rank, registered, country FROM tournament_entries "
+    for seq, player, rank, registered, country, pro in await reader.fetchall(
+        "SELECT seq, player, rank, registered, country, pro FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (tournament,),
     ):
         if seq not in overlay.undone:
-            entries[player] = Entry(player, rank_from_text(rank), registered == 1, country)
+            entries[player] = Entry(
+                player, rank_from_text(rank), registered == 1, country, pro=pro
+            )
     games = tuple(
         effective_game(game, overlay)
         for game in await reader.fetchall(
@@ -486,13 +488,13 @@ class _Tournaments:
             undone = self.overlay.undone
             for each in part:
                 self.entries.setdefault(each, {})
-            for seq, of, player, rank, registered, country in await self.tx.fetchall(
-                "SELECT seq, tournament, player, rank, registered, country "
+            for seq, of, player, rank, registered, country, pro in await self.tx.fetchall(
+                "SELECT seq, tournament, player, rank, registered, country, pro "
                 f"FROM tournament_entries WHERE tournament IN ({marks}) ORDER BY seq",
                 part,
             ):
                 if seq not in undone:
-                    entry = Entry(player, rank_from_text(rank), registered == 1, country)
+                    entry = Entry(player, rank_from_text(rank), registered == 1, country, pro=pro)
                     self.entries[of][player] = entry
             if tournament in self.entries:
                 return

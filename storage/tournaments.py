@@ -280,8 +280,8 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
     row = await _resolve(db, cid, ref)
     taken_back = await overlays.undone(db, cid)
     found: dict[int, Entry] = {}
-    for seq, player, rank, registered, country, criteria in await db.fetchall(
-        "SELECT seq, player, rank, registered, country, criteria FROM tournament_entries "
+    for seq, player, rank, registered, country, criteria, pro in await db.fetchall(
+        "SELECT seq, player, rank, registered, country, criteria, pro FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (row.id,),
     ):
@@ -292,6 +292,7 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
                 registered == 1,
                 country,
                 () if criteria is None else _criteria(criteria),
+                pro,
             )
     return list(found.values())
 
@@ -488,6 +489,7 @@ async def import_tournament(
                 chat=chat,
                 country=entry.country,
                 criteria=entry.criteria,
+                pro=entry.pro,
             )
             context.entered.setdefault(seq, set()).add(player.id)
         problems = [

@@ -330,6 +330,7 @@ def to_engine(
             registered=player_ids[p.position] in registered,
             country=p.country,
             criteria=p.criteria,
+            pro=p.pro,
         )
         for p in tf.players
     )

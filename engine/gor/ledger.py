@@ -345,7 +345,7 @@ class Gor:
                 entry = entries.get(player)
                 if entry is not None and not entry.registered:
                     # a guest plays at their declared rank's GoR and is not stored
-                    start[player] = float(initial_rating(entry.rank))
+                    start[player] = float(initial_rating(entry.rank, entry.pro))
                     guests.add(player)
                 else:
                     start[player] = self._start(player) / 1000

@@ -344,3 +344,32 @@ async def test_an_h9s_gor_with_four_decimals_refuses_the_import(club: FakeChat) 
         "/tournament import", attachment=h9.encode(), attachment_name="koeln.h9"
     )
     assert "Weber Lukas's GoR 1799.5001: 1799.5001 has 4 decimals" in said.text
+
+
+async def test_an_imported_guest_professional_plays_at_the_egd_nominal_gor(
+    tmp_path: Path,
+) -> None:
+    """A foreign guest entered as 2p plays at 2730 (rules.md §6): Nagy Péter's gain from
+    beating him is worked from 2730, not 7d's 2700."""
+    chat = await FakeChat.open(
+        tmp_path, "gor", settings={"country": "HU"}, players=("Nagy Péter 7d 2700",)
+    )
+    try:
+        h9 = """; CL[A]
+; EV[Pro Cup]
+; DT[2026-04-11,2026-04-11]
+; HA[h9]
+; TM[90]
+;
+; Pl Name                  Rk Co Club
+   1 Nagy Péter            7d HU Bp    2+/w0
+   2 Cho Hun               2p KR Seo   1-/b0
+"""
+        await chat.ok("/tournament import", attachment=h9.encode(), attachment_name="p.h9")
+        await chat.ok("/tournament finalise Pro Cup")
+        card = await chat.card("Nagy Péter")
+        kept = float({m.key: m.value for m in card.values}["gor"])  # type: ignore[arg-type]
+        assert kept == pytest.approx(2700 + gain(2700, 2730, 1), abs=0.0006)
+        assert abs(gain(2700, 2730, 1) - gain(2700, 2700, 1)) > 0.5  # 2730 tells, not 2700
+    finally:
+        await chat.close()

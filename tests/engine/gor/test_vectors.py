@@ -179,3 +179,17 @@ def test_more_than_three_decimals_are_refused_and_nothing_changes() -> None:
     with pytest.raises(RuleError, match="3 decimals"):
         gor.apply(Registered(ME, Rank.kyu(10), DAY, rating=Fraction("2705.8405")))
     assert list(gor.players()) == []
+
+
+def test_a_guest_professional_plays_at_the_egd_nominal_gor() -> None:
+    """A guest entered as 2p (7d on the ladder) plays at 2730, not at 7d's 2700."""
+    gor = Gor()
+    gor.apply(Registered(ME, Rank.dan(7), DAY, rating=2700))
+    guest = 50
+    game = replace(_game(1, 0, "win", opponent=guest), round=1, tournament=7)
+    tournament = Tournament(7, "pro", DAY, DAY, 1, klass="A")
+    entries = (Entry(ME, Rank.dan(7)), Entry(guest, Rank.dan(7), registered=False, pro=2))
+    gor.apply(TournamentRated(tournament, entries, (game,)))
+    expected = 2700 + game_change(2700, 2730, 1.0)
+    assert float(gor.gor(ME)) == pytest.approx(expected, abs=0.0006)
+    assert abs(expected - (2700 + game_change(2700, 2700, 1.0))) > 0.1  # the 30 points tell
