@@ -75,13 +75,16 @@ class BackupConfig:
 class WebConfig:
     """The read-only club pages (issue 14): ``hoshi web`` serves them on ``host:port``;
     ``hoshi run`` too when ``enabled``. ``base_url`` is where members reach them (the link in
-    ``/top`` and ``/rating``); ``site_dir``, when set, is a static copy ``hoshi run`` rewrites
-    after each write (``hoshi site --out DIR`` by hand)."""
+    ``/club web on``, ``/top`` and ``/rating``); ``None`` until the config sets it: whatever
+    serves the pages (``hoshi web`` on any port, a proxy, a static copy) only the organiser
+    knows, so the replies then say how to set it instead of guessing an address.
+    ``site_dir``, when set, is a static copy ``hoshi run`` rewrites after each write
+    (``hoshi site --out DIR`` by hand)."""
 
     enabled: bool = False
     host: str = "127.0.0.1"
     port: int = 8080
-    base_url: str = "http://127.0.0.1:8080"
+    base_url: str | None = None
     site_dir: Path | None = None
 
 
@@ -322,8 +325,8 @@ def _web(section: dict[str, Any], source: Path) -> WebConfig:
                     value=repr(value),
                 )
             )
-    base_url = str(section.get("base_url", f"http://{section.get('host', defaults.host)}:{port}"))
-    if not base_url.startswith(("http://", "https://")):
+    base_url = section.get("base_url")
+    if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise ConfigError(
             _(
                 "{file}: {key} must be a web address starting with http:// or https://, "
@@ -339,7 +342,7 @@ def _web(section: dict[str, Any], source: Path) -> WebConfig:
         enabled=enabled,
         host=str(section.get("host", defaults.host)),
         port=port,
-        base_url=base_url.rstrip("/"),
+        base_url=base_url.rstrip("/") if base_url else None,
         site_dir=Path(site_dir).expanduser() if site_dir else None,
     )
 

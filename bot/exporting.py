@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -22,9 +23,11 @@ from engine.formats.tournament_file import (
     in_standings_order,
 )
 from engine.ranks import Rank
-from engine.system import Card, Value
+from engine.system import Activity, Card, Value
+from engine.systems import activity_of
 from engine.types import Entry, Game, Outcome
 from storage.records import Export, TournamentRow
+from storage.settings import ClubSettings
 
 FORMATS = ("csv", "games", "json", "h9")
 
@@ -74,8 +77,28 @@ def games_csv(export: Export) -> str:
     return write_games_csv(rows)
 
 
-def ratings_json(export: Export) -> str:
-    """formats.md, Ratings export: one object per player with the system's rating values."""
+def club_activity(settings: ClubSettings, system: str) -> Activity:
+    """Who counts as active in a club: its system asked with the club's own settings
+    (``psg.inactive_months``) — the one rule the web's list and the exports use."""
+    return activity_of(system, settings.system_values(system))
+
+
+def active_players(export: Export, activity: Activity, today: dt.date) -> frozenset[int]:
+    """The players of ``export`` active on ``today`` by ``activity``
+    (:meth:`engine.system.Activity.active`, as the web's ranking list judges its rows)."""
+    return frozenset(
+        player.id
+        for player, card in export.players
+        if card is not None and activity.active(card.last_played, player.date, today)
+    )
+
+
+def ratings_json(export: Export, active: Collection[int] | None = None) -> str:
+    """formats.md, Ratings export: one object per player with the system's rating values.
+
+    ``active``: the players active on the day of the export (:func:`active_players`); each
+    object then says ``"active": "yes"`` or ``"no"``, as the web's list shows it that day (a
+    card's own, written when its last fact was folded, may be older)."""
     games: dict[int, int] = {}
     for row in export.games:
         if row.status == "ok" and row.game.rated:
@@ -87,6 +110,8 @@ def ratings_json(export: Export) -> str:
             continue
         item: dict[str, Any] = {"name": player.name, "rank": str(card.rank)}
         item.update(_rating_values(card))
+        if active is not None:
+            item["active"] = "yes" if player.id in active else "no"
         item["games"] = card.games
         item["last_played"] = fmt.day(card.last_played) if card.last_played else None
         if player.country:

@@ -24,7 +24,8 @@ from engine.formats import (
     parse_opengotha,
 )
 from engine.formats.h9 import kept_header
-from engine.formats.tournament_file import game_komi, to_engine
+from engine.formats.tournament_file import FilePlayer, game_komi, to_engine
+from engine.ratings import Rating, decimal_text, parse_rating
 from engine.text import Msg
 from engine.types import Entry, Game, Tournament
 from storage.db import Database
@@ -172,14 +173,16 @@ async def plan_import(
     matched: list[tuple[str, Player]] = []
     new: list[NewPlayer] = []
     problems: list[str] = []
-    scale = (await storage.ledger(db, club.id)).rating_scale()  # the system's own bounds
+    ledger = await storage.ledger(db, club.id)
+    scale = ledger.rating_scale()  # the system's own bounds
+    titles = ledger.file_rating_titles  # the file's column of the system's own rating
     if scale is not None:
         problems.extend(
             _(
                 "starting ratings line {line}: {player}'s {rating} is outside the {scale}",
                 line=row.line,
                 player=row.name,
-                rating=row.rating,
+                rating=decimal_text(row.rating),
                 scale=scale,
             )
             for row in ratings
@@ -219,12 +222,13 @@ async def plan_import(
         player = NewPlayer(
             name_new,
             start.rank if start and start.rank else fp.rank,
-            rating=start.rating if start else None,
+            rating=start.rating if start else _file_rating(fp, titles, problems),
             country=fp.country,
             home_club=fp.club,
             egd_pin=fp.egd_pin,
             committee=committee,
             guest=guest,
+            pro=0 if start and start.rank else fp.pro,
         )
         players[fp.position] = player
         new.append(player)
@@ -331,6 +335,31 @@ async def refuse_recorded(
         command=command,
     )
     raise Refused("\n".join([head, *lines, tail]))
+
+
+def _file_rating(fp: FilePlayer, titles: Sequence[str], problems: list[str]) -> Rating | None:
+    """The file's own column of the club system's rating for a new player (an h9's GoR,
+    kept exactly to 3 decimals, rules.md §6); ``None`` without one. A value that cannot be
+    read is a problem of the import, named with its line."""
+    wanted = {title.casefold() for title in titles}
+    for title, text in fp.criteria:
+        if title.casefold() not in wanted or text.strip() in ("", "-"):
+            continue
+        try:
+            return parse_rating(text)
+        except ValueError as exc:
+            problems.append(
+                _(
+                    "line {line}: {name}'s {title} {value}: {reason}",
+                    line=fp.line,
+                    name=fp.name,
+                    title=title,
+                    value=text,
+                    reason=translated(exc.args[0]),
+                )
+            )
+            return None
+    return None
 
 
 async def _name_index(db: Database, club: Club) -> dict[str, list[Player]]:

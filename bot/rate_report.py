@@ -19,6 +19,7 @@ from bot.i18n import N_, _, _n, translated
 from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
 from engine.formats.tournament_file import to_engine
 from engine.ranks import Rank
+from engine.ratings import Rating, decimal_text
 from engine.system import Card, RatingSystem
 from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
@@ -190,7 +191,7 @@ def rate(
                 system=system_names.title(system_key),
             )
         )
-    usable: dict[int, int | None] = {}
+    usable: dict[int, Rating | None] = {}
     for player in tf.players:
         given = starting[player.position]
         if given is None or scale is None:
@@ -207,7 +208,7 @@ def rate(
                     option="--ratings",
                     line=given.line,
                     player=player.name,
-                    rating=given.rating,
+                    rating=decimal_text(given.rating),
                     scale=scale,
                     rank=rank,
                 )
@@ -226,6 +227,7 @@ def rate(
                 rating=usable[player.position],
                 country=player.country,
                 committee=True,  # the organiser rating offline is the committee (§1.5)
+                pro=0 if given and given.rank else player.pro,
             )
         )
     before = {p.position: system.card(p.position) for p in tf.players}

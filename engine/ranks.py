@@ -113,21 +113,23 @@ class Rank:
 PRO_AS_DAN = 7  # Decision (ours, formats.md: pro ranks appear in imported files): 1p…9p → 7d
 
 
-def parse_rank_lenient(text: str) -> tuple[Rank, bool]:
+def parse_rank_lenient(text: str) -> tuple[Rank, int]:
     """Read a rank as tournament files write it: a bare number is kyu, ``Np`` is read as 7d.
 
     Returns:
-        The rank, and whether it was a professional rank mapped onto the amateur ladder.
+        The rank, and N of a professional rank Np mapped onto the amateur ladder (0 for an
+        amateur rank): a rulebook with its own professional scale reads it (the EGF GoR,
+        rules.md §6).
     """
     stripped = text.strip()
     if stripped.isdecimal():
-        return Rank.kyu(int(stripped)), False
+        return Rank.kyu(int(stripped)), 0
     n, kind = _split(text)
     if kind == "p":
         if not 1 <= n <= 9:
             raise RankError(Msg("professional ranks run from 1p to 9p, not {rank}", rank=stripped))
-        return Rank.dan(PRO_AS_DAN), True
-    return (Rank.kyu(n) if kind == "k" else Rank.dan(n)), False
+        return Rank.dan(PRO_AS_DAN), n
+    return (Rank.kyu(n) if kind == "k" else Rank.dan(n)), 0
 
 
 def _split(text: str) -> tuple[int, str]:

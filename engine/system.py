@@ -90,18 +90,21 @@ class Activity:
 
     A player is active while ``today`` is before the later of their last rated game and their
     registration plus ``months`` calendar months (:func:`engine.calendar.add_months`): exactly
-    ``months`` later they are inactive. ``rule`` says it in a club member's words, naming the
-    rulebook's own paragraph (PSG regulations §3(5)) or saying that the rulebook sets none.
+    ``months`` later they are inactive. A player with no rated game is not active: the rule is
+    "a rated game in the last months" (PSG regulations §3(5): "a ranked game in the last 13
+    months"). ``rule`` says it in a club member's words, naming the rulebook's own paragraph
+    (PSG regulations §3(5)) or saying that the rulebook sets none.
     """
 
     months: int
     rule: str
 
     def active(self, last_played: dt.date | None, registered: dt.date, today: dt.date) -> bool:
-        """Whether a player last playing on ``last_played`` (``None``: never), registered on
-        ``registered``, is active on ``today``."""
-        since = registered if last_played is None else max(last_played, registered)
-        return today < add_months(since, self.months)
+        """Whether a player last playing on ``last_played`` (``None``: never, so not active),
+        registered on ``registered``, is active on ``today``."""
+        if last_played is None:
+            return False
+        return today < add_months(max(last_played, registered), self.months)
 
 
 def default_activity(months: int = 12) -> Activity:
@@ -233,6 +236,11 @@ class RatingSystem(Protocol):
     """Who counts as active (the ranking list's default filter): PSG's own 13 months (PSG
     regulations §3(5), the club's ``psg.inactive_months``); hoshi's 12 months, said as such,
     under rulebooks that set no activity rule."""
+
+    file_rating_titles: tuple[str, ...]
+    """The titles of a results file's column (an h9's ``GoR``) that carries this rulebook's own
+    rating: a new player of the file starts at it, kept exactly to 3 decimals (the EGF GoR,
+    rules.md §6); empty for a rulebook no file carries the rating of."""
 
     scheduled: frozenset[Phase]
     """The scheduled moments whose events change this system's ratings (``DAY_END`` for

@@ -61,12 +61,15 @@ def home_language(key: str) -> str:
     return language if isinstance(language, str) else "en"
 
 
-def activity_of(key: str) -> Activity:
-    """Who counts as active under the system ``key`` by its rulebook's defaults (PSG: 13
-    months, PSG regulations §3(5); hoshi's 12 months under the others); hoshi's 12 months for
-    an unknown key. A club's ledger answers its own settings (``system.activity``)."""
-    factory = SYSTEMS.get(key.strip().lower())
-    activity = getattr(factory, "activity", None)
+def activity_of(key: str, values: Iterable[tuple[str, object]] = ()) -> Activity:
+    """Who counts as active under the system ``key`` with a club's settings ``values``
+    (prefixed keys and typed values, as :func:`system_named` takes them; none: the rulebook's
+    defaults — PSG: 13 months, PSG regulations §3(5), a club's ``psg.inactive_months``;
+    hoshi's 12 months under the others); hoshi's 12 months for an unknown key. The system's
+    own ledger answers (``system.activity``), never a branch on its name."""
+    if key.strip().lower() not in SYSTEMS:
+        return default_activity()
+    activity = getattr(system_named(key, values), "activity", None)
     return activity if isinstance(activity, Activity) else default_activity()
 
 

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from engine import settings
+from engine import ratings, settings
 from engine.calendar import Phase
 from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
@@ -308,6 +308,7 @@ class Tensuusei:
     activity = default_activity()
     """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled = frozenset({Phase.DAY_END})
+    file_rating_titles: tuple[str, ...] = ()  # no file carries Tensuusei points
     """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
 
     _HANDLERS: ClassVar[dict[type, Any]]
@@ -388,7 +389,7 @@ class Tensuusei:
             raise RuleError(
                 Msg("player {player} is already registered under Tensuusei", player=event.player)
             )
-        points = event.rating
+        points = None if event.rating is None else ratings.require_whole(event.rating, POINTS_NAME)
         if points is None:
             points = initial_points(event.rank, self.params)
         self._players[event.player] = _Player(points)
@@ -414,7 +415,7 @@ class Tensuusei:
                 Msg("player {player} is not registered under Tensuusei", player=event.player)
             )
         if event.rating is not None:
-            points = event.rating
+            points = ratings.require_whole(event.rating, POINTS_NAME)
         elif event.rank is not None:
             # ours: a rank alone sets the points to that rank's initial points (§2.2)
             points = initial_points(event.rank, self.params)
@@ -912,6 +913,7 @@ class Tensuusei:
 
 
 POINTS = Msg("points")
+POINTS_NAME = Msg("Tensuusei points")
 """The Tensuusei rating's name on a card (Japanese: 点数)."""
 PENDING = Msg("pending")
 JIGO_NOTE = Msg("jigo: a win for White (Tensuusei)")
@@ -966,7 +968,9 @@ def _day_note(
     ``2–1 against {player:7}: {game:11} won, {game:12} lost, {game:13} jigo (won with White);
     {game:14}: 4th game of the pair that day, not rated (3 a pair a day count)``. The engine
     knows no names: ``{player:ID}`` and ``{game:ID}`` are filled in by whoever shows the note
-    (the player's name, the game's club number)."""
+    (the player's name, the game's club number). A pair's day of one rated game names it
+    as the note's ``game`` (:func:`engine.system.game_of`): the change is that game's, shown
+    beside it on the tournament's page."""
     words: list[str] = []
     for gid, winner, jigo, _ in pair_day.counted[:_NOTE_GAMES]:
         mark = f"{{game:{gid}}}"
@@ -980,6 +984,9 @@ def _day_note(
     if more > 0:
         words.append(Msg("{n} more", n=more))
     score = f"{wins}–{losses}"
+    # the one rated game of the pair's day: the change is that game's (a Msg keeps the
+    # argument and its text does not use it)
+    own: dict[str, Any] = {"game": pair_day.counted[0][0]} if len(pair_day.counted) == 1 else {}
     opponent_mark = f"{{player:{opponent}}}"
     skipped = pair_day.skipped
     if not skipped or limit is None:
@@ -988,6 +995,7 @@ def _day_note(
             score=score,
             opponent=opponent_mark,
             games=listed(words),
+            **own,
         )
     marks = [f"{{game:{gid}}}" for gid in skipped[:_NOTE_GAMES]]
     numbers = listed(marks)
@@ -1004,6 +1012,7 @@ def _day_note(
             skipped=numbers,
             ordinal=first,
             limit=limit,
+            **own,
         )
     return Msg(
         "{score} against {opponent}: {games}; {skipped}: {ordinal} and later games of the "
@@ -1014,6 +1023,7 @@ def _day_note(
         skipped=numbers,
         ordinal=first,
         limit=limit,
+        **own,
     )
 
 

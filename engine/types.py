@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Literal
 
 from engine.ranks import Rank
+from engine.ratings import Rating
 from engine.text import Msg
 from engine.timecontrol import TimeControl
 
@@ -173,6 +174,9 @@ class Entry:
     """The rounds whose game the results file gave without colours (formats.md: ``23+``):
     the game is stored with the readers' convention (with stones the weaker player black,
     otherwise the lower line); an export writes it without colours again."""
+    pro: int = 0
+    """N of a professional rank Np entered with (``rank`` is then 7d), 0 for an amateur: a
+    guest professional plays at 1p = 2700, 30 more a rank under the EGF GoR (rules.md §6)."""
 
 
 # ---------------------------------------------------------------- events of a club's history
@@ -189,10 +193,14 @@ class Registered:
     player: PlayerId
     rank: Rank
     date: dt.date
-    rating: int | None = None
+    rating: Rating | None = None
     country: str | None = None
     committee: bool = False
     rating_system: str | None = None
+    pro: int = 0
+    """The N of a declared professional rank Np (1–9), 0 for an amateur. ``rank`` is then 7d
+    on the amateur ladder (formats.md); a rulebook with its own professional scale reads
+    ``pro`` (the EGF GoR: 1p = 2700, 30 more a rank, rules.md §6)."""
 
     def for_system(self, key: str) -> Registered:
         """The registration as the system ``key`` reads it.
@@ -206,7 +214,9 @@ class Registered:
         """
         if self.rating_system is None or self.rating_system == key:
             return self
-        return Registered(self.player, self.rank, self.date, None, self.country, True, key)
+        return Registered(
+            self.player, self.rank, self.date, None, self.country, True, key, self.pro
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +274,7 @@ class Override:
     player: PlayerId
     date: dt.date
     reason: str
-    rating: int | None = None
+    rating: Rating | None = None
     rank: Rank | None = None
 
 
@@ -277,7 +287,7 @@ class EgfRating:
     """
 
     player: PlayerId
-    rating: int
+    rating: Rating
     year: int
     month: int
     from_tournament: bool = True

@@ -338,7 +338,7 @@ class _Loader:
                 elif events:
                     registered_event = Registered(
                         seq, new.rank, item.date, new.rating, new.country, new.committee,
-                        self.system,
+                        self.system, new.pro,
                     )  # fmt: skip
                     applied.append((seq, registered_event))
             elif isinstance(item, BulkTournament):

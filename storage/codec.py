@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.calendar import Phase
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
+from engine.ratings import PER_POINT, Rating, from_milli, to_milli
 from engine.system import Card, Change, Measure, Pending
 from engine.text import Msg
 from engine.timecontrol import TimeControl
@@ -319,3 +320,19 @@ def note_from_text(text: str) -> str:
         note: str = decode(json.loads(text))
         return note
     return text
+
+
+def rating_columns(rating: Rating | None) -> tuple[int | None, int | None]:
+    """A registration's rating as the ``players`` columns ``(rating, rating_milli)``: a whole
+    one in ``rating``, one with decimals exactly in thousandths (rules.md §6 Decision)."""
+    if rating is None:
+        return None, None
+    milli = to_milli(rating)
+    if milli % PER_POINT == 0:
+        return milli // PER_POINT, None
+    return None, milli
+
+
+def rating_from_columns(rating: int | None, rating_milli: int | None) -> Rating | None:
+    """The inverse of :func:`rating_columns`."""
+    return from_milli(rating_milli) if rating_milli is not None else rating

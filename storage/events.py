@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.ranks import Rank
+from engine.ratings import Rating, as_data
 from engine.system import Change
 from engine.text import Msg
 from engine.types import (
@@ -76,7 +77,7 @@ async def record_override(
     date: dt.date,
     actor: str,
     chat: str | None = None,
-    rating: int | None = None,
+    rating: Rating | None = None,
     rank: Rank | None = None,
 ) -> list[Change]:
     """A committee adjustment of rating and/or rank, with who/when/why (rules.md §1.5, §4.4).
@@ -90,7 +91,12 @@ async def record_override(
     reason = " ".join(reason.split())
     if not reason:
         raise Refused(Msg('an override needs a reason, e.g. reason="committee decision 2026-03"'))
-    payload = {"date": date.isoformat(), "reason": reason, "rating": rating}
+    # rules.md §6 Decision: a rating with decimals is kept exactly, as decimal text
+    payload = {
+        "date": date.isoformat(),
+        "reason": reason,
+        "rating": None if rating is None else as_data(rating),
+    }
     payload["rank"] = optional_text(rank)
     fields = {"date": date, "reason": reason, "rating": rating, "rank": rank}
     return await _player_event(
@@ -102,7 +108,7 @@ async def record_egf(
     db: Database,
     club: ClubRef,
     player: PlayerRef,
-    rating: int,
+    rating: Rating,
     *,
     year: int,
     month: int,
@@ -113,9 +119,15 @@ async def record_egf(
     """An EGF rating known for a player in a month (rules.md §4.4–4.5)."""
     if not 1 <= month <= 12:
         raise Refused(Msg("months run from 1 to 12, not {month}", month=month))
-    payload = {"rating": rating, "year": year, "month": month, "from_tournament": from_tournament}
+    payload = {
+        "rating": as_data(rating),
+        "year": year,
+        "month": month,
+        "from_tournament": from_tournament,
+    }
+    fields = {**payload, "rating": rating}
     return await _player_event(
-        db, club, player, log.EGF, payload, EgfRating, payload, actor=actor, chat=chat
+        db, club, player, log.EGF, payload, EgfRating, fields, actor=actor, chat=chat
     )
 
 

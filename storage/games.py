@@ -361,15 +361,16 @@ async def add_entry_row(
     byes: tuple[tuple[int, ByeKind], ...] = (),
     administrative: tuple[tuple[int, Outcome], ...] = (),
     colourless: tuple[int, ...] = (),
+    pro: int = 0,
 ) -> int:
-    """Append a tournament entry (the rank a player entered with; the criteria, byes,
-    administrative results and colourless games' rounds its results file gave, as canonical
-    JSON, ``NULL`` for none)."""
+    """Append a tournament entry (the rank a player entered with, ``pro`` its N when a
+    professional rank Np; the criteria, byes, administrative results and colourless games'
+    rounds its results file gave, as canonical JSON, ``NULL`` for none)."""
     seq = await write.append(log.ENTRY, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO tournament_entries "
         "(seq, club, tournament, player, rank, registered, country, criteria, byes, "
-        "administrative, colourless) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "administrative, colourless, pro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             write.club,
@@ -382,6 +383,7 @@ async def add_entry_row(
             dumps(encode(byes)) if byes else None,
             dumps(encode(administrative)) if administrative else None,
             dumps(encode(colourless)) if colourless else None,
+            pro,
         ),
     )
     return seq

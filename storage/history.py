@@ -23,6 +23,7 @@ from typing import Any
 
 from engine import calendar
 from engine.calendar import Key
+from engine.ratings import from_data
 from engine.settings import USUAL_TIME
 from engine.types import (
     DayEnded,
@@ -51,6 +52,7 @@ from storage.codec import (
     optional_date,
     optional_rank,
     rank_from_text,
+    rating_from_columns,
     time_from_text,
     time_text,
 )
@@ -204,13 +206,13 @@ def engine_event(seq: int, kind: str, payload: dict[str, Any]) -> Event:
             player=payload["player"],
             date=date_from_text(payload["date"]),
             reason=payload["reason"],
-            rating=payload.get("rating"),
+            rating=None if payload.get("rating") is None else from_data(payload["rating"]),
             rank=optional_rank(payload.get("rank")),
         )
     if kind == log.EGF:
         return EgfRating(
             player=payload["player"],
-            rating=payload["rating"],
+            rating=from_data(payload["rating"]),
             year=payload["year"],
             month=payload["month"],
             from_tournament=payload["from_tournament"],
@@ -276,17 +278,23 @@ async def _usual_times(
     return found
 
 
+REGISTERED_SELECT = "seq, rank, date, rating, country, committee, rating_system, rating_milli, pro"
+"""The ``players`` columns a registration is read from (:func:`registered_from_row`)."""
+
+
 def registered_from_row(row: Row) -> Registered:
-    """``Registered`` from ``(seq, rank, date, rating, country, committee, rating_system)``."""
-    seq, rank, date, rating, country, committee, rating_system = row
+    """``Registered`` from ``(seq, rank, date, rating, country, committee, rating_system,
+    rating_milli, pro)`` (:data:`REGISTERED_SELECT`)."""
+    seq, rank, date, rating, country, committee, rating_system, rating_milli, pro = row
     return Registered(
         seq,
         rank_from_text(rank),
         date_from_text(date),
-        rating,
+        rating_from_columns(rating, rating_milli),
         country,
         committee == 1,
         rating_system,
+        pro,
     )
 
 
@@ -298,13 +306,15 @@ async def tournament_rated(reader: Reader, tournament: int, overlay: Overlay) ->
     if row is None:
         raise LookupError(f"no tournament {tournament}")
     entries: dict[int, Entry] = {}
-    for seq, player, rank, registered, country in await reader.fetchall(
-        "SELECT seq, player, rank, registered, country FROM tournament_entries "
+    for seq, player, rank, registered, country, pro in await reader.fetchall(
+        "SELECT seq, player, rank, registered, country, pro FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (tournament,),
     ):
         if seq not in overlay.undone:
-            entries[player] = Entry(player, rank_from_text(rank), registered == 1, country)
+            entries[player] = Entry(
+                player, rank_from_text(rank), registered == 1, country, pro=pro
+            )
     games = tuple(
         effective_game(game, overlay)
         for game in await reader.fetchall(
@@ -338,8 +348,7 @@ async def _others(
     before is rated before the tail: a change to it would have been a rewrite)."""
     others: list[tuple[Key, Any, Any]] = []
     for row in await reader.fetchall(
-        "SELECT seq, rank, date, rating, country, committee, rating_system FROM players "
-        "WHERE club = ? AND guest = 0 AND seq > ?",
+        f"SELECT {REGISTERED_SELECT} FROM players WHERE club = ? AND guest = 0 AND seq > ?",
         (club, since),
     ):
         if row[0] not in overlay.undone:
@@ -515,13 +524,13 @@ class _Tournaments:
             undone = self.overlay.undone
             for each in part:
                 self.entries.setdefault(each, {})
-            for seq, of, player, rank, registered, country in await self.tx.fetchall(
-                "SELECT seq, tournament, player, rank, registered, country "
+            for seq, of, player, rank, registered, country, pro in await self.tx.fetchall(
+                "SELECT seq, tournament, player, rank, registered, country, pro "
                 f"FROM tournament_entries WHERE tournament IN ({marks}) ORDER BY seq",
                 part,
             ):
                 if seq not in undone:
-                    entry = Entry(player, rank_from_text(rank), registered == 1, country)
+                    entry = Entry(player, rank_from_text(rank), registered == 1, country, pro=pro)
                     self.entries[of][player] = entry
             if tournament in self.entries:
                 return

@@ -9,10 +9,16 @@ from typing import Any
 from engine.errors import EngineError
 from engine.formats.messages import message_of
 from engine.ranks import Rank
+from engine.ratings import Rating
 from engine.text import Msg
 from engine.types import Registered
 from storage import log, overlay
-from storage.codec import date_from_text, rank_from_text
+from storage.codec import (
+    date_from_text,
+    rank_from_text,
+    rating_columns,
+    rating_from_columns,
+)
 from storage.common import ClubRef, PlayerRef, clean_identity, clean_name, club_id, player_id
 from storage.db import Database, Row
 from storage.errors import BatchError, NotFound, Refused
@@ -24,7 +30,8 @@ from storage.records import Lookup, NewPlayer, Player
 
 PLAYER_SELECT = (
     "players.seq, players.club, players.name, players.rank, players.date, players.rating, "
-    "players.country, players.home_club, players.egd_pin, players.committee, players.guest"
+    "players.country, players.home_club, players.egd_pin, players.committee, players.guest, "
+    "players.rating_milli, players.pro"
 )
 
 
@@ -36,13 +43,14 @@ def player_from_row(row: Row, aliases: Iterable[str] = ()) -> Player:
         name=row[2],
         rank=rank_from_text(row[3]),
         date=date_from_text(row[4]),
-        rating=row[5],
+        rating=rating_from_columns(row[5], row[11]),
         country=row[6],
         home_club=row[7],
         egd_pin=row[8],
         committee=row[9] == 1,
         guest=row[10] == 1,
         aliases=tuple(aliases),
+        pro=row[12],
     )
 
 
@@ -168,7 +176,8 @@ def already_registered(holder: Player, name: str | None = None) -> str:
 
 PLAYER_INSERT = (
     "INSERT INTO players (seq, club, name, rank, date, rating, country, home_club, egd_pin, "
-    "committee, guest, rating_system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "committee, guest, rating_system, rating_milli, pro) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -177,19 +186,22 @@ def player_row(
 ) -> tuple[Any, ...]:
     """A new player's ``players`` row, for :data:`PLAYER_INSERT` (``name`` already cleaned;
     ``system``: the club's rating system when they registered)."""
+    rating, rating_milli = rating_columns(new.rating)
     return (
         seq,
         club,
         name,
         str(new.rank),
         date.isoformat(),
-        new.rating,
+        rating,
         new.country,
         new.home_club,
         new.egd_pin,
         int(new.committee),
         int(new.guest),
         system,
+        rating_milli,
+        new.pro,
     )
 
 
@@ -219,7 +231,14 @@ async def register(
     )
     if not new.guest:  # a guest is an unregistered tournament entry (rules.md §1.4 step 2)
         registered = Registered(
-            seq, new.rank, date, new.rating, new.country, new.committee, write.ledgers.current
+            seq,
+            new.rank,
+            date,
+            new.rating,
+            new.country,
+            new.committee,
+            write.ledgers.current,
+            new.pro,
         )
         await write.apply(seq, registered)
     player = Player(
@@ -234,6 +253,7 @@ async def register(
         new.egd_pin,
         new.committee,
         new.guest,
+        pro=new.pro,
     )
     index.add(player)
     return player
@@ -248,26 +268,27 @@ async def register_player(
     date: dt.date,
     actor: str,
     chat: str | None = None,
-    rating: int | None = None,
+    rating: Rating | None = None,
     country: str | None = None,
     home_club: str | None = None,
     egd_pin: str | None = None,
     committee: bool = False,
     guest: bool = False,
     allow_duplicate: bool = False,
+    pro: int = 0,
 ) -> Player:
     """Add a player to the club (``/register``).
 
     ``rating`` records an existing player's standing; ``committee`` marks a stronger initial
     rank allowed by the committee (rules.md §1.5); ``guest`` stores a tournament guest who is
-    never a ranked player.
+    never a ranked player; ``pro`` is N of a declared professional rank Np (``rank`` 7d).
 
     Raises:
         Refused: an empty name, or a name (or alias) already registered.
         EngineError: the club's system refuses it (e.g. MGSZ: a new player above 5k without
             a rating or committee decision, rules.md §1.5); nothing is written.
     """
-    new = NewPlayer(name, rank, rating, country, home_club, egd_pin, committee, guest)
+    new = NewPlayer(name, rank, rating, country, home_club, egd_pin, committee, guest, pro)
     async with club_write(db, club_id(club)) as write:
         index = NameIndex((await load_players(write.tx, write.club)).values())
         return await register(

@@ -8,14 +8,15 @@ questions.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterable, Sequence
 
 from engine.calendar import event_key, start_of
 from engine.system import Card, Value, game_of
 from engine.text import Msg
 from engine.types import GamePlayed
+from storage import log, settings
 from storage import overlay as overlays
-from storage import settings
 from storage.clubs import CURRENT_NAME
 from storage.codec import (
     card_from_json,
@@ -354,17 +355,35 @@ async def tournament_changes(
             "SELECT seq FROM games WHERE club = ? AND tournament = ?", (cid, row.id)
         )
     }
-    sources = {row.id: None} | {gid: f"game:{gid}" for gid in games}
+    sources: dict[int, str | None] = {row.id: None} | {gid: f"game:{gid}" for gid in games}
+    # a system that settles a day's games at the day's end (Tensuusei, rules.md §2.3) rates
+    # the tournament's games under the ends of its days: their changes that name one of its
+    # games are the tournament's
+    days = await _day_ends(db, cid, row.tournament.start, row.tournament.end)
     players: dict[int, tuple[Value, Value]] = {}
     by_game: dict[int, dict[int, tuple[Value, Value]]] = {}
-    for seq, pid, source, before, after, gid in await _changes_at(db, cid, key, sources):
-        wanted = sources[seq]
-        if wanted is not None and source != wanted:
+    for seq, pid, source, before, after, gid in await _changes_at(db, cid, key, {*sources, *days}):
+        if seq in days and seq not in sources:
+            if gid is None or gid not in games:
+                continue  # another pair's day, or a club game of the same day
+        elif (wanted := sources[seq]) is not None and source != wanted:
             continue  # a game's own fact changed something else (not of this tournament)
         _fold(players, pid, before, after)
         if gid is not None and gid in games:
             _fold(by_game.setdefault(gid, {}), pid, before, after)
     return TournamentChanges(players, by_game)
+
+
+async def _day_ends(db: Database, cid: int, first: dt.date, last: dt.date) -> set[int]:
+    """The log positions of the club's day ends from ``first`` to ``last`` (log.DAY)."""
+    found: set[int] = set()
+    for seq, payload in await db.fetchall(
+        "SELECT seq, payload FROM events WHERE club = ? AND kind = ?", (cid, log.DAY)
+    ):
+        day = date_from_text(json.loads(payload)["date"])
+        if first <= day <= last:
+            found.add(seq)
+    return found
 
 
 async def game_changes(

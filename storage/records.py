@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engine.ranks import Rank
+from engine.ratings import Rating
 from engine.system import Card, Change, Value
 from engine.text import Msg
 from engine.types import Game, Tournament
@@ -39,13 +40,15 @@ class Player:
     name: str
     rank: Rank
     date: dt.date
-    rating: int | None = None
+    rating: Rating | None = None
     country: str | None = None
     home_club: str | None = None
     egd_pin: str | None = None
     committee: bool = False
     guest: bool = False
     aliases: tuple[str, ...] = ()
+    pro: int = 0
+    """N of a declared professional rank Np (``rank`` is then 7d), 0 for an amateur."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +57,13 @@ class NewPlayer:
 
     name: str
     rank: Rank
-    rating: int | None = None
+    rating: Rating | None = None
     country: str | None = None
     home_club: str | None = None
     egd_pin: str | None = None
     committee: bool = False
     guest: bool = False
+    pro: int = 0
 
 
 @dataclass(frozen=True, slots=True)

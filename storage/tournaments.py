@@ -302,9 +302,10 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
         byes,
         administrative,
         colourless,
+        pro,
     ) in await db.fetchall(
         "SELECT seq, player, rank, registered, country, criteria, byes, administrative, "
-        "colourless FROM tournament_entries "
+        "colourless, pro FROM tournament_entries "
         "WHERE tournament = ? ORDER BY seq",
         (row.id,),
     ):
@@ -318,6 +319,7 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
                 () if byes is None else _byes(byes),
                 () if administrative is None else _administrative(administrative),
                 () if colourless is None else tuple(json.loads(colourless)),
+                pro,
             )
     return list(found.values())
 
@@ -517,6 +519,7 @@ async def import_tournament(
                 byes=entry.byes,
                 administrative=entry.administrative,
                 colourless=entry.colourless,
+                pro=entry.pro,
             )
             context.entered.setdefault(seq, set()).add(player.id)
         problems = [

@@ -222,6 +222,7 @@ async def _import_csv(  # type: ignore[no-untyped-def]
                 row.club,
                 row.egd_pin,
                 committee=committee,
+                pro=row.pro,
             ),
         )
         for row in parse_players_csv(data)

@@ -223,7 +223,8 @@ def rating_heading(labels: list[str]) -> tuple[tuple[str, ...], list[str] | None
 
     Returns:
         ``((heading,), None)`` when every row has the same label, else the value's heading,
-        the heading of the rows' own column, and that column's cells.
+        the heading of the rows' own column, and that column's cells. Every heading is a
+        word: a column sorted or read aloud by its heading needs one (WCAG 1.3.1).
     """
     labels = [translated(label) for label in labels]
     if len(set(labels)) <= 1:
@@ -238,4 +239,6 @@ def rating_heading(labels: list[str]) -> tuple[tuple[str, ...], list[str] | None
     rest = [" ".join(words[len(shared) :]) for words in split]
     if len(shared) >= 2:
         return (" ".join(shared[:-1]), shared[-1]), rest
-    return (" ".join(shared) or _("value"), ""), rest
+    # TRANSLATORS: the heading of a list's column that says what each row's value is (PSG:
+    # "min-games result", "sum of games")
+    return (" ".join(shared) or _("value"), _("kind of value")), rest

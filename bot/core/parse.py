@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.core.errors import BadArgument
-from bot.i18n import _, number_text
+from bot.i18n import _, number_text, translated
+from engine.ratings import Rating, parse_rating
 
 _QUOTES = {'"': '"', "“": "”", "„": "”", "«": "»", "”": "”"}
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
@@ -157,6 +158,28 @@ def _unknown_option(command: str | None, key: str, allowed: Sequence[str]) -> st
 
 def join(tokens: list[Token]) -> str:
     return " ".join(t.text for t in tokens).strip()
+
+
+def rating_value(text: str, what: str, *, low: int, high: int) -> Rating:
+    """A rating in ``[low, high]`` kept exactly to 3 decimals (rules.md §6 Decision: an EGD
+    GoR such as 2705.840), or a BadArgument naming ``what``, the value and the reason."""
+    try:
+        value = parse_rating(text)
+    except ValueError as exc:
+        raise BadArgument(
+            _("{what}: {reason}", what=what, reason=translated(exc.args[0]))
+        ) from None
+    if not low <= value <= high:
+        raise BadArgument(
+            _(
+                "{what} must be {low}–{high}, not {value}",
+                what=what,
+                low=low,
+                high=high,
+                value=text.strip(),
+            )
+        )
+    return value
 
 
 def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> int:

@@ -248,7 +248,8 @@ async def _download(request: web.Request) -> web.Response:
     name = request.match_info["name"]
     with using(shown.settings.language):
         try:
-            found = await club_download(request.app[DB_KEY], shown, name)
+            db = request.app[DB_KEY]
+            found = await club_download(db, shown, name, today_for(db, shown))
         except FormatError as error:
             message = translated(error.args[0]) if error.args else str(error)
             return web.Response(status=409, text=message, content_type="text/plain")

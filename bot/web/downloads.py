@@ -7,6 +7,7 @@ ranks, ratings, and the country, home club and EGD PIN the EGD publishes too.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -36,11 +37,16 @@ _H9 = re.compile(r"tournaments/(\d{1,9})\.h9")
 
 
 async def club_download(
-    db: storage.Database, shown: Shown, name: str, export: storage.Export | None = None
+    db: storage.Database,
+    shown: Shown,
+    name: str,
+    today: dt.date,
+    export: storage.Export | None = None,
 ) -> Download | None:
     """The club's file ``name`` (``players.csv``, ``tournaments/3.h9``); ``None`` when there
-    is no such file. ``export``: the club's data read once for several files (the static
-    export writes them all).
+    is no such file. ``today``: the club's date (who is active, as the ranking list says).
+    ``export``: the club's data read once for several files (the static export writes them
+    all).
 
     Raises:
         FormatError: a tournament an EGD h9 file cannot hold (two games of one player in a
@@ -53,7 +59,8 @@ async def club_download(
     elif name == "games.csv":
         text = exporting.games_csv(export)
     elif name == "ratings.json":
-        text = exporting.ratings_json(export)
+        activity = shown.activity
+        text = exporting.ratings_json(export, exporting.active_players(export, activity, today))
     elif (found := _H9.fullmatch(name)) is not None:
         row = await storage.tournament_by_number(db, shown.club, int(found.group(1)))
         if row is None:

@@ -25,14 +25,15 @@ from bot.core.handlers.ratings import (
     status_text,
 )
 from bot.core.notices import marked
+from bot.exporting import club_activity
 from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
 from bot.web.render import render
 from bot.web.svg import chart_svg
 from engine.formats import fold_name
 from engine.formats.tournament_file import entry_wins, places
-from engine.system import Value
-from engine.systems import activity_of, system_named
+from engine.system import Activity, Value
+from engine.systems import system_named
 from engine.types import Result
 from storage.errors import StorageError
 from storage.games import tournament_games
@@ -88,6 +89,12 @@ class Shown:
     @property
     def system(self) -> str:
         return self.settings.system or self.club.system
+
+    @property
+    def activity(self) -> Activity:
+        """Who counts as active: the club's system asked with the club's own settings
+        (``psg.inactive_months``), the rule the exports use too."""
+        return club_activity(self.settings, self.system)
 
 
 @dataclass(slots=True)
@@ -208,7 +215,7 @@ async def _ranking_page(site: Site, shown: Shown, lang: str, everyone: bool, que
     standings = await storage.standings(site.db, club)
     since = site.today.replace(day=1)
     changes = await storage.month_changes(site.db, club, since)
-    activity = activity_of(shown.system)
+    activity = shown.activity
     wanted = fold_name(query)
     labels = _Texts(translated)
     headings, own = fmt.rating_heading([labels(s.card.rating_label) for s in standings])
@@ -288,7 +295,7 @@ def _ranking_row(
         name=player.name,
         rank=str(card.rank),
         rank_step=card.rank.step,
-        rating=_value(card.rating),
+        rating=fmt.value(card.rating),  # as /top writes it: "—" for none
         rating_value=_sortable(card.rating),
         own=own,
         games=card.games,

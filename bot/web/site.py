@@ -93,7 +93,7 @@ async def write_club(db: storage.Database, shown: Shown, root: Path, written: Wr
             export = await storage.export_rows(db, shown.club)
             for name in await club_downloads(db, shown):
                 try:
-                    found = await club_download(db, shown, name, export)
+                    found = await club_download(db, shown, name, today_for(db, shown), export)
                 except FormatError as error:
                     reason = translated(error.args[0]) if error.args else str(error)
                     written.skipped.append((urls.download(shown.club, name), reason))

@@ -26,6 +26,7 @@ from engine.errors import FormatError, RankError
 from engine.formats.messages import format_error, message_of
 from engine.formats.tournament_file import format_komi, parse_komi
 from engine.ranks import RANK_EXAMPLE, Rank, parse_rank_lenient
+from engine.ratings import Rating, decimal_text, parse_rating
 from engine.text import Msg, plural
 from engine.types import Result
 
@@ -71,6 +72,11 @@ _UNPLAYED_WORDS = {"unplayed"}
 _UNKNOWN_WORDS = {"?"}
 _WIN_RE = re.compile(r"^(?P<colour>[bw])\s*\+\s*(?P<reason>[a-z]+|\d+(?:[.,]\d+)?)?$")
 _INT_RE = re.compile(r"^[-+]?\d+$")
+# rules.md §6 Decision: a rating is read exactly to 3 decimals (an EGD GoR: 2705.840)
+RATING_EXAMPLE = Msg("a rating is a number with at most 3 decimals, e.g. 1985 or 2705.840")
+RATING_ROW_EXAMPLE = Msg(
+    "a rating is a number with at most 3 decimals, e.g. name,1985,2k or name,2705.840,7d"
+)
 _PIN_RE = re.compile(r"^\d{1,10}$")
 _COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
 
@@ -84,10 +90,12 @@ class CsvPlayer:
     line: int
     name: str
     rank: Rank
-    rating: int | None = None
+    rating: Rating | None = None
     country: str | None = None
     club: str | None = None
     egd_pin: str | None = None
+    pro: int = 0
+    """N of a professional rank Np (``rank`` is then 7d), 0 for an amateur."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +125,7 @@ class RatingRow(NamedTuple):
 
     line: int
     name: str
-    rating: int
+    rating: Rating
     rank: Rank | None
 
 
@@ -357,10 +365,12 @@ def parse_players_csv(data: bytes | str) -> list[CsvPlayer]:
     players: list[CsvPlayer] = []
     for line, row in rows:
         _check_width(row, len(header), line)
-        rank = _field(_rank, _cell(row, columns, "rank"), line, "rank", RANK_EXAMPLE)
+        rank, pro = _field(
+            parse_rank_lenient, _cell(row, columns, "rank"), line, "rank", RANK_EXAMPLE
+        )
         rating_text = _cell(row, columns, "rating")
         rating = (
-            _field(_int, rating_text, line, "rating", Msg("a rating is a whole number, e.g. 1985"))
+            _field(parse_rating, rating_text, line, "rating", RATING_EXAMPLE)
             if rating_text
             else None
         )
@@ -387,6 +397,7 @@ def parse_players_csv(data: bytes | str) -> list[CsvPlayer]:
                 country=country,
                 club=_cell(row, columns, "club") or None,
                 egd_pin=pin,
+                pro=pro,
             )
         )
     return players
@@ -497,9 +508,7 @@ def parse_ratings_csv(data: bytes | str) -> list[RatingRow]:
     for line, row in body:
         _check_width(row, width, line)
         rating_text = _cell(row, columns, "rating")
-        rating = _field(
-            _int, rating_text, line, "rating", Msg("a rating is a whole number, e.g. name,1985,2k")
-        )
+        rating = _field(parse_rating, rating_text, line, "rating", RATING_ROW_EXAMPLE)
         rank_text = _cell(row, columns, "rank")
         rank = _field(_rank, rank_text, line, "rank", RANK_EXAMPLE) if rank_text else None
         ratings.append(RatingRow(line, _name(_cell(row, columns, "name"), line), rating, rank))
@@ -524,8 +533,8 @@ def write_players_csv(players: Iterable[CsvPlayer]) -> str:
         (
             (
                 p.name,
-                str(p.rank),
-                "" if p.rating is None else str(p.rating),
+                f"{p.pro}p" if p.pro else str(p.rank),
+                "" if p.rating is None else decimal_text(p.rating),
                 p.country or "",
                 p.club or "",
                 p.egd_pin or "",

@@ -91,7 +91,7 @@ class _Row:
     place: int | None
     name: str
     rank: Rank
-    pro: bool
+    pro: int  # N of a professional rank Np, 0 for an amateur
     country: str | None
     club: str | None
     pin: str | None

@@ -50,7 +50,7 @@ class FilePlayer:
     line: int = field(compare=False)
     name: str
     rank: Rank
-    pro: bool = False
+    pro: int = 0
     country: str | None = None
     club: str | None = None
     egd_pin: str | None = None
@@ -509,6 +509,7 @@ def to_engine(
             byes=byes.get(p.position, ()),
             administrative=administrative.get(p.position, ()),
             colourless=colourless.get(p.position, ()),
+            pro=p.pro,
         )
         for p in tf.players
     )

@@ -38,6 +38,9 @@ BETA_CAP = TOP - 1
 # rules.md §6: 1d = 2100, 100 points a rank (1k = 2000, 30k = −900, 7d = 2700)
 RANK_POINTS = 100
 ONE_DAN = 2100
+# rules.md §6, professionals (the EGD's nominal table): 1p = 2700, each professional rank 30 more
+ONE_PRO = 2700
+PRO_POINTS = 30
 
 SCORES = {Outcome.WIN: 1.0, Outcome.JIGO: 0.5, Outcome.LOSS: 0.0}
 """S of rules.md §6: 1 a win, ½ a jigo, 0 a loss."""
@@ -140,9 +143,17 @@ def shown(milli: int) -> int:
     return (milli + 500) // 1000
 
 
-def initial_rating(rank: Rank) -> int:
-    """The starting GoR of a declared rank: 1d = 2100, 100 a rank; ranks weaker than 30k
-    start at the floor −900 (rules.md §6, New players; the floor is ours for MGSZ's 31k–35k)."""
+def initial_rating(rank: Rank, pro: int = 0) -> int:
+    """The starting GoR of a declared rank: 1d = 2100, 100 a rank; a rank weaker than 30k
+    starts at −900 (rules.md §6, New players; professionals and the ends of the ladder).
+
+    Args:
+        rank: the declared amateur rank.
+        pro: N of a declared professional rank Np (1–9): 1p = 2700, 30 more a rank
+            (2p 2730 … 9p 2940); 0 for an amateur.
+    """
+    if pro:
+        return ONE_PRO + PRO_POINTS * (pro - 1)
     return max(FLOOR, ONE_DAN + RANK_POINTS * (rank.step - 1))
 
 

@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any, ClassVar
 
-from engine import settings
+from engine import ratings, settings
 from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.gor.formula import (
@@ -84,6 +84,7 @@ RULEBOOK = Msg("the EGF rating system (GoR)")
 GOR = Msg("GoR")
 """The rating's name on a card and its unit."""
 CLASS_LABEL = Msg("Tournament class")
+TITLE = Msg("professional title")
 FULL_BOARD = 19  # rules.md §6 Decision: only 19×19 games are rated
 FLOOR_MILLI = FLOOR * 1000
 SCALE = (FLOOR, TOP - 100)  # a GoR a player can hold: the floor up to 3200 (β needs < 3300)
@@ -95,12 +96,13 @@ TIME_EXAMPLE = "60m 3x30s japanese"
 class _Standing:
     """One registered player's GoR in thousandths, and bookkeeping."""
 
-    __slots__ = ("games", "last_played", "milli")
+    __slots__ = ("games", "last_played", "milli", "pro")
 
-    def __init__(self, milli: int) -> None:
+    def __init__(self, milli: int, pro: int = 0) -> None:
         self.milli = milli
         self.games = 0
         self.last_played: dt.date | None = None
+        self.pro = pro  # a declared professional rank Np keeps N as the title (rules.md §6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +211,9 @@ class Gor:
     activity = default_activity()
     """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled: frozenset[Phase] = frozenset()  # GoR has no scheduled moments
+    file_rating_titles: tuple[str, ...] = ("GoR",)
+    """rules.md §6: an h9's GoR column (as the EGD writes it, to 3 decimals) starts a new
+    player of the file."""
 
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]
 
@@ -231,19 +236,30 @@ class Gor:
         return handler(self, event)
 
     def _registered(self, event: Registered) -> list[Change]:
-        """A new player: the given GoR, else the declared rank's (rules.md §6, New players)."""
+        """A new player: the given GoR (kept to the thousandth), else the declared rank's
+        (rules.md §6, New players; professionals: 1p = 2700, 30 more a rank)."""
         if event.player in self._players:
             raise RuleError(Msg("player {player} is already registered", player=event.player))
         note: str
         if event.rating is not None:
-            self._check_scale(event.rating)
-            milli, note = event.rating * 1000, Msg("GoR given at registration")
+            milli = self._checked_milli(event.rating)
+            note = Msg("GoR given at registration")
+        elif event.pro:
+            if not 1 <= event.pro <= 9:
+                raise RuleError(
+                    Msg("professional ranks run from 1p to 9p, not {rank}", rank=f"{event.pro}p")
+                )
+            milli = initial_rating(event.rank, event.pro) * 1000
+            note = Msg(
+                "GoR of the declared rank {rank} (1p = 2700, 30 a professional rank)",
+                rank=f"{event.pro}p",
+            )
         else:
             milli = initial_rating(event.rank) * 1000
             note = Msg(
                 "GoR of the declared rank {rank} (1d = 2100, 100 a rank)", rank=str(event.rank)
             )
-        self._players[event.player] = _Standing(milli)
+        self._players[event.player] = _Standing(milli, event.pro)
         rank = rank_of(milli)
         return [
             Change(event.player, event.date, "registration", None, shown(milli), rank, rank, note)
@@ -329,7 +345,7 @@ class Gor:
                 entry = entries.get(player)
                 if entry is not None and not entry.registered:
                     # a guest plays at their declared rank's GoR and is not stored
-                    start[player] = float(initial_rating(entry.rank))
+                    start[player] = float(initial_rating(entry.rank, entry.pro))
                     guests.add(player)
                 else:
                     start[player] = self._start(player) / 1000
@@ -363,14 +379,13 @@ class Gor:
                 Msg("an override needs rating=N or rank=R, e.g. {example}", example="rating=2150")
             )
         if event.rating is not None:
-            self._check_scale(event.rating)
-            milli = event.rating * 1000
+            milli = self._checked_milli(event.rating)
             if event.rank is not None and event.rank != rank_of(milli):
                 raise RuleError(
                     Msg(
                         "under the EGF GoR the rank follows the rating: GoR {rating} is "
                         "{rank}, not {given}; give the rating alone, e.g. {example} for {given}",
-                        rating=event.rating,
+                        rating=_decimals(milli) if milli % 1000 else milli // 1000,
                         rank=str(rank_of(milli)),
                         given=str(event.rank),
                         example=f"rating={initial_rating(event.rank)}",
@@ -385,11 +400,11 @@ class Gor:
         """An EGF rating from the European Go Database sets the player's GoR: it is the same
         rating, kept by its owner (ours: the EGD's value supersedes the club's copy)."""
         standing = self._standing_or_error(event.player)
-        self._check_scale(event.rating)
+        milli = self._checked_milli(event.rating)
         date = dt.date(event.year, event.month, 1)
         source = f"egf:{event.year:04d}-{event.month:02d}"
         note = Msg("GoR from the European Go Database")
-        return [self._set(event.player, standing, event.rating * 1000, date, source, note)]
+        return [self._set(event.player, standing, milli, date, source, note)]
 
     def _settings_changed(self, event: SettingsChanged) -> list[Change]:
         """The club's ``gor.`` settings from ``event.date`` on (``SETTINGS``); other systems'
@@ -480,7 +495,10 @@ class Gor:
             note,
         )
 
-    def _check_scale(self, rating: int) -> None:
+    def _checked_milli(self, rating: ratings.Rating) -> int:
+        """A GoR given from outside in thousandths, exactly (rules.md §6 Decision: up to 3
+        decimals kept, more refused), within the scale."""
+        milli = ratings.to_milli(rating)
         if rating not in self.rating_scale():
             low, high = SCALE
             raise RuleError(
@@ -488,9 +506,10 @@ class Gor:
                     "a GoR runs from {low} to {high}, not {rating} (e.g. 2100 for a 1d)",
                     low=low,
                     high=high,
-                    rating=rating,
+                    rating=ratings.decimal_text(rating),
                 )
             )
+        return milli
 
     # ------------------------------------------------------------ queries
 
@@ -514,6 +533,11 @@ class Gor:
         ``gor`` is decimal text ("2109.306"), as exports write an exact value: three decimals
         always, where a fraction would be cut to two."""
         standing = self._standing(player)
+        values: tuple[Measure, ...] = (Measure("gor", GOR, _decimals(standing.milli), GOR),)
+        if standing.pro:
+            # rules.md §6 Decision: the rank shown is the rating's amateur one; a professional
+            # keeps the declared Np as their title
+            values = (*values, Measure("title", TITLE, f"{standing.pro}p"))
         return Card(
             player=player,
             rank=rank_of(standing.milli),
@@ -522,7 +546,7 @@ class Gor:
             sort_key=(standing.milli,),
             games=standing.games,
             last_played=standing.last_played,
-            values=(Measure("gor", GOR, _decimals(standing.milli), GOR),),
+            values=values,
         )
 
     def lapsed(self) -> Collection[PlayerId]:
@@ -657,6 +681,7 @@ class Gor:
         players = {
             str(player): {
                 "gor_milli": s.milli,
+                "pro": s.pro,
                 "games": s.games,
                 "last_played": s.last_played.isoformat() if s.last_played else None,
             }

@@ -12,7 +12,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from engine import settings
+from engine import ratings, settings
 from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.handicap import EVEN_KOMI, rank_handicap
@@ -184,6 +184,7 @@ class Mgsz:
     activity = default_activity()
     """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled = frozenset({Phase.PERIOD_END})
+    file_rating_titles: tuple[str, ...] = ()  # an MGSZ Elo comes from --ratings, not a file
     """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 
     _HANDLERS: ClassVar[dict[type, Callable[[Mgsz, Any], list[Change]]]]
@@ -219,8 +220,9 @@ class Mgsz:
         """A new player: Elo = the given rating, else the rank table value (rules.md §1.4)."""
         if event.player in self._players:
             raise RuleError(Msg("player {player} is already registered", player=event.player))
-        if event.rating is not None and event.rating < 0:
-            raise RuleError(_negative_elo(event.rating))
+        given = None if event.rating is None else ratings.require_whole(event.rating, ELO_NAME)
+        if given is not None and given < 0:
+            raise RuleError(_negative_elo(given))
         limit = self.params.max_initial_rank
         if event.rating is None and event.rank > limit and not event.committee:
             # rules.md §1.5 (§5(3)): the organiser gives at most 5k; stronger is the committee's
@@ -235,7 +237,7 @@ class Mgsz:
                 )
             )
         # rules.md §1.4 Decision: default starting Elo = the rank table value of the rank
-        elo = event.rating if event.rating is not None else rank_floor(event.rank)
+        elo = given if given is not None else rank_floor(event.rank)
         standing = _Standing(elo, event.rank)
         self._players[event.player] = standing
         note: str
@@ -442,11 +444,12 @@ class Mgsz:
             raise RuleError(
                 Msg("an override needs rating=N or rank=R, e.g. {example}", example="rating=1850")
             )
-        if event.rating is not None and event.rating < 0:
-            raise RuleError(_negative_elo(event.rating))
+        given = None if event.rating is None else ratings.require_whole(event.rating, ELO_NAME)
+        if given is not None and given < 0:
+            raise RuleError(_negative_elo(given))
         before_elo, before_rank = standing.elo, standing.rank
-        if event.rating is not None:
-            standing.elo = event.rating
+        if given is not None:
+            standing.elo = given
         if event.rank is not None:
             standing.rank = event.rank  # the committee may lower a title too
             # ours: the committee's rank restarts the §1.5 confirmation counts above it
@@ -1117,6 +1120,9 @@ def _period_time(period: Tournament, games: list[Game]) -> Tournament:
 def _shown_c(c_by_board: dict[int, int], board: int) -> int:
     """The C named in the history note: the event's own board's, else the one used."""
     return c_by_board.get(board) or max(c_by_board.values(), default=0)
+
+
+ELO_NAME = Msg("an MGSZ Elo")
 
 
 def _negative_elo(rating: int) -> Msg:

@@ -9,6 +9,7 @@ from engine.errors import RuleError
 from engine.psg.state import PlayerState, PsgParams
 from engine.psg.tables import cell
 from engine.ranks import Rank
+from engine.ratings import decimal_text, to_milli
 from engine.text import Msg, plural
 from engine.types import EgfRating, Override, Registered, TeacherAction, TeacherKind
 
@@ -22,7 +23,7 @@ def check_registration(event: Registered, params: PsgParams) -> None:
             Msg(
                 "PSG has ranks and points, no rating to set (got rating {rating}); "
                 "register with a rank only, e.g. {example}",
-                rating=event.rating,
+                rating=decimal_text(event.rating),
                 example="12k",
             )
         )
@@ -113,7 +114,7 @@ def override_rank(state: PlayerState, event: Override, params: PsgParams) -> Ran
         raise RuleError(
             Msg(
                 "PSG has no rating to override (got rating={rating}); set a rank, e.g. {example}",
-                rating=event.rating,
+                rating=decimal_text(event.rating),
                 example="rank=3k",
             )
         )
@@ -141,6 +142,7 @@ def override_rank(state: PlayerState, event: Override, params: PsgParams) -> Ran
 def check_egf(event: EgfRating) -> None:
     """An EGF rating needs a real month and a plausible value (rules.md §4.4–§4.5)."""
     check_month(event.year, event.month)
+    to_milli(event.rating)  # rules.md §6 Decision: kept to 3 decimals, more refused
     low, high = EGF_RATING_RANGE
     if not low <= event.rating <= high:
         raise RuleError(
@@ -148,7 +150,7 @@ def check_egf(event: EgfRating) -> None:
                 "an EGF rating lies between {low} and {high}, not {rating}",
                 low=low,
                 high=high,
-                rating=event.rating,
+                rating=decimal_text(event.rating),
             )
         )
 

@@ -48,6 +48,7 @@ from engine.psg.tables import (
 )
 from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
+from engine.ratings import whole_points
 from engine.system import (
     GAME_WEIGHT,
     Activity,
@@ -121,6 +122,7 @@ class Psg:
     """§3(5): a ranked game in the last 13 months; a ledger's own follows the club's
     ``psg.inactive_months``."""
     scheduled = frozenset({Phase.MONTH_END})
+    file_rating_titles: tuple[str, ...] = ()  # PSG has ranks and points, no rating to start at
     """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
 
     _HANDLERS: ClassVar[dict[type, Any]]
@@ -689,7 +691,7 @@ class Psg:
             return []
         note = Msg(
             "EGF {rating} ({month}): {notes}",
-            rating=event.rating,
+            rating=whole_points(event.rating),
             month=month_name(month),
             notes=clauses(notes),
         )
@@ -893,11 +895,22 @@ class Psg:
         return None if score is None else GameScore(*score)
 
     def active(self, player: PlayerId, on: dt.date | None = None) -> bool:
-        """§3(5): a ranked game within the last 13 months (from registration at first).
+        """§3(5) (rules.md §4.1): a ranked game within the last 13 months (the club's
+        ``psg.inactive_months``); a participant with no ranked game yet is not active, as
+        :meth:`engine.system.Activity.active` judges the ranking list.
 
         ``on`` defaults to the latest date the ledger has seen. A manager's declaration of
         activity is not modelled.
         """
+        if not self._players[player].games:
+            return False
+        return self._bound_to_rank(player, on)
+
+    def _bound_to_rank(self, player: PlayerId, on: dt.date | None = None) -> bool:
+        """Whether §5(1) binds the participant to their current rank when entering a
+        tournament: active, or registered within the last 13 months with no ranked game yet
+        (Decision, ours: a new participant enters with the rank they were registered at, not
+        under the inactive participant's "at no more than their last rank")."""
         state = self._players[player]
         today = on if on is not None else self._today
         if today is None:
@@ -1027,7 +1040,10 @@ class Psg:
 
     def entry_standings(self) -> dict[PlayerId, EntryStanding]:
         """Each participant's rank and activity for the entry rules (rules.md §4.1)."""
-        return {pid: EntryStanding(s.rank, self.active(pid)) for pid, s in self._players.items()}
+        return {
+            pid: EntryStanding(state.rank, self._bound_to_rank(pid))
+            for pid, state in self._players.items()
+        }
 
     def entry_rank_violations(
         self, entries: Iterable[Entry], approvals: Mapping[PlayerId, Rank] | None = None

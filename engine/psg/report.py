@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.psg.state import PlayerState, PsgParams, Results, month_name
 from engine.psg.tables import model_rating, norm_reached, norm_value
 from engine.ranks import STRONGEST_DAN, Rank
+from engine.ratings import as_data, whole_points
 from engine.system import Measure, unit
 from engine.text import Msg, plural
 
@@ -43,7 +44,10 @@ def card_values(state: PlayerState, active: bool) -> tuple[str, tuple[Measure, .
             )
         )
     latest = state.latest_egf()
-    values.append(Measure("egf_rating", Msg("EGF rating"), None if latest is None else latest[1]))
+    # rules.md §6 Decision: an EGF rating is kept exactly; exports write its thousandths
+    values.append(
+        Measure("egf_rating", Msg("EGF rating"), None if latest is None else as_data(latest[1]))
+    )
     if latest is not None:
         values.append(Measure("egf_month", Msg("EGF rating month"), month_name(latest[0])))
     values.append(Measure("active", Msg("active"), Msg("yes") if active else Msg("no")))
@@ -148,7 +152,7 @@ def _norm_lines(
     egf = (
         Msg("none known")
         if latest is None
-        else Msg("{rating} ({month})", rating=latest[1], month=month_name(latest[0]))
+        else Msg("{rating} ({month})", rating=whole_points(latest[1]), month=month_name(latest[0]))
     )
     need_a = model - params.norm_egf_margin
     lines.append(

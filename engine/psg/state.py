@@ -17,6 +17,7 @@ from typing import Any
 from engine.handicap import EVEN_KOMI
 from engine.psg.tables import POINTS_WEAKEST, minimum_games, shown_fewer
 from engine.ranks import Rank
+from engine.ratings import Rating, as_data
 
 _6K, _7K, _30K = Rank.kyu(6), Rank.kyu(7), Rank.kyu(30)
 
@@ -169,11 +170,13 @@ class PlayerState:
         self.results = new_results(rank)
         self.games = 0  # ranked games ever
         self.last_played: dt.date | None = None
-        self.last_ranked = date  # Decision (ours): a new participant is active from registration
+        # the §18(4) reset counts from registration until the first ranked game; activity
+        # (§3(5)) needs a ranked game (Psg.active)
+        self.last_ranked = date
         self.late_reports = 0
         self.held = False  # §21: a teacher holds back automatic promotion
         self.tainted = False  # the current norm was reached by losing an arranged game (§19(1))
-        self.egf: dict[int, int] = {}  # month index → EGF rating (rules.md §4.5: kept by month)
+        self.egf: dict[int, Rating] = {}  # month → EGF rating (§4.5 by month; §6 exact)
         self.egf_months: list[int] = []  # the keys of ``egf``, sorted
         self.clock_from: int | None = 0  # month index the §23 clock runs from; None = waiting
         self.raised_month: int | None = None  # month index of the last rank raise
@@ -187,14 +190,14 @@ class PlayerState:
     def list_shows(self) -> int | None:
         return None if self.results is None else self.results.list_shows
 
-    def latest_egf(self) -> tuple[int, int] | None:
+    def latest_egf(self) -> tuple[int, Rating] | None:
         """(month index, rating) of the latest known EGF rating."""
         if not self.egf_months:
             return None
         month = self.egf_months[-1]
         return month, self.egf[month]
 
-    def egf_at(self, month: int) -> int | None:
+    def egf_at(self, month: int) -> Rating | None:
         """The EGF rating known at ``month``: the latest one carried forward (rules.md §4.5)."""
         i = bisect_right(self.egf_months, month)
         return self.egf[self.egf_months[i - 1]] if i else None
@@ -212,7 +215,7 @@ class PlayerState:
             "late_reports": self.late_reports,
             "held": self.held,
             "tainted": self.tainted,
-            "egf": {month_name(m): self.egf[m] for m in self.egf_months},
+            "egf": {month_name(m): as_data(self.egf[m]) for m in self.egf_months},
             "clock_from": _month_or_none(self.clock_from),
             "raised_month": _month_or_none(self.raised_month),
             "suspended": self.suspended,

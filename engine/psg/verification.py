@@ -6,11 +6,12 @@ from bisect import insort
 
 from engine.psg.state import PlayerState, PsgParams, month_name
 from engine.psg.tables import model_rating
+from engine.ratings import Rating
 from engine.text import Msg, plural
 
 
 def record_egf(
-    state: PlayerState, month: int, rating: int, from_tournament: bool, params: PsgParams
+    state: PlayerState, month: int, rating: Rating, from_tournament: bool, params: PsgParams
 ) -> list[str]:
     """Keep an EGF rating by month; start a waiting clock, end a suspension (§23(3)–(4)).
 

@@ -149,6 +149,7 @@ class Swedish:
     activity = default_activity()
     """The rulebook sets no activity rule: hoshi's 12 months, said as such (issue 14)."""
     scheduled: frozenset[Phase] = frozenset()
+    file_rating_titles: tuple[str, ...] = ()  # no file carries Swedish points
     """Nothing waits for a scheduled moment: every valid game counts at once (rules.md §3)."""
 
     _HANDLERS: ClassVar[dict[type, Any]]

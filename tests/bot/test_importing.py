@@ -517,3 +517,41 @@ async def test_a_games_table_partly_recorded_names_those_and_records_nothing(
     )
     await chat.ok(f"/tournament import name=League again\n{both}")
     assert len(await chat.games()) == 3
+
+
+async def test_starting_gors_from_a_ratings_csv_are_kept_to_the_thousandth(
+    tmp_path: Path,
+) -> None:
+    """rules.md §6: GoR values from the EGD carry 3 decimals and are kept exactly; a
+    professional in the file starts at 1p = 2700, 30 more a rank."""
+    fake = await FakeChat.open(tmp_path, "gor")
+    try:
+        tf = read_text(NAMESAKES_H9.replace("Nagy Péter     5k", "Nagy Péter     3p"))
+        ratings = parse_ratings_csv("name,rating\nKovács Réka,2705.840\n".encode())
+        p = await plan(fake, tf, ratings=ratings)
+        await apply(fake, p)
+        players = await storage.players(fake.db, fake.club)
+        by_name = {player.name: player for player in players}
+        kept = next(pl for pl in players if pl.name.startswith("Kovács Réka"))
+        assert kept.rating == Fraction("2705.84")
+        card = await storage.card(fake.db, fake.club, kept.id)
+        assert card.rating == 2706
+        assert {m.key: m.value for m in card.values}["gor"] == "2705.840"
+        nagy = await storage.card(fake.db, fake.club, by_name["Nagy Péter"].id)
+        assert nagy.rating == 2760  # 3p
+        assert by_name["Nagy Péter"].pro == 3
+    finally:
+        await fake.close()
+
+
+async def test_a_starting_rating_with_decimals_is_refused_where_ratings_are_whole(
+    chat: FakeChat,
+) -> None:
+    """An MGSZ Elo is a whole number: an EGD-style 1850.5 is refused with the reason."""
+    tf = read("spring_cup_40x5.h9")
+    name = tf.players[0].name
+    ratings = parse_ratings_csv(f"name,rating\n{name},1850.5\n".encode())
+    p = await plan(chat, tf, ratings=ratings, committee=True)
+    with pytest.raises(Refused, match=r"an MGSZ Elo is a whole number, not 1850\.500"):
+        await apply(chat, p)
+    assert await chat.log_size() == 5  # nothing written

@@ -74,9 +74,9 @@ def test_arithmetic_off_the_ladder_is_refused() -> None:
 
 
 def test_lenient_reading_of_tournament_files() -> None:
-    assert parse_rank_lenient("12") == (Rank.kyu(12), False)
-    assert parse_rank_lenient("3P") == (Rank.dan(7), True)
-    assert parse_rank_lenient("2D") == (Rank.dan(2), False)
+    assert parse_rank_lenient("12") == (Rank.kyu(12), 0)
+    assert parse_rank_lenient("3P") == (Rank.dan(7), 3)
+    assert parse_rank_lenient("2D") == (Rank.dan(2), 0)
     with pytest.raises(RankError):
         parse_rank_lenient("10p")
 

@@ -306,13 +306,14 @@ def test_activity_lapses_exactly_the_months_later() -> None:
     assert rule.active(played, registered, played)
 
 
-def test_activity_counts_registration_when_later_or_without_games() -> None:
+def test_activity_needs_a_game_and_counts_a_later_registration() -> None:
     from engine.system import Activity
 
     rule = Activity(13, "a ranked game in the last 13 months")
     registered = dt.date(2025, 6, 1)
-    assert rule.active(None, registered, dt.date(2026, 6, 30))  # registered 13 months ago
-    assert not rule.active(None, registered, dt.date(2026, 7, 1))
+    # no game: not active, however recent the registration ("a ranked game in the last …")
+    assert not rule.active(None, registered, registered)
+    assert not rule.active(None, registered, dt.date(2026, 6, 30))
     # a game before the registration (a back-dated import) does not shorten it
     assert rule.active(dt.date(2024, 1, 1), registered, dt.date(2026, 6, 30))
     # a later game extends it
@@ -351,10 +352,14 @@ def test_psg_activity_is_its_own_rule_and_agrees_with_the_card() -> None:
 
     assert Psg.activity.months == PsgParams().inactive_months == 13
     assert "PSG regulations §3(5)" in Psg.activity.rule
-    ledger = club("psg")  # registered on DAY, 2026-11-20, no game since
+    ledger = club("psg")  # registered on DAY, 2026-11-20, no game yet: not active
+    assert not ledger.active(1, DAY)  # type: ignore[attr-defined]
+    assert not Psg.activity.active(None, DAY, DAY)
+    assert {m.key: m.value for m in ledger.card(1).values}["active"] == "no"
+    ledger.apply(GamePlayed(game(date=DAY)))  # a ranked game: active for 13 months
     for today, active in ((dt.date(2027, 12, 19), True), (dt.date(2027, 12, 20), False)):
         assert ledger.active(1, today) is active  # type: ignore[attr-defined]
-        assert Psg.activity.active(None, DAY, today) is active
+        assert Psg.activity.active(DAY, DAY, today) is active
 
 
 def test_psg_activity_follows_the_clubs_inactive_months_setting() -> None:
@@ -362,9 +367,11 @@ def test_psg_activity_follows_the_clubs_inactive_months_setting() -> None:
     ledger.apply(SettingsChanged(DAY, (("psg.inactive_months", 6),)))
     assert ledger.activity.months == 6
     assert "6 months" in ledger.activity.rule
+    ledger.apply(GamePlayed(game(date=DAY)))
     today = dt.date(2027, 5, 20)
-    assert ledger.activity.active(None, DAY, today) == ledger.active(1, today)  # type: ignore[attr-defined]
-    assert not ledger.activity.active(None, DAY, today)
+    assert ledger.activity.active(DAY, DAY, today) == ledger.active(1, today)  # type: ignore[attr-defined]
+    assert not ledger.activity.active(DAY, DAY, today)
+    assert ledger.activity.active(DAY, DAY, dt.date(2027, 5, 19))
     assert SYSTEMS["psg"]().activity.months == 13  # a fresh ledger: the rulebook's
 
 

@@ -491,3 +491,56 @@ async def test_a_background_snapshot_is_pickled_by_a_child_process(tmp_path: Pat
             await snapshots.pickled_aside(ledgers)
     finally:
         await db.close()
+
+
+async def test_gors_with_three_decimals_stay_exact_through_log_replay_and_snapshot(
+    tmp_path: Path,
+) -> None:
+    """rules.md §6 Decision: an EGD GoR (2705.840) typed at registration, as an EGF rating or
+    an override is kept to the thousandth by the log, a whole replay and a process start from
+    a snapshot (the players row, the event payloads, the pickled ledgers), under the GoR and
+    under PSG, which keeps the EGF rating for its §23 check."""
+    from fractions import Fraction
+
+    from storage import record_egf, record_override
+
+    path = tmp_path / "exact.db"
+    db = await open_test_db(path, systems=None)
+    try:
+        club = await create_club(db, "Club", "gor", actor=ORGANISER)
+        weber = await player(db, club, "Weber Lukas", "7d", rating=Fraction("2705.84"))
+        nagy = await player(db, club, "Nagy Péter", "2k")
+        cho = await player(db, club, "Cho Hun", "7d", pro=2)
+        await record_egf(
+            db, club, nagy.id, Fraction("1950.125"), year=2026, month=3, actor=ORGANISER
+        )
+        await record_override(
+            db, club, cho.id, reason="EGD", date=DAY, actor=ORGANISER, rating=Fraction("2731.5")
+        )
+        await snapshot_club(db, club.id)
+        expected = await replayed(db, club.id)
+    finally:
+        await db.close()
+    gor = expected["systems"]["gor"]["players"]
+    assert gor[str(weber.id)]["gor_milli"] == 2_705_840
+    assert gor[str(nagy.id)]["gor_milli"] == 1_950_125
+    assert (gor[str(cho.id)]["gor_milli"], gor[str(cho.id)]["pro"]) == (2_731_500, 2)
+    psg = expected["systems"]["psg"]["players"][str(nagy.id)]
+    assert psg["egf"] == {"2026-03": "1950.125"}
+    fresh = await open_test_db(path, systems=None)  # a process start, from the snapshot
+    try:
+        async with fresh.transaction() as tx:
+            started = await ledgers_for(fresh, tx, club.id)
+        assert fresh.projections.full_folds == 0
+        assert state(started) == expected
+        found = {p.name: p for p in await fresh_players(fresh, club)}
+        assert found["Weber Lukas"].rating == Fraction("2705.84")
+        assert found["Cho Hun"].pro == 2
+    finally:
+        await fresh.close()
+
+
+async def fresh_players(db: Database, club: Club) -> list[Player]:
+    from storage import players as all_players
+
+    return list(await all_players(db, club))

@@ -301,14 +301,31 @@ async def _web(ctx: Context, rest: list[Token]) -> Reply:
             )
         )
     address = web_address(ctx, urls.ranking(ctx.the_club, ctx.language))
-    lines = [
-        _(
-            "{club}'s ranking list, players and tournaments are on the web (read-only): {address}",
-            club=ctx.the_club.name,
-            address=address,
-        ),
-        _("/top and /rating replies now carry the link; /club web off takes the pages down."),
-    ]
+    if address is None:
+        lines = [
+            _(
+                "{club}'s ranking list, players and tournaments are on the web (read-only) "
+                "wherever this hoshi serves its pages.",
+                club=ctx.the_club.name,
+            ),
+            _(
+                "To link to them here, the bot's administrator sets {key} in hoshi's config "
+                "file to the address members reach them at (e.g. {example}); /top and /rating "
+                "replies then carry the link. /club web off takes the pages down.",
+                key="[web] base_url",
+                example='base_url = "https://go.example.org/hoshi"',
+            ),
+        ]
+    else:
+        lines = [
+            _(
+                "{club}'s ranking list, players and tournaments are on the web (read-only): "
+                "{address}",
+                club=ctx.the_club.name,
+                address=address,
+            ),
+            _("/top and /rating replies now carry the link; /club web off takes the pages down."),
+        ]
     if not ctx.core.config.web.enabled:
         lines.append(
             _(
@@ -321,9 +338,11 @@ async def _web(ctx: Context, rest: list[Token]) -> Reply:
     return Reply.text(*lines)
 
 
-def web_address(ctx: Context, path: str) -> str:
-    """A page's web address for a reply (``[web] base_url``)."""
-    return urls.absolute(ctx.core.config.web.base_url, path)
+def web_address(ctx: Context, path: str) -> str | None:
+    """A page's web address for a reply (``[web] base_url``); ``None`` while the config does
+    not say where members reach the pages."""
+    base_url = ctx.core.config.web.base_url
+    return None if base_url is None else urls.absolute(base_url, path)
 
 
 def _declared(key: str) -> Setting:
@@ -839,7 +858,9 @@ async def export(ctx: Context) -> Reply:
             document=Document(write_h9(tf).encode("utf-8"), filename, filename),
         )
     if kind == "json":
-        text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
+        activity = exporting.club_activity(ctx.settings, ctx.the_club.system)
+        active = exporting.active_players(data, activity, ctx.today())
+        text, filename = exporting.ratings_json(data, active), f"{slug}-ratings.json"
     elif kind == "games":
         text, filename = exporting.games_csv(data), f"{slug}-games.csv"
     else:

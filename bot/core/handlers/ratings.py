@@ -144,10 +144,11 @@ async def rating(ctx: Context) -> Reply:
 
 def web_link(ctx: Context, path: str) -> tuple[Text, ...]:
     """The web page's address under a reply, when the club's pages are on (issue 14)."""
-    if not ctx.settings.web:
+    address = web_address(ctx, path)
+    if not ctx.settings.web or address is None:
         return ()
     # TRANSLATORS: under /top and /rating: the same on the club's web pages
-    return (Text(_("On the web: {address}", address=web_address(ctx, path))),)
+    return (Text(_("On the web: {address}", address=address)),)
 
 
 async def rating_everywhere(ctx: Context, player: Player) -> Reply:

@@ -11,21 +11,25 @@ from bot.core.commands import ORGANISER, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.names import describe, resolve
-from bot.core.parse import join, positive_int
+from bot.core.parse import join, rating_value
 from bot.core.replies import Reply, Text
 from bot.i18n import N_, _, month_text, translated
 from engine.errors import RankError
-from engine.ranks import Rank, is_rank
+from engine.ranks import Rank, is_rank, parse_rank_lenient
+from engine.ratings import Rating, whole_points
 from storage.common import clean_name
 
 REGISTER_OPTIONS = (
     Option("country", "text", N_("two-letter country code, e.g. HU"), "XX"),
     Option("club", "text", N_("the player's home club"), "..."),
     Option("pin", "text", N_("EGD PIN"), "EGD"),
-    Option("rating", "int", N_("an existing rating (Elo or points)")),
+    Option("rating", "text", N_("an existing rating (Elo, points, or a GoR to 3 decimals)"), "N"),
     Option("alias", "text", N_("another name the player is known by"), "..."),
 )
 COMMITTEE_WORDS = {"override", "committee"}
+RATING_WORD = re.compile(r"[-−]?\d+(?:[.,]\d+)?")
+"""A rating typed after the name: whole, or with decimals (an EGD GoR 2705.840)."""
+PRO_WORD = re.compile(r"[1-9]\s*(?:p|pro)\.?", re.IGNORECASE)
 
 
 @command(
@@ -56,12 +60,13 @@ async def register(ctx: Context) -> Reply:
     committee = False
     if words and not words[-1].quoted and words[-1].text.lower() in COMMITTEE_WORDS:
         committee, words = True, words[:-1]
-    rating: int | None = None
-    if words and re.fullmatch(r"-?\d+", words[-1].text) and len(words) >= 3:
-        rating = positive_int(words[-1].text, "RATING", low=-10_000, high=10_000)
+    rating: Rating | None = None
+    if words and RATING_WORD.fullmatch(words[-1].text) and len(words) >= 3:
+        rating = rating_value(words[-1].text, "RATING", low=-10_000, high=10_000)
         words = words[:-1]
     if "rating" in args.options:
-        rating = positive_int(args.options["rating"], "rating", low=-10_000, high=10_000)
+        rating = rating_value(args.options["rating"], "rating", low=-10_000, high=10_000)
+    pro = 0
     rank_at = next(
         (
             i
@@ -72,6 +77,11 @@ async def register(ctx: Context) -> Reply:
     )
     if rank_at is None and len(words) >= 3 and is_rank(f"{words[-2].text}{words[-1].text}"):
         rank_text, name_words = f"{words[-2].text} {words[-1].text}", words[:-2]
+    elif rank_at is None and len(words) >= 2 and PRO_WORD.fullmatch(words[-1].text):
+        # a professional rank Np: 7d on the amateur ladder; GoR starts it at 2700 + 30·(N − 1)
+        # and keeps Np as the title (rules.md §6)
+        rank, pro = parse_pro(words[-1].text)
+        rank_text, name_words = str(rank), words[:-1]
     elif rank_at is None:
         bad = words[-1].text if words else ""
         try:
@@ -123,6 +133,7 @@ async def register(ctx: Context) -> Reply:
         home_club=args.options.get("club"),
         egd_pin=pin,
         committee=committee,
+        pro=pro,
     )
     if alias is not None:
         await storage.add_alias(
@@ -140,6 +151,14 @@ async def register(ctx: Context) -> Reply:
             Text("\n".join(lines)),
         )
     )
+
+
+def parse_pro(text: str) -> tuple[Rank, int]:
+    """A professional rank Np as (7d, N) (formats.md: a professional rank is read as 7d)."""
+    try:
+        return parse_rank_lenient(text)
+    except RankError as exc:
+        raise BadArgument(translated(exc.args[0]) if exc.args else str(exc)) from None
 
 
 async def _check_alias(ctx: Context, alias: str) -> None:
@@ -177,7 +196,7 @@ async def _check_alias(ctx: Context, alias: str) -> None:
     ),
     access=ORGANISER,
     options=(
-        Option("rating", "int", N_("new rating")),
+        Option("rating", "text", N_("new rating (a GoR to 3 decimals)"), "N"),
         Option("rank", "rank", N_("new rank"), "R"),
         Option("reason", "text", N_("why (required)"), '"..."', required=True),
     ),
@@ -206,7 +225,7 @@ async def override(ctx: Context) -> Reply:
         except RankError as exc:
             raise BadArgument(translated(exc.args[0]) if exc.args else str(exc)) from None
     rating = (
-        positive_int(o["rating"], "rating", low=-10_000, high=10_000) if "rating" in o else None
+        rating_value(o["rating"], "rating", low=-10_000, high=10_000) if "rating" in o else None
     )
     await storage.record_override(
         ctx.db,
@@ -238,11 +257,11 @@ async def override(ctx: Context) -> Reply:
     summary=N_(
         "Record a player's EGF rating for a month (PSG promotion and verification checks)."
     ),
-    examples=("/egf Nagy Péter 2045", "/egf Kovács Anna 1890 2026-03"),
+    examples=("/egf Nagy Péter 2045", "/egf Kovács Anna 1890.456 2026-03"),
     access=ORGANISER,
     params=(
         Param("name", "player", N_("the player")),
-        Param("rating", "int", N_("EGF rating")),
+        Param("rating", "text", N_("EGF rating, to 3 decimals as the EGD gives it")),
         Param("month", "text", N_("YYYY-MM (default this month)"), required=False),
     ),
 )
@@ -262,11 +281,14 @@ async def egf(ctx: Context) -> Reply:
                 _("month must be a past or current YYYY-MM, not {value}", value=words[-1].text)
             )
         words = words[:-1]
-    if len(words) < 2 or not re.fullmatch(r"-?\d+", words[-1].text):
+    if len(words) < 2 or not RATING_WORD.fullmatch(words[-1].text):
         raise BadArgument(
-            _("give the name and the EGF rating, e.g. {example}", example="/egf Nagy Péter 2045")
+            _(
+                "give the name and the EGF rating, e.g. {example}",
+                example="/egf Nagy Péter 2045.840",
+            )
         )
-    rating = positive_int(words[-1].text, "RATING", low=-1000, high=3500)
+    rating = rating_value(words[-1].text, "RATING", low=-1000, high=3500)
     player = await resolve(ctx, join(words[:-1]))
     await storage.record_egf(
         ctx.db,
@@ -281,7 +303,7 @@ async def egf(ctx: Context) -> Reply:
     return Reply.text(
         _(
             "EGF rating {rating} recorded for {name} ({month}).",
-            rating=rating,
+            rating=whole_points(rating),  # rules.md §6 Decision: replies show whole points
             name=player.name,
             month=month_text(year, month),
         )

@@ -176,7 +176,9 @@ async def test_hoshi_run_serves_the_pages_and_keeps_the_site_current(
         config = Config(
             db_path=tmp_path / "hoshi.sqlite",
             telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
-            web=WebConfig(enabled=True, port=port, site_dir=site),
+            web=WebConfig(
+                enabled=True, port=port, base_url=f"http://127.0.0.1:{port}", site_dir=site
+            ),
         )
         started = asyncio.Event()  # on_started: after the web server is up, too
         task = asyncio.create_task(
@@ -191,7 +193,8 @@ async def test_hoshi_run_serves_the_pages_and_keeps_the_site_current(
         await asyncio.wait_for(started.wait(), 10)  # the bot answers before the pages serve
         async with (
             aiohttp.ClientSession() as http,
-            http.get(f"http://127.0.0.1:{port}/1-web-club/en/") as response,
+            # everyone's list: Nagy Péter has no game yet, so no active player (issue 22)
+            http.get(f"http://127.0.0.1:{port}/1-web-club/en/all.html") as response,
         ):
             assert response.status == 200
             assert "Nagy Péter" in await response.text()

@@ -152,3 +152,19 @@ def test_the_command_line_itself() -> None:
     assert "rated under EGF GoR (Europe)" in done.stdout
     weber = next(line for line in done.stdout.splitlines() if "Weber Lukas" in line)
     assert weber.split()[-2] == str(BY_HAND[1].shown)
+
+
+def test_a_starting_gor_from_the_egd_is_kept_to_the_thousandth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rules.md §6: an EGD GoR (2705.840) in --ratings starts the player exactly; shown in
+    whole points. More decimals are refused with the reason."""
+    first = BY_HAND[1]
+    start = tmp_path / "start.csv"
+    start.write_text(f"name,rating\n{first.name},2705.840\n", encoding="utf-8")
+    assert main(["rate", str(CUP), "--system", "gor", "--ratings", str(start), "--json"]) == 0
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows[first.name]["rating_before"] == 2706
+    start.write_text(f"name,rating\n{first.name},2705.8401\n", encoding="utf-8")
+    assert main(["rate", str(CUP), "--system", "gor", "--ratings", str(start)]) != 0
+    assert "3 decimals at most" in capsys.readouterr().err

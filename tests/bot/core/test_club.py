@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import storage
+from bot.config import Config, WebConfig
 from bot.core.command_table import COMMANDS
 from bot.core.invocation import Caller
 from engine.formats import parse_games_csv, parse_h9, parse_players_csv
@@ -705,9 +706,53 @@ def test_a_settings_refusal_from_a_msg_names_the_command() -> None:
     )
 
 
-async def test_club_web_on_and_off(club: FakeChat) -> None:
+async def test_club_web_on_names_the_configured_address_or_how_to_set_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 22: with no [web] base_url the reply names no guessed port (8080) but says how
+    to set it; with one, every reply links there, whatever port hoshi web listens on."""
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "set").mkdir()
+    plain = await FakeChat.open(tmp_path / "plain", players=("Nagy Péter 5k",))
+    try:
+        on = await plain.ok("/club web on")
+        assert "8080" not in on.text and "127.0.0.1" not in on.text
+        assert (
+            "[web] base_url" in on.text and 'base_url = "https://go.example.org/hoshi"' in on.text
+        )
+        assert "On the web" not in (await plain.ok("/top")).text
+    finally:
+        await plain.close()
+    config = Config(
+        db_path=tmp_path / "set.sqlite",
+        charts_dir=tmp_path,
+        web=WebConfig(port=9000, base_url="https://go.example.org/hoshi"),
+    )
+    served = await FakeChat.open(tmp_path / "set", config=config, players=("Nagy Péter 5k",))
+    try:
+        on = await served.ok("/club web on")
+        slug = f"{served.club.id}-budapest-go-club"
+        assert f"https://go.example.org/hoshi/{slug}/en/" in on.text and "9000" not in on.text
+    finally:
+        await served.close()
+
+
+async def test_club_web_on_and_off(tmp_path: Path) -> None:
     """/club web on|off (issue 14): on, the reply gives the address and /top and /rating carry
     the link; off, the link goes; a player may not switch it."""
+    config = Config(
+        db_path=tmp_path / "hoshi.sqlite",
+        charts_dir=tmp_path,
+        web=WebConfig(base_url="http://127.0.0.1:8080"),
+    )
+    club = await FakeChat.open(tmp_path, config=config, players=("Nagy Péter 5k",))
+    try:
+        await _web_on_and_off(club)
+    finally:
+        await club.close()
+
+
+async def _web_on_and_off(club: FakeChat) -> None:
     slug = f"{club.club.id}-budapest-go-club"
     refused = await club.say("/club web on", as_=PLAYER)
     assert refused.error and not (await settings(club)).web

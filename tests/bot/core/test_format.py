@@ -7,6 +7,8 @@ import datetime as dt
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.core import format as fmt
 from bot.i18n import using
@@ -136,12 +138,12 @@ def test_a_pending_change_reads_with_its_sign_and_when_it_settles() -> None:
         (["points toward 2d", "points toward 1k"], ("points", "toward"), ["2d", "1k"]),
         (
             ["points toward 1k", "no further Swedish target"],
-            ("value", ""),
+            ("value", "kind of value"),
             ["points toward 1k", "no further Swedish target"],
         ),
         (
             ["sum of games", "min-games result"],
-            ("value", ""),
+            ("value", "kind of value"),
             ["sum of games", "min-games result"],
         ),
     ],
@@ -150,6 +152,15 @@ def test_rating_heading_fits_every_row(
     labels: list[str], headings: tuple[str, ...], cells: list[str] | None
 ) -> None:
     assert fmt.rating_heading(labels) == (headings, cells)
+
+
+@given(st.lists(st.text(st.sampled_from("ab c-"), min_size=1, max_size=12), max_size=6))
+def test_every_rating_heading_is_a_word(labels: list[str]) -> None:
+    """A sortable column is named by its heading (the web's ranking list, /top): none is
+    empty, whatever the rows' labels (the PSG list had a nameless column)."""
+    headings, cells = fmt.rating_heading([label for label in labels if label.strip()])
+    assert all(heading.strip() for heading in headings)
+    assert (cells is None) == (len(headings) == 1)
 
 
 # -- in the conversation's language (issue 13) -------------------------------------------------
@@ -201,7 +212,8 @@ def test_a_pending_change_and_card_lines_in_hungarian() -> None:
                     Measure("pending_elo", "if the period ended now", 1733, "Elo")),
         )  # fmt: skip
         assert fmt.unsettled(card) == ["if the period ended now: 1733 (+13)"]
-        assert fmt.rating_heading(["a b", "c d"]) == (("érték", ""), ["a b", "c d"])
+        headings, cells = fmt.rating_heading(["a b", "c d"])
+        assert headings[0] == "érték" and all(headings) and cells == ["a b", "c d"]
 
 
 def test_a_unit_from_the_rules_is_translated_not_cut() -> None:

@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections.abc import AsyncIterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -246,3 +247,129 @@ async def test_a_bad_class_is_refused_with_an_example(club: FakeChat) -> None:
     assert said.text.startswith(
         "The EGF tournament class is A, B, C or D, not 'E' (e.g. /tournament new Cup class=B)"
     )
+
+
+# rules.md §6: GoR values from the EGD carry 3 decimals; kept exactly wherever one is typed or
+# imported, more refused with the reason; replies show whole points, exports the thousandths
+EGD_GOR = "2705.840"
+
+
+async def _export_gor(chat: FakeChat) -> dict[str, str]:
+    said = await chat.ok("/export json")
+    doc = said.reply.document
+    assert doc is not None
+    return {p["name"]: p["gor"] for p in json.loads(doc.data.decode("utf-8"))}
+
+
+async def test_register_keeps_an_egd_gor_to_the_thousandth(club: FakeChat) -> None:
+    said = await club.ok(f"/register Weber Lukas 7d {EGD_GOR}")
+    assert said.text == "Registered Weber Lukas (7d)\n\nGoR: 2706"
+    said = await club.ok("/register Schmidt Jonas 7d rating=2705,125")
+    assert said.text.endswith("GoR: 2705")
+    gor = await _export_gor(club)
+    assert (gor["Weber Lukas"], gor["Schmidt Jonas"]) == (EGD_GOR, "2705.125")
+    player = await club.player("Weber Lukas")
+    assert player.rating == Fraction(EGD_GOR)
+
+
+async def test_egf_and_override_keep_an_egd_gor_to_the_thousandth(club: FakeChat) -> None:
+    said = await club.ok(f"/egf Nagy Péter {EGD_GOR}")
+    assert said.text.startswith("EGF rating 2706 recorded for Nagy Péter")
+    assert (await _export_gor(club))["Nagy Péter"] == EGD_GOR
+    await club.ok('/override Kovács Anna rating=2100.333 reason="EGD import"')
+    assert (await _export_gor(club))["Kovács Anna"] == "2100.333"
+    assert (await club.card("Kovács Anna")).rating == 2100
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/register Weber Lukas 7d 2705.8401",
+        "/register Weber Lukas 7d rating=2705.8401",
+        "/egf Nagy Péter 2705.8401",
+        '/override Nagy Péter rating=2705.8401 reason="EGD"',
+    ],
+)
+async def test_more_than_three_decimals_are_refused_with_the_reason(
+    club: FakeChat, line: str
+) -> None:
+    said = await club.refused(line)
+    assert "2705.8401 has 4 decimals; a rating is kept to 3 decimals at most" in said.text
+
+
+async def test_a_professional_starts_at_the_egd_nominal_gor_and_keeps_the_title(
+    club: FakeChat,
+) -> None:
+    """1p = 2700, each professional rank 30 more; the rank shown is the amateur one."""
+    said = await club.ok("/register Cho Hun 3p")
+    assert said.text.startswith("Registered Cho Hun (7d)")
+    assert said.text.endswith("GoR: 2760")
+    card = await club.card("Cho Hun")
+    assert {m.key: m.value for m in card.values}["title"] == "3p"
+
+
+async def test_an_imported_professional_starts_at_the_egd_nominal_gor(club: FakeChat) -> None:
+    h9 = re.sub(r"(Weber Lukas\s+)3k", r"\g<1>2p", COLOGNE_H9)
+    assert h9 != COLOGNE_H9
+    await club.ok("/tournament import", attachment=h9.encode(), attachment_name="koeln.h9")
+    assert (await club.card("Weber Lukas")).rating == 2730
+
+
+GOR_COLUMN_H9 = """; CL[B]
+; EV[Köln Cup]
+; DT[2026-04-11,2026-04-12]
+; HA[h9]
+; TM[90]
+;
+; Pl Name                  Rk Co Club GoR       MMS
+   1 Schmidt Jonas         2k DE Ber  1905.840   20  2+/w0  3+/b0
+   2 Kovács Anna           1d HU Bp   2100.123   20  1-/b0  0-
+   3 Weber Lukas           3k DE Ber  {weber}   19  0-     1-/w0
+"""
+
+
+async def test_an_h9s_gor_column_starts_new_players_to_the_thousandth(club: FakeChat) -> None:
+    """rules.md §6: an h9's rating column (GoR, as the EGD writes it) starts a new player of
+    the file exactly; a player already in the club keeps their own GoR."""
+    h9 = GOR_COLUMN_H9.format(weber="1799.5")
+    await club.ok("/tournament import", attachment=h9.encode(), attachment_name="koeln.h9")
+    gor = await _export_gor(club)
+    assert (gor["Schmidt Jonas"], gor["Weber Lukas"]) == ("1905.840", "1799.500")
+    assert gor["Kovács Anna"] == "2100.000"  # registered before: not moved by the file
+
+
+async def test_an_h9s_gor_with_four_decimals_refuses_the_import(club: FakeChat) -> None:
+    h9 = GOR_COLUMN_H9.format(weber="1799.5001")
+    said = await club.refused(
+        "/tournament import", attachment=h9.encode(), attachment_name="koeln.h9"
+    )
+    assert "Weber Lukas's GoR 1799.5001: 1799.5001 has 4 decimals" in said.text
+
+
+async def test_an_imported_guest_professional_plays_at_the_egd_nominal_gor(
+    tmp_path: Path,
+) -> None:
+    """A foreign guest entered as 2p plays at 2730 (rules.md §6): Nagy Péter's gain from
+    beating him is worked from 2730, not 7d's 2700."""
+    chat = await FakeChat.open(
+        tmp_path, "gor", settings={"country": "HU"}, players=("Nagy Péter 7d 2700",)
+    )
+    try:
+        h9 = """; CL[A]
+; EV[Pro Cup]
+; DT[2026-04-11,2026-04-11]
+; HA[h9]
+; TM[90]
+;
+; Pl Name                  Rk Co Club
+   1 Nagy Péter            7d HU Bp    2+/w0
+   2 Cho Hun               2p KR Seo   1-/b0
+"""
+        await chat.ok("/tournament import", attachment=h9.encode(), attachment_name="p.h9")
+        await chat.ok("/tournament finalise Pro Cup")
+        card = await chat.card("Nagy Péter")
+        kept = float({m.key: m.value for m in card.values}["gor"])  # type: ignore[arg-type]
+        assert kept == pytest.approx(2700 + gain(2700, 2730, 1), abs=0.0006)
+        assert abs(gain(2700, 2730, 1) - gain(2700, 2700, 1)) > 0.5  # 2730 tells, not 2700
+    finally:
+        await chat.close()

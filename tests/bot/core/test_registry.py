@@ -110,7 +110,8 @@ async def test_register_reads_ranks_as_people_write_them(
          "not 40k"),
         ("Szabó Éva 5k country=HUN", "country= takes a two-letter code like HU, not 'HUN'"),
         ("Szabó Éva 5k pin=abc", "pin= takes an EGD PIN (digits), not 'abc'"),
-        ("Szabó Éva 5k rating=lots", "Rating must be a whole number, not 'lots'"),
+        ("Szabó Éva 5k rating=lots", "Rating: 'lots' is not a number; write e.g. 2100 or "
+         "2705.840"),
         ("Szabó Éva 5k 99999", "RATING must be -10000–10000, not 99999"),
         ("Szabó Éva 5k nick=Evi", "/register has no option nick=; it takes country=, club=, "
          "pin=, rating=, alias="),
@@ -235,7 +236,8 @@ async def test_override_the_rating_shows_in_the_history(club: FakeChat) -> None:
         ('Nagy Péter reason="x"', "Give rating=N or rank=R (or both)"),
         ('Nagy Péter rank=99k reason="x"', "Kyu ranks run from 35k to 1k, not 99k"),
         ('Nagy Péter rank=strong reason="x"', "'strong' is not a rank"),
-        ('Nagy Péter rating=abc reason="x"', "Rating must be a whole number, not 'abc'"),
+        ('Nagy Péter rating=abc reason="x"', "Rating: 'abc' is not a number; write e.g. 2100 "
+         "or 2705.840"),
         ('rating=1800 reason="x"', "A player's name is missing"),
         ('Nobody rating=1800 reason="x"', "No player called 'Nobody' in this club."),
         ('Nagy Péter rating=1800 why="x"', "/override has no option why=; it takes rating=, "

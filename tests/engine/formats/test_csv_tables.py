@@ -185,7 +185,14 @@ def test_players_csv_semicolon_detection_ignores_quoted_commas() -> None:
 
 BROKEN_PLAYERS = [
     ("bad rank", "name,rank\nNagy Péter,3d\nKiss Ádám,3x\n", 3, "3x", "cannot read the rank"),
-    ("bad rating", "name,rank,rating\nNagy Péter,3d,20.5\n", 2, "20.5", "whole number"),
+    ("bad rating", "name,rank,rating\nNagy Péter,3d,20.5x\n", 2, "20.5x", "not a number"),
+    (
+        "rating with 4 decimals",
+        "name,rank,rating\nNagy Péter,3d,2705.8405\n",
+        2,
+        "2705.8405",
+        "3 decimals at most",
+    ),
     ("unknown column", "name,rank,ratng\n", 1, "ratng", "unknown column 'ratng'"),
     ("missing column", "name,rating\n", 1, "name,rating", "lacks rank"),
     ("empty file", "", 1, "", "lacks name, rank"),
@@ -287,6 +294,16 @@ def test_ratings_with_and_without_header() -> None:
         expected
     )
     assert parse_ratings_csv("") == []
+
+
+def test_egd_gor_with_three_decimals_is_read_exactly() -> None:
+    """rules.md §6 Decision: an EGD GoR (2705.840) is kept exactly, not refused."""
+    (row,) = parse_ratings_csv("name,rating,rank\nNagy Péter,2705.840,7d\n")
+    assert row.rating == Fraction("2705.84")
+    (player,) = parse_players_csv("name,rank,rating\nNagy Péter,7d,2705.840\n")
+    assert player.rating == Fraction("2705.84")
+    assert "Nagy Péter,7d,2705.840" in write_players_csv([player])
+    assert parse_players_csv(write_players_csv([player])) == [player]
 
 
 def test_rating_rows_are_tuples() -> None:

@@ -206,21 +206,21 @@ def test_names_with_underscores_and_many_words(written: str, name: str) -> None:
 
 
 RANK_FORMS = [
-    ("3D", Rank.dan(3), False),
-    ("3d", Rank.dan(3), False),
-    ("1K", Rank.kyu(1), False),
-    ("30k", Rank.kyu(30), False),
-    ("12", Rank.kyu(12), False),  # a bare number means kyu
-    ("1p", Rank.dan(7), True),  # pro ranks are read as 7d
-    ("9P", Rank.dan(7), True),
+    ("3D", Rank.dan(3), 0),
+    ("3d", Rank.dan(3), 0),
+    ("1K", Rank.kyu(1), 0),
+    ("30k", Rank.kyu(30), 0),
+    ("12", Rank.kyu(12), 0),  # a bare number means kyu
+    ("1p", Rank.dan(7), 1),  # pro ranks are read as 7d, their N kept (GoR: rules.md §6)
+    ("9P", Rank.dan(7), 9),
 ]
 
 
 @pytest.mark.parametrize("token, rank, pro", RANK_FORMS, ids=[t for t, _, _ in RANK_FORMS])
-def test_rank_forms(token: str, rank: Rank, pro: bool) -> None:
+def test_rank_forms(token: str, rank: Rank, pro: int) -> None:
     tf = parse_h9(h9(f"   1 Cho Hun {token} KR Seo 0+"))
     assert (tf.player(1).rank, tf.player(1).pro) == (rank, pro)
-    assert ("professional rank" in " ".join(tf.warnings)) is pro
+    assert ("professional rank" in " ".join(tf.warnings)) is bool(pro)
 
 
 def test_egd_pin_column() -> None:

@@ -263,7 +263,7 @@ def test_pro_ranks_are_read_as_7d() -> None:
         '<Player name="Cho" firstName="Hun" rank="9P"/><Player name="A" firstName="B" rank="1D"/>'
     )
     tf = parse_opengotha(doc(players=players))
-    assert (tf.player(1).rank, tf.player(1).pro) == (Rank.dan(7), True)
+    assert (tf.player(1).rank, tf.player(1).pro) == (Rank.dan(7), 9)
 
 
 # ------------------------------------------------------------------ unsafe and broken files

@@ -108,3 +108,88 @@ def test_initial_rating_vector(rank: str, rating: int) -> None:
     gor.apply(Registered(ME, Rank.parse(rank), DAY))
     assert gor.gor(ME) == rating
     assert gor.card(ME).rank == Rank.parse(rank)
+
+
+# rules.md §6, "Professionals and the ends of the ladder" (the EGD's nominal table): 1p = 2700,
+# each professional rank 30 more; a declared rank below 30k starts at −900
+PROFESSIONAL_STARTS = {n: 2700 + 30 * (n - 1) for n in range(1, 10)}
+PROFESSIONAL_VECTORS = [(1, 2700, "7d"), (2, 2730, "7d"), (5, 2820, "8d"), (9, 2940, "9d")]
+
+
+@pytest.mark.parametrize(("pro", "rating", "shown"), PROFESSIONAL_VECTORS, ids=str)
+def test_professional_rank_starts_at_the_egd_nominal_gor(
+    pro: int, rating: int, shown: str
+) -> None:
+    assert initial_rating(Rank.dan(7), pro) == rating
+    gor = Gor()
+    gor.apply(Registered(ME, Rank.dan(7), DAY, pro=pro))
+    assert gor.gor(ME) == rating
+    card = gor.card(ME)
+    # the rank shown is the rating's amateur one; the declared Np stays the title
+    assert card.rank == Rank.parse(shown)
+    assert {m.key: m.value for m in card.values}["title"] == f"{pro}p"
+
+
+def test_every_professional_rank_is_30_points_above_the_one_below() -> None:
+    assert [initial_rating(Rank.dan(7), n) for n in range(1, 10)] == list(
+        PROFESSIONAL_STARTS.values()
+    )
+
+
+@pytest.mark.parametrize(
+    ("rating", "rank"),
+    [(2790, "7d"), (2940, "9d"), (2899, "8d"), (2099.9, "1k"), (2150, "1d")],
+    ids=str,
+)
+def test_the_rank_shown_for_a_rating_stays_the_amateur_one(rating: float, rank: str) -> None:
+    gor = Gor()
+    gor.apply(Registered(ME, Rank.kyu(10), DAY, rating=Fraction(str(rating))))
+    assert gor.rank(ME) == Rank.parse(rank)
+
+
+@pytest.mark.parametrize("kyu", [31, 33, 35], ids=lambda k: f"{k}k")
+def test_a_rank_below_30k_starts_at_minus_900(kyu: int) -> None:
+    assert initial_rating(Rank.kyu(kyu)) == -900
+
+
+# rules.md §6: GoR values from the EGD carry 3 decimals; they are kept exactly
+EGD_VALUES = ["2705.840", "2109.306", "-5.250", "100.001", "2100.000"]
+
+
+@pytest.mark.parametrize("text", EGD_VALUES)
+def test_an_egd_gor_with_three_decimals_is_kept_exactly(text: str) -> None:
+    from engine.ratings import parse_rating
+    from engine.types import EgfRating
+
+    value = Fraction(text)
+    gor = Gor()
+    gor.apply(Registered(ME, Rank.kyu(10), DAY, rating=parse_rating(text)))
+    assert gor.gor(ME) == value
+    assert {m.key: m.value for m in gor.card(ME).values}["gor"] == text
+    # the card shows whole points, half up
+    assert gor.card(ME).rating == _rounded(value)
+    gor.apply(EgfRating(ME, parse_rating(text) + 1, 2026, 11))
+    assert gor.gor(ME) == value + 1
+
+
+def test_more_than_three_decimals_are_refused_and_nothing_changes() -> None:
+    from engine.errors import RuleError
+
+    gor = Gor()
+    with pytest.raises(RuleError, match="3 decimals"):
+        gor.apply(Registered(ME, Rank.kyu(10), DAY, rating=Fraction("2705.8405")))
+    assert list(gor.players()) == []
+
+
+def test_a_guest_professional_plays_at_the_egd_nominal_gor() -> None:
+    """A guest entered as 2p (7d on the ladder) plays at 2730, not at 7d's 2700."""
+    gor = Gor()
+    gor.apply(Registered(ME, Rank.dan(7), DAY, rating=2700))
+    guest = 50
+    game = replace(_game(1, 0, "win", opponent=guest), round=1, tournament=7)
+    tournament = Tournament(7, "pro", DAY, DAY, 1, klass="A")
+    entries = (Entry(ME, Rank.dan(7)), Entry(guest, Rank.dan(7), registered=False, pro=2))
+    gor.apply(TournamentRated(tournament, entries, (game,)))
+    expected = 2700 + game_change(2700, 2730, 1.0)
+    assert float(gor.gor(ME)) == pytest.approx(expected, abs=0.0006)
+    assert abs(expected - (2700 + game_change(2700, 2700, 1.0))) > 0.1  # the 30 points tell
