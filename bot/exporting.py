@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +13,7 @@ from bot.i18n import _
 from engine.errors import FormatError
 from engine.formats import CsvGame, CsvPlayer, write_games_csv, write_h9, write_players_csv
 from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
+from engine.ranks import Rank
 from engine.system import Card, Value
 from engine.types import Entry
 from storage.records import Export, TournamentRow
@@ -112,10 +113,16 @@ def _json_value(v: Value) -> Any:
     return v
 
 
-def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry] = ()) -> str:
-    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14);
-    ``entries`` (storage.entries) give back the criteria columns (MMS, SOS …) an imported
-    file had.
+def tournament_h9(
+    export: Export,
+    row: TournamentRow,
+    ranks: Mapping[int, Rank],
+    entries: Sequence[Entry] = (),
+) -> str:
+    """One tournament as an EGD results file, with hoshi's ranks (rules.md §4.1, §14):
+    ``ranks`` (storage.entry_ranks) the rank each player played it with — a member's on its
+    first day, not today's; ``entries`` (storage.entries) give back the criteria columns
+    (MMS, SOS …) an imported file had.
 
     Raises:
         FormatError: a player has two games in one round, which an h9 file cannot hold.
@@ -150,7 +157,7 @@ def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry] =
             position=position[pid],
             line=0,
             name=players[pid][0].name,
-            rank=(players[pid][1].rank if players[pid][1] else players[pid][0].rank),
+            rank=ranks.get(pid, players[pid][0].rank),
             country=players[pid][0].country,
             club=players[pid][0].home_club,
             egd_pin=players[pid][0].egd_pin,

@@ -219,6 +219,74 @@ class RatingScale:
         return Msg("{name} scale ({low} to {high})", name=self.name, low=self.low, high=self.high)
 
 
+class RankTrail:
+    """Each player's rank through the calendar, as a ledger folded it: the rank a club player
+    enters a typed tournament with is the rank they had on its first day (rules.md, top:
+    calendar order; §3.2 "the rank they played the tournament with"; §4.1 entry ranks),
+    whatever was typed before or after it.
+
+    Kept from the ledger's own changes (every rank a change leaves, in the order folded,
+    which is the calendar's): a step is noted only when the rank moves, so a trail stays a
+    few entries long however many games move a rating.
+    """
+
+    __slots__ = ("_steps",)
+
+    def __init__(self) -> None:
+        self._steps: dict[PlayerId, list[tuple[dt.date, Rank]]] = {}
+
+    def note(self, changes: Iterable[Change]) -> None:
+        """Note the ranks ``changes`` (one fact's, just folded) leave their players at."""
+        for change in changes:
+            steps = self._steps.get(change.player)
+            if steps is None:
+                self._steps[change.player] = [(change.date, change.rank_after)]
+            elif steps[-1][1] != change.rank_after:
+                steps.append((change.date, change.rank_after))
+
+    def on(self, player: PlayerId, day: dt.date) -> Rank | None:
+        """The player's rank at the start of ``day``: the rank of their last change dated
+        before it, else the first rank noted (a player who joined on or after ``day`` enters
+        with the rank they joined with); ``None`` for a player never noted."""
+        steps = self._steps.get(player)
+        if not steps:
+            return None
+        for date, rank in reversed(steps):
+            if date < day:
+                return rank
+        return steps[0][1]
+
+    def snapshot(self) -> dict[str, list[list[str]]]:
+        """The trail as plain data (part of a ledger's :meth:`RatingSystem.snapshot`)."""
+        return {
+            str(player): [[date.isoformat(), str(rank)] for date, rank in self._steps[player]]
+            for player in sorted(self._steps)
+        }
+
+
+def entry_rank(entry: Entry, trail: RankTrail, tournament: Tournament) -> Rank:
+    """The rank ``entry`` played ``tournament`` with: the rank declared (a results file's, an
+    organiser's), else — a club player entered by typing their games — the rank the ledger
+    gave them on the tournament's first day (:class:`RankTrail`).
+
+    Raises:
+        RuleError: no rank was declared and the ledger never knew the player.
+    """
+    if entry.rank is not None:
+        return entry.rank
+    found = trail.on(entry.player, tournament.start)
+    if found is None:
+        raise RuleError(
+            Msg(
+                "player {player} has no rank in tournament {tournament}: not registered here "
+                "and entered without a rank",
+                player=entry.player,
+                tournament=repr(tournament.name),
+            )
+        )
+    return found
+
+
 class RatingSystem(Protocol):
     """A rulebook as a ledger: replay events, answer queries."""
 
@@ -262,6 +330,12 @@ class RatingSystem(Protocol):
         """The club games held for a rating period that has not closed yet (an MGSZ club
         period, rules.md §1.4 Decision — club games), oldest first; empty under systems that
         have no such period."""
+        ...
+
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` as this ledger folded the calendar
+        (:class:`RankTrail`): the rank a club player entered a tournament starting that day
+        with (raises ``KeyError`` for a player the ledger never knew)."""
         ...
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:

@@ -46,6 +46,7 @@ from storage import log, settings
 from storage.codec import (
     RESULTS,
     date_from_text,
+    entry_rank_from_text,
     komi_from_half_points,
     optional_date,
     optional_rank,
@@ -279,7 +280,7 @@ async def tournament_rated(reader: Reader, tournament: int, overlay: Overlay) ->
         (tournament,),
     ):
         if seq not in overlay.undone:
-            entries[player] = Entry(player, rank_from_text(rank), registered == 1, country)
+            entries[player] = Entry(player, entry_rank_from_text(rank), registered == 1, country)
     games = tuple(
         effective_game(game, overlay)
         for game in await reader.fetchall(
@@ -485,7 +486,7 @@ class _Tournaments:
                 part,
             ):
                 if seq not in undone:
-                    entry = Entry(player, rank_from_text(rank), registered == 1, country)
+                    entry = Entry(player, entry_rank_from_text(rank), registered == 1, country)
                     self.entries[of][player] = entry
             if tournament in self.entries:
                 return

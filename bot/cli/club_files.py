@@ -255,7 +255,10 @@ def _run_export(args: argparse.Namespace) -> int:
                         club=club.name,
                     )
                 )
-            text = exporting.tournament_h9(data, row)
+            ranks = await storage.entry_ranks(db, club, row.id)
+            text = exporting.tournament_h9(
+                data, row, ranks, await storage.entries(db, club, row.id)
+            )
         else:
             text = {
                 "csv": exporting.players_csv,

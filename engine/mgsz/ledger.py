@@ -48,9 +48,11 @@ from engine.system import (
     Pending,
     Progress,
     RankLimit,
+    RankTrail,
     RatingScale,
     Weight,
     default_activity,
+    entry_rank,
     never_rated,
     refuse_unknown_players,
     unit,
@@ -189,6 +191,7 @@ class Mgsz:
     _HANDLERS: ClassVar[dict[type, Callable[[Mgsz, Any], list[Change]]]]
 
     def __init__(self, params: MgszParams | None = None) -> None:
+        self._trail = RankTrail()  # each player's rank through the calendar
         self.params = params if params is not None else MgszParams()
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
@@ -206,6 +209,7 @@ class Mgsz:
             raise RuleError(f"MGSZ cannot apply a {type(event).__name__} event")
         before, self._provisional = self._provisional, None
         changes: list[Change] = handler(self, event)
+        self._trail.note(changes)
         # what lapsed() needs to tell whose "if the period ended now" moved, kept cheaply:
         # the open period as it was last worked out, and the players this fact named
         self._period_before = before
@@ -404,7 +408,7 @@ class Mgsz:
         for player in _players_of(rated):
             entry = entries.get(player)
             if entry is not None and not entry.registered:
-                start[player] = rank_floor(entry.rank)
+                start[player] = rank_floor(entry_rank(entry, self._trail, tournament))
             else:
                 start[player] = self._players[player].elo
         guests = {p for p, e in entries.items() if not e.registered}
@@ -716,6 +720,12 @@ class Mgsz:
             values=tuple(values),
         )
 
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` (engine.system.RankTrail); ``KeyError``
+        for a player this ledger never knew."""
+        found = self._trail.on(player, day)
+        return found if found is not None else self.card(player).rank
+
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones and komi from the ranks of the players' current Elo bands (rules.md §5)."""
         elo_a, elo_b = self._standing(a).elo, self._standing(b).elo
@@ -822,6 +832,7 @@ class Mgsz:
         ]
         return {
             "system": self.key,
+            "trail": self._trail.snapshot(),
             "players": players,
             "pending": pending,
             "club_time": str(self._club_time),
@@ -930,8 +941,8 @@ class Mgsz:
         mismatches: list[tuple[PlayerId, Rank, Rank]] = []
         for entry in entries:
             standing = self._players.get(entry.player)
-            if not entry.registered or standing is None:
-                continue
+            if not entry.registered or standing is None or entry.rank is None:
+                continue  # a guest; or no rank declared: nothing to compare
             expected = rank_of_elo(standing.elo)
             if entry.rank != expected:
                 mismatches.append((entry.player, entry.rank, expected))

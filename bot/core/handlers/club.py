@@ -779,7 +779,9 @@ async def export(ctx: Context) -> Reply:
             )
         row = await resolve_tournament(ctx, name, "/export h9 #{}")
         entries = await storage.entries(ctx.db, ctx.the_club, row.id)
-        text, filename = exporting.tournament_h9(data, row, entries), f"{slug}-{row.number}.h9"
+        ranks = await storage.entry_ranks(ctx.db, ctx.the_club, row.id)
+        text = exporting.tournament_h9(data, row, ranks, entries)
+        filename = f"{slug}-{row.number}.h9"
     elif kind == "json":
         text, filename = exporting.ratings_json(data), f"{slug}-ratings.json"
     elif kind == "games":
