@@ -220,47 +220,52 @@ class RatingScale:
 
 
 class RankTrail:
-    """Each player's rank through the calendar, as a ledger folded it: the rank a club player
-    enters a typed tournament with is the rank they had on its first day (rules.md, top:
-    calendar order; §3.2 "the rank they played the tournament with"; §4.1 entry ranks),
-    whatever was typed before or after it.
+    """Each player's rank through the calendar, as a ledger folded it: a club player enters a
+    typed tournament with the rank they had on its first day (rules.md, top: calendar order;
+    §3.2 "the rank they played the tournament with"; §4.1 entry ranks), whatever was typed
+    before or after it.
 
-    Kept from the ledger's own changes (every rank a change leaves, in the order folded,
-    which is the calendar's): a step is noted only when the rank moves, so a trail stays a
-    few entries long however many games move a rating.
+    Kept from the ledger's own changes, folded in calendar order: the rank a player joined
+    with, then one step for each day that ended with another rank than the day before (the
+    order of a day's facts may move a rank back and forth within it; only where the day ends
+    counts, so the trail is the same for any order of entry). A few entries per player,
+    however many games move a rating.
     """
 
-    __slots__ = ("_steps",)
+    __slots__ = ("_first", "_steps")
 
     def __init__(self) -> None:
+        self._first: dict[PlayerId, Rank] = {}
         self._steps: dict[PlayerId, list[tuple[dt.date, Rank]]] = {}
 
     def note(self, changes: Iterable[Change]) -> None:
         """Note the ranks ``changes`` (one fact's, just folded) leave their players at."""
         for change in changes:
-            steps = self._steps.get(change.player)
-            if steps is None:
-                self._steps[change.player] = [(change.date, change.rank_after)]
-            elif steps[-1][1] != change.rank_after:
-                steps.append((change.date, change.rank_after))
+            player, date, rank = change.player, change.date, change.rank_after
+            first = self._first.setdefault(player, rank)
+            steps = self._steps.setdefault(player, [])
+            if steps and steps[-1][0] == date:
+                steps.pop()  # the day's earlier rank: only where the day ends counts
+            if rank != (steps[-1][1] if steps else first):
+                steps.append((date, rank))
 
     def on(self, player: PlayerId, day: dt.date) -> Rank | None:
-        """The player's rank at the start of ``day``: the rank of their last change dated
-        before it, else the first rank noted (a player who joined on or after ``day`` enters
-        with the rank they joined with); ``None`` for a player never noted."""
-        steps = self._steps.get(player)
-        if not steps:
-            return None
-        for date, rank in reversed(steps):
+        """The player's rank at the start of ``day``: where the last day before it with a
+        step left them, else the rank they joined with (a player who joined on or after
+        ``day`` enters with it); ``None`` for a player never noted."""
+        for date, rank in reversed(self._steps.get(player, ())):
             if date < day:
                 return rank
-        return steps[0][1]
+        return self._first.get(player)
 
-    def snapshot(self) -> dict[str, list[list[str]]]:
+    def snapshot(self) -> dict[str, Any]:
         """The trail as plain data (part of a ledger's :meth:`RatingSystem.snapshot`)."""
         return {
-            str(player): [[date.isoformat(), str(rank)] for date, rank in self._steps[player]]
-            for player in sorted(self._steps)
+            str(player): {
+                "joined": str(self._first[player]),
+                "steps": [[date.isoformat(), str(rank)] for date, rank in self._steps[player]],
+            }
+            for player in sorted(self._first)
         }
 
 
