@@ -968,8 +968,14 @@ class Psg:
         return None
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
-        """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13)."""
-        return self.entry_rank_violations(entries)
+        """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13), each
+        against the PSG rank of the tournament's first day (rules.md, top: calendar order; a
+        promotion since does not make last month's entry wrong); activity as known now."""
+        standings = {
+            pid: EntryStanding(self.rank_on(pid, tournament.start), standing.active)
+            for pid, standing in self.entry_standings().items()
+        }
+        return entry_rank_violations(entries, standings)
 
     def initial_rank_limit(self) -> RankLimit | None:
         """None: a new participant's entry rank is checked at their tournaments (§11(3))."""
