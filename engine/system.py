@@ -241,12 +241,18 @@ class RankTrail:
     def note(self, changes: Iterable[Change]) -> None:
         """Note the ranks ``changes`` (one fact's, just folded) leave their players at."""
         for change in changes:
-            player, date, rank = change.player, change.date, change.rank_after
-            first = self._first.setdefault(player, rank)
-            steps = self._steps.setdefault(player, [])
+            player, rank = change.player, change.rank_after
+            steps = self._steps.get(player)
+            if steps is None:  # their registration: the rank they joined with
+                self._first[player] = rank
+                self._steps[player] = []
+                continue
+            date = change.date
             if steps and steps[-1][0] == date:
+                if steps[-1][1] == rank:
+                    continue
                 steps.pop()  # the day's earlier rank: only where the day ends counts
-            if rank != (steps[-1][1] if steps else first):
+            if rank != (steps[-1][1] if steps else self._first[player]):
                 steps.append((date, rank))
 
     def on(self, player: PlayerId, day: dt.date) -> Rank | None:
