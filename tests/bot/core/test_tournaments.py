@@ -1039,6 +1039,11 @@ async def entered(path: Path, calendar: Calendar, order: Sequence[int]) -> list[
         export = await chat.ok("/export h9 Herbst")
         assert export.reply.document is not None
         said.append(export.reply.document.data.decode())
+        # the file's ranks (read from the rating history) are the ledger's of the first day
+        row = await only_tournament(chat)
+        ledger = await storage.ledger(chat.db, chat.club)
+        ranks = await storage.entry_ranks(chat.db, chat.club, row.id)
+        assert ranks == {p: ledger.rank_on(p, row.tournament.start) for p in ranks}
         return [NUMBERS.sub(r"\1N", text) for text in said]
     finally:
         await chat.close()
