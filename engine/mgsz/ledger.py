@@ -192,6 +192,7 @@ class Mgsz:
 
     def __init__(self, params: MgszParams | None = None) -> None:
         self._trail = RankTrail()  # each player's rank through the calendar
+        self._bands = RankTrail()  # and the rank of their Elo band (entry ranks, §1.6)
         self.params = params if params is not None else MgszParams()
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
@@ -210,6 +211,11 @@ class Mgsz:
         before, self._provisional = self._provisional, None
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
+        self._bands.note(
+            change._replace(rank_after=rank_of_elo(change.rating_after))
+            for change in changes
+            if isinstance(change.rating_after, int)
+        )
         # what lapsed() needs to tell whose "if the period ended now" moved, kept cheaply:
         # the open period as it was last worked out, and the players this fact named
         self._period_before = before
@@ -833,6 +839,7 @@ class Mgsz:
         return {
             "system": self.key,
             "trail": self._trail.snapshot(),
+            "bands": self._bands.snapshot(),
             "players": players,
             "pending": pending,
             "club_time": str(self._club_time),
@@ -912,7 +919,7 @@ class Mgsz:
                 expected=str(expected),
             )
             for pid, declared, expected in self.entry_rank_mismatches(
-                entries, board=tournament.board
+                entries, board=tournament.board, day=tournament.start
             )
         ]
 
@@ -927,9 +934,11 @@ class Mgsz:
         )
 
     def entry_rank_mismatches(
-        self, entries: Iterable[Entry], *, board: int = FULL_BOARD
+        self, entries: Iterable[Entry], *, board: int = FULL_BOARD, day: dt.date | None = None
     ) -> list[tuple[PlayerId, Rank, Rank]]:
-        """Registered entries whose declared rank is not their current Elo band's (§1.6; §9(1)a).
+        """Registered entries whose declared rank is not their current Elo band's (§1.6; §9(1)a):
+        the band of the start of ``day`` (a tournament's first day, rules.md, top: calendar
+        order), else of now.
 
         §9(2): on 13×13 (children's events) any entry rank is allowed, so nothing is listed.
 
@@ -943,7 +952,8 @@ class Mgsz:
             standing = self._players.get(entry.player)
             if not entry.registered or standing is None or entry.rank is None:
                 continue  # a guest; or no rank declared: nothing to compare
-            expected = rank_of_elo(standing.elo)
+            band = None if day is None else self._bands.on(entry.player, day)
+            expected = band if band is not None else rank_of_elo(standing.elo)
             if entry.rank != expected:
                 mismatches.append((entry.player, entry.rank, expected))
         return mismatches
