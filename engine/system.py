@@ -232,16 +232,21 @@ class RankTrail:
     however many games move a rating.
     """
 
-    __slots__ = ("_first", "_steps")
+    __slots__ = ("_first", "_now", "_steps")
 
     def __init__(self) -> None:
         self._first: dict[PlayerId, Rank] = {}
         self._steps: dict[PlayerId, list[tuple[dt.date, Rank]]] = {}
+        self._now: dict[PlayerId, int] = {}  # each player's latest rank step (the fast path)
 
     def note(self, changes: Iterable[Change]) -> None:
         """Note the ranks ``changes`` (one fact's, just folded) leave their players at."""
+        now = self._now
         for change in changes:
             player, rank = change.player, change.rank_after
+            if now.get(player) == rank.step:
+                continue  # the rank did not move: most changes of a replay
+            now[player] = rank.step
             steps = self._steps.get(player)
             if steps is None:  # their registration: the rank they joined with
                 self._first[player] = rank
@@ -249,8 +254,6 @@ class RankTrail:
                 continue
             date = change.date
             if steps and steps[-1][0] == date:
-                if steps[-1][1] == rank:
-                    continue
                 steps.pop()  # the day's earlier rank: only where the day ends counts
             if rank != (steps[-1][1] if steps else self._first[player]):
                 steps.append((date, rank))
