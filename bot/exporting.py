@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -146,23 +146,26 @@ def _json_value(v: Value) -> Any:
     return v
 
 
-def tournament_h9(export: Export, row: TournamentRow, entries: Sequence[Entry]) -> str:
+def tournament_h9(
+    export: Export, row: TournamentRow, entries: Sequence[Entry], ranks: Mapping[int, Rank]
+) -> str:
     """One tournament as an EGD results file (:func:`tournament_file`, written by
     :func:`~engine.formats.write_h9`).
 
     Raises:
         FormatError: a player has two games in one round, which an h9 file cannot hold.
     """
-    return write_h9(tournament_file(export, row, entries))
+    return write_h9(tournament_file(export, row, entries, ranks))
 
 
 def tournament_file(
-    export: Export, row: TournamentRow, entries: Sequence[Entry]
+    export: Export, row: TournamentRow, entries: Sequence[Entry], ranks: Mapping[int, Rank]
 ) -> TournamentFile:
     """One tournament as the results file an export writes (formats.md, EGD results).
 
     ``entries`` (storage.entries) are the tournament's own data: every entrant is a line
-    (a player with only byes too), at the rank they entered with (rules.md §4.1), with the
+    (a player with only byes too), at the rank they played it with, ``ranks``
+    (storage.entry_ranks: a member's on its first day, not today's; rules.md §4.1), with the
     criteria columns (MMS, SOS …), byes, administrative results (both win, both lose) and
     games without colours an imported file had. The lines are in standings
     order with their places (:func:`~engine.formats.tournament_file.in_standings_order`);
@@ -202,8 +205,10 @@ def tournament_file(
             seen.add((pid, g.round or 1))
 
     def rank(pid: int) -> Rank:
+        if pid in ranks:
+            return ranks[pid]
         entry = by_player.get(pid)
-        if entry is not None:
+        if entry is not None and entry.rank is not None:
             return entry.rank
         player, card = players[pid]
         return card.rank if card is not None else player.rank

@@ -222,6 +222,88 @@ class RatingScale:
         return Msg("{name} scale ({low} to {high})", name=self.name, low=self.low, high=self.high)
 
 
+class RankTrail:
+    """Each player's rank through the calendar, as a ledger folded it: a club player enters a
+    typed tournament with the rank they had on its first day (rules.md, top: calendar order;
+    §3.2 "the rank they played the tournament with"; §4.1 entry ranks), whatever was typed
+    before or after it.
+
+    Kept from the ledger's own changes, folded in calendar order: the rank a player joined
+    with, then one step for each day that ended with another rank than the day before (the
+    order of a day's facts may move a rank back and forth within it; only where the day ends
+    counts, so the trail is the same for any order of entry). A few entries per player,
+    however many games move a rating.
+    """
+
+    __slots__ = ("_first", "_now", "_steps")
+
+    def __init__(self) -> None:
+        self._first: dict[PlayerId, Rank] = {}
+        self._steps: dict[PlayerId, list[tuple[dt.date, Rank]]] = {}
+        self._now: dict[PlayerId, int] = {}  # each player's latest rank step (the fast path)
+
+    def note(self, changes: Iterable[Change]) -> None:
+        """Note the ranks ``changes`` (one fact's, just folded) leave their players at."""
+        now = self._now
+        for change in changes:
+            player, rank = change.player, change.rank_after
+            if now.get(player) == rank.step:
+                continue  # the rank did not move: most changes of a replay
+            now[player] = rank.step
+            steps = self._steps.get(player)
+            if steps is None:  # their registration: the rank they joined with
+                self._first[player] = rank
+                self._steps[player] = []
+                continue
+            date = change.date
+            if steps and steps[-1][0] == date:
+                steps.pop()  # the day's earlier rank: only where the day ends counts
+            if rank != (steps[-1][1] if steps else self._first[player]):
+                steps.append((date, rank))
+
+    def on(self, player: PlayerId, day: dt.date) -> Rank | None:
+        """The player's rank at the start of ``day``: where the last day before it with a
+        step left them, else the rank they joined with (a player who joined on or after
+        ``day`` enters with it); ``None`` for a player never noted."""
+        for date, rank in reversed(self._steps.get(player, ())):
+            if date < day:
+                return rank
+        return self._first.get(player)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The trail as plain data (part of a ledger's :meth:`RatingSystem.snapshot`)."""
+        return {
+            str(player): {
+                "joined": str(self._first[player]),
+                "steps": [[date.isoformat(), str(rank)] for date, rank in self._steps[player]],
+            }
+            for player in sorted(self._first)
+        }
+
+
+def entry_rank(entry: Entry, trail: RankTrail, tournament: Tournament) -> Rank:
+    """The rank ``entry`` played ``tournament`` with: the rank declared (a results file's, an
+    organiser's), else — a club player entered by typing their games — the rank the ledger
+    gave them on the tournament's first day (:class:`RankTrail`).
+
+    Raises:
+        RuleError: no rank was declared and the ledger never knew the player.
+    """
+    if entry.rank is not None:
+        return entry.rank
+    found = trail.on(entry.player, tournament.start)
+    if found is None:
+        raise RuleError(
+            Msg(
+                "player {player} has no rank in tournament {tournament}: not registered here "
+                "and entered without a rank",
+                player=entry.player,
+                tournament=repr(tournament.name),
+            )
+        )
+    return found
+
+
 class RatingSystem(Protocol):
     """A rulebook as a ledger: replay events, answer queries."""
 
@@ -276,6 +358,11 @@ class RatingSystem(Protocol):
         """How the open period of club games will be counted when it ends, if nothing else
         happens before (MGSZ: its multiplier C, rules.md §1.4 club games), worked out as its
         end works it out; ``None`` when nothing is held or the system has no such period."""
+
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` as this ledger folded the calendar
+        (:class:`RankTrail`): the rank a club player entered a tournament starting that day
+        with (raises ``KeyError`` for a player the ledger never knew)."""
         ...
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:

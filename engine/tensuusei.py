@@ -41,6 +41,7 @@ from engine.system import (
     Pending,
     Progress,
     RankLimit,
+    RankTrail,
     RatingScale,
     Weight,
     default_activity,
@@ -314,6 +315,7 @@ class Tensuusei:
     _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: TensuuseiParams = DEFAULT_PARAMS) -> None:
+        self._trail = RankTrail()  # each player's rank through the calendar
         self.params = params
         self._players: dict[PlayerId, _Player] = {}
         # the unsettled club days: per date, per pair (lower id, higher id), its games
@@ -339,6 +341,7 @@ class Tensuusei:
         if handler is None:
             raise RuleError(f"Tensuusei cannot apply a {type(event).__name__} event")
         changes: list[Change] = handler(self, event)
+        self._trail.note(changes)
         return changes
 
     def _game_played(self, event: GamePlayed) -> list[Change]:
@@ -785,6 +788,12 @@ class Tensuusei:
             date=game.date,
         )
 
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` (engine.system.RankTrail); ``KeyError``
+        for a player this ledger never knew."""
+        found = self._trail.on(player, day)
+        return found if found is not None else self.card(player).rank
+
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones and komi from the settled (start-of-day) points (rules.md §2.1, §2.3)."""
         points_a, points_b = self._players[a].points, self._players[b].points
@@ -882,6 +891,7 @@ class Tensuusei:
         """The whole ledger as plain, canonically ordered data."""
         return {
             "system": self.key,
+            "trail": self._trail.snapshot(),
             "params": asdict(self.params),
             "players": {
                 str(pid): {

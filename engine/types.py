@@ -152,12 +152,16 @@ paired (``0-``)."""
 class Entry:
     """A tournament participant with the rank they entered with.
 
-    An unregistered entry (a foreign or guest player, rules.md §1.4 step 2) is rated at the
-    rank table value of its declared rank and never stored as a ranked player.
+    ``rank`` is the rank declared (a results file's, an organiser's); ``None`` for a club
+    player entered by typing their games: each system then takes the rank it gave them on the
+    tournament's first day (rules.md, top: calendar order; engine.system.entry_rank), never a
+    rank captured when the games were typed. An unregistered entry (a foreign or guest player,
+    rules.md §1.4 step 2) always declares its rank, is rated at the rank table value of it and
+    never stored as a ranked player.
     """
 
     player: PlayerId
-    rank: Rank
+    rank: Rank | None
     registered: bool = True
     country: str | None = None
     criteria: tuple[tuple[str, str], ...] = ()

@@ -66,6 +66,7 @@ from storage.projections import ledger, replay_club
 from storage.queries import (
     card,
     data_version,
+    entry_ranks,
     export_rows,
     game_changes,
     history,
@@ -159,6 +160,7 @@ __all__ = [
     "end_day",
     "end_month",
     "entries",
+    "entry_ranks",
     "export_rows",
     "finalise_tournament",
     "find_player",

@@ -102,6 +102,22 @@ def optional_rank(text: str | None) -> Rank | None:
     return None if text is None else rank_from_text(text)
 
 
+UNDECLARED = ""
+"""``tournament_entries.rank`` of an entry without a declared rank (the column is NOT NULL):
+a club player entered by typing their games, who plays with the rank each system gave them on
+the tournament's first day (engine.types.Entry)."""
+
+
+def entry_rank_text(rank: Rank | None) -> str:
+    """A tournament entry's rank as stored (:data:`UNDECLARED` when none was declared)."""
+    return UNDECLARED if rank is None else str(rank)
+
+
+def entry_rank_from_text(text: str) -> Rank | None:
+    """A tournament entry's stored rank read back (``None``: none declared)."""
+    return None if text == UNDECLARED else rank_from_text(text)
+
+
 def timestamp(at: dt.datetime) -> str:
     """A UTC ISO timestamp (naive datetimes are taken as UTC)."""
     if at.tzinfo is None:

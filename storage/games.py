@@ -19,7 +19,14 @@ from engine.timecontrol import TimeControl
 from engine.types import ByeKind, Game, GamePlayed, Outcome, Result, Tournament
 from storage import log
 from storage import overlay as overlays
-from storage.codec import dumps, encode, komi_half_points, result_text, time_text
+from storage.codec import (
+    dumps,
+    encode,
+    entry_rank_text,
+    komi_half_points,
+    result_text,
+    time_text,
+)
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
@@ -324,23 +331,21 @@ def new_game(
 async def ensure_entries(
     write: ClubWrite, context: Context, game: Game, *, actor: str, chat: str | None
 ) -> None:
-    """Enter a tournament game's players who have no entry yet, at their current rank.
+    """Enter a tournament game's players who have no entry yet.
 
-    A registered player enters with the rank the club's system gives them now (their
-    registration rank if the system does not know them); a guest with their declared rank.
+    A registered player enters without a declared rank: each system gives them the rank they
+    had on the tournament's first day when it is rated (engine.types.Entry; rules.md, top:
+    calendar order) — never the rank of the moment the game is typed, which would depend on
+    what had been typed before. A guest enters with their declared rank.
     """
     if game.tournament is None:
         return
     entered = context.entered.setdefault(game.tournament, set())
-    system = write.ledgers.systems[write.ledgers.current]
     for player in (game.black, game.white):
         if player in entered:
             continue
         known = context.players[player]
-        rank: Rank = known.rank
-        if not known.guest:
-            with contextlib.suppress(KeyError):  # not in the ledger: keep the registered rank
-                rank = system.card(player).rank
+        rank = known.rank if known.guest else None
         await add_entry_row(
             write, game.tournament, known, rank, registered=not known.guest, actor=actor, chat=chat
         )
@@ -351,7 +356,7 @@ async def add_entry_row(
     write: ClubWrite,
     tournament: int,
     player: Player,
-    rank: Rank,
+    rank: Rank | None,
     *,
     registered: bool,
     actor: str,
@@ -363,9 +368,10 @@ async def add_entry_row(
     colourless: tuple[int, ...] = (),
     pro: int = 0,
 ) -> int:
-    """Append a tournament entry (the rank a player entered with, ``pro`` its N when a
-    professional rank Np; the criteria, byes, administrative results and colourless games'
-    rounds its results file gave, as canonical JSON, ``NULL`` for none)."""
+    """Append a tournament entry (the rank a player entered with, ``None``: none declared;
+    ``pro`` its N when a professional rank Np; the criteria, byes, administrative results
+    and colourless games' rounds its results file gave, as canonical JSON, ``NULL`` for
+    none)."""
     seq = await write.append(log.ENTRY, actor=actor, chat=chat)
     await write.tx.execute(
         "INSERT INTO tournament_entries "
@@ -376,7 +382,7 @@ async def add_entry_row(
             write.club,
             tournament,
             player.id,
-            str(rank),
+            entry_rank_text(rank),
             int(registered),
             country if country is not None else player.country,
             dumps(encode(criteria)) if criteria else None,

@@ -48,6 +48,7 @@ from storage import log, settings
 from storage.codec import (
     RESULTS,
     date_from_text,
+    entry_rank_from_text,
     komi_from_half_points,
     optional_date,
     optional_rank,
@@ -313,7 +314,7 @@ async def tournament_rated(reader: Reader, tournament: int, overlay: Overlay) ->
     ):
         if seq not in overlay.undone:
             entries[player] = Entry(
-                player, rank_from_text(rank), registered == 1, country, pro=pro
+                player, entry_rank_from_text(rank), registered == 1, country, pro=pro
             )
     games = tuple(
         effective_game(game, overlay)
@@ -530,7 +531,9 @@ class _Tournaments:
                 part,
             ):
                 if seq not in undone:
-                    entry = Entry(player, rank_from_text(rank), registered == 1, country, pro=pro)
+                    entry = Entry(
+                        player, entry_rank_from_text(rank), registered == 1, country, pro=pro
+                    )
                     self.entries[of][player] = entry
             if tournament in self.entries:
                 return

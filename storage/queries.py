@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from engine.calendar import event_key, start_of
+from engine.ranks import Rank
 from engine.system import Card, Value, game_of
 from engine.text import Msg
 from engine.types import GamePlayed
@@ -49,11 +50,13 @@ from storage.records import (
     TournamentChanges,
 )
 from storage.tournaments import TournamentRef, tournaments
+from storage.tournaments import entries as tournament_entries
 from storage.tournaments import tournament as tournament_row
 
 __all__ = [
     "card",
     "data_version",
+    "entry_ranks",
     "export_rows",
     "game_changes",
     "history",
@@ -241,6 +244,60 @@ async def history(
     found.sort(key=lambda item: item[0], reverse=True)
     newest = [each for _, each in found]
     return newest if limit is None else newest[:limit]
+
+
+async def entry_ranks(
+    db: Database, club: ClubRef, ref: TournamentRef, system: str | None = None
+) -> dict[int, Rank]:
+    """The rank each player of a tournament (entered, or in one of its games) played it with,
+    as ``system`` (default: the club's) gives it — what its h9 file and page show (rules.md
+    §4.1, §14: the system's ranks): a declared rank (a guest's, a results file's line), as
+    engine.system.entry_rank takes it; otherwise a club member's rank at the start of the
+    tournament's first day, whatever was typed before or after it (rules.md, top).
+
+    Read from the rating history as the ledgers' trail reads their changes
+    (engine.system.RankTrail): the rank after the member's last change dated before that day,
+    else their first change's.
+    """
+    cid = club_id(club)
+    key = await _system(db, cid, system)
+    row = await tournament_row(db, cid, ref)
+    if row is None:
+        raise NotFound(Msg("there is no tournament {ref!r} in this club", ref=ref))
+    entries = {entry.player: entry for entry in await tournament_entries(db, cid, row.id)}
+    players = set(entries)
+    for game in await game_rows(
+        db,
+        cid,
+        [
+            seq
+            for (seq,) in await db.fetchall(
+                "SELECT seq FROM games WHERE club = ? AND tournament = ?", (cid, row.id)
+            )
+        ],
+    ):
+        players.update((game.game.black, game.game.white))
+    day = row.tournament.start.isoformat()
+    ranks: dict[int, Rank] = {}
+    for player in sorted(players):
+        entry = entries.get(player)
+        if entry is not None and entry.rank is not None:  # declared: a guest, a file's line
+            ranks[player] = entry.rank
+            continue
+        found = await db.fetchone(
+            f"SELECT rank_after FROM {_PLAYER_HISTORY} WHERE club = ? AND system = ? "
+            "AND player = ? AND date < ? ORDER BY moment DESC, seq DESC, idx DESC LIMIT 1",
+            (cid, key, player, day),
+        ) or await db.fetchone(
+            f"SELECT rank_after FROM {_PLAYER_HISTORY} WHERE club = ? AND system = ? "
+            "AND player = ? ORDER BY moment, seq, idx LIMIT 1",
+            (cid, key, player),
+        )
+        if found is not None:
+            ranks[player] = rank_from_text(found[0])
+        elif entry is not None and entry.rank is not None:
+            ranks[player] = entry.rank
+    return ranks
 
 
 async def _removed_games(db: Database, cid: int, folded: Overlay) -> dict[int, list[GameRow]]:

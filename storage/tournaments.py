@@ -23,7 +23,7 @@ from engine.text import Msg
 from engine.types import ByeKind, Entry, Game, Outcome, Tournament
 from storage import log
 from storage import overlay as overlays
-from storage.codec import decode, from_timestamp
+from storage.codec import decode, entry_rank_from_text, from_timestamp
 from storage.common import ClubRef, PlayerRef, clean_name, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
@@ -312,7 +312,7 @@ async def entries(db: Database, club: ClubRef, ref: TournamentRef) -> list[Entry
         if seq not in taken_back:
             found[player] = Entry(
                 player,
-                Rank.parse(rank),
+                entry_rank_from_text(rank),
                 registered == 1,
                 country,
                 () if criteria is None else _criteria(criteria),

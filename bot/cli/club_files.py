@@ -298,7 +298,9 @@ def _run_export(args: argparse.Namespace) -> int:
                         club=club.name,
                     )
                 )
-            text = exporting.tournament_h9(data, row, await storage.entries(db, club, row.id))
+            ranks = await storage.entry_ranks(db, club, row.id)
+            entries = await storage.entries(db, club, row.id)
+            text = exporting.tournament_h9(data, row, entries, ranks)
         else:
             text = {
                 "csv": exporting.players_csv,

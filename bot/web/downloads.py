@@ -65,7 +65,12 @@ async def club_download(
         row = await storage.tournament_by_number(db, shown.club, int(found.group(1)))
         if row is None:
             return None
-        text = exporting.tournament_h9(export, row, await storage.entries(db, shown.club, row.id))
+        text = exporting.tournament_h9(
+            export,
+            row,
+            await storage.entries(db, shown.club, row.id),
+            await storage.entry_ranks(db, shown.club, row.id),
+        )
     else:
         return None
     suffix = name[name.rfind(".") :]

@@ -649,6 +649,7 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
     path = urls.tournament(club, lang, number)
     layout = _layout(path, lang, t.name, shown, urls.tournament(club, "{lang}", number))
     entries = await storage.entries(db, club, row.id)
+    ranks = await storage.entry_ranks(db, club, row.id)  # the first day's, not today's
     games = await tournament_games(db, club, row.id)
     names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
     changes = await storage.tournament_changes(db, club, row.id)
@@ -677,7 +678,7 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
                 pid=pid,
                 name=names.get(pid, "?"),
                 href=urls.relative(path, urls.player(club, lang, pid)),
-                rank=str(entry.rank) if entry is not None else "",
+                rank=str(ranks[pid]) if pid in ranks else "",
                 wins=fmt.value(wins[pid]),
                 wins_value=str(float(wins[pid])),
                 criteria=tuple(values.get(n, "") for n in criteria_names),

@@ -54,9 +54,11 @@ from engine.system import (
     Notice,
     Progress,
     RankLimit,
+    RankTrail,
     RatingScale,
     Weight,
     default_activity,
+    entry_rank,
     never_rated,
     refuse_unknown_players,
 )
@@ -218,6 +220,7 @@ class Gor:
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]
 
     def __init__(self, params: GorParams | None = None) -> None:
+        self._trail = RankTrail()  # each player's rank through the calendar
         self.params = params if params is not None else GorParams()
         self._players: dict[PlayerId, _Standing] = {}
         # the Decision of the module docstring: the day being rated, each touched player's
@@ -233,7 +236,9 @@ class Gor:
         handler = self._HANDLERS.get(type(event))
         if handler is None:
             raise RuleError(f"the EGF GoR cannot apply a {type(event).__name__} event")
-        return handler(self, event)
+        changes: list[Change] = handler(self, event)
+        self._trail.note(changes)
+        return changes
 
     def _registered(self, event: Registered) -> list[Change]:
         """A new player: the given GoR (kept to the thousandth), else the declared rank's
@@ -345,7 +350,9 @@ class Gor:
                 entry = entries.get(player)
                 if entry is not None and not entry.registered:
                     # a guest plays at their declared rank's GoR and is not stored
-                    start[player] = float(initial_rating(entry.rank, entry.pro))
+                    start[player] = float(
+                        initial_rating(entry_rank(entry, self._trail, tournament), entry.pro)
+                    )
                     guests.add(player)
                 else:
                     start[player] = self._start(player) / 1000
@@ -570,6 +577,12 @@ class Gor:
         # says whether it is rated (tournament_weight), never the game's own clock
         return _not_rated(game)
 
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` (engine.system.RankTrail); ``KeyError``
+        for a player this ledger never knew."""
+        found = self._trail.on(player, day)
+        return found if found is not None else self.card(player).rank
+
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones = the GoR difference ÷ 100 rounded down, less ``reduction``, capped at 9;
         komi as for the rank systems: none with one stone, 0.5 with more, the club's even
@@ -689,6 +702,7 @@ class Gor:
         }
         return {
             "system": self.key,
+            "trail": self._trail.snapshot(),
             "players": players,
             "params": {
                 "club_class": self.params.club_class,

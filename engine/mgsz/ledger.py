@@ -48,9 +48,11 @@ from engine.system import (
     Pending,
     Progress,
     RankLimit,
+    RankTrail,
     RatingScale,
     Weight,
     default_activity,
+    entry_rank,
     never_rated,
     refuse_unknown_players,
     unit,
@@ -190,6 +192,8 @@ class Mgsz:
     _HANDLERS: ClassVar[dict[type, Callable[[Mgsz, Any], list[Change]]]]
 
     def __init__(self, params: MgszParams | None = None) -> None:
+        self._trail = RankTrail()  # each player's rank through the calendar
+        self._bands = RankTrail()  # and the rank of their Elo band (entry ranks, §1.6)
         self.params = params if params is not None else MgszParams()
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
@@ -207,6 +211,12 @@ class Mgsz:
             raise RuleError(f"MGSZ cannot apply a {type(event).__name__} event")
         before, self._provisional = self._provisional, None
         changes: list[Change] = handler(self, event)
+        self._trail.note(changes)
+        self._bands.note(
+            change._replace(rank_after=rank_of_elo(change.rating_after))
+            for change in changes
+            if isinstance(change.rating_after, int)
+        )
         # what lapsed() needs to tell whose "if the period ended now" moved, kept cheaply:
         # the open period as it was last worked out, and the players this fact named
         self._period_before = before
@@ -428,7 +438,7 @@ class Mgsz:
         for player in _players_of(rated):
             entry = entries.get(player)
             if entry is not None and not entry.registered:
-                start[player] = rank_floor(entry.rank)
+                start[player] = rank_floor(entry_rank(entry, self._trail, tournament))
             else:
                 start[player] = self._players[player].elo
         guests = {p for p, e in entries.items() if not e.registered}
@@ -746,6 +756,12 @@ class Mgsz:
             values=tuple(values),
         )
 
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` (engine.system.RankTrail); ``KeyError``
+        for a player this ledger never knew."""
+        found = self._trail.on(player, day)
+        return found if found is not None else self.card(player).rank
+
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones and komi from the ranks of the players' current Elo bands (rules.md §5)."""
         elo_a, elo_b = self._standing(a).elo, self._standing(b).elo
@@ -852,6 +868,8 @@ class Mgsz:
         ]
         return {
             "system": self.key,
+            "trail": self._trail.snapshot(),
+            "bands": self._bands.snapshot(),
             "players": players,
             "pending": pending,
             "club_time": str(self._club_time),
@@ -936,7 +954,7 @@ class Mgsz:
                 expected=str(expected),
             )
             for pid, declared, expected in self.entry_rank_mismatches(
-                entries, board=tournament.board
+                entries, board=tournament.board, day=tournament.start
             )
         ]
 
@@ -951,9 +969,11 @@ class Mgsz:
         )
 
     def entry_rank_mismatches(
-        self, entries: Iterable[Entry], *, board: int = FULL_BOARD
+        self, entries: Iterable[Entry], *, board: int = FULL_BOARD, day: dt.date | None = None
     ) -> list[tuple[PlayerId, Rank, Rank]]:
-        """Registered entries whose declared rank is not their current Elo band's (§1.6; §9(1)a).
+        """Registered entries whose declared rank is not their current Elo band's (§1.6; §9(1)a):
+        the band of the start of ``day`` (a tournament's first day, rules.md, top: calendar
+        order), else of now.
 
         §9(2): on 13×13 (children's events) any entry rank is allowed, so nothing is listed.
 
@@ -965,9 +985,10 @@ class Mgsz:
         mismatches: list[tuple[PlayerId, Rank, Rank]] = []
         for entry in entries:
             standing = self._players.get(entry.player)
-            if not entry.registered or standing is None:
-                continue
-            expected = rank_of_elo(standing.elo)
+            if not entry.registered or standing is None or entry.rank is None:
+                continue  # a guest; or no rank declared: nothing to compare
+            band = None if day is None else self._bands.on(entry.player, day)
+            expected = band if band is not None else rank_of_elo(standing.elo)
             if entry.rank != expected:
                 mismatches.append((entry.player, entry.rank, expected))
         return mismatches

@@ -65,6 +65,8 @@ def entry_rank_violations(
     approved = approvals or {}
     problems: list[str] = []
     for entry in entries:
+        if entry.rank is None:
+            continue  # no rank declared: the entry plays with the PSG rank of its first day
         standing = standings.get(entry.player)
         allowed = approved.get(entry.player)
         if standing is not None:
@@ -75,6 +77,7 @@ def entry_rank_violations(
 
 
 def _participant_problem(entry: Entry, standing: EntryStanding, allowed: Rank | None) -> list[str]:
+    assert entry.rank is not None
     if allowed is not None and entry.rank <= allowed:
         return []  # a committee approval on record covers this entry (§11(2), §13)
     if standing.active and entry.rank != standing.rank:
@@ -101,6 +104,7 @@ def _participant_problem(entry: Entry, standing: EntryStanding, allowed: Rank | 
 
 
 def _new_player_problem(entry: Entry, allowed: Rank | None) -> list[str]:
+    assert entry.rank is not None
     free_limit = NEW_PLAYER_APPROVALS[0][0]
     if entry.rank <= free_limit or (allowed is not None and entry.rank <= allowed):
         return []

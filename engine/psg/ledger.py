@@ -59,8 +59,10 @@ from engine.system import (
     Notice,
     Progress,
     RankLimit,
+    RankTrail,
     Weight,
     clauses,
+    entry_rank,
     never_rated,
 )
 from engine.text import Msg, game_mark, plural
@@ -128,6 +130,7 @@ class Psg:
     _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: PsgParams | None = None) -> None:
+        self._trail = RankTrail()  # each player's rank through the calendar
         self.params = params if params is not None else PsgParams()
         self.activity = psg_activity(self.params.inactive_months)
         self._players: dict[PlayerId, PlayerState] = {}
@@ -157,6 +160,7 @@ class Psg:
                 f"ratings, month ends, teacher actions and overrides)"
             )
         changes: list[Change] = handler(self, event)
+        self._trail.note(changes)
         return changes
 
     def _played(self, event: GamePlayed) -> list[Change]:
@@ -281,6 +285,8 @@ class Psg:
                             player=side,
                         )
                     )
+        # the ranks played with: declared, else the PSG rank of the first day (§5(1))
+        ranks = {p: entry_rank(e, self._trail, tournament) for p, e in entries.items()}
         deadline = tournament.end + dt.timedelta(days=self.params.report_days)
         source = f"tournament:{tournament.id}"
         changes: list[Change] = []
@@ -289,8 +295,8 @@ class Psg:
                 game,
                 members[game.black],
                 members[game.white],
-                entries[game.black].rank,
-                entries[game.white].rank,
+                ranks[game.black],
+                ranks[game.white],
                 # §10(2) (rules.md §4.1): a tournament may count as arranged games
                 tournament.arranged or game.arranged,
                 deadline,
@@ -1009,8 +1015,14 @@ class Psg:
         return Weight(GAME_WEIGHT, 0 if ok is False else 1, ok is not False, (said, rule))
 
     def entry_notes(self, tournament: Tournament, entries: Sequence[Entry]) -> list[str]:
-        """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13)."""
-        return self.entry_rank_violations(entries)
+        """Entry ranks against PSG's rules (rules.md §4.1; PSG regulations §5, §11, §13), each
+        against the PSG rank of the tournament's first day (rules.md, top: calendar order; a
+        promotion since does not make last month's entry wrong); activity as known now."""
+        standings = {
+            pid: EntryStanding(self.rank_on(pid, tournament.start), standing.active)
+            for pid, standing in self.entry_standings().items()
+        }
+        return entry_rank_violations(entries, standings)
 
     def initial_rank_limit(self) -> RankLimit | None:
         """None: a new participant's entry rank is checked at their tournaments (§11(3))."""
@@ -1030,6 +1042,12 @@ class Psg:
         state = self._players[player]
         lines = promotion_lines(state, self.params)
         return Progress(player, state.rank, next_rank(state.rank), tuple(lines))
+
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` (engine.system.RankTrail); ``KeyError``
+        for a player this ledger never knew."""
+        found = self._trail.on(player, day)
+        return found if found is not None else self.card(player).rank
 
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones = rank difference (rules.md §5)."""
@@ -1060,6 +1078,7 @@ class Psg:
         players = self._players
         return {
             "system": self.key,
+            "trail": self._trail.snapshot(),
             "today": None if self._today is None else self._today.isoformat(),
             "last_month": None if self._last_month is None else month_name(self._last_month),
             "players": {str(pid): players[pid].snapshot() for pid in sorted(players)},

@@ -53,9 +53,11 @@ from engine.system import (
     Notice,
     Progress,
     RankLimit,
+    RankTrail,
     Weight,
     clauses,
     default_activity,
+    entry_rank,
     listed,
     never_rated,
     unit,
@@ -155,6 +157,7 @@ class Swedish:
     _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: SwedishParams = DEFAULT_PARAMS) -> None:
+        self._trail = RankTrail()  # each player's rank through the calendar
         self._players: dict[PlayerId, _Player] = {}
         self._configure(params)
 
@@ -182,6 +185,7 @@ class Swedish:
         if handler is None:
             raise RuleError(f"Swedish rules cannot apply a {type(event).__name__} event")
         changes: list[Change] = handler(self, event)
+        self._trail.note(changes)
         return changes
 
     def _game_played(self, event: GamePlayed) -> list[Change]:
@@ -287,8 +291,13 @@ class Swedish:
         players = self._players
         tournament = event.tournament
         # the rank (and country) each player played the tournament with (rules.md §3.2)
+        # (a club player entered without a declared rank: the rank of the tournament's first
+        # day, engine.system.entry_rank)
         seats = {
-            entry.player: (entry.rank.step, entry.country.upper() if entry.country else None)
+            entry.player: (
+                entry_rank(entry, self._trail, tournament).step,
+                entry.country.upper() if entry.country else None,
+            )
             for entry in event.entries
         }
         # rules.md §3.3: the sequence follows the games in round order (file order within one)
@@ -727,6 +736,12 @@ class Swedish:
             "{size}×{size} games do not count for Swedish promotion points", size=game.board
         )
 
+    def rank_on(self, player: PlayerId, day: dt.date) -> Rank:
+        """The player's rank at the start of ``day`` (engine.system.RankTrail); ``KeyError``
+        for a player this ledger never knew."""
+        found = self._trail.on(player, day)
+        return found if found is not None else self.card(player).rank
+
     def handicap(self, a: PlayerId, b: PlayerId, *, reduction: int = 0) -> HandicapAdvice:
         """Stones = rank difference (rules.md §5)."""
         rank_a, rank_b = self._players[a].rank, self._players[b].rank
@@ -830,6 +845,7 @@ class Swedish:
         params = self.params
         return {
             "system": self.key,
+            "trail": self._trail.snapshot(),
             "params": {
                 "kyu_targets": params.kyu_targets,
                 "kyu_points": params.kyu_points,

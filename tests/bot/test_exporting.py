@@ -71,6 +71,13 @@ async def export(chat: FakeChat) -> storage.Export:
     return await storage.export_rows(chat.db, chat.club)
 
 
+async def h9_text(chat: FakeChat, row: storage.TournamentRow) -> str:
+    """The tournament as ``/export h9`` writes it."""
+    ranks = await storage.entry_ranks(chat.db, chat.club, row.id)
+    entries = await storage.entries(chat.db, chat.club, row.id)
+    return exporting.tournament_h9(await export(chat), row, entries, ranks)
+
+
 async def test_players_csv_reads_back(club: FakeChat) -> None:
     rows = parse_players_csv(exporting.players_csv(await export(club)))
     assert [r.name for r in rows] == ["Nagy Péter", "Kovács Anna", "Szabó Éva", "Tóth Ádám"]
@@ -160,17 +167,17 @@ async def test_ratings_json_names_each_systems_values(
 async def test_the_tournament_as_h9_reads_back_to_the_same_games(club: FakeChat) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
-    entries = await storage.entries(club.db, club.club, row.id)
-    tf = parse_h9(exporting.tournament_h9(await export(club), row, entries))
+    tf = parse_h9(await h9_text(club, row))
     assert (tf.name, tf.start, tf.end, tf.rounds, tf.board, tf.even) == (
         "Spring Cup", row.tournament.start, row.tournament.end, 2, 19, True
     )  # fmt: skip
     assert tf.komi == Fraction(13, 2)
     assert tf.time_minutes == int(TimeControl.parse("60m 3x30s").extended_minutes())
     by_position = {p.position: p for p in tf.players}
-    entered = {e.player: e.rank for e in entries}
-    for p in tf.players:  # the rank each entered with, not today's card
-        assert p.rank == entered[(await club.player(p.name)).id]
+    # the ranks they played it with: registered on its first day, as PLAYERS gives them
+    assert {p.name: str(p.rank) for p in tf.players} == {
+        "Nagy Péter": "5k", "Kovács Anna": "2d", "Szabó Éva": "5k", "Tóth Ádám": "3k"
+    }  # fmt: skip
     assert (
         by_position[next(p.position for p in tf.players if p.name == "Nagy Péter")].country == "HU"
     )
@@ -192,9 +199,7 @@ async def test_the_exported_h9_imports_into_another_club_as_the_same_tournament(
 ) -> None:
     row = await storage.tournament(club.db, club.club, "Spring Cup")
     assert row is not None
-    h9 = exporting.tournament_h9(
-        await export(club), row, await storage.entries(club.db, club.club, row.id)
-    )
+    h9 = await h9_text(club, row)
     (tmp_path / "other").mkdir()
     other = await FakeChat.open(tmp_path / "other", players=PLAYERS)
     try:
@@ -230,6 +235,7 @@ async def test_h9_refuses_two_games_of_a_player_in_one_round(club: FakeChat) -> 
             dataclasses.replace(data, games=(*data.games, copy)),
             row,
             await storage.entries(club.db, club.club, row.id),
+            {},
         )
     assert str(caught.value) == (
         "Nagy Péter has two games in round 1 of Club Night, and an EGD h9 file holds one game "

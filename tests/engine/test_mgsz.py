@@ -1199,6 +1199,19 @@ def test_entry_rank_mismatches() -> None:
     assert ledger.entry_rank_mismatches(entries, board=13) == []  # §9(2): any rank on 13×13
 
 
+def test_entry_notes_compare_with_the_elo_band_of_the_tournaments_first_day() -> None:
+    """A tournament of last month imported today (rules.md, top: calendar order): its entries
+    are checked against the Elo band of its first day (§9(1)a), not against an Elo the
+    committee set since."""
+    later = DAY + dt.timedelta(days=20)
+    ledger = ledger_with(reg(1, "1d", 1990), Override(1, later, "committee", rating=2150))
+    cup = Tournament(7, "Cup", DAY + dt.timedelta(days=10), DAY + dt.timedelta(days=11), 3)
+    assert ledger.entry_notes(cup, [Entry(1, R("1d"))]) == []
+    (note,) = ledger.entry_notes(cup, [Entry(1, R("3d"))])
+    assert note.startswith("{player:1} entered as 3d but their Elo is in the 1d band")
+    assert ledger.entry_rank_mismatches([Entry(1, R("1d"))]) == [(1, R("1d"), R("3d"))]  # now
+
+
 def test_snapshot_is_json_data() -> None:
     import json
 

@@ -1611,3 +1611,16 @@ def test_psg_texts_are_translatable_messages() -> None:
     [problem] = club.psg.entry_notes(Tournament(1, "Cup", DAY, DAY, 1), [Entry(1, R("8k"))])
     assert isinstance(problem, Msg) and problem.args["player"] == "{player:1}"
     assert problem.template.startswith("{player} entered as {rank} but their PSG rank is")
+
+
+def test_entry_notes_compare_with_the_rank_of_the_tournaments_first_day() -> None:
+    """A tournament of last month imported today: its entries are checked against the PSG rank
+    the players had on its first day (rules.md, top: calendar order; §4.1 entry ranks), not
+    against a rank the committee gave one of them since."""
+    ledger = Psg()
+    ledger.apply(Registered(2, R("8k"), DAY))
+    ledger.apply(Override(2, DAY + dt.timedelta(days=20), "committee", rank=R("6k")))
+    cup = Tournament(1, "Cup", DAY + dt.timedelta(days=10), DAY + dt.timedelta(days=11), 3)
+    assert ledger.entry_notes(cup, [Entry(2, R("8k"))]) == []
+    (note,) = ledger.entry_notes(cup, [Entry(2, R("6k"))])
+    assert note.startswith("{player:2} entered as 6k but their PSG rank is 8k")

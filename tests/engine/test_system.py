@@ -18,11 +18,28 @@ from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.mgsz.tables import RANK_BOUNDS
 from engine.ranks import Rank
-from engine.system import NO_RESULT, UNPLAYED, RatingScale, RatingSystem
+from engine.system import (
+    NO_RESULT,
+    UNPLAYED,
+    Change,
+    RankTrail,
+    RatingScale,
+    RatingSystem,
+    entry_rank,
+)
 from engine.systems import SYSTEMS
 from engine.tensuusei import Tensuusei, TensuuseiParams
 from engine.timecontrol import TimeControl
-from engine.types import Event, Game, GamePlayed, Registered, Result, SettingsChanged
+from engine.types import (
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    Registered,
+    Result,
+    SettingsChanged,
+    Tournament,
+)
 
 DAY = dt.date(2026, 11, 20)
 
@@ -399,3 +416,44 @@ def test_game_of_a_change_from_its_source_or_its_notes_game() -> None:
     assert game_of("tournament:5", Msg("{n} games", n=3)) is None
     assert game_of("day:2026-11-20", Msg("{game}", game="x")) is None
     assert game_of("game:x", "") is None
+
+
+def _moved(player: int, day: int, rank: str) -> Change:
+    """A change dated the ``day``-th of November leaving ``player`` at ``rank``."""
+    at = dt.date(2026, 11, day)
+    return Change(player, at, "game:1", 0, 0, Rank.parse(rank), Rank.parse(rank))
+
+
+def test_rank_trail_gives_the_rank_at_the_start_of_a_day() -> None:
+    """The rank a typed tournament's entry plays with (rules.md, top: calendar order): where
+    the last day before it ended; before any such day, the rank the player joined with."""
+    trail = RankTrail()
+    trail.note([_moved(1, 3, "1k")])  # registered on the 3rd
+    trail.note([_moved(1, 3, "2k")])  # lost a game the same day
+    trail.note([_moved(1, 10, "1k"), _moved(2, 10, "5k")])
+    assert [str(trail.on(1, dt.date(2026, 11, d))) for d in (1, 3, 4, 10, 11)] == [
+        "1k", "1k", "2k", "2k", "1k"
+    ]  # fmt: skip
+    assert str(trail.on(2, dt.date(2026, 11, 1))) == "5k" and trail.on(3, dt.date.max) is None
+
+
+def test_rank_trail_keeps_where_each_day_ends_whatever_the_order_of_its_facts() -> None:
+    """A day's facts in another order may move a rank back and forth within the day; the
+    trail (and a ledger's snapshot of it) is the same."""
+    one, other = RankTrail(), RankTrail()
+    for trail, ranks in ((one, ("2k", "1k")), (other, ("1k", "1k"))):
+        trail.note([_moved(1, 1, "1k")])
+        trail.note([_moved(1, 5, ranks[0])])
+        trail.note([_moved(1, 5, ranks[1])])
+    assert one.snapshot() == other.snapshot() == {"1": {"joined": "1k", "steps": []}}
+
+
+def test_an_entry_without_a_declared_rank_plays_with_its_first_days_rank() -> None:
+    trail = RankTrail()
+    trail.note([_moved(1, 1, "3k")])
+    trail.note([_moved(1, 20, "2k")])
+    cup = Tournament(9, "Cup", dt.date(2026, 11, 14), dt.date(2026, 11, 22), 3)
+    assert str(entry_rank(Entry(1, None), trail, cup)) == "3k"
+    assert str(entry_rank(Entry(1, Rank.parse("1d")), trail, cup)) == "1d"  # declared
+    with pytest.raises(RuleError, match="player 2 has no rank in tournament 'Cup'"):
+        entry_rank(Entry(2, None), trail, cup)

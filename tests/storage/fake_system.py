@@ -93,6 +93,9 @@ class _Base:
     def uncounted(self, game: Game) -> str | None:
         return never_rated(game)
 
+    def rank_on(self, player: int, day: dt.date) -> Rank:
+        return self._players[player].rank  # a fake's ranks never move
+
     def snapshot(self) -> dict[str, Any]:
         return {
             str(p): [str(s.rank), s.rating, s.games, str(s.last), s.pending]

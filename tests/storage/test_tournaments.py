@@ -99,15 +99,18 @@ async def test_create_refusals(
     assert await dump_all(db) == before
 
 
-async def test_entries_default_to_the_current_rank(
+async def test_a_member_entered_by_a_game_declares_no_rank(
     db: Database, club: Club, pair: tuple[Player, Player]
 ) -> None:
+    """A club member entered by typing their game carries no rank captured at that moment:
+    each system gives them the rank of the tournament's first day when it is rated
+    (engine.types.Entry; rules.md, top: calendar order)."""
     cup = await create_tournament(db, club, CUP, actor=ORGANISER)
     await add_entry(db, club, cup, pair[0], Rank.kyu(4), actor=ORGANISER)
     await game(db, club, *pair, tournament=cup.id, round=1)
     assert await entries(db, club, cup) == [
         Entry(pair[0].id, Rank.kyu(4)),
-        Entry(pair[1].id, Rank.kyu(7)),
+        Entry(pair[1].id, None),
     ]
     await add_entry(db, club, cup, pair[0], Rank.kyu(5), actor=ORGANISER)  # replaces
     assert (await entries(db, club, cup))[0] == Entry(pair[0].id, Rank.kyu(5))
@@ -203,7 +206,7 @@ class TestImport:
         assert {e.player: (e.rank, e.registered) for e in await entries(db, club, CUP.name)} == {
             pair[0].id: (Rank.kyu(4), True),
             jonas.id: (Rank.kyu(1), False),
-            eva.id: (Rank.kyu(9), True),
+            eva.id: (None, True),  # no entry in the file: the rank of its first day
         }
         await finalise_tournament(db, club, result.tournament, actor=ORGANISER)
         # the fake rates only games between registered entries: Nagy beat Éva

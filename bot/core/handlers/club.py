@@ -842,7 +842,8 @@ async def export(ctx: Context) -> Reply:
             )
         row = await resolve_tournament(ctx, name, "/export h9 #{}")
         entries = await storage.entries(ctx.db, ctx.the_club, row.id)
-        tf = exporting.tournament_file(data, row, entries)
+        ranks = await storage.entry_ranks(ctx.db, ctx.the_club, row.id)
+        tf = exporting.tournament_file(data, row, entries, ranks)
         filename = f"{slug}-{row.number}.h9"
         return Reply(  # the file's own players and games, not the club's
             blocks=(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
 import storage
 from bot.core import format as fmt
@@ -66,12 +67,12 @@ async def result(ctx: Context) -> Reply:
         words, said_again = same.split_again(words)
         words, said_confirm = opt.split_confirm(words)
         again, confirmed = again or said_again, confirmed or said_confirm
+    date = opt.date(ctx, args.options.get("date"))
     black, white, outcome, played, note, margin = await _players_and_result(
-        ctx, words, args.options
+        ctx, words, args.options, date
     )
     stones = opt.stones(args.options["h"]) if "h" in args.options else 0
     komi = opt.komi(ctx, args.options.get("komi"), stones)
-    date = opt.date(ctx, args.options.get("date"))
     board = opt.board(args.options.get("board"))
     time = opt.time_control(args.options.get("time"))
     game = storage.new_game(
@@ -206,17 +207,18 @@ async def _report(
 
 
 async def _players_and_result(
-    ctx: Context, words: list[Token], options: dict[str, str]
+    ctx: Context, words: list[Token], options: dict[str, str], date: dt.date
 ) -> tuple[Player, Player, Result | None, bool, str, str | None]:
-    """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap); last the
-    result's SGF margin (``R``, ``3.5``; ``None`` when not given)."""
+    """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap and the ranks of
+    the game's ``date``); last the result's SGF margin (``R``, ``3.5``; ``None`` when not
+    given)."""
     for i, token in enumerate(words):
         if not token.quoted and token.text.lower() in BEAT_WORDS:
             winner = await resolve(ctx, join(words[:i]))
             loser = await resolve(ctx, join(words[i + 1 :]))
             if winner.id == loser.id:
                 raise same_player(winner, "/result")
-            return (*await _beat(ctx, winner, loser, options), None)
+            return (*await _beat(ctx, winner, loser, options, date), None)
     position = next(
         (
             i
@@ -251,7 +253,7 @@ async def _players_and_result(
 
 
 async def _beat(
-    ctx: Context, winner: Player, loser: Player, options: dict[str, str]
+    ctx: Context, winner: Player, loser: Player, options: dict[str, str], date: dt.date
 ) -> tuple[Player, Player, Result | None, bool, str]:
     stones = opt.stones(options["h"]) if "h" in options else 0
     if stones == 0:
@@ -265,8 +267,10 @@ async def _beat(
                 "does not depend on it; use /result BLACK WHITE B+ to record colours)."
             ),
         )
+    # the weaker player on the game's day took the stones (rules.md, top: calendar order),
+    # not the weaker one today: a backdated game keeps the colours of its day
     ledger = await storage.ledger(ctx.db, ctx.the_club.id)
-    winner_rank, loser_rank = ledger.card(winner.id).rank, ledger.card(loser.id).rank
+    winner_rank, loser_rank = ledger.rank_on(winner.id, date), ledger.rank_on(loser.id, date)
     if winner_rank == loser_rank:
         raise BadArgument(
             _(

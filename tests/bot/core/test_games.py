@@ -987,3 +987,20 @@ async def test_a_date_within_a_year_of_the_clubs_records_is_taken_without_asking
     club: FakeChat,
 ) -> None:
     await club.ok("/result Nagy Péter Kovács Anna B+ date=2025-05-01")
+
+
+async def test_beat_with_stones_takes_the_ranks_of_the_games_day(tmp_path: Path) -> None:
+    """Issue 22 (calendar order): "A beat B h=1 date=…" gives Black to whoever was weaker on
+    the game's day. Gruber Max (1k, GoR 2000) loses today and falls to 2k (1998); a game of
+    ten days ago that Wagner Lena (2k) won with a stone was his as the stronger 1k: White."""
+    chat = await FakeChat.open(
+        tmp_path, "gor", players=("Gruber Max 1k", "Wagner Lena 2k", "Huber Anna 2d")
+    )
+    try:
+        await chat.ok("/result Huber Anna Gruber Max B+")
+        said = await chat.ok("/result Wagner Lena beat Gruber Max h=1 date=2026-04-10")
+        g = (await storage.game_by_number(chat.db, chat.club, game_id(said.text))).game  # type: ignore[union-attr]
+        assert [g.black, g.white] == await ids(chat, "Wagner Lena", "Gruber Max")
+        assert (g.result, g.stones) == (Result.BLACK, 1)
+    finally:
+        await chat.close()

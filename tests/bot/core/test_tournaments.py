@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import storage
 from bot.i18n.catalogues import catalogue
+from engine.formats import parse_h9
 from engine.ranks import Rank
+from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
 from engine.types import Importance, Result
-from tests.bot.core.fakechat import ORGANISER, FakeChat
+from tests.bot.core.fakechat import ORGANISER, FakeChat, FakeClock
 from tests.bot.core.scenes import SUBJECT, mgsz_tournaments, play_mgsz_example
 
 DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
@@ -961,3 +966,183 @@ async def test_undo_after_reopen_rates_the_tournament_again(club: FakeChat) -> N
     said = await club.ok("/undo")  # then the finalisation itself
     assert said.text.startswith("Undone: the finalisation of Cup")
     assert not (await only_tournament(club)).finalised
+
+
+# -- a tournament typed in chat scores everyone with the rank of its first day -----------------
+
+AFTER_EVERYTHING = FakeClock(dt.datetime(2026, 11, 27, 19, 0, tzinfo=dt.UTC))
+HERBST = (
+    "/tournament new Herbst start=2026-11-14 end=2026-11-15 rounds=1 time=60m",
+    "/tournament result 1 Wagner Lena Gruber Max B+",
+    "/tournament finalise",
+)
+LATER_GAME = ("/result Huber Anna Gruber Max B+ time=60m",)  # dated today, Nov 27
+
+
+def systems_of(said: Any) -> dict[str, tuple[str, str]]:
+    """``/rating NAME all`` as system name → (rank, rating)."""
+    (table,) = [block for block in said.reply.blocks if hasattr(block, "rows")]
+    return {row[0].rstrip(" *"): (row[1], row[2]) for row in table.rows}
+
+
+@pytest.mark.parametrize("order", ["tournament first", "later game first"])
+async def test_a_typed_tournament_scores_the_ranks_of_its_first_day(
+    tmp_path: Path, order: str
+) -> None:
+    """Issue 22: Gruber Max (1k) lost a club game on Nov 27, after a tournament of Nov 14–15
+    (his GoR fell to 1998, 2k). Typed after that game, the tournament scored him as 2k
+    (Swedish 25, PSG 40: "due +3"); typed before it, as 1k (35 and 35). Both must say 35:
+    he entered with the rank he had on the tournament's first day."""
+    chat = await FakeChat.open(
+        tmp_path,
+        "gor",
+        clock=AFTER_EVERYTHING,
+        players=("Gruber Max 1k", "Wagner Lena 5k", "Huber Anna 2d"),
+    )
+    try:
+        for line in HERBST + LATER_GAME if order == "tournament first" else LATER_GAME + HERBST:
+            await chat.ok(line)
+        wagner = systems_of(await chat.ok("/rating Wagner Lena all"))
+        assert wagner["Swedish promotion points"] == ("5k", "35")
+        assert wagner["PSG ranking (Poland)"] == ("5k", "35")
+        assert systems_of(await chat.ok("/rating Gruber Max all"))["EGF GoR (Europe)"][0] == "2k"
+        said = await chat.ok("/export h9 Herbst")
+        assert said.reply.document is not None
+        ranks = {p.name: str(p.rank) for p in parse_h9(said.reply.document.data).players}
+        assert ranks == {"Gruber Max": "1k", "Wagner Lena": "5k"}
+    finally:
+        await chat.close()
+
+
+NAMES = ("Gruber Max", "Wagner Lena", "Huber Anna", "Bauer Jonas", "Fischer Eva")
+LATE = "Late Lukas"
+RANKS = ("7k", "5k", "3k", "2k", "1k", "1d", "2d")
+RESULTS = ("B+", "W+", "jigo")
+OCTOBER_FIRST = dt.date(2026, 10, 1)
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """A club and its dated facts: each fact is the lines typed for it (a tournament's lines
+    stay together), ``late`` the fact registering a player who joined today."""
+
+    system: str
+    players: tuple[str, ...]
+    facts: tuple[tuple[str, ...], ...]
+    late: int | None
+    order: tuple[int, ...]
+
+
+@st.composite
+def calendars(draw: st.DrawFn) -> Calendar:
+    """3–5 players of assorted ranks under any system; club games on distinct days of October
+    and November, a typed tournament among them (before, after or around them), perhaps a
+    committee's rank override today, and perhaps a player registered today who played some of
+    them."""
+    system = draw(st.sampled_from(sorted(SYSTEMS)))
+    count = draw(st.integers(3, 5))
+    ranks = draw(st.lists(st.sampled_from(RANKS), min_size=count, max_size=count))
+    names = list(NAMES[:count])
+    late = draw(st.booleans())
+    if late:
+        names.append(LATE)
+    start = OCTOBER_FIRST + dt.timedelta(days=draw(st.integers(0, 50)))
+    end = start + dt.timedelta(days=draw(st.integers(0, 2)))
+    rounds = draw(st.integers(1, 2))
+    lines = [
+        f"/tournament new Herbst start={start} end={end} rounds={rounds} time=60m",
+    ]
+    for round_ in range(1, rounds + 1):
+        seats = draw(st.permutations(names))
+        for pair in range(draw(st.integers(1, len(names) // 2))):
+            black, white = seats[2 * pair], seats[2 * pair + 1]
+            result = draw(st.sampled_from(RESULTS))
+            lines.append(f"/tournament result {round_} {black} {white} {result}")
+    lines.append("/tournament finalise Herbst confirm")
+    facts: list[tuple[str, ...]] = [tuple(lines)]
+    # club games up to Nov 25: today's facts (an override) tie with them by order of entry
+    days = draw(st.lists(st.integers(0, 55), min_size=1, max_size=4, unique=True))
+    for day in days:
+        date = OCTOBER_FIRST + dt.timedelta(days=day)
+        if date == end:  # a club game of the tournament's last day: the order of entry decides
+            continue
+        black, white = draw(st.permutations(names))[:2]
+        result = draw(st.sampled_from(RESULTS))
+        facts.append((f"/result {black} {white} {result} date={date} time=60m",))
+    if draw(st.booleans()):  # the committee sets a rank today: no tournament of the past sees it
+        who, rank = draw(st.sampled_from(NAMES[:count])), draw(st.sampled_from(RANKS))
+        facts.append((f'/override {who} rank={rank} reason="committee"',))
+    index = None
+    if late:
+        index = len(facts)
+        facts.append((f"/register {LATE} {draw(st.sampled_from(RANKS))} override",))
+    order = tuple(draw(st.permutations(range(len(facts)))))
+    players = tuple(f"{name} {rank} override" for name, rank in zip(NAMES, ranks, strict=False))
+    return Calendar(system, players, tuple(facts), index, order)
+
+
+NUMBERS = re.compile(r"(#|\bgame )\d+")
+DATED = re.compile(r"\b(?:start|date)=(\S+)")
+
+
+def day_of(fact: tuple[str, ...]) -> str:
+    """The day a fact is dated (a tournament's first day); undated facts are today's."""
+    found = DATED.search(fact[0])
+    return found.group(1) if found else f"{AFTER_EVERYTHING.now:%Y-%m-%d}"
+
+
+async def entered(path: Path, calendar: Calendar, order: Sequence[int]) -> list[str]:
+    """What the club says after the facts were typed in ``order`` (a player's registration
+    first of the facts naming them): every player under every system, their history, the
+    tournament as an h9 file; game numbers left out (they follow the order of entry)."""
+    order = list(order)
+    if calendar.late is not None:
+        order.remove(calendar.late)
+        first = next(
+            (i for i, f in enumerate(order) if any(LATE in line for line in calendar.facts[f])),
+            len(order),
+        )
+        order.insert(first, calendar.late)
+    path.mkdir()
+    chat = await FakeChat.open(
+        path,
+        calendar.system,
+        clock=FakeClock(AFTER_EVERYTHING.now),
+        players=calendar.players,
+    )
+    try:
+        for fact in order:
+            for line in calendar.facts[fact]:
+                await chat.ok(line)
+        names = [line.rsplit(" ", 2)[0] for line in calendar.players]
+        if calendar.late is not None:
+            names.append(LATE)
+        said = []
+        for name in names:
+            said.append((await chat.ok(f"/rating {name} all")).text)
+            said.append((await chat.ok(f"/history {name} 30")).text)
+        export = await chat.ok("/export h9 Herbst")
+        assert export.reply.document is not None
+        said.append(export.reply.document.data.decode())
+        # the file's ranks (read from the rating history) are the ledger's of the first day
+        row = await only_tournament(chat)
+        ledger = await storage.ledger(chat.db, chat.club)
+        ranks = await storage.entry_ranks(chat.db, chat.club, row.id)
+        assert ranks == {p: ledger.rank_on(p, row.tournament.start) for p in ranks}
+        return [NUMBERS.sub(r"\1N", text) for text in said]
+    finally:
+        await chat.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(calendar=calendars())
+async def test_any_order_of_entry_gives_the_same_replies(
+    tmp_path_factory: pytest.TempPathFactory, calendar: Calendar
+) -> None:
+    """rules.md, top: entering the same dated facts in any order gives the same ratings —
+    cards, history, ranks — under every system, and the same tournament file."""
+    base = tmp_path_factory.mktemp("orders")
+    in_calendar_order = sorted(range(len(calendar.facts)), key=lambda f: day_of(calendar.facts[f]))
+    assert await entered(base / "typed", calendar, calendar.order) == await entered(
+        base / "calendar", calendar, in_calendar_order
+    )
