@@ -20,8 +20,10 @@ QUOTED_PAIR_EXAMPLE = '"Nagy Péter" vs "Kovács Anna"'
 
 
 def describe(player: Player) -> str:
-    """``Nagy Péter (3k, HU)`` — enough to tell two namesakes apart."""
-    extra = ", ".join(x for x in (str(player.rank), player.country, player.home_club) if x)
+    """``Nagy Péter (3k, HU)`` — enough to tell two namesakes apart; a professional by the
+    declared title (``Cho Hun (3p)``, rules.md §6), not the amateur rank kept beside it."""
+    rank = f"{player.pro}p" if player.pro else str(player.rank)
+    extra = ", ".join(x for x in (rank, player.country, player.home_club) if x)
     return f"{player.name} ({extra})"
 
 

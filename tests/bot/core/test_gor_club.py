@@ -300,9 +300,11 @@ async def test_more_than_three_decimals_are_refused_with_the_reason(
 async def test_a_professional_starts_at_the_egd_nominal_gor_and_keeps_the_title(
     club: FakeChat,
 ) -> None:
-    """1p = 2700, each professional rank 30 more; the rank shown is the amateur one."""
+    """1p = 2700, each professional rank 30 more; the rank shown for the rating is the amateur
+    one, the player is named by the declared title."""
     said = await club.ok("/register Cho Hun 3p")
-    assert said.text.startswith("Registered Cho Hun (7d)")
+    assert said.text.startswith("Registered Cho Hun (3p)")
+    assert (await club.ok("/rating Cho Hun")).text.startswith("Cho Hun — 7d")
     assert said.text.endswith("GoR: 2760")
     card = await club.card("Cho Hun")
     assert {m.key: m.value for m in card.values}["title"] == "3p"
