@@ -374,10 +374,11 @@ class Scheduler:
         return done
 
     async def _weekly(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
-        """Each weekly summary whose moment has come, once, oldest first: one the bot was down
-        for, or the clock jumped past, is posted late with its week, never skipped (issue 22);
-        later than the club's grace after its moment it says it is late. An occurrence
-        already posted (claimed) is never posted again."""
+        """Each weekly summary whose moment has come, once: one the bot was down for, or the
+        clock jumped past, is posted late with its week, never skipped (issue 22); later than
+        the club's grace after its moment it says it is late. Several missed at once are
+        posted as one summary of their weeks. An occurrence already posted (claimed) is never
+        posted again."""
         rule = settings.weekly
         if rule is None:
             return []
@@ -392,24 +393,33 @@ class Scheduler:
             due.append(moment)
             moment -= dt.timedelta(days=7)
         grace = dt.timedelta(hours=settings.grace_hours)
-        done: list[str] = []
-        for moment in reversed(due):
-            if not await schedules.claim_job(
-                self.db, club, f"{WEEKLY}{moment.date().isoformat()}"
-            ):
-                continue
-            late = now - moment > grace
-            reply = await weekly_reply(
-                self.db, club, moment - dt.timedelta(days=7), moment, late=late
-            )
-            await self._post(club, reply)
-            day = moment.date().isoformat()
-            done.append(
-                _("weekly summary {date}, posted late", date=day)
-                if late
-                else _("weekly summary {date}", date=day)
-            )
-        return done
+        claimed = [
+            moment
+            for moment in reversed(due)
+            if await schedules.claim_job(self.db, club, f"{WEEKLY}{moment.date().isoformat()}")
+        ]
+        if not claimed:
+            return []
+        # several weeks missed (the bot was down for them): one summary of them all, not a
+        # post a week at once; nothing of them is left out
+        first, newest = claimed[0], claimed[-1]
+        late = now - first > grace
+        reply = await weekly_reply(self.db, club, first - dt.timedelta(days=7), newest, late=late)
+        await self._post(club, reply)
+        day = newest.date().isoformat()
+        if len(claimed) > 1:
+            return [
+                _(
+                    "weekly summaries {first} to {date}, posted late as one",
+                    first=first.date().isoformat(),
+                    date=day,
+                )
+            ]
+        return [
+            _("weekly summary {date}, posted late", date=day)
+            if late
+            else _("weekly summary {date}", date=day)
+        ]
 
     # ---------------------------------------------------------------- when next
 

@@ -235,24 +235,24 @@ async def weekly_reply(
     facts = await facts_between(db, club, start, end)
     zone = (await storage.club_settings(db, club)).zone
     days = week_text(*days_of(start, end, zone))
-    title = Text(
-        _("{club}: the week {days}, posted late", club=club.name, days=days)
-        if late  # its moment passed while the bot was down (issue 22)
-        else _("{club}: the week {days}", club=club.name, days=days),
-        title=True,
-    )
+    weeks = end - start > dt.timedelta(days=7)  # several missed at once (bot.scheduler)
+    if weeks:
+        heading = _("{club}: the weeks {days}, posted late", club=club.name, days=days)
+    elif late:  # its moment passed while the bot was down (issue 22)
+        heading = _("{club}: the week {days}, posted late", club=club.name, days=days)
+    else:
+        heading = _("{club}: the week {days}", club=club.name, days=days)
+    title = Text(heading, title=True)
     if facts.empty:
-        return Reply(
-            blocks=(
-                title,
-                Text(
-                    _(
-                        "A quiet week: no games, no new players, no "
-                        "tournaments. The list stands as it was."
-                    )
-                ),
+        quiet = (
+            _("Quiet weeks: no games, no new players, no tournaments. The list stands as it was.")
+            if weeks
+            else _(
+                "A quiet week: no games, no new players, no tournaments. The list stands as "
+                "it was."
             )
         )
+        return Reply(blocks=(title, Text(quiet)))
     standings = await storage.standings(db, club)
     blocks: list[Text | Table] = [title]
     if standings:

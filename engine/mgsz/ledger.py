@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -13,7 +14,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from engine import ratings, settings
-from engine.calendar import Phase
+from engine.calendar import Phase, month_end
 from engine.errors import RuleError
 from engine.handicap import EVEN_KOMI, rank_handicap
 from engine.mgsz.elo import (
@@ -198,6 +199,9 @@ class Mgsz:
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
         self._club_time: TimeControl | None = self.params.club_time  # the usual time, §1.4
+        # and from which day each usual time was in effect (the preview of months held at
+        # once rates each with the time of its own end, as their closes do)
+        self._club_times: list[tuple[dt.date, TimeControl]] = []
         self._provisional: _Provisional | None = None  # the open period, rated if it ended now
         self._period_before: _Provisional | None = None  # see lapsed()
         self._moved: frozenset[PlayerId] | None = None  # see lapsed(); None: nothing moved
@@ -309,6 +313,7 @@ class Mgsz:
             period = replace(period, time=self._club_time)
         else:
             self._club_time = period.time
+            self._club_times.append((period.end, period.time))
         pending = self._pending
         if not pending:
             return []
@@ -374,7 +379,9 @@ class Mgsz:
                 games = sorted(self._pending, key=_DATE_ID)
                 period = self._open_period(games)
                 plan = self._period_plan(period, games)
-                if plan is not None and len(plan[1]) > 1:  # split: the parts chain the Elo
+                if len({(g.date.year, g.date.month) for g in games}) > 1:
+                    self._provisional.elo = self._closed_month_by_month(games)
+                elif plan is not None and len(plan[1]) > 1:  # split: the parts chain the Elo
                     whole = self._period_outcome(period, games)
                     self._provisional.elo = {} if whole is None else whole[0].new_elo
                 elif plan is not None:
@@ -389,6 +396,24 @@ class Mgsz:
         day = mine[-1].date
         own = self._rate("", day, [mine], known.c_by_board, start, chronological=True)
         return own.new_elo.get(player)
+
+    def _closed_month_by_month(self, games: list[Game]) -> dict[PlayerId, int]:
+        """The Elo of every player of the held ``games`` (oldest first, of several months:
+        a club game entered late for a month not yet closed) after each month's period is
+        closed in turn, as the scheduler closes them (rules.md §1.4 club games: each month
+        its own period, the Elo chaining from one to the next): the close itself
+        (:meth:`_period_closed`) run on a copy of the players it touches; nothing is stored."""
+        shadow = copy.copy(self)
+        shadow._players = dict(self._players)
+        for player in {p for g in games for p in (g.black, g.white)}:
+            shadow._players[player] = copy.deepcopy(self._players[player])
+        for year, month in sorted({(g.date.year, g.date.month) for g in games}):
+            end = month_end(year, month)
+            times = [time for day, time in self._club_times if day <= end]
+            shadow._club_time = times[-1] if times else self.params.club_time
+            period = Tournament(0, "open period", dt.date(year, month, 1), end, 1)
+            shadow._period_closed(PeriodClosed(period))
+        return {p: shadow._players[p].elo for g in games for p in (g.black, g.white)}
 
     def _open_period(self, games: list[Game]) -> Tournament:
         """The open period of the held ``games`` (oldest first) as its end will rate it: with
@@ -487,6 +512,7 @@ class Mgsz:
         for key, value in event.values:
             if key == settings.USUAL_TIME and isinstance(value, TimeControl):
                 self._club_time = value  # the periods closed from that date (rules.md §1.4)
+                self._club_times.append((event.date, value))
         return []
 
     def _ignored(self, event: Event) -> list[Change]:
@@ -873,6 +899,7 @@ class Mgsz:
             "players": players,
             "pending": pending,
             "club_time": str(self._club_time),
+            "club_times": [[day.isoformat(), str(time)] for day, time in self._club_times],
         }
 
     def announcement(self, phase: Phase, label: str, changes: Sequence[Change]) -> Notice | None:

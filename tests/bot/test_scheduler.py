@@ -396,6 +396,8 @@ async def test_each_club_s_notices_are_in_the_club_s_language(tmp_path: Path) ->
                 line = f"register {player}"
                 invocation = Invocation("register", player, ADMIN, f"chat-{language}")
                 assert not (await bot.core.handle(invocation)).error, line
+        clock.set(dt.datetime(2026, 3, 2, 18, 1, tzinfo=dt.UTC))  # the first summary, on time
+        await bot.scheduler.run_due()
         clock.set(dt.datetime(2026, 3, 3, 19, 0, tzinfo=dt.UTC))  # within the week
         first, second = ("山田太郎", "鈴木花子"), ("Lind Erik", "Ek Sara")
         for language, (a, b) in (("ja", first), ("sv", second)):
@@ -836,14 +838,22 @@ async def _previews(bot: Bot, players: list[int]) -> dict[int, object]:
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(steps=st.lists(st.one_of(club_game, time_change), min_size=1, max_size=8))
+@given(
+    steps=st.lists(st.one_of(club_game, time_change), min_size=1, max_size=8),
+    months=st.sampled_from(((3,), (2, 3))),
+)
 async def test_the_preview_of_a_club_period_is_what_its_end_gives(
-    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[object, ...]]
+    tmp_path_factory: pytest.TempPathFactory,
+    steps: list[tuple[object, ...]],
+    months: tuple[int, ...],
 ) -> None:
     """For any month of MGSZ club games and changes of the club's usual time control, each
     player's "if the period ended now" equals their Elo after the period's end when nothing
-    else happens in between (rules.md §1.4, club games: one code path, the same C)."""
-    clock = FakeClock(dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC))
+    else happens in between (rules.md §1.4, club games: one code path, the same C). With
+    ``months`` (2, 3) the steps fall in February and March and February is not closed before
+    March's games are held (the bot was down): the preview rates each month as its own period
+    with the usual time of its end, the Elo chaining, as the two closes do."""
+    clock = FakeClock(dt.datetime(2026, months[0], 2, 9, 0, tzinfo=dt.UTC))
     proc = Process(tmp_path_factory.mktemp("period") / "club.sqlite", clock)
     bot = await proc.start()
     try:
@@ -857,8 +867,11 @@ async def test_the_preview_of_a_club_period_is_what_its_end_gives(
             line.rsplit(" ", 2)[0] if line[-1].isdigit() else line.rsplit(" ", 1)[0]
             for line in MGSZ_PLAYERS
         ]
-        for step in sorted(steps, key=lambda s: s[1]):  # the clock only moves on
-            day = dt.date(2026, 3, int(step[1]))  # type: ignore[call-overload]
+        # the steps' days in order, the first half of them in the first month
+        ordered = sorted(steps, key=lambda s: s[1])
+        for i, step in enumerate(ordered):  # the clock only moves on
+            month = months[0] if i < len(ordered) // 2 else months[-1]
+            day = dt.date(2026, month, int(step[1]))  # type: ignore[call-overload]
             clock.set(max(clock(), dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)))
             if step[0] == "time":
                 line = f"/club time {step[2]}"
@@ -932,16 +945,14 @@ async def test_a_missed_weekly_summary_is_posted_late_once_with_its_week(
         process.clock.set(later)
         done = await bot.scheduler.run_due()
         assert [d for d in done if "weekly" in d] == [
-            "Club: weekly summary 2026-03-09, posted late",
-            "Club: weekly summary 2026-03-16, posted late",
+            "Club: weekly summaries 2026-03-09 to 2026-03-16, posted late as one",
         ]
+    # the two weeks missed: one post of them both (not a post a week), nothing left out
     weeks = [t for t in bot.texts() if "Club: the week" in t]
     assert [w.splitlines()[0] for w in weeks] == [
-        "Club: the week Mar 2\u2009–\u20098, 2026, posted late",
-        "Club: the week Mar 9\u2009–\u200915, 2026, posted late",
+        "Club: the weeks Mar 2\u2009–\u200915, 2026, posted late",
     ]
-    assert "Games recorded: 1" in weeks[0]  # the week's game (MGSZ rates it at the month end)
-    assert "A quiet week" in weeks[1]
+    assert "Games recorded: 1" in weeks[0]  # the weeks' game (MGSZ rates it at the month end)
     bot.posted.clear()
     assert await bot.scheduler.run_due() == []
     bot = await process.restart()

@@ -894,7 +894,7 @@ def test_the_card_shows_the_elo_if_the_period_ended_now() -> None:
             st.integers(1, 4),
             st.sampled_from(list(Result)),
             st.integers(0, 3),
-            st.integers(0, 27),
+            st.integers(0, 19),  # April 11 to 30: one calendar month
         ),
         min_size=1,
         max_size=30,
@@ -913,8 +913,44 @@ def test_the_elo_if_the_period_ended_now_is_what_its_end_gives(
             when = DAY + dt.timedelta(days=day)
             ledger.apply(GamePlayed(game(gid, black, white, result, stones=stones, date=when)))
     foreseen = {p: ledger.provisional(p) for p in (1, 2, 3, 4)}
-    last = DAY + dt.timedelta(days=27)
+    last = DAY + dt.timedelta(days=19)
     ledger.apply(PeriodClosed(tournament(99, rounds=1, time="60m", end=last)))
+    for player, elo in foreseen.items():
+        assert elo is None or elo == ledger.elo(player), player
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 4),
+            st.integers(1, 4),
+            st.sampled_from(list(Result)),
+            st.integers(0, 3),
+            st.integers(0, 40),  # April 11 to May 21: two calendar months held at once
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_the_elo_if_the_periods_ended_now_is_what_their_ends_give(
+    games: list[tuple[int, int, Result, int, int]],
+) -> None:
+    """Club games of two months held at once (April's period not closed when May's games
+    came: the bot was down): "if the period ended now" is what April's close and then May's
+    give, each month its own period, the Elo chaining (rules.md §1.4 Decision — club games:
+    a calendar month a period)."""
+    ledger = ledger_with(
+        reg(1, "1k", 1920), reg(2, "3k", 1830), reg(3, "5k", 1720), reg(4, "1d", 2000)
+    )
+    for gid, (black, white, result, stones, day) in enumerate(games, start=1):
+        if black != white:
+            when = DAY + dt.timedelta(days=day)
+            ledger.apply(GamePlayed(game(gid, black, white, result, stones=stones, date=when)))
+    foreseen = {p: ledger.provisional(p) for p in (1, 2, 3, 4)}
+    for end in (dt.date(2026, 4, 30), dt.date(2026, 5, 31)):
+        start = end.replace(day=1)
+        ledger.apply(PeriodClosed(Tournament(99, "period", start, end, 1)))
     for player, elo in foreseen.items():
         assert elo is None or elo == ledger.elo(player), player
 
