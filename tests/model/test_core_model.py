@@ -186,12 +186,20 @@ class CoreModel(RuleBasedStateMachine):
                     f"{line!r} was refused but changed:\n" + views.differences(before, after),
                 )
         if not reads and not said.error:
-            if undoable and not line.startswith("/as "):
+            wrote = self.run(self.log_size()) != len((before or {}).get("log", ()))
+            if not wrote:
+                pass  # nothing entered (a setting given its own value): nothing to take back
+            elif undoable and not line.startswith("/as "):
                 self.undoable.append(before_projections or {})
             elif not line.startswith("/undo"):
                 self.undoable.clear()  # what an /undo would take back is not this step
             self.check_replay(line)
         return said
+
+    async def log_size(self) -> int:
+        row = await self.s.db.fetchone("SELECT COUNT(*) FROM log")
+        assert row is not None
+        return int(row[0])
 
     def check_incidents(self, said: Said) -> None:
         if self.incidents.found or "Something went wrong" in said.text:
@@ -669,6 +677,8 @@ class CoreModel(RuleBasedStateMachine):
                     promised = [m.value for m in card.values if m.key == "pending_elo"]
                     if not promised:
                         continue
+                    if known("mgsz-preview-months") and await self.late_club_games(player.id):
+                        continue
                     value = promised[0]
                 elif card.pending is not None:
                     value = card.pending.amount
@@ -677,6 +687,18 @@ class CoreModel(RuleBasedStateMachine):
                 rows = await storage.history(db, club, player.id, None, system)
                 found[f"{system} {player.name}"] = (player.id, value, {r.seq for r in rows})
         return found
+
+    async def late_club_games(self, player: int) -> bool:
+        """Whether the player has a club game waiting from a month before this one (a late
+        entry for a month whose period has ended)."""
+        this_month = self.today.replace(day=1)
+        return any(
+            g.status == "ok"
+            and g.game.tournament is None
+            and g.game.date < this_month
+            and player in (g.game.black, g.game.white)
+            for g in await storage.club_games(self.s.db, self.s.club)
+        )
 
     def check_previews(self, previews: dict[str, Any] | None) -> None:
         """What settled is what was shown: the MGSZ period's row ends at the Elo shown "if
