@@ -145,7 +145,8 @@ async def outputs(session: Session) -> dict[str, Any]:
     since = today.replace(day=1)
     found: dict[str, Any] = {}
     summary = await session.run("/summary")
-    found["summary"] = summary.text
+    # the chart's file name counts up with each one written: not part of what is said
+    found["summary"] = re.sub(r"\[picture written to [^\]]*\]", "[picture]", summary.text)
     who = await _all_names(session)
     for system in ALL_SYSTEMS:
         changes = await storage.month_changes(db, club, since, system)
