@@ -130,9 +130,6 @@ class CoreModel(RuleBasedStateMachine):
         self.start = S.STARTS[0]
         self.steps: list[tuple[str, str | None]] = []
         self.registrations: list[tuple[dt.datetime, str]] = []
-        # the depth of the undo stack each registration put its entry at (an /undo that
-        # takes it back takes it out of the facts the calendar check types again)
-        self.registered_at_depth: list[int] = []
         self.players: list[str] = []
         self.facts: list[Fact] = []
         self.cups: list[Cup] = []
@@ -283,13 +280,12 @@ class CoreModel(RuleBasedStateMachine):
             line += f" {rating}"
         if override:
             line += " override"
-        depth = len(self.undoable)
+        known_before = len(self.run(storage.players(self.s.db, self.s.club, guests=True)))
         said = self.step(line, undoable=True)
-        if not said.error:
-            if len(self.undoable) > depth:  # it entered something /undo can take back
-                self.registered_at_depth.append(len(self.undoable))
-            else:
-                self.registered_at_depth.append(-1)
+        registered = len(self.run(storage.players(self.s.db, self.s.club, guests=True)))
+        # only a line that registered someone is a fact the calendar check types again (a
+        # question asked back, or a refusal, registers nobody)
+        if not said.error and registered > known_before:
             self.registrations.append((self.s.now, line))
             if name not in self.players:
                 self.players.append(name)
@@ -572,18 +568,24 @@ class CoreModel(RuleBasedStateMachine):
 
     @rule()
     def undo(self) -> None:
-        depth = len(self.undoable)
         expected = self.undoable.pop() if self.undoable else None
         finalised_before = self.run(self.finalised_games())
+        names_before = self.run(self.registered_names())
         said = self.step("/undo")
         self.impure()
         if said.error:
             if expected is not None:
                 self.undoable.append(expected)
             return
-        if depth in self.registered_at_depth:  # the registration itself was taken back
-            i = self.registered_at_depth.index(depth)
-            del self.registered_at_depth[i], self.registrations[i]
+        for name in names_before - self.run(self.registered_names()):
+            # the registration was taken back: no longer a fact the calendar check types
+            typed = [
+                i
+                for i, (_at, line) in enumerate(self.registrations)
+                if line.startswith(f"/register {name} ")
+            ]
+            if typed:  # (a player a file brought is not among the typed registrations)
+                del self.registrations[typed[-1]]
         # a game of a tournament that stays finalised changes only by reopening it; /undo
         # of the finalisation itself reopens the tournament (and says so)
         finalised_after = self.run(self.finalised_games())
@@ -605,6 +607,9 @@ class CoreModel(RuleBasedStateMachine):
                 + "\n"
                 + views.differences(expected, now),
             )
+
+    async def registered_names(self) -> set[str]:
+        return {p.name for p in await storage.players(self.s.db, self.s.club, guests=True)}
 
     async def finalised_games(self) -> dict[str, list[int]]:
         found = {}
