@@ -454,7 +454,9 @@ class CoreModel(RuleBasedStateMachine):
         cup.fact.lines.append((line, None))
         cup.finalised = True
         after = self.run(self.everything())
-        if before != after and not known("noop-reopen"):
+        if known("noop-summary"):
+            before.pop("summary"), after.pop("summary")
+        if before != after:
             self.fail(
                 "no-op",
                 f"reopening and finalising {cup.name} unchanged changed:\n"
@@ -900,7 +902,8 @@ class CoreModel(RuleBasedStateMachine):
             for at, line in self.registrations:
                 other.clock.now = at
                 said = await other.run(line)
-                assert not said.error, said.text
+                if said.error:  # a registration main took back: both shadows refuse it alike
+                    continue
             last = end - FAR
             refused = []
             for fact in facts:
