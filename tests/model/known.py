@@ -26,6 +26,10 @@ KNOWN_OPEN: frozenset[str] = frozenset(
         # `/correct N swap` swaps the players but keeps the result, so the other player wins
         # (bug "/correct N swap changing the winner"): the swap check is skipped
         "swap-winner",
+        # PSG's /history notes name a game by its log position ("game 43: arranged game not
+        # counted …"; bug "internal ids in PSG /history"): the numbers check lets a /history
+        # reply's "game N:" pass
+        "psg-history-ids",
     }
 )
 
