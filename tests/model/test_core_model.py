@@ -209,8 +209,10 @@ class CoreModel(RuleBasedStateMachine):
 
     def check_numbers(self, said: Said) -> None:
         text = said.text
-        if known("numbers") or not text:
+        if not text:
             return
+        if known("psg-history-ids") and said.line.startswith("/history"):
+            text = re.sub(r"\bgame \d+:", "game:", text)
         if INTERNAL.search(text):
             self.fail("numbers", f"{said.line!r} shows an internal id:\n{text}")
         games = self.run(storage.club_games(self.s.db, self.s.club))
@@ -458,7 +460,9 @@ class CoreModel(RuleBasedStateMachine):
         cup.fact.lines.append((line, None))
         cup.finalised = True
         after = self.run(self.everything())
-        if before != after and not known("noop-reopen"):
+        if known("noop-summary"):
+            before.pop("summary"), after.pop("summary")
+        if before != after:
             self.fail(
                 "no-op",
                 f"reopening and finalising {cup.name} unchanged changed:\n"
@@ -925,7 +929,8 @@ class CoreModel(RuleBasedStateMachine):
             for at, line in self.registrations:
                 other.clock.now = at
                 said = await other.run(line)
-                assert not said.error, said.text
+                if said.error:  # a registration main took back: both shadows refuse it alike
+                    continue
             last = end - FAR
             refused = []
             for fact in facts:
@@ -941,8 +946,8 @@ class CoreModel(RuleBasedStateMachine):
 
 
 CoreModel.TestCase.settings = settings(
-    max_examples=EXAMPLES or 40,
-    stateful_step_count=30,
+    max_examples=EXAMPLES or 80,
+    stateful_step_count=35,
     deadline=None,
     derandomize=not LONG,
     database=None if not LONG else settings.default.database,
