@@ -937,6 +937,11 @@ class CoreModel(RuleBasedStateMachine):
                 other.clock.now = fact.at or last
                 for line, block in fact.lines:
                     said = await other.run(line, block)
+                    if not said.error and said.text.lstrip().startswith("Record it as written?"):
+                        # typed in another order, a game can look implausible for a moment
+                        # (the stronger player with the stones, by the ranks of then): the
+                        # same fact, so answered as the question offers
+                        said = await other.run(f"{line} confirm", block)
                     if said.error:
                         refused.append(f"{line}: {said.text.strip()}")
             await other.run(f"/tick {end:%Y-%m-%d %H:%M}")
