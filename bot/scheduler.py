@@ -42,12 +42,13 @@ from bot.core.notices import (
 )
 from bot.core.replies import Notice, Reply, Table, Text
 from bot.i18n import _, _n, date_text, month_text, translated, using
-from engine.calendar import Phase, month_end
+from engine.calendar import Phase
 from engine.system import RatingSystem
 from engine.systems import SYSTEMS
-from engine.types import Game, Tournament
+from engine.types import Game
 from storage import schedules
 from storage.errors import StorageError
+from storage.events import month_period
 from storage.records import Club
 from storage.settings import ClubSettings
 
@@ -317,15 +318,7 @@ class Scheduler:
         )
         done: list[str] = []
         for year, month in months:
-            period = Tournament(
-                id=0,
-                name=fmt.period_name(year, month),
-                start=dt.date(year, month, 1),
-                end=month_end(year, month),
-                rounds=1,
-                # no time of its own: the ledger rates it with the club's usual time in
-                # effect at its end, as its preview did (rules.md §1.4; issue 22)
-            )
+            period = month_period(year, month)  # no time of its own (rules.md §1.4)
             if not await storage.close_period(self.db, club, period):
                 continue
             done.append(_("period {month} rated", month=f"{year:04d}-{month:02d}"))

@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from engine.calendar import Phase
 from engine.ranks import Rank
 from engine.ratings import Rating, as_data
 from engine.system import Change
@@ -254,6 +255,61 @@ async def end_past_days(
             continue
         seq = await write.event(log.DAY, actor=actor, chat=chat, key=key, payload={"date": key})
         changes.extend(await write.apply(seq, DayEnded(day)))
+    changes.extend(await _close_past_periods(write, days, today, actor=actor, chat=chat))
+    return changes
+
+
+def month_period(year: int, month: int) -> Tournament:
+    """The MGSZ rating period of a month's club games (rules.md §1.4, Decision — club games:
+    a calendar month), as the scheduler and a late game close it: ``Club games 2026-11``, the
+    same in every language (storage keeps it, exports write it); no time of its own, so the
+    ledger rates it with the club's usual time in effect at its end."""
+    start = dt.date(year, month, 1)
+    end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+    return Tournament(
+        id=0, name=f"Club games {year:04d}-{month:02d}", start=start, end=end, rounds=1
+    )
+
+
+async def _close_past_periods(
+    write: ClubWrite,
+    days: Iterable[dt.date],
+    today: dt.date,
+    *,
+    actor: str,
+    chat: str | None,
+) -> list[Change]:
+    """Close, in the caller's write, the rating period of each month of ``days`` that is over
+    and holds club games not rated yet: a club game entered late for a month that has ended
+    is rated with its period as it is entered, never previewed for a month already over until
+    the scheduler's next run (rules.md §1.4 club games; §2.3's late reports, the same rule for
+    periods). The scheduler would close them anyway."""
+    held = {
+        (game.date.year, game.date.month)
+        for ledger in write.ledgers.systems.values()
+        if Phase.PERIOD_END in ledger.scheduled
+        for game in ledger.open_period()
+    }
+    months = {(d.year, d.month) for d in days} & held
+    changes: list[Change] = []
+    for year, month in sorted(months):
+        period = month_period(year, month)
+        if period.end >= today:
+            continue
+        key = f"{period.start.isoformat()}/{period.end.isoformat()}"
+        if await write.tx.fetchone(
+            "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?",
+            (log.PERIOD, key, write.club),
+        ):
+            continue
+        seq = await write.event(
+            log.PERIOD,
+            actor=actor,
+            chat=chat,
+            key=key,
+            payload={"tournament": tournament_columns(period)},
+        )
+        changes.extend(await write.apply(seq, PeriodClosed(dataclasses.replace(period, id=seq))))
     return changes
 
 

@@ -14,6 +14,7 @@ from engine.calendar import Phase
 from engine.system import Card, Measure, Pending, Value
 from engine.text import Msg
 from engine.types import Game, Result
+from storage.events import month_period
 
 SIGNED_SOURCES = {"registration": N_("registered"), "override": N_("committee override")}
 """How a rating's source reads (``/rating``): show it with :func:`source`."""
@@ -96,7 +97,7 @@ def period_name(year: int, month: int) -> str:
 
     Stored as the period's tournament name (storage keeps it, exports write it), so it is the
     same in every language."""
-    return f"Club games {year:04d}-{month:02d}"
+    return month_period(year, month).name
 
 
 _PERIOD = re.compile(r"Club games (\d{4})-(\d{2})")

@@ -58,6 +58,7 @@ def _score(game: Game, player: int) -> int:
 
 class _Base:
     key = "fake"
+    scheduled: frozenset[Phase] = frozenset()  # no scheduled moment of its own
 
     def __init__(self, params: FakeParams | None = None):
         self.params = params or FakeParams()

@@ -1004,3 +1004,28 @@ async def test_beat_with_stones_takes_the_ranks_of_the_games_day(tmp_path: Path)
         assert (g.result, g.stones) == (Result.BLACK, 1)
     finally:
         await chat.close()
+
+
+async def test_a_club_game_of_a_month_that_has_ended_is_rated_with_its_period_at_once(
+    tmp_path: Path,
+) -> None:
+    """Found by the model (issue 22): an MGSZ club game entered late for a month that is over
+    was held and previewed from today's Elo — after a committee override dated later — while
+    the month's close rates it at the month's end, before the override. A late game of an
+    ended month is rated with its period as it is entered (rules.md §1.4; the late-report rule
+    of §2.3 for periods), so no preview of a month already over is ever shown; a game of this
+    month is still held for its period."""
+    chat = await FakeChat.open(tmp_path, "mgsz", players=("Nagy Péter 5k", "Kovács Anna 2d 2090"))
+    try:
+        await chat.ok('/override Nagy Péter rating=1500 reason="committee"')
+        await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-03-28")
+        card = await chat.card("Nagy Péter")
+        assert card.pending is None
+        assert "if the period ended now" not in (await chat.ok("/rating Nagy Péter")).text
+        assert card.rating == 1500  # the override, later in the calendar, stands
+        history = (await chat.ok("/history Nagy Péter")).text
+        assert "Club games 2026-03" in history or "Mar 31, 2026" in history
+        await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-04-02")  # this month's
+        assert (await chat.card("Nagy Péter")).pending is not None
+    finally:
+        await chat.close()
