@@ -65,8 +65,7 @@ from typing import Any
 import storage
 from benchmarks import backends
 from benchmarks.backends import Place
-from benchmarks.federation import CLUB_TIME, START, Shape, federation
-from benchmarks.federation import _period as month_period
+from benchmarks.federation import CLUB_TIME, START, Shape, club_period, federation
 from benchmarks.start import ledger_digest, start
 from benchmarks.writers import writers
 from bot.config import Config
@@ -843,7 +842,7 @@ async def _tail(db: Database, club: int, sampler: Sampler, n: int) -> dt.date:
     while n > 0:
         if (day.year, day.month) != month:
             year, number = month
-            await storage.close_period(db, club, month_period(year, number))
+            await storage.close_period(db, club, club_period(year, number))
             await storage.end_month(db, club, year, number)
             month = (day.year, day.month)
         night = []

@@ -22,12 +22,11 @@ history, byte for byte.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import math
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.ranks import Rank
 from engine.timecontrol import TimeControl
@@ -40,6 +39,7 @@ from storage.bulk import (
     BulkPlayer,
     BulkTournament,
 )
+from storage.events import month_period
 from storage.records import NewPlayer
 
 GAMES_PER_YEAR = 40_000  # a busy federation (the EGD holds about a million games over 25 years)
@@ -233,6 +233,9 @@ class _Generator:
                 yield DayEnded(START + dt.timedelta(days=monday + 6))
         if self.club_games_left or self.tournament_games_left:
             raise AssertionError("the generator did not place every game")  # a bug here
+        # the last month ends too, as the scheduler ends it: the history is of the past (the
+        # bench's clock is years later), so no month of it still holds club games
+        yield from self._month_turn(weeks * 7 + 31)
 
     def _month_turn(self, day: int) -> Iterator[BulkItem]:
         """The scheduler's month ends passed before ``day``: the MGSZ club period, then the
@@ -241,7 +244,7 @@ class _Generator:
         while (date.year, date.month) != self.month:
             year, number = self.month
             if self.period_games:
-                yield PeriodClosed(_period(year, number))
+                yield PeriodClosed(club_period(year, number))
             yield MonthEnded(year, number)
             self.month = (year + number // 12, number % 12 + 1)
             self.period_games = 0
@@ -397,17 +400,10 @@ class _Generator:
         return played
 
 
-def _period(year: int, month: int) -> Tournament:
-    """A month of club games as one MGSZ rating period, as the scheduler closes it."""
-    last = calendar.monthrange(year, month)[1]
-    return Tournament(
-        id=0,
-        name=f"Club games {year:04d}-{month:02d}",
-        start=dt.date(year, month, 1),
-        end=dt.date(year, month, last),
-        rounds=1,
-        time=TimeControl.parse(CLUB_TIME),
-    )
+def club_period(year: int, month: int) -> Tournament:
+    """A month of club games as one MGSZ rating period, as the scheduler closes it
+    (:func:`storage.events.month_period`), with the federation's club time of its own."""
+    return replace(month_period(year, month), time=TimeControl.parse(CLUB_TIME))
 
 
 def federation(games: int, *, seed: int = 1, players: int | None = None) -> Iterator[BulkItem]:

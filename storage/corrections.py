@@ -20,7 +20,7 @@ from storage import overlay as overlays
 from storage.common import ClubRef, club_id
 from storage.db import Database
 from storage.errors import NotFound, Refused
-from storage.events import end_past_days
+from storage.events import settle_ended
 from storage.games import (
     Context,
     game_columns,
@@ -180,7 +180,7 @@ async def correct_game(
         if where is not None:
             await write.rebuild(strict={game}, since=where)
             if corrected.tournament is None:  # moved to a day that has ended (§2.3)
-                await end_past_days(write, [corrected.date], actor=actor, chat=chat)
+                await settle_ended(write, [corrected.date], actor=actor, chat=chat)
         fixed = await game_row(write.tx, write.club, game)
     assert fixed is not None
     return fixed

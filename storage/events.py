@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.calendar import Phase
+from engine.calendar import Phase, month_end
 from engine.ranks import Rank
 from engine.ratings import Rating, as_data
 from engine.system import Change
@@ -39,6 +39,7 @@ from storage.errors import NotFound, Refused
 from storage.history import tournament_columns
 from storage.players import load_players
 from storage.projections import ClubWrite, club_write
+from storage.records import Settled
 
 SCHEDULER = "scheduler"
 
@@ -188,18 +189,21 @@ async def _once(
     kind: str,
     key: str,
     payload: dict[str, Any],
-    event: Event,
+    event: Event | Callable[[int], Event],
     *,
     actor: str,
     chat: str | None,
-) -> bool:
+) -> int | None:
+    """Write and fold a scheduled fact (a day, month or period end) unless one of ``kind`` with
+    ``key`` is in the log already: the log position written (``None``: nothing written).
+    ``event`` may be made from the position (a period's id is its log position)."""
     if await write.tx.fetchone(
         "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?", (kind, key, write.club)
     ):
-        return False
+        return None
     seq = await write.event(kind, actor=actor, chat=chat, key=key, payload=payload)
-    await write.apply(seq, event)
-    return True
+    await write.apply(seq, event(seq) if callable(event) else event)
+    return seq
 
 
 async def end_day(
@@ -216,15 +220,16 @@ async def end_day(
         ``False`` when that day had already ended (nothing written).
     """
     async with club_write(db, club_id(club)) as write:
-        return await _once(
-            write,
-            log.DAY,
-            date.isoformat(),
-            {"date": date.isoformat()},
-            DayEnded(date),
-            actor=actor,
-            chat=chat,
-        )
+        return await _day_ended(write, date, actor=actor, chat=chat)
+
+
+async def _day_ended(write: ClubWrite, day: dt.date, *, actor: str, chat: str | None) -> bool:
+    """End ``day`` in the caller's write, once (``False``: it had ended already)."""
+    key = day.isoformat()
+    return (
+        await _once(write, log.DAY, key, {"date": key}, DayEnded(day), actor=actor, chat=chat)
+        is not None
+    )
 
 
 async def club_today(write: ClubWrite) -> dt.date:
@@ -233,30 +238,34 @@ async def club_today(write: ClubWrite) -> dt.date:
     return write.db.clock().astimezone(zone).date()
 
 
-async def end_past_days(
+async def settle_ended(
     write: ClubWrite, days: Iterable[dt.date], *, actor: str, chat: str | None
-) -> list[Change]:
-    """End, in the caller's write, each of ``days`` that is over (before today, club time) and
-    has not ended yet: a game entered for a day that has ended is settled as it is entered,
-    never left pending until the scheduler's next run (rules.md §2.3, Decision — late
-    reports). The scheduler would end those days anyway (every past day with games).
-
-    Returns:
-        The current system's changes of the days ended here.
+) -> Settled:
+    """End, in the caller's write, what of ``days`` is over (before today, club time) and not
+    ended yet, as the scheduler's next run would: each such day (a game entered for a day that
+    has ended is settled as it is entered, rules.md §2.3, Decision — late reports), and the
+    rating period of each such day's month once the month is over and holds club games not
+    rated yet (a club game entered late for a month that has ended is rated with its period
+    as it is entered: §1.4 club games, the same rule for periods; the close is a dated fact of
+    the month's end, so a later fact of the calendar, such as an override, comes after it).
     """
     today = await club_today(write)
-    changes: list[Change] = []
-    for day in sorted({d for d in days if d < today}):
-        key = day.isoformat()
-        if await write.tx.fetchone(
-            "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?",
-            (log.DAY, key, write.club),
-        ):
-            continue
-        seq = await write.event(log.DAY, actor=actor, chat=chat, key=key, payload={"date": key})
-        changes.extend(await write.apply(seq, DayEnded(day)))
-    changes.extend(await _close_past_periods(write, days, today, actor=actor, chat=chat))
-    return changes
+    ended = sorted({d for d in days if d < today})
+    settled_days = [day for day in ended if await _day_ended(write, day, actor=actor, chat=chat)]
+    held = {
+        (game.date.year, game.date.month)
+        for ledger in write.ledgers.systems.values()
+        if Phase.PERIOD_END in ledger.scheduled
+        for game in ledger.open_period()
+    }
+    periods = []
+    for year, month in sorted({(d.year, d.month) for d in ended} & held):
+        period = month_period(year, month)
+        if period.end < today:
+            closed = await _closed_period(write, period, actor=actor, chat=chat)
+            if closed is not None:
+                periods.append(closed)
+    return Settled(tuple(settled_days), tuple(periods))
 
 
 def month_period(year: int, month: int) -> Tournament:
@@ -264,53 +273,32 @@ def month_period(year: int, month: int) -> Tournament:
     a calendar month), as the scheduler and a late game close it: ``Club games 2026-11``, the
     same in every language (storage keeps it, exports write it); no time of its own, so the
     ledger rates it with the club's usual time in effect at its end."""
-    start = dt.date(year, month, 1)
-    end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
     return Tournament(
-        id=0, name=f"Club games {year:04d}-{month:02d}", start=start, end=end, rounds=1
+        id=0,
+        name=f"Club games {year:04d}-{month:02d}",
+        start=dt.date(year, month, 1),
+        end=month_end(year, month),
+        rounds=1,
     )
 
 
-async def _close_past_periods(
-    write: ClubWrite,
-    days: Iterable[dt.date],
-    today: dt.date,
-    *,
-    actor: str,
-    chat: str | None,
-) -> list[Change]:
-    """Close, in the caller's write, the rating period of each month of ``days`` that is over
-    and holds club games not rated yet: a club game entered late for a month that has ended
-    is rated with its period as it is entered, never previewed for a month already over until
-    the scheduler's next run (rules.md §1.4 club games; §2.3's late reports, the same rule for
-    periods). The scheduler would close them anyway."""
-    held = {
-        (game.date.year, game.date.month)
-        for ledger in write.ledgers.systems.values()
-        if Phase.PERIOD_END in ledger.scheduled
-        for game in ledger.open_period()
-    }
-    months = {(d.year, d.month) for d in days} & held
-    changes: list[Change] = []
-    for year, month in sorted(months):
-        period = month_period(year, month)
-        if period.end >= today:
-            continue
-        key = f"{period.start.isoformat()}/{period.end.isoformat()}"
-        if await write.tx.fetchone(
-            "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?",
-            (log.PERIOD, key, write.club),
-        ):
-            continue
-        seq = await write.event(
-            log.PERIOD,
-            actor=actor,
-            chat=chat,
-            key=key,
-            payload={"tournament": tournament_columns(period)},
-        )
-        changes.extend(await write.apply(seq, PeriodClosed(dataclasses.replace(period, id=seq))))
-    return changes
+async def _closed_period(
+    write: ClubWrite, period: Tournament, *, actor: str, chat: str | None
+) -> Tournament | None:
+    """Close ``period`` in the caller's write, once (the period as closed, its id the log
+    position; ``None``: it was closed already and nothing is written)."""
+    key = f"{period.start.isoformat()}/{period.end.isoformat()}"
+    payload = {"tournament": tournament_columns(period)}
+    seq = await _once(
+        write,
+        log.PERIOD,
+        key,
+        payload,
+        lambda seq: PeriodClosed(dataclasses.replace(period, id=seq)),
+        actor=actor,
+        chat=chat,
+    )
+    return None if seq is None else dataclasses.replace(period, id=seq)
 
 
 async def end_month(
@@ -330,14 +318,17 @@ async def end_month(
     if not 1 <= month <= 12:
         raise Refused(Msg("months run from 1 to 12, not {month}", month=month))
     async with club_write(db, club_id(club)) as write:
-        return await _once(
-            write,
-            log.MONTH,
-            f"{year:04d}-{month:02d}",
-            {"year": year, "month": month},
-            MonthEnded(year, month),
-            actor=actor,
-            chat=chat,
+        return (
+            await _once(
+                write,
+                log.MONTH,
+                f"{year:04d}-{month:02d}",
+                {"year": year, "month": month},
+                MonthEnded(year, month),
+                actor=actor,
+                chat=chat,
+            )
+            is not None
         )
 
 
@@ -357,19 +348,5 @@ async def close_period(
     Returns:
         ``False`` when that period had already been closed (nothing written).
     """
-    key = f"{period.start.isoformat()}/{period.end.isoformat()}"
     async with club_write(db, club_id(club)) as write:
-        if await write.tx.fetchone(
-            "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?",
-            (log.PERIOD, key, write.club),
-        ):
-            return False
-        seq = await write.event(
-            log.PERIOD,
-            actor=actor,
-            chat=chat,
-            key=key,
-            payload={"tournament": tournament_columns(period)},
-        )
-        await write.apply(seq, PeriodClosed(dataclasses.replace(period, id=seq)))
-        return True
+        return await _closed_period(write, period, actor=actor, chat=chat) is not None

@@ -30,7 +30,7 @@ from storage.codec import (
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
-from storage.events import end_past_days
+from storage.events import settle_ended
 from storage.history import GAME_COLUMNS, GAME_SELECT, TOURNAMENT_SELECT, effective_game
 from storage.history import effective_tournament as _effective_tournament
 from storage.log import LOG_COLUMNS, Reader, entry_from
@@ -45,6 +45,7 @@ from storage.records import (
     GameRow,
     Player,
     Recorded,
+    Settled,
     gone_game,
 )
 
@@ -455,13 +456,14 @@ async def record_game(
         stored, changes = await insert_game(
             write, context, game, pending=pending, actor=actor, chat=chat
         )
-        if game.tournament is None and not pending:  # rules.md §2.3, late reports
-            await end_past_days(write, [game.date], actor=actor, chat=chat)
+        settled = Settled()
+        if game.tournament is None and not pending:  # rules.md §2.3, §1.4: late reports
+            settled = await settle_ended(write, [game.date], actor=actor, chat=chat)
         after = _current_cards(write, (game.black, game.white))
         row = await game_row(write.tx, write.club, stored.id)
         system = write.ledgers.current
     assert row is not None
-    return Recorded(row, system, tuple(changes), before, after)
+    return Recorded(row, system, tuple(changes), before, after, settled)
 
 
 def _current_cards(write: ClubWrite, players: Sequence[int]) -> dict[int, Card]:
@@ -504,7 +506,7 @@ async def record_games(
                 raise BatchError([(number, message_of(error))]) from error
             ids.append(stored.id)
         days = [game.date for game in games if game.tournament is None]
-        await end_past_days(write, days, actor=actor, chat=chat)  # rules.md §2.3, late reports
+        await settle_ended(write, days, actor=actor, chat=chat)  # rules.md §2.3, late reports
         rows = await game_rows(write.tx, write.club, ids)
     return rows
 
@@ -544,7 +546,7 @@ async def confirm_game(
         seq = await write.event(log.CONFIRM, actor=actor, chat=chat, target=game)
         await write.apply(seq, GamePlayed(row.game))
         # a report of a day that has ended is settled as it is confirmed (§2.3, late reports)
-        await end_past_days(write, [row.game.date], actor=actor, chat=chat)
+        await settle_ended(write, [row.game.date], actor=actor, chat=chat)
         confirmed = await game_row(write.tx, write.club, game)
     assert confirmed is not None
     return confirmed

@@ -115,6 +115,16 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Settled:
+    """What a write settled of the past besides its own facts
+    (:func:`storage.events.settle_ended`): the days it ended (Tensuusei, rules.md §2.3) and
+    the club-game periods it closed (MGSZ, §1.4), each period's id its log position."""
+
+    days: tuple[dt.date, ...] = ()
+    periods: tuple[Tournament, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Recorded:
     """What recording one game changed (``storage.record_game``): the stored ``row``; the
     club's current ``system``; that system's ``changes`` from this game (empty while the game
@@ -128,6 +138,8 @@ class Recorded:
     changes: tuple[Change, ...]
     before: dict[int, Card]
     after: dict[int, Card]
+    settled: Settled = Settled()
+    """The days and periods of the past the game's write settled with it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,7 +152,7 @@ async def unsettled_days(db: Database, club: ClubRef, before: dt.date) -> list[d
     """Dates before ``before`` with live games and no end-of-day yet (rules.md §2.3).
 
     Recording, confirming or correcting a club game for a day that has ended ends that day
-    in the same write (storage.events.end_past_days: a late report is settled as it is
+    in the same write (storage.events.settle_ended: a late report is settled as it is
     entered); what is left here are the days that ended since their games were entered
     (midnight), a tournament's days, and games entered before that rule. Confirmed reports
     and corrected dates count.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import AsyncIterator
 from fractions import Fraction
 from pathlib import Path
@@ -1018,13 +1019,19 @@ async def test_a_club_game_of_a_month_that_has_ended_is_rated_with_its_period_at
     chat = await FakeChat.open(tmp_path, "mgsz", players=("Nagy Péter 5k", "Kovács Anna 2d 2090"))
     try:
         await chat.ok('/override Nagy Péter rating=1500 reason="committee"')
-        await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-03-28")
+        said = (await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-03-28")).text
+        assert "March 2026 has ended, so its club games are rated now as one period" in said
         card = await chat.card("Nagy Péter")
         assert card.pending is None
         assert "if the period ended now" not in (await chat.ok("/rating Nagy Péter")).text
         assert card.rating == 1500  # the override, later in the calendar, stands
         history = (await chat.ok("/history Nagy Péter")).text
-        assert "Club games 2026-03" in history or "Mar 31, 2026" in history
+        assert re.search(r"Mar 31, 2026 +Club games, March 2026 +1720 → 1745", history)
+        assert re.search(r"committee override +1745 → 1500", history)
+        again = await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-03-29")
+        assert "has ended" not in again.text  # the period is rated again, not closed twice
+        history = (await chat.ok("/history Nagy Péter")).text
+        assert re.search(r"Club games, March 2026 +1720 → 1770", history)
         await chat.ok("/result Nagy Péter Kovács Anna B+ date=2026-04-02")  # this month's
         assert (await chat.card("Nagy Péter")).pending is not None
     finally:
