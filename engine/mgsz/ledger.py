@@ -305,8 +305,11 @@ class Mgsz:
         The period is rated with the club's usual time control in effect at its end (a
         ``SettingsChanged`` fact of ``USUAL_TIME``), the one :meth:`provisional` uses, unless
         it carries its own (a period closed before the usual time was a dated fact: it was
-        rated with the time it carries, which became the usual time). Games dated after the
-        period's end stay pending for the next period (ours).
+        rated with the time it carries, which became the usual time). It rates the held games
+        dated within it: games dated after its end stay pending for the next period (ours), and
+        a game entered late for an earlier month that no period has closed stays pending for
+        its own month's period, never rated with a later month's (each month its own period,
+        §1.4; found by the model, issue 22).
         """
         period = event.tournament
         if period.time is None:
@@ -317,13 +320,10 @@ class Mgsz:
         pending = self._pending
         if not pending:
             return []
-        if max(map(_DATE, pending)) <= period.end:
-            games, kept = sorted(pending, key=_DATE_ID), []
-        else:
-            games = sorted((g for g in pending if g.date <= period.end), key=_DATE_ID)
-            kept = [g for g in pending if g.date > period.end]
-            if not games:
-                return []
+        games = sorted((g for g in pending if period.start <= g.date <= period.end), key=_DATE_ID)
+        if not games:
+            return []
+        kept = [g for g in pending if not period.start <= g.date <= period.end]
         rated = self._period_outcome(period, games)
         self._pending = kept
         return [] if rated is None else self._commit(*rated)

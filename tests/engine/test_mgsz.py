@@ -1063,9 +1063,28 @@ def test_the_period_c_comes_from_the_rated_games_own_time_controls(
     ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
     for gid, time in enumerate(times, start=1):
         tc = TimeControl.parse(time) if time else None
-        ledger.apply(GamePlayed(game(gid, 1, 2, time=tc, date=DAY - dt.timedelta(days=gid))))
-    changes = ledger.apply(PeriodClosed(tournament(9, rounds=1)))
+        ledger.apply(GamePlayed(game(gid, 1, 2, time=tc, date=DAY + dt.timedelta(days=gid))))
+    end = DAY + dt.timedelta(days=len(times))
+    changes = ledger.apply(PeriodClosed(tournament(9, rounds=1, end=end)))
     assert one_change(changes, 1).note == f"C = {c}, {len(times)} games"
+
+
+def test_a_late_game_of_an_earlier_month_waits_for_its_own_period() -> None:
+    """Each month is its own period (rules.md §1.4, club games): a game entered late for a
+    month that no period closed is not rated with a later month's period, but with its own
+    when that closes (found by the model, issue 22: entered after November's close, an
+    October game was rated as November's)."""
+    ledger = ledger_with(reg(1, "1k", 1920), reg(2, "1k", 1920))
+    october, november = dt.date(2026, 10, 19), dt.date(2026, 11, 8)
+    ledger.apply(GamePlayed(game(1, 1, 2, date=november)))
+    ledger.apply(GamePlayed(game(2, 2, 1, date=october)))
+    month = Tournament(9, "Club games 2026-11", dt.date(2026, 11, 1), dt.date(2026, 11, 30), 1)
+    changes = ledger.apply(PeriodClosed(month))
+    assert one_change(changes, 1).note.endswith("1 game")
+    assert [g.id for g in ledger.open_period()] == [2]
+    own = Tournament(8, "Club games 2026-10", dt.date(2026, 10, 1), dt.date(2026, 10, 31), 1)
+    assert one_change(ledger.apply(PeriodClosed(own)), 2).note.endswith("1 game")
+    assert not ledger.open_period()
 
 
 def test_a_period_of_games_with_own_time_controls_needs_no_usual_time() -> None:

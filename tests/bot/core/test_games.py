@@ -1007,6 +1007,36 @@ async def test_beat_with_stones_takes_the_ranks_of_the_games_day(tmp_path: Path)
         await chat.close()
 
 
+async def test_late_games_of_two_ended_months_are_rated_each_with_its_own_month(
+    tmp_path: Path,
+) -> None:
+    """Found by the model (issue 22): February's game entered after March's late game had
+    closed March was rated as one of March's games; entered in either order, each month's
+    games are rated with their own month (rules.md §1.4: each month its own period)."""
+    histories = []
+    for order in (
+        (("2026-03-10", "B+"), ("2026-02-10", "W+")),
+        (("2026-02-10", "W+"), ("2026-03-10", "B+")),
+    ):
+        here = tmp_path / order[0][0]
+        here.mkdir()
+        chat = await FakeChat.open(here, "mgsz", players=("Nagy Péter 5k", "Kovács Anna 2d 2090"))
+        try:
+            for date, result in order:
+                said = await chat.ok(f"/result Nagy Péter Kovács Anna {result} date={date}")
+                assert "has ended, so its club games are rated now as one period" in said.text
+            history = (await chat.ok("/history Nagy Péter")).text
+            assert re.search(
+                r"Club games, February 2026 .*\n.*Club games, March 2026|"
+                r"Club games, March 2026 .*\n.*Club games, February 2026",
+                history,
+            )
+            histories.append(history)
+        finally:
+            await chat.close()
+    assert histories[0] == histories[1]
+
+
 async def test_a_club_game_of_a_month_that_has_ended_is_rated_with_its_period_at_once(
     tmp_path: Path,
 ) -> None:
