@@ -462,6 +462,7 @@ async def record_game(
         after = _current_cards(write, (game.black, game.white))
         row = await game_row(write.tx, write.club, stored.id)
         system = write.ledgers.current
+        settled = settled.under(write.ledgers.systems[system].scheduled)
     assert row is not None
     return Recorded(row, system, tuple(changes), before, after, settled)
 

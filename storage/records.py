@@ -6,10 +6,11 @@ Repositories return these (or engine types), never cursors (STYLE.md, storage/).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from engine.calendar import Phase
 from engine.ranks import Rank
 from engine.ratings import Rating
 from engine.system import Card, Change, Value
@@ -123,6 +124,14 @@ class Settled:
     days: tuple[dt.date, ...] = ()
     periods: tuple[Tournament, ...] = ()
 
+    def under(self, phases: Collection[Phase]) -> Settled:
+        """What of it a system with these scheduled ``phases`` (``RatingSystem.scheduled``)
+        settles: days at ``DAY_END``, periods at ``PERIOD_END``."""
+        return Settled(
+            self.days if Phase.DAY_END in phases else (),
+            self.periods if Phase.PERIOD_END in phases else (),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
@@ -139,7 +148,8 @@ class Recorded:
     before: dict[int, Card]
     after: dict[int, Card]
     settled: Settled = Settled()
-    """The days and periods of the past the game's write settled with it."""
+    """The days and periods of the past the game's write settled with it, those of the
+    current system."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,6 @@ from bot.core.names import resolve, resolve_pair, same_player
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _, _n, date_text, date_time_text, month_text, translated
-from engine.calendar import Phase
-from engine.systems import SYSTEMS
 from engine.types import Game, Result
 from storage import log
 from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone, gone_game
@@ -320,23 +318,18 @@ def settled_lines(done: Recorded) -> list[str]:
     """What the game's write settled of the past under the club's system, as the scheduler
     would have: a Tensuusei day that has ended (rules.md §2.3, late reports), an MGSZ month
     whose club games are rated as one period (§1.4)."""
-    scheduled = SYSTEMS[done.system].scheduled
-    lines = []
-    if Phase.DAY_END in scheduled:
-        lines.extend(
-            _("{date} has ended, so its games are settled now.", date=date_text(day))
-            for day in done.settled.days
+    days: list[str] = [
+        _("{date} has ended, so its games are settled now.", date=date_text(day))
+        for day in done.settled.days
+    ]
+    return days + [
+        _(
+            "{month} has ended, so its club games are rated now as one period, this game "
+            "with them.",
+            month=month_text(period.start.year, period.start.month),
         )
-    if Phase.PERIOD_END in scheduled:
-        lines.extend(
-            _(
-                "{month} has ended, so its club games are rated now as one period, this game "
-                "with them.",
-                month=month_text(period.start.year, period.start.month),
-            )
-            for period in done.settled.periods
-        )
-    return lines
+        for period in done.settled.periods
+    ]
 
 
 def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
