@@ -519,11 +519,9 @@ async def test_a_tensuusei_tournament_on_ended_days_settles_when_it_is_finalised
     assert "pending" not in said, said
 
 
-async def test_a_tournament_finalised_after_its_last_day_leaves_nothing_pending(
-    process: Process,
-) -> None:
-    """/tournament finalise the day after the tournament's last day: its last day's games are
-    settled too, the reply shows them, and no day end is announced for them later."""
+async def _one_day_cup(process: Process) -> Bot:
+    """The process's bot with a Tensuusei club (in English) of two 5k players and a one-round
+    Cup on 2026-03-02 whose game Nagy Péter won, not finalised."""
     bot = process.bot
     assert bot is not None
     for line in (
@@ -535,6 +533,15 @@ async def test_a_tournament_finalised_after_its_last_day_leaves_nothing_pending(
         "/tournament result 1 Nagy Péter Kovács Anna B+",
     ):
         assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+    return bot
+
+
+async def test_a_tournament_finalised_after_its_last_day_leaves_nothing_pending(
+    process: Process,
+) -> None:
+    """/tournament finalise the day after the tournament's last day: its last day's games are
+    settled too, the reply shows them, and no day end is announced for them later."""
+    bot = await _one_day_cup(process)
     process.clock.set(dt.datetime(2026, 3, 4, 10, 0, tzinfo=dt.UTC))
     said = (await bot.say("/tournament finalise Cup")).as_text()
     assert "Nagy Péter       70      +1     71" in said, said
@@ -555,17 +562,7 @@ async def test_a_tournament_finalised_after_its_last_day_leaves_nothing_pending(
 async def test_a_tournament_finalised_on_its_last_day_says_what_waits(process: Process) -> None:
     """Finalised on its last day, before the day ends: that day's games wait for the end of
     the day, and the reply says so per player instead of "No rating changed"."""
-    bot = process.bot
-    assert bot is not None
-    for line in (
-        "/club system tensuusei",
-        "/club set language en",
-        "/register Nagy Péter 5k",
-        "/register Kovács Anna 5k",
-        "/tournament new Cup start=2026-03-02 end=2026-03-02 rounds=1",
-        "/tournament result 1 Nagy Péter Kovács Anna B+",
-    ):
-        assert not (reply := await bot.say(line)).error, (line, reply.as_text())
+    bot = await _one_day_cup(process)
     said = (await bot.say("/tournament finalise Cup")).as_text()
     assert "No rating changed" not in said and "the table" not in said, said
     assert "Not settled yet: Nagy Péter +1 point, settled at the end of the club day" in said

@@ -887,6 +887,25 @@ def test_the_card_shows_the_elo_if_the_period_ended_now() -> None:
     assert "pending_elo" not in values(ledger.card(1))
 
 
+def assert_foreseen(
+    games: list[tuple[int, int, Result, int, int]], periods: list[Tournament]
+) -> None:
+    """Each player's Elo "if the period ended now", with ``games`` held (black, white,
+    result, stones, days after DAY), is the Elo the ``periods``' closes give, in turn."""
+    ledger = ledger_with(
+        reg(1, "1k", 1920), reg(2, "3k", 1830), reg(3, "5k", 1720), reg(4, "1d", 2000)
+    )
+    for gid, (black, white, result, stones, day) in enumerate(games, start=1):
+        if black != white:
+            when = DAY + dt.timedelta(days=day)
+            ledger.apply(GamePlayed(game(gid, black, white, result, stones=stones, date=when)))
+    foreseen = {p: ledger.provisional(p) for p in (1, 2, 3, 4)}
+    for period in periods:
+        ledger.apply(PeriodClosed(period))
+    for player, elo in foreseen.items():
+        assert elo is None or elo == ledger.elo(player), player
+
+
 @given(
     st.lists(
         st.tuples(
@@ -905,18 +924,8 @@ def test_the_elo_if_the_period_ended_now_is_what_its_end_gives(
 ) -> None:
     """Whatever the open period holds — split into parts or not — each player's Elo "if the
     period ended now" is the Elo its end gives (rules.md §1.4 Decision — club games)."""
-    ledger = ledger_with(
-        reg(1, "1k", 1920), reg(2, "3k", 1830), reg(3, "5k", 1720), reg(4, "1d", 2000)
-    )
-    for gid, (black, white, result, stones, day) in enumerate(games, start=1):
-        if black != white:
-            when = DAY + dt.timedelta(days=day)
-            ledger.apply(GamePlayed(game(gid, black, white, result, stones=stones, date=when)))
-    foreseen = {p: ledger.provisional(p) for p in (1, 2, 3, 4)}
     last = DAY + dt.timedelta(days=19)
-    ledger.apply(PeriodClosed(tournament(99, rounds=1, time="60m", end=last)))
-    for player, elo in foreseen.items():
-        assert elo is None or elo == ledger.elo(player), player
+    assert_foreseen(games, [tournament(99, rounds=1, time="60m", end=last)])
 
 
 @settings(max_examples=60, deadline=None)
@@ -940,19 +949,10 @@ def test_the_elo_if_the_periods_ended_now_is_what_their_ends_give(
     came: the bot was down): "if the period ended now" is what April's close and then May's
     give, each month its own period, the Elo chaining (rules.md §1.4 Decision — club games:
     a calendar month a period)."""
-    ledger = ledger_with(
-        reg(1, "1k", 1920), reg(2, "3k", 1830), reg(3, "5k", 1720), reg(4, "1d", 2000)
+    months = [dt.date(2026, 4, 30), dt.date(2026, 5, 31)]
+    assert_foreseen(
+        games, [Tournament(99, "period", end.replace(day=1), end, 1) for end in months]
     )
-    for gid, (black, white, result, stones, day) in enumerate(games, start=1):
-        if black != white:
-            when = DAY + dt.timedelta(days=day)
-            ledger.apply(GamePlayed(game(gid, black, white, result, stones=stones, date=when)))
-    foreseen = {p: ledger.provisional(p) for p in (1, 2, 3, 4)}
-    for end in (dt.date(2026, 4, 30), dt.date(2026, 5, 31)):
-        start = end.replace(day=1)
-        ledger.apply(PeriodClosed(Tournament(99, "period", start, end, 1)))
-    for player, elo in foreseen.items():
-        assert elo is None or elo == ledger.elo(player), player
 
 
 def test_a_period_with_a_handicap_game_gets_no_even_addition() -> None:
