@@ -560,6 +560,10 @@ class CoreModel(RuleBasedStateMachine):
         self.impure()
         before = self.run(storage.game_by_number(self.s.db, self.s.club, number))
         said = self.step(f"/correct {number} {option}", undoable=True)
+        if not said.error and said.text.lstrip().startswith("Record it as written?"):
+            # asked as /result asks (a far date, the stronger player with the stones): nothing
+            # changed; answered as the question offers
+            said = self.step(f"/correct {number} {option} confirm", undoable=True)
         if key == "swap" and not said.error and not known("swap-winner"):
             after = self.run(storage.game_by_number(self.s.db, self.s.club, number))
             assert before is not None and after is not None

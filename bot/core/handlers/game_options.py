@@ -156,19 +156,22 @@ async def ask_about(
     *,
     swapped: str,
     confirmed: bool,
+    colours: bool = True,
+    date: bool = True,
 ) -> Reply | None:
     """The question to ask, nothing recorded, before recording a game that looks mistyped
     (``None``: record it): the stronger player written as Black with the stones (``swapped``
     is the command the other way round), or a date more than a year before anything the
     club has (its players' registrations would move back to it). It says what looks wrong,
     how to fix it, and that ``confirm`` at the end (or the button) records it as written;
-    ``confirmed``: it was said.
+    ``confirmed``: it was said. ``colours`` and ``date``: whether to ask about each (a
+    correction asks only about what it changes).
     """
     if confirmed:
         return None
     questions: list[str] = []
     fixes: list[str] = []
-    if game.stones > 0:
+    if colours and game.stones > 0:
         ledger = await storage.ledger(ctx.db, ctx.the_club.id)
         black_rank, white_rank = ledger.card(black.id).rank, ledger.card(white.id).rank
         if black_rank > white_rank:
@@ -185,7 +188,7 @@ async def ask_about(
             )
             fixes.append(_("If the colours are swapped: {command}", command=swapped))
     first = await schedules.first_record_day(ctx.db, ctx.the_club)
-    if game.date < first - FAR_BACK:
+    if date and game.date < first - FAR_BACK:
         day = game.date
         years = first.year - day.year - ((first.month, first.day) < (day.month, day.day))
         questions.append(

@@ -552,8 +552,9 @@ CORRECTABLE = (
 )
 async def correct(ctx: Context) -> Reply:
     args = ctx.args()
-    swap = any(not t.quoted and t.text.lower() == "swap" for t in args.words)
-    current = await live_game(ctx, [t for t in args.words if t.text.lower() != "swap"])
+    words, confirmed = opt.split_confirm(list(args.words))
+    swap = any(_is_swap(t) for t in words)
+    current = await live_game(ctx, [t for t in words if not _is_swap(t)])
     changes: dict[str, object] = {}
     o = args.options
     if "result" in o:
@@ -587,6 +588,9 @@ async def correct(ctx: Context) -> Reply:
             changes["result"] = SWAPPED[current.game.result]
     if not changes:
         raise BadArgument(_("say what to change, e.g. /correct 12 result=W+ or /correct 12 swap"))
+    asked = await _ask_about_correction(ctx, current, changes, swap=swap, confirmed=confirmed)
+    if asked is not None:
+        return asked
     row = await storage.correct_game(
         ctx.db, ctx.the_club, current.id, actor=ctx.actor, chat=ctx.chat, **changes
     )
@@ -605,6 +609,40 @@ async def correct(ctx: Context) -> Reply:
                 )
             ),
         )
+    )
+
+
+def _is_swap(token: Token) -> bool:
+    return not token.quoted and token.text.lower() == "swap"
+
+
+async def _ask_about_correction(
+    ctx: Context, current: GameRow, changes: dict[str, object], *, swap: bool, confirmed: bool
+) -> Reply | None:
+    """The question /result would ask about the corrected game, on what the correction
+    changes (:func:`game_options.ask_about`; ``None``: correct it): the colours and stones,
+    the date. The other way round is the same correction with ``swap`` added or left out."""
+    colours = not changes.keys().isdisjoint({"black", "white", "stones"})
+    if not (colours or "date" in changes):
+        return None
+    try:
+        corrected = dataclasses.replace(current.game, **changes)  # type: ignore[arg-type]
+    except ValueError:
+        return None  # a player against themselves: the correction refuses it, naming them
+    black = await storage.get_player(ctx.db, ctx.the_club, corrected.black)
+    white = await storage.get_player(ctx.db, ctx.the_club, corrected.white)
+    assert black is not None and white is not None
+    kept = " ".join(w for w in ctx.inv.text.split() if w.lower() not in ("swap", opt.CONFIRM))
+    swapped = f"/correct {kept}" if swap else f"/correct {kept} swap"
+    return await opt.ask_about(
+        ctx,
+        corrected,
+        black,
+        white,
+        swapped=swapped,
+        confirmed=confirmed,
+        colours=colours,
+        date="date" in changes,
     )
 
 

@@ -984,6 +984,47 @@ async def test_a_date_far_before_anything_the_club_has_is_asked_about(
     await club.ok("/result Szabó Éva Tóth Ádám B+ date=1999-03-01")
 
 
+@pytest.mark.parametrize(
+    ("recorded", "change", "question", "fix"),
+    [
+        ("Nagy Péter Kovács Anna B+", "date=1999-01-05",
+         "Jan 5, 1999 is 27 years before the club's first record",
+         "give the right one, e.g. date=2026-04-20"),
+        ("Kovács Anna Nagy Péter B+", "h=2",
+         "Kovács Anna (2d) is stronger than Nagy Péter (5k) but is written as Black",
+         "If the colours are swapped: /correct 1 h=2 swap"),
+        ("Nagy Péter Kovács Anna B+", 'black="Kovács Anna" white="Nagy Péter" h=2',
+         "Kovács Anna (2d) is stronger",
+         'If the colours are swapped: /correct 1 black="Kovács Anna" white="Nagy Péter" h=2 swap'),
+        ("Nagy Péter Kovács Anna W+", "swap h=2", "Kovács Anna (2d) is stronger",
+         "If the colours are swapped: /correct 1 h=2"),
+    ],
+)  # fmt: skip
+async def test_a_correction_that_looks_mistyped_is_asked_about_as_a_result_is(
+    club: FakeChat, recorded: str, change: str, question: str, fix: str
+) -> None:
+    """Issue 22 (accepted without a word): /correct makes the same game /result would, so it
+    asks the same questions — a date far before the club's records, the stronger player as
+    Black with the stones — and changes nothing until confirmed."""
+    await club.ok(f"/result {recorded}")
+    before = [row.game for row in await club.games()]
+    said = await asked(club, f"/correct 1 {change}")
+    assert said.text.startswith("Record it as written?"), said.text
+    assert question in said.text and fix in said.text, said.text
+    assert f"add confirm at the end: /correct 1 {change} confirm" in said.text
+    assert [row.game for row in await club.games()] == before
+    await club.ok(f"/correct 1 {change} confirm")
+    assert [row.game for row in await club.games()] != before
+
+
+async def test_a_correction_asks_only_about_what_it_changes(club: FakeChat) -> None:
+    """A game recorded as written after the question (confirm) is corrected in another
+    field without the question again."""
+    await club.ok("/result Kovács Anna Nagy Péter B+ h=2 date=1999-01-05 confirm")
+    said = await club.ok("/correct 1 komi=3.5")
+    assert said.text.startswith("Game #1 corrected"), said.text
+
+
 async def test_a_date_within_a_year_of_the_clubs_records_is_taken_without_asking(
     club: FakeChat,
 ) -> None:
