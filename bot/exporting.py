@@ -219,6 +219,9 @@ def tournament_file(
             line=0,
             name=players[pid][0].name,
             rank=rank(pid),
+            # a professional keeps the declared Np as their title (rules.md §6) while they
+            # play as the 7d it is rated as
+            pro=players[pid][0].pro if rank(pid) == Rank.dan(7) else 0,
             country=(by_player[pid].country if pid in by_player else None)
             or players[pid][0].country,
             club=players[pid][0].home_club,

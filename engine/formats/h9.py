@@ -792,8 +792,8 @@ def _game(
 def write_h9(tf: TournamentFile) -> str:
     """Write an EGD results file that :func:`parse_h9` reads back to the same tournament.
 
-    Ranks are hoshi's (``3d``, ``12k``; a professional rank is written as the 7d it was read
-    as). Criteria columns are written under their titles when every player has the same
+    Ranks are hoshi's (``3d``, ``12k``; a professional's as their title, ``3p``: rules.md §6).
+    Criteria columns are written under their titles when every player has the same
     ones. Lines, places and positions are written as ``tf`` has them (an export puts them in
     standings order first: :func:`~engine.formats.tournament_file.in_standings_order`). A
     game whose colours are unknown is written without colour, with its handicap unless it was
@@ -839,11 +839,17 @@ def write_h9(tf: TournamentFile) -> str:
         tokens = " ".join(f"{cell or '0-':>7}" for cell in row)
         pin = f"  |{player.egd_pin}" if player.egd_pin else ""
         lines.append(
-            f"{place:>4} {player.name:<{name_width}} {player.rank!s:>3} "
+            f"{place:>4} {player.name:<{name_width}} {_rank_text(player):>3} "
             f"{player.country or UNKNOWN_COUNTRY:<2} {player.club or UNKNOWN_CLUB:<5} "
             f"{criteria}{tokens}{pin}".rstrip()
         )
     return "\n".join(lines) + "\n"
+
+
+def _rank_text(player: FilePlayer) -> str:
+    """A player's rank as the EGD format writes it: ``3p`` for a professional (read as 7d,
+    their title kept: rules.md §6), else the amateur rank."""
+    return f"{player.pro}p" if player.pro else str(player.rank)
 
 
 _OWN_KEYS = frozenset({"EV", "DT", "CL", "TM"})

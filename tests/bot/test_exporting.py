@@ -194,6 +194,24 @@ async def test_the_tournament_as_h9_reads_back_to_the_same_games(club: FakeChat)
     assert read == stored
 
 
+async def test_a_professional_is_exported_with_their_title(tmp_path: Path) -> None:
+    """rules.md §6: a professional keeps the declared Np as their title; the h9 export writes
+    it (3p), as the EGD format and the file it came from do, not the 7d it is rated as."""
+    chat = await FakeChat.open(tmp_path, "gor", players=("Cho Hun 3p", "Kiss Ádám 6d"))
+    try:
+        await chat.ok("/tournament new Pro Cup rounds=1")
+        await chat.ok("/tournament result 1 Kiss Ádám Cho Hun W+")
+        row = await storage.tournament(chat.db, chat.club, "Pro Cup")
+        assert row is not None
+        tf = parse_h9(await h9_text(chat, row))
+        assert {p.name: (str(p.rank), p.pro) for p in tf.players} == {
+            "Cho Hun": ("7d", 3),
+            "Kiss Ádám": ("6d", 0),
+        }
+    finally:
+        await chat.close()
+
+
 async def test_the_exported_h9_imports_into_another_club_as_the_same_tournament(
     club: FakeChat, tmp_path: Path
 ) -> None:
@@ -304,7 +322,7 @@ def facts(tf: TournamentFile) -> dict[str, object]:
     return {
         "header": (tf.name, tf.start, tf.end, tf.rounds, tf.komi, tf.time_minutes, tf.even,
                    tf.handicap_rule, tf.class_, tf.place, tf.code, tf.comment, dict(tf.notes)),
-        "players": sorted((p.name, str(p.rank), p.country, p.club, p.egd_pin,
+        "players": sorted((p.name, str(p.rank), p.pro, p.country, p.club, p.egd_pin,
                            tuple((str(t), v) for t, v in p.criteria)) for p in tf.players),
         "games": sorted(map(game, tf.games), key=repr),
         "byes": sorted((b.round, name[b.player], b.kind) for b in tf.byes),

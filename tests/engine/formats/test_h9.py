@@ -705,7 +705,10 @@ def tournaments(draw: st.DrawFn) -> TournamentFile:
             position=i,
             line=0,
             name=draw(names),
-            rank=Rank(draw(st.integers(-34, 9))),
+            # a professional (Np) is read as 7d and keeps their N
+            rank=Rank.dan(7) if (pro := draw(st.sampled_from([0, 0, 0, 0, 1, 9]))) else
+                 Rank(draw(st.integers(-34, 9))),
+            pro=pro,
             country=draw(st.none() | st.sampled_from(["HU", "DE", "PL", "SE", "JP"])),
             club=draw(st.none() | st.text(string.ascii_letters + "éő", min_size=1, max_size=5)
                       .filter(lambda c: c.lower() != "xxxx")),
