@@ -18,7 +18,9 @@ from bot.i18n import N_, _, _n, date_text, translated
 from engine.formats import (
     RatingRow,
     TournamentFile,
+    fold_name,
     name_keys,
+    name_variants,
     parse_games_csv,
     parse_h9,
     parse_opengotha,
@@ -49,6 +51,7 @@ class Remedies:
     finalise: str  # rate the open tournament ({name}: its name)
     again: str = "/tournament import again"  # record a file whose games are recorded already
     rename: str = "name=…"  # give the tournament another name
+    confirm: str = "/tournament import confirm"  # names in another word order: the same people
 
 
 CHAT = Remedies(
@@ -69,13 +72,19 @@ def chat_remedies(typed: str) -> Remedies:
     """``/tournament import``'s remedies, ``again`` as the organiser typed the command
     (``typed``: its first line, e.g. ``import C=20``), with the file again."""
     again = f"/tournament {typed.strip()} again"
-    return dataclasses.replace(CHAT, again=_("{command} (with the file again)", command=again))
+    confirm = f"/tournament {typed.strip()} confirm"
+    return dataclasses.replace(
+        CHAT,
+        again=_("{command} (with the file again)", command=again),
+        confirm=_("{command} (with the file again)", command=confirm),
+    )
 
 
 def cli_remedies(file: str, *, players_table: bool = False, flags: Sequence[str] = ()) -> Remedies:
     """``hoshi import FILE``'s remedies, naming its flags and the file (a players table gives
     its ratings in a column of its own; a tournament file takes them from ``--ratings``);
-    ``flags`` are the ones given, repeated in the command that records a file again."""
+    ``flags`` are the ones given, repeated in the commands that record a file again and that
+    confirm its names in another word order."""
     command = f"hoshi import {shlex.quote(file)}"
     ratings = (
         _("give their Elo in the table's rating column ({columns})", columns="name,rank,rating")
@@ -97,6 +106,7 @@ def cli_remedies(file: str, *, players_table: bool = False, flags: Sequence[str]
         finalise=N_("/tournament finalise {name} in hoshi console (or import with --finalise)"),
         again=" ".join([command, *(shlex.quote(flag) for flag in flags), "--again"]),
         rename="--name=NAME",
+        confirm=" ".join([command, *(shlex.quote(flag) for flag in flags), "--confirm"]),
     )
 
 
@@ -146,6 +156,7 @@ async def plan_import(
     committee: bool = False,
     remedies: Remedies = CHAT,
     again: bool = False,
+    confirm: bool = False,
 ) -> ImportPlan:
     """Match the file's players to the club's, decide who is new, derive the multiplier.
 
@@ -158,11 +169,16 @@ async def plan_import(
     decisions (MGSZ: stronger than 5k without a rating, rules.md §1.5). ``remedies`` words
     what to do about a refusal for where the import was asked for.
 
+    A file's name matches a club player written as one of their names (case and accents
+    aside); one that matches only in another word order (the file's Anna Kiss, the club's
+    Kiss Anna) is asked about (:func:`refuse_reordered`) unless ``confirm``.
+
     Raises:
         Refused: a name in the file matches several players of the club; under MGSZ, new
             players stronger than the initial-rank limit with neither a rating nor
-            ``committee``; the file's games are recorded already (a file imported twice)
-            and not ``again``.
+            ``committee``; without ``confirm``, a name matches a club player only in another
+            word order; the file's games are recorded already (a file imported twice) and
+            not ``again``.
     """
     starting: dict[str, RatingRow] = {}
     for row in ratings:
@@ -192,6 +208,7 @@ async def plan_import(
     shared = Counter(key for p in tf.players for key in name_keys(p.name))
     index = await _name_index(db, club)
     taken: set[str] = set()  # the keys of the new players' names so far
+    reordered: list[Reordered] = []  # matched only in another word order
     for fp in tf.players:
         namesake = any(shared[key] > 1 for key in name_keys(fp.name))
         found = {p.id: p for key in name_keys(fp.name) for p in index.get(key, ())}
@@ -199,6 +216,8 @@ async def plan_import(
             (player_found,) = found.values()
             players[fp.position] = player_found.id
             matched.append((fp.name, player_found))
+            if in_another_order(fp.name, player_found):
+                reordered.append(Reordered([fp.line], fp.name, player_found, fp.club))
             continue
         if len(found) > 1:
             listed = ", ".join(f"{p.name} ({p.rank})" for p in found.values())
@@ -235,6 +254,8 @@ async def plan_import(
     problems.extend(await initial_rank_problems(db, club, new, remedies))
     if problems:
         raise Refused(_("the file cannot be imported:\n{problems}", problems="\n".join(problems)))
+    if not confirm:
+        refuse_reordered(reordered, remedies)
     ids = {p.position: p.position for p in tf.players}
     guests = {pos for pos, p in players.items() if isinstance(p, NewPlayer) and p.guest}
     registered = {p.position for p in tf.players} - guests
@@ -333,6 +354,82 @@ async def refuse_recorded(
         "Nothing was recorded. If they are other games, record them anyway: {command}",
         n,
         command=command,
+    )
+    raise Refused("\n".join([head, *lines, tail]))
+
+
+@dataclass(frozen=True, slots=True)
+class Reordered:
+    """A file's name that matches a club player only in another word order, where it stands
+    in the file (``lines``) and the file's club of that player (for a name telling two apart)."""
+
+    lines: list[int]
+    name: str
+    player: Player
+    club: str | None = None
+
+
+def _as_written(name: str) -> str:
+    """A name folded in its own word order (``"Schmidt, Jonas"`` → ``schmidt jonas``)."""
+    return fold_name(" ".join(name_variants(name)[:1]))
+
+
+def in_another_order(name: str, player: Player) -> bool:
+    """Whether ``name`` (found as ``player`` by a word-order-insensitive key) is none of the
+    player's names or aliases as written, but one in another order (Anna Kiss, Kiss Anna)."""
+    return _as_written(name) not in {_as_written(each) for each in (player.name, *player.aliases)}
+
+
+def refuse_reordered(found: Sequence[Reordered], remedies: Remedies) -> None:
+    """A file's names that are club players' names only in another word order (issue 22,
+    names and pairs): the same person written the other way, or a new one? Refused as a
+    whole, each pair named once (with the lines it stands on), with both ways on: confirm
+    them as the same people (``remedies.confirm``), or correct the file's names.
+
+    Raises:
+        Refused: ``found`` is not empty.
+    """
+    if not found:
+        return
+    lines = []
+    for each in found[:SHOWN_RECORDED]:
+        where = _n(
+            "line {lines}",
+            "lines {lines}",
+            len(each.lines),
+            lines=some([str(line) for line in each.lines], shown=5),
+        )
+        lines.append(
+            _(
+                "{where}: the file's {name} would be {player} ({rank}, since {date}), the "
+                "names in another order",
+                where=where,
+                name=each.name,
+                player=each.player.name,
+                rank=str(each.player.rank),
+                date=date_text(each.player.date),
+            )
+        )
+    if len(found) > SHOWN_RECORDED:
+        lines.append(_n("… and {n} more", "… and {n} more", len(found) - SHOWN_RECORDED))
+    n = len(found)
+    head = _n(
+        "{n} name in the file is a club player's name in another order:",
+        "{n} names in the file are club players' names in another order:",
+        n,
+    )
+    # TRANSLATORS: a town, added to a new player's name to tell them from a club player
+    town = found[0].club or _("Szeged")
+    tail = _n(
+        "Nothing was recorded. If it is the same person, say so: {command}; if not, correct "
+        "the name in the file (a new player needs a name that tells the two apart, e.g. "
+        "{example}).",
+        "Nothing was recorded. If they are the same people, say so: {command}; if not, "
+        "correct the names in the file (a new player needs a name that tells them apart, "
+        "e.g. {example}).",
+        n,
+        command=remedies.confirm,
+        example=f"{found[0].name} ({town})",
     )
     raise Refused("\n".join([head, *lines, tail]))
 
@@ -538,16 +635,20 @@ async def games_from_csv(
     tournament: TournamentRow | None = None,
     again: bool = False,
     remedies: Remedies = CHAT,
+    confirm: bool = False,
 ) -> list[Game]:
     """The games of a CSV table (formats.md, CSV), matched to the club's players.
 
-    Names are matched like the register's (case, accents and order ignored). A row's
+    Names are matched like the register's (case, accents and order ignored); one that is a
+    club player's name only in another word order is asked about unless ``confirm``
+    (:func:`refuse_reordered`). A row's
     ``tournament`` column names a tournament of the club (empty: a club game); with
     ``tournament`` given every row goes there. A missing komi follows the handicap (rules.md §5).
 
     Raises:
         FormatError: a malformed table. Refused: every unknown or ambiguous name and unknown
-            tournament, by line; then every game the club would refuse (e.g. a player's
+            tournament, by line; without ``confirm``, the names matching club players only
+            in another word order; then every game the club would refuse (e.g. a player's
             second game in a round, naming the other game), by line; nothing is returned then.
             Without ``again``: the games the club has already (:func:`refuse_recorded`).
     """
@@ -556,10 +657,19 @@ async def games_from_csv(
     games: list[Game] = []
     lines: list[int] = []
     problems: list[str] = []
+    reordered: dict[tuple[str, int], Reordered] = {}  # (the file's name as written, player)
     for row in parse_games_csv(data):
         ids = []
         for name in (row.black, row.white):
-            found = {p.id for key in name_keys(name) for p in index.get(key, ())}
+            found = {p.id: p for key in name_keys(name) for p in index.get(key, ())}
+            if len(found) == 1:
+                (player,) = found.values()
+                if in_another_order(name, player):
+                    pair = reordered.setdefault(
+                        (_as_written(name), player.id), Reordered([], name, player)
+                    )
+                    if row.line not in pair.lines:
+                        pair.lines.append(row.line)
             if len(found) > 1:
                 problems.append(
                     _(
@@ -608,6 +718,8 @@ async def games_from_csv(
             )
         )
         lines.append(row.line)
+    if not problems and not confirm:
+        refuse_reordered(list(reordered.values()), remedies)
     if not problems:  # what recording them would refuse, every bad line named
         labels = [_("line {line}", line=line) for line in lines]
         problems = [

@@ -51,6 +51,14 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "same players, day and winner): a file is otherwise refused when imported twice"
         ),
     )
+    imp.add_argument(
+        "--confirm",
+        action="store_true",
+        help=_(
+            "take the file's names that are club players' names in another word order (Anna "
+            "Kiss for Kiss Anna) as the same people: a file is otherwise refused, naming them"
+        ),
+    )
     imp.set_defaults(run=_run_import)
 
     exp = commands.add_parser("export", help=_("write the club's players, games or ratings"))
@@ -127,6 +135,7 @@ def _run_import(args: argparse.Namespace) -> int:
                 committee=args.committee,
                 remedies=remedies,
                 again=args.again,
+                confirm=args.confirm,
             )
         tf = importing.read_file(data, args.file.name)
         try:
@@ -141,6 +150,7 @@ def _run_import(args: argparse.Namespace) -> int:
                 committee=args.committee,
                 remedies=remedies,
                 again=args.again,
+                confirm=args.confirm,
             )
         except EngineError as exc:
             return fail(no_time_control(tf, args.manual_c, time_flag=False) or said(exc))
@@ -179,11 +189,13 @@ def _flags(args: argparse.Namespace) -> list[str]:
             flags += [flag, str(value)]
     if args.finalise:
         flags.append("--finalise")
+    if args.confirm:  # kept in the command that records a file again
+        flags.append("--confirm")
     return flags
 
 
 async def _import_csv(  # type: ignore[no-untyped-def]
-    db, club, settings, data: bytes, *, committee: bool, remedies, again: bool
+    db, club, settings, data: bytes, *, committee: bool, remedies, again: bool, confirm: bool
 ) -> int:
     """A CSV of players or of games (formats.md, CSV), told apart by its header."""
     import datetime as dt
@@ -198,7 +210,13 @@ async def _import_csv(  # type: ignore[no-untyped-def]
     header = data.lstrip().decode("utf-8", "replace").split("\n", 1)[0].lower()
     if "black" in header and "white" in header:
         games = await importing.games_from_csv(
-            db, club, data, even_komi=settings.komi, again=again, remedies=remedies
+            db,
+            club,
+            data,
+            even_komi=settings.komi,
+            again=again,
+            confirm=confirm,
+            remedies=remedies,
         )
         rows = await storage.record_games(db, club, games, actor=CALLER.identity)
         print(

@@ -169,3 +169,40 @@ def test_import_and_finalise_names_the_clubs_tournament_number(hoshi, tmp_path: 
     assert "Imported as tournament #1 and finalised: 5 rating changes." in out
     code, out, _ = hoshi("export", "--format", "h9", "--tournament", "#1")
     assert code == 0 and "Kis Kupa 2026" in out
+
+
+# -- a file's name in another word order (issue 22, names and pairs) ---------------------------
+
+
+def test_a_name_in_another_order_is_asked_about_then_confirmed(hoshi, tmp_path: Path) -> None:
+    hoshi("import", write(tmp_path, "p.csv", PLAYERS))
+    reordered = write(tmp_path, "g.csv", GAMES.replace("Szabó Éva,Nagy", "Éva Szabó,Nagy"))
+    before = hoshi("export", "--format", "games")[1]
+    code, _, err = hoshi("import", reordered)
+    assert code == 2
+    assert err.startswith(
+        "hoshi: 1 name in the file is a club player's name in another order:\n"
+        "line 2: the file's Éva Szabó would be Szabó Éva (12k, since "
+    )
+    assert "Nothing was recorded. If it is the same person, say so: hoshi import " in err
+    assert "g.csv --confirm; if not, correct the name in the file" in err
+    assert hoshi("export", "--format", "games")[1] == before
+    assert hoshi("import", reordered, "--confirm")[:2] == (0, "2 games recorded in My Go Club.\n")
+    assert "2026-11-01,Szabó Éva,Nagy Péter,W+" in hoshi("export", "--format", "games")[1]
+
+
+def test_a_tournament_files_name_in_another_order_names_the_flags(hoshi, tmp_path: Path) -> None:
+    hoshi("import", write(tmp_path, "p.csv", "name,rank\nÖdön Kiss,5k\n"))
+    code, _, err = hoshi("import", str(KIS_KUPA), "--committee", "--name", "Kis")
+    assert code == 2
+    assert err.startswith(
+        "hoshi: 1 name in the file is a club player's name in another order:\n"
+        "line 11: the file's Kiss Ödön would be Ödön Kiss (5k, since "
+    )
+    assert " --committee --name Kis --confirm; if not, correct the name" in err
+    assert "e.g. Kiss Ödön (Pécs))" in err
+    code, out, _ = hoshi("import", str(KIS_KUPA), "--committee", "--name", "Kis", "--confirm")
+    assert code == 0 and "Matched 1 registered player(s); 4 new" in out
+    # imported twice: --again, with --confirm kept
+    code, _, err = hoshi("import", str(KIS_KUPA), "--committee", "--confirm")
+    assert code == 2 and err.endswith(" --committee --confirm --again\n")

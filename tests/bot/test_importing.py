@@ -3,17 +3,21 @@ multiplier from the file, MGSZ's initial-rank rule, all or nothing (bot.importin
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
 from collections.abc import AsyncIterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import storage
 from bot import importing
 from bot.i18n import using
-from engine.formats import parse_h9, parse_ratings_csv
+from engine.formats import fold_name, parse_h9, parse_ratings_csv
 from engine.formats.tournament_file import TournamentFile
 from engine.ranks import Rank
 from storage.errors import Refused
@@ -555,3 +559,178 @@ async def test_a_starting_rating_with_decimals_is_refused_where_ratings_are_whol
     with pytest.raises(Refused, match=r"an MGSZ Elo is a whole number, not 1850\.500"):
         await apply(chat, p)
     assert await chat.log_size() == 5  # nothing written
+
+
+# -- a file's name in another word order (issue 22, "Names and pairs") ------------------------
+
+REVERSED_CSV = "date,black,white,result,round\n2026-04-18,Anna Kiss,Nagy Péter,B+,1\n"
+
+
+async def test_a_games_csv_name_in_another_order_is_asked_about_not_matched(
+    chat: FakeChat,
+) -> None:
+    """A file's Anna Kiss in a club with Kiss Anna: refused whole, the pair named, with both
+    ways on; ``confirm`` takes them as the same person."""
+    await chat.register("Kiss Anna 5k", "Nagy Péter 5k")
+    await chat.ok("/tournament new Cup rounds=1 even")
+    cup = await storage.tournament(chat.db, chat.club, "Cup")
+    before = await chat.snapshot()
+    with pytest.raises(Refused) as caught:
+        await importing.games_from_csv(
+            chat.db, chat.club, REVERSED_CSV.encode(), even_komi=Fraction(13, 2), tournament=cup
+        )
+    assert str(caught.value) == (
+        "1 name in the file is a club player's name in another order:\n"
+        "line 2: the file's Anna Kiss would be Kiss Anna (5k, since Apr 20, 2026), the names "
+        "in another order\n"
+        "Nothing was recorded. If it is the same person, say so: /tournament import confirm; "
+        "if not, correct the name in the file (a new player needs a name that tells the two "
+        "apart, e.g. Anna Kiss (Szeged))."
+    )
+    assert await chat.snapshot() == before
+    games = await importing.games_from_csv(
+        chat.db, chat.club, REVERSED_CSV.encode(), even_komi=Fraction(13, 2), tournament=cup,
+        confirm=True,
+    )  # fmt: skip
+    kiss, nagy = await chat.player("Kiss Anna"), await chat.player("Nagy Péter")
+    assert [(g.black, g.white) for g in games] == [(kiss.id, nagy.id)]
+
+
+async def test_every_reordered_name_of_a_games_csv_is_named_once_with_its_lines(
+    chat: FakeChat,
+) -> None:
+    await chat.register("Kiss Anna 5k", "Nagy Péter 5k", "Tóth Ádám 5k")
+    await chat.ok("/tournament new Cup rounds=3 even")
+    cup = await storage.tournament(chat.db, chat.club, "Cup")
+    data = (
+        "date,black,white,result,round\n"
+        "2026-04-18,Anna Kiss,Péter Nagy,B+,1\n"
+        "2026-04-18,Tóth Ádám,anna kiss,W+,2\n"
+        "2026-04-18,Nagy Péter,tóth ádám,W+,3\n"
+    ).encode()
+    with pytest.raises(Refused) as caught:
+        await importing.games_from_csv(
+            chat.db, chat.club, data, even_komi=Fraction(13, 2), tournament=cup
+        )
+    message = str(caught.value)
+    assert message.startswith("2 names in the file are club players' names in another order:\n")
+    assert "lines 2, 3: the file's Anna Kiss would be Kiss Anna (5k, since" in message
+    assert "line 2: the file's Péter Nagy would be Nagy Péter (5k, since" in message
+    assert "tóth ádám" not in message and "Tóth Ádám" not in message  # the same order: matched
+    assert "If they are the same people, say so: /tournament import confirm" in message
+
+
+H9_KISS = NAMESAKES_H9.replace("Kovács Réka    6k HU Bp ", "Tóth Ádám      6k HU Bp ")
+
+
+@pytest.mark.parametrize(
+    ("tf", "file_name", "club_name"),
+    [
+        (read_text(H9_KISS), "Kovács Réka", "Réka Kovács 5k"),
+        (read("kis_kupa.xml"), "Kiss Ödön", "Ödön Kiss 5k"),
+        (read("kis_kupa.h9"), "Kiss Ödön", "Ödön Kiss 5k"),
+    ],
+    ids=["h9", "xml", "h9-file"],
+)
+async def test_a_tournament_files_name_in_another_order_is_asked_about_not_matched(
+    chat: FakeChat, tf: TournamentFile, file_name: str, club_name: str
+) -> None:
+    await chat.register(club_name)
+    player = (await storage.players(chat.db, chat.club))[0]
+    line = next(p.line for p in tf.players if p.name == file_name)
+    before = await chat.snapshot()
+    with pytest.raises(Refused) as caught:
+        await plan(chat, tf, committee=True)
+    assert str(caught.value).startswith(
+        "1 name in the file is a club player's name in another order:\n"
+        f"line {line}: the file's {file_name} would be {player.name} (5k, since Apr 20, "
+        "2026), the names in another order\n"
+        "Nothing was recorded. If it is the same person, say so: /tournament import confirm; "
+        f"if not, correct the name in the file (a new player needs a name that tells the two "
+        f"apart, e.g. {file_name} ("
+    )
+    assert await chat.snapshot() == before
+    p = await plan(chat, tf, committee=True, confirm=True)
+    assert (file_name, player) in p.matched
+    await apply(chat, p)
+    assert [q.name for q in await storage.players(chat.db, chat.club)].count(player.name) == 1
+
+
+async def test_names_in_the_same_order_or_an_alias_are_matched_without_a_word(
+    chat: FakeChat,
+) -> None:
+    await chat.register("Kiss Anna 5k", "Nagy Péter 5k")
+    kiss = await chat.player("Kiss Anna")
+    await storage.add_alias(chat.db, chat.club, kiss.id, "Kiss Anikó", actor=ACTOR)
+    await chat.ok("/tournament new Cup rounds=2 even")
+    cup = await storage.tournament(chat.db, chat.club, "Cup")
+    data = (
+        "date,black,white,result,round\n"
+        "2026-04-18,KISS anna,Nagy_Peter,B+,1\n"
+        "2026-04-18,Nagy Péter,Kiss Aniko,B+,2\n"
+    ).encode()
+    games = await importing.games_from_csv(
+        chat.db, chat.club, data, even_komi=Fraction(13, 2), tournament=cup
+    )
+    assert len(games) == 2
+    tf = read_text(H9_KISS.replace("Kovács Réka    5k", "Kiss Anikó     5k"))
+    matched = (await plan(chat, tf)).matched
+    assert ("Kiss Anikó", kiss.id) in [(name, player.id) for name, player in matched]
+
+
+WORDS = ("Kiss", "Anna", "Nagy", "Péter", "KISS", "anna", "Van", "Berg")
+
+
+@st.composite
+def club_and_file_names(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """A few club players' names, and a file's two names: a club name's words in any order
+    (a case or accents apart, maybe), or words of the pool."""
+    name = st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
+    club = draw(st.lists(name, min_size=1, max_size=3, unique_by=lambda n: n.casefold()))
+    found = []
+    for _ in range(2):
+        words = draw(st.sampled_from(club)).split()
+        order = draw(st.permutations(words))
+        found.append(draw(st.one_of(st.just(" ".join(order)), name)))
+    return club, found
+
+
+async def _import_names(folder: Path, club: list[str], found: list[str]) -> list[str] | str:
+    """The club's names of the file's two players matched (``str``: the refusal)."""
+    fake = await FakeChat.open(folder)
+    try:
+        for each in club:
+            await storage.register_player(
+                fake.db, fake.club, each, Rank.kyu(5), date=TODAY, actor=ACTOR,
+                allow_duplicate=True,
+            )  # fmt: skip
+        tf = read_text(
+            NAMESAKES_H9.replace("Kovács Réka    6k", f"{found[0]:<14} 6k")
+            .replace("Kovács Réka    5k", f"{found[1]:<14} 5k")
+            .replace("Nagy Péter     5k", "Zz Qq         5k")
+        )
+        try:
+            p = await plan(fake, tf, committee=True)
+        except Refused as refused:
+            return str(refused)
+        return [f"{name}={player.name}" for name, player in p.matched]
+    finally:
+        await fake.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(club_and_file_names())
+def test_an_import_matches_a_name_as_written_or_asks_never_in_another_order(
+    names: tuple[list[str], list[str]],
+) -> None:
+    """For any club names and file names: a file's name is matched to a club player only
+    when it is one of their names as written (case and accents aside); a match in another
+    word order is asked about."""
+    club, found = names
+    with tempfile.TemporaryDirectory() as folder:
+        outcome = asyncio.run(_import_names(Path(folder), club, found))
+    if isinstance(outcome, str):
+        return
+    for pair in outcome:
+        name, player = pair.split("=")
+        assert fold_name(name) == fold_name(player), pair

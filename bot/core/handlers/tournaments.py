@@ -131,7 +131,9 @@ DETAILS = N_(
     "/tournament import — a results table pasted below or attached (h9, OpenGotha "
     "XML, CSV): C=NN, class=A–D, name=NAME, committee (new players' declared ranks as "
     "a rating committee decision), again (a file whose games the club has already is "
-    "refused, naming them; again records them anyway)\n"
+    "refused, naming them; again records them anyway), confirm (a file's name that is a "
+    "club player's name in another order, Anna Kiss for Kiss Anna, is asked about; confirm "
+    "takes them as the same person)\n"
     "/tournament finalise [NAME|#N] — rate it now; with rounds missing it asks first, "
     "and /tournament finalise NAME confirm rates it as it is\n"
     "/tournament schedule NAME [YYYY-MM-DD] [HH:MM] — rate it at a time (default: the "
@@ -536,7 +538,11 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             )
         )
     args = ctx.args(text, action="import")
-    words, again = same.split_again(args.words)  # a file whose games are recorded already
+    words, again, confirm = list(args.words), False, False
+    for _turn in range(2):  # again and confirm, in either order, at the end
+        words, said_again = same.split_again(words)  # a file whose games the club has
+        words, said_confirm = opt.split_confirm(words)  # names in another word order
+        again, confirm = again or said_again, confirm or said_confirm
     remedies = importing.chat_remedies(f"import {text}")
     committee = False
     for token in words:
@@ -544,8 +550,9 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             raise BadArgument(
                 _(
                     "unexpected {word}: /tournament import takes C=NN, name=..., "
-                    "committee (new players' declared ranks as a rating committee decision) "
-                    "and again (record games the club has already)",
+                    "committee (new players' declared ranks as a rating committee decision), "
+                    "again (record games the club has already) and confirm (the file's names "
+                    "in another word order are the club's players)",
                     word=repr(token.text),
                 )
             )
@@ -555,7 +562,9 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             raise BadArgument(
                 _("committee is for tournament files that add players, not CSV games")
             )
-        return await _import_csv_games(ctx, args, data, again=again, remedies=remedies)
+        return await _import_csv_games(
+            ctx, args, data, again=again, confirm=confirm, remedies=remedies
+        )
     tf = importing.read_file(data, ctx.inv.attachment_name or "")
     if "class" in args.options:  # the organiser's class wins over the file's CL[…]
         given = egf_class(args.options["class"], "/tournament import class=B")
@@ -573,6 +582,7 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
         committee=committee,
         remedies=remedies,
         again=again,
+        confirm=confirm,
     )
     result = await importing.apply_import(
         ctx.db, ctx.the_club, plan, actor=ctx.actor, chat=ctx.chat
@@ -591,10 +601,17 @@ def _looks_like_games_csv(data: bytes) -> bool:
 
 
 async def _import_csv_games(
-    ctx: Context, args: Args, data: bytes, *, again: bool, remedies: importing.Remedies
+    ctx: Context,
+    args: Args,
+    data: bytes,
+    *,
+    again: bool,
+    confirm: bool,
+    remedies: importing.Remedies,
 ) -> Reply:
     """A CSV of games into an open tournament (formats.md, CSV): all rows, or none; games
-    the club has already only when told (``again``)."""
+    the club has already only when told (``again``), names matching club players only in
+    another word order only when confirmed (``confirm``)."""
     row = await _which(ctx, args.options.get("name", ""), "name")
     try:
         games = await importing.games_from_csv(
@@ -604,6 +621,7 @@ async def _import_csv_games(
             even_komi=opt.komi(ctx, None, 0),
             tournament=row,
             again=again,
+            confirm=confirm,
             remedies=remedies,
         )
     except Refused as exc:

@@ -538,6 +538,53 @@ async def test_csv_games_need_an_open_tournament(club: FakeChat) -> None:
     await club.ok(f'/tournament import name="B Cup"\n{GAMES_CSV}')
 
 
+async def test_a_files_name_in_another_order_is_asked_about_then_confirmed(
+    club: FakeChat,
+) -> None:
+    """Issue 22 (names and pairs): the file's Anna Kovács is not silently the club's Kovács
+    Anna; the refusal names the pair and both ways on, and confirm imports it as written."""
+    reordered = TINY_H9.replace("Kovács Anna ", "Anna Kovács ")
+    said = await club.refused(f"/tournament import C=20\n{reordered}")
+    assert said.text.startswith(
+        "1 name in the file is a club player's name in another order:\n"
+        "line 9: the file's Anna Kovács would be Kovács Anna (2d, since Apr 20, 2026), the "
+        "names in another order\n"
+        "Nothing was recorded. If it is the same person, say so: /tournament import C=20 "
+        "confirm (with the file again); if not, correct the name in the file (a new player "
+        "needs a name that tells the two apart, e.g. Anna Kovács (Bp))."
+    )
+    said = await club.ok(f"/tournament import C=20 confirm\n{reordered}")
+    assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
+    assert len(await storage.players(club.db, club.club)) == 4  # Új Ferenc only
+    # a file imported again, in another order: both words, in either order
+    said = await club.refused(f"/tournament import C=20 confirm\n{reordered}")
+    assert "record them anyway: /tournament import C=20 confirm again (with the file" in (
+        said.text
+    )
+    for name, words in (("Second", "again confirm"), ("Third", "confirm again")):
+        said = await club.ok(f"/tournament import C=20 name={name} {words}\n{reordered}")
+        assert "Imported as tournament" in said.text
+
+
+async def test_a_csv_of_games_with_a_name_in_another_order_is_asked_about(
+    club: FakeChat,
+) -> None:
+    await club.ok("/tournament new Club League C=10 rounds=2")
+    reordered = GAMES_CSV.replace("Nagy Péter,Kovács", "Péter Nagy,Kovács")
+    said = await club.refused(f"/tournament import\n{reordered}")
+    assert said.text.startswith(
+        "1 name in the file is a club player's name in another order:\n"
+        "line 2: the file's Péter Nagy would be Nagy Péter (5k, since Apr 20, 2026), the "
+        "names in another order\n"
+        "Nothing was recorded. If it is the same person, say so: /tournament import confirm "
+        "(with the file again); if not"
+    )
+    said = await club.ok(f"/tournament import confirm\n{reordered}")
+    assert said.text == "2 games added to Club League. Rated when the tournament is finalised."
+    nagy = await club.player("Nagy Péter")
+    assert nagy.id in {g.game.black for g in await club.games()}
+
+
 # -- club numbers ------------------------------------------------------------------------------
 
 
