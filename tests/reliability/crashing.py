@@ -134,13 +134,20 @@ async def kill(process: asyncio.subprocess.Process) -> None:
 # --- checking a database after a kill ------------------------------------------------------
 
 
+def opened(path: Path) -> contextlib.closing[sqlite3.Connection]:
+    """A connection to ``path`` closed at the end of the ``with`` block (``sqlite3.connect``'s
+    own ``with`` only commits: the connection would stay open until the garbage collector
+    runs, and with it the copy's WAL and the moment of its checkpoint)."""
+    return contextlib.closing(sqlite3.connect(path))
+
+
 def raw_projections(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    with sqlite3.connect(path) as con:
+    with opened(path) as con:
         return {t: sorted(con.execute(f"SELECT * FROM {t}").fetchall()) for t in PROJECTION_TABLES}
 
 
 def sqlite_problems(path: Path) -> list[str]:
-    with sqlite3.connect(path) as con:
+    with opened(path) as con:
         problems = [r[0] for r in con.execute("PRAGMA integrity_check") if r[0] != "ok"]
         problems += [f"foreign key: {r!r}" for r in con.execute("PRAGMA foreign_key_check")]
     return problems
@@ -152,7 +159,7 @@ async def replay_differs(path: Path, scratch: Path) -> list[str]:
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             copy.with_name(copy.name + suffix).unlink()
-    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+    with opened(path) as source, opened(copy) as target:
         source.backup(target)  # a consistent copy, the WAL included
     stored = raw_projections(copy)
     db = await storage.open_db(copy)
@@ -172,7 +179,7 @@ async def replay_differs(path: Path, scratch: Path) -> list[str]:
 
 def game_pairs(path: Path) -> Counter[tuple[int, str, str]]:
     """(club, black name, white name) of every game, counted."""
-    with sqlite3.connect(path) as con:
+    with opened(path) as con:
         rows = con.execute(
             "SELECT g.club, b.name, w.name FROM games g JOIN players b ON b.seq = g.black "
             "JOIN players w ON w.seq = g.white"
@@ -664,7 +671,7 @@ async def scheduler_scene(work: Path, kills: int, *, seed: int = 3, say: Say = p
 
 def once_each(path: Path) -> list[str]:
     """Each day ended, month checked and job occurrence run at most once."""
-    with sqlite3.connect(path) as con:
+    with opened(path) as con:
         rows = con.execute(
             "SELECT kind, key, COUNT(*) FROM events WHERE kind IN ('day', 'month', 'job', "
             "'period') GROUP BY club, kind, key HAVING COUNT(*) > 1"
@@ -673,7 +680,7 @@ def once_each(path: Path) -> list[str]:
 
 
 def sweep_counts(path: Path) -> Counter[str]:
-    with sqlite3.connect(path) as con:
+    with opened(path) as con:
         rows = con.execute(
             "SELECT kind, COUNT(*) FROM events WHERE kind IN ('day', 'month', 'job') GROUP BY kind"
         ).fetchall()
