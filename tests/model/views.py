@@ -146,7 +146,7 @@ async def outputs(session: Session) -> dict[str, Any]:
     found: dict[str, Any] = {}
     summary = await session.run("/summary")
     # the chart's file name counts up with each one written: not part of what is said
-    found["summary"] = re.sub(r"\[picture written to [^\]]*\]", "[picture]", summary.text)
+    found["summary"] = re.sub(r"\[[^\]]*\.png\]", "[picture]", summary.text)  # any language
     who = await _all_names(session)
     for system in ALL_SYSTEMS:
         changes = await storage.month_changes(db, club, since, system)
