@@ -45,10 +45,9 @@ from bot.i18n import _, _n, date_text, month_text, translated, using
 from engine.calendar import Phase
 from engine.system import RatingSystem
 from engine.systems import SYSTEMS
-from engine.types import Game
 from storage import schedules
 from storage.errors import StorageError
-from storage.events import month_period
+from storage.events import held_months, month_period
 from storage.records import Club
 from storage.settings import ClubSettings
 
@@ -307,15 +306,8 @@ class Scheduler:
     async def _periods(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
         """Rating periods of club games (MGSZ, rules.md §1.4): each finished month's held
         games rated as one tournament, as the club's ledgers hold them (``open_period``)."""
-        held: list[Game] = [
-            game
-            for ledger in await self._ledgers(club)
-            if Phase.PERIOD_END in ledger.scheduled
-            for game in ledger.open_period()
-        ]
-        months = sorted(
-            {month_of(g.date) for g in held if month_of(g.date) < month_of(now.date())}
-        )
+        held = held_months(await self._ledgers(club))
+        months = sorted(m for m in held if m < month_of(now.date()))
         done: list[str] = []
         for year, month in months:
             period = month_period(year, month)  # no time of its own (rules.md §1.4)

@@ -17,7 +17,7 @@ from typing import Any
 from engine.calendar import Phase, month_end
 from engine.ranks import Rank
 from engine.ratings import Rating, as_data
-from engine.system import Change
+from engine.system import Change, RatingSystem
 from engine.text import Msg
 from engine.types import (
     DayEnded,
@@ -252,12 +252,7 @@ async def settle_ended(
     today = await club_today(write)
     ended = sorted({d for d in days if d < today})
     settled_days = [day for day in ended if await _day_ended(write, day, actor=actor, chat=chat)]
-    held = {
-        (game.date.year, game.date.month)
-        for ledger in write.ledgers.systems.values()
-        if Phase.PERIOD_END in ledger.scheduled
-        for game in ledger.open_period()
-    }
+    held = held_months(write.ledgers.systems.values())
     periods = []
     for year, month in sorted({(d.year, d.month) for d in ended} & held):
         period = month_period(year, month)
@@ -266,6 +261,18 @@ async def settle_ended(
             if closed is not None:
                 periods.append(closed)
     return Settled(tuple(settled_days), tuple(periods))
+
+
+def held_months(systems: Iterable[RatingSystem]) -> set[tuple[int, int]]:
+    """The ``(year, month)`` of every club game the ``systems`` hold for a rating period's
+    close (those with a ``PERIOD_END`` moment: MGSZ, rules.md §1.4), as the scheduler and a
+    late write close them."""
+    return {
+        (game.date.year, game.date.month)
+        for system in systems
+        if Phase.PERIOD_END in system.scheduled
+        for game in system.open_period()
+    }
 
 
 def month_period(year: int, month: int) -> Tournament:

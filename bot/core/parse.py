@@ -169,6 +169,13 @@ def rating_value(text: str, what: str, *, low: int, high: int) -> Rating:
         raise BadArgument(
             _("{what}: {reason}", what=what, reason=translated(exc.args[0]))
         ) from None
+    _refuse_outside(value, what, low, high, shown=text.strip())
+    return value
+
+
+def _refuse_outside(value: Rating, what: str, low: int, high: int, *, shown: object) -> None:
+    """A BadArgument naming ``what`` and the value as ``shown`` unless ``value`` is in
+    ``[low, high]``."""
     if not low <= value <= high:
         raise BadArgument(
             _(
@@ -176,10 +183,9 @@ def rating_value(text: str, what: str, *, low: int, high: int) -> Rating:
                 what=what,
                 low=low,
                 high=high,
-                value=text.strip(),
+                value=shown,
             )
         )
-    return value
 
 
 def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> int:
@@ -190,14 +196,5 @@ def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> i
             _("{what} must be a whole number, not {value}", what=what, value=repr(cleaned))
         )
     value = int(cleaned)
-    if not low <= value <= high:
-        raise BadArgument(
-            _(
-                "{what} must be {low}–{high}, not {value}",
-                what=what,
-                low=low,
-                high=high,
-                value=value,
-            )
-        )
+    _refuse_outside(value, what, low, high, shown=value)
     return value

@@ -887,6 +887,19 @@ def test_the_card_shows_the_elo_if_the_period_ended_now() -> None:
     assert "pending_elo" not in values(ledger.card(1))
 
 
+def held_games(last_day: int) -> st.SearchStrategy[list[tuple[int, int, Result, int, int]]]:
+    """Club games of players 1–4 (black, white, result, stones, days after DAY up to
+    ``last_day``) for :func:`assert_foreseen`."""
+    game = st.tuples(
+        st.integers(1, 4),
+        st.integers(1, 4),
+        st.sampled_from(list(Result)),
+        st.integers(0, 3),
+        st.integers(0, last_day),
+    )
+    return st.lists(game, min_size=1, max_size=30)
+
+
 def assert_foreseen(
     games: list[tuple[int, int, Result, int, int]], periods: list[Tournament]
 ) -> None:
@@ -906,19 +919,7 @@ def assert_foreseen(
         assert elo is None or elo == ledger.elo(player), player
 
 
-@given(
-    st.lists(
-        st.tuples(
-            st.integers(1, 4),
-            st.integers(1, 4),
-            st.sampled_from(list(Result)),
-            st.integers(0, 3),
-            st.integers(0, 19),  # April 11 to 30: one calendar month
-        ),
-        min_size=1,
-        max_size=30,
-    )
-)
+@given(held_games(last_day=19))  # April 11 to 30: one calendar month
 def test_the_elo_if_the_period_ended_now_is_what_its_end_gives(
     games: list[tuple[int, int, Result, int, int]],
 ) -> None:
@@ -929,19 +930,7 @@ def test_the_elo_if_the_period_ended_now_is_what_its_end_gives(
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(
-        st.tuples(
-            st.integers(1, 4),
-            st.integers(1, 4),
-            st.sampled_from(list(Result)),
-            st.integers(0, 3),
-            st.integers(0, 40),  # April 11 to May 21: two calendar months held at once
-        ),
-        min_size=1,
-        max_size=30,
-    )
-)
+@given(held_games(last_day=40))  # April 11 to May 21: two months held at once
 def test_the_elo_if_the_periods_ended_now_is_what_their_ends_give(
     games: list[tuple[int, int, Result, int, int]],
 ) -> None:

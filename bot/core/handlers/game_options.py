@@ -11,6 +11,7 @@ from bot.core import format as fmt
 from bot.core.commands import Option
 from bot.core.context import Context
 from bot.core.errors import BadArgument
+from bot.core.handlers import same_game as same
 from bot.core.parse import Token, positive_int
 from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _, _n, date_text, translated
@@ -120,6 +121,17 @@ def split_confirm(words: list[Token]) -> tuple[list[Token], bool]:
     if words and not words[-1].quoted and words[-1].text.lower() == CONFIRM:
         return words[:-1], True
     return words, False
+
+
+def split_again_and_confirm(words: list[Token]) -> tuple[list[Token], bool, bool]:
+    """The words without a final ``again`` and ``confirm`` (in either order), and whether
+    each was there (:func:`same_game.split_again`, :func:`split_confirm`)."""
+    again = confirmed = False
+    for _turn in range(2):
+        words, said_again = same.split_again(words)
+        words, said_confirm = split_confirm(words)
+        again, confirmed = again or said_again, confirmed or said_confirm
+    return words, again, confirmed
 
 
 def even_tournament(tournament: Tournament, stones: int, example: str) -> None:

@@ -62,11 +62,7 @@ async def result(ctx: Context) -> Reply:
             )
         )
     args = ctx.args()
-    words, again, confirmed = list(args.words), False, False
-    for _turn in range(2):  # again and confirm, in either order, at the end
-        words, said_again = same.split_again(words)
-        words, said_confirm = opt.split_confirm(words)
-        again, confirmed = again or said_again, confirmed or said_confirm
+    words, again, confirmed = opt.split_again_and_confirm(list(args.words))
     date = opt.date(ctx, args.options.get("date"))
     black, white, outcome, played, note, margin = await _players_and_result(
         ctx, words, args.options, date

@@ -14,7 +14,6 @@ from bot.core.commands import ORGANISER, Action, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
-from bot.core.handlers import same_game as same
 from bot.core.handlers.games import game_line, will_not_count
 from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply, pending_amounts, tournament_players
@@ -538,11 +537,8 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
             )
         )
     args = ctx.args(text, action="import")
-    words, again, confirm = list(args.words), False, False
-    for _turn in range(2):  # again and confirm, in either order, at the end
-        words, said_again = same.split_again(words)  # a file whose games the club has
-        words, said_confirm = opt.split_confirm(words)  # names in another word order
-        again, confirm = again or said_again, confirm or said_confirm
+    # again: a file whose games the club has; confirm: names in another word order
+    words, again, confirm = opt.split_again_and_confirm(list(args.words))
     remedies = importing.chat_remedies(f"import {text}")
     committee = False
     for token in words:
