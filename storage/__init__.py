@@ -62,7 +62,7 @@ from storage.players import (
     register_player,
     register_players,
 )
-from storage.projections import ledger, replay_club
+from storage.projections import every_system, ledger, replay_club
 from storage.queries import (
     card,
     data_version,
@@ -161,6 +161,7 @@ __all__ = [
     "end_month",
     "entries",
     "entry_ranks",
+    "every_system",
     "export_rows",
     "finalise_tournament",
     "find_player",

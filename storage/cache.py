@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -24,29 +25,54 @@ SystemFactory = Callable[[], RatingSystem]
 SNAPSHOT_EVERY = 20_000
 """Log entries after a club's newest snapshot at which a new one is written (storage.snapshots)."""
 
+CLUBS_IN_MEMORY = 1000
+"""Clubs whose ledgers one process keeps in memory at most (the least recently used go first;
+``[storage] clubs_in_memory``)."""
+
 
 class Projections:
     """The in-memory side of one database (see the module docstring)."""
 
     def __init__(self, systems: Mapping[str, SystemFactory] | None = None):
         self._systems = dict(systems) if systems is not None else None
-        self.ledgers: dict[int, ClubLedgers] = {}
-        """Each club's in-memory ledgers (storage.projections), built on first use."""
+        self.ledgers: OrderedDict[int, ClubLedgers] = OrderedDict()
+        """Each club's in-memory ledgers (storage.projections), built on first use, the
+        least recently used first (:meth:`remember`)."""
+        self.clubs_in_memory = CLUBS_IN_MEMORY
+        """At most this many clubs' ledgers are kept; an idle club's are evicted."""
+        self.evicted: Callable[[ClubLedgers], None] | None = None
+        """Called with a club's ledgers as they are evicted (storage.snapshots writes a
+        snapshot of what moved since the last one)."""
+        self.evictions = 0
+        """How many clubs' ledgers were evicted so far."""
         self.memo: dict[Hashable, Any] = {}
         """Read data derived from the log, kept with the log position it was read at
         (storage.memo)."""
         self.snapshot_every = SNAPSHOT_EVERY
         """Write a club's snapshot in the background once its ledgers are this many log
         entries past its newest one (storage.snapshots; 0: never)."""
-        self.snapshot_seq: dict[int, int] = {}
+        self.snapshot_seq: dict[tuple[int, str], int] = {}
         """Each club's newest snapshot known to this process (its log position)."""
-        self.snapshot_tasks: dict[int, asyncio.Task[None]] = {}
+        self.snapshot_tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         """The background snapshot being written, per club."""
         self.watched = False
         """Whether the background snapshots follow this database's commits."""
         self.full_folds = 0
         """How many times a club's ledgers were built by replaying its whole log (a replay on
         first use, a rebuild when the stored projections differed)."""
+
+    def remember(self, club: int, ledgers: ClubLedgers) -> None:
+        """Keep ``ledgers`` as the club's, the most recently used; evict the least recently
+        used clubs beyond :attr:`clubs_in_memory` (their memos go with them)."""
+        self.ledgers[club] = ledgers
+        self.ledgers.move_to_end(club)
+        while len(self.ledgers) > max(1, self.clubs_in_memory):
+            old, evicted = self.ledgers.popitem(last=False)
+            self.evictions += 1
+            for slot in [s for s in self.memo if isinstance(s, tuple) and old in s[1:2]]:
+                del self.memo[slot]
+            if self.evicted is not None:
+                self.evicted(evicted)
 
     @property
     def systems(self) -> Mapping[str, SystemFactory]:

@@ -288,7 +288,7 @@ async def set_setting(
             await write.event(
                 log.SETTING, actor=actor, chat=chat, key=key, payload={"value": value}
             )
-            write.set_current(value)
+            await write.set_current(value)
         return True
     setting = settings.setting_named(key)
     if setting is None:

@@ -251,8 +251,12 @@ async def settle_ended(
     """
     today = await club_today(write)
     ended = sorted({d for d in days if d < today})
+    if not ended:
+        return Settled()
     settled_days = [day for day in ended if await _day_ended(write, day, actor=actor, chat=chat)]
-    held = held_months(write.ledgers.systems.values())
+    held = held_months(
+        [await write.ledger_of(key) for key in sorted(write.db.projections.systems)]
+    )
     periods = []
     for year, month in sorted({(d.year, d.month) for d in ended} & held):
         period = month_period(year, month)

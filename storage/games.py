@@ -462,14 +462,14 @@ async def record_game(
         after = _current_cards(write, (game.black, game.white))
         row = await game_row(write.tx, write.club, stored.id)
         system = write.ledgers.current
-        settled = settled.under(write.ledgers.systems[system].scheduled)
+        settled = settled.under(write.ledgers.system.scheduled)
     assert row is not None
     return Recorded(row, system, tuple(changes), before, after, settled)
 
 
 def _current_cards(write: ClubWrite, players: Sequence[int]) -> dict[int, Card]:
     """The players' cards under the club's current system (those it knows)."""
-    system = write.ledgers.systems[write.ledgers.current]
+    system = write.ledgers.system
     cards = {}
     for player in players:
         with contextlib.suppress(KeyError):  # card(): KeyError for a player it does not know

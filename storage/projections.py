@@ -1,30 +1,36 @@
 """Projections: every rating is a fold of the club log through the engine.
 
-Each club keeps one in-memory ledger per rating system (all of them, so that switching the
-club's system is instant), built on first use by replaying the log. Two tables hold what the
-ledgers say — ``player_state`` (each player's card) and ``rating_history`` (every change) —
-and are the only mutable tables.
+Each rating system of a club is its own projection (:class:`Projection`): its in-memory
+ledger, the place in the log and the calendar it has folded to, the facts it refused, and
+what the tables hold of it — each player's card (``player_state``), every rating change
+(``rating_history``) and how far those rows were written (``system_state``). Only these
+tables (and ``projection_state``: the current system's position) are mutable.
+
+**The club's current system is kept current by every write**, strictly: an event it
+rejects (``EngineError``) aborts the transaction, and the ledgers are left as they were.
+
+**Every other system is a shadow**: a write does not fold it. It is brought up to the end of
+the log when something asks for it (:func:`caught_up`: ``/rating NAME all``, a switch of the
+club's system, a page or an export naming that system, the scheduler asking its moments): from
+where it stands — its ledger in this process's memory, else its newest valid snapshot
+(storage.snapshots), else nothing — it folds the tail of the calendar after that place,
+tolerantly (an event it rejects is skipped and listed in ``Projection.rejected``, as it was
+when the club used another system at the time), and writes the rating history rows and the
+cards that the tail changed. A rewrite of the past that reached a shadow's place (the
+``rewrites`` table) makes it fold the whole log again, writing its rows from the rewrite's
+place on. Either way its tables become those a fold of every system on every write would have
+written (tests/storage/test_projections.py compares the two byte for byte).
 
 The fold runs in calendar order (rules.md, top; :mod:`engine.calendar`, :mod:`storage.history`),
 never in the order of entry:
 
-* An entry whose date comes after everything folded so far is applied to each ledger and
-  only the changed players' rows are written (:meth:`ClubWrite.apply`).
+* An entry whose date comes after everything folded so far is applied to the current ledger
+  and only the changed players' rows are written (:meth:`ClubWrite.apply`).
 * An entry dated earlier (a backdated result, a late tournament), and anything that rewrites
-  the past (void, correct, undo, reopen, a rating setting), rebuilds the club's projections in
+  the past (void, correct, undo, reopen, a rating setting), rebuilds the current projection in
   the same transaction, rewriting the rating history only from the first day it touches
-  (:meth:`ClubWrite.rebuild`, :func:`replay_club`).
-
-Ledgers folded up to some log position — a snapshot (storage.snapshots), or this process's
-own ledgers after another process appended — are brought up to the log end by folding only the
-tail of the calendar after the last place they folded (:func:`resumed`), unless a rewrite of
-the past made since (the ``rewrites`` table, written by every :func:`rebuild`) reached that
-place: then the log is replayed.
-
-Both paths give byte-identical tables. The club's *current* system is strict: an event it
-rejects (``EngineError``) aborts the transaction, and the ledgers are left as they were. The
-other systems are tolerant: an event one of them rejects is skipped there and listed in
-``ClubLedgers.rejected`` — replaying does the same, so the two paths still agree.
+  (:meth:`ClubWrite.rebuild`, :func:`rebuild`); every system's rows from that day on are
+  deleted, and the shadows write theirs when they catch up.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import gc
 from collections.abc import AsyncIterator, Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.calendar import Key, event_key, first_day, start_of
 from engine.errors import EngineError
@@ -64,37 +70,88 @@ STATE_UPSERT = (
     "card = excluded.card, sort_key = excluded.sort_key, rank = excluded.rank, "
     "games = excluded.games"
 )
+SYSTEM_STATE_UPSERT = (
+    "INSERT INTO system_state (club, system, seq, moment, position, version) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (club, system) DO UPDATE SET seq = excluded.seq, "
+    "moment = excluded.moment, position = excluded.position, version = excluded.version"
+)
 FLUSH_ROWS = 20000
+TRACKED_EVENTS = 256
+"""A tail up to this long refreshes only the cards its events changed; a longer one every card
+(asking each event which cards it changed costs more than working out every card once)."""
+
+
+@dataclass(slots=True)
+class Projection:
+    """One rating system's fold of one club's log.
+
+    ``last_seq`` is the club's last log entry folded in; ``last_key`` the latest place in the
+    calendar folded so far (engine.calendar). ``cards`` mirrors this system's ``player_state``
+    rows as this fold wrote them (player → card JSON). ``rejected`` lists the facts the system
+    refused while the club used another one: ``(position, message)``. ``registered``: the
+    players whose registration is folded in (at its date, or just before their first fact) —
+    a fold of the tail after ``last_key`` must not fold it again.
+    """
+
+    key: str
+    system: RatingSystem
+    last_seq: int = 0
+    last_key: Key = (0, 0)
+    cards: dict[int, str] = field(default_factory=dict)
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+    registered: set[int] = field(default_factory=set)
 
 
 @dataclass(slots=True)
 class ClubLedgers:
-    """One club's ledgers, one per rating system, and what the projections hold of them.
+    """One club's projections in memory: the current system's (always at the log's end after
+    :func:`ledgers_for`) and those of the shadows folded so far (each where it stopped).
 
-    ``cards`` mirrors ``player_state``: system → player → card JSON. ``last_seq`` is the
-    club's last log entry folded in; ``last_key`` the latest place in the calendar folded so
-    far (engine.calendar): a fact after it is folded at the end, one before it rewrites the
-    history from its day. ``rejected`` lists, per system, the facts that system refused while
-    the club used another one: ``(position, message)``.
+    ``captured``: the changes under the current system of the fact a rebuild was asked to
+    capture (a fact entered for an earlier date: what it changed).
     """
 
     club: int
     current: str
-    systems: dict[str, RatingSystem]
+    projections: dict[str, Projection]
     fingerprint: str
-    last_seq: int = 0
-    last_key: Key = (0, 0)
-    cards: dict[str, dict[int, str]] = field(default_factory=dict)
-    rejected: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     captured: list[Change] = field(default_factory=list)
-    registered: set[int] = field(default_factory=set)
-    """The players whose registration is folded in (at its date, or just before their first
-    fact): a fold of the tail after ``last_key`` must not fold it again."""
 
-    def order(self) -> list[str]:
-        """System keys with the current one first (it validates before anything changes)."""
-        first = [self.current] if self.current in self.systems else []
-        return [*first, *sorted(k for k in self.systems if k != self.current)]
+    @property
+    def now(self) -> Projection:
+        """The current system's projection."""
+        return self.projections[self.current]
+
+    @property
+    def system(self) -> RatingSystem:
+        """The current system's ledger."""
+        return self.now.system
+
+    @property
+    def last_seq(self) -> int:
+        """The club's last log entry the current projection includes."""
+        return self.now.last_seq
+
+    @property
+    def last_key(self) -> Key:
+        """The latest place in the calendar the current projection folded."""
+        return self.now.last_key
+
+    @property
+    def systems(self) -> dict[str, RatingSystem]:
+        """The ledgers in memory by system (the shadows each where it stopped)."""
+        return {key: each.system for key, each in self.projections.items()}
+
+    @property
+    def rejected(self) -> dict[str, list[tuple[int, str]]]:
+        """The facts each system in memory refused."""
+        return {key: each.rejected for key, each in self.projections.items()}
+
+    def backlog(self, end: int | None = None) -> int:
+        """Log entries the shadows in memory have not folded yet (up to ``end``, default the
+        current projection's last entry)."""
+        last = self.last_seq if end is None else end
+        return sum(max(0, last - each.last_seq) for each in self.projections.values())
 
 
 def seen_by(key: str, event: Event) -> Event:
@@ -121,69 +178,28 @@ def fingerprint(factories: Mapping[str, SystemFactory]) -> str:
     return ",".join(f"{key}:{getattr(factories[key], 'version', '')}" for key in sorted(factories))
 
 
+def system_version(db: Database, key: str) -> str:
+    """The version of system ``key``'s rows (``system_state.version``): what wrote them."""
+    return f"{key}:{getattr(db.projections.systems[key], 'version', '')}"
+
+
 async def last_club_seq(tx: Transaction, club: int) -> int:
     """The club's last log entry (0: no such club)."""
     row = await tx.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (club,))
     return 0 if row is None or row[0] is None else int(row[0])
 
 
-def _new_systems(
-    db: Database, current: str, only: Collection[str] | None = None
-) -> dict[str, RatingSystem]:
+def _factory(db: Database, key: str) -> SystemFactory:
     factories = db.projections.systems
-    if current not in factories:
+    if key not in factories:
         raise StorageError(
             Msg(
                 "the club's rating system {current!r} is not one this hoshi knows ({factories})",
-                current=current,
+                current=key,
                 factories=", ".join(sorted(factories)),
             )
         )
-    return {key: factory() for key, factory in factories.items() if only is None or key in only}
-
-
-async def fold(
-    db: Database,
-    tx: Transaction,
-    club: int,
-    *,
-    strict: Collection[int] = (),
-    write_history: bool = False,
-    progress: Progress | None = None,
-    systems: Collection[str] | None = None,
-    history_since: Key = (0, 0),
-    capture: int | None = None,
-) -> ClubLedgers:
-    """Replay the club's whole log, in calendar order, into fresh ledgers.
-
-    Args:
-        strict: positions at which the current system's rejection is raised, not skipped
-            (the corrected entry of a rewrite).
-        write_history: insert every change into ``rating_history`` (emptied by the caller).
-        history_since: with ``write_history``, only the changes of facts at this place in the
-            calendar or later (the ones before it are in the table already).
-        capture: the position of a fact whose changes under the current system are kept in
-            ``ClubLedgers.captured`` (a fact entered for an earlier date: what it changed).
-        progress: called as ``progress(done, total)`` after each chunk of events.
-        systems: replay only these systems (default: all of the database's) — ledgers for
-            measuring or checking one system; never cached.
-    """
-    folded = await overlay.load(tx, club)
-    current = await settings.current_system(tx, club)
-    with collector_paused():
-        return await _fold(
-            db,
-            tx,
-            club,
-            folded,
-            current,
-            _new_systems(db, current, systems),
-            strict=strict,
-            write_history=write_history,
-            progress=progress,
-            history_since=history_since,
-            capture=capture,
-        )
+    return factories[key]
 
 
 @contextlib.contextmanager
@@ -204,70 +220,148 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-async def _fold(
-    db: Database,
+class _Folded(NamedTuple):
+    """What one pass of :func:`_fold_into` found: per system, the players whose cards it may
+    have changed (``None``: every player), and the captured fact's changes."""
+
+    touched: dict[str, set[int] | None]
+    captured: list[Change]
+
+
+async def _fold_into(
     tx: Transaction,
     club: int,
-    folded: overlay.Overlay,
-    current: str,
-    fresh: dict[str, RatingSystem],
+    projections: list[Projection],
     *,
-    strict: Collection[int],
-    write_history: bool,
-    progress: Progress | None,
-    history_since: Key,
-    capture: int | None,
-) -> ClubLedgers:
-    ledgers = ClubLedgers(club, current, fresh, fingerprint(db.projections.systems))
-    ledgers.rejected = {key: [] for key in fresh}
-    order = [(key, fresh[key], ledgers.rejected[key]) for key in ledgers.order()]
+    current: str,
+    strict: Collection[int] = (),
+    rows_from: Mapping[str, Key] | None = None,
+    capture: int | None = None,
+    progress: Progress | None = None,
+) -> _Folded:
+    """Fold the club's calendar after the place ``projections`` share (all at the same log
+    entry and calendar key, e.g. fresh ones) into each of them, in calendar order.
+
+    Args:
+        current: the club's current system: its rejection of a fact at a position in
+            ``strict`` is raised (the corrected entry of a rewrite), not skipped.
+        rows_from: per system, the calendar key from which its changes are inserted into
+            ``rating_history`` (absent: none are).
+        capture: the position of a fact whose changes under ``current`` are returned.
+        progress: called as ``progress(done, total)`` after each chunk of events.
+    """
+    first = projections[0]
+    folded = await overlay.load(tx, club)
+    after = first.last_key if first.last_key > (0, 0) else None
+    order = sorted(projections, key=lambda each: (each.key != current, each.key))
+    touched: dict[str, set[int] | None] = {each.key: set() for each in projections}
+    froms = rows_from or {}
+    captured: list[Change] = []
     total = await count_events(tx, club, folded) if progress is not None else 0
-    done = 0
+    done = count = 0
     rows: list[tuple[Any, ...]] = []
-    last = ledgers.last_key
-    registered = ledgers.registered
-    async for batch in club_events(tx, club, folded):
-        for at, event in batch:
-            position = at[1]
-            if type(event) is Registered:
-                registered.add(event.player)
-            for key, system, rejected in order:
-                try:
-                    changes = system.apply(seen_by(key, event))
-                except EngineError as error:
-                    if key == current and position in strict:
-                        raise
-                    rejected.append((position, str(error)))
-                    continue
-                if write_history and changes and at >= history_since:
-                    rows.extend(
-                        change_row(club, key, at, idx, change)
-                        for idx, change in enumerate(changes)
-                    )
-                if position == capture and key == current:
-                    ledgers.captured = changes
-            last = max(last, at)
-        if len(rows) >= FLUSH_ROWS:
-            await tx.executemany(HISTORY_INSERT, rows)
-            rows = []
-        if progress is not None:
-            done += len(batch)
-            progress(done, total)
+    last = first.last_key
+    registered = first.registered
+    with collector_paused():
+        async for batch in club_events(
+            tx, club, folded, after=after, since=first.last_seq, registered=registered
+        ):
+            for at, event in batch:
+                position = at[1]
+                if type(event) is Registered:
+                    for each in projections:
+                        each.registered.add(event.player)
+                named = event_players(event)
+                for each in order:
+                    key = each.key
+                    try:
+                        changes = each.system.apply(seen_by(key, event))
+                    except EngineError as error:
+                        if key == current and position in strict:
+                            raise
+                        each.rejected.append((position, str(error)))
+                        continue
+                    since = froms.get(key)
+                    if changes and since is not None and at >= since:
+                        rows.extend(
+                            change_row(club, key, at, idx, change)
+                            for idx, change in enumerate(changes)
+                        )
+                    if position == capture and key == current:
+                        captured = changes
+                    players = touched[key]
+                    if players is None:
+                        continue
+                    if named is None:  # a club-wide event: every card may have changed
+                        touched[key] = None
+                        continue
+                    players.update(named)
+                    players.update(change.player for change in changes)
+                    players.update(each.system.lapsed())
+                last = max(last, at)
+                count += 1
+                if count == TRACKED_EVENTS:  # a long tail: every card, once, at the end
+                    touched = dict.fromkeys(touched)
+            if len(rows) >= FLUSH_ROWS:
+                await tx.executemany(HISTORY_INSERT, rows)
+                rows = []
+            if progress is not None:
+                done += len(batch)
+                progress(done, total)
     if rows:
         await tx.executemany(HISTORY_INSERT, rows)
     if progress is not None and done == 0:
         progress(0, total)
-    ledgers.last_seq = await last_club_seq(tx, club)
-    ledgers.last_key = last
+    end = await last_club_seq(tx, club)
+    for each in projections:
+        each.last_key = last
+        each.last_seq = end
+    return _Folded(touched, captured)
+
+
+def _fresh(db: Database, key: str) -> Projection:
+    return Projection(key, _factory(db, key)())
+
+
+async def fold(
+    db: Database,
+    tx: Transaction,
+    club: int,
+    *,
+    progress: Progress | None = None,
+    systems: Collection[str] | None = None,
+) -> ClubLedgers:
+    """Replay the club's whole log, in calendar order, into fresh projections of ``systems``
+    (default: every system of the database) in one pass — what eager projections of every
+    system would hold. Nothing is written and nothing cached (a measure, a check)."""
+    current = await settings.current_system(tx, club)
+    _factory(db, current)
+    keys = sorted(db.projections.systems) if systems is None else sorted(systems)
+    fresh = {key: _fresh(db, key) for key in keys}
+    ledgers = ClubLedgers(club, current, fresh, fingerprint(db.projections.systems))
+    if fresh:
+        await _fold_into(tx, club, list(fresh.values()), current=current, progress=progress)
     return ledgers
 
 
 def all_cards(ledgers: ClubLedgers) -> dict[str, dict[int, Card]]:
-    """Every player's card under every system."""
+    """Every player's card under every system in memory."""
     return {
-        key: {player: system.card(player) for player in system.players()}
-        for key, system in ledgers.systems.items()
+        key: {player: each.system.card(player) for player in each.system.players()}
+        for key, each in ledgers.projections.items()
     }
+
+
+def _cards_of(projection: Projection, players: Iterable[int] | None) -> list[tuple[int, Card]]:
+    """``players``' cards (``None``: everyone's) as the projection's ledger has them."""
+    system = projection.system
+    if players is None:
+        return [(player, system.card(player)) for player in sorted(system.players())]
+    found = []
+    for player in sorted(set(players)):
+        with contextlib.suppress(KeyError):  # card(): KeyError for an unknown player
+            found.append((player, system.card(player)))
+    return found
 
 
 def _state_row(club: int, key: str, card: Card, text: str) -> tuple[Any, ...]:
@@ -275,12 +369,60 @@ def _state_row(club: int, key: str, card: Card, text: str) -> tuple[Any, ...]:
     return (club, key, card.player, text, value_text(card.sort_key), str(card.rank), card.games)
 
 
-async def _save_projection_state(tx: Transaction, ledgers: ClubLedgers) -> None:
+async def _save_state(db: Database, tx: Transaction, club: int, projection: Projection) -> None:
+    """Record how far the projection's rows are written (``system_state``)."""
+    moment, position = projection.last_key
+    await tx.execute(
+        SYSTEM_STATE_UPSERT,
+        (
+            club,
+            projection.key,
+            projection.last_seq,
+            moment,
+            position,
+            system_version(db, projection.key),
+        ),
+    )
+
+
+async def _save_projection_state(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
+    """Record the current projection's place (``projection_state``, ``system_state``)."""
     await tx.execute(
         "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES (?, ?, ?) "
         "ON CONFLICT (club) DO UPDATE SET last_seq = excluded.last_seq, "
         "fingerprint = excluded.fingerprint",
         (ledgers.club, ledgers.last_seq, ledgers.fingerprint),
+    )
+    await _save_state(db, tx, ledgers.club, ledgers.now)
+
+
+class _Written(NamedTuple):
+    """A ``system_state`` row: how far a system's rows are written, and by what."""
+
+    seq: int
+    key: Key
+    version: str
+
+
+async def _written(tx: Transaction, club: int, key: str) -> _Written | None:
+    row = await tx.fetchone(
+        "SELECT seq, moment, position, version FROM system_state WHERE club = ? AND system = ?",
+        (club, key),
+    )
+    return None if row is None else _Written(int(row[0]), (int(row[1]), int(row[2])), row[3])
+
+
+async def _delete_rows(tx: Transaction, club: int, key: str, since: Key) -> None:
+    """Delete system ``key``'s rating history rows at calendar key ``since`` or later (by the
+    ``rating_history_moment`` index)."""
+    if since <= (0, 0):
+        await tx.execute("DELETE FROM rating_history WHERE club = ? AND system = ?", (club, key))
+        return
+    moment, position = since
+    await tx.execute(
+        "DELETE FROM rating_history WHERE club = ? AND system = ? "
+        "AND moment >= ? AND (moment > ? OR seq >= ?)",
+        (club, key, moment, moment, position),
     )
 
 
@@ -294,16 +436,20 @@ async def rebuild(
     since: Key = (0, 0),
     capture: int | None = None,
 ) -> ClubLedgers:
-    """Rebuild the club's projections from the log (in the caller's transaction).
+    """Rebuild the club's current projection from the log (in the caller's transaction).
 
     The whole log is replayed in calendar order; ``since`` is the earliest place in the
     calendar the rewrite touched (engine.calendar.start_of its earliest day): the rating
     history before it depends only on the facts before it, which did not change, so only the
     rows from there on are written again (an undo of last week's game rewrites last week, not
-    the club's thirty years). ``capture``: see :func:`fold`. The new ledgers replace the
+    the club's thirty years). Every other system's rows from ``since`` on are deleted, and a
+    shadow in memory that folded past ``since`` is dropped: each writes its rows again when it
+    catches up (:func:`caught_up`). ``capture``: the position of a fact whose changes under
+    the current system are kept in ``ClubLedgers.captured``. The new ledgers replace the
     cached ones; if the transaction rolls back they are dropped and rebuilt on next use.
     """
     forget_club(tx, club)  # the projections may change at the same log position
+    current = await settings.current_system(tx, club)
     whole = since <= (0, 0)
     index = await _history_index(tx, club) if whole else None
     if index is not None:  # a big club: the index is rebuilt in one sort at the end
@@ -311,35 +457,39 @@ async def rebuild(
     if whole:
         await tx.execute("DELETE FROM rating_history WHERE club = ?", (club,))
     else:
-        moment, position = since
-        for key in db.projections.systems:  # by the rating_history_moment index
-            await tx.execute(
-                "DELETE FROM rating_history WHERE club = ? AND system = ? "
-                "AND moment >= ? AND (moment > ? OR seq >= ?)",
-                (club, key, moment, moment, position),
-            )
-    await tx.execute("DELETE FROM player_state WHERE club = ?", (club,))
-    ledgers = await fold(
-        db,
+        for key in db.projections.systems:
+            await _delete_rows(tx, club, key, since)
+    await tx.execute("DELETE FROM player_state WHERE club = ? AND system = ?", (club, current))
+    projection = _fresh(db, current)
+    folded = await _fold_into(
         tx,
         club,
+        [projection],
+        current=current,
         strict=strict,
-        write_history=True,
-        progress=progress,
-        history_since=since,
+        rows_from={current: since},
         capture=capture,
+        progress=progress,
     )
     if index is not None:
         await tx.execute(index)
-    await record_rewrite(tx, club, ledgers.last_seq, since)
+    await record_rewrite(tx, club, projection.last_seq, since)
     rows = []
-    for key, cards in all_cards(ledgers).items():
-        texts = ledgers.cards[key] = {}
-        for player, card in cards.items():
-            text = texts[player] = card_json(card)
-            rows.append(_state_row(club, key, card, text))
+    for player, card in _cards_of(projection, None):
+        text = projection.cards[player] = card_json(card)
+        rows.append(_state_row(club, current, card, text))
     await tx.executemany(STATE_UPSERT, rows)
-    await _save_projection_state(tx, ledgers)
+    cached = db.projections.ledgers.get(club)
+    kept = {} if cached is None else cached.projections
+    shadows = {key: each for key, each in kept.items() if key != current and each.last_key < since}
+    ledgers = ClubLedgers(
+        club,
+        current,
+        {**shadows, current: projection},
+        fingerprint(db.projections.systems),
+        captured=folded.captured,
+    )
+    await _save_projection_state(db, tx, ledgers)
     _cache(db, tx, ledgers)
     return ledgers
 
@@ -347,7 +497,8 @@ async def rebuild(
 async def record_rewrite(tx: Transaction, club: int, seq: int, since: Key) -> None:
     """Note that the write whose last log entry is ``seq`` rewrote the club's calendar from
     ``since`` on (the ``rewrites`` table): ledgers folded up to an earlier entry and a place
-    at or after ``since`` — a snapshot, another process's — can no longer be resumed."""
+    at or after ``since`` — a snapshot, another process's, a shadow — can no longer be
+    resumed."""
     moment, position = max(since, (0, 0))
     await tx.execute(
         "INSERT INTO rewrites (club, seq, moment, position) VALUES (?, ?, ?, ?) "
@@ -358,13 +509,20 @@ async def record_rewrite(tx: Transaction, club: int, seq: int, since: Key) -> No
 
 async def rewritten(tx: Transaction, club: int, seq: int, key: Key) -> bool:
     """Whether a rewrite after log entry ``seq`` reached calendar key ``key`` or earlier."""
+    return await _rewrite_reaching(tx, club, seq, key) is not None
+
+
+async def _rewrite_reaching(tx: Transaction, club: int, seq: int, key: Key) -> Key | None:
+    """The earliest place a rewrite after log entry ``seq`` rewrote from, among those that
+    reached calendar key ``key`` or earlier (``None``: none did)."""
     moment, position = key
     row = await tx.fetchone(
-        "SELECT 1 FROM rewrites WHERE club = ? AND seq > ? "
-        "AND (moment < ? OR (moment = ? AND position <= ?)) LIMIT 1",
+        "SELECT moment, position FROM rewrites WHERE club = ? AND seq > ? "
+        "AND (moment < ? OR (moment = ? AND position <= ?)) "
+        "ORDER BY moment, position LIMIT 1",
         (club, seq, moment, moment, position),
     )
-    return row is not None
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 BIG_CLUB_GAMES = 50_000
@@ -385,7 +543,7 @@ async def _history_index(tx: Transaction, club: int) -> str | None:
 
 
 def _cache(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
-    db.projections.ledgers[ledgers.club] = ledgers
+    db.projections.remember(ledgers.club, ledgers)
     tx.on_rollback(lambda: _drop(db, ledgers))
 
 
@@ -394,17 +552,136 @@ def _drop(db: Database, ledgers: ClubLedgers) -> None:
         del db.projections.ledgers[ledgers.club]
 
 
+async def caught_up(
+    db: Database,
+    tx: Transaction,
+    ledgers: ClubLedgers,
+    key: str,
+    *,
+    progress: Progress | None = None,
+    again: bool = False,
+) -> Projection:
+    """System ``key``'s projection of the club brought up to the end of its log, in the
+    caller's transaction, and put in ``ledgers``: the rating history rows and the cards it
+    had not written are written (see the module docstring).
+
+    Where it starts: its projection in memory, else its newest valid snapshot, else nothing
+    (the whole log) — the first of these that no rewrite of the past has reached since and
+    whose place is before where its written rows end. ``again``: from nothing, every row and
+    card written anew (:func:`replay_club`).
+
+    A start from a snapshot or from nothing compares every card with ``player_state``: when
+    the stored rows claim to be at the log's end yet say something else (projections built by
+    another engine), the system's rows are written again from nothing.
+    """
+    from storage import snapshots  # imports this module: bound at first use
+
+    club = ledgers.club
+    end = await last_club_seq(tx, club)
+    have = None if again else ledgers.projections.get(key)
+    if have is not None and have.last_seq == end:
+        return have
+    written = None if again else await _written(tx, club, key)
+    version = system_version(db, key)
+    if written is None or written.version != version:
+        rows_from: Key = (0, 0)  # nothing of this system's rows can be trusted
+    else:
+        reached = await _rewrite_reaching(tx, club, written.seq, written.key)
+        rows_from = reached if reached is not None else (written.key[0], written.key[1] + 1)
+    base: Projection | None = None
+    mirrored = False  # base.cards is what player_state holds of it
+    if have is not None and have.last_key < rows_from:
+        if not await rewritten(tx, club, have.last_seq, have.last_key):
+            base = have
+            mirrored = written is not None and written.seq == have.last_seq
+    if base is None and not again:
+        base = await snapshots.newest_valid(tx, db, club, key)
+        if base is not None and not base.last_key < rows_from:
+            base = None
+    if base is None:
+        db.projections.full_folds += 1
+        base = _fresh(db, key)
+    _dirty(db, tx, ledgers)
+    if written is None or rows_from != (written.key[0], written.key[1] + 1):
+        await _delete_rows(tx, club, key, rows_from)  # rows a rewrite or another engine left
+    folded = await _fold_into(
+        tx, club, [base], current=ledgers.current, rows_from={key: rows_from}, progress=progress
+    )
+    touched = folded.touched[key] if mirrored else None
+    at_end = written is not None and written.version == version and written.seq == end
+    if touched is not None:  # from this process's own mirror of player_state
+        await _write_cards(tx, club, base, _cards_of(base, touched), write=not at_end)
+    else:
+        stored = {
+            player: text
+            for player, text in await tx.fetchall(
+                "SELECT player, card FROM player_state WHERE club = ? AND system = ?",
+                (club, key),
+            )
+        }
+        computed = {player: (card, card_json(card)) for player, card in _cards_of(base, None)}
+        if at_end and not again and {p: t for p, (_c, t) in computed.items()} != stored:
+            # the rows claim the log's end and say otherwise: built by another engine
+            return await caught_up(db, tx, ledgers, key, progress=progress, again=True)
+        base.cards = {}
+        rows = []
+        for player, (card, text) in computed.items():
+            base.cards[player] = text
+            if stored.get(player) != text:
+                rows.append(_state_row(club, key, card, text))
+        if rows:
+            await tx.executemany(STATE_UPSERT, rows)
+        gone = sorted(set(stored) - set(computed))
+        if gone:
+            await tx.executemany(
+                "DELETE FROM player_state WHERE club = ? AND system = ? AND player = ?",
+                [(club, key, player) for player in gone],
+            )
+    if not at_end:
+        await _save_state(db, tx, club, base)
+    ledgers.projections[key] = base
+    return base
+
+
+async def _write_cards(
+    tx: Transaction,
+    club: int,
+    projection: Projection,
+    cards: Iterable[tuple[int, Card]],
+    *,
+    write: bool = True,
+) -> None:
+    """Keep ``cards`` in the projection's mirror and upsert those that differ from it
+    (``write`` false: the table has them already, another process wrote them)."""
+    saved = projection.cards
+    rows = []
+    for player, card in cards:
+        text = card_json(card)
+        if saved.get(player) != text:
+            saved[player] = text
+            rows.append(_state_row(club, projection.key, card, text))
+    if rows and write:
+        await tx.executemany(STATE_UPSERT, rows)
+
+
+def _dirty(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
+    """The cached ledgers are about to change: drop them if the transaction rolls back."""
+    tx.on_rollback(lambda: _drop(db, ledgers))
+
+
 async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
-    """The club's ledgers: cached, brought up to the log end, or built on first use.
+    """The club's ledgers, their current projection at the end of the log.
 
     * Cached and current: as they are.
-    * Cached but behind the log (another process wrote): the new entries' tail is folded in
-      (:func:`resumed`) — unless a rewrite of the past reached what they had folded, then
-      as if not cached.
-    * Not cached (a process start): the newest valid snapshot (storage.snapshots) and the
-      tail after it, else a replay of the whole log; either is checked against the stored
-      projections (same last entry, same systems, same cards) and the projections are
-      rebuilt when they differ — after an upgrade of the engine, say (:func:`adopt`).
+    * Cached but behind the log (another process wrote): the current system's projection
+      folds the new entries' tail (:func:`caught_up`) — unless a rewrite of the past reached
+      what it had folded, then it starts from its snapshot or from nothing.
+    * Not cached (a process start, an evicted club): the current system's newest valid
+      snapshot and the tail after it, else a replay of the whole log; its cards are checked
+      against ``player_state`` and the projection is rebuilt when they differ — after an
+      upgrade of the engine, say.
+
+    The shadows stay where they are: :func:`caught_up` brings one up when it is asked for.
     """
     from storage import snapshots  # imports this module: bound at first use
 
@@ -414,135 +691,31 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
         raise NotFound(Msg("there is no club {club}", club=club))
     snapshots.watch(db)
     cached = db.projections.ledgers.get(club)
-    if cached is not None:
-        if cached.last_seq == last:
-            return cached
-        if cached.fingerprint == fingerprint(db.projections.systems):
-            tx.on_rollback(lambda: _drop(db, cached))
-            try:
-                caught_up = await resumed(db, tx, cached)
-            except BaseException:
-                _drop(db, cached)
-                raise
-            if caught_up is not None:
-                return caught_up
-        _drop(db, cached)  # a rewrite reached them: an older snapshot may still serve
-    base = await snapshots.newest_valid(tx, club, db.projections.systems)
-    if base is not None:
-        caught_up = await resumed(db, tx, base)
-        if caught_up is not None:
-            return await adopt(db, tx, caught_up, carded=True)
-    db.projections.full_folds += 1
-    return await adopt(db, tx, await fold(db, tx, club))
-
-
-TRACKED_EVENTS = 256
-"""A tail up to this long refreshes only the cards its events changed; a longer one every card
-(:func:`resumed`)."""
-
-
-async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedgers | None:
-    """``base`` (changed in place) brought up to the end of the club's log: every event of the
-    calendar after ``base.last_key`` folded in, in calendar order, as a whole replay would
-    (storage.history.club_events with ``after``). ``None``, and ``base`` untouched, when a
-    rewrite made after ``base.last_seq`` reached ``base.last_key`` or earlier (a backdated
-    result, a void, a correction …): only a replay gives the right ledgers then.
-
-    Also refreshed: the club's current system (it may have switched), ``rejected``,
-    ``last_seq``, ``last_key`` and the cards of every player the tail touched (every player
-    after a club-wide event, or a tail of more than :data:`TRACKED_EVENTS` events: asking
-    each event which cards it changed costs more than working out every card once). Nothing
-    is written: whoever appended the tail wrote the projections.
-    """
-    club = base.club
-    if await rewritten(tx, club, base.last_seq, base.last_key):
-        return None
-    folded = await overlay.load(tx, club)
+    if cached is not None and cached.last_seq == last:
+        db.projections.remember(club, cached)
+        return cached
     current = await settings.current_system(tx, club)
-    if set(base.systems) != set(db.projections.systems) or current not in base.systems:
-        return None
-    base.current = current
-    base.captured = []
-    order = [(key, base.systems[key], base.rejected.setdefault(key, [])) for key in base.order()]
-    touched: dict[str, set[int] | None] = {key: set() for key in base.systems}
-    count = 0
-    last = base.last_key
-    registered = base.registered
-    with collector_paused():
-        async for batch in club_events(
-            tx, club, folded, after=last, since=base.last_seq, registered=registered
-        ):
-            for at, event in batch:
-                if type(event) is Registered:
-                    registered.add(event.player)
-                named = event_players(event)
-                for key, system, rejected in order:
-                    try:
-                        changes = system.apply(seen_by(key, event))
-                    except EngineError as error:
-                        rejected.append((at[1], str(error)))
-                        continue
-                    players = touched[key]
-                    if players is None:
-                        continue
-                    if named is None:  # a club-wide event: every card may have changed
-                        touched[key] = None
-                        continue
-                    players.update(named)
-                    players.update(change.player for change in changes)
-                    players.update(system.lapsed())
-                last = max(last, at)
-                count += 1
-                if count == TRACKED_EVENTS:  # a long tail: every card, once, at the end
-                    touched = dict.fromkeys(touched)
-    base.last_key = last
-    base.last_seq = await last_club_seq(tx, club)
-    for key, system in base.systems.items():
-        kept = base.cards.setdefault(key, {})
-        players = touched[key]
-        for player in sorted(system.players() if players is None else players):
-            with contextlib.suppress(KeyError):  # card(): KeyError for an unknown player
-                kept[player] = card_json(system.card(player))
-    return base
-
-
-async def adopt(
-    db: Database, tx: Transaction, ledgers: ClubLedgers, *, carded: bool = False
-) -> ClubLedgers:
-    """Cache freshly replayed ledgers if the stored projections say the same (same last
-    entry, same systems, same cards); otherwise rebuild the projections.
-
-    ``carded``: ``ledgers.cards`` holds every card already (a snapshot's, brought up to date
-    by :func:`resumed`); else they are worked out from the ledgers.
-    """
-    club = ledgers.club
-    stored = await tx.fetchone(
-        "SELECT last_seq, fingerprint FROM projection_state WHERE club = ?", (club,)
-    )
-    if stored == (ledgers.last_seq, ledgers.fingerprint):
-        if not carded:
-            ledgers.cards = {
-                key: {player: card_json(card) for player, card in cards.items()}
-                for key, cards in all_cards(ledgers).items()
-            }
-        saved: dict[str, dict[int, str]] = {key: {} for key in ledgers.systems}
-        for key, player, text in await tx.fetchall(
-            "SELECT system, player, card FROM player_state WHERE club = ?", (club,)
-        ):
-            saved.setdefault(key, {})[player] = text
-        if saved == ledgers.cards:
-            db.projections.ledgers[club] = ledgers
-            return ledgers
-    db.projections.full_folds += 1
-    return await rebuild(db, tx, club)
+    _factory(db, current)
+    if cached is None:
+        cached = ClubLedgers(club, current, {}, fingerprint(db.projections.systems))
+    cached.current = current
+    cached.captured = []
+    _cache(db, tx, cached)
+    try:
+        await caught_up(db, tx, cached, current)
+    except BaseException:
+        _drop(db, cached)
+        raise
+    await _save_projection_state(db, tx, cached)
+    return cached
 
 
 class ClubWrite:
     """One club's side of a write transaction: append log entries, keep projections current.
 
     Obtain it with :func:`club_write`. Appended entries go to the end of history, so
-    :meth:`apply` folds their engine event into every ledger incrementally; a rewrite of the
-    past calls :meth:`rebuild` instead.
+    :meth:`apply` folds their engine event into the current system's ledger incrementally; a
+    rewrite of the past calls :meth:`rebuild` instead.
     """
 
     def __init__(self, db: Database, tx: Transaction, ledgers: ClubLedgers):
@@ -560,8 +733,7 @@ class ClubWrite:
         """The cached ledgers are about to change: drop them if the transaction rolls back."""
         if not self._dirty_marked:
             self._dirty_marked = True
-            ledgers = self.ledgers
-            self.tx.on_rollback(lambda: _drop(self.db, ledgers))
+            _dirty(self.db, self.tx, self.ledgers)
 
     async def append(self, kind: str, *, actor: str, chat: str | None) -> int:
         """A new log entry of this club; returns its seq (insert the typed row after it)."""
@@ -593,12 +765,13 @@ class ClubWrite:
         )
 
     async def apply(self, seq: int, event: Event, *, strict: bool = True) -> list[Change]:
-        """Fold an event appended at ``seq`` into every ledger and write what changed.
+        """Fold an event appended at ``seq`` into the current system's ledger and write what
+        changed.
 
         The event takes its place in the calendar (engine.calendar), with the fact's own log
-        position (:func:`fact_position`) as the tie-break. After everything
-        folded so far, it is folded at the end; dated earlier (a backdated result, a late
-        tournament), the club's history is rebuilt from its day and every rating after it is
+        position (:func:`fact_position`) as the tie-break. After everything folded so far,
+        it is folded at the end; dated earlier (a backdated result, a late tournament), the
+        club's current projection is rebuilt from its day and every rating after it is
         recomputed.
 
         Returns:
@@ -608,10 +781,11 @@ class ClubWrite:
             EngineError: the current system refused the event (``strict``); nothing changed.
         """
         ledgers = self.ledgers
-        if seq <= ledgers.last_seq:
+        now = ledgers.now
+        if seq <= now.last_seq:
             raise RuntimeError(f"entry {seq} is not at the end of club {self.club}'s history")
         at = event_key(event, fact_position(event, seq))
-        if at <= ledgers.last_key:
+        if at <= now.last_key:
             self._dirty()
             self.ledgers = await rebuild(
                 self.db,
@@ -622,59 +796,38 @@ class ClubWrite:
                 capture=at[1],
             )
             return self.ledgers.captured
-        per_system: dict[str, list[Change]] = {}
-        for key in ledgers.order():
-            try:
-                changes = ledgers.systems[key].apply(seen_by(key, event))
-            except EngineError as error:
-                if strict and key == ledgers.current:
-                    raise
-                self._dirty()
-                ledgers.rejected.setdefault(key, []).append((at[1], str(error)))
-                continue
+        key = ledgers.current
+        changes: list[Change] = []
+        try:
+            changes = now.system.apply(seen_by(key, event))
+        except EngineError as error:
+            if strict:
+                raise
             self._dirty()
-            per_system[key] = changes
-        ledgers.last_key = at
+            now.rejected.append((at[1], str(error)))
+        self._dirty()
+        now.last_key = at
         if type(event) is Registered:
-            ledgers.registered.add(event.player)
-        rows = [
-            change_row(self.club, key, at, idx, change)
-            for key in sorted(per_system)
-            for idx, change in enumerate(per_system[key])
-        ]
-        if rows:
-            await self.tx.executemany(HISTORY_INSERT, rows)
+            now.registered.add(event.player)
+        if changes:
+            await self.tx.executemany(
+                HISTORY_INSERT,
+                [
+                    change_row(self.club, key, at, idx, change)
+                    for idx, change in enumerate(changes)
+                ],
+            )
         named = event_players(event)
-        for key in ledgers.systems:
-            touched: set[int] | None = None
-            if named is not None:
-                touched = named | {change.player for change in per_system.get(key, ())}
-                touched.update(ledgers.systems[key].lapsed())  # time moved on (PSG activity)
-            await self._refresh_cards(key, touched)
-        return per_system.get(ledgers.current, [])
-
-    async def _refresh_cards(self, key: str, players: Iterable[int] | None) -> None:
-        system = self.ledgers.systems[key]
-        saved = self.ledgers.cards.setdefault(key, {})
-        rows = []
-        if players is None:  # a club-wide event: every card may have changed
-            cards = [(player, system.card(player)) for player in sorted(system.players())]
-        else:  # the players the event named or changed (the ledger may not know all of them)
-            cards = []
-            for player in sorted(set(players)):
-                with contextlib.suppress(KeyError):  # card(): KeyError for an unknown player
-                    cards.append((player, system.card(player)))
-        for player, card in cards:
-            text = card_json(card)
-            if saved.get(player) != text:
-                self._dirty()
-                saved[player] = text
-                rows.append(_state_row(self.club, key, card, text))
-        if rows:
-            await self.tx.executemany(STATE_UPSERT, rows)
+        touched: set[int] | None = None
+        if named is not None:
+            touched = named | {change.player for change in changes}
+            touched.update(now.system.lapsed())  # time moved on (PSG activity)
+        await _write_cards(self.tx, self.club, now, _cards_of(now, touched))
+        return changes
 
     async def rebuild(self, *, strict: Collection[int] = (), since: Key = (0, 0)) -> None:
-        """Rebuild the club's projections after a rewrite of the past (this transaction).
+        """Rebuild the club's current projection after a rewrite of the past (this
+        transaction).
 
         ``since``: the earliest place in the calendar the rewrite changed, e.g.
         ``engine.calendar.start_of(day)`` (``(0, 0)``: it may have changed anything, e.g. a
@@ -683,20 +836,31 @@ class ClubWrite:
         self._dirty()
         self.ledgers = await rebuild(self.db, self.tx, self.club, strict=strict, since=since)
 
-    def set_current(self, key: str) -> None:
-        """The club switched its rating system (every ledger is kept, so nothing replays)."""
-        if key not in self.ledgers.systems:
+    async def ledger_of(self, key: str) -> RatingSystem:
+        """System ``key``'s ledger at the end of the log as this write has it so far (a
+        shadow catches up, :func:`caught_up`)."""
+        if key == self.ledgers.current:
+            return self.ledgers.system
+        self._dirty()
+        return (await caught_up(self.db, self.tx, self.ledgers, key)).system
+
+    async def set_current(self, key: str) -> None:
+        """The club switched its rating system: its projection is brought up to the log's
+        end (a shadow catches up), then it is the one every write folds."""
+        if key not in self.db.projections.systems:
             raise StorageError(Msg("unknown rating system {key!r}", key=key))
         self._dirty()
+        await caught_up(self.db, self.tx, self.ledgers, key)
         self.ledgers.current = key
 
     async def finish(self) -> None:
-        """Record that the projections include every entry appended so far."""
+        """Record that the current projection includes every entry appended so far."""
         last = await last_club_seq(self.tx, self.club)
-        if last != self.ledgers.last_seq:
+        now = self.ledgers.now
+        if last != now.last_seq:
             self._dirty()
-            self.ledgers.last_seq = last
-        await _save_projection_state(self.tx, self.ledgers)
+            now.last_seq = last
+        await _save_projection_state(self.db, self.tx, self.ledgers)
 
 
 @asynccontextmanager
@@ -717,17 +881,38 @@ async def club_write(
 
 
 async def replay_club(
-    db: Database, club: ClubRef, progress: Progress | None = None
+    db: Database,
+    club: ClubRef,
+    progress: Progress | None = None,
+    *,
+    every_system: bool = True,
 ) -> ClubLedgers:
-    """Rebuild a club's projections from its whole log, in one transaction.
+    """Rebuild a club's projections from its whole log, in one transaction: the current
+    system's, then (``every_system``) every other system's from nothing too — every table as
+    eager projections of every system would have written it.
 
     Args:
-        progress: ``progress(done, total)`` after each chunk of events.
+        progress: ``progress(done, total)`` after each chunk of the current system's events.
     """
     async with db.transaction() as tx:
         if await last_club_seq(tx, club_id(club)) == 0:
             raise NotFound(Msg("there is no club {club}", club=club_id(club)))
-        return await rebuild(db, tx, club_id(club), progress=progress)
+        ledgers = await rebuild(db, tx, club_id(club), progress=progress)
+        if every_system:
+            for key in sorted(db.projections.systems):
+                if key != ledgers.current:
+                    await caught_up(db, tx, ledgers, key, again=True)
+        return ledgers
+
+
+async def every_system(db: Database, club: ClubRef) -> ClubLedgers:
+    """The club's ledgers with every system's projection brought to the end of its log (each
+    shadow caught up: what reading every system's tables needs first, e.g. a transfer)."""
+    async with db.transaction() as tx:
+        ledgers = await ledgers_for(db, tx, club_id(club))
+        for key in sorted(db.projections.systems):
+            await caught_up(db, tx, ledgers, key)
+        return ledgers
 
 
 async def fresh_system(db: Database, club: int) -> str:
@@ -747,43 +932,49 @@ async def fresh_system(db: Database, club: int) -> str:
     return settings.system_from(row[3], row[4], club)
 
 
-async def ensure_fresh(db: Database, club: int) -> None:
-    """Make sure the club's projections include its whole log before reading them.
+async def ensure_fresh(db: Database, club: int, system: str | None = None) -> None:
+    """Make sure the club's projection of ``system`` (default: its current one) includes its
+    whole log before reading it.
 
-    Every write keeps them current; this catches a club whose projections were never built
-    (a database from elsewhere) or were built by other systems.
+    Every write keeps the current one current; this catches a club whose projections were
+    never built (a database from elsewhere) or were built by other systems, and brings a
+    shadow up to date (:func:`caught_up`).
     """
+    current = await fresh_system(db, club)
+    if system is None or system == current:
+        return
+    _factory(db, system)
     row = await db.fetchone(
         "SELECT (SELECT MAX(seq) FROM log WHERE club = ?), "
-        "(SELECT last_seq FROM projection_state WHERE club = ?), "
-        "(SELECT fingerprint FROM projection_state WHERE club = ?)",
-        (club, club, club),
+        "(SELECT seq FROM system_state WHERE club = ? AND system = ?), "
+        "(SELECT version FROM system_state WHERE club = ? AND system = ?)",
+        (club, club, system, club, system),
     )
-    if row is None or row[0] is None:
-        raise NotFound(Msg("there is no club {club}", club=club))
-    if (row[1], row[2]) != (row[0], fingerprint(db.projections.systems)):
-        async with db.transaction() as tx:
-            await ledgers_for(db, tx, club)
+    if row is not None and (row[1], row[2]) == (row[0], system_version(db, system)):
+        return
+    async with db.transaction() as tx:
+        await caught_up(db, tx, await ledgers_for(db, tx, club), system)
 
 
 async def ledger(db: Database, club: ClubRef, system: str | None = None) -> RatingSystem:
-    """The in-memory ledger of one system (default: the club's current one).
+    """The in-memory ledger of one system (default: the club's current one), at the end of
+    the club's log (a shadow catches up first).
 
     Use it synchronously (handicap and promotion queries); do not hold it across an ``await``
     — a later write may replace it.
     """
     async with db.transaction() as tx:
         ledgers = await ledgers_for(db, tx, club_id(club))
-    key = ledgers.current if system is None else system
-    if key not in ledgers.systems:
-        raise StorageError(
-            Msg(
-                "unknown rating system {key!r} ({systems})",
-                key=key,
-                systems=", ".join(sorted(ledgers.systems)),
+        key = ledgers.current if system is None else system
+        if key not in db.projections.systems:
+            raise StorageError(
+                Msg(
+                    "unknown rating system {key!r} ({systems})",
+                    key=key,
+                    systems=", ".join(sorted(db.projections.systems)),
+                )
             )
-        )
-    return ledgers.systems[key]
+        return (await caught_up(db, tx, ledgers, key)).system
 
 
 async def ledger_if_cheap(
@@ -795,7 +986,7 @@ async def ledger_if_cheap(
     only a ledger answers, and build everything else from the stored projections."""
     cid = club_id(club)
     cached = db.projections.ledgers.get(cid)
-    if cached is not None:
+    if cached is not None and (system is None or system == cached.current):
         row = await db.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (cid,))
         if row is not None and row[0] == cached.last_seq:
             return await ledger(db, cid, system)

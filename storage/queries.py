@@ -33,7 +33,7 @@ from storage.games import club_games, game_rows
 from storage.memo import remembered
 from storage.overlay import Overlay
 from storage.players import load_players
-from storage.projections import fresh_system, ledger, ledgers_for
+from storage.projections import caught_up, ensure_fresh, fresh_system, ledger, ledgers_for
 from storage.records import (
     GAME_UNDONE,
     GAME_VOIDED,
@@ -71,6 +71,8 @@ __all__ = [
 
 
 async def _system(db: Database, club: int, system: str | None) -> str:
+    """The system asked for (default: the club's current one), its projection brought to
+    the end of the club's log (a shadow catches up: storage.projections.caught_up)."""
     current = await fresh_system(db, club)
     key = current if system is None else system
     known = db.projections.systems
@@ -82,6 +84,8 @@ async def _system(db: Database, club: int, system: str | None) -> str:
                 known=", ".join(sorted(known)),
             )
         )
+    if key != current:
+        await ensure_fresh(db, club, key)
     return key
 
 
@@ -516,7 +520,10 @@ async def rejected(
     """Events a system refused while replaying (``(seq, message)``): what a switch would lose."""
     async with db.transaction() as tx:
         ledgers = await ledgers_for(db, tx, club_id(club))
-    return list(ledgers.rejected.get(ledgers.current if system is None else system, ()))
+        key = ledgers.current if system is None else system
+        if key not in db.projections.systems:
+            return []
+        return list((await caught_up(db, tx, ledgers, key)).rejected)
 
 
 async def export_rows(db: Database, club: ClubRef, system: str | None = None) -> Export:

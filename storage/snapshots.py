@@ -52,7 +52,7 @@ from typing import Any
 from storage import projections
 from storage.cache import SystemFactory
 from storage.db import Database, Transaction
-from storage.projections import ClubLedgers, fingerprint
+from storage.projections import ClubLedgers, Projection, fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -105,30 +105,32 @@ def code_version(systems: Mapping[str, SystemFactory] | None = None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _data(ledgers: ClubLedgers) -> bytes:
-    """The pickle of what a snapshot keeps of the ledgers."""
+def snapshot_version(systems: Mapping[str, SystemFactory], key: str) -> str:
+    """The version a snapshot of system ``key``'s projection made by this code carries: the
+    code version and the system's key (one snapshot row per system and log position)."""
+    return f"{key}|{code_version(systems)}"
+
+
+def _data(projection: Projection) -> bytes:
+    """The pickle of what a snapshot keeps of one system's projection."""
     state = {
-        "club": ledgers.club,
-        "current": ledgers.current,
-        "systems": ledgers.systems,
-        "fingerprint": ledgers.fingerprint,
-        "last_seq": ledgers.last_seq,
-        "last_key": ledgers.last_key,
-        "cards": ledgers.cards,
-        "rejected": ledgers.rejected,
-        "registered": ledgers.registered,
+        "key": projection.key,
+        "system": projection.system,
+        "last_seq": projection.last_seq,
+        "last_key": projection.last_key,
+        "cards": projection.cards,
+        "rejected": projection.rejected,
+        "registered": projection.registered,
     }
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _ledgers(data: bytes) -> ClubLedgers:
-    """Ledgers from a snapshot's pickle (see the module docstring on trust)."""
+def _projection(data: bytes) -> Projection:
+    """A projection from a snapshot's pickle (see the module docstring on trust)."""
     state: dict[str, Any] = pickle.loads(data)  # the club's own database: see the docstring
-    return ClubLedgers(
-        club=state["club"],
-        current=state["current"],
-        systems=state["systems"],
-        fingerprint=state["fingerprint"],
+    return Projection(
+        key=state["key"],
+        system=state["system"],
         last_seq=state["last_seq"],
         last_key=tuple(state["last_key"]),
         cards=state["cards"],
@@ -138,24 +140,27 @@ def _ledgers(data: bytes) -> ClubLedgers:
 
 
 KEEP = 2
-"""Snapshots kept per club (of this code version)."""
+"""Snapshots kept per club and system (of this code version)."""
 
 
 async def snapshot_club(db: Database, club: int) -> int:
-    """Write a snapshot of the club's ledgers now (brought up to the log end first); returns
-    its log position. Two processes writing the same one at once: the second changes nothing.
+    """Write a snapshot of the club's current projection now (brought up to the log end
+    first), and of every shadow in memory where it stands; returns the current one's log
+    position. Two processes writing the same one at once: the second changes nothing.
     """
     async with db.transaction() as tx:
         ledgers = await projections.ledgers_for(db, tx, club)
-        data = _data(ledgers)  # no await since ledgers_for: nothing changed them meanwhile
+        for key, projection in sorted(ledgers.projections.items()):
+            data = _data(projection)  # no await since ledgers_for: nothing changed them
+            await _insert(db, tx, club, key, projection.last_seq, data)
         seq = ledgers.last_seq
-        await _insert(db, tx, club, seq, data)
-    db.projections.snapshot_seq[club] = seq
+    for key, projection in ledgers.projections.items():
+        db.projections.snapshot_seq[(club, key)] = projection.last_seq
     return seq
 
 
-async def pickled_aside(ledgers: ClubLedgers) -> bytes:
-    """:func:`_data` of ``ledgers`` as they are now, pickled by a forked child process.
+async def pickled_aside(ledgers: Projection) -> bytes:
+    """:func:`_data` of a projection as it is now, pickled by a forked child process.
 
     The child sees a copy-on-write image of this process at the fork, so the pickle is of this
     instant's ledgers while this process goes on serving (at a million games the pickling takes
@@ -188,28 +193,28 @@ def _read_all(descriptor: int) -> bytes:
         return source.read()
 
 
-async def _insert(db: Database, tx: Transaction, club: int, seq: int, data: bytes) -> None:
-    version = code_version(db.projections.systems)
+async def _insert(
+    db: Database, tx: Transaction, club: int, key: str, seq: int, data: bytes
+) -> None:
+    version = snapshot_version(db.projections.systems, key)
     await tx.execute(
         "INSERT INTO snapshots (club, seq, version, digest, data, at) VALUES (?, ?, ?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING",
         (club, seq, version, hashlib.sha256(data).hexdigest(), data, db.clock().isoformat()),
     )
     await tx.execute(
-        "DELETE FROM snapshots WHERE club = ? AND (version <> ? OR seq NOT IN "
+        "DELETE FROM snapshots WHERE club = ? AND version LIKE ? AND (version <> ? OR seq NOT IN "
         "(SELECT newest.seq FROM (SELECT seq FROM snapshots WHERE club = ? AND version = ? "
         "ORDER BY seq DESC LIMIT ?) AS newest))",
-        (club, version, club, version, KEEP),
+        (club, f"{key}|%", version, club, version, KEEP),
     )
 
 
-async def newest_valid(
-    tx: Transaction, club: int, systems: Mapping[str, SystemFactory]
-) -> ClubLedgers | None:
-    """The club's newest valid snapshot as ledgers (``None``: none is; see the module
-    docstring). A row of another version, a wrong digest, an unreadable pickle or one
-    overtaken by a rewrite is skipped."""
-    version = code_version(systems)
+async def newest_valid(tx: Transaction, db: Database, club: int, key: str) -> Projection | None:
+    """The newest valid snapshot of system ``key``'s projection of the club (``None``: none
+    is; see the module docstring). A row of another version, a wrong digest, an unreadable
+    pickle or one overtaken by a rewrite is skipped."""
+    version = snapshot_version(db.projections.systems, key)
     rows = await tx.fetchall(
         "SELECT seq FROM snapshots WHERE club = ? AND version = ? ORDER BY seq DESC",
         (club, version),
@@ -227,27 +232,23 @@ async def newest_valid(
             continue
         try:
             with projections.collector_paused():  # millions of objects, no cycles
-                ledgers = _ledgers(data)
+                found = _projection(data)
         except Exception:  # a snapshot is an optimisation, never an error
             logger.warning("snapshot of club %s at %s: unreadable, skipped", club, seq)
             continue
-        if (
-            ledgers.club != club
-            or ledgers.last_seq != seq
-            or ledgers.fingerprint != fingerprint(systems)
-            or set(ledgers.systems) != set(systems)
-        ):
+        if found.key != key or found.last_seq != seq:
             logger.warning("snapshot of club %s at %s: not its ledgers, skipped", club, seq)
             continue
-        if await projections.rewritten(tx, club, seq, ledgers.last_key):
+        if await projections.rewritten(tx, club, seq, found.last_key):
             continue
-        tx.projections.snapshot_seq[club] = seq
-        return ledgers
+        tx.projections.snapshot_seq[(club, key)] = seq
+        return found
     return None
 
 
 def watch(db: Database) -> None:
-    """Write snapshots in the background after the database's commits (once per database)."""
+    """Write snapshots in the background after the database's commits and of a club whose
+    ledgers are evicted from memory (once per database)."""
     if db.projections.watched:
         return
     db.projections.watched = True
@@ -256,40 +257,63 @@ def watch(db: Database) -> None:
         own = copy.copy(db)
         own.delivery = None
     db.after_commit(lambda: _after_commit(own))
+    db.projections.evicted = lambda ledgers: _on_eviction(own, ledgers)
 
 
 def _after_commit(db: Database) -> None:
-    """Start a background snapshot of every cached club far enough past its newest one."""
+    """Start a background snapshot of every projection in memory far enough past its newest
+    one."""
     every = db.projections.snapshot_every
     if every <= 0:
         return
-    tasks = db.projections.snapshot_tasks
     for club, ledgers in list(db.projections.ledgers.items()):
-        known = db.projections.snapshot_seq.get(club, 0)
-        running = tasks.get(club)
-        if ledgers.last_seq - known < every or (running is not None and not running.done()):
-            continue
-        tasks[club] = asyncio.get_running_loop().create_task(_background(db, club, every))
+        for key, projection in list(ledgers.projections.items()):
+            known = db.projections.snapshot_seq.get((club, key), 0)
+            if projection.last_seq - known >= every:
+                _start(db, club, key, projection, every)
 
 
-async def _background(db: Database, club: int, every: int) -> None:
-    """Write a snapshot of the club unless one within ``every`` entries of its end exists."""
+def _on_eviction(db: Database, ledgers: ClubLedgers) -> None:
+    """A club's ledgers leave memory: snapshot each projection that moved since its newest
+    snapshot (the next use starts from there instead of replaying)."""
+    if db.projections.snapshot_every <= 0:
+        return
+    for key, projection in list(ledgers.projections.items()):
+        if projection.last_seq > db.projections.snapshot_seq.get((ledgers.club, key), 0):
+            _start(db, ledgers.club, key, projection, 1)
+
+
+def _start(db: Database, club: int, key: str, projection: Projection, every: int) -> None:
+    tasks = db.projections.snapshot_tasks
+    running = tasks.get((club, key))
+    if running is not None and not running.done():
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no loop: nothing runs in the background
+        return
+    tasks[(club, key)] = loop.create_task(_background(db, club, key, projection, every))
+
+
+async def _background(
+    db: Database, club: int, key: str, projection: Projection, every: int
+) -> None:
+    """Write a snapshot of the projection unless one within ``every`` entries of it exists."""
     try:
         row = await db.fetchone(
             "SELECT MAX(seq) FROM snapshots WHERE club = ? AND version = ?",
-            (club, code_version(db.projections.systems)),
+            (club, snapshot_version(db.projections.systems, key)),
         )
         newest = 0 if row is None or row[0] is None else int(row[0])
-        db.projections.snapshot_seq[club] = newest
-        ledgers = db.projections.ledgers.get(club)
-        if ledgers is None or ledgers.last_seq - newest < every:
+        db.projections.snapshot_seq[(club, key)] = newest
+        seq = projection.last_seq
+        if seq - newest < every:
             return
-        seq = ledgers.last_seq
-        data = await pickled_aside(ledgers)  # no await between reading seq and the fork
+        data = await pickled_aside(projection)  # no await between reading seq and the fork
         async with db.transaction() as tx:
-            await _insert(db, tx, club, seq, data)
-        db.projections.snapshot_seq[club] = seq
+            await _insert(db, tx, club, key, seq, data)
+        db.projections.snapshot_seq[(club, key)] = seq
     except asyncio.CancelledError:
         raise
     except Exception:  # never into the write that triggered it
-        logger.exception("background snapshot of club %s failed", club)
+        logger.exception("background snapshot of club %s (%s) failed", club, key)

@@ -26,6 +26,7 @@ from storage import (
     create_tournament,
     end_day,
     end_month,
+    every_system,
     finalise_tournament,
     history,
     new_game,
@@ -152,7 +153,8 @@ async def _club(path: Path) -> tuple[Database, int, list[int]]:
 async def projections(db: Database, club: int) -> dict[str, object]:
     """Everything the projections say, with the facts' own log positions left out (they
     differ with the order of entry): the cards byte for byte but for a source's number
-    (``tournament:9``), the history row by row."""
+    (``tournament:9``), the history row by row — every system's, its shadows caught up."""
+    await every_system(db, club)
     cards = [
         (system, player, IDS.sub(r"\1:#", card), *rest)
         for system, player, card, *rest in await db.fetchall(
