@@ -183,15 +183,16 @@ def _attributes(value: object) -> dict[str, object]:
 def state_shape(ledger: object, *more: object) -> str:
     """The layout of the pickle of ``ledger`` (and of ``more``, e.g. its cards), as text.
 
-    One line per class of the ledger's own code (its top package, and ``engine``) that it
-    holds, itself included: each attribute with the sorted types of the values it was seen
-    holding; a container is named by its elements' types (``builtins.dict[int:
-    engine.ranks.Rank]``); enums, classes and the values of other code (``date``,
-    ``Fraction``) are named, not opened. Found by walking the objects, never by reading a
-    source file: it is the same for any docstring, comment or method body, and changes with an
-    attribute added, removed or renamed, or holding a value of another type.
+    One line per class of the ledger's own code (the top packages of its class and of the
+    classes it derives from, and ``engine``) that it holds, itself included: each attribute
+    with the sorted types of the values it was seen holding; a container is named by its
+    elements' types (``builtins.dict[builtins.int: engine.ranks.Rank]``); enums, classes and
+    the values of other code (``date``, ``Fraction``) are named, not opened. Found by walking
+    the objects, never by reading a source file: it is the same for any docstring, comment or
+    method body, and changes with an attribute added, removed or renamed, or holding a value
+    of another type.
     """
-    ours = {"engine", type(ledger).__module__.split(".")[0]}
+    ours = {"engine"} | {klass.__module__.split(".")[0] for klass in type(ledger).__mro__[:-1]}
     classes: dict[str, dict[str, set[str]]] = {}
     opened: set[int] = set()
     walking: set[int] = set()  # the containers and objects being described (a cycle's guard)
