@@ -310,6 +310,12 @@ class RatingSystem(Protocol):
     key: str
     """Registry key: ``mgsz``, ``tensuusei``, ``swedish``, ``psg``, ``gor``."""
 
+    rules_version: int
+    """The version of the rulebook's results: its module's ``RULES_VERSION``, bumped by hand
+    whenever a change makes any rating, rank, card, history row or refusal differ (a stored
+    snapshot of a ledger is trusted only under the version it was made with); a docstring or a
+    refactor that keeps every result leaves it alone."""
+
     language: str
     """The language of the rulebook's country (``hu`` MGSZ, ``ja`` Tensuusei, ``sv`` Swedish,
     ``pl`` PSG, ``en`` GoR): a club's default language (issue 13)."""

@@ -288,6 +288,14 @@ class _PairDay:
         self.skipped: list[int] = []
 
 
+# The version of this rulebook's results, bumped by hand whenever a change makes any of its
+# ratings, ranks, cards, history rows or refusals differ (a snapshot of a club's ledgers is kept
+# only under the RULES_VERSION it was made with: storage.snapshots.system_version; and
+# tests/engine/test_rules_versions.py fails when the results move without a bump). A docstring,
+# a comment or a refactor that keeps every result leaves it alone.
+RULES_VERSION = 1
+
+
 class Tensuusei:
     """The Tensuusei points ledger (rules.md §2): one point a game, conserved.
 
@@ -304,6 +312,8 @@ class Tensuusei:
     """
 
     key = "tensuusei"
+    rules_version = RULES_VERSION
+    """This rulebook's :data:`RULES_VERSION` (what a snapshot of the ledger is kept under)."""
     language = "ja"
     """Japanese, the points system's (点数制): a club's default language (issue 13)."""
     activity = default_activity()

@@ -11,9 +11,10 @@ cards with ``player_state`` (a mismatch rebuilds).
 A snapshot row (the ``snapshots`` table, a projection: mutable, may be deleted) is valid for
 its club iff
 
-* its ``version`` is this code's (:func:`code_version`: the engine, the storage modules that
-  turn the log into events and fold them, the rating systems' fingerprint, Python's
-  major.minor — a pickle of other code's objects is never trusted to mean the same);
+* its ``version`` is this code's (:func:`code_version`: for each of the club's systems its
+  :func:`system_version` — the rulebook's ``RULES_VERSION``, the layout of its pickled state,
+  the snapshot's own :data:`SNAPSHOT_FORMAT` and Python's major.minor): the snapshot can be
+  read by this code and means what this code would compute;
 * its ``digest`` is the sha256 of its ``data`` (a torn or corrupt row is skipped);
 * no rewrite of the past made after it (the ``rewrites`` table) reached its calendar key or
   earlier.
@@ -33,22 +34,64 @@ are at the fork (:func:`pickled_aside`), so neither the event loop nor the club'
 for the pickling, only for the row's insert. A background failure is
 logged, never raised into the write that triggered it. The newest two snapshots of a club
 (of this version) are kept, older ones and other versions' deleted.
+
+Versions by meaning, not by bytes: a snapshot is kept across a deploy unless what it holds
+would mean something else to the new code. Three things say so, each bumped or found without
+reading any source file:
+
+* a rulebook's ``RULES_VERSION`` (``engine.mgsz.RULES_VERSION`` …, the ledger's
+  ``rules_version``), bumped by hand when a change moves any of its results — a rating, rank,
+  card, history row or refusal; ``tests/engine/test_rules_versions.py`` fails when its results
+  over the rulebooks' worked examples and a seeded federation change without a bump;
+* the layout of the ledger's pickled state (:func:`state_shape`: the attribute names and value
+  types of the ledger, its cards and every engine object they hold, after a tiny fixed event
+  stream): an attribute added, removed or renamed, or a value of another type, is found
+  without anyone bumping anything;
+* :data:`SNAPSHOT_FORMAT`, bumped by hand when the snapshot's own dict (:func:`_data`)
+  changes, and Python's major.minor (a pickle of one Python is not promised to another).
+
+A docstring, a comment, or a refactor that keeps every result and the state's layout keeps
+every snapshot: the next start folds only the tail.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import datetime as dt
 import hashlib
-import importlib.util
+import importlib
 import logging
 import os
 import pickle
 import sys
-from collections.abc import Mapping
-from pathlib import Path
+from array import array
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from decimal import Decimal
+from enum import Enum
+from fractions import Fraction
 from typing import Any
 
+from engine.calendar import month_end
+from engine.errors import EngineError
+from engine.ranks import Rank
+from engine.timecontrol import TimeControl
+from engine.types import (
+    DayEnded,
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    MonthEnded,
+    Override,
+    PeriodClosed,
+    Registered,
+    Result,
+    Tournament,
+    TournamentRated,
+)
 from storage import projections
 from storage.cache import SystemFactory
 from storage.db import Database, Transaction
@@ -56,52 +99,183 @@ from storage.projections import ClubLedgers, Projection, fingerprint
 
 logger = logging.getLogger(__name__)
 
-FOLDING_MODULES = (
-    "cache",
-    "codec",
-    "common",
-    "history",
-    "log",
-    "overlay",
-    "projections",
-    "settings",
-    "snapshots",
-)
-"""The storage modules that turn the log into events and fold them (their source is part of
-the code version)."""
-
-_SOURCES: str | None = None
+SNAPSHOT_FORMAT = 1
+"""The layout of a snapshot's own dict (:func:`_data`): bump it by hand whenever that dict
+changes (a key added, removed, or holding another kind of value), so that no snapshot of the
+old layout is read as the new one."""
 
 
-def _sources_digest() -> str:
-    """sha256 of the engine's sources and the folding storage modules (once per process)."""
-    global _SOURCES
-    if _SOURCES is None:
-        digest = hashlib.sha256()
-        engine = importlib.util.find_spec("engine")
-        assert engine is not None and engine.submodule_search_locations is not None
-        root = Path(next(iter(engine.submodule_search_locations)))
-        files = sorted(root.rglob("*.py"))
-        here = Path(__file__).parent
-        files += [here / f"{name}.py" for name in FOLDING_MODULES]
-        for path in files:
-            name = path.relative_to(root.parent).as_posix()
-            digest.update(f"{name}\0".encode())
-            digest.update(path.read_bytes())
-            digest.update(b"\0")
-        _SOURCES = digest.hexdigest()
-    return _SOURCES
+def _probe_events() -> list[Event]:
+    """A tiny fixed history touching every kind of state a ledger keeps: registrations (by
+    the committee, with an MGSZ rating), club games with and without stones, a day end, a
+    tournament with a foreign guest, an override, a club period and a month end, and a game
+    left pending (its day, its period open)."""
+    day = dt.date(2000, 1, 4)
+    hour = TimeControl.parse("60m")
+
+    def game(gid: int, black: int, white: int, result: Result, when: dt.date, **kw: Any) -> Game:
+        return Game(gid, black, white, result, when, time=hour, **kw)
+
+    tournament = Tournament(
+        10, "Probe Cup", day + dt.timedelta(days=4), day + dt.timedelta(days=5), 2, time=hour
+    )
+    entries = (
+        Entry(1, Rank.kyu(3)),
+        Entry(2, Rank.kyu(6)),
+        Entry(3, Rank.kyu(10)),
+        Entry(4, Rank.dan(1)),
+        Entry(9, Rank.kyu(2), registered=False, country="XX"),
+    )
+    rounds = (
+        game(11, 2, 1, Result.BLACK, tournament.start, stones=2, tournament=10, round=1),
+        game(12, 3, 4, Result.WHITE, tournament.start, tournament=10, round=1),
+        game(13, 9, 1, Result.JIGO, tournament.end, tournament=10, round=2),
+        game(14, 2, 4, Result.WHITE, tournament.end, tournament=10, round=2),
+    )
+    period = Tournament(0, "Club games 2000-01", dt.date(2000, 1, 1), month_end(2000, 1), 1)
+    return [
+        Registered(1, Rank.kyu(3), day, committee=True),
+        Registered(2, Rank.kyu(6), day),
+        Registered(3, Rank.kyu(10), day, rating=1500, rating_system="mgsz"),
+        Registered(4, Rank.dan(1), day, committee=True),
+        GamePlayed(game(5, 2, 1, Result.BLACK, day)),
+        GamePlayed(game(6, 3, 2, Result.WHITE, day, stones=4)),
+        DayEnded(day),
+        TournamentRated(tournament, entries, rounds),
+        Override(3, tournament.end, "probe", rank=Rank.kyu(9)),
+        GamePlayed(game(15, 4, 1, Result.BLACK, period.end)),
+        DayEnded(period.end),
+        PeriodClosed(replace(period, time=hour)),
+        MonthEnded(2000, 1),
+        GamePlayed(game(16, 1, 3, Result.WHITE, dt.date(2000, 2, 1))),  # held, pending
+    ]
+
+
+_LEAVES = (
+    type(None), bool, int, float, complex, str, bytes, Fraction, Decimal,
+    dt.date, dt.datetime, dt.time, dt.timedelta, dt.timezone,
+)  # fmt: skip
+"""Values of other code whose layout is theirs: named in a layout, never opened."""
+
+_CONTAINERS = (list, tuple, set, frozenset, deque, array)
+
+
+class _Unset:
+    """An unset slot's value in a layout."""
+
+
+def _attributes(value: object) -> dict[str, object]:
+    """An object's attributes as its pickle keeps them: its slots (an unset one as
+    :class:`_Unset`), a named tuple's fields, its ``__dict__``."""
+    found: dict[str, object] = {}
+    for klass in type(value).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__"):
+                found[name] = getattr(value, name, _Unset)
+    fields = getattr(value, "_fields", None)
+    if isinstance(value, tuple) and isinstance(fields, tuple):
+        found.update(zip(fields, value, strict=True))
+    found.update(getattr(value, "__dict__", {}))
+    return found
+
+
+def state_shape(ledger: object, *more: object) -> str:
+    """The layout of the pickle of ``ledger`` (and of ``more``, e.g. its cards), as text.
+
+    One line per class of the ledger's own code (the top packages of its class and of the
+    classes it derives from, and ``engine``) that it holds, itself included: each attribute
+    with the sorted types of the values it was seen holding; a container is named by its
+    elements' types (``builtins.dict[builtins.int: engine.ranks.Rank]``); enums, classes and
+    the values of other code (``date``, ``Fraction``) are named, not opened. Found by walking
+    the objects, never by reading a source file: it is the same for any docstring, comment or
+    method body, and changes with an attribute added, removed or renamed, or holding a value
+    of another type.
+    """
+    ours = {"engine"} | {klass.__module__.split(".")[0] for klass in type(ledger).__mro__[:-1]}
+    classes: dict[str, dict[str, set[str]]] = {}
+    opened: set[int] = set()
+    walking: set[int] = set()  # the containers and objects being described (a cycle's guard)
+
+    def name(kind: type) -> str:
+        return f"{kind.__module__}.{kind.__qualname__}"
+
+    def union(values: Iterable[object]) -> str:
+        return "|".join(sorted({describe(item) for item in values}))
+
+    def describe(value: object) -> str:
+        kind = type(value)
+        home = kind.__module__.split(".")[0]
+        if isinstance(value, Enum | type) or (isinstance(value, _LEAVES) and home not in ours):
+            return name(kind)
+        if id(value) in walking:
+            return f"{name(kind)}(again)"
+        walking.add(id(value))
+        try:
+            if home not in ours:
+                if isinstance(value, Mapping):
+                    return f"{name(kind)}[{union(value.keys())}: {union(value.values())}]"
+                if isinstance(value, _CONTAINERS):
+                    return f"{name(kind)}[{union(value)}]"
+                return name(kind)  # another library's object
+            layout = classes.setdefault(name(kind), {})
+            if id(value) not in opened:
+                opened.add(id(value))
+                for attribute, held in _attributes(value).items():
+                    layout.setdefault(attribute, set()).add(describe(held))
+            return name(kind)
+        finally:
+            walking.discard(id(value))
+
+    for root in (ledger, *more):
+        describe(root)
+    return "\n".join(
+        f"{klass}: "
+        + ", ".join(f"{key}={'|'.join(sorted(kinds))}" for key, kinds in sorted(layout.items()))
+        for klass, layout in sorted(classes.items())
+    )
+
+
+_SHAPES: dict[tuple[str, SystemFactory], str] = {}
+
+
+def _shape_digest(key: str, factory: SystemFactory) -> str:
+    """sha256 of :func:`state_shape` of a ledger of ``factory`` and its cards after the probe
+    history (:func:`_probe_events`; a fact the system refuses is skipped, as a fold skips it);
+    once per process and factory."""
+    found = _SHAPES.get((key, factory))
+    if found is None:
+        ledger = factory()
+        for event in _probe_events():
+            try:
+                ledger.apply(event.for_system(key) if isinstance(event, Registered) else event)
+            except EngineError:
+                continue
+        cards = [ledger.card(player) for player in sorted(ledger.players())]
+        shape = state_shape(ledger, cards)
+        found = _SHAPES[(key, factory)] = hashlib.sha256(shape.encode()).hexdigest()
+    return found
+
+
+def system_version(key: str, factory: SystemFactory) -> str:
+    """The version of one system's persisted state (see the module docstring): its key, its
+    rulebook's ``RULES_VERSION`` (the ledger's ``rules_version``), a digest of its state's
+    layout (:func:`state_shape`), :data:`SNAPSHOT_FORMAT` and Python's major.minor, e.g.
+    ``mgsz rules 1 shape 3f2a… format 1 python 3.12``. Reads no source file."""
+    rules = factory().rules_version
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    shape = _shape_digest(key, factory)[:16]
+    return f"{key} rules {rules} shape {shape} format {SNAPSHOT_FORMAT} python {python}"
 
 
 def code_version(systems: Mapping[str, SystemFactory] | None = None) -> str:
-    """The version a snapshot made by this code carries: a hash of the engine's and the folding
-    storage modules' sources, the rating systems' fingerprint (default: the engine's registry)
-    and Python's major.minor (pickles of one Python are not promised to another)."""
+    """The version a snapshot made by this code carries (the ``version`` column: this snapshot
+    can be read by this code): sha256 of the :func:`system_version` of each of ``systems``
+    (default: the engine's registry), in key order."""
     if systems is None:
         systems = importlib.import_module("engine.systems").SYSTEMS
     assert systems is not None
-    python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    text = f"{_sources_digest()}|{fingerprint(systems)}|python {python}"
+    text = "|".join(system_version(key, systems[key]) for key in sorted(systems))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

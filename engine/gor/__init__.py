@@ -24,12 +24,13 @@ from engine.gor.formula import (
     to_milli,
     tournament_change,
 )
-from engine.gor.ledger import Gor, GorClass, tournament_class
+from engine.gor.ledger import RULES_VERSION, Gor, GorClass, tournament_class
 from engine.gor.params import SETTINGS, GorParams
 
 __all__ = [
     "CLASS_WEIGHTS",
     "FLOOR",
+    "RULES_VERSION",
     "SETTINGS",
     "Gor",
     "GorClass",

@@ -204,10 +204,20 @@ def tournament_class(tournament: Tournament) -> GorClass:
     return GorClass(letter, weight, (basis, line))
 
 
+# The version of this rulebook's results, bumped by hand whenever a change makes any of its
+# ratings, ranks, cards, history rows or refusals differ (a snapshot of a club's ledgers is kept
+# only under the RULES_VERSION it was made with: storage.snapshots.system_version; and
+# tests/engine/test_rules_versions.py fails when the results move without a bump). A docstring,
+# a comment or a refactor that keeps every result leaves it alone.
+RULES_VERSION = 1
+
+
 class Gor:
     """The EGF GoR (2021 recalculation) as a ledger (rules.md §6; the RatingSystem protocol)."""
 
     key = "gor"
+    rules_version = RULES_VERSION
+    """This rulebook's :data:`RULES_VERSION` (what a snapshot of the ledger is kept under)."""
     language = "en"
     """English, the EGF rating system's: a club's default language (issue 13)."""
     activity = default_activity()

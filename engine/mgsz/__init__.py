@@ -24,7 +24,7 @@ from engine.mgsz.elo import (
     round_half_up_milli,
     split_rounds,
 )
-from engine.mgsz.ledger import SETTINGS, Mgsz, MgszParams
+from engine.mgsz.ledger import RULES_VERSION, SETTINGS, Mgsz, MgszParams
 from engine.mgsz.multiplier import Multiplier, multiplier, time_category
 from engine.mgsz.tables import (
     CHANCE_TABLE,
@@ -37,6 +37,7 @@ __all__ = [
     "CHANCE_TABLE",
     "IMPORTANCE_ADDITIONS",
     "RANK_BOUNDS",
+    "RULES_VERSION",
     "SETTINGS",
     "TIME_CATEGORIES",
     "GamePoints",

@@ -178,10 +178,20 @@ class _Outcome:
     parts: int
 
 
+# The version of this rulebook's results, bumped by hand whenever a change makes any of its
+# ratings, ranks, cards, history rows or refusals differ (a snapshot of a club's ledgers is kept
+# only under the RULES_VERSION it was made with: storage.snapshots.system_version; and
+# tests/engine/test_rules_versions.py fails when the results move without a bump). A docstring,
+# a comment or a refactor that keeps every result leaves it alone.
+RULES_VERSION = 1
+
+
 class Mgsz:
     """The MGSZ rating system as a ledger (rules.md §1; the RatingSystem protocol)."""
 
     key = "mgsz"
+    rules_version = RULES_VERSION
+    """This rulebook's :data:`RULES_VERSION` (what a snapshot of the ledger is kept under)."""
     language = "hu"
     """Hungarian, the MGSZ Minősítési Szabályzat's: a club's default language (issue 13)."""
     activity = default_activity()

@@ -7,7 +7,7 @@ the entry-rank check in :mod:`engine.psg.entries`.
 from __future__ import annotations
 
 from engine.psg.entries import EntryStanding, entry_rank_violations
-from engine.psg.ledger import Psg
+from engine.psg.ledger import RULES_VERSION, Psg
 from engine.psg.settings import SETTINGS
 from engine.psg.state import GameScore, PsgParams
 from engine.psg.tables import (
@@ -35,6 +35,7 @@ __all__ = [
     "MODEL_RATINGS",
     "POINTS_COLUMNS",
     "POINTS_TABLE",
+    "RULES_VERSION",
     "SETTINGS",
     "EntryStanding",
     "GameScore",

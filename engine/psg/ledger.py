@@ -114,10 +114,20 @@ def psg_activity(months: int) -> Activity:
     )
 
 
+# The version of this rulebook's results, bumped by hand whenever a change makes any of its
+# ratings, ranks, cards, history rows or refusals differ (a snapshot of a club's ledgers is kept
+# only under the RULES_VERSION it was made with: storage.snapshots.system_version; and
+# tests/engine/test_rules_versions.py fails when the results move without a bump). A docstring,
+# a comment or a refactor that keeps every result leaves it alone.
+RULES_VERSION = 1
+
+
 class Psg:
     """PSG ranking regulations 2005–2009 as a ledger (rules.md §4; RatingSystem protocol)."""
 
     key = "psg"
+    rules_version = RULES_VERSION
+    """This rulebook's :data:`RULES_VERSION` (what a snapshot of the ledger is kept under)."""
     language = "pl"
     """Polish, the PSG Regulamin rankingowy's: a club's default language (issue 13)."""
     activity: Activity = psg_activity(PsgParams().inactive_months)

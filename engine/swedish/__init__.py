@@ -32,6 +32,7 @@ Decisions where rules.md and the seed are silent (ours, each named where it is a
 """
 
 from engine.swedish.ledger import (
+    RULES_VERSION,
     Swedish,
 )
 from engine.swedish.points import (
@@ -83,6 +84,7 @@ __all__ = [
     "RATED_BOARD",
     "REGION_REVIEW_GAMES",
     "REQUIREMENTS",
+    "RULES_VERSION",
     "SETTINGS",
     "STRONGEST_ROW",
     "WEAKEST_ROW",

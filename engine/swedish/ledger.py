@@ -138,6 +138,14 @@ class _Tally:
     last_date: dt.date | None = None
 
 
+# The version of this rulebook's results, bumped by hand whenever a change makes any of its
+# ratings, ranks, cards, history rows or refusals differ (a snapshot of a club's ledgers is kept
+# only under the RULES_VERSION it was made with: storage.snapshots.system_version; and
+# tests/engine/test_rules_versions.py fails when the results move without a bump). A docstring,
+# a comment or a refactor that keeps every result leaves it alone.
+RULES_VERSION = 1
+
+
 class Swedish:
     """Swedish promotion points (rules.md §3): a promotion tracker per player and target.
 
@@ -146,6 +154,8 @@ class Swedish:
     """
 
     key = "swedish"
+    rules_version = RULES_VERSION
+    """This rulebook's :data:`RULES_VERSION` (what a snapshot of the ledger is kept under)."""
     language = "sv"
     """Swedish, the uppgraderingsregler's: a club's default language (issue 13)."""
     activity = default_activity()

@@ -25,6 +25,7 @@ from engine.mgsz import (
     TIME_CATEGORIES,
     Mgsz,
     MgszParams,
+    Multiplier,
     band_width,
     black_jp_milli,
     chance_milli,
@@ -323,10 +324,10 @@ def _multiplier_cases() -> list[Any]:
     return [pytest.param(m, id=m["name"]) for m in VECTORS["multipliers"]]
 
 
-@pytest.mark.parametrize("case", _multiplier_cases())
-def test_vector_multiplier(case: dict[str, Any]) -> None:
+def _vector_multiplier(case: dict[str, Any]) -> Multiplier:
+    """The multiplier of a ``multipliers`` vector's tournament."""
     time = TimeControl(case["base_minutes"] * 60) if case["overtime"] is None else None
-    m = multiplier(
+    return multiplier(
         case["board"],
         time,
         even=not case["handicap_tournament"],
@@ -336,6 +337,11 @@ def test_vector_multiplier(case: dict[str, Any]) -> None:
             european_or_world_championship=case["european_or_world_championship"],
         ),
     )
+
+
+@pytest.mark.parametrize("case", _multiplier_cases())
+def test_vector_multiplier(case: dict[str, Any]) -> None:
+    m = _vector_multiplier(case)
     assert (m.time_value, m.C) == (case["time_value"], case["C"])
     assert m.rated
     assert f"C = {case['C']}" in " ".join(m.breakdown())

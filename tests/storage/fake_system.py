@@ -58,6 +58,7 @@ def _score(game: Game, player: int) -> int:
 
 class _Base:
     key = "fake"
+    rules_version = 1  # a snapshot of a fake ledger is kept under it, as a rulebook's
     scheduled: frozenset[Phase] = frozenset()  # no scheduled moment of its own
 
     def __init__(self, params: FakeParams | None = None):

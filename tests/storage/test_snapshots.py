@@ -5,12 +5,16 @@ backdated results, late tournaments and registrations, a switch of system."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import hashlib
+import importlib
 import logging
 import pickle
+import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +24,7 @@ from hypothesis import strategies as st
 
 from engine.ranks import Rank
 from engine.systems import SYSTEMS as REAL_SYSTEMS
+from engine.types import Registered
 from storage import (
     Club,
     Database,
@@ -35,9 +40,9 @@ from storage.codec import card_json
 from storage.db import SystemFactory
 from storage.projections import ClubLedgers, all_cards, fold, ledger, ledgers_for, rewritten
 from storage.records import NewPlayer
-from storage.snapshots import code_version, newest_valid
+from storage.snapshots import code_version, newest_valid, state_shape, system_version
 from tests.storage.conftest import DAY, ORGANISER, FakeClock, dump, game, open_test_db, player
-from tests.storage.fake_system import SYSTEMS
+from tests.storage.fake_system import SYSTEMS, Daily, FakeParams, PlusMinus
 from tests.storage.test_projections import KINDS, RANKS, RESULTS, Scenario
 
 OPERATIONS = st.tuples(
@@ -298,8 +303,8 @@ async def ledger_of(db: Database, club: Club) -> ClubLedgers:
 players: list[Player] = []
 
 
-async def _snapshotted(path: Path) -> Club:
-    db = await open_test_db(path)
+async def _snapshotted(path: Path, systems: Mapping[str, SystemFactory] = SYSTEMS) -> Club:
+    db = await open_test_db(path, systems=systems)
     try:
         club = await create_club(db, "Club", "plus", actor=ORGANISER)
         players.extend(await _games(db, club, 4))
@@ -310,8 +315,10 @@ async def _snapshotted(path: Path) -> Club:
     return club
 
 
-async def _start_folds(path: Path, club: Club) -> int:
-    db = await open_test_db(path)
+async def _start_folds(
+    path: Path, club: Club, systems: Mapping[str, SystemFactory] = SYSTEMS
+) -> int:
+    db = await open_test_db(path, systems=systems)
     try:
         got = await ledger_of(db, club)
         assert state(got) == await replayed(db, club.id)
@@ -390,6 +397,141 @@ def test_the_code_version_names_the_systems() -> None:
     assert code_version(SYSTEMS) == code_version(SYSTEMS)
     assert code_version(SYSTEMS) != code_version(REAL_SYSTEMS)
     assert code_version() == code_version(REAL_SYSTEMS)
+
+
+def test_the_system_version_names_what_it_is_made_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    version = system_version("plus", PlusMinus)
+    assert version.startswith("plus rules 1 shape ")
+    assert version.endswith(f" format {snapshots.SNAPSHOT_FORMAT} python {python}")
+    assert system_version("daily", Daily) != version.replace("plus", "daily")  # its own shape
+    before = code_version(SYSTEMS)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_FORMAT", snapshots.SNAPSHOT_FORMAT + 1)
+    assert code_version(SYSTEMS) != before
+
+
+_OPENED: list[str] | None = None
+"""The files opened while :func:`_opened` listens (``None``: not listening)."""
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if _OPENED is not None and event == "open":
+        _OPENED.append(str(args[0]))
+
+
+@contextlib.contextmanager
+def _opened() -> Iterator[list[str]]:
+    """The files the block opens, by Python's own ``open`` audit event (an audit hook stays
+    for the process: it listens only inside this block)."""
+    global _OPENED
+    if not getattr(_audit, "added", False):
+        sys.addaudithook(_audit)
+        _audit.added = True  # type: ignore[attr-defined]
+    _OPENED = []
+    try:
+        yield _OPENED
+    finally:
+        _OPENED = None
+
+
+def test_the_code_version_reads_no_source_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A docstring or a comment cannot move it: the version is made of RULES_VERSION, the
+    state's layout and the format, and no file is read to find it."""
+    monkeypatch.setattr(snapshots, "_SHAPES", {})
+    expected = code_version(REAL_SYSTEMS)  # every module it needs imported
+    monkeypatch.setattr(snapshots, "_SHAPES", {})  # the layouts found again, listened to
+    with _opened() as files:
+        assert code_version(REAL_SYSTEMS) == expected
+    assert files == []
+
+
+PROBE = '''"""A rating system of the snapshot tests, as written at {when}."""
+
+from tests.storage.fake_system import PlusMinus
+
+
+class Probe(PlusMinus):
+    """{when}: a docstring that says something else each time."""
+
+{body}
+'''
+REFACTOR = """\
+    def players(self):  # a comment, and the same players found another way
+        return [player for player in self._players]
+"""
+NEW_ATTRIBUTE = """\
+    def __init__(self, params=None):
+        super().__init__(params)
+        self.moves = 0  # a new attribute: the pickled state's layout changed
+"""
+
+
+def _write_probe(path: Path, when: str, body: str = "    pass") -> None:
+    path.write_text(PROBE.format(when=when, body=body), encoding="utf-8")
+    importlib.invalidate_caches()
+
+
+async def test_a_docstring_a_comment_or_a_refactor_keeps_the_snapshot_a_new_attribute_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The module of a system is edited between two starts (its source text changes): the
+    snapshot stays valid until the ledger's layout changes."""
+    name = "snapshot_probe_system"
+    source = tmp_path / "code" / f"{name}.py"
+    source.parent.mkdir()
+    monkeypatch.syspath_prepend(str(source.parent))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # each edit compiled afresh
+    monkeypatch.delitem(sys.modules, name, raising=False)  # gone again after the test
+    _write_probe(source, "first")
+    module = importlib.import_module(name)
+
+    def systems() -> dict[str, SystemFactory]:
+        return {"plus": module.Probe, "daily": Daily}
+
+    club = await _snapshotted(tmp_path / "h.db", systems())
+    version = code_version(systems())
+    _write_probe(source, "second", REFACTOR)
+    module = importlib.reload(module)
+    assert code_version(systems()) == version
+    assert await _start_folds(tmp_path / "h.db", club, systems()) == 0
+    _write_probe(source, "third", NEW_ATTRIBUTE)
+    module = importlib.reload(module)
+    assert code_version(systems()) != version
+    assert await _start_folds(tmp_path / "h.db", club, systems()) == 1
+
+
+async def test_a_bumped_rules_version_makes_the_start_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    club = await _snapshotted(tmp_path / "h.db")
+    assert await _start_folds(tmp_path / "h.db", club) == 0
+    monkeypatch.setattr(PlusMinus, "rules_version", PlusMinus.rules_version + 1)
+    assert await _start_folds(tmp_path / "h.db", club) == 1
+
+
+@pytest.mark.parametrize("key", sorted(REAL_SYSTEMS))
+def test_a_rulebooks_bump_changes_its_version_alone(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = {other: system_version(other, REAL_SYSTEMS[other]) for other in REAL_SYSTEMS}
+    everything = code_version(REAL_SYSTEMS)
+    factory = REAL_SYSTEMS[key]
+    monkeypatch.setattr(factory, "rules_version", factory().rules_version + 1)
+    after = {other: system_version(other, REAL_SYSTEMS[other]) for other in REAL_SYSTEMS}
+    assert {other for other in REAL_SYSTEMS if after[other] != before[other]} == {key}
+    assert code_version(REAL_SYSTEMS) != everything
+
+
+def test_the_state_shape_is_of_attributes_and_their_types() -> None:
+    a, b = PlusMinus(), PlusMinus()
+    for fake in (a, b):
+        fake.apply(Registered(1, Rank.kyu(5), DAY))
+    assert state_shape(a) == state_shape(b)
+    b.apply(Registered(2, Rank.kyu(9), DAY, rating=90))  # more of the same: the same layout
+    assert state_shape(a) == state_shape(b)
+    assert "tests.storage.fake_system._Player: games=builtins.int" in state_shape(a)
+    b.params = FakeParams(start=Fraction(1, 2))  # type: ignore[arg-type]  # another type
+    assert state_shape(a) != state_shape(b)
 
 
 async def test_the_newest_two_snapshots_are_kept(tmp_path: Path) -> None:

@@ -69,24 +69,30 @@ def test_game_vector_through_the_formula(case: dict[str, Any]) -> None:
             assert _rounded(Fraction(after)) == case["rating_after_rounded"]
 
 
+def _club_game_ledger(case: dict[str, Any]) -> Gor:
+    """A ``games`` vector with a result as a club game of class A (weight 1)."""
+    gor = Gor(GorParams(club_class="A"))
+    gor.apply(Registered(ME, Rank.kyu(10), DAY, rating=case["rating"]))
+    gor.apply(Registered(OPPONENT, Rank.kyu(10), DAY, rating=case["opponent"]))
+    gor.apply(GamePlayed(_game(1, case["stones"], case["result"])))
+    return gor
+
+
 @pytest.mark.parametrize(
     "case",
     [c for c in VECTORS["games"] if "result" in c],
     ids=_ids([c for c in VECTORS["games"] if "result" in c]),
 )
 def test_game_vector_through_the_ledger_as_a_class_a_club_game(case: dict[str, Any]) -> None:
-    gor = Gor(GorParams(club_class="A"))
-    gor.apply(Registered(ME, Rank.kyu(10), DAY, rating=case["rating"]))
-    gor.apply(Registered(OPPONENT, Rank.kyu(10), DAY, rating=case["opponent"]))
-    gor.apply(GamePlayed(_game(1, case["stones"], case["result"])))
+    gor = _club_game_ledger(case)
     if "rating_after" in case:
         assert float(gor.gor(ME)) == pytest.approx(case["rating_after"], abs=case["tolerance"])
     if "rating_after_rounded" in case:
         assert _rounded(gor.gor(ME)) == case["rating_after_rounded"]
 
 
-@pytest.mark.parametrize("case", VECTORS["tournaments"], ids=_ids(VECTORS["tournaments"]))
-def test_tournament_vector_through_the_ledger(case: dict[str, Any]) -> None:
+def _tournament_ledger(case: dict[str, Any]) -> Gor:
+    """A ``tournaments`` vector as a tournament of class A (weight 1)."""
     gor = Gor()
     gor.apply(Registered(ME, Rank.kyu(10), DAY, rating=case["rating"]))
     games = []
@@ -98,6 +104,12 @@ def test_tournament_vector_through_the_ledger(case: dict[str, Any]) -> None:
     tournament = Tournament(7, "vector", DAY, DAY, len(games), klass="A")
     entries = tuple(Entry(p, Rank.kyu(10)) for p in gor.players())
     gor.apply(TournamentRated(tournament, entries, tuple(games)))
+    return gor
+
+
+@pytest.mark.parametrize("case", VECTORS["tournaments"], ids=_ids(VECTORS["tournaments"]))
+def test_tournament_vector_through_the_ledger(case: dict[str, Any]) -> None:
+    gor = _tournament_ledger(case)
     assert _rounded(gor.gor(ME)) == case["rating_after_rounded"]
 
 
