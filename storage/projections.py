@@ -179,8 +179,11 @@ def fingerprint(factories: Mapping[str, SystemFactory]) -> str:
 
 
 def system_version(db: Database, key: str) -> str:
-    """The version of system ``key``'s rows (``system_state.version``): what wrote them."""
-    return f"{key}:{getattr(db.projections.systems[key], 'version', '')}"
+    """The version of system ``key``'s rows (``system_state.version``): the rulebook version
+    that wrote them (storage.snapshots.system_version)."""
+    from storage import snapshots  # imports this module: bound at first use
+
+    return snapshots.system_version(key, db.projections.systems[key])
 
 
 async def last_club_seq(tx: Transaction, club: int) -> int:

@@ -262,7 +262,9 @@ def system_version(key: str, factory: SystemFactory) -> str:
     rulebook's ``RULES_VERSION`` (the ledger's ``rules_version``), a digest of its state's
     layout (:func:`state_shape`), :data:`SNAPSHOT_FORMAT` and Python's major.minor, e.g.
     ``mgsz rules 1 shape 3f2a… format 1 python 3.12``. Reads no source file."""
-    rules = factory().rules_version
+    rules = getattr(factory, "rules_version", None)  # a ledger class says it unbuilt
+    if not isinstance(rules, int):
+        rules = factory().rules_version
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     shape = _shape_digest(key, factory)[:16]
     return f"{key} rules {rules} shape {shape} format {SNAPSHOT_FORMAT} python {python}"
@@ -280,14 +282,16 @@ def code_version(systems: Mapping[str, SystemFactory] | None = None) -> str:
 
 
 def snapshot_version(systems: Mapping[str, SystemFactory], key: str) -> str:
-    """The version a snapshot of system ``key``'s projection made by this code carries: the
-    code version and the system's key (one snapshot row per system and log position)."""
-    return f"{key}|{code_version(systems)}"
+    """The version a snapshot of system ``key``'s projection made by this code carries: its
+    :func:`system_version`, which starts with the key (one snapshot row per system and log
+    position)."""
+    return system_version(key, systems[key])
 
 
-def _data(projection: Projection) -> bytes:
-    """The pickle of what a snapshot keeps of one system's projection."""
+def _data(club: int, projection: Projection) -> bytes:
+    """The pickle of what a snapshot keeps of one system's projection of ``club``."""
     state = {
+        "club": club,
         "key": projection.key,
         "system": projection.system,
         "last_seq": projection.last_seq,
@@ -299,10 +303,11 @@ def _data(projection: Projection) -> bytes:
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _projection(data: bytes) -> Projection:
-    """A projection from a snapshot's pickle (see the module docstring on trust)."""
+def _projection(data: bytes) -> tuple[int, Projection]:
+    """The club and the projection of a snapshot's pickle (see the module docstring on
+    trust)."""
     state: dict[str, Any] = pickle.loads(data)  # the club's own database: see the docstring
-    return Projection(
+    return state["club"], Projection(
         key=state["key"],
         system=state["system"],
         last_seq=state["last_seq"],
@@ -325,7 +330,7 @@ async def snapshot_club(db: Database, club: int) -> int:
     async with db.transaction() as tx:
         ledgers = await projections.ledgers_for(db, tx, club)
         for key, projection in sorted(ledgers.projections.items()):
-            data = _data(projection)  # no await since ledgers_for: nothing changed them
+            data = _data(club, projection)  # no await since ledgers_for: nothing changed them
             await _insert(db, tx, club, key, projection.last_seq, data)
         seq = ledgers.last_seq
     for key, projection in ledgers.projections.items():
@@ -333,7 +338,7 @@ async def snapshot_club(db: Database, club: int) -> int:
     return seq
 
 
-async def pickled_aside(ledgers: Projection) -> bytes:
+async def pickled_aside(club: int, ledgers: Projection) -> bytes:
     """:func:`_data` of a projection as it is now, pickled by a forked child process.
 
     The child sees a copy-on-write image of this process at the fork, so the pickle is of this
@@ -342,7 +347,7 @@ async def pickled_aside(ledgers: Projection) -> bytes:
     missing, the pickle is made here and now.
     """
     if not hasattr(os, "fork"):
-        return _data(ledgers)
+        return _data(club, ledgers)
     reading, writing = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - the child process (its exit status is checked below)
@@ -350,7 +355,7 @@ async def pickled_aside(ledgers: Projection) -> bytes:
         try:
             os.close(reading)
             with os.fdopen(writing, "wb") as out:
-                out.write(_data(ledgers))
+                out.write(_data(club, ledgers))
             code = 0
         finally:
             os._exit(code)
@@ -376,11 +381,13 @@ async def _insert(
         "ON CONFLICT DO NOTHING",
         (club, seq, version, hashlib.sha256(data).hexdigest(), data, db.clock().isoformat()),
     )
-    await tx.execute(
-        "DELETE FROM snapshots WHERE club = ? AND version LIKE ? AND (version <> ? OR seq NOT IN "
-        "(SELECT newest.seq FROM (SELECT seq FROM snapshots WHERE club = ? AND version = ? "
-        "ORDER BY seq DESC LIMIT ?) AS newest))",
-        (club, f"{key}|%", version, club, version, KEEP),
+    versions = [snapshot_version(db.projections.systems, each) for each in db.projections.systems]
+    marks = ", ".join("?" for _ in versions)
+    await tx.execute(  # other code's snapshots, and this system's older ones
+        f"DELETE FROM snapshots WHERE club = ? AND (version NOT IN ({marks}) OR (version = ? "
+        "AND seq NOT IN (SELECT newest.seq FROM (SELECT seq FROM snapshots WHERE club = ? "
+        "AND version = ? ORDER BY seq DESC LIMIT ?) AS newest)))",
+        (club, *versions, version, club, version, KEEP),
     )
 
 
@@ -406,11 +413,11 @@ async def newest_valid(tx: Transaction, db: Database, club: int, key: str) -> Pr
             continue
         try:
             with projections.collector_paused():  # millions of objects, no cycles
-                found = _projection(data)
+                owner, found = _projection(data)
         except Exception:  # a snapshot is an optimisation, never an error
             logger.warning("snapshot of club %s at %s: unreadable, skipped", club, seq)
             continue
-        if found.key != key or found.last_seq != seq:
+        if owner != club or found.key != key or found.last_seq != seq:
             logger.warning("snapshot of club %s at %s: not its ledgers, skipped", club, seq)
             continue
         if await projections.rewritten(tx, club, seq, found.last_key):
@@ -483,7 +490,7 @@ async def _background(
         seq = projection.last_seq
         if seq - newest < every:
             return
-        data = await pickled_aside(projection)  # no await between reading seq and the fork
+        data = await pickled_aside(club, projection)  # no await between reading seq and the fork
         async with db.transaction() as tx:
             await _insert(db, tx, club, key, seq, data)
         db.projections.snapshot_seq[(club, key)] = seq

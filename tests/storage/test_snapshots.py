@@ -13,7 +13,7 @@ import logging
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from storage import (
     Database,
     Player,
     create_club,
+    every_system,
     projections,
     set_setting,
     snapshot_club,
@@ -40,7 +41,14 @@ from storage.codec import card_json
 from storage.db import SystemFactory
 from storage.projections import ClubLedgers, all_cards, fold, ledger, ledgers_for, rewritten
 from storage.records import NewPlayer
-from storage.snapshots import code_version, newest_valid, state_shape, system_version
+from storage.settings import current_system
+from storage.snapshots import (
+    code_version,
+    newest_valid,
+    snapshot_version,
+    state_shape,
+    system_version,
+)
 from tests.storage.conftest import DAY, ORGANISER, FakeClock, dump, game, open_test_db, player
 from tests.storage.fake_system import SYSTEMS, Daily, FakeParams, PlusMinus
 from tests.storage.test_projections import KINDS, RANKS, RESULTS, Scenario
@@ -69,31 +77,54 @@ class LateScenario(Scenario):
         self.players[len(self.players)] = registered.id
 
 
-def state(ledgers: ClubLedgers) -> dict[str, Any]:
-    """Everything the ledgers say, comparable (``cards`` as a whole replay computes them)."""
+def state(ledgers: ClubLedgers, only: Collection[str] | None = None) -> dict[str, Any]:
+    """Everything the ledgers' projections say (those of the systems ``only``, default every
+    one in memory), comparable (``cards`` as a whole replay computes them)."""
+    chosen = {
+        key: each
+        for key, each in sorted(ledgers.projections.items())
+        if only is None or key in only
+    }
+    cards = all_cards(ledgers)
     return {
-        "systems": {key: system.snapshot() for key, system in ledgers.systems.items()},
+        "systems": {key: each.system.snapshot() for key, each in chosen.items()},
         "cards": {
-            key: {player: card_json(card) for player, card in cards.items()}
-            for key, cards in all_cards(ledgers).items()
+            key: {player: card_json(card) for player, card in cards[key].items()} for key in chosen
         },
-        "rejected": ledgers.rejected,
+        "rejected": {key: each.rejected for key, each in chosen.items()},
         "current": ledgers.current,
-        "last_seq": ledgers.last_seq,
-        "last_key": ledgers.last_key,
-        "registered": ledgers.registered,
+        "last_seq": {key: each.last_seq for key, each in chosen.items()},
+        "last_key": {key: each.last_key for key, each in chosen.items()},
+        "registered": {key: each.registered for key, each in chosen.items()},
     }
 
 
-def kept(ledgers: ClubLedgers) -> dict[str, Any]:
-    """:func:`state`, with the cards the ledgers keep (``player_state``'s mirror)."""
-    return {**state(ledgers), "cards": ledgers.cards}
+def kept(ledgers: ClubLedgers, only: Collection[str] | None = None) -> dict[str, Any]:
+    """:func:`state`, with the cards the projections keep (``player_state``'s mirror)."""
+    mirrored = {
+        key: each.cards
+        for key, each in sorted(ledgers.projections.items())
+        if only is None or key in only
+    }
+    return {**state(ledgers, only), "cards": mirrored}
 
 
-async def replayed(db: Database, club: int) -> dict[str, Any]:
+def current(ledgers: ClubLedgers) -> dict[str, Any]:
+    """:func:`kept` of the current system's projection alone (the one kept current)."""
+    return kept(ledgers, {ledgers.current})
+
+
+async def replayed(db: Database, club: int, only: Collection[str] | None = None) -> dict[str, Any]:
     """The state of a whole replay of the club's log (nothing written)."""
     async with db.transaction() as tx:
-        return state(await fold(db, tx, club))
+        return state(await fold(db, tx, club), only)
+
+
+async def replayed_current(db: Database, club: int) -> dict[str, Any]:
+    """:func:`replayed` of the club's current system alone."""
+    async with db.transaction() as tx:
+        key = await current_system(tx, club)
+    return await replayed(db, club, {key})
 
 
 async def _start(db: Database, keys: list[str], first: int) -> tuple[Club, LateScenario]:
@@ -115,10 +146,14 @@ async def _snapshot_and_tail(
         club, scenario = await _start(db, keys, first)
         for operation in operations[:cut]:
             await scenario.run(operation)
-        seq = await snapshot_club(db, club.id)
-        base = db.projections.ledgers[club.id].last_key
+        await snapshot_club(db, club.id)
+        snapped = {
+            key: (each.last_seq, each.last_key)
+            for key, each in db.projections.ledgers[club.id].projections.items()
+        }
         for operation in operations[cut:]:
             await scenario.run(operation)
+        await every_system(db, club.id)  # every shadow at the log's end: the eager tables
         written = await dump(db)
         expected = await replayed(db, club.id)
     finally:
@@ -126,9 +161,11 @@ async def _snapshot_and_tail(
     fresh = await open_test_db(path, FakeClock(), systems)  # a process start
     try:
         async with fresh.transaction() as tx:
-            valid = not await rewritten(tx, club.id, seq, base)
-            started = await ledgers_for(fresh, tx, club.id)
-        assert fresh.projections.full_folds == (0 if valid else 1)
+            key = await current_system(tx, club.id)
+            valid = key in snapped and not await rewritten(tx, club.id, *snapped[key])
+            await ledgers_for(fresh, tx, club.id)
+        assert fresh.projections.full_folds == (0 if valid else 1)  # the current system's
+        started = await every_system(fresh, club.id)
         assert state(started) == expected
         assert kept(started) == expected
         assert await dump(fresh) == written  # player_state and rating_history untouched
@@ -175,12 +212,16 @@ async def _two_processes(
         for part in (operations[:low], operations[low:high], operations[high:]):
             for operation in part:
                 await scenario.run(operation)
+            await every_system(writer, club.id)  # every shadow at the log's end
             cached = other.projections.ledgers[club.id]
             written = await dump(writer)
             async with other.transaction() as tx:
-                stale = await rewritten(tx, club.id, cached.last_seq, cached.last_key)
-                caught_up = await ledgers_for(other, tx, club.id)
+                key = await current_system(tx, club.id)
+                had = cached.projections.get(key)
+                stale = had is None or await rewritten(tx, club.id, had.last_seq, had.last_key)
+                await ledgers_for(other, tx, club.id)
             assert other.projections.full_folds == folds + stale  # resumed unless rewritten
+            caught_up = await every_system(other, club.id)
             folds = other.projections.full_folds
             expected = await replayed(writer, club.id)
             assert state(caught_up) == expected
@@ -239,12 +280,12 @@ async def test_appends_at_the_end_are_never_replayed(tmp_path: Path) -> None:
         await ledger(other, club)
         assert other.projections.full_folds == 1
         await _games(writer, club, 3, day=10)
-        assert state(await ledger_of(other, club)) == await replayed(writer, club.id)
+        assert current(await ledger_of(other, club)) == await replayed_current(writer, club.id)
         await _games(writer, club, 2, day=20)
-        assert state(await ledger_of(other, club)) == await replayed(writer, club.id)
+        assert current(await ledger_of(other, club)) == await replayed_current(writer, club.id)
         assert other.projections.full_folds == 1
         await game(writer, club, a, b, date=DAY)  # backdated: before what other folded
-        assert state(await ledger_of(other, club)) == await replayed(writer, club.id)
+        assert current(await ledger_of(other, club)) == await replayed_current(writer, club.id)
         assert other.projections.full_folds == 2
     finally:
         await writer.close()
@@ -262,8 +303,11 @@ async def test_another_process_follows_a_switch_of_system(tmp_path: Path) -> Non
         await game(writer, club, a, b, date=DAY + dt.timedelta(days=5))
         caught_up = await ledger_of(other, club)
         assert caught_up.current == "psg"
-        assert kept(caught_up) == await replayed(writer, club.id)
-        assert other.projections.full_folds == 1
+        assert current(caught_up) == await replayed_current(writer, club.id)
+        # the PSG projection was never folded here (a shadow of the writer's, caught up and
+        # written there at the switch): it is folded from the log once; MGSZ stays as it was
+        assert other.projections.full_folds == 2
+        assert await dump(other) == await dump(writer)  # nothing written by catching up
     finally:
         await writer.close()
         await other.close()
@@ -288,7 +332,7 @@ async def test_another_process_keeps_every_card_over_a_long_stretch(
         for month in range(1, 30):
             await game(writer, club, a, b, date=DAY + dt.timedelta(days=30 * month))
         caught_up = await ledger_of(other, club)
-        assert kept(caught_up) == await replayed(writer, club.id)
+        assert current(caught_up) == await replayed_current(writer, club.id)
         assert other.projections.full_folds == 1
     finally:
         await writer.close()
@@ -321,7 +365,7 @@ async def _start_folds(
     db = await open_test_db(path, systems=systems)
     try:
         got = await ledger_of(db, club)
-        assert state(got) == await replayed(db, club.id)
+        assert current(got) == await replayed_current(db, club.id)
         return db.projections.full_folds
     finally:
         await db.close()
@@ -550,7 +594,7 @@ async def test_the_newest_two_snapshots_are_kept(tmp_path: Path) -> None:
             seqs.append(await snapshot_club(db, club.id))
         assert await snapshot_club(db, club.id) == seqs[-1]  # the same one: nothing new
         rows = await db.fetchall("SELECT seq, version FROM snapshots ORDER BY seq")
-        assert rows == [(seq, code_version(SYSTEMS)) for seq in seqs[1:]]
+        assert rows == [(seq, snapshot_version(SYSTEMS, "plus")) for seq in seqs[1:]]
     finally:
         await db.close()
 
@@ -612,7 +656,7 @@ async def test_a_bulk_load_overtakes_every_snapshot(tmp_path: Path) -> None:
         items.append(BulkGame(1, 2, "B+", DAY, komi2=13))  # before the snapshot's games
         await bulk_load(db, club, items, replay=False)  # the replay left to later
         async with db.transaction() as tx:
-            assert await newest_valid(tx, club.id, db.projections.systems) is None
+            assert await newest_valid(tx, db, club.id, "plus") is None
     finally:
         await db.close()
 
@@ -624,13 +668,19 @@ async def test_a_background_snapshot_is_pickled_by_a_child_process(tmp_path: Pat
     try:
         club = await create_club(db, "Club", "plus", actor=ORGANISER)
         await _games(db, club, 3)
-        ledgers = db.projections.ledgers[club.id]
-        aside = snapshots._ledgers(await snapshots.pickled_aside(ledgers))
-        assert state(aside) == state(ledgers) == await replayed(db, club.id)
-        assert kept(aside) == kept(ledgers)
-        ledgers.rejected["plus"].append((0, lambda: None))  # cannot be pickled
+        projection = db.projections.ledgers[club.id].now
+        owner, aside = snapshots._projection(await snapshots.pickled_aside(club.id, projection))
+        assert owner == club.id
+        assert aside.system.snapshot() == projection.system.snapshot()
+        assert (aside.cards, aside.rejected, aside.registered) == (
+            projection.cards,
+            projection.rejected,
+            projection.registered,
+        )
+        assert (aside.last_seq, aside.last_key) == (projection.last_seq, projection.last_key)
+        projection.rejected.append((0, lambda: None))  # type: ignore[arg-type]  # no pickle
         with pytest.raises(RuntimeError, match="pickling process failed"):
-            await snapshots.pickled_aside(ledgers)
+            await snapshots.pickled_aside(club.id, projection)
     finally:
         await db.close()
 
@@ -659,6 +709,7 @@ async def test_gors_with_three_decimals_stay_exact_through_log_replay_and_snapsh
         await record_override(
             db, club, cho.id, reason="EGD", date=DAY, actor=ORGANISER, rating=Fraction("2731.5")
         )
+        await every_system(db, club.id)  # every system in memory: each one snapshotted
         await snapshot_club(db, club.id)
         expected = await replayed(db, club.id)
     finally:
@@ -673,6 +724,9 @@ async def test_gors_with_three_decimals_stay_exact_through_log_replay_and_snapsh
     try:
         async with fresh.transaction() as tx:
             started = await ledgers_for(fresh, tx, club.id)
+        assert fresh.projections.full_folds == 0
+        assert current(started) == await replayed_current(fresh, club.id)
+        started = await every_system(fresh, club.id)  # each shadow from its own snapshot
         assert fresh.projections.full_folds == 0
         assert state(started) == expected
         found = {p.name: p for p in await fresh_players(fresh, club)}
