@@ -15,7 +15,7 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -27,6 +27,7 @@ from bot.core.app import Core
 from bot.core.replies import Notice, Reply
 from bot.i18n import N_, _, current, using
 from bot.i18n.catalogues import SOURCE
+from bot.metrics import Metrics
 from bot.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.run")
@@ -42,6 +43,10 @@ class Adapter(Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
     async def post(self, chat_id: str, reply: Reply) -> None: ...
+    @property
+    def running(self) -> bool:
+        """Whether it receives updates now (``/healthz``)."""
+        ...
 
 
 class RedactTokens(logging.Filter):
@@ -110,6 +115,10 @@ class Bots:
                 log.exception("could not post a notice to %s:%s", platform, chat_id)
         return sent
 
+    def states(self) -> dict[str, bool]:
+        """Each configured platform, and whether its adapter is running (``/healthz``)."""
+        return {platform: adapter.running for platform, adapter in self.adapters.items()}
+
 
 async def run_bots(
     config: Config,
@@ -155,7 +164,7 @@ async def run_bots(
 
                 bots.adapters["discord"] = DiscordAdapter(core, discord_token, config.discord)
             started: list[Adapter] = []
-            pages = WebPages(db, config.web)
+            pages = WebPages(db, config.web, core.metrics, bots.states)
             # SIGTERM/SIGINT stop the bot from the start: a signal that comes while the scheduler
             # catches up (polling has begun) ends the run cleanly, never with the default action
             with _signals_set(stop):
@@ -213,8 +222,15 @@ class WebPages:
     """The club pages beside the bots (issue 14): the web server when ``[web] enabled``, and
     the static site in ``[web] site_dir`` written at start and again after writes."""
 
-    def __init__(self, db: storage.Database, config: WebConfig) -> None:
+    def __init__(
+        self,
+        db: storage.Database,
+        config: WebConfig,
+        metrics: Metrics,
+        adapters: Callable[[], Mapping[str, bool]],
+    ) -> None:
         self.db, self.config = db, config
+        self.metrics, self.adapters = metrics, adapters  # for /metrics and /healthz
         self.runner: Any = None
         self.refresher: Any = None
 
@@ -222,7 +238,9 @@ class WebPages:
         if self.config.enabled:
             from bot.web.app import serve
 
-            self.runner = await serve(self.db, self.config)
+            self.runner = await serve(
+                self.db, self.config, metrics=self.metrics, adapters=self.adapters
+            )
         if self.config.site_dir is not None:
             from bot.web.site import SiteRefresher
 

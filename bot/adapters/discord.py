@@ -473,6 +473,14 @@ class DiscordAdapter:
 
     # --- lifecycle
 
+    @property
+    def running(self) -> bool:
+        """Whether updates come in now (``/healthz``): the client is open and its gateway task
+        alive (a gateway reconnecting after a dropped connection still counts: discord.py
+        retries by itself)."""
+        gateway = self._gateway
+        return gateway is not None and not gateway.done() and not self.client.is_closed()
+
     async def start(self) -> None:
         """Log in (which syncs the commands) and connect to the gateway in the background."""
         try:

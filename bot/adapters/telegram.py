@@ -454,6 +454,17 @@ class TelegramAdapter:
 
     # --- lifecycle
 
+    @property
+    def running(self) -> bool:
+        """Whether updates come in now (``/healthz``): the application runs, and polling runs
+        or the webhook serves."""
+        app = self.application
+        if not app.running:
+            return False
+        if self.config.webhook_url:
+            return self._webhook is not None
+        return app.updater is not None and app.updater.running
+
     async def start(self) -> None:
         """Connect, publish the command menu and start receiving updates."""
         try:

@@ -26,6 +26,7 @@ from bot.core.invocation import Invocation
 from bot.core.notices import MARK, marked
 from bot.core.replies import Notice, Reply, Text
 from bot.i18n import N_, _, translated, using
+from bot.metrics import UNKNOWN_COMMAND, Metrics
 from bot.ratelimit import RateLimiter, kind_of
 from engine.errors import EngineError
 from storage.db import Clock, Database
@@ -92,9 +93,12 @@ class Core:
         *,
         clock: Clock | None = None,
         limiter: RateLimiter | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.db = db
         self.config = config
+        # updates handled and their latency (bot.metrics), served at GET /metrics
+        self.metrics = metrics or Metrics(db)
         self.clock: Clock = clock or db.clock
         # charts, exports and imports per person (issue 6/6); on the core's clock
         self.limiter = limiter or RateLimiter(self.clock)
@@ -111,10 +115,18 @@ class Core:
 
     async def handle(self, inv: Invocation) -> Reply:
         """Answer one command in the conversation's language (:attr:`Context.language`).
-        Never raises: every failure becomes a reply."""
+        Never raises: every failure becomes a reply. Counted in :attr:`metrics` by the
+        invocation's platform and timed by the command's name."""
         cmd = lookup(inv.command)
         if cmd is not None and cmd.access == CONSOLE and inv.caller.platform != "console":
             cmd = None
+        started = self.metrics.timer()
+        reply = await self._answer(inv, cmd)
+        name = cmd.name if cmd is not None else UNKNOWN_COMMAND
+        self.metrics.handled(inv.caller.platform, name, self.metrics.timer() - started)
+        return reply
+
+    async def _answer(self, inv: Invocation, cmd: CommandSpec | None) -> Reply:
         try:
             ctx = await self.context(inv, cmd)
         except Exception:

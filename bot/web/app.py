@@ -3,7 +3,9 @@
 aiohttp serves the pages on the bot's own event loop (``hoshi run`` serves them beside the
 chat platforms, ``hoshi web`` alone). Only GET and HEAD exist: there is no way to write
 through the web. A club that keeps its pages off, an unknown club and an unknown page all get
-the same 404 page. Every response carries the security headers of :data:`SECURITY_HEADERS`.
+the same 404 page. ``/healthz`` and ``/metrics`` (bot.web.health) are there whenever the
+server runs, for a load balancer and a metrics scraper. Every response carries the security
+headers of :data:`SECURITY_HEADERS`.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from aiohttp import web
 import storage
 from bot.config import WebConfig
 from bot.i18n import LANGUAGES, _, language_of, translated, using
-from bot.web import pages, urls
+from bot.metrics import Metrics
+from bot.web import health, pages, urls
 from bot.web.downloads import club_download
+from bot.web.health import AdapterStates, Hosting, no_adapters
 from bot.web.pages import Page, PageCache, Shown, Site
 from engine.errors import FormatError
 
@@ -59,11 +63,26 @@ def today_for(db: storage.Database, shown: Shown | None) -> dt.date:
     return now.astimezone(shown.settings.zone).date() if shown is not None else now.date()
 
 
-def web_app(db: storage.Database, config: WebConfig | None = None) -> web.Application:
-    """The web server's application for the clubs in ``db``."""
+def web_app(
+    db: storage.Database,
+    config: WebConfig | None = None,
+    *,
+    metrics: Metrics | None = None,
+    adapters: AdapterStates = no_adapters,
+) -> web.Application:
+    """The web server's application for the clubs in ``db``, with ``/healthz`` and
+    ``/metrics`` (bot.web.health).
+
+    Args:
+        metrics: the process's (``hoshi run`` passes its core's); default a fresh one whose
+            counters stay at zero (``hoshi web`` alone handles no command).
+        adapters: the chat adapters' states that ``/healthz`` checks (default: none).
+    """
     app = web.Application(middlewares=[_headers, _not_found])
     app[DB_KEY] = db
     app[CACHE_KEY] = PageCache()
+    # first: matched before /{club}, which could never take them anyway (urls.club_id_of)
+    health.add_routes(app, Hosting(db, metrics or Metrics(db), adapters))
     get = app.router.add_get
     get("/", _index)
     get("/index.html", _index)
@@ -263,9 +282,18 @@ async def _download(request: web.Request) -> web.Response:
     return response
 
 
-async def serve(db: storage.Database, config: WebConfig) -> web.AppRunner:
-    """Start serving on ``config.host:config.port``; the caller cleans the runner up."""
-    runner = web.AppRunner(web_app(db, config), access_log=None)
+async def serve(
+    db: storage.Database,
+    config: WebConfig,
+    *,
+    metrics: Metrics | None = None,
+    adapters: AdapterStates = no_adapters,
+) -> web.AppRunner:
+    """Start serving on ``config.host:config.port`` (the arguments as :func:`web_app`'s);
+    the caller cleans the runner up."""
+    runner = web.AppRunner(
+        web_app(db, config, metrics=metrics, adapters=adapters), access_log=None
+    )
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)
     await site.start()

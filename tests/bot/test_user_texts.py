@@ -2,8 +2,9 @@
 
 A string literal that reads as prose (two words or more) must be the message id of a
 catalogue call (``_``, ``_n``, ``N_``) or sit inside one (an example argument), or be
-something nobody reads as the bot's words: a docstring, a log line, an internal error a
-bug raises, or one of the few literals listed in :data:`NOT_PROSE` with the reason.
+something nobody reads as the bot's words: a docstring, a log line, a metric's help line (the
+operator's Prometheus shows it, bot.metrics), an internal error a bug raises, or one of the
+few literals listed in :data:`NOT_PROSE` with the reason.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 
 CATALOGUE_CALLS = {"_", "_n", "N_", "Msg", "plural"}
 LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+METRIC_CALLS = {"Counter", "Gauge", "Histogram", "GaugeMetricFamily", "CounterMetricFamily"}
+"""prometheus_client's metrics: their help lines are for the operator, as log lines are."""
 USER_ERRORS = {"UserError", "BadArgument", "UnknownPlayer", "Ambiguous", "NotPermitted"}
 PROSE = re.compile(r"[^\W\d_]{2,}[,.:;!?'’)]?\s+[(]?[^\W\d_]{2,}")
 HTTP = re.compile(
@@ -55,8 +58,8 @@ def _docstrings(tree: ast.Module) -> set[int]:
 
 
 def _exempt(tree: ast.Module) -> set[int]:
-    """ids of the nodes under a catalogue call, a log call, a regular expression (``re.…``)
-    or a bug's exception."""
+    """ids of the nodes under a catalogue call, a log call, a metric's declaration, a regular
+    expression (``re.…``) or a bug's exception."""
     exempt: set[int] = set()
     for node in ast.walk(tree):
         under: ast.AST | None = None
@@ -64,7 +67,7 @@ def _exempt(tree: ast.Module) -> set[int]:
             name = _name(node.func)
             logging = isinstance(node.func, ast.Attribute) and name in LOG_CALLS
             regex = isinstance(node.func, ast.Attribute) and _name(node.func.value) == "re"
-            if name in CATALOGUE_CALLS or logging or regex:
+            if name in CATALOGUE_CALLS or name in METRIC_CALLS or logging or regex:
                 under = node
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             name = _name(node.exc.func)
@@ -109,6 +112,7 @@ def test_the_scan_finds_a_literal_reply(tmp_path: Path) -> None:
     module.write_text(
         'def answer():\n    """A docstring."""\n    log.info("a log line here")\n'
         '    ok = _("Recorded {n} games", n=2)\n'
+        '    Counter("hoshi_games", "Games recorded by the bot")\n'
         '    return f"Game recorded for {name}"\n',
         encoding="utf-8",
     )

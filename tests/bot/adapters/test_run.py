@@ -202,3 +202,71 @@ async def test_hoshi_run_serves_the_pages_and_keeps_the_site_current(
         assert await asyncio.wait_for(task, 10) == 0
     # the refresh waits for writes to pause (5 s); stopping does the one still waiting
     assert "Nagy Péter" in (site / "1-web-club" / "en" / "all.html").read_text("utf-8")
+
+
+async def test_hoshi_run_reports_its_health_and_metrics_on_the_web_port(
+    no_tokens: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``/healthz`` checks the adapters ``hoshi run`` started (issue 23, Hosting): 200 while
+    both run, 503 naming the one that stopped; ``/metrics`` counts what came from each."""
+    import socket
+
+    import aiohttp
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from bot.config import WebConfig
+
+    with socket.socket() as probe:  # a free port on 127.0.0.1
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("TELEGRAM_TOKEN", ft.TOKEN)
+    monkeypatch.setenv("DISCORD_TOKEN", fd.TOKEN)
+    stop = asyncio.Event()
+    async with ft.FakeBotApi() as api, fd.FakeDiscord() as fake, aiohttp.ClientSession() as http:
+        api.admins[GROUP["id"]] = {ADMIN["id"]}
+        config = Config(
+            db_path=tmp_path / "hoshi.sqlite",
+            telegram=TelegramConfig(api_base_url=api.base_url, file_base_url=api.file_base_url),
+            web=WebConfig(enabled=True, port=port),  # no club has its pages on
+        )
+        running: list[Bots] = []
+        task = asyncio.create_task(
+            run_bots(config, stop=stop, on_started=running.append, err=io.StringIO())
+        )
+        await api.wait_for("deleteWebhook")
+        await fake.wait_for(lambda calls: any(c.method == "PUT" for c in calls))
+        while not running:
+            await asyncio.sleep(0.01)
+        (bots,) = running
+        base = f"http://127.0.0.1:{port}"
+        async with http.get(base + "/healthz") as response:
+            assert response.status == 200
+            assert await response.json() == {
+                "status": "ok",
+                "database": "ok",
+                "adapters": {"telegram": "running", "discord": "running"},
+            }
+        api.command("/club new Health Club mgsz", GROUP, ADMIN)
+        await api.wait_for("sendMessage")
+        async with http.get(base + "/metrics") as response:
+            text = await response.text()
+        counted = {
+            sample.labels["adapter"]: sample.value
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+            if sample.name == "hoshi_updates_total"
+        }
+        assert counted == {"telegram": 1.0}
+        await bots.adapters["discord"].stop()
+        async with http.get(base + "/healthz") as response:
+            assert response.status == 503
+            assert (await response.json())["adapters"] == {
+                "telegram": "running",
+                "discord": "stopped",
+            }
+        await bots.adapters["telegram"].stop()
+        async with http.get(base + "/healthz") as response:
+            assert response.status == 503
+            assert (await response.json())["adapters"]["telegram"] == "stopped"
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
