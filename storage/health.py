@@ -57,20 +57,16 @@ def clubs_loaded(db: Database) -> int:
     return len(db.projections.ledgers)
 
 
-def _none() -> int:
-    return 0
-
-
 def fold_backlog(db: Database) -> int:
     """Log entries appended but not yet folded by the loaded clubs' shadow systems.
 
     A club's current system is folded on every write; its other systems (the shadows) catch
-    up from their own snapshot and the tail only when asked (issue 23, Build 1). This counts
-    what the shadows have not folded yet: the sum of each loaded club's ``backlog()`` (0 for
-    ledgers that have no shadows, as before the shadows exist). The one place to adapt when
-    the ledgers' shape changes.
+    up from their own snapshot and the tail only when asked (storage.projections.caught_up).
+    This counts what the shadows in memory have not folded yet: the sum of each loaded club's
+    :meth:`~storage.projections.ClubLedgers.backlog` (a shadow never folded in this process
+    is not counted: nothing of it is in memory to be behind).
     """
-    return sum(getattr(ledgers, "backlog", _none)() for ledgers in db.projections.ledgers.values())
+    return sum(ledgers.backlog() for ledgers in db.projections.ledgers.values())
 
 
 async def oldest_newest_snapshot(db: Database) -> dt.datetime | None:

@@ -593,10 +593,13 @@ async def caught_up(
         rows_from = reached if reached is not None else (written.key[0], written.key[1] + 1)
     base: Projection | None = None
     mirrored = False  # base.cards is what player_state holds of it
-    if have is not None and have.last_key < rows_from:
-        if not await rewritten(tx, club, have.last_seq, have.last_key):
-            base = have
-            mirrored = written is not None and written.seq == have.last_seq
+    if (
+        have is not None
+        and have.last_key < rows_from
+        and not await rewritten(tx, club, have.last_seq, have.last_key)
+    ):
+        base = have
+        mirrored = written is not None and written.seq == have.last_seq
     if base is None and not again:
         base = await snapshots.newest_valid(tx, db, club, key)
         if base is not None and not base.last_key < rows_from:
@@ -615,13 +618,12 @@ async def caught_up(
     if touched is not None:  # from this process's own mirror of player_state
         await _write_cards(tx, club, base, _cards_of(base, touched), write=not at_end)
     else:
-        stored = {
-            player: text
-            for player, text in await tx.fetchall(
+        stored: dict[int, str] = dict(
+            await tx.fetchall(
                 "SELECT player, card FROM player_state WHERE club = ? AND system = ?",
                 (club, key),
             )
-        }
+        )
         computed = {player: (card, card_json(card)) for player, card in _cards_of(base, None)}
         if at_end and not again and {p: t for p, (_c, t) in computed.items()} != stored:
             # the rows claim the log's end and say otherwise: built by another engine

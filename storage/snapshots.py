@@ -95,7 +95,7 @@ from engine.types import (
 from storage import projections
 from storage.cache import SystemFactory
 from storage.db import Database, Transaction
-from storage.projections import ClubLedgers, Projection, fingerprint
+from storage.projections import ClubLedgers, Projection
 
 logger = logging.getLogger(__name__)
 

@@ -7,14 +7,14 @@ import asyncio
 import datetime as dt
 from pathlib import Path
 
-from storage import Club, Database, create_club, snapshot_club
+from storage import Club, Database, create_club, every_system, snapshot_club
 from storage.health import (
     clubs_loaded,
     database_state,
     fold_backlog,
     oldest_newest_snapshot,
 )
-from tests.storage.conftest import ORGANISER, FakeClock, open_test_db, player
+from tests.storage.conftest import ORGANISER, FakeClock, game, open_test_db, player
 
 
 async def test_the_database_answers(db: Database) -> None:
@@ -49,25 +49,23 @@ async def test_clubs_loaded_counts_the_ledgers_in_memory(db: Database, club: Clu
     assert clubs_loaded(db) == 2
 
 
-class ShadowedLedgers:
-    """Ledgers whose shadow systems owe ``owed`` log entries (the shape issue 23 gives them)."""
-
-    def __init__(self, owed: int) -> None:
-        self.owed = owed
-
-    def backlog(self) -> int:
-        return self.owed
-
-
-async def test_the_fold_backlog_sums_what_the_shadows_owe(db: Database, club: Club) -> None:
-    await player(db, club, "Nagy Péter")
-    assert fold_backlog(db) == 0  # ledgers without shadows owe nothing
-    db.projections.ledgers[901] = ShadowedLedgers(7)  # type: ignore[assignment]
-    db.projections.ledgers[902] = ShadowedLedgers(5)  # type: ignore[assignment]
-    try:
-        assert fold_backlog(db) == 12
-    finally:
-        del db.projections.ledgers[901], db.projections.ledgers[902]
+async def test_the_fold_backlog_counts_what_the_shadows_in_memory_have_not_folded(
+    db: Database, club: Club
+) -> None:
+    nagy = await player(db, club, "Nagy Péter")
+    kiss = await player(db, club, "Kiss Anna")
+    await every_system(db, club)  # every system folded to the log's end
+    assert fold_backlog(db) == 0
+    ledgers = db.projections.ledgers[club.id]
+    shadows = [key for key in ledgers.projections if key != ledgers.current]
+    assert shadows
+    before = ledgers.last_seq
+    await game(db, club, nagy, kiss)  # folded by the current system only
+    behind = ledgers.last_seq - before
+    assert behind > 0
+    assert fold_backlog(db) == len(shadows) * behind
+    await every_system(db, club)
+    assert fold_backlog(db) == 0
 
 
 async def test_the_stalest_newest_snapshot_of_the_loaded_clubs(
