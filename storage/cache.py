@@ -57,6 +57,9 @@ class Projections:
         """The background snapshot being written, per club."""
         self.watched = False
         """Whether the background snapshots follow this database's commits."""
+        self.folded_events = 0
+        """How many events the projections folded so far, counted once per system that
+        folded each (replays, rebuilds, tails and catch-ups; not single appends)."""
         self.full_folds = 0
         """How many times a club's ledgers were built by replaying its whole log (a replay on
         first use, a rebuild when the stored projections differed)."""

@@ -315,6 +315,7 @@ async def _fold_into(
         await tx.executemany(HISTORY_INSERT, rows)
     if progress is not None and done == 0:
         progress(0, total)
+    tx.projections.folded_events += count * len(projections)
     end = await last_club_seq(tx, club)
     for each in projections:
         each.last_key = last
@@ -441,15 +442,16 @@ async def rebuild(
 ) -> ClubLedgers:
     """Rebuild the club's current projection from the log (in the caller's transaction).
 
-    The whole log is replayed in calendar order; ``since`` is the earliest place in the
+    The log is folded in calendar order from the current system's newest valid snapshot before
+    ``since`` (storage.snapshots), else from its start; ``since`` is the earliest place in the
     calendar the rewrite touched (engine.calendar.start_of its earliest day): the rating
     history before it depends only on the facts before it, which did not change, so only the
     rows from there on are written again (an undo of last week's game rewrites last week, not
     the club's thirty years). Every other system's rows from ``since`` on are deleted, and a
     shadow in memory that folded past ``since`` is dropped: each writes its rows again when it
-    catches up (:func:`caught_up`). ``capture``: the position of a fact whose changes under
-    the current system are kept in ``ClubLedgers.captured``. The new ledgers replace the
-    cached ones; if the transaction rolls back they are dropped and rebuilt on next use.
+    catches up (:func:`caught_up`). ``capture``: the position of a fact whose changes under the
+    current system are kept in ``ClubLedgers.captured``. The new ledgers replace the cached
+    ones; if the transaction rolls back they are dropped and rebuilt on next use.
     """
     forget_club(tx, club)  # the projections may change at the same log position
     current = await settings.current_system(tx, club)
@@ -463,7 +465,10 @@ async def rebuild(
         for key in db.projections.systems:
             await _delete_rows(tx, club, key, since)
     await tx.execute("DELETE FROM player_state WHERE club = ? AND system = ?", (club, current))
-    projection = _fresh(db, current)
+    from storage import snapshots  # imports this module: bound at first use
+
+    base = await snapshots.newest_valid(tx, db, club, current, before=since)
+    projection = _fresh(db, current) if base is None else base
     folded = await _fold_into(
         tx,
         club,

@@ -74,7 +74,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from engine.calendar import month_end
+from engine.calendar import Key, month_end
 from engine.errors import EngineError
 from engine.ranks import Rank
 from engine.timecontrol import TimeControl
@@ -319,7 +319,29 @@ def _projection(data: bytes) -> tuple[int, Projection]:
 
 
 KEEP = 2
-"""Snapshots kept per club and system (of this code version)."""
+"""The newest snapshots kept per club and system (of this code version); older ones are
+thinned out (:func:`kept_seqs`)."""
+
+OLDER = 6
+"""At most this many older snapshots kept besides the newest :data:`KEEP`, each at least twice
+as far from the next newer one as that one from its own: bases for a rewrite of the past a
+long way back (a backdated result folds from the newest snapshot before its day)."""
+
+
+def kept_seqs(seqs: list[int]) -> list[int]:
+    """Which of a system's snapshots (their log positions) to keep: the newest :data:`KEEP`,
+    then older ones spaced ever wider (each gap at least twice the last), :data:`OLDER` at
+    most."""
+    ordered = sorted(set(seqs), reverse=True)
+    kept = ordered[:KEEP]
+    gap = kept[-2] - kept[-1] if len(kept) >= 2 else 0
+    for seq in ordered[KEEP:]:
+        if len(kept) >= KEEP + OLDER:
+            break
+        if kept[-1] - seq >= 2 * gap:
+            gap = kept[-1] - seq
+            kept.append(seq)
+    return kept
 
 
 async def snapshot_club(db: Database, club: int) -> int:
@@ -383,18 +405,30 @@ async def _insert(
     )
     versions = [snapshot_version(db.projections.systems, each) for each in db.projections.systems]
     marks = ", ".join("?" for _ in versions)
-    await tx.execute(  # other code's snapshots, and this system's older ones
-        f"DELETE FROM snapshots WHERE club = ? AND (version NOT IN ({marks}) OR (version = ? "
-        "AND seq NOT IN (SELECT newest.seq FROM (SELECT seq FROM snapshots WHERE club = ? "
-        "AND version = ? ORDER BY seq DESC LIMIT ?) AS newest)))",
-        (club, *versions, version, club, version, KEEP),
+    await tx.execute(  # other code's snapshots
+        f"DELETE FROM snapshots WHERE club = ? AND version NOT IN ({marks})", (club, *versions)
     )
+    seqs = [
+        int(row[0])
+        for row in await tx.fetchall(
+            "SELECT seq FROM snapshots WHERE club = ? AND version = ?", (club, version)
+        )
+    ]
+    kept = set(kept_seqs(seqs))
+    gone = [(club, version, each) for each in seqs if each not in kept]
+    if gone:
+        await tx.executemany(
+            "DELETE FROM snapshots WHERE club = ? AND version = ? AND seq = ?", gone
+        )
 
 
-async def newest_valid(tx: Transaction, db: Database, club: int, key: str) -> Projection | None:
+async def newest_valid(
+    tx: Transaction, db: Database, club: int, key: str, *, before: Key | None = None
+) -> Projection | None:
     """The newest valid snapshot of system ``key``'s projection of the club (``None``: none
-    is; see the module docstring). A row of another version, a wrong digest, an unreadable
-    pickle or one overtaken by a rewrite is skipped."""
+    is; see the module docstring), folded to a place before ``before`` when given (a rewrite
+    of the past from there folds the rest again). A row of another version, a wrong digest,
+    an unreadable pickle or one overtaken by a rewrite is skipped."""
     version = snapshot_version(db.projections.systems, key)
     rows = await tx.fetchall(
         "SELECT seq FROM snapshots WHERE club = ? AND version = ? ORDER BY seq DESC",
@@ -419,6 +453,8 @@ async def newest_valid(tx: Transaction, db: Database, club: int, key: str) -> Pr
             continue
         if owner != club or found.key != key or found.last_seq != seq:
             logger.warning("snapshot of club %s at %s: not its ledgers, skipped", club, seq)
+            continue
+        if before is not None and not found.last_key < before:
             continue
         if await projections.rewritten(tx, club, seq, found.last_key):
             continue

@@ -112,6 +112,9 @@ def _the_web_pages_answered(result: dict[str, Any]) -> None:
 
 
 async def _projections(db: Database) -> dict[str, list[tuple[object, ...]]]:
+    """Every club's stored projections, each system's (the shadows caught up first)."""
+    for club in await storage.clubs(db):
+        await storage.every_system(db, club)
     return {
         table: await db.fetchall(f"SELECT * FROM {table} ORDER BY {bench.TABLES[table]}")
         for table in ("player_state", "rating_history", "projection_state")

@@ -55,7 +55,8 @@ async def tables(session: Session) -> dict[str, list[Any]]:
 
 async def projections(session: Session, *, state: bool = True) -> dict[str, list[Any]]:
     """The stored projections (without ``projection_state``, which names the last log
-    position, unless ``state``)."""
+    position, unless ``state``), every system's: the shadows caught up first."""
+    await storage.every_system(session.db, session.club)
     return {
         table: await session.db.fetchall(f"SELECT * FROM {table} ORDER BY {order}")
         for table, order in PROJECTIONS.items()

@@ -161,6 +161,12 @@ async def replay_differs(path: Path, scratch: Path) -> list[str]:
             copy.with_name(copy.name + suffix).unlink()
     with opened(path) as source, opened(copy) as target:
         source.backup(target)  # a consistent copy, the WAL included
+    db = await storage.open_db(copy)
+    try:  # the shadows caught up first, as any reader of every system does
+        for club in await storage.clubs(db):
+            await storage.every_system(db, club)
+    finally:
+        await db.close()
     stored = raw_projections(copy)
     db = await storage.open_db(copy)
     try:

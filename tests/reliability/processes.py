@@ -224,6 +224,9 @@ async def stored_games(db: Database, club: int) -> Games:
 
 
 async def projections(db: Database) -> dict[str, list[Any]]:
+    """Every club's stored projections, each system's (the shadows caught up first)."""
+    for club in await storage.clubs(db):
+        await storage.every_system(db, club)
     return {
         table: await db.fetchall(f"SELECT * FROM {table} ORDER BY {order}")
         for table, order in PROJECTIONS.items()

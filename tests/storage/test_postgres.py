@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 import asyncpg
 import pytest
 
-from storage import Database, deliveries, log, open_db, replay_club
+from storage import Database, deliveries, every_system, log, open_db, replay_club
 from storage.clubs import create_club
 from storage.postgres import PgListening
 from tests.conftest import PgDatabases
@@ -124,7 +124,9 @@ async def test_two_processes_writing_one_club_keep_every_game_once_in_order(
     assert sorted(mine + theirs) == [seq for (seq,) in rows]  # every game once
     notices = [seq for c, seq in heard if c == club.id]
     assert notices == sorted(notices) and len(set(notices)) == len(notices)  # commit order
-    # the projections both processes kept write by write are what a full replay builds
+    # the projections both processes kept write by write (the shadows caught up) are what a
+    # full replay builds
+    await every_system(first, club)
     kept = await dump_all(first)
     await replay_club(second, club)
     assert await dump_all(second) == kept

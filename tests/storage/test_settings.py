@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import translated
 from engine.systems import SYSTEMS as REGISTRY
-from storage import Club, Database, club_settings, set_setting, settings
+from storage import Club, Database, club_settings, every_system, set_setting, settings
 from storage.clubs import create_club
 from storage.corrections import undo_last
 from storage.errors import Refused
@@ -126,6 +126,7 @@ async def test_a_rating_setting_rewrites_ratings_from_its_date_and_undo_restores
     assert await _points(real, club, late.id) == 130
     assert (await club_settings(real, club)).value("tensuusei.anchor") == 130
     late_rows = "SELECT * FROM rating_history WHERE date >= ? ORDER BY system, seq, idx"
+    await every_system(real, club)  # the shadows caught up: every system's rows
     incremental = await dump(real, {"player_state": "club, system, player"})
     rows = await real.fetchall(late_rows, (D2.isoformat(),))
     await replay_club(real, club)

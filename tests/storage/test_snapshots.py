@@ -9,6 +9,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import importlib
+import itertools
 import logging
 import pickle
 import sys
@@ -740,3 +741,42 @@ async def fresh_players(db: Database, club: Club) -> list[Player]:
     from storage import players as all_players
 
     return list(await all_players(db, club))
+
+
+@given(st.lists(st.integers(1, 10**6), max_size=40))
+def test_older_snapshots_are_thinned_ever_wider(seqs: list[int]) -> None:
+    kept = snapshots.kept_seqs(seqs)
+    newest = sorted(set(seqs), reverse=True)
+    assert kept[: snapshots.KEEP] == newest[: snapshots.KEEP]  # the newest always stay
+    assert len(kept) <= snapshots.KEEP + snapshots.OLDER
+    assert kept == sorted(kept, reverse=True) and set(kept) <= set(seqs)
+    gaps = [newer - older for newer, older in itertools.pairwise(kept)]
+    assert all(later >= 2 * earlier for earlier, later in itertools.pairwise(gaps))
+
+
+async def test_a_backdated_result_folds_from_the_newest_snapshot_before_its_day(
+    tmp_path: Path,
+) -> None:
+    """A result entered for a day long past rebuilds the current system from the newest
+    snapshot before that day, not from the club's first fact, and gives what a replay does."""
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        a, b = await _games(db, club, 30)  # days 0–29
+        async with db.transaction() as tx:
+            early = await ledgers_for(db, tx, club.id)
+        await snapshot_club(db, club.id)
+        del early
+        for day in range(30, 60):
+            await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+        folded = db.projections.folded_events
+        await game(db, club, a, b, date=DAY + dt.timedelta(days=45))  # after the snapshot
+        from_snapshot = db.projections.folded_events - folded
+        assert 0 < from_snapshot <= 32  # days 30–59 and the game itself, not all 60 days
+        assert current(db.projections.ledgers[club.id]) == await replayed_current(db, club.id)
+        folded = db.projections.folded_events
+        await game(db, club, a, b, date=DAY + dt.timedelta(days=10))  # before the snapshot
+        assert db.projections.folded_events - folded > 60  # the whole log
+        assert current(db.projections.ledgers[club.id]) == await replayed_current(db, club.id)
+    finally:
+        await db.close()
