@@ -62,7 +62,7 @@ from storage.players import (
     register_player,
     register_players,
 )
-from storage.projections import every_system, ledger, replay_club
+from storage.projections import ensure_fresh, every_system, ledger, replay_club
 from storage.queries import (
     card,
     data_version,
@@ -159,6 +159,7 @@ __all__ = [
     "data_version",
     "end_day",
     "end_month",
+    "ensure_fresh",
     "entries",
     "entry_ranks",
     "every_system",

@@ -43,6 +43,9 @@ class Projections:
         self.evicted: Callable[[ClubLedgers], None] | None = None
         """Called with a club's ledgers as they are evicted (storage.snapshots writes a
         snapshot of what moved since the last one)."""
+        self.writing: dict[int, int] = {}
+        """Clubs with a write open in this process (how many): the read port
+        (storage.projections.ledger) serves their cached ledgers only when none is."""
         self.evictions = 0
         """How many clubs' ledgers were evicted so far."""
         self.memo: dict[Hashable, Any] = {}

@@ -568,6 +568,7 @@ async def caught_up(
     *,
     progress: Progress | None = None,
     again: bool = False,
+    end: int | None = None,
 ) -> Projection:
     """System ``key``'s projection of the club brought up to the end of its log, in the
     caller's transaction, and put in ``ledgers``: the rating history rows and the cards it
@@ -585,7 +586,8 @@ async def caught_up(
     from storage import snapshots  # imports this module: bound at first use
 
     club = ledgers.club
-    end = await last_club_seq(tx, club)
+    if end is None:
+        end = await last_club_seq(tx, club)
     have = None if again else ledgers.projections.get(key)
     if have is not None and have.last_seq == end:
         return have
@@ -632,7 +634,7 @@ async def caught_up(
         computed = {player: (card, card_json(card)) for player, card in _cards_of(base, None)}
         if at_end and not again and {p: t for p, (_c, t) in computed.items()} != stored:
             # the rows claim the log's end and say otherwise: built by another engine
-            return await caught_up(db, tx, ledgers, key, progress=progress, again=True)
+            return await caught_up(db, tx, ledgers, key, progress=progress, again=True, end=end)
         base.cards = {}
         rows = []
         for player, (card, text) in computed.items():
@@ -712,7 +714,7 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     cached.captured = []
     _cache(db, tx, cached)
     try:
-        await caught_up(db, tx, cached, current)
+        await caught_up(db, tx, cached, current, end=last)
     except BaseException:
         _drop(db, cached)
         raise
@@ -885,9 +887,16 @@ async def club_write(
         async with db.transaction() as own, club_write(db, club, own) as write:
             yield write
         return
-    write = ClubWrite(db, tx, await ledgers_for(db, tx, club))
-    yield write
-    await write.finish()
+    writing = db.projections.writing
+    writing[club] = writing.get(club, 0) + 1
+    try:
+        write = ClubWrite(db, tx, await ledgers_for(db, tx, club))
+        yield write
+        await write.finish()
+    finally:
+        writing[club] -= 1
+        if not writing[club]:
+            del writing[club]
 
 
 async def replay_club(
@@ -942,13 +951,16 @@ async def fresh_system(db: Database, club: int) -> str:
     return settings.system_from(row[3], row[4], club)
 
 
-async def ensure_fresh(db: Database, club: int, system: str | None = None) -> None:
+async def ensure_fresh(
+    db: Database, club: int, system: str | None = None, *, progress: Progress | None = None
+) -> None:
     """Make sure the club's projection of ``system`` (default: its current one) includes its
     whole log before reading it.
 
     Every write keeps the current one current; this catches a club whose projections were
     never built (a database from elsewhere) or were built by other systems, and brings a
-    shadow up to date (:func:`caught_up`).
+    shadow up to date (:func:`caught_up`; ``progress(done, total)`` after each chunk of
+    the events it folds).
     """
     current = await fresh_system(db, club)
     if system is None or system == current:
@@ -963,18 +975,37 @@ async def ensure_fresh(db: Database, club: int, system: str | None = None) -> No
     if row is not None and (row[1], row[2]) == (row[0], system_version(db, system)):
         return
     async with db.transaction() as tx:
-        await caught_up(db, tx, await ledgers_for(db, tx, club), system)
+        await caught_up(db, tx, await ledgers_for(db, tx, club), system, progress=progress)
 
 
 async def ledger(db: Database, club: ClubRef, system: str | None = None) -> RatingSystem:
     """The in-memory ledger of one system (default: the club's current one), at the end of
     the club's log (a shadow catches up first).
 
+    The read port: when this process holds the ledger at the log's end already and no write
+    of the club is open here, it is handed out after one read of the log's end, without the
+    writer's lock; otherwise a transaction brings it up to date.
+
     Use it synchronously (handicap and promotion queries); do not hold it across an ``await``
     — a later write may replace it.
     """
+    cid = club_id(club)
+    cached = db.projections.ledgers.get(cid)
+    if cached is not None and not db.projections.writing.get(cid):
+        have = cached.projections.get(cached.current if system is None else system)
+        if have is not None:
+            row = await db.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (cid,))
+            latest = db.projections.ledgers.get(cid)
+            if (
+                row is not None
+                and row[0] == have.last_seq == cached.last_seq
+                and latest is cached
+                and not db.projections.writing.get(cid)
+            ):
+                db.projections.remember(cid, cached)
+                return have.system
     async with db.transaction() as tx:
-        ledgers = await ledgers_for(db, tx, club_id(club))
+        ledgers = await ledgers_for(db, tx, cid)
         key = ledgers.current if system is None else system
         if key not in db.projections.systems:
             raise StorageError(
@@ -984,6 +1015,8 @@ async def ledger(db: Database, club: ClubRef, system: str | None = None) -> Rati
                     systems=", ".join(sorted(db.projections.systems)),
                 )
             )
+        if key == ledgers.current:
+            return ledgers.system
         return (await caught_up(db, tx, ledgers, key)).system
 
 

@@ -8,6 +8,7 @@ with an incident id and the user sees only "Something went wrong (ref …)".
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import logging
 import re
@@ -105,6 +106,7 @@ class Core:
         # set by whoever runs the bot: how to post to a club's chats, and the scheduler
         self.deliver: Callable[[Notice], Awaitable[object]] | None = None
         self.scheduler: Scheduler | None = None
+        self._posting: set[asyncio.Task[bool]] = set()  # notices posted soon, held till sent
 
     async def post(self, notice: Notice) -> bool:
         """Post a notice to the club's bound chats; ``False`` when nothing can post."""
@@ -112,6 +114,13 @@ class Core:
             return False
         await self.deliver(notice)
         return True
+
+    def post_soon(self, notice: Notice) -> None:
+        """:meth:`post` in a task of its own: a notice from inside work that cannot wait for
+        it (a progress report of a long computation)."""
+        task = asyncio.get_running_loop().create_task(self.post(notice))
+        self._posting.add(task)
+        task.add_done_callback(self._posting.discard)
 
     async def handle(self, inv: Invocation) -> Reply:
         """Answer one command in the conversation's language (:attr:`Context.language`).

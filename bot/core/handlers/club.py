@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+import time
 
 import storage
 from bot import exporting, system_names
@@ -15,7 +16,7 @@ from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_tournament
 from bot.core.parse import Token, join
-from bot.core.replies import Button, Document, Reply, Text
+from bot.core.replies import Button, Document, Notice, Reply, Text
 from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using, weekday_text
 from bot.web import urls
 from engine.errors import EngineError
@@ -153,6 +154,7 @@ async def club(ctx: Context) -> Reply:
                     value=repr(value),
                 )
             )
+        await _computed(ctx, key)
         changed = await storage.set_setting(
             ctx.db, ctx.club, "system", key, actor=ctx.actor, chat=ctx.chat
         )
@@ -419,6 +421,37 @@ def _close_keys(key: str) -> list[str]:
         if full not in named:
             named.append(full)
     return named[:3]
+
+
+SLOW_SWITCH_S = 1.0
+"""A switch of system whose ratings take longer than this to compute tells the chat so."""
+
+
+async def _computed(ctx: Context, key: str) -> None:
+    """The club's ratings under ``key`` brought up to its last fact before a switch to it (a
+    system the club does not use is folded only when asked: storage.projections.caught_up);
+    when that takes longer than :data:`SLOW_SWITCH_S`, the chat is told once what is being
+    computed, and how far it has got."""
+    club = ctx.the_club
+    began = time.monotonic()
+    told = False
+
+    def progress(done: int, _total: int) -> None:
+        nonlocal told
+        if told or not done or time.monotonic() - began < SLOW_SWITCH_S:
+            return
+        told = True
+        text = _n(
+            "Computing {club}'s ratings under {system} from its history: {n} fact so far …",
+            "Computing {club}'s ratings under {system} from its history: {n} facts so far …",
+            done,
+            club=club.name,
+            system=fmt.system_title(key),
+        )
+        notice = Notice(club.id, Reply.text(text))
+        ctx.core.post_soon(notice)
+
+    await storage.ensure_fresh(ctx.db, club.id, key, progress=progress)
 
 
 async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import re
@@ -14,7 +15,9 @@ import pytest
 import storage
 from bot.config import Config, WebConfig
 from bot.core.command_table import COMMANDS
+from bot.core.handlers import club as club_handlers
 from bot.core.invocation import Caller
+from bot.core.replies import Notice
 from engine.formats import parse_games_csv, parse_h9, parse_players_csv
 from tests.bot.core.fakechat import ADMIN, CHAT_ID, ORGANISER, PLAYER, FakeChat
 
@@ -791,3 +794,31 @@ async def test_an_imported_files_mms_and_sos_come_back_in_its_h9(tmp_path: Path)
         assert " 33 " in nagy and " 128 " in nagy
     finally:
         await chat.close()
+
+
+async def test_a_slow_switch_tells_the_chat_what_it_is_computing(
+    chat: FakeChat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system the club has not used is folded when the club switches to it; when that takes
+    longer than a second, the chat is told once what is being computed, and how far it got."""
+    posted: list[Notice] = []
+
+    async def deliver(notice: Notice) -> None:
+        posted.append(notice)
+
+    chat.core.deliver = deliver
+    await chat.register("Kiss Anna 6k", "Nagy Béla 5k")
+    for _ in range(3):
+        await chat.ok("/result Kiss Nagy B+")
+    monkeypatch.setattr(club_handlers, "SLOW_SWITCH_S", 0.0)  # every fold counts as slow
+    said = await chat.ok("/club system gor")
+    await asyncio.sleep(0)  # the notice is posted in a task of its own
+    assert "now uses" in said.text
+    assert len(posted) == 1
+    text = posted[0].reply.as_text()
+    assert text.startswith(f"Computing {chat.club.name}'s ratings under ")
+    assert "facts so far" in text
+    posted.clear()
+    await chat.ok("/club system mgsz")  # back: MGSZ has no game to fold since, nothing to say
+    await asyncio.sleep(0)
+    assert posted == []
