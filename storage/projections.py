@@ -735,6 +735,7 @@ class ClubWrite:
         self.tx = tx
         self.ledgers = ledgers
         self._dirty_marked = False
+        self._deferred: list[tuple[Key, int]] | None = None
 
     @property
     def club(self) -> int:
@@ -797,6 +798,11 @@ class ClubWrite:
         if seq <= now.last_seq:
             raise RuntimeError(f"entry {seq} is not at the end of club {self.club}'s history")
         at = event_key(event, fact_position(event, seq))
+        deferred = self._deferred
+        if deferred is not None and (deferred or at <= now.last_key):
+            self._dirty()
+            deferred.append((start_of(first_day(event)), at[1]))  # folded at the batch's end
+            return []
         if at <= now.last_key:
             self._dirty()
             self.ledgers = await rebuild(
@@ -836,6 +842,30 @@ class ClubWrite:
             touched.update(now.system.lapsed())  # time moved on (PSG activity)
         await _write_cards(self.tx, self.club, now, _cards_of(now, touched))
         return changes
+
+    @asynccontextmanager
+    async def batch(self) -> AsyncIterator[None]:
+        """``async with write.batch():`` — many facts entered at once (an imported file's new
+        players): a fact dated before what is folded is not folded on its own; it and every
+        fact after it in the batch are folded by one rebuild at the batch's end, from the
+        earliest day they touch (a thousand registrations dated before the club's last game
+        rebuild it once, not a thousand times). Inside the batch :meth:`apply` returns no
+        changes for such a fact, and the current system refuses one (strictly) at the end.
+        """
+        if self._deferred is not None:  # already in a batch: it folds at its own end
+            yield
+            return
+        self._deferred = []
+        try:
+            yield
+            deferred = self._deferred
+        finally:
+            self._deferred = None
+        if deferred:
+            await self.rebuild(
+                strict={position for _since, position in deferred},
+                since=min(since for since, _position in deferred),
+            )
 
     async def rebuild(self, *, strict: Collection[int] = (), since: Key = (0, 0)) -> None:
         """Rebuild the club's current projection after a rewrite of the past (this

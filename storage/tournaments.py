@@ -465,23 +465,24 @@ async def import_tournament(
         created: list[Player] = []
         problems: list[tuple[int, str]] = []
         labels: list[str] = []  # what each problem's number counts (BatchError)
-        for number, spec in players.items():
-            if isinstance(spec, NewPlayer):
-                try:
-                    player = await register(
-                        write, spec, date=date, actor=actor, chat=chat, index=index
-                    )
-                except (EngineError, StorageError) as error:
-                    problems.append((number, message_of(error)))
-                    labels.append(Msg("player {name}", name=spec.name))
-                    continue
-                created.append(player)
-                mapping[number] = player.id
-            elif player_id(spec) in known:
-                mapping[number] = player_id(spec)
-            else:
-                problems.append((number, Msg("there is no such player in this club")))
-                labels.append(Msg("player {number} of the file", number=number))
+        async with write.batch():  # the new players dated before later games: one rebuild
+            for number, spec in players.items():
+                if isinstance(spec, NewPlayer):
+                    try:
+                        player = await register(
+                            write, spec, date=date, actor=actor, chat=chat, index=index
+                        )
+                    except (EngineError, StorageError) as error:
+                        problems.append((number, message_of(error)))
+                        labels.append(Msg("player {name}", name=spec.name))
+                        continue
+                    created.append(player)
+                    mapping[number] = player.id
+                elif player_id(spec) in known:
+                    mapping[number] = player_id(spec)
+                else:
+                    problems.append((number, Msg("there is no such player in this club")))
+                    labels.append(Msg("player {number} of the file", number=number))
         for entry in entries:
             if entry.player not in mapping and entry.player not in players:
                 problems.append((entry.player, Msg("an entry for a player not in the file")))

@@ -27,17 +27,27 @@ from storage import (
     card,
     create_tournament,
     entries,
+    every_system,
     finalise_tournament,
     history,
     import_tournament,
     open_tournaments,
     players,
     reopen_tournament,
+    replay_club,
     tournament,
     tournaments,
 )
 from storage.clubs import create_club
-from tests.storage.conftest import DAY, ORGANISER, dump_all, game, open_test_db, player
+from tests.storage.conftest import (
+    DAY,
+    ORGANISER,
+    dump,
+    dump_all,
+    game,
+    open_test_db,
+    player,
+)
 
 CUP = Tournament(
     0,
@@ -170,6 +180,33 @@ async def test_amend_a_finalised_tournament_rerates_it(
         await amend_tournament(db, club, cup, actor=ORGANISER, multiplier=30)
     with pytest.raises(Refused, match="cannot change id of a tournament"):
         await amend_tournament(db, club, cup, actor=ORGANISER, id=5)
+
+
+async def test_an_imported_file_of_new_players_before_later_games_folds_the_club_once(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """Forty new players of a results file registered on a day before the club's later games
+    rebuild the club's ratings once at the end of the import, not once each, and give what a
+    whole replay gives."""
+    for day in range(1, 31):
+        await game(db, club, *pair, date=DAY + dt.timedelta(days=day))
+    folded = db.projections.folded_events
+    newcomers = {n: NewPlayer(f"Newcomer {n}", Rank.kyu(10)) for n in range(1, 41)}
+    result = await import_tournament(
+        db,
+        club,
+        CUP,
+        players=newcomers,
+        games=[Game(0, 1, 2, Result.BLACK, DAY, round=1)],
+        actor=ORGANISER,
+    )
+    assert len(result.created) == 40
+    once = db.projections.folded_events - folded
+    assert 0 < once < 2 * (30 + 40 + 4)  # one fold of the club's events, not forty
+    await every_system(db, club)  # the shadows caught up: every system's rows
+    stored = await dump(db)
+    await replay_club(db, club)
+    assert await dump(db) == stored
 
 
 class TestImport:
