@@ -116,6 +116,11 @@ class ClubLedgers:
     projections: dict[str, Projection]
     fingerprint: str
     captured: list[Change] = field(default_factory=list)
+    reach: Key = (0, 0)
+    """How far in the calendar another system's stored rows may claim to be complete (the
+    greatest of the shadows' :func:`_rows_from`, or more): a fact appended before it, though
+    after what the current system has folded (after a void moved it back), is a rewrite of
+    the past for those shadows (:meth:`ClubWrite.apply`)."""
 
     @property
     def now(self) -> Projection:
@@ -225,10 +230,12 @@ def collector_paused() -> Iterator[None]:
 
 class _Folded(NamedTuple):
     """What one pass of :func:`_fold_into` found: per system, the players whose cards it may
-    have changed (``None``: every player), and the captured fact's changes."""
+    have changed (``None``: every player), the captured fact's changes, and how many rating
+    history rows it wrote."""
 
     touched: dict[str, set[int] | None]
     captured: list[Change]
+    rows: int = 0
 
 
 async def _fold_into(
@@ -263,6 +270,7 @@ async def _fold_into(
     total = await count_events(tx, club, folded) if progress is not None else 0
     done = count = 0
     rows: list[tuple[Any, ...]] = []
+    written = 0
     last = first.last_key
     registered = first.registered
     with collector_paused():
@@ -307,12 +315,14 @@ async def _fold_into(
                     touched = dict.fromkeys(touched)
             if len(rows) >= FLUSH_ROWS:
                 await tx.executemany(HISTORY_INSERT, rows)
+                written += len(rows)
                 rows = []
             if progress is not None:
                 done += len(batch)
                 progress(done, total)
     if rows:
         await tx.executemany(HISTORY_INSERT, rows)
+        written += len(rows)
     if progress is not None and done == 0:
         progress(0, total)
     tx.projections.folded_events += count * len(projections)
@@ -320,7 +330,7 @@ async def _fold_into(
     for each in projections:
         each.last_key = last
         each.last_seq = end
-    return _Folded(touched, captured)
+    return _Folded(touched, captured, written)
 
 
 def _fresh(db: Database, key: str) -> Projection:
@@ -416,6 +426,17 @@ async def _written(tx: Transaction, club: int, key: str) -> _Written | None:
     return None if row is None else _Written(int(row[0]), (int(row[1]), int(row[2])), row[3])
 
 
+async def _reach(tx: Transaction, club: int) -> Key:
+    """An upper bound of how far any system's stored rows claim to be complete: just past
+    the furthest calendar key a ``system_state`` row names."""
+    row = await tx.fetchone(
+        "SELECT moment, position FROM system_state WHERE club = ? "
+        "ORDER BY moment DESC, position DESC LIMIT 1",
+        (club,),
+    )
+    return (0, 0) if row is None else (int(row[0]), int(row[1]) + 1)
+
+
 async def _delete_rows(tx: Transaction, club: int, key: str, since: Key) -> None:
     """Delete system ``key``'s rating history rows at calendar key ``since`` or later (by the
     ``rating_history_moment`` index)."""
@@ -490,12 +511,14 @@ async def rebuild(
     cached = db.projections.ledgers.get(club)
     kept = {} if cached is None else cached.projections
     shadows = {key: each for key, each in kept.items() if key != current and each.last_key < since}
+    reach = await _reach(tx, club) if cached is None else cached.reach
     ledgers = ClubLedgers(
         club,
         current,
         {**shadows, current: projection},
         fingerprint(db.projections.systems),
         captured=folded.captured,
+        reach=min(reach, since),  # every other system's rows from ``since`` on are gone
     )
     await _save_projection_state(db, tx, ledgers)
     _cache(db, tx, ledgers)
@@ -622,8 +645,18 @@ async def caught_up(
     )
     touched = folded.touched[key] if mirrored else None
     at_end = written is not None and written.version == version and written.seq == end
+    changed = (
+        folded.rows > 0
+        or written is None
+        or rows_from
+        != (
+            written.key[0],
+            written.key[1] + 1,
+        )
+    )
     if touched is not None:  # from this process's own mirror of player_state
-        await _write_cards(tx, club, base, _cards_of(base, touched), write=not at_end)
+        cards = _cards_of(base, touched)
+        changed = await _write_cards(tx, club, base, cards, write=not at_end) or changed
     else:
         stored: dict[int, str] = dict(
             await tx.fetchall(
@@ -649,9 +682,15 @@ async def caught_up(
                 "DELETE FROM player_state WHERE club = ? AND system = ? AND player = ?",
                 [(club, key, player) for player in gone],
             )
-    if not at_end:
+        changed = changed or bool(rows or gone)
+    # a tail that changed none of its rows or cards leaves its place as written: the same
+    # rows and cards, and a rewrite made meanwhile is still seen from there (a run of the
+    # scheduler that found nothing to do writes nothing)
+    if not at_end and (changed or base.last_key != written.key if written else True):
         await _save_state(db, tx, club, base)
     ledgers.projections[key] = base
+    if key != ledgers.current:
+        ledgers.reach = max(ledgers.reach, (base.last_key[0], base.last_key[1] + 1))
     return base
 
 
@@ -662,9 +701,10 @@ async def _write_cards(
     cards: Iterable[tuple[int, Card]],
     *,
     write: bool = True,
-) -> None:
+) -> bool:
     """Keep ``cards`` in the projection's mirror and upsert those that differ from it
-    (``write`` false: the table has them already, another process wrote them)."""
+    (``write`` false: the table has them already, another process wrote them); whether any
+    row was written."""
     saved = projection.cards
     rows = []
     for player, card in cards:
@@ -674,6 +714,7 @@ async def _write_cards(
             rows.append(_state_row(club, projection.key, card, text))
     if rows and write:
         await tx.executemany(STATE_UPSERT, rows)
+    return bool(rows) and write
 
 
 def _dirty(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
@@ -710,6 +751,7 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     _factory(db, current)
     if cached is None:
         cached = ClubLedgers(club, current, {}, fingerprint(db.projections.systems))
+    cached.reach = max(cached.reach, await _reach(tx, club))  # another process's shadows
     cached.current = current
     cached.captured = []
     _cache(db, tx, cached)
@@ -814,6 +856,8 @@ class ClubWrite:
                 capture=at[1],
             )
             return self.ledgers.captured
+        if at < ledgers.reach:  # after what the current system folded, not the shadows
+            await self._rewrite_shadows(seq, start_of(first_day(event)))
         key = ledgers.current
         changes: list[Change] = []
         try:
@@ -842,6 +886,22 @@ class ClubWrite:
             touched.update(now.system.lapsed())  # time moved on (PSG activity)
         await _write_cards(self.tx, self.club, now, _cards_of(now, touched))
         return changes
+
+    async def _rewrite_shadows(self, seq: int, since: Key) -> None:
+        """A fact at ``since`` or later appended at ``seq`` comes after everything the current
+        system folded but before what another system's stored rows reach (a void moved the
+        current system back): for those it is a rewrite of the past. Their rows from
+        ``since`` on are deleted and the rewrite recorded (each folds again when asked)."""
+        self._dirty()
+        ledgers = self.ledgers
+        for key in self.db.projections.systems:
+            if key != ledgers.current:
+                await _delete_rows(self.tx, self.club, key, since)
+        await record_rewrite(self.tx, self.club, seq, since)
+        for key, each in list(ledgers.projections.items()):
+            if key != ledgers.current and not each.last_key < since:
+                del ledgers.projections[key]
+        ledgers.reach = since
 
     @asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
@@ -893,6 +953,8 @@ class ClubWrite:
             raise StorageError(Msg("unknown rating system {key!r}", key=key))
         self._dirty()
         await caught_up(self.db, self.tx, self.ledgers, key)
+        old = self.ledgers.now
+        self.ledgers.reach = max(self.ledgers.reach, (old.last_key[0], old.last_key[1] + 1))
         self.ledgers.current = key
 
     async def finish(self) -> None:
@@ -1004,6 +1066,15 @@ async def ensure_fresh(
     )
     if row is not None and (row[1], row[2]) == (row[0], system_version(db, system)):
         return
+    cached = db.projections.ledgers.get(club)
+    have = None if cached is None else cached.projections.get(system)
+    if (
+        row is not None
+        and have is not None
+        and have.last_seq == row[0]
+        and not db.projections.writing.get(club)
+    ):
+        return  # held here at the log's end already
     async with db.transaction() as tx:
         await caught_up(db, tx, await ledgers_for(db, tx, club), system, progress=progress)
 

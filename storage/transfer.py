@@ -8,7 +8,8 @@ projections are folds of the log, so equal digests prove the target rates exactl
 did; the log's own rows are compared by digest too. Nothing is copied into a database that
 already holds a log, and a failed copy leaves the target as empty as it was.
 
-Projections, snapshots and rewrite marks are not copied: the target builds its own.
+Projections (with how far each system's are written), snapshots and rewrite marks are not
+copied: the target builds its own.
 """
 
 from __future__ import annotations
@@ -78,8 +79,9 @@ def _digest_rows(digest: Any, rows: Sequence[Sequence[Any]]) -> None:
 
 
 async def projection_digest(db: Database, club: int) -> str:
-    """``sha256:…`` of the club's projections (after bringing them up to its log's end)."""
-    await projections.ensure_fresh(db, club)
+    """``sha256:…`` of the club's projections under every system (after bringing each up to
+    the log's end: the shadows catch up, storage.projections.every_system)."""
+    await projections.every_system(db, club)
     digest = hashlib.sha256()
     for sql in PROJECTION_QUERIES:
         _digest_rows(digest, await db.fetchall(sql, (club,)))

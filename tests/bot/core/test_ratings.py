@@ -619,6 +619,7 @@ async def test_rating_all_shows_the_player_under_every_system_from_the_same_game
     club: FakeChat,
 ) -> None:
     await club.ok("/result Nagy Péter Tóth Ádám B+")
+    await club.ok("/rating Tóth Ádám all")  # the other systems fold the club's log, once
     text = await unchanged(club, "/rating Nagy Péter all")
     lines = text.splitlines()
     assert lines[0] == "Nagy Péter — every system"
@@ -638,13 +639,14 @@ async def test_rating_all_shows_the_player_under_every_system_from_the_same_game
 async def test_rating_all_reads_the_folded_ledgers_and_replays_nothing(
     club: FakeChat, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await unchanged(club, "/promotion Nagy Péter")  # the ledgers are folded once, here
+    await club.ok("/rating Nagy Péter all")  # every system folds the club's log once, here
 
     def no_replay(*args: object, **kwargs: object) -> None:
         raise AssertionError("/rating all replayed the log")
 
     monkeypatch.setattr(projections, "fold", no_replay)
     monkeypatch.setattr(projections, "rebuild", no_replay)
+    monkeypatch.setattr(projections, "_fold_into", no_replay)
     text = await unchanged(club, "/rating Tóth all")
     assert text.startswith("Tóth Ádám — every system")
 
