@@ -38,7 +38,7 @@ from typing import Any
 
 from engine.calendar import Key, event_key, first_day, start_of
 from engine.errors import EngineError
-from engine.system import Card, Change, RatingSystem
+from engine.system import Applied, Card, Change, RatingSystem
 from engine.text import Msg
 from engine.types import Event, GamePlayed, Registered, TournamentRated
 from storage import log, overlay, settings
@@ -47,7 +47,7 @@ from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
 from storage.db import Database, Transaction
 from storage.errors import NotFound, StorageError
-from storage.history import club_events, count_events, event_players
+from storage.history import club_events, count_events
 from storage.memo import forget_club
 
 Progress = Callable[[int, int], None]
@@ -232,8 +232,10 @@ async def _fold(
             if type(event) is Registered:
                 registered.add(event.player)
             for key, system, rejected in order:
+                if type(event) not in system.handles:
+                    continue  # a no-op for this system
                 try:
-                    changes = system.apply(seen_by(key, event))
+                    changes = system.apply(seen_by(key, event)).changes
                 except EngineError as error:
                     if key == current and position in strict:
                         raise
@@ -475,22 +477,21 @@ async def resumed(db: Database, tx: Transaction, base: ClubLedgers) -> ClubLedge
             for at, event in batch:
                 if type(event) is Registered:
                     registered.add(event.player)
-                named = event_players(event)
                 for key, system, rejected in order:
+                    if type(event) not in system.handles:
+                        continue  # a no-op for this system
                     try:
-                        changes = system.apply(seen_by(key, event))
+                        applied = system.apply(seen_by(key, event))
                     except EngineError as error:
                         rejected.append((at[1], str(error)))
                         continue
                     players = touched[key]
                     if players is None:
                         continue
-                    if named is None:  # a club-wide event: every card may have changed
+                    if applied.touched is None:  # every card may have changed
                         touched[key] = None
                         continue
-                    players.update(named)
-                    players.update(change.player for change in changes)
-                    players.update(system.lapsed())
+                    players.update(applied.touched)
                 last = max(last, at)
                 count += 1
                 if count == TRACKED_EVENTS:  # a long tail: every card, once, at the end
@@ -622,10 +623,12 @@ class ClubWrite:
                 capture=at[1],
             )
             return self.ledgers.captured
-        per_system: dict[str, list[Change]] = {}
+        per_system: dict[str, Applied] = {}
         for key in ledgers.order():
+            if type(event) not in ledgers.systems[key].handles:
+                continue  # a no-op for this system
             try:
-                changes = ledgers.systems[key].apply(seen_by(key, event))
+                applied = ledgers.systems[key].apply(seen_by(key, event))
             except EngineError as error:
                 if strict and key == ledgers.current:
                     raise
@@ -633,25 +636,22 @@ class ClubWrite:
                 ledgers.rejected.setdefault(key, []).append((at[1], str(error)))
                 continue
             self._dirty()
-            per_system[key] = changes
+            per_system[key] = applied
         ledgers.last_key = at
         if type(event) is Registered:
             ledgers.registered.add(event.player)
         rows = [
             change_row(self.club, key, at, idx, change)
             for key in sorted(per_system)
-            for idx, change in enumerate(per_system[key])
+            for idx, change in enumerate(per_system[key].changes)
         ]
         if rows:
             await self.tx.executemany(HISTORY_INSERT, rows)
-        named = event_players(event)
         for key in ledgers.systems:
-            touched: set[int] | None = None
-            if named is not None:
-                touched = named | {change.player for change in per_system.get(key, ())}
-                touched.update(ledgers.systems[key].lapsed())  # time moved on (PSG activity)
-            await self._refresh_cards(key, touched)
-        return per_system.get(ledgers.current, [])
+            if key in per_system:  # the players whose cards the system says it touched
+                await self._refresh_cards(key, per_system[key].touched)
+        current = per_system.get(ledgers.current)
+        return [] if current is None else current.changes
 
     async def _refresh_cards(self, key: str, players: Iterable[int] | None) -> None:
         system = self.ledgers.systems[key]
