@@ -28,6 +28,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from engine.mgsz import month_period
 from engine.ranks import Rank
 from engine.timecontrol import TimeControl
 from engine.types import DayEnded, Importance, MonthEnded, PeriodClosed, Tournament
@@ -39,7 +40,6 @@ from storage.bulk import (
     BulkPlayer,
     BulkTournament,
 )
-from storage.events import month_period
 from storage.records import NewPlayer
 
 GAMES_PER_YEAR = 40_000  # a busy federation (the EGD holds about a million games over 25 years)
@@ -402,7 +402,7 @@ class _Generator:
 
 def club_period(year: int, month: int) -> Tournament:
     """A month of club games as one MGSZ rating period, as the scheduler closes it
-    (:func:`storage.events.month_period`), with the federation's club time of its own."""
+    (:func:`engine.mgsz.period.month_period`), with the federation's club time of its own."""
     return replace(month_period(year, month), time=TimeControl.parse(CLUB_TIME))
 
 

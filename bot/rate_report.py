@@ -231,8 +231,9 @@ def rate(
             )
         )
     before = {p.position: system.card(p.position) for p in tf.players}
-    changes = system.apply(TournamentRated(tournament, entries, games))
-    changes += system.apply(DayEnded(tournament.end))  # Tensuusei settles the days (§2.3)
+    changes = system.apply(TournamentRated(tournament, entries, games)).changes
+    # Tensuusei settles the days (§2.3)
+    changes += system.apply(DayEnded(tournament.end)).changes
     # the per-player note matters only when the tournament was split (rules.md §1.4)
     notes = {c.player: c.note for c in changes if "parts" in c.note}
     after = {p.position: system.card(p.position) for p in tf.players}

@@ -10,9 +10,14 @@ is a no-op. Rating work always runs, however late; a weekly summary whose moment
 the bot was down (or the console's clock jumped past it) is posted once, late, for its own week,
 saying so when it is later than the club's grace (issue 22).
 
+The scheduled moments of the rulebooks — a Tensuusei day's end, a PSG month's verification,
+an MGSZ club period's close — are the rulebooks' own: the scheduler asks each of the club's
+ledgers what it has due on the club's today (``RatingSystem.due``), records them all in one
+write (``storage.end_due``) and announces them in the current system's words; it knows no
+rule of its own.
+
 Settings read here (``/club …``, ``/weekly``): ``timezone``, ``weekly`` (``off`` or
-``mon 18:00``), ``reports``/``report_hours``, ``grace_hours``, ``time`` (the club's usual time
-control: the MGSZ period's multiplier, rules.md §1.4 club games), ``language`` (issue 13: each
+``mon 18:00``), ``reports``/``report_hours``, ``grace_hours``, ``language`` (issue 13: each
 club's notices are composed in the club's language, whatever language is current where the
 scheduler runs — a /tick typed in English included).
 """
@@ -43,11 +48,10 @@ from bot.core.notices import (
 from bot.core.replies import Notice, Reply, Table, Text
 from bot.i18n import _, _n, date_text, month_text, translated, using
 from engine.calendar import Phase
-from engine.system import RatingSystem
 from engine.systems import SYSTEMS
+from engine.types import DayEnded, Event, MonthEnded, PeriodClosed
 from storage import schedules
 from storage.errors import StorageError
-from storage.events import held_months, month_period
 from storage.records import Club
 from storage.settings import ClubSettings
 
@@ -71,12 +75,22 @@ def last_weekly(now: dt.datetime, weekday: int, at: dt.time) -> dt.datetime:
     return candidate
 
 
-def month_of(moment: dt.date) -> tuple[int, int]:
-    return moment.year, moment.month
-
-
-def next_month(year: int, month: int) -> tuple[int, int]:
-    return (year + 1, 1) if month == 12 else (year, month + 1)
+def moment_of(event: Event) -> tuple[Phase, str, str, str]:
+    """A recorded scheduled moment as the club is told of it: its phase, what the run
+    says it did, its label in the club's language and the source of its changes."""
+    if isinstance(event, DayEnded):
+        day = event.date.isoformat()
+        return Phase.DAY_END, _("day {day} settled", day=day), date_text(event.date), f"day:{day}"
+    if isinstance(event, MonthEnded):
+        key = f"{event.year:04d}-{event.month:02d}"
+        label = month_text(event.year, event.month)
+        return Phase.MONTH_END, _("month {month} checked", month=key), label, f"month:{key}"
+    if isinstance(event, PeriodClosed):
+        start = event.tournament.start
+        done = _("period {month} rated", month=f"{start.year:04d}-{start.month:02d}")
+        label = fmt.period_title(start.year, start.month)
+        return Phase.PERIOD_END, done, label, f"tournament:{event.tournament.id}"
+    raise TypeError(f"not a scheduled moment: {event!r}")
 
 
 class Scheduler:
@@ -88,12 +102,6 @@ class Scheduler:
         self.timers = timers
         self._lock = asyncio.Lock()
         self._aps: AsyncIOScheduler | None = None
-        # the work each scheduled moment of a system needs (RatingSystem.scheduled)
-        self._jobs = {
-            Phase.DAY_END: self._days,
-            Phase.MONTH_END: self._months,
-            Phase.PERIOD_END: self._periods,
-        }
 
     @property
     def db(self) -> storage.Database:
@@ -150,11 +158,10 @@ class Scheduler:
             for club in await storage.clubs(self.db):
                 settings = await storage.club_settings(self.db, club)
                 tz = settings.zone
-                phases = await self._scheduled(club)
                 with using(settings.language):  # the club's notices in the club's language
                     for job in (
                         self._finalisations,
-                        *(job for phase, job in self._jobs.items() if phase in phases),
+                        self._moments,
                         self._expiries,
                         self._weekly,
                     ):
@@ -232,22 +239,18 @@ class Scheduler:
             done.append(_("finalised {tournament}", tournament=row.tournament.name))
         return done
 
-    async def _scheduled(self, club: Club) -> frozenset[Phase]:
-        """The scheduled moments any of the club's systems uses (every system is folded,
-        so a club that switches system finds its days, months and periods in place)."""
-        return frozenset(
-            phase for ledger in await self._ledgers(club) for phase in ledger.scheduled
-        )
-
-    async def _ledgers(self, club: Club) -> list[RatingSystem]:
-        """The club's ledger under every system it holds (all are folded together)."""
-        found = []
+    async def _due(self, club: Club, today: dt.date) -> list[Event]:
+        """What each of the club's ledgers has due on the club's ``today``
+        (``RatingSystem.due``; every system is folded, so a club that switches system finds
+        its days, months and periods in place)."""
+        due: list[Event] = []
         for key in SYSTEMS:
             try:
-                found.append(await storage.ledger(self.db, club.id, key))
+                ledger = await storage.ledger(self.db, club.id, key)
             except StorageError:
                 continue  # a system this club's ledgers do not hold
-        return found
+            due.extend(ledger.due(today))
+        return due
 
     async def _announce(self, club: Club, phase: Phase, label: str, source: str) -> None:
         """Tell the club what the moment ``label`` changed, in the current system's words
@@ -271,53 +274,21 @@ class Scheduler:
             )
         await self._post(club, Reply(blocks=tuple(blocks)))
 
-    async def _days(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
-        """End of day (Tensuusei settles its pairs, rules.md §2.3): every past day with
-        games, at midnight."""
+    async def _moments(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
+        """The scheduled moments the club's rulebooks have due (a day's end, a month's
+        verification, a club period's close: ``RatingSystem.due``), recorded in one write in
+        calendar order, each once; then those of the current system announced in its words."""
+        due = await self._due(club, now.date())
+        if not due:
+            return []
+        written = await storage.end_due(self.db, club, due)
+        phases = (await storage.ledger(self.db, club.id)).scheduled
         done: list[str] = []
-        for day in await schedules.unsettled_days(self.db, club, now.date()):
-            if not await storage.end_day(self.db, club, day):
-                continue
-            label = day.isoformat()
-            done.append(_("day {day} settled", day=label))
-            await self._announce(club, Phase.DAY_END, date_text(day), f"day:{label}")
-        return done
-
-    async def _months(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
-        """Month end (PSG's verification, rules.md §4.5): each finished month, checked once,
-        in order."""
-        ended = set(await schedules.months_ended(self.db, club))
-        start = (await schedules.club_started(self.db, club)).date()
-        first = await schedules.first_game_day(self.db, club)
-        # every month from the club's first fact on: a tournament entered late for a month
-        # before the club came to hoshi still gets that month's check (calendar order)
-        year, month = month_of(start if first is None else min(first, start))
-        done: list[str] = []
-        while (year, month) < month_of(now.date()):
-            key = f"{year:04d}-{month:02d}"
-            if key not in ended and await storage.end_month(self.db, club, year, month):
-                done.append(_("month {month} checked", month=key))
-                await self._announce(
-                    club, Phase.MONTH_END, month_text(year, month), f"month:{key}"
-                )
-            year, month = next_month(year, month)
-        return done
-
-    async def _periods(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:
-        """Rating periods of club games (MGSZ, rules.md §1.4): each finished month's held
-        games rated as one tournament, as the club's ledgers hold them (``open_period``)."""
-        held = held_months(await self._ledgers(club))
-        months = sorted(m for m in held if m < month_of(now.date()))
-        done: list[str] = []
-        for year, month in months:
-            period = month_period(year, month)  # no time of its own (rules.md §1.4)
-            if not await storage.close_period(self.db, club, period):
-                continue
-            done.append(_("period {month} rated", month=f"{year:04d}-{month:02d}"))
-            seq = await schedules.last_event_seq(self.db, club, "period")
-            await self._announce(
-                club, Phase.PERIOD_END, fmt.period_title(year, month), f"tournament:{seq}"
-            )
+        for event in written:
+            phase, what, label, source = moment_of(event)
+            done.append(what)
+            if phase in phases:
+                await self._announce(club, phase, label, source)
         return done
 
     async def _expiries(self, club: Club, settings: ClubSettings, now: dt.datetime) -> list[str]:

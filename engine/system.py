@@ -2,8 +2,10 @@
 
 A system is a mutable ledger built from explicit parameters. ``apply`` folds one event of a
 club's history into it and returns the rating changes the event caused (history rows with
-before/after values); ``apply`` validates first and changes nothing when it raises. Queries
-never change the ledger.
+before/after values) and the players whose cards it touched (:class:`Applied`); ``apply``
+validates first and changes nothing when it raises. A system declares the event types it
+handles (``handles``): any other is a no-op a fold may skip. ``due`` names the scheduled
+moments (day, month, period ends) a rulebook has due. Queries never change the ledger.
 """
 
 from __future__ import annotations
@@ -18,7 +20,20 @@ from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.ranks import Rank
 from engine.text import Msg, game_mark, marked_id, plural
-from engine.types import Entry, Event, Game, PlayerId, Tournament
+from engine.types import (
+    EgfRating,
+    Entry,
+    Event,
+    Game,
+    GamePlayed,
+    Override,
+    PlayerId,
+    Registered,
+    TeacherAction,
+    Tournament,
+    TournamentRated,
+    VerificationSuspended,
+)
 
 Value = int | Fraction | str | None
 
@@ -42,6 +57,61 @@ class Change(NamedTuple):
     rank_before: Rank
     rank_after: Rank
     note: str = ""
+
+
+class Applied(NamedTuple):
+    """What folding one event did (:meth:`RatingSystem.apply`): its ``changes`` (history
+    rows), and the players whose :meth:`RatingSystem.card` it may have changed.
+
+    ``touched`` holds every player whose card differs after the event — those of the
+    changes, those the event names, and those it changed without a change of theirs (time
+    moved on: PSG activity, rules.md §4.3; an MGSZ club period's "if it ended now", §1.4) —
+    and maybe a few more; ``None`` only for a fact that may change every card (a setting
+    that moves every rank equivalent). An event the system does not handle touches nobody.
+    """
+
+    changes: list[Change]
+    touched: frozenset[PlayerId] | None  # None: every card may have changed
+
+
+NOBODY: frozenset[PlayerId] = frozenset()
+"""No player: what an event a system does not handle touches (:attr:`Applied.touched`)."""
+
+
+def named(event: Event) -> tuple[PlayerId, ...]:
+    """The players ``event`` names: a game's two, a tournament's entries and players, the
+    player of a registration, override, EGF rating, teacher action or suspension; none for
+    a club-wide fact (a day, month or period end, a setting)."""
+    if isinstance(event, GamePlayed):
+        return (event.game.black, event.game.white)
+    if isinstance(
+        event, Registered | Override | EgfRating | TeacherAction | VerificationSuspended
+    ):
+        return (event.player,)
+    if isinstance(event, TournamentRated):
+        players = [entry.player for entry in event.entries]
+        for game in event.games:
+            players.append(game.black)
+            players.append(game.white)
+        return tuple(players)
+    return ()
+
+
+def touched_by(
+    event: Event, changes: Iterable[Change], *others: Iterable[PlayerId]
+) -> frozenset[PlayerId]:
+    """The players ``event`` touched under a system whose cards follow only its changes and
+    the players it names (:func:`named`), and ``others`` (players it changed otherwise)."""
+    players = set(named(event))
+    players.update(change.player for change in changes)
+    for more in others:
+        players.update(more)
+    return frozenset(players)
+
+
+def applied(event: Event, changes: list[Change], *others: Iterable[PlayerId]) -> Applied:
+    """``changes`` with the players ``event`` touched (:func:`touched_by`)."""
+    return Applied(changes, touched_by(event, changes, *others))
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,11 +403,24 @@ class RatingSystem(Protocol):
     scheduled: frozenset[Phase]
     """The scheduled moments whose events change this system's ratings (``DAY_END`` for
     Tensuusei, ``PERIOD_END`` for MGSZ club periods, ``MONTH_END`` for PSG verification);
-    the scheduler records the union over a club's systems and announces those of the
-    current one."""
+    the current system's are announced (:meth:`announcement`)."""
 
-    def apply(self, event: Event) -> list[Change]:
-        """Fold one event in; returns its changes. Raises and changes nothing on error."""
+    handles: frozenset[type[Event]]
+    """The event types :meth:`apply` does anything with. Any other event is a pure no-op
+    (``Applied([], frozenset())``, nothing changes), so a fold may skip it."""
+
+    def apply(self, event: Event) -> Applied:
+        """Fold one event in; returns its changes and the players whose cards it touched
+        (:class:`Applied`). Raises and changes nothing on error; an event whose type is not
+        in :attr:`handles` changes nothing and touches nobody."""
+        ...
+
+    def due(self, today: dt.date) -> list[Event]:
+        """The scheduled events (``DayEnded``, ``MonthEnded``, ``PeriodClosed``) that are due
+        under this ledger as it stands, given the club's local ``today``: the days before
+        today, the months and rating periods that have ended — oldest first; empty for a
+        system with no scheduled moments. Worked out from the ledger's own state, by the
+        rulebook's own rule (each system's docstring cites it); asking changes nothing."""
         ...
 
     def players(self) -> Iterable[PlayerId]:
@@ -346,12 +429,6 @@ class RatingSystem(Protocol):
 
     def card(self, player: PlayerId) -> Card:
         """The player's card (raises ``KeyError`` for an unknown player)."""
-        ...
-
-    def lapsed(self) -> Collection[PlayerId]:
-        """Players whose card the last ``apply`` may have changed without a change of theirs:
-        time moved on (PSG activity, rules.md §4.3), or a fact moved what their pending value
-        is worked out from (an MGSZ club period rated as a whole, §1.4); empty otherwise."""
         ...
 
     def open_period(self) -> Sequence[Game]:
@@ -545,8 +622,11 @@ def refuse_unknown_players(
 
 
 def replay(system: RatingSystem, events: Iterable[Event]) -> list[Change]:
-    """Apply ``events`` in order; returns every change, in order."""
+    """Apply ``events`` in order (skipping those the system does not handle: no-ops);
+    returns every change, in order."""
     changes: list[Change] = []
+    handles = system.handles
     for event in events:
-        changes.extend(system.apply(event))
+        if type(event) in handles:
+            changes.extend(system.apply(event).changes)
     return changes

@@ -20,7 +20,7 @@ Decisions where rules.md and the seed are silent (ours, each named where it is a
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -32,6 +32,8 @@ from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
 from engine.settings import Setting
 from engine.system import (
     GAME_WEIGHT,
+    NOBODY,
+    Applied,
     Band,
     Card,
     Change,
@@ -44,6 +46,7 @@ from engine.system import (
     RankTrail,
     RatingScale,
     Weight,
+    applied,
     default_activity,
     listed,
     never_rated,
@@ -52,22 +55,17 @@ from engine.system import (
 from engine.text import Msg, plural
 from engine.types import (
     DayEnded,
-    EgfRating,
     Entry,
     Event,
     Game,
     GamePlayed,
-    MonthEnded,
     Override,
-    PeriodClosed,
     PlayerId,
     Registered,
     Result,
     SettingsChanged,
-    TeacherAction,
     Tournament,
     TournamentRated,
-    VerificationSuspended,
 )
 
 # Seed table "Points Difference / Handi / Komi" (rules.md §2.1): each row of twelve
@@ -322,10 +320,15 @@ class Tensuusei:
     file_rating_titles: tuple[str, ...] = ()  # no file carries Tensuusei points
     """The club's end of day settles the day's games (rules.md §2.3 local rule 2)."""
 
+    handles: frozenset[type[Event]]
+    """Registrations, games, tournaments, day ends, overrides and settings (the keys of the
+    dispatch table below); periods, months, EGF ratings and PSG actions are no-ops."""
+
     _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: TensuuseiParams = DEFAULT_PARAMS) -> None:
         self._trail = RankTrail()  # each player's rank through the calendar
+        self._everyone = False  # the last fact moved every card (the rank line: a setting)
         self.params = params
         self._players: dict[PlayerId, _Player] = {}
         # the unsettled club days: per date, per pair (lower id, higher id), its games
@@ -345,14 +348,28 @@ class Tensuusei:
 
     # ------------------------------------------------------------------------- events
 
-    def apply(self, event: Event) -> list[Change]:
-        """Fold one event in (rules.md §2); raises and changes nothing on error."""
+    def apply(self, event: Event) -> Applied:
+        """Fold one event in (rules.md §2); raises and changes nothing on error.
+
+        It touches the players it names and those it changed: a day's end, the players of
+        the pairs it settles (rules.md §2.3), never the whole club; a setting that moves the
+        rank line (§2.2) every player, their rank equivalents with it."""
         handler = self._HANDLERS.get(type(event))
         if handler is None:
-            raise RuleError(f"Tensuusei cannot apply a {type(event).__name__} event")
+            return Applied([], NOBODY)
+        self._everyone = False
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
-        return changes
+        if self._everyone:
+            return Applied(changes, None)
+        return applied(event, changes)
+
+    def due(self, today: dt.date) -> list[Event]:
+        """The club days before ``today`` still holding games, oldest first: each ends at the
+        club's midnight, and its pairs are settled (rules.md §2.3 local rule 2; a day's games
+        are held to its end for local rule 1's count even when they move the points at once).
+        A day without a rated game has nothing to settle: its end would change nothing."""
+        return [DayEnded(day) for day in sorted(self._days) if day < today]
 
     def _game_played(self, event: GamePlayed) -> list[Change]:
         game = event.game
@@ -382,10 +399,6 @@ class Tensuusei:
             self._ended = event.date
         return self._settle(event.date)
 
-    def _ignored(self, event: Event) -> list[Change]:
-        """Periods, months, EGF ratings and PSG actions do not touch Tensuusei points."""
-        return []
-
     def _settings(self, event: SettingsChanged) -> list[Change]:
         """The club changed its Tensuusei settings from ``event.date`` on (``SETTINGS``): the
         facts from that date are folded with the new params (a player registered later is
@@ -393,6 +406,9 @@ class Tensuusei:
         the new line)."""
         params = settings.params_with(self.params, SETTINGS, event.values)
         if params != self.params:
+            line = (params.anchor_1d, params.spacing)
+            # a new rank line moves every player's rank equivalent (§2.2)
+            self._everyone = line != (self.params.anchor_1d, self.params.spacing)
             self.params = params
             self._ranks = {}
         return []
@@ -665,10 +681,6 @@ class Tensuusei:
     def period_weight(self) -> Weight | None:
         """None: a game is settled at its day's end (rules.md §2.3), never held for a period."""
         return None
-
-    def lapsed(self) -> Collection[PlayerId]:
-        """Nobody: no card here changes with the calendar alone."""
-        return ()
 
     def card(self, player: PlayerId) -> Card:
         """Settled points as the rating, the day's pending change apart (rules.md §2.3)."""
@@ -1057,10 +1069,6 @@ Tensuusei._HANDLERS = {
     TournamentRated: Tensuusei._tournament,
     DayEnded: Tensuusei._day_ended,
     Override: Tensuusei._override,
-    PeriodClosed: Tensuusei._ignored,
-    MonthEnded: Tensuusei._ignored,
-    EgfRating: Tensuusei._ignored,
-    TeacherAction: Tensuusei._ignored,
-    VerificationSuspended: Tensuusei._ignored,
     SettingsChanged: Tensuusei._settings,
 }
+Tensuusei.handles = frozenset(Tensuusei._HANDLERS)

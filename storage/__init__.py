@@ -30,6 +30,7 @@ from storage.errors import BatchError, NotFound, Refused, SchemaVersionError, St
 from storage.events import (
     close_period,
     end_day,
+    end_due,
     end_month,
     record_egf,
     record_override,
@@ -158,6 +159,7 @@ __all__ = [
     "create_tournament",
     "data_version",
     "end_day",
+    "end_due",
     "end_month",
     "ensure_fresh",
     "entries",

@@ -3,18 +3,20 @@
 Overrides, EGF ratings, teacher actions and suspensions name a player; the end of a day
 (Tensuusei, rules.md §2.3), of a month (PSG, §4.5) and of a rating period (MGSZ club games,
 §1.4 Decision) are idempotent: a second call for the same day, month or period is a no-op.
-Each is applied at the end of the club's history; the club's current system may refuse it
-(``EngineError``), and then nothing is written.
+Which of those are due is each rulebook's to say (``RatingSystem.due``): :func:`end_due`
+records what the club's systems name in one write, and a late write ends what it made due
+(:func:`settle_ended`). Each is applied at the end of the club's history; the club's current
+system may refuse it (``EngineError``), and then nothing is written.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from engine.calendar import Phase, month_end
+from engine.calendar import event_moment
 from engine.ranks import Rank
 from engine.ratings import Rating, as_data
 from engine.system import Change, RatingSystem
@@ -184,26 +186,9 @@ async def suspend_verification(
     )
 
 
-async def _once(
-    write: ClubWrite,
-    kind: str,
-    key: str,
-    payload: dict[str, Any],
-    event: Event | Callable[[int], Event],
-    *,
-    actor: str,
-    chat: str | None,
-) -> int | None:
-    """Write and fold a scheduled fact (a day, month or period end) unless one of ``kind`` with
-    ``key`` is in the log already: the log position written (``None``: nothing written).
-    ``event`` may be made from the position (a period's id is its log position)."""
-    if await write.tx.fetchone(
-        "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?", (kind, key, write.club)
-    ):
-        return None
-    seq = await write.event(kind, actor=actor, chat=chat, key=key, payload=payload)
-    await write.apply(seq, event(seq) if callable(event) else event)
-    return seq
+def _numbered(period: Tournament, seq: int) -> PeriodClosed:
+    """The close of ``period`` recorded at log position ``seq`` (the period's id)."""
+    return PeriodClosed(dataclasses.replace(period, id=seq))
 
 
 async def end_day(
@@ -220,16 +205,7 @@ async def end_day(
         ``False`` when that day had already ended (nothing written).
     """
     async with club_write(db, club_id(club)) as write:
-        return await _day_ended(write, date, actor=actor, chat=chat)
-
-
-async def _day_ended(write: ClubWrite, day: dt.date, *, actor: str, chat: str | None) -> bool:
-    """End ``day`` in the caller's write, once (``False``: it had ended already)."""
-    key = day.isoformat()
-    return (
-        await _once(write, log.DAY, key, {"date": key}, DayEnded(day), actor=actor, chat=chat)
-        is not None
-    )
+        return bool(await _end(write, [DayEnded(date)], actor=actor, chat=chat))
 
 
 async def club_today(write: ClubWrite) -> dt.date:
@@ -241,75 +217,124 @@ async def club_today(write: ClubWrite) -> dt.date:
 async def settle_ended(
     write: ClubWrite, days: Iterable[dt.date], *, actor: str, chat: str | None
 ) -> Settled:
-    """End, in the caller's write, what of ``days`` is over (before today, club time) and not
-    ended yet, as the scheduler's next run would: each such day (a game entered for a day that
-    has ended is settled as it is entered, rules.md §2.3, Decision — late reports), and the
-    rating period of each such day's month once the month is over and holds club games not
-    rated yet (a club game entered late for a month that has ended is rated with its period
-    as it is entered: §1.4 club games, the same rule for periods; the close is a dated fact of
-    the month's end, so a later fact of the calendar, such as an override, comes after it).
+    """End, in the caller's write, what the club's systems have due (``RatingSystem.due``:
+    the same answers the scheduler's next run would act on) of ``days`` that are over
+    (before today, club time): each such day a system still holds (a game entered for a day
+    that has ended is settled as it is entered, rules.md §2.3, Decision — late reports), and
+    the rating period of each such day's month once the month is over and holds club games
+    not rated yet (a club game entered late for a month that has ended is rated with its
+    period as it is entered: §1.4 club games, the same rule for periods; the close is a dated
+    fact of the month's end, so a later fact of the calendar, such as an override, comes
+    after it). Month ends are the scheduler's alone.
     """
     today = await club_today(write)
-    ended = sorted({d for d in days if d < today})
+    ended = {d for d in days if d < today}
     if not ended:
         return Settled()
-    settled_days = [day for day in ended if await _day_ended(write, day, actor=actor, chat=chat)]
-    held = held_months(
-        [await write.ledger_of(key) for key in sorted(write.db.projections.systems)]
-    )
-    periods = []
-    for year, month in sorted({(d.year, d.month) for d in ended} & held):
-        period = month_period(year, month)
-        if period.end < today:
-            closed = await _closed_period(write, period, actor=actor, chat=chat)
-            if closed is not None:
-                periods.append(closed)
-    return Settled(tuple(settled_days), tuple(periods))
-
-
-def held_months(systems: Iterable[RatingSystem]) -> set[tuple[int, int]]:
-    """The ``(year, month)`` of every club game the ``systems`` hold for a rating period's
-    close (those with a ``PERIOD_END`` moment: MGSZ, rules.md §1.4), as the scheduler and a
-    late write close them."""
-    return {
-        (game.date.year, game.date.month)
-        for system in systems
-        if Phase.PERIOD_END in system.scheduled
-        for game in system.open_period()
-    }
-
-
-def month_period(year: int, month: int) -> Tournament:
-    """The MGSZ rating period of a month's club games (rules.md §1.4, Decision — club games:
-    a calendar month), as the scheduler and a late game close it: ``Club games 2026-11``, the
-    same in every language (storage keeps it, exports write it); no time of its own, so the
-    ledger rates it with the club's usual time in effect at its end."""
-    return Tournament(
-        id=0,
-        name=f"Club games {year:04d}-{month:02d}",
-        start=dt.date(year, month, 1),
-        end=month_end(year, month),
-        rounds=1,
+    wanted = [
+        event
+        for event in due_events(
+            [await write.ledger_of(key) for key in sorted(write.db.projections.systems)], today
+        )
+        if (isinstance(event, DayEnded) and event.date in ended)
+        or (
+            isinstance(event, PeriodClosed)
+            and any(event.tournament.start <= d <= event.tournament.end for d in ended)
+        )
+    ]
+    written = await _end(write, wanted, actor=actor, chat=chat)
+    return Settled(
+        tuple(e.date for e in written if isinstance(e, DayEnded)),
+        tuple(e.tournament for e in written if isinstance(e, PeriodClosed)),
     )
 
 
-async def _closed_period(
-    write: ClubWrite, period: Tournament, *, actor: str, chat: str | None
-) -> Tournament | None:
-    """Close ``period`` in the caller's write, once (the period as closed, its id the log
-    position; ``None``: it was closed already and nothing is written)."""
-    key = f"{period.start.isoformat()}/{period.end.isoformat()}"
-    payload = {"tournament": tournament_columns(period)}
-    seq = await _once(
-        write,
-        log.PERIOD,
-        key,
-        payload,
-        lambda seq: PeriodClosed(dataclasses.replace(period, id=seq)),
-        actor=actor,
-        chat=chat,
-    )
-    return None if seq is None else dataclasses.replace(period, id=seq)
+def due_events(systems: Iterable[RatingSystem], today: dt.date) -> list[Event]:
+    """What the ``systems`` have due on the club's ``today`` (``RatingSystem.due``): each
+    day, month or period end once, in calendar order."""
+    return _ordered(event for system in systems for event in system.due(today))
+
+
+def _ordered(events: Iterable[Event]) -> list[Event]:
+    """Scheduled events once each (by their log kind and key), in calendar order."""
+    unique: dict[tuple[str, str], Event] = {}
+    for event in events:
+        kind, key, _ = _entry(event)
+        unique.setdefault((kind, key), event)
+    return sorted(unique.values(), key=event_moment)
+
+
+def _entry(event: Event) -> tuple[str, str, dict[str, Any]]:
+    """A scheduled event's log kind, idempotency key and payload.
+
+    Raises:
+        Refused: not a day, month or period end.
+    """
+    if isinstance(event, DayEnded):
+        day = event.date.isoformat()
+        return log.DAY, day, {"date": day}
+    if isinstance(event, MonthEnded):
+        if not 1 <= event.month <= 12:
+            raise Refused(Msg("months run from 1 to 12, not {month}", month=event.month))
+        key = f"{event.year:04d}-{event.month:02d}"
+        return log.MONTH, key, {"year": event.year, "month": event.month}
+    if isinstance(event, PeriodClosed):
+        period = event.tournament
+        key = f"{period.start.isoformat()}/{period.end.isoformat()}"
+        return log.PERIOD, key, {"tournament": tournament_columns(period)}
+    raise Refused(Msg("{kind} is not a scheduled moment", kind=type(event).__name__))
+
+
+async def end_due(
+    db: Database,
+    club: ClubRef,
+    events: Iterable[Event],
+    *,
+    actor: str = SCHEDULER,
+    chat: str | None = None,
+) -> list[Event]:
+    """Record the scheduled ``events`` the club's systems have due (``RatingSystem.due``: day,
+    month and rating period ends), all in one write: each once (one already in the log is
+    skipped), in calendar order, each folded at its place in the calendar.
+
+    Returns:
+        The events written, in calendar order; a period's id is its log position.
+
+    Raises:
+        Refused: an event that is not a scheduled moment. EngineError: the club's current
+            system refused one; nothing is written.
+    """
+    async with club_write(db, club_id(club)) as write:
+        return await _end(write, _ordered(events), actor=actor, chat=chat)
+
+
+async def _end(
+    write: ClubWrite, events: Sequence[Event], *, actor: str, chat: str | None
+) -> list[Event]:
+    """Write ``events`` (scheduled moments, in calendar order) in the caller's write, each
+    unless one of its kind and key is in the log already, then fold them; the events written
+    (a period's id its log position).
+
+    All are appended first: when one is dated before what the ledgers folded, the rebuild
+    from its day folds the whole log — the later ones too — once, not once each (a game
+    entered for 1900 makes more than a thousand month ends due)."""
+    appended: list[tuple[int, Event]] = []
+    for event in events:
+        kind, key, payload = _entry(event)
+        if await write.tx.fetchone(
+            "SELECT 1 FROM events WHERE kind = ? AND key = ? AND club = ?",
+            (kind, key, write.club),
+        ):
+            continue
+        seq = await write.event(kind, actor=actor, chat=chat, key=key, payload=payload)
+        if isinstance(event, PeriodClosed):  # its id is its log position
+            event = _numbered(event.tournament, seq)
+        appended.append((seq, event))
+    for seq, event in appended:
+        if seq <= write.ledgers.last_seq:
+            continue  # folded by the rebuild an earlier one of them made
+        await write.apply(seq, event)
+    return [event for _, event in appended]
 
 
 async def end_month(
@@ -326,21 +351,10 @@ async def end_month(
     Returns:
         ``False`` when that month had already ended (nothing written).
     """
-    if not 1 <= month <= 12:
-        raise Refused(Msg("months run from 1 to 12, not {month}", month=month))
+    event = MonthEnded(year, month)
+    _entry(event)  # refuses a month outside 1–12
     async with club_write(db, club_id(club)) as write:
-        return (
-            await _once(
-                write,
-                log.MONTH,
-                f"{year:04d}-{month:02d}",
-                {"year": year, "month": month},
-                MonthEnded(year, month),
-                actor=actor,
-                chat=chat,
-            )
-            is not None
-        )
+        return bool(await _end(write, [event], actor=actor, chat=chat))
 
 
 async def close_period(
@@ -360,4 +374,4 @@ async def close_period(
         ``False`` when that period had already been closed (nothing written).
     """
     async with club_write(db, club_id(club)) as write:
-        return await _closed_period(write, period, actor=actor, chat=chat) is not None
+        return bool(await _end(write, [PeriodClosed(period)], actor=actor, chat=chat))

@@ -53,7 +53,7 @@ from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
 from storage.db import Database, Transaction
 from storage.errors import NotFound, StorageError
-from storage.history import club_events, count_events, event_players
+from storage.history import club_events, count_events
 from storage.memo import forget_club
 
 Progress = Callable[[int, int], None]
@@ -282,11 +282,12 @@ async def _fold_into(
                 if type(event) is Registered:
                     for each in projections:
                         each.registered.add(event.player)
-                named = event_players(event)
                 for each in order:
                     key = each.key
+                    if type(event) not in each.system.handles:
+                        continue  # a no-op for this system
                     try:
-                        changes = each.system.apply(seen_by(key, event))
+                        changes, named = each.system.apply(seen_by(key, event))
                     except EngineError as error:
                         if key == current and position in strict:
                             raise
@@ -303,12 +304,10 @@ async def _fold_into(
                     players = touched[key]
                     if players is None:
                         continue
-                    if named is None:  # a club-wide event: every card may have changed
+                    if named is None:  # every card may have changed
                         touched[key] = None
                         continue
                     players.update(named)
-                    players.update(change.player for change in changes)
-                    players.update(each.system.lapsed())
                 last = max(last, at)
                 count += 1
                 if count == TRACKED_EVENTS:  # a long tail: every card, once, at the end
@@ -860,13 +859,15 @@ class ClubWrite:
             await self._rewrite_shadows(seq, start_of(first_day(event)))
         key = ledgers.current
         changes: list[Change] = []
-        try:
-            changes = now.system.apply(seen_by(key, event))
-        except EngineError as error:
-            if strict:
-                raise
-            self._dirty()
-            now.rejected.append((at[1], str(error)))
+        touched: Collection[int] | None = ()
+        if type(event) in now.system.handles:  # else a no-op for this system
+            try:
+                changes, touched = now.system.apply(seen_by(key, event))
+            except EngineError as error:
+                if strict:
+                    raise
+                self._dirty()
+                now.rejected.append((at[1], str(error)))
         self._dirty()
         now.last_key = at
         if type(event) is Registered:
@@ -879,11 +880,7 @@ class ClubWrite:
                     for idx, change in enumerate(changes)
                 ],
             )
-        named = event_players(event)
-        touched: set[int] | None = None
-        if named is not None:
-            touched = named | {change.player for change in changes}
-            touched.update(now.system.lapsed())  # time moved on (PSG activity)
+        # the players whose cards the system says the fact changed (None: everyone's)
         await _write_cards(self.tx, self.club, now, _cards_of(now, touched))
         return changes
 

@@ -11,10 +11,10 @@ from fractions import Fraction
 from bot import system_names
 from bot.i18n import N_, _, month_text, number_text, translated
 from engine.calendar import Phase
+from engine.mgsz import month_period
 from engine.system import Card, Measure, Pending, Value
 from engine.text import Msg
 from engine.types import Game, Result
-from storage.events import month_period
 
 SIGNED_SOURCES = {"registration": N_("registered"), "override": N_("committee override")}
 """How a rating's source reads (``/rating``): show it with :func:`source`."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -46,6 +46,8 @@ from engine.gor.params import SETTINGS, GorParams
 from engine.handicap import HANDICAP_KOMI, MAX_STONES
 from engine.ranks import Rank, ladder
 from engine.system import (
+    NOBODY,
+    Applied,
     Band,
     Card,
     Change,
@@ -57,6 +59,7 @@ from engine.system import (
     RankTrail,
     RatingScale,
     Weight,
+    applied,
     default_activity,
     entry_rank,
     never_rated,
@@ -64,22 +67,17 @@ from engine.system import (
 )
 from engine.text import Msg, game_mark, plural
 from engine.types import (
-    DayEnded,
     EgfRating,
     Entry,
     Event,
     Game,
     GamePlayed,
-    MonthEnded,
     Override,
-    PeriodClosed,
     PlayerId,
     Registered,
     SettingsChanged,
-    TeacherAction,
     Tournament,
     TournamentRated,
-    VerificationSuspended,
 )
 
 RULEBOOK = Msg("the EGF rating system (GoR)")
@@ -227,6 +225,11 @@ class Gor:
     """rules.md §6: an h9's GoR column (as the EGD writes it, to 3 decimals) starts a new
     player of the file."""
 
+    handles: frozenset[type[Event]]
+    """Registrations, games, tournaments, overrides, EGF ratings and settings (the keys of
+    the dispatch table below); period, day and month ends, teacher actions and
+    verification suspensions belong to other rulebooks and are no-ops."""
+
     _HANDLERS: ClassVar[dict[type, Callable[[Gor, Any], list[Change]]]]
 
     def __init__(self, params: GorParams | None = None) -> None:
@@ -241,14 +244,21 @@ class Gor:
 
     # ------------------------------------------------------------ events
 
-    def apply(self, event: Event) -> list[Change]:
-        """Fold one event in (rules.md §6); raises and changes nothing on error."""
+    def apply(self, event: Event) -> Applied:
+        """Fold one event in (rules.md §6); raises and changes nothing on error. It touches
+        the players it names and those it changed: a GoR moves only with a player's own
+        facts (a setting changes no card: later facts see it)."""
         handler = self._HANDLERS.get(type(event))
         if handler is None:
-            raise RuleError(f"the EGF GoR cannot apply a {type(event).__name__} event")
+            return Applied([], NOBODY)
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
-        return changes
+        return applied(event, changes)
+
+    def due(self, today: dt.date) -> list[Event]:
+        """Nothing is ever due: GoR has no scheduled moments (rules.md §6: a game is rated
+        when it is entered)."""
+        return []
 
     def _registered(self, event: Registered) -> list[Change]:
         """A new player: the given GoR (kept to the thousandth), else the declared rank's
@@ -429,11 +439,6 @@ class Gor:
         self.params = settings.params_with(self.params, SETTINGS, event.values)
         return []
 
-    def _not_ours(self, event: Event) -> list[Change]:
-        """Period, day and month ends, teacher actions and verification suspensions belong to
-        other rulebooks: nothing happens under GoR (one policy for every such event)."""
-        return []
-
     # ------------------------------------------------------------ the day's ratings
 
     def _enter_day(self, date: dt.date) -> None:
@@ -565,10 +570,6 @@ class Gor:
             last_played=standing.last_played,
             values=values,
         )
-
-    def lapsed(self) -> Collection[PlayerId]:
-        """Nobody: no GoR changes with the calendar alone."""
-        return ()
 
     def open_period(self) -> Sequence[Game]:
         """Nothing is held: every GoR game is rated when it is entered."""
@@ -743,12 +744,8 @@ Gor._HANDLERS = {
     Override: Gor._override,
     EgfRating: Gor._egf_rating,
     SettingsChanged: Gor._settings_changed,
-    PeriodClosed: Gor._not_ours,
-    DayEnded: Gor._not_ours,
-    MonthEnded: Gor._not_ours,
-    TeacherAction: Gor._not_ours,
-    VerificationSuspended: Gor._not_ours,
 }
+Gor.handles = frozenset(Gor._HANDLERS)
 
 
 def _not_rated(game: Game) -> str | None:

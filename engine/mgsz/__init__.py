@@ -3,6 +3,7 @@
 * :mod:`engine.mgsz.tables` — the rulebook's tables as data (annex 1, tables 1–4);
 * :mod:`engine.mgsz.elo` — bands, handicap correction, game points, rounding, splitting, titles;
 * :mod:`engine.mgsz.multiplier` — the tournament multiplier C;
+* :mod:`engine.mgsz.period` — the club's rating periods of club games (a calendar month);
 * :mod:`engine.mgsz.ledger` — :class:`Mgsz`, the RatingSystem.
 """
 
@@ -26,6 +27,7 @@ from engine.mgsz.elo import (
 )
 from engine.mgsz.ledger import RULES_VERSION, SETTINGS, Mgsz, MgszParams
 from engine.mgsz.multiplier import Multiplier, multiplier, time_category
+from engine.mgsz.period import month_period
 from engine.mgsz.tables import (
     CHANCE_TABLE,
     IMPORTANCE_ADDITIONS,
@@ -52,6 +54,7 @@ __all__ = [
     "game_points",
     "game_points_milli",
     "handicap_corrected",
+    "month_period",
     "multiplier",
     "rank_after_tournament",
     "rank_floor",

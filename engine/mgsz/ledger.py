@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from engine import ratings, settings
 from engine.calendar import Phase, month_end
-from engine.errors import RuleError
+from engine.errors import EngineError, RuleError
 from engine.handicap import EVEN_KOMI, rank_handicap
 from engine.mgsz.elo import (
     black_jp_milli,
@@ -27,6 +27,7 @@ from engine.mgsz.elo import (
     split_rounds,
 )
 from engine.mgsz.multiplier import Multiplier, multiplier, time_category
+from engine.mgsz.period import HeldGames, month_period
 from engine.mgsz.tables import (
     CONFIRM_FROM_STEP,
     CONFIRMATIONS,
@@ -40,6 +41,8 @@ from engine.mgsz.tables import (
 from engine.ranks import Rank
 from engine.settings import Setting
 from engine.system import (
+    NOBODY,
+    Applied,
     Band,
     Card,
     Change,
@@ -56,28 +59,24 @@ from engine.system import (
     entry_rank,
     never_rated,
     refuse_unknown_players,
+    touched_by,
     unit,
 )
 from engine.text import Msg, game_mark, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
-    DayEnded,
-    EgfRating,
     Entry,
     Event,
     Game,
     GamePlayed,
-    MonthEnded,
     Override,
     PeriodClosed,
     PlayerId,
     Registered,
     Result,
     SettingsChanged,
-    TeacherAction,
     Tournament,
     TournamentRated,
-    VerificationSuspended,
 )
 
 # rules.md §1.5 (MGSZ §5(3)): the strongest initial rank an organiser may give
@@ -200,6 +199,10 @@ class Mgsz:
     file_rating_titles: tuple[str, ...] = ()  # an MGSZ Elo comes from --ratings, not a file
     """The end of a club rating period rates its club games (rules.md §1.4 Decision)."""
 
+    handles: frozenset[type[Event]]
+    """Registrations, club games, period ends, tournaments, overrides and settings (the keys
+    of the dispatch table below); EGF ratings, days, months and PSG actions are no-ops."""
+
     _HANDLERS: ClassVar[dict[type, Callable[[Mgsz, Any], list[Change]]]]
 
     def __init__(self, params: MgszParams | None = None) -> None:
@@ -208,22 +211,27 @@ class Mgsz:
         self.params = params if params is not None else MgszParams()
         self._players: dict[PlayerId, _Standing] = {}
         self._pending: list[Game] = []  # club games awaiting the period's end (§1.4 Decision)
+        self._held = HeldGames()  # the same games by player, and the terms of their C
         self._club_time: TimeControl | None = self.params.club_time  # the usual time, §1.4
         # and from which day each usual time was in effect (the preview of months held at
         # once rates each with the time of its own end, as their closes do)
         self._club_times: list[tuple[dt.date, TimeControl]] = []
         self._provisional: _Provisional | None = None  # the open period, rated if it ended now
-        self._period_before: _Provisional | None = None  # see lapsed()
-        self._moved: frozenset[PlayerId] | None = None  # see lapsed(); None: nothing moved
+        # set by the last fact: it held a club game; it moved the period's terms as a whole
+        self._added = False
+        self._shaken = False
 
     # ------------------------------------------------------------ events
 
-    def apply(self, event: Event) -> list[Change]:
-        """Fold one event in (rules.md §1); raises and changes nothing on error."""
+    def apply(self, event: Event) -> Applied:
+        """Fold one event in (rules.md §1); raises and changes nothing on error. What it
+        touched: :meth:`_touched`."""
         handler = self._HANDLERS.get(type(event))
         if handler is None:
-            raise RuleError(f"MGSZ cannot apply a {type(event).__name__} event")
-        before, self._provisional = self._provisional, None
+            return Applied([], NOBODY)
+        held = self._held
+        self._provisional = None
+        self._added = self._shaken = False
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
         self._bands.note(
@@ -231,14 +239,46 @@ class Mgsz:
             for change in changes
             if isinstance(change.rating_after, int)
         )
-        # what lapsed() needs to tell whose "if the period ended now" moved, kept cheaply:
-        # the open period as it was last worked out, and the players this fact named
-        self._period_before = before
-        moved = {change.player for change in changes}
-        if isinstance(event, GamePlayed):
-            moved.update((event.game.black, event.game.white))
-        self._moved = None if handler is Mgsz._ignored else frozenset(moved)
-        return changes
+        return Applied(changes, self._touched(event, changes, held))
+
+    def _touched(
+        self, event: Event, changes: list[Change], before: HeldGames
+    ) -> frozenset[PlayerId]:
+        """The players ``event`` touched: those it names and changed, and the held players
+        whose "if the period ended now" (:meth:`provisional`) it moved without a change of
+        theirs. The period is rated as a whole (rules.md §1.4 Decision — club games): a new
+        C, a close or a setting moves every held player (``before`` the fact and after);
+        in one part with the same C a held player's value follows their own games and their
+        opponents' Elo, so an Elo that moved moves its held opponents; a period worked out
+        as a whole (several months, split, a board without C) moves every held player with
+        any held player's Elo or games. From the index by player: never the whole period."""
+        held = self._held
+        if self._shaken:
+            return touched_by(event, changes, before.by_player, held.by_player)
+        by_player = held.by_player
+        if not by_player:
+            return touched_by(event, changes)
+        moved = [change.player for change in changes if change.player in by_player]
+        if not moved and not self._added:
+            return touched_by(event, changes)
+        if self._whole():
+            return touched_by(event, changes, by_player)
+        opponents = (p for m in moved for g in by_player[m] for p in (g.black, g.white))
+        return touched_by(event, changes, opponents)
+
+    def due(self, today: dt.date) -> list[Event]:
+        """The club rating periods to close before ``today``: each calendar month that has
+        ended and holds club games not rated yet, oldest first (rules.md §1.4, Decision —
+        club games: a month's club games are rated as one tournament at its end; a game
+        entered late for a month not closed yet waits for its own month's period). Each is
+        :func:`~engine.mgsz.period.month_period`, with no time of its own: it is rated with
+        the club's usual time control in effect at its end."""
+        months = sorted(self._held.months)
+        return [
+            PeriodClosed(month_period(year, month))
+            for year, month in months
+            if month_end(year, month) < today
+        ]
 
     def _registered(self, event: Registered) -> list[Change]:
         """A new player: Elo = the given rating, else the rank table value (rules.md §1.4)."""
@@ -307,6 +347,8 @@ class Mgsz:
         if self.uncounted(game) is None:
             # rules.md §1.4 Decision — club games: rated together when the period closes
             self._pending.append(game)
+            self._shaken = self._held.add(game)
+            self._added = True
         return []
 
     def _period_closed(self, event: PeriodClosed) -> list[Change]:
@@ -327,6 +369,8 @@ class Mgsz:
         else:
             self._club_time = period.time
             self._club_times.append((period.end, period.time))
+            self._held.c_by_board = None  # the usual time control the C is worked out with
+            self._shaken = True
         pending = self._pending
         if not pending:
             return []
@@ -336,6 +380,8 @@ class Mgsz:
         kept = [g for g in pending if not period.start <= g.date <= period.end]
         rated = self._period_outcome(period, games)
         self._pending = kept
+        self._held = HeldGames(kept)  # a new index: a copy's close leaves this one alone
+        self._shaken = True
         return [] if rated is None else self._commit(*rated)
 
     def _period_outcome(
@@ -379,10 +425,19 @@ class Mgsz:
         Every pending club game rated as the period's end will rate it (rules.md §1.4
         Decision — club games), with the club's usual time control now in effect, the one the
         period's end uses (:meth:`_period_closed`: one way to work out C); nothing is stored.
-        The period's C and parts are worked out once per state of the ledger (``apply``
-        forgets them); in one part every game uses the starting Elo, so a
-        player's own games give their Elo, and only a split period is rated whole.
+        In one part every game uses the starting Elo, so a player's own games (from the index
+        by player) and the period's C give their Elo; a period worked out as a whole
+        (:meth:`_whole`) is worked out once per state of the ledger (``apply`` forgets it).
         """
+        mine = self._held.by_player.get(player)
+        if not mine:
+            return None
+        if not self._whole():
+            mine = sorted(mine, key=_DATE_ID)
+            start = {p: self._players[p].elo for g in mine for p in (g.black, g.white)}
+            c_by_board = self._held_c()
+            own = self._rate("", mine[-1].date, [mine], c_by_board, start, chronological=True)
+            return own.new_elo.get(player)
         if self._provisional is None:
             self._provisional = _Provisional()
             if self._pending:
@@ -406,6 +461,40 @@ class Mgsz:
         day = mine[-1].date
         own = self._rate("", day, [mine], known.c_by_board, start, chronological=True)
         return own.new_elo.get(player)
+
+    def _held_c(self) -> dict[int, int]:
+        """The open period's C by board as its end would work it out now (rules.md §1.2,
+        §1.4 club games: :func:`_period_time` from the held 19×19 games' time controls and
+        the usual time, the even addition, the players), kept until its terms change."""
+        held = self._held
+        if held.c_by_board is None:
+            day = next(iter(held.by_player.values()))[0].date  # C does not depend on dates
+            base = Tournament(0, "open period", day, day, 1, time=self._club_time)
+            period = _period_time(base, held.board_times())
+            participants = len(held.by_player)
+            held.c_by_board = self._multipliers(
+                period, held.boards, not held.handicap, participants
+            )
+        return held.c_by_board
+
+    def _whole(self) -> bool:
+        """Whether the open period's "if it ended now" is worked out as a whole, every held
+        player's value from every held game (rules.md §1.4 club games): games of several
+        months (each month closed in turn, the Elo chaining), a period split into parts (the
+        parts chain the Elo, §6(3)), or a board whose games get no C (left out of the plan)."""
+        held = self._held
+        if not held.by_player:
+            return False
+        if len(held.months) > 1:
+            return True
+        try:
+            c_by_board = self._held_c()
+        except EngineError:  # no C can be worked out (no time control): as the close would
+            return True
+        if not all(c_by_board.values()):
+            return True
+        limit = rounds_per_part_limit(max(c_by_board.values()))
+        return self.params.split_club_periods and held.most > limit
 
     def _closed_month_by_month(self, games: list[Game]) -> dict[PlayerId, int]:
         """The Elo of every player of the held ``games`` (oldest first, of several months:
@@ -523,10 +612,9 @@ class Mgsz:
             if key == settings.USUAL_TIME and isinstance(value, TimeControl):
                 self._club_time = value  # the periods closed from that date (rules.md §1.4)
                 self._club_times.append((event.date, value))
-        return []
-
-    def _ignored(self, event: Event) -> list[Change]:
-        """EGF ratings, days, months and PSG actions do not touch MGSZ."""
+        # the held period's C (usual time) and parts (splitting) are worked out anew
+        self._held.c_by_board = None
+        self._shaken = True
         return []
 
     # ------------------------------------------------------------ rating
@@ -672,37 +760,6 @@ class Mgsz:
         """Club games held for a rating period not closed yet (the RatingSystem protocol)."""
         return sorted(self._pending, key=_DATE_ID)
 
-    def lapsed(self) -> Collection[PlayerId]:
-        """The players of the open club period whose "if the period ended now" Elo
-        (:meth:`provisional`) the last fact may have moved without a change of theirs.
-
-        The period is rated as a whole (rules.md §1.4 Decision — club games): with the same
-        C and one part, a held player's value follows their own and their opponents' Elo, so
-        the opponents of the players the fact named lapse; a new C, a split period, or a
-        period not worked out before the fact lapses every held player.
-        """
-        if self._moved is None or not self._pending:
-            return ()
-        held = {p for g in self._pending for p in (g.black, g.white)}
-        before = self._period_before
-        self.provisional(next(iter(held)))  # works the period out (kept until the next fact)
-        now = self._provisional
-        if (
-            before is None
-            or now is None
-            or before.elo is not None
-            or now.elo is not None
-            or before.c_by_board != now.c_by_board
-        ):
-            return held
-        moved = self._moved
-        return {
-            p
-            for g in self._pending
-            if g.black in moved or g.white in moved
-            for p in (g.black, g.white)
-        }
-
     def elo(self, player: PlayerId) -> int:
         """The player's current Elo (raises ``KeyError`` for an unknown player)."""
         return self._standing(player).elo
@@ -741,7 +798,7 @@ class Mgsz:
         """Club games waiting for the period's end, optionally only ``player``'s."""
         if player is None:
             return list(self._pending)
-        return [g for g in self._pending if player in (g.black, g.white)]
+        return list(self._held.by_player.get(player, ()))
 
     def card(self, player: PlayerId) -> Card:
         """Title, Elo, band rank, last change, pending club games, confirmations (rules.md §1)."""
@@ -1049,13 +1106,9 @@ Mgsz._HANDLERS = {
     PeriodClosed: Mgsz._period_closed,
     TournamentRated: Mgsz._tournament_rated,
     Override: Mgsz._override,
-    EgfRating: Mgsz._ignored,
-    DayEnded: Mgsz._ignored,
-    MonthEnded: Mgsz._ignored,
-    TeacherAction: Mgsz._ignored,
-    VerificationSuspended: Mgsz._ignored,
     SettingsChanged: Mgsz._settings,
 }
+Mgsz.handles = frozenset(Mgsz._HANDLERS)
 
 
 def tournament_multiplier(
@@ -1150,10 +1203,13 @@ def _period_terms(period: Tournament, games: list[Game]) -> tuple[Tournament, bo
     with its time control (:func:`_period_time`), whether it is even, and its players."""
     # Decision (rules.md §1.4, club games): the even addition only if every game was even
     even = not any(map(_STONES, games))
-    return _period_time(period, games), even, _players_of(games)
+    # the games share their time control objects: tell them apart by identity first (a
+    # TimeControl's own hash is slow, and a month of club games has hundreds)
+    times = {id(g.time): g.time for g in games if g.board == FULL_BOARD}
+    return _period_time(period, times.values()), even, _players_of(games)
 
 
-def _period_time(period: Tournament, games: list[Game]) -> Tournament:
+def _period_time(period: Tournament, distinct: Iterable[TimeControl | None]) -> Tournament:
     """The period with the time control its C is computed from (rules.md §1.2, §1.4).
 
     Decision (ours, on rules.md §1.4 "Decision — club games"): a club game keeps its own time
@@ -1161,13 +1217,12 @@ def _period_time(period: Tournament, games: list[Game]) -> Tournament:
     controls — when they differ, the lowest category among them (no game is rated above its
     own category); a game with no time control counts with the club's usual time control,
     which the period carries. A C set by hand (§6(2)) wins over all of this.
+
+    ``distinct``: the time controls of the period's 19×19 games (``None``: a game without).
     """
     if period.multiplier is not None:
         return period
-    # the games share their time control objects: tell them apart by identity first (a
-    # TimeControl's own hash is slow, and a month of club games has hundreds)
-    distinct = {id(g.time): g.time for g in games if g.board == FULL_BOARD}
-    times = {t if t is not None else period.time for t in distinct.values()}
+    times = {t if t is not None else period.time for t in distinct}
     if not times or None in times:
         return period  # nothing on 19×19, or a game whose time nobody knows: as before
     known = [t for t in times if t is not None]

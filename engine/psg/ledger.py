@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine import settings
-from engine.calendar import Phase, add_months
+from engine.calendar import Phase, add_months, event_day
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.psg.checks import (
@@ -51,7 +51,9 @@ from engine.ranks import Rank
 from engine.ratings import whole_points
 from engine.system import (
     GAME_WEIGHT,
+    NOBODY,
     Activity,
+    Applied,
     Band,
     Card,
     Change,
@@ -61,6 +63,7 @@ from engine.system import (
     RankLimit,
     RankTrail,
     Weight,
+    applied,
     clauses,
     entry_rank,
     never_rated,
@@ -68,7 +71,6 @@ from engine.system import (
 from engine.text import Msg, game_mark, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
-    DayEnded,
     EgfRating,
     Entry,
     Event,
@@ -77,7 +79,6 @@ from engine.types import (
     MonthEnded,
     Outcome,
     Override,
-    PeriodClosed,
     PlayerId,
     Registered,
     Result,
@@ -137,6 +138,10 @@ class Psg:
     file_rating_titles: tuple[str, ...] = ()  # PSG has ranks and points, no rating to start at
     """The month end runs the 13-month reset and the EGF verification (rules.md §4.3, §4.5)."""
 
+    handles: frozenset[type[Event]]
+    """Everything but other rulebooks' schedules (the keys of the dispatch table below): day
+    ends and rating periods are no-ops."""
+
     _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: PsgParams | None = None) -> None:
@@ -147,38 +152,57 @@ class Psg:
         # §8(2): arranged games per pair (lower id, higher id) → (their rank versions, count)
         self._pairs: dict[tuple[PlayerId, PlayerId], tuple[int, int, int]] = {}
         self._last_month: int | None = None
+        self._checked: set[int] = set()  # the months whose end was checked (§4.5)
+        self._first: dt.date | None = None  # the day of the earliest fact folded
+        self._everyone = False  # the last fact changed the settings (activity, §3(5))
         self._today: dt.date | None = None
         # §3(5) activity: (a date on or before the day the player lapses, player), one entry
         # per active participant — when "today" passes it, their card says inactive
         self._lapses: list[tuple[dt.date, PlayerId]] = []
         self._watched: set[PlayerId] = set()
-        self._lapsed: list[PlayerId] = []  # by the last apply
+        self._lapsed: list[PlayerId] = []  # made inactive by the last apply (§3(5))
         self._time_ok: dict[TimeControl | None, bool | None] = {}  # a cache, not state
         self._last_time: TimeControl | None = None
         self._last_time_ok: bool | None = None
 
     # ------------------------------------------------------------------ events
 
-    def apply(self, event: Event) -> list[Change]:
-        """Fold one event in (rules.md §4); raises :class:`RuleError` and changes nothing."""
-        if self._lapsed:
-            self._lapsed = []
+    def apply(self, event: Event) -> Applied:
+        """Fold one event in (rules.md §4); raises :class:`RuleError` and changes nothing.
+
+        It touches the players it names, those it changed, and those it made inactive: the
+        participants whose 13 months without a ranked game (§3(5)) it moved time past —
+        nothing about them changed but the calendar, yet their card now reads ``active: no``.
+        A change of the settings may move everyone's activity: every card."""
         handler = self._HANDLERS.get(type(event))
         if handler is None:
-            raise RuleError(
-                f"{type(event).__name__} is not a PSG event (PSG uses games, tournaments, EGF "
-                f"ratings, month ends, teacher actions and overrides)"
-            )
+            return Applied([], NOBODY)
+        if self._lapsed:
+            self._lapsed = []
+        self._everyone = False
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
-        return changes
+        day = event_day(event)
+        if self._first is None or day < self._first:
+            self._first = day
+        if self._everyone:
+            return Applied(changes, None)
+        return applied(event, changes, self._lapsed)
+
+    def due(self, today: dt.date) -> list[Event]:
+        """The month ends not checked yet, from the month of the earliest fact folded up to
+        the month before ``today``'s, oldest first: the §23 verification (rules.md §4.5) and
+        the 13-month reset (§4.3) run at every month's end, a month with no fact of its own
+        included (a run of months below the line counts calendar months). Before the first
+        fact nothing is due: with no participant a month's end changes nothing."""
+        if self._first is None:
+            return []
+        first = month_index(self._first.year, self._first.month)
+        months = range(first, month_index(today.year, today.month))
+        return [MonthEnded(m // 12, m % 12 + 1) for m in months if m not in self._checked]
 
     def _played(self, event: GamePlayed) -> list[Change]:
         return self._game_played(event.game)
-
-    def _ignored(self, event: Event) -> list[Change]:
-        """Other systems' schedules (days, periods): nothing happens under PSG."""
-        return []
 
     def _settings(self, event: SettingsChanged) -> list[Change]:
         """The club changed its PSG settings from ``event.date`` on (``SETTINGS``): the facts
@@ -186,6 +210,7 @@ class Psg:
         promotion and verification limits); what was ranked before stays."""
         params = settings.params_with(self.params, SETTINGS, event.values)
         if params != self.params:
+            self._everyone = True
             self.params = params
             self.activity = psg_activity(params.inactive_months)
             self._time_ok = {}  # whether a time control counts depends on the params
@@ -730,6 +755,7 @@ class Psg:
                 )
             )
         self._last_month = month
+        self._checked.add(month)
         end = month_end(event.year, event.month)
         self._seen(end)
         source = f"month:{month_name(month)}"
@@ -857,14 +883,6 @@ class Psg:
     def period_weight(self) -> Weight | None:
         """None: an arranged game counts at once (rules.md §4.1), nothing is held."""
         return None
-
-    def lapsed(self) -> Collection[PlayerId]:
-        """Participants the last event made inactive (§3(5): 13 months without a ranked game).
-
-        No change of theirs says so — nothing about them moved but the calendar — yet their
-        card now reads ``active: no`` and sorts below the active players.
-        """
-        return self._lapsed
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be a counted PSG game, asked before it is folded in (rules.md
@@ -1091,6 +1109,8 @@ class Psg:
             "trail": self._trail.snapshot(),
             "today": None if self._today is None else self._today.isoformat(),
             "last_month": None if self._last_month is None else month_name(self._last_month),
+            "checked": [month_name(month) for month in sorted(self._checked)],
+            "first": None if self._first is None else self._first.isoformat(),
             "players": {str(pid): players[pid].snapshot() for pid in sorted(players)},
             "arranged_pairs": [[a, b, *v] for (a, b), v in sorted(self._pairs.items())],
         }
@@ -1109,10 +1129,9 @@ Psg._HANDLERS = {
     TeacherAction: Psg._teacher,
     VerificationSuspended: Psg._suspension,
     Override: Psg._override,
-    DayEnded: Psg._ignored,
-    PeriodClosed: Psg._ignored,
     SettingsChanged: Psg._settings,
 }
+Psg.handles = frozenset(Psg._HANDLERS)
 
 
 def _noted(prefix: str, notes: Sequence[str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -45,6 +45,8 @@ from engine.swedish.tables import (
 )
 from engine.system import (
     GAME_WEIGHT,
+    NOBODY,
+    Applied,
     Band,
     Card,
     Change,
@@ -55,6 +57,7 @@ from engine.system import (
     RankLimit,
     RankTrail,
     Weight,
+    applied,
     clauses,
     default_activity,
     entry_rank,
@@ -64,23 +67,17 @@ from engine.system import (
 )
 from engine.text import Msg, game_mark, plural
 from engine.types import (
-    DayEnded,
-    EgfRating,
     Entry,
     Event,
     Game,
     GamePlayed,
-    MonthEnded,
     Override,
-    PeriodClosed,
     PlayerId,
     Registered,
     Result,
     SettingsChanged,
-    TeacherAction,
     Tournament,
     TournamentRated,
-    VerificationSuspended,
 )
 
 # ------------------------------------------------------------------------------- the ledger
@@ -164,10 +161,15 @@ class Swedish:
     file_rating_titles: tuple[str, ...] = ()  # no file carries Swedish points
     """Nothing waits for a scheduled moment: every valid game counts at once (rules.md §3)."""
 
+    handles: frozenset[type[Event]]
+    """Registrations, games, tournaments, overrides and settings (the keys of the dispatch
+    table below); days, periods, months, EGF ratings and PSG actions are no-ops."""
+
     _HANDLERS: ClassVar[dict[type, Any]]
 
     def __init__(self, params: SwedishParams = DEFAULT_PARAMS) -> None:
         self._trail = RankTrail()  # each player's rank through the calendar
+        self._everyone = False  # the last fact re-aimed every player (the kyu targets)
         self._players: dict[PlayerId, _Player] = {}
         self._configure(params)
 
@@ -189,21 +191,27 @@ class Swedish:
 
     # ------------------------------------------------------------------------- events
 
-    def apply(self, event: Event) -> list[Change]:
-        """Fold one event in (rules.md §3); raises and changes nothing on error."""
+    def apply(self, event: Event) -> Applied:
+        """Fold one event in (rules.md §3); raises and changes nothing on error.
+
+        It touches the players it names and those it changed; a change of the kyu targets
+        (§3.3) re-aims every player."""
         handler = self._HANDLERS.get(type(event))
         if handler is None:
-            raise RuleError(f"Swedish rules cannot apply a {type(event).__name__} event")
+            return Applied([], NOBODY)
+        self._everyone = False
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
-        return changes
+        if self._everyone:
+            return Applied(changes, None)
+        return applied(event, changes)
+
+    def due(self, today: dt.date) -> list[Event]:
+        """Nothing is ever due: every valid game counts at once (rules.md §3)."""
+        return []
 
     def _game_played(self, event: GamePlayed) -> list[Change]:
         return self._club_game(event.game)
-
-    def _ignored(self, event: Event) -> list[Change]:
-        """Days, periods, months, EGF ratings and PSG actions do not touch Swedish points."""
-        return []
 
     def _settings(self, event: SettingsChanged) -> list[Change]:
         """The club changed its Swedish settings from ``event.date`` on (``SETTINGS``).
@@ -220,6 +228,7 @@ class Swedish:
         self._configure(params)
         kyu = (params.kyu_targets, params.kyu_points, params.kyu_games)
         if kyu != (before.kyu_targets, before.kyu_points, before.kyu_games):
+            self._everyone = True
             dropped = {Rank.parse(text).step for text in KYU_TARGETS}
             for player in self._players.values():
                 for step in dropped:
@@ -547,10 +556,6 @@ class Swedish:
     def period_weight(self) -> Weight | None:
         """None: club games never enter a sequence (rules.md §3.1), nothing is held."""
         return None
-
-    def lapsed(self) -> Collection[PlayerId]:
-        """Nobody: no card here changes with the calendar alone."""
-        return ()
 
     def targets(self, player: PlayerId) -> list[Rank]:
         """Every target above the player's rank, weakest first (rules.md §3.3)."""
@@ -937,11 +942,6 @@ Swedish._HANDLERS = {
     GamePlayed: Swedish._game_played,
     TournamentRated: Swedish._tournament,
     Override: Swedish._override,
-    DayEnded: Swedish._ignored,
-    PeriodClosed: Swedish._ignored,
-    MonthEnded: Swedish._ignored,
-    EgfRating: Swedish._ignored,
-    TeacherAction: Swedish._ignored,
-    VerificationSuspended: Swedish._ignored,
     SettingsChanged: Swedish._settings,
 }
+Swedish.handles = frozenset(Swedish._HANDLERS)

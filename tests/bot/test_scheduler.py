@@ -330,6 +330,31 @@ async def test_month_ends_cover_the_months_of_games_entered_from_before_the_club
     assert [r for r in await bot.scheduler.run_due() if "month" in r] == []
 
 
+async def test_a_game_a_century_back_makes_its_month_ends_due_in_one_write(
+    process: Process,
+) -> None:
+    """Catch-up work grows with the facts, not with calendar days (issue 23): a game dated
+    1900 makes every month end since then due (PSG §4.5, from the first fact); the
+    scheduler hands them to storage in one call and the projections are rebuilt once (from
+    1900, under a registration of 2026), not once a month. Each month is checked once, in
+    order."""
+    bot = process.bot
+    assert bot is not None
+    for name in ("Nagy Péter", "Kovács Anna", "Szabó Éva"):  # Éva stays in 2026
+        assert not (await bot.say(f"/register {name} 6k")).error, name
+    await bot.scheduler.run_due()
+    said = await bot.say("/result Nagy Péter Kovács Anna B+ date=1900-01-01 confirm")
+    assert not said.error, said.as_text()
+    rewrites = await bot.db.fetchone("SELECT COUNT(*) FROM rewrites")
+    process.clock.advance(dt.timedelta(days=1))
+    done = [d for d in await bot.scheduler.run_due() if "month" in d]
+    assert len(done) == 126 * 12 + 2  # January 1900 to February 2026
+    assert done[0] == "Club: month 1900-01 checked" and done[-1] == "Club: month 2026-02 checked"
+    assert await bot.db.fetchone("SELECT COUNT(*) FROM rewrites") == (rewrites[0] + 1,)
+    assert await count_events(bot.db, "month") == len(done)
+    assert [d for d in await bot.scheduler.run_due() if "month" in d] == []
+
+
 async def test_each_moment_is_announced_in_the_current_systems_words_only(
     process: Process,
 ) -> None:

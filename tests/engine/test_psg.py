@@ -108,9 +108,16 @@ class Club:
         self.next_player = 1000
         self.next_game = 1
         self.day = DAY
+        self.touched: frozenset[int] | None = frozenset()  # by the last event
+
+    def apply(self, event: Event) -> list[Change]:
+        """Fold ``event`` in; its changes (whom it touched: ``self.touched``)."""
+        applied = self.psg.apply(event)
+        self.touched = applied.touched
+        return applied.changes
 
     def register(self, player: int, rank: str, *, date: dt.date | None = None) -> None:
-        self.psg.apply(Registered(player, R(rank), date or self.day, committee=True))
+        self.apply(Registered(player, R(rank), date or self.day, committee=True))
 
     def opponent(self, rank: str) -> int:
         self.next_player += 1
@@ -167,7 +174,7 @@ class Club:
             arranged=arranged,
         )
         entries = (Entry(player, self.psg.rank(player)), Entry(opp, self.psg.rank(opp)))
-        return self.psg.apply(TournamentRated(t, entries, (g,)))
+        return self.apply(TournamentRated(t, entries, (g,)))
 
     def club_game(
         self,
@@ -180,7 +187,7 @@ class Club:
         **kw: Any,
     ) -> list[Change]:
         """A single game outside a tournament (an arranged game under PSG)."""
-        return self.psg.apply(
+        return self.apply(
             GamePlayed(self._game(player, opp, outcome, stones, self._tick(date), **kw))
         )
 
@@ -195,10 +202,12 @@ class Club:
     def egf(
         self, player: int, rating: int, year: int, month: int, tournament: bool = True
     ) -> list[Change]:
-        return self.psg.apply(EgfRating(player, rating, year, month, from_tournament=tournament))
+        return self.psg.apply(
+            EgfRating(player, rating, year, month, from_tournament=tournament)
+        ).changes
 
     def month_end(self, year: int, month: int) -> list[Change]:
-        return self.psg.apply(MonthEnded(year, month))
+        return self.apply(MonthEnded(year, month))
 
     def shows(self, player: int) -> Any:
         return self.psg.card(player).rating
@@ -788,27 +797,30 @@ def test_results_reset_at_month_end_after_13_months() -> None:
     assert values(club.psg.card(1))["active"] == "no"
 
 
-def test_the_event_that_moves_time_past_13_months_names_who_lapsed() -> None:
-    """§3(5): nothing about a lapsing participant changes but the calendar, so ``lapsed()``
-    names them for whoever keeps their card (storage rewrites it)."""
+def test_the_event_that_moves_time_past_13_months_touches_who_lapsed() -> None:
+    """§3(5): nothing about a lapsing participant changes but the calendar, so the event
+    that moves time past their 13 months names them as touched, for whoever keeps their
+    card (storage rewrites it)."""
     club = Club()
     club.register(1, "10k", date=dt.date(2026, 1, 1))
     club.register(2, "10k", date=dt.date(2026, 1, 1))
     club.tournament_game(1, "10k", W, date=dt.date(2026, 1, 20))
-    assert list(club.psg.lapsed()) == []
+    opponent = club.next_player
+    assert club.touched == {1, opponent}
     club.register(3, "10k", date=dt.date(2027, 1, 31))
-    assert list(club.psg.lapsed()) == []  # 2 lapses on 2027-02-01, 1 on 2027-02-20
+    assert club.touched == {3}  # 2 lapses on 2027-02-01, 1 on 2027-02-20
     club.register(4, "10k", date=dt.date(2027, 2, 1))
-    assert list(club.psg.lapsed()) == [2]
+    assert club.touched == {2, 4}
     assert not club.psg.active(2) and club.psg.active(1)
     club.tournament_game(1, "10k", W, date=dt.date(2027, 2, 10))  # 1 plays: active longer
-    assert list(club.psg.lapsed()) == []
+    assert club.touched == {1, club.next_player}
     club.register(5, "10k", date=dt.date(2028, 3, 10))  # 1, 3, 4 and the opponents lapse
-    lapsed = set(club.psg.lapsed())
-    assert {1, 3, 4} <= lapsed and 2 not in lapsed and 5 not in lapsed
+    assert club.touched is not None
+    lapsed = club.touched - {5}
+    assert {1, 3, 4} <= lapsed and 2 not in lapsed
     assert all(not club.psg.active(p) for p in lapsed)
     club.register(6, "10k", date=dt.date(2028, 3, 11))
-    assert list(club.psg.lapsed()) == []  # each lapse is reported once
+    assert club.touched == {6}  # each lapse is touched once
 
 
 def test_late_report_is_flagged_not_rejected() -> None:
@@ -860,8 +872,8 @@ def test_unplayed_and_unknown_games_never_count() -> None:
     club.register(1, "10k")
     club.register(2, "10k")
     before = club.psg.snapshot()
-    assert club.psg.apply(GamePlayed(Game(1, 1, 2, Result.BLACK, DAY, played=False))) == []
-    assert club.psg.apply(GamePlayed(Game(2, 1, 2, None, DAY))) == []
+    assert club.psg.apply(GamePlayed(Game(1, 1, 2, Result.BLACK, DAY, played=False))).changes == []
+    assert club.psg.apply(GamePlayed(Game(2, 1, 2, None, DAY))).changes == []
     assert club.psg.snapshot() == before
 
 
@@ -884,7 +896,7 @@ def test_tournament_games_in_round_order_with_a_guest() -> None:
     r2 = Game(2, 1, 50, Result.WHITE, DAY, round=2)  # a loss to the guest
     r1 = Game(1, 1, 50, Result.BLACK, DAY, round=1)
     entries = (Entry(1, R("10k")), Entry(50, R("10k"), registered=False))
-    changes = club.psg.apply(TournamentRated(t, entries, (r2, r1)))
+    changes = club.psg.apply(TournamentRated(t, entries, (r2, r1))).changes
     assert [c.player for c in changes] == [1, 1]
     assert [c.rating_after for c in changes] == [35, 10]
     assert club.score(1).game == 2
@@ -1019,7 +1031,7 @@ def test_teacher_promotion(
             club.psg.apply(event)
         assert club.psg.snapshot() == before
         return
-    change = mine(club.psg.apply(event), 1)
+    change = mine(club.psg.apply(event).changes, 1)
     expected = R(target) if target else R(student) + 1
     assert club.psg.rank(1) == expected
     assert (change.rank_before, change.rank_after) == (R(student), expected)
@@ -1030,14 +1042,14 @@ def test_teacher_promotion(
 def test_teacher_hold_and_release() -> None:
     club = Club()
     club.register(1, "10k")
-    change = mine(club.psg.apply(TeacherAction(1, TeacherKind.HOLD, club.day)), 1)
+    change = mine(club.psg.apply(TeacherAction(1, TeacherKind.HOLD, club.day)).changes, 1)
     assert "held" in change.note
     club.wins(1, "10k", 10)
     assert club.psg.rank(1) == R("10k")  # held: results keep growing, no promotion
     assert club.shows(1) == 350
     assert "norm reached; a teacher holds back promotion" in club.psg.promotion(1).lines
     assert values(club.psg.card(1))["promotion"] == "held by a teacher (PSG regulations §21)"
-    change = mine(club.psg.apply(TeacherAction(1, TeacherKind.RELEASE, club.day)), 1)
+    change = mine(club.psg.apply(TeacherAction(1, TeacherKind.RELEASE, club.day)).changes, 1)
     assert (change.rank_before, change.rank_after) == (R("10k"), R("9k"))
     assert "released" in change.note and "promoted" in change.note
 
@@ -1157,7 +1169,7 @@ def test_verification_suspension_and_resumption() -> None:
     club.egf(1, 2100, 2026, 1)
     club.month_end(2026, 1)
     club.month_end(2026, 2)
-    change = mine(club.psg.apply(VerificationSuspended(1, True, club.day)), 1)
+    change = mine(club.psg.apply(VerificationSuspended(1, True, club.day)).changes, 1)
     assert "suspended" in change.note
     club.month_end(2026, 3)
     club.month_end(2026, 4)
@@ -1252,7 +1264,7 @@ def test_refused_events_change_nothing(event: Event, message: str) -> None:
 
 def test_committee_registration_above_6k() -> None:
     psg = Psg()
-    change = mine(psg.apply(Registered(1, R("2d"), DAY, committee=True)), 1)
+    change = mine(psg.apply(Registered(1, R("2d"), DAY, committee=True)).changes, 1)
     assert change.rank_after == R("2d") and "committee" in change.note
 
 
@@ -1260,7 +1272,9 @@ def test_override_rank_resets_results_and_notes_the_reason() -> None:
     club = Club()
     club.register(1, "10k")
     club.wins(1, "10k", 3)
-    change = mine(club.psg.apply(Override(1, club.day, "strong at the EGC", rank=R("5k"))), 1)
+    change = mine(
+        club.psg.apply(Override(1, club.day, "strong at the EGC", rank=R("5k"))).changes, 1
+    )
     assert (change.rating_before, change.rating_after) == (105, 0)
     assert change.note == "override 10k → 5k: strong at the EGC"
     card = values(club.psg.card(1))
@@ -1268,7 +1282,7 @@ def test_override_rank_resets_results_and_notes_the_reason() -> None:
 
 
 def test_day_ended_is_not_a_psg_event() -> None:
-    assert Psg().apply(DayEnded(DAY)) == []
+    assert Psg().apply(DayEnded(DAY)).changes == []
 
 
 # ---------------------------------------------------------------- queries
@@ -1624,3 +1638,27 @@ def test_entry_notes_compare_with_the_rank_of_the_tournaments_first_day() -> Non
     assert ledger.entry_notes(cup, [Entry(2, R("8k"))]) == []
     (note,) = ledger.entry_notes(cup, [Entry(2, R("6k"))])
     assert note.startswith("{player:2} entered as 6k but their PSG rank is 8k")
+
+
+# ------------------------------------------------------------- what is due (issue 23)
+
+
+def test_the_month_ends_due_run_from_the_first_fact_and_skip_those_checked() -> None:
+    """The §23 verification and the 13-month reset run at every month's end (rules.md §4.3,
+    §4.5), a month with no fact of its own included: due are the months from the earliest
+    fact's up to the month before today's, not checked yet, oldest first. Before any fact
+    nothing is due (with no participant a month's end changes nothing)."""
+    club = Club()
+    assert club.psg.due(dt.date(2030, 1, 1)) == []
+    club.register(1, "10k", date=dt.date(2026, 1, 20))
+    assert club.psg.due(dt.date(2026, 1, 31)) == []
+    assert club.psg.due(dt.date(2026, 2, 1)) == [MonthEnded(2026, 1)]
+    club.month_end(2026, 1)
+    club.month_end(2026, 2)
+    assert club.psg.due(dt.date(2026, 4, 2)) == [MonthEnded(2026, 3)]
+    club.register(2, "10k", date=dt.date(2025, 11, 3))  # a fact before the others
+    assert club.psg.due(dt.date(2026, 4, 2)) == [
+        MonthEnded(2025, 11),
+        MonthEnded(2025, 12),
+        MonthEnded(2026, 3),
+    ]

@@ -90,7 +90,7 @@ class Games:
             Entry(player, self.system.card(player).rank),
             Entry(opponent, r(opponent_rank), registered=False, country=country),
         )
-        return self.system.apply(TournamentRated(tournament, entries, (game,)))
+        return self.system.apply(TournamentRated(tournament, entries, (game,))).changes
 
 
 def registered(
@@ -438,7 +438,7 @@ def test_history_rows_chain_through_a_promotion() -> None:
 def test_override_sets_the_rank_and_the_next_game_decides() -> None:
     system, _ = _replay_example_to(23)
     assert system.card(SUBJECT).rank == r("1d")
-    changes = system.apply(Override(SUBJECT, DAY, "committee", rank=r("2k")))
+    changes = system.apply(Override(SUBJECT, DAY, "committee", rank=r("2k"))).changes
     assert (changes[0].rank_before, changes[0].rank_after) == (r("1d"), r("2k"))
     assert system.card(SUBJECT).rank == r("2k")  # the override itself promotes nobody
     games = Games(system)
@@ -455,7 +455,7 @@ def test_club_game_counts_only_when_marked() -> None:
     system.apply(Registered(1, r("2k"), DAY))
     system.apply(Registered(2, r("2k"), DAY))
     plain = Game(id=1, black=2, white=1, result=Result.WHITE, date=DAY, time=HOUR)
-    assert system.apply(GamePlayed(plain)) == []
+    assert system.apply(GamePlayed(plain)).changes == []
     assert total(system, "1k") == "0"
     marked = Game(
         id=2, black=2, white=1, result=Result.WHITE, date=DAY, time=HOUR, counts_as_tournament=True
@@ -499,7 +499,7 @@ def test_tournament_games_in_round_order_and_unplayed_noted() -> None:
         Game(id=1, black=2, white=1, result=Result.BLACK, date=DAY, round=1),  # −25
         Game(id=2, black=2, white=1, result=Result.WHITE, date=DAY, round=2, played=False),
     )
-    changes = system.apply(TournamentRated(tournament, entries, games))
+    changes = system.apply(TournamentRated(tournament, entries, games)).changes
     # −25 first (starts over at 0), then +35; the other order would give 10
     assert total(system, "1k") == "35"
     assert changes[-1].note.startswith("2 games counted")
@@ -582,7 +582,7 @@ def test_card_promotion_and_handicap() -> None:
 def test_other_events_are_ignored() -> None:
     system, _ = _replay_example_to(3)
     before = system.snapshot()
-    assert system.apply(DayEnded(DAY)) == []
+    assert system.apply(DayEnded(DAY)).changes == []
     assert system.snapshot() == before
 
 
@@ -791,3 +791,10 @@ def test_swedish_texts_are_translatable_messages() -> None:
     first = system.promotion(SUBJECT).lines[0]
     assert isinstance(first, Msg)
     assert first.template == "Target {target} (points against the reference rank {reference})."
+
+
+def test_nothing_is_ever_due() -> None:
+    """Every valid game counts at once (rules.md §3): no scheduled moment."""
+    system = Swedish()
+    system.apply(Registered(1, Rank.parse("1k"), DAY))
+    assert system.due(DAY + dt.timedelta(days=999)) == []

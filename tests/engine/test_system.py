@@ -13,14 +13,18 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from engine.calendar import Phase
-from engine.errors import RuleError
+from engine.calendar import Phase, event_day, event_key, month_end
+from engine.errors import EngineError, RuleError
+from engine.mgsz import month_period
 from engine.mgsz.tables import RANK_BOUNDS
 from engine.ranks import Rank
 from engine.system import (
     NO_RESULT,
     UNPLAYED,
+    Applied,
     Change,
     RankTrail,
     RatingScale,
@@ -31,15 +35,25 @@ from engine.systems import SYSTEMS
 from engine.tensuusei import Tensuusei, TensuuseiParams
 from engine.timecontrol import TimeControl
 from engine.types import (
+    DayEnded,
+    EgfRating,
     Entry,
     Event,
     Game,
     GamePlayed,
+    MonthEnded,
+    Override,
+    PeriodClosed,
     Registered,
     Result,
     SettingsChanged,
+    TeacherAction,
+    TeacherKind,
     Tournament,
+    TournamentRated,
+    VerificationSuspended,
 )
+from storage.codec import card_json  # the JSON storage keeps of a card
 
 DAY = dt.date(2026, 11, 20)
 
@@ -207,21 +221,63 @@ def test_a_scale_reads_as_a_range() -> None:
 
 # ------------------------------------------------------- one dispatch table, one policy
 
+ONE_OF_EACH: list[Event] = [
+    Registered(9, Rank.parse("5k"), DAY, committee=True),
+    GamePlayed(game()),
+    TournamentRated(Tournament(50, "Cup", DAY, DAY, 1), (), ()),
+    PeriodClosed(month_period(2026, 11)),
+    DayEnded(DAY),
+    MonthEnded(2026, 11),
+    Override(1, DAY, "committee", rank=Rank.parse("2k")),
+    EgfRating(1, 1950, 2026, 11),
+    TeacherAction(1, TeacherKind.HOLD, DAY),
+    VerificationSuspended(1, True, DAY),
+    SettingsChanged(DAY, (("time", TimeControl.parse("30m")),)),
+]
+
+
+def test_one_of_each_names_every_kind_of_event() -> None:
+    assert {type(event) for event in ONE_OF_EACH} == set(typing.get_args(Event))
+
 
 @pytest.mark.parametrize("key", sorted(SYSTEMS))
-def test_every_event_type_is_routed_by_the_table(key: str) -> None:
-    """Each ledger names every kind of event in its table: what it does not use goes to one
-    explicit ``_ignored``, a club's changed settings to ``_settings``; nothing is left out."""
-    ledger = SYSTEMS[key]()
+def test_a_system_handles_what_its_table_routes_and_the_rest_is_a_no_op(key: str) -> None:
+    """Each ledger declares the event types it handles (the keys of its dispatch table, which
+    has no "ignore" rows); any other event changes nothing and touches nobody, so a fold may
+    skip it."""
+    ledger = club(key)
     table = type(ledger)._HANDLERS  # type: ignore[attr-defined]
-    assert set(table) == set(typing.get_args(Event))
-    assert ledger.apply(SettingsChanged(DAY, ((f"{key}.anything", 1),))) == []
+    assert ledger.handles == set(table) and ledger.handles < set(typing.get_args(Event))
+    assert {Registered, GamePlayed, TournamentRated, Override, SettingsChanged} <= ledger.handles
+    for event in ONE_OF_EACH:
+        if type(event) not in ledger.handles:
+            before = ledger.snapshot()
+            assert ledger.apply(event) == Applied([], frozenset()), type(event)
+            assert ledger.snapshot() == before
+    assert ledger.apply(SettingsChanged(DAY, ((f"{key}.anything", 1),))).changes == []
 
 
 @pytest.mark.parametrize("key", sorted(SYSTEMS))
-def test_an_object_that_is_no_event_is_refused_alike(key: str) -> None:
-    with pytest.raises(RuleError, match="str"):
-        SYSTEMS[key]().apply("a game")  # type: ignore[arg-type]
+def test_an_object_that_is_no_event_changes_nothing_alike(key: str) -> None:
+    ledger = club(key)
+    before = ledger.snapshot()
+    assert ledger.apply("a game") == Applied([], frozenset())  # type: ignore[arg-type]
+    assert ledger.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("key", "handles"),
+    [
+        ("mgsz", {PeriodClosed}),
+        ("tensuusei", {DayEnded}),
+        ("swedish", set()),
+        ("psg", {MonthEnded, EgfRating, TeacherAction, VerificationSuspended}),
+        ("gor", {EgfRating}),
+    ],
+)
+def test_each_system_handles_its_own_rulebooks_events(key: str, handles: set[type]) -> None:
+    common = {Registered, GamePlayed, TournamentRated, Override, SettingsChanged}
+    assert SYSTEMS[key].handles == common | handles  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
@@ -457,3 +513,217 @@ def test_an_entry_without_a_declared_rank_plays_with_its_first_days_rank() -> No
     assert str(entry_rank(Entry(1, Rank.parse("1d")), trail, cup)) == "1d"  # declared
     with pytest.raises(RuleError, match="player 2 has no rank in tournament 'Cup'"):
         entry_rank(Entry(2, None), trail, cup)
+
+
+# ------------------------------------------- whom a fact touched, what is due (issue 23)
+
+PEOPLE = (1, 2, 3, 4, 5, 6)
+GUEST = 90
+TIMES = (None, TimeControl.parse("60m 3x30s japanese"), TimeControl.parse("10m"))
+FIRST = dt.date(2026, 1, 5)
+SETTINGS_CHANGES: list[tuple[str, object]] = [
+    ("tensuusei.anchor", 118),
+    ("tensuusei.spacing", 10),
+    ("tensuusei.settle_end_of_day", False),
+    ("tensuusei.pair_games_per_day", 1),
+    ("swedish.kyu_targets", True),
+    ("psg.inactive_months", 2),
+    ("psg.report_days", 1),
+    ("mgsz.split_club_periods", False),
+    ("gor.club_class", "B"),
+    ("time", TimeControl.parse("30m")),
+]
+
+
+@st.composite
+def club_games(draw: st.DrawFn, gid: int, day: dt.date, tournament: int | None = None) -> Game:
+    """A game between two of :data:`PEOPLE` (or the guest), of any kind a club records."""
+    black, white = draw(st.permutations(PEOPLE + ((GUEST,) if tournament else ())))[:2]
+    return Game(
+        gid,
+        black,
+        white,
+        draw(st.sampled_from([Result.BLACK, Result.WHITE, Result.JIGO, None])),
+        day,
+        stones=draw(st.sampled_from([0, 0, 0, 1, 3])),
+        board=draw(st.sampled_from([19, 19, 19, 13, 9])),
+        time=draw(st.sampled_from(TIMES)),
+        played=draw(st.booleans()) or draw(st.booleans()),
+        tournament=tournament,
+        round=1 if tournament else None,
+        counts_as_tournament=draw(st.booleans()),
+    )
+
+
+KINDS = (
+    ["game"] * 9
+    + ["tournament"] * 2
+    + ["day", "day", "month", "period", "period", "override", "override", "egf"]
+    + ["registration", "teacher", "suspension", "setting"]
+)
+
+
+@st.composite
+def club_histories(draw: st.DrawFn) -> list[Event]:
+    """Every kind of fact a club's log holds, for every system, in calendar order (as storage
+    folds them): registrations, club games, tournaments, day, month and period ends,
+    overrides, EGF ratings, teacher actions, suspensions and settings."""
+    ranks = st.sampled_from(["12k", "5k", "5k", "1k"])  # often equal: even games count
+    facts: list[Event] = [
+        Registered(p, Rank.parse(draw(ranks)), FIRST, committee=True) for p in PEOPLE[:5]
+    ]
+    day = FIRST
+    for gid in range(1, draw(st.integers(0, 45)) + 1):
+        day += dt.timedelta(days=draw(st.sampled_from([0, 0, 0, 1, 1, 2, 5, 30, 400])))
+        kind = draw(st.sampled_from(KINDS))
+        player = draw(st.sampled_from(PEOPLE))
+        if kind == "game":
+            facts.append(GamePlayed(draw(club_games(gid, day))))
+        elif kind == "tournament":
+            games = tuple(draw(club_games(gid * 100 + n, day, gid)) for n in range(3))
+            entries = tuple(
+                Entry(p, Rank.parse("5k") if p == GUEST else None, registered=p != GUEST)
+                for p in sorted({p for g in games for p in (g.black, g.white)})
+            )
+            cup = Tournament(gid, "Cup", day, day, 1, time=draw(st.sampled_from(TIMES[1:])))
+            facts.append(TournamentRated(cup, entries, games))
+        elif kind == "registration":
+            facts.append(Registered(player, Rank.parse(draw(ranks)), day, committee=True))
+        elif kind == "day":
+            facts.append(DayEnded(day))
+        elif kind == "month":
+            facts.append(MonthEnded(day.year, day.month))
+        elif kind == "period":
+            facts.append(PeriodClosed(month_period(day.year, day.month)))
+        elif kind == "override":
+            rank = draw(st.sampled_from([None, Rank.parse("2k"), Rank.parse("1d")]))
+            rating = draw(st.sampled_from([None, 150, 1900])) if rank is None else None
+            facts.append(Override(player, day, "committee", rating=rating, rank=rank))
+        elif kind == "egf":
+            rating = draw(st.sampled_from([1500, 2100]))
+            facts.append(EgfRating(player, rating, day.year, day.month))
+        elif kind == "teacher":
+            facts.append(TeacherAction(player, draw(st.sampled_from(list(TeacherKind))), day))
+        elif kind == "suspension":
+            facts.append(VerificationSuspended(player, draw(st.booleans()), day))
+        else:
+            facts.append(SettingsChanged(day, (draw(st.sampled_from(SETTINGS_CHANGES)),)))
+    order = sorted(range(len(facts)), key=lambda i: event_key(facts[i], i))
+    return [facts[i] for i in order]
+
+
+def cards(ledger: RatingSystem) -> dict[int, str]:
+    return {player: card_json(ledger.card(player)) for player in ledger.players()}
+
+
+def fold(ledger: RatingSystem, event: Event) -> Applied | None:
+    """``ledger.apply(event)``; ``None`` when the ledger refuses it (then nothing changed)."""
+    before = ledger.snapshot()
+    try:
+        return ledger.apply(event)
+    except EngineError:
+        assert ledger.snapshot() == before
+        return None
+
+
+def players_of(event: Event) -> set[int]:
+    if isinstance(event, GamePlayed):
+        return {event.game.black, event.game.white}
+    if isinstance(event, TournamentRated):
+        return {p for g in event.games for p in (g.black, g.white)}
+    return set()
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(club_histories())
+def test_every_card_a_fact_changed_is_one_it_says_it_touched(
+    key: str, events: list[Event]
+) -> None:
+    """After every fact, every player whose card (as storage keeps it) differs is in the
+    fact's ``touched`` — the invariant that keeps storage from showing a stale card — and
+    ``touched`` stays cheap: "everyone" only for a setting, never for a game, a
+    registration or a tournament; a Tensuusei day end touches no more than the players of
+    the days it ends (rules.md §2.3); an event the system does not handle touches nobody."""
+    ledger = SYSTEMS[key]()
+    waiting: dict[dt.date, set[int]] = {}  # the players of each day not ended yet
+    for event in events:
+        before = cards(ledger)
+        applied = fold(ledger, event)
+        if applied is None:
+            continue
+        after = cards(ledger)
+        changed = {p for p, text in after.items() if before.get(p) != text}
+        if type(event) not in ledger.handles:
+            assert applied == Applied([], frozenset()) and not changed
+        if not isinstance(event, SettingsChanged):
+            assert applied.touched is not None, event
+        if applied.touched is not None:
+            assert changed <= applied.touched, (event, changed - applied.touched)
+        for player in players_of(event):
+            waiting.setdefault(event_day_of(event, player), set()).add(player)
+        if isinstance(event, DayEnded) and key == "tensuusei":
+            ended = {d for d in waiting if d <= event.date}
+            assert applied.touched is not None
+            assert applied.touched <= set().union(*(waiting.pop(d) for d in ended))
+
+
+def event_day_of(event: Event, player: int) -> dt.date:
+    """The earliest day of ``player``'s games in ``event``."""
+    if isinstance(event, GamePlayed):
+        return event.game.date
+    assert isinstance(event, TournamentRated)
+    return min(g.date for g in event.games if player in (g.black, g.white))
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(club_histories())
+def test_folding_only_the_handled_events_gives_the_same_ledger(
+    key: str, events: list[Event]
+) -> None:
+    """A fold may skip what a system does not handle: the ledger is the same."""
+    every, handled = SYSTEMS[key](), SYSTEMS[key]()
+    for event in events:
+        fold(every, event)
+        if type(event) in handled.handles:
+            fold(handled, event)
+    assert every.snapshot() == handled.snapshot()
+    assert cards(every) == cards(handled)
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(club_histories(), st.integers(0, 400))
+def test_what_is_due_is_past_in_order_and_folding_it_leaves_nothing_due(
+    key: str, events: list[Event], later: int
+) -> None:
+    """``due(today)``: scheduled events only, each before ``today`` (a day before it, a month
+    or period ended), oldest first, and once they are in the calendar nothing is due any
+    more; asking changes nothing."""
+    ledger = SYSTEMS[key]()
+    for event in events:
+        fold(ledger, event)
+    today = max([FIRST, *(event_day(e) for e in events)]) + dt.timedelta(days=later)
+    before = ledger.snapshot()
+    due = ledger.due(today)
+    assert ledger.snapshot() == before
+    assert all(isinstance(e, DayEnded | MonthEnded | PeriodClosed) for e in due)
+    assert {type(e) for e in due} <= ledger.handles
+    assert all(last_day(e) < today for e in due)
+    assert [event_key(e, 0) for e in due] == sorted(event_key(e, 0) for e in due)
+    # storage writes them and folds the log again in calendar order: nothing is due then
+    refolded = SYSTEMS[key]()
+    everything = [*events, *due]
+    for index in sorted(range(len(everything)), key=lambda i: event_key(everything[i], i)):
+        fold(refolded, everything[index])
+    assert refolded.due(today) == []
+
+
+def last_day(event: Event) -> dt.date:
+    if isinstance(event, DayEnded):
+        return event.date
+    if isinstance(event, MonthEnded):
+        return month_end(event.year, event.month)
+    assert isinstance(event, PeriodClosed)
+    return event.tournament.end

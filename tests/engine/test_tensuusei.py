@@ -177,7 +177,7 @@ def test_fourth_game_of_a_pair_in_a_day_is_not_rated() -> None:
     system = ledger({1: 100, 2: 100}, TensuuseiParams(settle_end_of_day=False))
     for gid in (1, 2, 3):
         system.apply(won_by(gid, 1, 2))
-    changes = system.apply(won_by(4, 2, 1))
+    changes = system.apply(won_by(4, 2, 1)).changes
     assert (points(system, 1), points(system, 2)) == (103, 97)
     assert {c.player for c in changes} == {1, 2}
     assert all(c.rating_before == c.rating_after for c in changes)
@@ -227,18 +227,18 @@ def test_anchor_and_spacing_are_settings(rank: str, expected: int) -> None:
 
 def test_rule_two_off_moves_points_at_once() -> None:
     system = ledger({1: 120, 2: 100}, TensuuseiParams(settle_end_of_day=False))
-    changes = system.apply(won_by(7, 2, 1))
+    changes = system.apply(won_by(7, 2, 1)).changes
     assert [(c.player, c.rating_before, c.rating_after, c.source) for c in changes] == [
         (2, 100, 101, "game:7"),
         (1, 120, 119, "game:7"),
     ]
-    assert system.apply(DayEnded(DAY)) == []
+    assert system.apply(DayEnded(DAY)).changes == []
     assert system.card(1).pending is None
 
 
 def test_rule_two_on_keeps_the_day_pending() -> None:
     system = ledger({1: 120, 2: 100})
-    assert system.apply(won_by(1, 2, 1)) == []
+    assert system.apply(won_by(1, 2, 1)).changes == []
     system.apply(won_by(2, 2, 1))
     card = system.card(2)
     assert (card.rating, amount(card)) == (100, 2)
@@ -246,7 +246,7 @@ def test_rule_two_on_keeps_the_day_pending() -> None:
     # /handicap uses the settled (start-of-day) points: d = 20 → 1 stone, komi −2
     advice = system.handicap(1, 2)
     assert (advice.white, advice.stones, advice.komi) == (1, 1, Fraction(-2))
-    changes = system.apply(DayEnded(DAY))
+    changes = system.apply(DayEnded(DAY)).changes
     assert [(c.player, c.rating_before, c.rating_after) for c in changes] == [
         (1, 120, 118),
         (2, 100, 102),
@@ -262,7 +262,7 @@ def test_day_end_settles_only_games_dated_up_to_it() -> None:
     system.apply(DayEnded(DAY))
     assert (points(system, 1), amount(system.card(1))) == (101, 1)
     # a late report for a settled day is settled as it is entered (§2.3, late reports)
-    changes = system.apply(won_by(3, 1, 2, DAY))
+    changes = system.apply(won_by(3, 1, 2, DAY)).changes
     assert [(c.player, c.date, c.rating_before, c.rating_after) for c in changes] == [
         (1, DAY, 101, 102),
         (2, DAY, 99, 98),
@@ -305,7 +305,7 @@ def test_the_day_end_note_lists_the_days_games_and_those_not_rated() -> None:
     system.apply(game(13, 2, 1, Result.JIGO))  # a jigo: White (1) wins
     system.apply(won_by(14, 2, 1))  # the 4th game of the pair: not rated
     system.apply(won_by(15, 3, 1))
-    changes = system.apply(DayEnded(DAY))
+    changes = system.apply(DayEnded(DAY)).changes
     notes = {(c.player, c.note) for c in changes}
     first = (
         "2–1 against {player:2}: {game:11} won, {game:12} lost, {game:13} jigo (won with White)"
@@ -345,14 +345,14 @@ def test_a_tournament_folded_at_its_end_date_settles_its_earlier_rounds_as_enter
         Game(id=3, black=2, white=1, result=Result.WHITE, date=NEXT_DAY, round=2),
     )
     entries = (Entry(1, Rank.parse("5k")), Entry(2, Rank.parse("5k")))
-    changes = system.apply(TournamentRated(tournament, entries, games))
+    changes = system.apply(TournamentRated(tournament, entries, games)).changes
     assert [(c.player, c.date, c.rating_before, c.rating_after) for c in changes] == [
         (1, DAY, 101, 102),
         (2, DAY, 99, 98),
     ]
     assert "had ended" in changes[0].note
     assert values(system.card(1))["pending_days"] == "+1 from 2024-05-02"
-    changes = system.apply(DayEnded(NEXT_DAY))
+    changes = system.apply(DayEnded(NEXT_DAY)).changes
     assert sorted(c.source for c in changes if c.player == 1) == ["day:2024-05-02"]
     assert (points(system, 1), points(system, 2)) == (103, 97)
 
@@ -368,7 +368,7 @@ def test_a_tournament_finalised_after_its_days_ended_leaves_nothing_pending() ->
     )
     entries = tuple(Entry(p, Rank.parse("5k")) for p in (1, 2, 3))
     later = NEXT_DAY + dt.timedelta(days=1)
-    changes = system.apply(TournamentRated(tournament, entries, games, finalised_on=later))
+    changes = system.apply(TournamentRated(tournament, entries, games, finalised_on=later)).changes
     assert {(c.player, c.date, c.rating_after) for c in changes} == {
         (1, DAY, 101),
         (2, DAY, 99),
@@ -377,7 +377,7 @@ def test_a_tournament_finalised_after_its_days_ended_leaves_nothing_pending() ->
     }
     assert all(system.card(p).pending is None for p in (1, 2, 3))
     # its days' ends come later (the scheduler): nothing is left to settle or to announce
-    assert system.apply(DayEnded(NEXT_DAY)) == []
+    assert system.apply(DayEnded(NEXT_DAY)).changes == []
     assert system.announcement(Phase.DAY_END, "2024-05-02", []) is None
 
 
@@ -390,7 +390,7 @@ def test_a_late_game_takes_its_place_in_its_days_count() -> None:
     system.apply(won_by(4, 1, 3))
     system.apply(DayEnded(DAY))
     assert "4th game" in str(system.uncounted(won_by(5, 2, 1).game))
-    fourth = system.apply(won_by(5, 2, 1))
+    fourth = system.apply(won_by(5, 2, 1)).changes
     assert [(c.rating_before, c.rating_after) for c in fourth] == [(104, 104), (97, 97)]
     assert "4th game of the pair" in fourth[0].note
     assert system.uncounted(won_by(6, 3, 1).game) is None  # the pair 1–3 played once
@@ -400,7 +400,7 @@ def test_a_late_game_takes_its_place_in_its_days_count() -> None:
         Game(id=7, black=1, white=2, result=Result.WHITE, date=DAY, round=1),
     )
     entries = tuple(Entry(p, Rank.parse("5k")) for p in (1, 2, 3))
-    changes = system.apply(TournamentRated(tournament, entries, games))
+    changes = system.apply(TournamentRated(tournament, entries, games)).changes
     moved = {(c.player, c.rating_after - c.rating_before) for c in changes}  # type: ignore[operator]
     assert moved == {(3, 1), (1, -1), (1, 0), (2, 0)}  # game 7: the pair's 5th that day
     assert all(system.card(p).pending is None for p in (1, 2, 3))
@@ -411,7 +411,7 @@ def test_net_result_per_pair() -> None:
     system.apply(won_by(1, 1, 2))
     system.apply(won_by(2, 2, 1))
     system.apply(won_by(3, 1, 3))
-    changes = system.apply(DayEnded(DAY))
+    changes = system.apply(DayEnded(DAY)).changes
     assert (points(system, 1), points(system, 2), points(system, 3)) == (101, 100, 99)
     assert len(changes) == 4  # one row per player per pair
 
@@ -439,14 +439,14 @@ def test_tournament_games_are_rated_and_guests_skipped() -> None:
 )
 def test_games_that_are_stored_not_rated(extra: dict[str, Any]) -> None:
     system = ledger({1: 100, 2: 100}, TensuuseiParams(settle_end_of_day=False))
-    assert system.apply(game(1, 1, 2, Result.BLACK, **extra)) == []
-    assert system.apply(game(2, 1, 2, None)) == []
+    assert system.apply(game(1, 1, 2, Result.BLACK, **extra)).changes == []
+    assert system.apply(game(2, 1, 2, None)).changes == []
     assert (points(system, 1), points(system, 2)) == (100, 100)
 
 
 def test_override_sets_points() -> None:
     system = ledger({1: 100})
-    changes = system.apply(Override(1, DAY, "committee", rating=130))
+    changes = system.apply(Override(1, DAY, "committee", rating=130)).changes
     assert (changes[0].rating_before, changes[0].rating_after) == (100, 130)
     assert system.card(1).rank == Rank.parse("1d")
     system.apply(Override(1, DAY, "back to 3k", rank=Rank.parse("3k")))
@@ -475,7 +475,7 @@ def test_rejected_events_change_nothing(event: Event, message: str) -> None:
 def test_other_systems_events_are_ignored() -> None:
     system = ledger({1: 100})
     before = system.snapshot()
-    assert system.apply(MonthEnded(2024, 5)) == []
+    assert system.apply(MonthEnded(2024, 5)).changes == []
     assert system.snapshot() == before
 
 
@@ -538,7 +538,7 @@ def test_one_lost_game_leaves_a_fresh_1d_a_1d() -> None:
     system.apply(Registered(1, Rank.parse("1d"), DAY))
     system.apply(Registered(2, Rank.parse("1d"), DAY))
     system.apply(won_by(1, 2, 1))
-    changes = system.apply(DayEnded(DAY))
+    changes = system.apply(DayEnded(DAY)).changes
     lost = [c for c in changes if c.player == 1]
     assert [(c.rating_before, c.rating_after) for c in lost] == [(130, 129)]
     assert (lost[0].rank_before, lost[0].rank_after) == (Rank.parse("1d"), Rank.parse("1d"))
@@ -627,12 +627,14 @@ def amount(card: Card) -> object:
 def test_a_settled_day_is_announced() -> None:
     system = ledger({1: 100, 2: 100})
     system.apply(game(1, 1, 2, Result.BLACK))
-    changes = system.apply(DayEnded(DAY))
+    changes = system.apply(DayEnded(DAY)).changes
     notice = system.announcement(Phase.DAY_END, "2024-05-01", changes)
     assert notice == Notice("the day 2024-05-01 is settled")
     system.apply(won_by(2, 1, 2, NEXT_DAY))
     system.apply(won_by(3, 2, 1, NEXT_DAY))
-    even = system.announcement(Phase.DAY_END, "2024-05-02", system.apply(DayEnded(NEXT_DAY)))
+    even = system.announcement(
+        Phase.DAY_END, "2024-05-02", system.apply(DayEnded(NEXT_DAY)).changes
+    )
     assert even == Notice(
         "the day 2024-05-02 is settled", ("Every pair broke even: no points moved.",)
     )
@@ -731,7 +733,7 @@ def test_day_notes_and_progress_are_translatable_messages() -> None:
     system = ledger({1: 100, 2: 100})
     for gid in range(1, 5):
         system.apply(won_by(gid, 1, 2))
-    note = system.apply(DayEnded(DAY))[0].note
+    note = system.apply(DayEnded(DAY)).changes[0].note
     assert isinstance(note, Msg)
     assert note.template.startswith("{score} against {opponent}: {games}; {skipped}: {ordinal}")
     assert note.args["opponent"] == "{player:2}"
@@ -778,3 +780,34 @@ def test_a_pending_amount_is_what_its_day_end_settles(
     system.apply(DayEnded(DAY))
     system.apply(DayEnded(NEXT_DAY))
     assert {p: points(system, p) - start[p] for p in (1, 2, 3)} == expected
+
+
+# ------------------------------------------------------------- what is due (issue 23)
+
+
+def test_the_days_due_are_the_past_days_holding_games() -> None:
+    """A club day ends at midnight and its pairs are settled (rules.md §2.3): due are the
+    days before today that hold games, oldest first; a day without a rated game has nothing
+    to settle; a day settled is no longer due. A day end touches that day's players."""
+    system = ledger({1: 130, 2: 130, 3: 130})
+    later = NEXT_DAY + dt.timedelta(days=3)
+    system.apply(won_by(1, 1, 2, DAY))
+    system.apply(won_by(2, 2, 3, NEXT_DAY))
+    system.apply(game(3, 1, 3, Result.BLACK, later, board=13))  # not rated: nothing held
+    system.apply(game(4, 1, 3, None, later))
+    assert system.due(DAY) == []
+    assert system.due(NEXT_DAY) == [DayEnded(DAY)]
+    far = later + dt.timedelta(days=9)
+    assert system.due(far) == [DayEnded(DAY), DayEnded(NEXT_DAY)]
+    assert system.apply(DayEnded(DAY)).touched == {1, 2}
+    assert system.due(far) == [DayEnded(NEXT_DAY)]
+
+
+def test_a_setting_touches_everyone_only_when_it_moves_the_rank_line() -> None:
+    """The rank equivalents follow the club's line (rules.md §2.2): a new anchor or spacing
+    touches every card; local rule 1 or 2 changes none."""
+    system = ledger({1: 130, 2: 118})
+    rule = system.apply(SettingsChanged(DAY, (("tensuusei.pair_games_per_day", 2),)))
+    assert rule.touched == frozenset()
+    line = system.apply(SettingsChanged(DAY, (("tensuusei.anchor", 100),)))
+    assert line.touched is None

@@ -880,9 +880,9 @@ class CoreModel(RuleBasedStateMachine):
                     continue
                 if card.pending is not None and not known(f"liveness-{system}"):
                     waiting.append(f"{player.name} under {system}: {card.pending}")
-        days = self.run(schedules.unsettled_days(db, club, self.today))
-        if days and not known("liveness-tensuusei"):
-            waiting.append(f"unsettled days {days}")
+        due = self.run(self.due(db, club))
+        if due and not known("liveness-tensuusei"):
+            waiting.append(f"still due under the rulebooks: {due}")
         now = self.s.now
         for target, when in self.run(schedules.scheduled_finalisations(db, club)):
             if when <= now:
@@ -891,6 +891,14 @@ class CoreModel(RuleBasedStateMachine):
                     waiting.append(f"{row.tournament.name} scheduled {when}, not finalised")
         if waiting:
             self.fail("liveness", "with the clock past every due moment:\n" + "\n".join(waiting))
+
+    async def due(self, db: storage.Database, club: Any) -> list[Any]:
+        """What the club's rulebooks still have due on its today (``RatingSystem.due``: days,
+        months and club periods to end)."""
+        found = []
+        for system in views.ALL_SYSTEMS:
+            found.extend((await storage.ledger(db, club, system)).due(self.today))
+        return found
 
     def check_calendar(self, end: dt.datetime) -> None:
         if known("calendar") or not self.facts:

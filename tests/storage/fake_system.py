@@ -10,7 +10,7 @@ a club-wide event. Both validate before they mutate, as the RatingSystem protoco
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -18,7 +18,17 @@ from typing import Any
 from engine.calendar import Phase
 from engine.errors import RuleError
 from engine.ranks import Rank
-from engine.system import Card, Change, HandicapAdvice, Measure, Pending, Progress, never_rated
+from engine.system import (
+    Applied,
+    Card,
+    Change,
+    HandicapAdvice,
+    Measure,
+    Pending,
+    Progress,
+    applied,
+    never_rated,
+)
 from engine.types import (
     DayEnded,
     Event,
@@ -68,8 +78,8 @@ class _Base:
     def players(self) -> Iterable[int]:
         return list(self._players)
 
-    def lapsed(self) -> Collection[int]:
-        return ()
+    def due(self, today: dt.date) -> list[Event]:
+        return []  # no scheduled moment of its own
 
     def card(self, player: int) -> Card:
         state = self._players[player]
@@ -146,8 +156,12 @@ class PlusMinus(_Base):
     """+1/−1 per rated game, at once; refuses pair go and over-strong new players."""
 
     key = "plus"
+    handles = frozenset({Registered, GamePlayed, TournamentRated, Override})
 
-    def apply(self, event: Event) -> list[Change]:
+    def apply(self, event: Event) -> Applied:
+        return applied(event, self._apply(event))
+
+    def _apply(self, event: Event) -> list[Change]:
         if isinstance(event, Registered):
             return self._register(event, limit=True)
         if isinstance(event, GamePlayed):
@@ -183,17 +197,33 @@ class PlusMinus(_Base):
 
 
 class Daily(_Base):
-    """Results pend until the day ends; ``DayEnded`` settles every player at once."""
+    """Results pend until the day ends; ``DayEnded`` settles every player at once; a day
+    with a pending result is due once it is over."""
 
     key = "daily"
+    handles = frozenset({Registered, GamePlayed, TournamentRated, DayEnded, Override})
 
-    def apply(self, event: Event) -> list[Change]:
+    def __init__(self, params: FakeParams | None = None):
+        super().__init__(params)
+        self._days: set[dt.date] = set()  # the days whose results pend
+
+    def apply(self, event: Event) -> Applied:
+        return applied(event, self._apply(event))
+
+    def due(self, today: dt.date) -> list[Event]:
+        return [DayEnded(day) for day in sorted(self._days) if day < today]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "days": sorted(map(str, self._days))}
+
+    def _apply(self, event: Event) -> list[Change]:
         if isinstance(event, Registered):
             return self._register(event, limit=False)
         if isinstance(event, GamePlayed):
             game = event.game
             self._known(game.black, game.white)
             if game.rated:
+                self._days.add(game.date)
                 for player in (game.black, game.white):
                     state = self._players[player]
                     state.pending += _score(game, player)
@@ -205,6 +235,7 @@ class Daily(_Base):
                 self._known(game.black, game.white)
             return []
         if isinstance(event, DayEnded):
+            self._days.clear()  # every pending result is settled
             changes = []
             for player, state in sorted(self._players.items()):
                 if state.pending:

@@ -30,6 +30,7 @@ from storage import (
     close_period,
     create_club,
     end_day,
+    end_due,
     end_month,
     history,
     record_egf,
@@ -164,3 +165,63 @@ async def test_scheduled_events_are_logged_as_the_scheduler(db: Database, club: 
         "day",
     )
     assert DayEnded(DAY) in await _engine_events(db, club)
+
+
+# -- what the rulebooks have due, recorded in one write (issue 23)
+
+
+async def test_end_due_records_each_moment_once_in_calendar_order(
+    db: Database, club: Club
+) -> None:
+    """The scheduler hands a club's due moments to storage in one call: each is written
+    once (again, or already in the log: skipped), in calendar order, a period's id its log
+    position."""
+    april = Tournament(0, "April 2026", dt.date(2026, 4, 1), dt.date(2026, 4, 30), rounds=1)
+    assert await end_day(db, club, dt.date(2026, 3, 2))
+    due = [
+        MonthEnded(2026, 4),
+        PeriodClosed(april),
+        DayEnded(dt.date(2026, 4, 30)),
+        DayEnded(dt.date(2026, 3, 2)),  # in the log already
+        MonthEnded(2026, 3),
+        MonthEnded(2026, 4),  # named twice (two systems)
+    ]
+    written = await end_due(db, club, due)
+    assert [type(e).__name__ for e in written] == [
+        "MonthEnded",
+        "DayEnded",
+        "PeriodClosed",
+        "MonthEnded",
+    ]
+    assert written[0] == MonthEnded(2026, 3) and written[-1] == MonthEnded(2026, 4)
+    (closed,) = [e for e in written if isinstance(e, PeriodClosed)]
+    assert closed.tournament.id > 0 and closed.tournament.name == "April 2026"
+    assert closed in await _engine_events(db, club)
+    before = await dump_all(db)
+    assert await end_due(db, club, due) == []  # every one in the log already
+    assert await dump_all(db) == before
+
+
+async def test_end_due_refuses_a_fact_that_is_not_a_scheduled_moment(
+    db: Database, club: Club, nagy: Player
+) -> None:
+    before = await dump_all(db)
+    with pytest.raises(Refused, match="not a scheduled moment"):
+        await end_due(db, club, [DayEnded(DAY), Override(nagy.id, DAY, "x", rating=120)])
+    with pytest.raises(Refused, match="not 13"):
+        await end_due(db, club, [MonthEnded(2026, 13)])
+    assert await dump_all(db) == before
+
+
+async def test_a_late_game_ends_only_the_days_a_rulebook_has_due(db: Database) -> None:
+    """A game entered for a day that has ended ends that day in the same write when a
+    system holds it (``Daily``: a rated result pends), as the scheduler would; a game no
+    system holds leaves its day alone (its end would change nothing)."""
+    club = await create_club(db, "Tokyo", "daily", actor=ORGANISER)
+    black, white = await player(db, club, "Sato"), await player(db, club, "Suzuki")
+    yesterday = DAY - dt.timedelta(days=1)
+    await game(db, club, black, white, None, date=yesterday)  # no result: nothing pends
+    assert DayEnded(yesterday) not in await _engine_events(db, club)
+    await game(db, club, black, white, date=yesterday)  # a win: it pends, its day is over
+    assert DayEnded(yesterday) in await _engine_events(db, club)
+    assert (await card(db, club, black)).pending is None
