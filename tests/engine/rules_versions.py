@@ -159,8 +159,8 @@ def _tensuusei_vectors() -> Results:
         first, second = ids[names[0]], ids[names[1]]
         for gid, winner in enumerate(case["games_same_day"], start=1):
             result = Result.WHITE if ids[winner] == first else Result.BLACK
-            yield system.apply(tests.game(gid, second, first, result))
-        yield system.apply(DayEnded(tests.DAY)), cards(system)
+            yield system.apply(tests.game(gid, second, first, result)).changes
+        yield system.apply(DayEnded(tests.DAY)).changes, cards(system)
 
 
 def _swedish_vectors() -> Results:
@@ -265,7 +265,7 @@ def folded(key: str, factory: Factory, events: Iterable[Event]) -> Results:
     system = factory()
     for number, event in enumerate(events):
         try:
-            yield number, system.apply(_seen_by(key, event))
+            yield number, system.apply(_seen_by(key, event)).changes  # not whom it touched
         except EngineError as error:
             yield number, "refused", str(error)
     yield cards(system)
