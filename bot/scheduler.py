@@ -101,6 +101,9 @@ class Scheduler:
         self.deliver = deliver
         self.timers = timers
         self._lock = asyncio.Lock()
+        # clubs found with nothing due (storage.schedules.quiet_days), and those found so now
+        self._quiet: dict[int, tuple[int, dt.date]] = {}
+        self._noted: dict[int, tuple[int, dt.date]] = {}
         self._aps: AsyncIOScheduler | None = None
 
     @property
@@ -155,6 +158,8 @@ class Scheduler:
         async with self._lock:
             done: list[str] = []
             now = self.core.clock()
+            self._quiet = await schedules.quiet_days(self.db)
+            self._noted = {}
             for club in await storage.clubs(self.db):
                 settings = await storage.club_settings(self.db, club)
                 tz = settings.zone
@@ -172,6 +177,12 @@ class Scheduler:
                             )
                         except Exception:  # one failing job must not stop the others
                             log.exception("scheduled %s failed for club %s", job.__name__, club.id)
+                if self._noted.get(club.id, (0, None))[1] is not None:
+                    # nothing left due: the jobs after the moments add no day, month or
+                    # period to end (a summary, an expired report's void)
+                    day = now.astimezone(tz).date()
+                    self._noted[club.id] = (await schedules.last_seq(self.db, club), day)
+            await schedules.note_quiet(self.db, self._noted)
             await self._daily_backup(now)
             await self._arm()
             return done
@@ -278,10 +289,17 @@ class Scheduler:
         """The scheduled moments the club's rulebooks have due (a day's end, a month's
         verification, a club period's close: ``RatingSystem.due``), recorded in one write in
         calendar order, each once; then those of the current system announced in its words."""
-        due = await self._due(club, now.date())
+        today = now.date()
+        last = await schedules.still_quiet(self.db, club, self._quiet.get(club.id), today)
+        if last is None:
+            return []  # nothing was due at this log position today: nothing is
+        due = await self._due(club, today)
         if not due:
+            self._noted[club.id] = (last, today)
             return []
         written = await storage.end_due(self.db, club, due)
+        if not await self._due(club, today):  # all done: quiet at the club's jobs' end
+            self._noted[club.id] = (0, today)
         phases = (await storage.ledger(self.db, club.id)).scheduled
         done: list[str] = []
         for event in written:

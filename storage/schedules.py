@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from engine.system import Change
@@ -294,3 +295,41 @@ async def period_name(db: Database, club: ClubRef, seq: int) -> str | None:
         return None
     name: str = _payload(row[0])["tournament"]["name"]
     return name
+
+
+async def quiet_days(db: Database) -> dict[int, tuple[int, dt.date]]:
+    """Each club the scheduler last found with nothing due: the log position and the club's
+    day of that answer (``quiet_clubs``; see :func:`still_quiet`)."""
+    return {
+        int(club): (int(seq), dt.date.fromisoformat(day))
+        for club, seq, day in await db.fetchall("SELECT club, seq, day FROM quiet_clubs")
+    }
+
+
+async def still_quiet(
+    db: Database, club: ClubRef, quiet: tuple[int, dt.date] | None, today: dt.date
+) -> int | None:
+    """``None`` when the club has nothing due still — ``quiet`` (:func:`quiet_days`) says so
+    of the club's last log position on ``today``: what a rulebook has due depends only on the
+    log and the club's day — else the club's last log position, to note with
+    :func:`note_quiet` if asking its ledgers finds nothing due."""
+    last = await last_seq(db, club)
+    return None if quiet == (last, today) else last
+
+
+async def last_seq(db: Database, club: ClubRef) -> int:
+    """The club's last log position (0: none)."""
+    row = await db.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (club_id(club),))
+    return 0 if row is None or row[0] is None else int(row[0])
+
+
+async def note_quiet(db: Database, quiet: Mapping[int, tuple[int, dt.date]]) -> None:
+    """Record, in one write, the clubs found with nothing due (club → log position, day)."""
+    if not quiet:
+        return
+    async with db.transaction() as tx:
+        await tx.executemany(
+            "INSERT INTO quiet_clubs (club, seq, day) VALUES (?, ?, ?) ON CONFLICT (club) "
+            "DO UPDATE SET seq = excluded.seq, day = excluded.day",
+            [(club, seq, day.isoformat()) for club, (seq, day) in sorted(quiet.items())],
+        )
