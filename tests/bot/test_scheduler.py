@@ -983,3 +983,34 @@ async def test_a_missed_weekly_summary_is_posted_late_once_with_its_week(
     assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-23"]
     (week,) = [t for t in bot.texts() if "Club: the week" in t]
     assert week.startswith("Club: the week Mar 16\u2009–\u200922, 2026\n")
+
+
+async def test_a_club_with_nothing_due_is_not_folded_again_until_its_log_or_day_moves(
+    process: Process,
+) -> None:
+    """What a rulebook has due depends on the club's log and day alone: once every system
+    said "nothing" at a log position on a day, later runs — in this process or a new one —
+    skip the club's ledgers until a fact is entered or the day changes."""
+    bot = process.bot
+    assert bot is not None
+    for line in ("/register Nagy Péter 5k", "/register Kovács Anna 5k"):
+        assert not (await bot.say(line)).error, line
+    process.clock.set(dt.datetime(2026, 3, 2, 10, 0, tzinfo=dt.UTC))
+    await bot.scheduler.run_due()  # every system asked, and every one has nothing due
+    for restart in (False, True):
+        if restart:
+            bot = await process.restart()
+        bot.db.projections.ledgers.clear()
+        folded = bot.db.projections.folded_events
+        assert await bot.scheduler.run_due() == []
+        assert bot.db.projections.ledgers == {}  # no club's ledgers were loaded
+        assert bot.db.projections.folded_events == folded
+    assert not (await bot.say("/result Nagy Péter Kovács Anna B+")).error  # the log moves
+    bot.db.projections.ledgers.clear()
+    await bot.scheduler.run_due()
+    assert bot.db.projections.ledgers != {}  # asked again
+    process.clock.set(dt.datetime(2026, 3, 3, 10, 0, tzinfo=dt.UTC))  # the next day
+    bot.db.projections.ledgers.clear()
+    done = await bot.scheduler.run_due()  # a new day: asked again
+    assert done == ["Club: day 2026-03-02 settled"]  # Tensuusei's, folded though not used
+    assert bot.db.projections.ledgers != {}
