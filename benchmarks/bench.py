@@ -872,9 +872,10 @@ async def _run(here: Place, games: int, options: Options, phases: Phases) -> dic
                 (a, _), (b, _) = sampler.pair()
                 return a, b
 
-            result["events"] = await club_work.club_events(db, club, pair, TAIL_NIGHT)
+            result["moments"] = await club_work.club_events(db, club, pair, TAIL_NIGHT)
         result |= {
-            key: result["events"][key] for key in ("day_end_ms", "month_end_ms", "period_close_ms")
+            key: result["moments"][key]
+            for key in ("day_end_ms", "month_end_ms", "period_close_ms")
         }
         say("appending results …")
         with phases.phase("append"):
@@ -1353,7 +1354,7 @@ def _phase_lines(result: dict[str, Any]) -> list[str]:
 def club_work_lines(result: dict[str, Any], mark: Callable[[str, float | None], str]) -> list[str]:
     """The club's own work (benchmarks.club_work): its club-wide moments, ``/rating NAME
     all``, one ``/result``'s SQL, a backdated result, a switch."""
-    events = result["events"]
+    events = result["moments"]
     lines = [
         f"a club's own work, through storage as the scheduler writes it or through the command "
         f"core; club-wide moments after a night of {events['night_games']} club games on "

@@ -75,7 +75,7 @@ def _the_clubs_own_work_was_measured(result: dict[str, Any]) -> None:
     own = result["replay_by_system"][bench.SYSTEM]["over_scan"]
     assert result["replay_own_over_scan"] == own > 0
     assert result["replay_all_over_scan"] == result["replay_s"] / result["scan_s"] > 0
-    events = result["events"]
+    events = result["moments"]
     assert events["night_games"] == bench.TAIL_NIGHT and events["day"] == "2029-12-31"
     for key in ("day_end_ms", "month_end_ms", "period_close_ms"):
         assert result[key] == events[key] > 0, key
