@@ -120,8 +120,11 @@ class Shape:
 
 
 class _Generator:
-    def __init__(self, shape: Shape, seed: int) -> None:
+    def __init__(
+        self, shape: Shape, seed: int, start: dt.date = START, club_share: float = CLUB_SHARE
+    ) -> None:
         self.shape = shape
+        self.start = start
         self.rng = random.Random(seed)
         self.days = shape.years * 364  # whole weeks
         self.players: list[_Player] = []
@@ -130,9 +133,9 @@ class _Generator:
         self.next_key = 1
         self.tournament_names: set[str] = set()
         self.games_left = shape.games
-        self.club_games_left = round(shape.games * CLUB_SHARE)
+        self.club_games_left = round(shape.games * club_share)
         self.tournament_games_left = shape.games - self.club_games_left
-        self.month = (START.year, START.month)
+        self.month = (start.year, start.month)
         self.period_games = 0  # club games of the month (an MGSZ period closes only if any)
 
     # --- players
@@ -182,7 +185,7 @@ class _Generator:
             committee=player.step > COMMITTEE_ABOVE and not player.guest,
             guest=player.guest,
         )
-        return BulkPlayer(player.key, new, START + dt.timedelta(days=player.registered))
+        return BulkPlayer(player.key, new, self.start + dt.timedelta(days=player.registered))
 
     # --- the history
 
@@ -217,7 +220,7 @@ class _Generator:
                 self.club_games_left -= played
                 self.period_games += played
                 if played:
-                    yield DayEnded(START + dt.timedelta(days=monday + offset))
+                    yield DayEnded(self.start + dt.timedelta(days=monday + offset))
             # tournaments on the weekend, finalised on Sunday evening
             yield from self._month_turn(monday + 5)
             target = self._share(self.tournament_games_left, weeks - week)
@@ -229,8 +232,8 @@ class _Generator:
                 target -= played
                 self.tournament_games_left -= played
             if weekend:
-                yield DayEnded(START + dt.timedelta(days=monday + 5))
-                yield DayEnded(START + dt.timedelta(days=monday + 6))
+                yield DayEnded(self.start + dt.timedelta(days=monday + 5))
+                yield DayEnded(self.start + dt.timedelta(days=monday + 6))
         if self.club_games_left or self.tournament_games_left:
             raise AssertionError("the generator did not place every game")  # a bug here
         # the last month ends too, as the scheduler ends it: the history is of the past (the
@@ -240,7 +243,7 @@ class _Generator:
     def _month_turn(self, day: int) -> Iterator[BulkItem]:
         """The scheduler's month ends passed before ``day``: the MGSZ club period, then the
         PSG month-end check."""
-        date = START + dt.timedelta(days=day)
+        date = self.start + dt.timedelta(days=day)
         while (date.year, date.month) != self.month:
             year, number = self.month
             if self.period_games:
@@ -272,7 +275,7 @@ class _Generator:
         clubs = [club for club, people in members.items() if len(people) >= 2]
         if not clubs or count <= 0:
             return 0
-        date = START + dt.timedelta(days=day)
+        date = self.start + dt.timedelta(days=day)
         for _ in range(count):
             people = members[rng.choice(clubs)]
             a, b = rng.sample(people, 2)
@@ -335,7 +338,7 @@ class _Generator:
         even = rng.random() < 0.45
         reduction = 0 if even else rng.choice((0, 0, 0, 1, 1, 2))
         board = 13 if rng.random() < 0.03 else 19
-        start = START + dt.timedelta(days=day)
+        start = self.start + dt.timedelta(days=day)
         end = start + dt.timedelta(days=1 if rounds <= 5 else 2)
         time_text = rng.choices(
             [t for t, _ in TIME_CONTROLS], weights=[w for _, w in TIME_CONTROLS]
@@ -406,12 +409,30 @@ def club_period(year: int, month: int) -> Tournament:
     return replace(month_period(year, month), time=TimeControl.parse(CLUB_TIME))
 
 
-def federation(games: int, *, seed: int = 1, players: int | None = None) -> Iterator[BulkItem]:
+def federation(
+    games: int,
+    *,
+    seed: int = 1,
+    players: int | None = None,
+    start: dt.date = START,
+    club_share: float = CLUB_SHARE,
+) -> Iterator[BulkItem]:
     """The history of a federation with exactly ``games`` games (see the module docstring).
 
     Args:
         games: how many games (club and tournament) in all.
         seed: the same seed gives the same history.
         players: registered players (default: one per 50 games, at least 300).
+        start: its first day (best a Monday: club nights are Tuesdays and Thursdays).
+        club_share: the part of the games played as club games (1: a club of its own, with
+            no tournaments).
     """
-    return _Generator(Shape.of(games, players), seed).items()
+    return _Generator(Shape.of(games, players), seed, start, club_share).items()
+
+
+def after_history(shape: Shape, start: dt.date = START) -> dt.date:
+    """The first day after :func:`federation`'s history whose month it has not ended: on it,
+    a scheduler finds nothing of the history due (every day, month and period before it has
+    ended), as at a club that has been running all along."""
+    weeks = shape.years * 364 // 7
+    return start + dt.timedelta(days=weeks * 7 + 31)

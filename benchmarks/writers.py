@@ -8,11 +8,11 @@ its log entry's ``chat`` (``bench:RUN:W:I``), and the writer reports what it got
 acknowledged one (the game's log position and club number) and the error of each refused one.
 
 :func:`writers` runs ``n`` of them at once — all on one club, or each on a club of its own —
-(the parent starts them all, waits until each is ready, then releases them together) and
-counts in the log afterwards: an acknowledged game
-missing is **lost**; a tag present twice, or a club number given twice, is **doubled**; a
-game present that its writer did not see acknowledged (a writer that died after the commit)
-is counted apart. Throughput is the acknowledged games over the span from the first writer's
+(the parent starts them one after another, each once the one before is ready, then releases
+them together) and counts in the log afterwards: an acknowledged game missing is **lost**; a
+tag present twice, or a club number given twice, is **doubled**; a game present that its
+writer did not see acknowledged (a writer that died after the commit) is counted apart.
+Throughput is the acknowledged games over the span from the first writer's
 start to the last writer's end.
 """
 
@@ -159,14 +159,19 @@ async def writers(
     timeout: float = 1800,
 ) -> dict[str, Any]:
     """One writer process per entry of ``clubs`` (the same club any number of times, or
-    clubs of their own), each appending ``games`` games to its club, all at once; then the
+    clubs of their own), each appending ``games`` games to its club, all at once (once each
+    is ready: they are started one after another); then the
     log counted through ``db`` (module docstring). Returns the figures.
 
     Raises:
         RuntimeError: a writer failed to start or to answer (with its error output).
     """
     processes = []
+    ready = []
     try:
+        # started one at a time, each once the one before is ready: a set-up folds the club's
+        # tail in a write transaction, and writers started together waited for each other's
+        # past SQLite's busy timeout ("database is locked" at 20,000 games); untimed anyway
         for writer, club in enumerate(clubs):
             processes.append(
                 await asyncio.create_subprocess_exec(
@@ -192,7 +197,7 @@ async def writers(
                     env=child_env(),
                 )
             )
-        ready = [await _line(process, timeout) for process in processes]
+            ready.append(await _line(processes[-1], timeout))
         for process in processes:
             assert process.stdin is not None
             process.stdin.write(GO.encode())

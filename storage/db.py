@@ -51,14 +51,30 @@ def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+@dataclass(slots=True)
+class Counts:
+    """The SQL statements and write transactions a database has run (``hoshi bench``, and
+    the tests that count a command's: issue 23, a ``/result`` in at most 12 statements and one
+    write transaction). One object, shared by the database's handles and transactions: two
+    integers, each counted where a statement is sent."""
+
+    statements: int = 0
+    """Statements sent (``execute``, ``executemany``, ``fetch*``, ``chunks``; not ``BEGIN``
+    or ``COMMIT``)."""
+    transactions: int = 0
+    """Write transactions begun (``Database.transaction``)."""
+
+
 class Transaction:
     """One write transaction (only valid inside ``db.transaction()``): the interface both
     backends implement."""
 
-    def __init__(self, projections: Projections):
+    def __init__(self, projections: Projections, counts: Counts | None = None):
         self._rollback_hooks: list[Callable[[], None]] = []
         self.projections = projections
         """The database's projections (storage.cache): its memos are shared with its reads."""
+        self.counts = counts if counts is not None else Counts()
+        """Where the statements sent are counted (the database's :class:`Counts`)."""
         self.appended: dict[int, int] = {}
         """Each club this transaction appended log entries to, with its last position."""
 
@@ -127,21 +143,29 @@ class Transaction:
 class SqliteTransaction(Transaction):
     """A write transaction on SQLite's writer connection."""
 
-    def __init__(self, connection: aiosqlite.Connection, projections: Projections):
-        super().__init__(projections)
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        projections: Projections,
+        counts: Counts | None = None,
+    ):
+        super().__init__(projections, counts)
         self._connection = connection
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
+        self.counts.statements += 1
         await self._connection.execute_fetchall(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement for every row."""
+        self.counts.statements += 1
         cursor = await self._connection.executemany(sql, rows)
         await cursor.close()
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a query, as tuples."""
+        self.counts.statements += 1
         return [tuple(row) for row in await self._connection.execute_fetchall(sql, params)]
 
     async def chunks(
@@ -149,6 +173,7 @@ class SqliteTransaction(Transaction):
     ) -> AsyncIterator[list[Row]]:
         """The rows of a query in lists of up to ``size``; ``prefetch`` reads the next list on
         SQLite's thread while the caller works (its other statements queue behind it)."""
+        self.counts.statements += 1
         cursor = await self._connection.execute(sql, params)
         try:
             if not prefetch:
@@ -226,6 +251,17 @@ class Database:
         self._lock = asyncio.Lock()
         self.delivery: deliveries.Delivery | None = None
         self._committed: list[Callable[[], None]] = []  # shared by every delivering() handle
+        self.counts = Counts()  # shared by every delivering() handle and every transaction
+
+    @property
+    def statements(self) -> int:
+        """SQL statements sent so far, reads and writes (:class:`Counts`)."""
+        return self.counts.statements
+
+    @property
+    def transactions(self) -> int:
+        """Write transactions begun so far (:class:`Counts`)."""
+        return self.counts.transactions
 
     def delivering(self, key: str | None) -> Database:
         """This database as the handler of one chat update sees it (``telegram:BOT:UPDATE``):
@@ -312,7 +348,8 @@ class SqliteDatabase(Database):
         """A write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception
         (see :meth:`Database.transaction`)."""
         async with self._lock:
-            tx = SqliteTransaction(self._writer, self.projections)
+            tx = SqliteTransaction(self._writer, self.projections, self.counts)
+            self.counts.transactions += 1
             begun = False
             try:
                 await self._writer.execute_fetchall("BEGIN IMMEDIATE")
@@ -337,6 +374,7 @@ class SqliteDatabase(Database):
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a read-only query on the reader connection (committed state)."""
+        self.counts.statements += 1
         if self._shared:
             async with self._lock:
                 return [tuple(r) for r in await self._reader.execute_fetchall(sql, params)]

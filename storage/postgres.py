@@ -28,7 +28,16 @@ import asyncpg
 
 from storage import deliveries, dialect, migrate
 from storage.cache import Projections
-from storage.db import Clock, Database, Listening, Notice, Row, Transaction, without_password
+from storage.db import (
+    Clock,
+    Counts,
+    Database,
+    Listening,
+    Notice,
+    Row,
+    Transaction,
+    without_password,
+)
 from storage.dialect import Dialect
 
 log = logging.getLogger(__name__)
@@ -90,8 +99,13 @@ def _changed(status: str | None) -> bool:
 class PgTransaction(Transaction):
     """A write transaction on the writer connection."""
 
-    def __init__(self, connection: asyncpg.Connection, projections: Projections):
-        super().__init__(projections)
+    def __init__(
+        self,
+        connection: asyncpg.Connection,
+        projections: Projections,
+        counts: Counts | None = None,
+    ):
+        super().__init__(projections, counts)
         self._connection = connection
         self._busy = asyncio.Lock()  # one statement at a time (a read-ahead queues the others)
         self._locked: set[int] = set()
@@ -101,6 +115,7 @@ class PgTransaction(Transaction):
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
         sql = dialect.query(sql)
+        self.counts.statements += 1
         async with self._busy:
             status = await self._connection.execute(sql, *params)
         if not self.changed and _changed(status):
@@ -113,6 +128,7 @@ class PgTransaction(Transaction):
         if not records:
             return
         plain = _PLAIN_INSERT.match(sql)
+        self.counts.statements += 1
         async with self._busy:
             if plain is not None and len(records) >= COPY_ROWS:
                 columns = [c.strip() for c in plain["columns"].split(",")]
@@ -126,6 +142,7 @@ class PgTransaction(Transaction):
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a query, as tuples."""
+        self.counts.statements += 1
         async with self._busy:
             if _WRITES.match(sql) is None:
                 rows = await self._connection.fetch(dialect.query(sql), *params)
@@ -141,6 +158,7 @@ class PgTransaction(Transaction):
     ) -> AsyncIterator[list[Row]]:
         """The rows of a query in lists of up to ``size``, from a server-side cursor
         (``prefetch`` asks the server for the next list while the caller works on this one)."""
+        self.counts.statements += 1
         async with self._busy:
             statement = await self._connection.prepare(dialect.query(sql))
             cursor = await statement.cursor(*params)
@@ -169,6 +187,7 @@ class PgTransaction(Transaction):
         write to the club waits for this transaction's end."""
         if club in self._locked:
             return
+        self.counts.statements += 1
         async with self._busy:
             await self._connection.execute("SELECT pg_advisory_xact_lock($1)", club)
         self._locked.add(club)
@@ -183,6 +202,7 @@ class PgTransaction(Transaction):
         """``count`` values of the ``log_seq`` sequence, increasing."""
         if count <= 0:
             return []
+        self.counts.statements += 1
         async with self._busy:
             rows = await self._connection.fetch(
                 "SELECT nextval('log_seq') FROM generate_series(1, $1::bigint) ORDER BY 1", count
@@ -202,6 +222,7 @@ class PgTransaction(Transaction):
         """Tell every listener which clubs this transaction appended to, and up to where (sent
         by the server only when the transaction commits)."""
         for club, seq in sorted(self.appended.items()):
+            self.counts.statements += 1
             async with self._busy:
                 await self._connection.execute(
                     "SELECT pg_notify($1, $2)", CHANNEL, f"{club}:{seq}"
@@ -327,7 +348,8 @@ class PgDatabase(Database):
         :meth:`Database.transaction`); its log notices are sent just before ``COMMIT``."""
         async with self._lock:
             connection = await self._writer_connection()
-            tx = PgTransaction(connection, self.projections)
+            tx = PgTransaction(connection, self.projections, self.counts)
+            self.counts.transactions += 1
             try:
                 await connection.execute("BEGIN")
                 yield tx
@@ -347,6 +369,7 @@ class PgDatabase(Database):
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a read-only query, on a pooled reader (committed state)."""
+        self.counts.statements += 1
         async with self._readers.acquire() as connection:
             rows = await connection.fetch(dialect.query(sql), *params)
         return [tuple(row) for row in rows]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import json
 import signal
 import sys
@@ -29,9 +30,13 @@ def add(commands: Any) -> None:
             "temporary directory, or a PostgreSQL database), then time the replay against a "
             "plain scan of the same rows, {commands}, appending a result, finalising a "
             "300-player tournament, the web pages, the Telegram adapter, a process start from "
-            "a snapshot and several processes appending at once; print a table (or one JSON "
-            "object).",
-            commands="/rating, /top, /handicap",
+            "a snapshot and several processes appending at once, then a club's own work: its "
+            "day, month and period ends, a result a year back, a switch of system, the SQL of "
+            "one result, and the catch-up after an ancient result or a big import; print a "
+            "table with each target (or one JSON object). With {clubs}, many small clubs "
+            "instead.",
+            commands="/rating, /top, /handicap, /rating NAME all",
+            clubs="--clubs N --games-per-club M",
         ),
     )
     parser.add_argument(
@@ -113,6 +118,55 @@ def add(commands: Any) -> None:
         action="store_true",
         help=_("also build the federation entry by entry and compare it with the replay (slow)"),
     )
+    parser.add_argument(
+        "--clubs",
+        type=_count,
+        default=0,
+        help=_(
+            "measure this many small clubs instead of a federation: their load, a process "
+            "start, each club's first command and the scheduler's first sweep (with "
+            "{option})",
+            option="--games-per-club",
+        ),
+    )
+    parser.add_argument(
+        "--games-per-club",
+        type=_positive,
+        default=100,
+        help=_(
+            "games of each club with {option} (default {default})", option="--clubs", default=100
+        ),
+    )
+    parser.add_argument(
+        "--import-players",
+        type=_positive,
+        default=1000,
+        help=_(
+            "players of the h9 file imported into a club with later games (default {default})",
+            default=1000,
+        ),
+    )
+    parser.add_argument(
+        "--ancient-date",
+        type=_date,
+        default=dt.date(1900, 1, 1),
+        help=_(
+            "the date of the result entered before a small club's history, then {command} "
+            "(default {default})",
+            command="/tick 1d",
+            default="1900-01-01",
+        ),
+    )
+    parser.add_argument(
+        "--case-timeout",
+        type=_positive,
+        default=120,
+        help=_(
+            "seconds each catch-up case may take before it is stopped and reported as over "
+            "(default {default})",
+            default=120,
+        ),
+    )
     parser.set_defaults(run=run)
 
 
@@ -158,8 +212,30 @@ def _count(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number like {example}, not {value}", example=3, value=repr(text))
+        )
+    return value
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _(
+                "expected a date like {example}, not {value}",
+                example="1900-01-01",
+                value=repr(text),
+            )
+        ) from None
+
+
 def run(args: argparse.Namespace) -> int:
-    from benchmarks import bench, pgcluster  # imported here: only `hoshi bench` pays for it
+    from benchmarks import bench, pgcluster, progress  # imported here: only `hoshi bench` pays
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
@@ -193,7 +269,13 @@ def run(args: argparse.Namespace) -> int:
                 updates=args.updates,
                 with_telegram=not args.no_telegram,
                 check=args.check,
+                clubs=args.clubs,
+                games_per_club=args.games_per_club,
+                import_players=args.import_players,
+                ancient=args.ancient_date,
+                case_timeout_s=args.case_timeout,
                 say=say,
+                status=progress.terminal_status(sys.stderr),
             )
         )
     except pgcluster.Unavailable as error:

@@ -3,7 +3,9 @@ entry by entry. Correctness only — timings are the benchmark's business, not t
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,11 @@ KEYS = {
 }
 
 
+ANCIENT = dt.date(2024, 10, 1)
+"""The catch-up case's "ancient" result at test size: 16 months before the small club's
+clock (the bench's default, 1900, is 1,500 months)."""
+
+
 async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -> None:
     result = await bench.run(
         10_000,
@@ -39,6 +46,8 @@ async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -
         tail=200,
         writers=2,
         writer_games=4,
+        import_players=4,
+        ancient=ANCIENT,
     )
     assert result["check"]["identical"], result["check"]["differ"]
     assert "rating_history" in result["check"]["compared"]
@@ -51,10 +60,77 @@ async def test_a_10k_run_replays_what_was_built_entry_by_entry(tmp_path: Path) -
     assert result["telegram"]["updates"] == 30
     _the_web_pages_answered(result)
     _the_processes_were_measured(result)
+    _the_clubs_own_work_was_measured(result)
+    _the_catchup_cases_ran(result)
     assert json.loads(json.dumps(result)) == result  # one JSON object
     table = bench.table(result)
     assert "10,000 games" in table and "replayed vs built entry by entry: identical" in table
     assert f"backend: sqlite, SQLite {sqlite3.sqlite_version}" in table
+
+
+def _the_clubs_own_work_was_measured(result: dict[str, Any]) -> None:
+    """Issue 23's figures of the federation's club: each present and sane, and printed
+    beside its target."""
+    assert result["replay_own_system"] == bench.SYSTEM
+    own = result["replay_by_system"][bench.SYSTEM]["over_scan"]
+    assert result["replay_own_over_scan"] == own > 0
+    assert result["replay_all_over_scan"] == result["replay_s"] / result["scan_s"] > 0
+    events = result["moments"]
+    assert events["night_games"] == bench.TAIL_NIGHT and events["day"] == "2029-12-31"
+    for key in ("day_end_ms", "month_end_ms", "period_close_ms"):
+        assert result[key] == events[key] > 0, key
+    every = result["rating_all"]
+    assert every["cold"]["n"] == bench.COLD_ASKS and every["warm"]["n"] == 5
+    for kind in ("cold", "warm"):
+        assert 0 < result[f"rating_all_{kind}_p50_ms"] <= result[f"rating_all_{kind}_p99_ms"]
+    assert result["result_statements"] >= 1 and result["result_transactions"] >= 1
+    assert result["result_cost"]["s"] > 0
+    back = dt.date.fromisoformat(result["backdated"]["date"])
+    assert back < bench.web_day(Shape.of(10_000)) and result["backdated_result_s"] > 0
+    assert result["switch"]["to"] == "psg"
+    assert result["switch_s"] > 0 and result["switch_back_s"] > 0
+    assert result["writers_ratio_clubs"] == result["writers"]["ratio_clubs"] > 0
+    assert result["total_s"] > 0
+    for phase in (
+        "club-wide moments",
+        "/rating NAME all, cold and warm",
+        "one /result counted",
+        "backdated /result",
+        "switch of system and back",
+    ):
+        assert result["phases"][phase]["s"] > 0, phase
+    table = bench.table(result)
+    for line in (
+        "the club's own system (mgsz)",
+        "every system in one pass",
+        "the day's end (Tensuusei)",
+        "the month's end (PSG)",
+        "the month's rating period closed (MGSZ)",
+        "SQL statements",
+        "a year before the federation's last day",
+        "the whole run",
+    ):
+        shown = next(row for row in table.splitlines() if line in row)
+        assert re.search(r"[✓✗] \(target [≤≥] [\d.]+\)", shown), shown
+    assert "/rating NAME all, the first after the memory was dropped: p50" in table
+    assert "/club system psg:" in table
+
+
+def _the_catchup_cases_ran(result: dict[str, Any]) -> None:
+    """The catch-up cases ran at test size, each in its own process, in time."""
+    ancient, imported = result["ancient"], result["import"]
+    assert not ancient["timed_out"] and not imported["timed_out"]
+    assert ancient["setup"]["date"] == ANCIENT.isoformat()
+    assert ancient["setup"]["players"] == 20
+    assert result["ancient_s"] == ancient["result_s"] + ancient["tick_s"] > 0
+    assert ancient["log_entries"] >= 2  # the game, and at least one month checked since
+    assert imported["setup"]["players"] == imported["players"] == 4
+    assert result["import_s"] == imported["s"] > 0
+    assert result["import_rss_mb"] == imported["rss_mb"] > 0
+    assert imported["log_entries"] >= 4 + imported["games"]  # the players and the games
+    table = bench.table(result)
+    assert f"date={ANCIENT.isoformat()} confirm, then /tick 1d, in a 20-player club" in table
+    assert "an h9 of 4 new players imported into a club with 2,000 later games" in table
 
 
 def _the_processes_were_measured(result: dict[str, Any]) -> None:

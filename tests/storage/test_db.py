@@ -10,6 +10,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+import storage
 from storage.cache import Projections
 from storage.clubs import create_club
 from storage.db import (
@@ -20,7 +21,7 @@ from storage.db import (
     open_db,
     without_password,
 )
-from tests.storage.conftest import ORGANISER, open_test_db
+from tests.storage.conftest import ORGANISER, FakeClock, open_test_db, player
 from tests.storage.fake_system import SYSTEMS
 
 INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
@@ -305,3 +306,64 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(db: Data
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO deliveries (key, at) VALUES (?, ?)", ("b", "y"))
     assert await db.fetchall("SELECT key FROM deliveries ORDER BY key") == [("b",)]
+
+
+async def test_statements_and_write_transactions_are_counted(db: Database) -> None:
+    """Every statement sent (reads too) and every write transaction is counted once, whichever
+    handle of the database sent it (a chat update's ``delivering`` handle shares the counts)."""
+    statements, transactions = db.statements, db.transactions
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE numbers (n INTEGER)")
+        await tx.executemany("INSERT INTO numbers VALUES (?)", [(i,) for i in range(10)])
+        assert await tx.fetchone("SELECT COUNT(*) FROM numbers") == (10,)
+        async for _ in tx.chunks("SELECT n FROM numbers", (), 4):
+            pass
+    assert (db.statements - statements, db.transactions - transactions) == (4, 1)
+    handle = db.delivering("telegram:1:2")
+    assert await handle.fetchall("SELECT n FROM numbers WHERE n = 3") == [(3,)]
+    async with handle.transaction() as tx:
+        await tx.execute("INSERT INTO numbers VALUES (10)")
+    # the delivery's key is recorded in the same transaction: at least one statement more
+    assert db.statements - statements >= 4 + 1 + 1 + 1
+    assert db.transactions - transactions == 2
+    assert handle.statements == db.statements
+
+
+RESULT_STATEMENTS_NOW = 33
+"""What a club ``/result`` costs today, at most (SQLite 30, PostgreSQL 33: its club lock, log
+position and notice). Issue 23's target is 12 statements; whoever lowers it tightens this."""
+RESULT_TRANSACTIONS_NOW = 2
+"""Write transactions of a club ``/result`` today (issue 23's target: one)."""
+
+
+async def test_a_result_through_the_core_is_counted(tmp_path: Path, clock: FakeClock) -> None:
+    """A Telegram ``/result`` (with its update key) through the command core, in a small MGSZ
+    club whose ledgers are in memory: its SQL statements and write transactions, at most the
+    current figures (issue 23: ≤ 12 statements, one write transaction)."""
+    from bot.config import Config
+    from bot.core.app import Core
+    from bot.core.invocation import Caller, Invocation
+
+    db = await open_test_db(tmp_path / "counted.db", clock, systems=None)
+    try:
+        club = await create_club(db, "Counted", "mgsz", actor=ORGANISER)
+        await storage.bind_chat(db, club, "telegram", "-100", actor=ORGANISER)
+        for name in ("Kiss Anna", "Nagy Péter", "Tóth Ádám", "Szabó Éva"):
+            await player(db, club, name)
+        core = Core(db, Config(db_path=tmp_path / "counted.db", club="Counted", system="mgsz"))
+        organiser = Caller("telegram", "1", "Organiser", chat_admin=True)
+
+        async def result(text: str, update: int) -> tuple[int, int]:
+            statements, transactions = db.statements, db.transactions
+            reply = await core.handle(
+                Invocation("result", text, organiser, "-100", delivery=f"telegram:7:{update}")
+            )
+            assert not reply.error, reply.blocks
+            return db.statements - statements, db.transactions - transactions
+
+        await result('"Kiss Anna" "Nagy Péter" B+', 1)  # the ledgers are folded on first use
+        statements, transactions = await result('"Tóth Ádám" "Szabó Éva" W+', 2)
+    finally:
+        await db.close()
+    assert 1 <= transactions <= RESULT_TRANSACTIONS_NOW
+    assert 1 <= statements <= RESULT_STATEMENTS_NOW, statements
