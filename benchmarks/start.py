@@ -28,6 +28,7 @@ import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import sys  # noqa: E402
+from collections.abc import Collection  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -62,13 +63,16 @@ def reset_peak() -> None:
         Path("/proc/self/clear_refs").write_text("5")
 
 
-def ledger_digest(ledgers: ClubLedgers) -> dict[str, str]:
-    """A digest of every system's ledger (its ``snapshot()``) and of what it refused."""
+def ledger_digest(ledgers: ClubLedgers, systems: Collection[str] | None = None) -> dict[str, str]:
+    """A digest of each system's ledger in memory (its ``snapshot()``; only those of
+    ``systems`` when given) and of what it refused."""
     found = {}
-    for key, system in sorted(ledgers.systems.items()):
-        snapshot = json.dumps(system.snapshot(), sort_keys=True, default=str)
+    for key, projection in sorted(ledgers.projections.items()):
+        if systems is not None and key not in systems:
+            continue
+        snapshot = json.dumps(projection.system.snapshot(), sort_keys=True, default=str)
         found[f"ledger {key}"] = hashlib.sha256(snapshot.encode()).hexdigest()
-        found[f"rejected {key}"] = repr(ledgers.rejected.get(key, []))
+        found[f"rejected {key}"] = repr(projection.rejected)
     found["last_seq"] = str(ledgers.last_seq)
     return found
 
@@ -111,10 +115,11 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             "number": recorded.row.number,
             "dialect": getattr(db, "dialect", "sqlite"),
         }
-        if args.verify:
-            ours = ledger_digest(db.projections.ledgers[args.club])
+        if args.verify:  # the systems this process folded (the club's own, at least)
+            kept = db.projections.ledgers[args.club]
+            ours = ledger_digest(kept)
             async with db.transaction() as tx:
-                replayed = ledger_digest(await fold(db, tx, args.club))
+                replayed = ledger_digest(await fold(db, tx, args.club), kept.projections)
             result["verified"] = {
                 "equal": ours == replayed,
                 "compared": sorted(ours),
