@@ -17,6 +17,7 @@ from platformdirs import user_config_dir, user_data_dir
 
 from bot import system_names
 from bot.i18n import N_, _
+from storage.cache import CLUBS_IN_MEMORY
 
 SYSTEM_KEYS = system_names.KEYS
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -92,6 +93,7 @@ class WebConfig:
 class Config:
     db_path: Path = field(default_factory=default_db_path)
     database_url: str | None = None  # [database] url: PostgreSQL instead of db_path
+    clubs_in_memory: int = CLUBS_IN_MEMORY  # [database] clubs_in_memory: the rest evicted
     club: str = "My Go Club"
     system: str = system_names.DEFAULT_SYSTEM
     timezone: str = "UTC"
@@ -177,7 +179,23 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     main = _section(
         raw, "hoshi", source, {"db_path", "club", "system", "timezone", "log_level", "charts_dir"}
     )
-    database = _section(raw, "database", source, {"url"})
+    database = _section(raw, "database", source, {"url", "clubs_in_memory"})
+    clubs_in_memory = database.get("clubs_in_memory", CLUBS_IN_MEMORY)
+    if (
+        isinstance(clubs_in_memory, bool)
+        or not isinstance(clubs_in_memory, int)
+        or not 1 <= clubs_in_memory <= 1_000_000
+    ):
+        raise ConfigError(
+            _(
+                "{file}: {key} must be a whole number from {low} to {high}, not {value}",
+                file=source,
+                key="[database] clubs_in_memory",
+                low=1,
+                high=1000000,
+                value=repr(clubs_in_memory),
+            )
+        )
     url = database.get("url")
     if url is not None and (not isinstance(url, str) or not is_database_url(url)):
         raise ConfigError(  # never the value: it may carry a password
@@ -246,6 +264,7 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     return Config(
         db_path=db_path,
         database_url=url or None,
+        clubs_in_memory=clubs_in_memory,
         club=str(main.get("club", "My Go Club")),
         system=system,
         timezone=timezone,

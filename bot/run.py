@@ -148,6 +148,7 @@ async def run_bots(
             path.parent.mkdir(parents=True, exist_ok=True)
         stop = stop or asyncio.Event()
         db = await storage.open_db(path, clock=clock) if clock else await storage.open_db(path)
+        db.projections.clubs_in_memory = config.clubs_in_memory  # the least recently used go
         follower: storage.Follower | None = None
         try:
             # other processes may write the same database: keep this one's ledgers current

@@ -262,3 +262,18 @@ def test_the_db_option_keeps_a_url_as_text() -> None:
     assert db_target("club.sqlite") == Path("club.sqlite")
     assert shown("postgresql://u:pw@h/db") == "postgresql://u@h/db"
     assert shown(Path("club.sqlite")) == "club.sqlite"
+
+
+def test_the_clubs_kept_in_memory_are_a_setting_of_the_database(tmp_path: Path) -> None:
+    assert load_config(env={}).clubs_in_memory == 1000
+    path = write(tmp_path, "[database]\nclubs_in_memory = 50\n")
+    assert load_config(path, env={}).clubs_in_memory == 50
+
+
+@pytest.mark.parametrize("value", ["0", "true", "'many'", "2000000"])
+def test_the_clubs_kept_in_memory_must_be_a_count(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, f"[database]\nclubs_in_memory = {value}\n"), env={})
+    assert "[database] clubs_in_memory must be a whole number from 1 to 1000000" in str(
+        caught.value
+    )
