@@ -217,7 +217,7 @@ async def club_today(write: ClubWrite) -> dt.date:
 async def settle_ended(
     write: ClubWrite, days: Iterable[dt.date], *, actor: str, chat: str | None
 ) -> Settled:
-    """End, in the caller's write, what the club's systems have due (``RatingSystem.due``:
+    """End, in the caller's write, what the club's own system has due (``RatingSystem.due``:
     the same answers the scheduler's next run would act on) of ``days`` that are over
     (before today, club time): each such day a system still holds (a game entered for a day
     that has ended is settled as it is entered, rules.md §2.3, Decision — late reports), and
@@ -225,7 +225,9 @@ async def settle_ended(
     not rated yet (a club game entered late for a month that has ended is rated with its
     period as it is entered: §1.4 club games, the same rule for periods; the close is a dated
     fact of the month's end, so a later fact of the calendar, such as an override, comes
-    after it). Month ends are the scheduler's alone.
+    after it). Month ends are the scheduler's alone, and so are the other systems' moments:
+    the club does not use them, and a moment written by the next run takes the same place in
+    the calendar, so every rating comes out the same (storage.projections: the shadows).
     """
     today = await club_today(write)
     ended = {d for d in days if d < today}
@@ -233,9 +235,7 @@ async def settle_ended(
         return Settled()
     wanted = [
         event
-        for event in due_events(
-            [await write.ledger_of(key) for key in sorted(write.db.projections.systems)], today
-        )
+        for event in due_events([write.ledgers.system], today)
         if (isinstance(event, DayEnded) and event.date in ended)
         or (
             isinstance(event, PeriodClosed)

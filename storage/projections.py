@@ -628,7 +628,10 @@ async def caught_up(
         and not await rewritten(tx, club, have.last_seq, have.last_key)
     ):
         base = have
-        mirrored = written is not None and written.seq == have.last_seq
+        # its cards are what player_state holds unless another process wrote them since (it
+        # would have folded to the log's end then, past this one: a catch-up that changed
+        # nothing leaves system_state behind, never ahead)
+        mirrored = written is not None and written.seq <= have.last_seq
     if base is None and not again:
         base = await snapshots.newest_valid(tx, db, club, key)
         if base is not None and not base.last_key < rows_from:
@@ -839,6 +842,14 @@ class ClubWrite:
         if seq <= now.last_seq:
             raise RuntimeError(f"entry {seq} is not at the end of club {self.club}'s history")
         at = event_key(event, fact_position(event, seq))
+        if type(event) not in now.system.handles:
+            # nothing for the club's own system to fold, wherever it falls in the calendar
+            # (another rulebook's day or month end): no rebuild of it, only the shadows see it
+            if at < ledgers.reach:
+                await self._rewrite_shadows(seq, start_of(first_day(event)))
+            self._dirty()
+            now.last_key = max(now.last_key, at)
+            return []
         deferred = self._deferred
         if deferred is not None and (deferred or at <= now.last_key):
             self._dirty()
@@ -860,14 +871,13 @@ class ClubWrite:
         key = ledgers.current
         changes: list[Change] = []
         touched: Collection[int] | None = ()
-        if type(event) in now.system.handles:  # else a no-op for this system
-            try:
-                changes, touched = now.system.apply(seen_by(key, event))
-            except EngineError as error:
-                if strict:
-                    raise
-                self._dirty()
-                now.rejected.append((at[1], str(error)))
+        try:
+            changes, touched = now.system.apply(seen_by(key, event))
+        except EngineError as error:
+            if strict:
+                raise
+            self._dirty()
+            now.rejected.append((at[1], str(error)))
         self._dirty()
         now.last_key = at
         if type(event) is Registered:
