@@ -637,6 +637,7 @@ class ClubWrite:
                 continue
             self._dirty()
             per_system[key] = applied
+        self._dirty()  # last_key moves on even when no system handles the event
         ledgers.last_key = at
         if type(event) is Registered:
             ledgers.registered.add(event.player)
