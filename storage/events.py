@@ -268,7 +268,7 @@ def _entry(event: Event) -> tuple[str, str, dict[str, Any]]:
     """A scheduled event's log kind, idempotency key and payload.
 
     Raises:
-        Refused: not a day, month or period end.
+        Refused: a month outside 1–12. TypeError: not a day, month or period end.
     """
     if isinstance(event, DayEnded):
         day = event.date.isoformat()
@@ -282,7 +282,7 @@ def _entry(event: Event) -> tuple[str, str, dict[str, Any]]:
         period = event.tournament
         key = f"{period.start.isoformat()}/{period.end.isoformat()}"
         return log.PERIOD, key, {"tournament": tournament_columns(period)}
-    raise Refused(Msg("{kind} is not a scheduled moment", kind=type(event).__name__))
+    raise TypeError(f"not a scheduled moment: {event!r}")  # a caller's bug, not a member's
 
 
 async def end_due(
@@ -301,7 +301,7 @@ async def end_due(
         The events written, in calendar order; a period's id is its log position.
 
     Raises:
-        Refused: an event that is not a scheduled moment. EngineError: the club's current
+        TypeError: an event that is not a scheduled moment. EngineError: the club's current
             system refused one; nothing is written.
     """
     async with club_write(db, club_id(club)) as write:

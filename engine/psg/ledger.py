@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine import settings
-from engine.calendar import Phase, add_months, event_day
+from engine.calendar import Phase, add_months, first_day
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
 from engine.psg.checks import (
@@ -153,7 +153,7 @@ class Psg:
         self._pairs: dict[tuple[PlayerId, PlayerId], tuple[int, int, int]] = {}
         self._last_month: int | None = None
         self._checked: set[int] = set()  # the months whose end was checked (§4.5)
-        self._first: dt.date | None = None  # the day of the earliest fact folded
+        self._first: dt.date | None = None  # the earliest day a fact folded covers
         self._everyone = False  # the last fact changed the settings (activity, §3(5))
         self._today: dt.date | None = None
         # §3(5) activity: (a date on or before the day the player lapses, player), one entry
@@ -182,7 +182,7 @@ class Psg:
         self._everyone = False
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
-        day = event_day(event)
+        day = first_day(event)  # a tournament's first day: its games are dated from there
         if self._first is None or day < self._first:
             self._first = day
         if self._everyone:

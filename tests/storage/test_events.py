@@ -206,7 +206,7 @@ async def test_end_due_refuses_a_fact_that_is_not_a_scheduled_moment(
     db: Database, club: Club, nagy: Player
 ) -> None:
     before = await dump_all(db)
-    with pytest.raises(Refused, match="not a scheduled moment"):
+    with pytest.raises(TypeError, match="not a scheduled moment"):
         await end_due(db, club, [DayEnded(DAY), Override(nagy.id, DAY, "x", rating=120)])
     with pytest.raises(Refused, match="not 13"):
         await end_due(db, club, [MonthEnded(2026, 13)])
