@@ -274,6 +274,17 @@ class Database:
         handle.delivery = deliveries.Delivery(key)
         return handle
 
+    def upkeep(self) -> Database:
+        """This database for the projections' upkeep (a catch-up that writes no fact): a
+        handle whose transactions never record the chat update's key. The key goes with the
+        command's own write of its facts: recorded with a catch-up before it, an update cut
+        off between the two would be taken as handled when it comes again, and lost."""
+        if self.delivery is None:
+            return self
+        handle = copy.copy(self)
+        handle.delivery = None
+        return handle
+
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Transaction]:
         """A write transaction, committed at the end of the block, rolled back on any
         exception.

@@ -688,9 +688,9 @@ async def caught_up(
     # a tail that changed none of its rows or cards leaves its place as written: the same
     # rows and cards, and a rewrite made meanwhile is still seen from there (a run of the
     # scheduler that found nothing to do writes nothing)
+    ledgers.projections[key] = base
     if not at_end and (changed or base.last_key != written.key if written else True):
         await _save_state(db, tx, club, base)
-    ledgers.projections[key] = base
     if key != ledgers.current:
         ledgers.reach = max(ledgers.reach, (base.last_key[0], base.last_key[1] + 1))
     return base
@@ -762,7 +762,11 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     except BaseException:
         _drop(db, cached)
         raise
-    await _save_projection_state(db, tx, cached)
+    stored = await tx.fetchone(
+        "SELECT last_seq, fingerprint FROM projection_state WHERE club = ?", (club,)
+    )
+    if stored != (cached.last_seq, cached.fingerprint):  # else another process wrote it
+        await _save_projection_state(db, tx, cached)
     return cached
 
 
@@ -1026,7 +1030,7 @@ async def replay_club(
 async def every_system(db: Database, club: ClubRef) -> ClubLedgers:
     """The club's ledgers with every system's projection brought to the end of its log (each
     shadow caught up: what reading every system's tables needs first, e.g. a transfer)."""
-    async with db.transaction() as tx:
+    async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, club_id(club))
         for key in sorted(db.projections.systems):
             await caught_up(db, tx, ledgers, key)
@@ -1045,7 +1049,7 @@ async def fresh_system(db: Database, club: int) -> str:
     if row is None or row[0] is None:
         raise NotFound(Msg("there is no club {club}", club=club))
     if (row[1], row[2]) != (row[0], fingerprint(db.projections.systems)):
-        async with db.transaction() as tx:
+        async with db.upkeep().transaction() as tx:
             await ledgers_for(db, tx, club)
     return settings.system_from(row[3], row[4], club)
 
@@ -1082,7 +1086,7 @@ async def ensure_fresh(
         and not db.projections.writing.get(club)
     ):
         return  # held here at the log's end already
-    async with db.transaction() as tx:
+    async with db.upkeep().transaction() as tx:
         await caught_up(db, tx, await ledgers_for(db, tx, club), system, progress=progress)
 
 
@@ -1112,7 +1116,7 @@ async def ledger(db: Database, club: ClubRef, system: str | None = None) -> Rati
             ):
                 db.projections.remember(cid, cached)
                 return have.system
-    async with db.transaction() as tx:
+    async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, cid)
         key = ledgers.current if system is None else system
         if key not in db.projections.systems:

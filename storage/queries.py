@@ -518,7 +518,7 @@ async def rejected(
     db: Database, club: ClubRef, system: str | None = None
 ) -> list[tuple[int, str]]:
     """Events a system refused while replaying (``(seq, message)``): what a switch would lose."""
-    async with db.transaction() as tx:
+    async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, club_id(club))
         key = ledgers.current if system is None else system
         if key not in db.projections.systems:

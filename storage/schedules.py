@@ -327,7 +327,7 @@ async def note_quiet(db: Database, quiet: Mapping[int, tuple[int, dt.date]]) -> 
     """Record, in one write, the clubs found with nothing due (club → log position, day)."""
     if not quiet:
         return
-    async with db.transaction() as tx:
+    async with db.upkeep().transaction() as tx:
         await tx.executemany(
             "INSERT INTO quiet_clubs (club, seq, day) VALUES (?, ?, ?) ON CONFLICT (club) "
             "DO UPDATE SET seq = excluded.seq, day = excluded.day",

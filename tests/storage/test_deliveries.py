@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import Club, Database, deliveries, games_of
+from storage import Club, Database, deliveries, ensure_fresh, every_system, games_of, ledger
 from storage.deliveries import Duplicate
 from tests.storage.conftest import game, player
 
@@ -60,3 +60,23 @@ def test_there_is_no_hidden_key() -> None:
     """The key travels with the database handle, not in a context variable."""
     assert not hasattr(deliveries, "handling")
     assert not any(type(value).__name__ == "ContextVar" for value in vars(deliveries).values())
+
+
+async def test_a_catch_up_before_the_commands_write_records_no_key(
+    db: Database, club: Club
+) -> None:
+    """What a command reads before it writes may bring projections up to date (its own
+    system after another process wrote, a shadow system asked for): those writes are upkeep,
+    not the update's facts. Recorded with them, an update cut off before its own write would
+    be taken as handled when delivered again, and its game lost."""
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    await game(db, club, a, b)
+    handle = db.delivering("telegram:1:11")
+    for system in sorted(db.projections.systems):
+        db.projections.ledgers.clear()  # as after another process wrote, or a start
+        await ledger(handle, club, system)  # the current one, then every shadow, folded
+        await ensure_fresh(handle, club.id, system)
+    await every_system(handle, club)
+    assert not await deliveries.seen(db, "telegram:1:11")
+    await game(handle, club, b, a)  # the command's own write carries the key
+    assert await deliveries.seen(db, "telegram:1:11")

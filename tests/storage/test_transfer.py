@@ -144,6 +144,7 @@ async def test_every_table_is_copied_or_rebuilt(db: Database) -> None:
         "rating_history",
         "projection_state",
         "system_state",
+        "quiet_clubs",
         "snapshots",
         "rewrites",
     }
