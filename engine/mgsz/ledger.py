@@ -505,7 +505,9 @@ class Mgsz:
         shadow = copy.copy(self)
         shadow._players = dict(self._players)
         for player in {p for g in games for p in (g.black, g.white)}:
-            shadow._players[player] = copy.deepcopy(self._players[player])
+            # a close sets a standing's fields anew, never changes a value in place (its
+            # ``reached`` is replaced, rank_after_tournament): a shallow copy keeps this one
+            shadow._players[player] = copy.copy(self._players[player])
         for year, month in sorted({(g.date.year, g.date.month) for g in games}):
             end = month_end(year, month)
             times = [time for day, time in self._club_times if day <= end]
