@@ -32,6 +32,7 @@ from typing import Any
 
 import storage
 from benchmarks.children import staged
+from benchmarks.club_work import text_of
 from benchmarks.federation import Shape, after_history, federation
 from benchmarks.start import peak_rss_mb, reset_peak
 from bot.adapters.console import chat_id, console_club, invocation
@@ -64,10 +65,6 @@ SETUP_TIMEOUT_S = 900.0
 SYSTEM = "mgsz"
 
 
-def _reply_text(reply: Reply) -> str:
-    return " / ".join(str(getattr(block, "text", block)) for block in reply.blocks)
-
-
 async def _count(db: Database, sql: str, club: int) -> int:
     row = await db.fetchone(sql, (club,))
     return int(row[0]) if row else 0
@@ -98,7 +95,7 @@ async def _ask(core: Core, club: Club, line: str) -> tuple[Reply, float]:
     reply = await core.handle(invocation(line, chat_id(club)))
     elapsed = time.perf_counter() - started
     if reply.error:
-        raise RuntimeError(f"{line}: {_reply_text(reply)}")
+        raise RuntimeError(f"{line}: {text_of(reply)}")
     return reply, elapsed
 
 
@@ -212,7 +209,7 @@ async def imported(args: argparse.Namespace) -> dict[str, Any]:
         reply = await core.handle(line)
         seconds = time.perf_counter() - started
         if reply.error:
-            raise RuntimeError(f"/tournament import: {_reply_text(reply)}")
+            raise RuntimeError(f"/tournament import: {text_of(reply)}")
         added = await _count(db, players_sql, club.id) - before
         if added != args.players:
             raise RuntimeError(f"/tournament import added {added} players, not {args.players}")

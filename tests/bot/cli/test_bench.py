@@ -11,6 +11,7 @@ import sys
 import tempfile
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from setuptools import find_packages
@@ -62,6 +63,10 @@ def test_hoshi_bench_runs_from_the_installed_packages_alone(tmp_path: Path) -> N
             "2",
             "--writer-games",
             "3",
+            "--import-players",
+            "2",
+            "--ancient-date",
+            "2025-10-01",
             "--json",
             "--dir",
             str(work),
@@ -79,6 +84,8 @@ def test_hoshi_bench_runs_from_the_installed_packages_alone(tmp_path: Path) -> N
     assert result["telegram"]["updates"] == 3
     assert result["start"]["snapshot"]["verified"]["equal"]
     assert result["writers"]["many"]["acked"] == 6
+    assert result["ancient"]["setup"]["date"] == "2025-10-01" and result["ancient_s"] > 0
+    assert result["import"]["players"] == 2 and result["import_s"] > 0
 
 
 def test_a_server_url_needs_the_postgresql_backend(capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,6 +101,8 @@ def test_a_server_url_needs_the_postgresql_backend(capsys: pytest.CaptureFixture
         (["--db-url", "sqlite:///x"], "--db-url takes a PostgreSQL URL like postgresql://"),
         (["--writers", "three"], "expected a whole number like 3, not 'three'"),
         (["--writer-games", "-5"], "expected a whole number like 3, not '-5'"),
+        (["--games-per-club", "0"], "expected a whole number like 3, not '0'"),
+        (["--ancient-date", "1900-13-01"], "expected a date like 1900-01-01, not '1900-13-01'"),
     ],
 )
 def test_bad_bench_options_say_what_is_expected(
@@ -103,6 +112,30 @@ def test_bad_bench_options_say_what_is_expected(
         main(["bench", "--games", "100", *argv])
     assert exit_.value.code == 2
     assert said in capsys.readouterr().err
+
+
+def test_the_options_of_issue_23_reach_the_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--clubs``, ``--games-per-club``, ``--import-players``, ``--ancient-date`` and
+    ``--case-timeout`` are given to the run as they were typed (a fake run says what it
+    got)."""
+    from benchmarks import bench
+
+    async def fake_run(games: int, **options: Any) -> dict[str, Any]:
+        return {"games": games, **{k: str(v) for k, v in options.items() if k != "status"}}
+
+    monkeypatch.setattr(bench, "run", fake_run)
+    argv = ["bench", "--clubs", "10,000", "--games-per-club", "100", "--import-players", "50"]
+    argv += ["--ancient-date", "1950-06-01", "--case-timeout", "30", "--json"]
+    assert main(argv) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["clubs"], got["games_per_club"]) == ("10000", "100")
+    assert (got["import_players"], got["ancient"], got["case_timeout_s"]) == (
+        "50",
+        "1950-06-01",
+        "30",
+    )
 
 
 def test_no_postgresql_binaries_say_what_to_install(
