@@ -2,17 +2,18 @@
 
 For a federation's past (decades of tournaments) and the benchmark's generator. Rows go into
 the log and its typed tables with one ``executemany`` per table per transaction, and nothing
-is rated on the way in: the projections are built once at the end by replaying the whole club
-log (:func:`storage.projections.replay_club`). The log stays append-only and the projections
+is rated on the way in: the club's own system's projection is built once at the end by
+replaying the whole club log (:func:`storage.projections.replay_club`); the other systems'
+when first asked for, as any club's. The log stays append-only and the projections
 stay derived — a bulk-loaded club is indistinguishable from one built entry by entry
 (``incremental=True`` builds it entry by entry, through :meth:`ClubWrite.apply`, which is how
 the tests prove it).
 
 Items name players and tournaments by the caller's own keys; :func:`bulk_load` hands out the
 log positions and translates. Fields are checked as the normal paths check them (names, stones,
-boards, rounds, keys); the rating systems see every event at the replay, and an event one of
-them refuses is listed in the ledgers' ``rejected`` instead of aborting a long load
-(:attr:`BulkResult.rejected` counts them per system).
+boards, rounds, keys); the club's system sees every event at the replay, and an event it
+refuses is listed in its projection's ``rejected`` instead of aborting a long load
+(:attr:`BulkResult.rejected` counts them per system folded).
 
 Each batch is its own transaction: a failed load keeps the batches before it (the log is
 append-only), so load into a fresh club.
@@ -522,6 +523,6 @@ async def bulk_load(
         return result
     else:
         report = None if progress is None else (lambda done, _total: progress("replay", done))
-        ledgers = await replay_club(db, cid, report)
+        ledgers = await replay_club(db, cid, report, every_system=False)  # the rest: when asked
     result.rejected = {key: len(found) for key, found in ledgers.rejected.items()}
     return result
