@@ -180,22 +180,13 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
         raw, "hoshi", source, {"db_path", "club", "system", "timezone", "log_level", "charts_dir"}
     )
     database = _section(raw, "database", source, {"url", "clubs_in_memory"})
-    clubs_in_memory = database.get("clubs_in_memory", CLUBS_IN_MEMORY)
-    if (
-        isinstance(clubs_in_memory, bool)
-        or not isinstance(clubs_in_memory, int)
-        or not 1 <= clubs_in_memory <= 1_000_000
-    ):
-        raise ConfigError(
-            _(
-                "{file}: {key} must be a whole number from {low} to {high}, not {value}",
-                file=source,
-                key="[database] clubs_in_memory",
-                low=1,
-                high=1000000,
-                value=repr(clubs_in_memory),
-            )
-        )
+    clubs_in_memory = _whole(
+        database.get("clubs_in_memory", CLUBS_IN_MEMORY),
+        "[database] clubs_in_memory",
+        1,
+        1_000_000,
+        source,
+    )
     url = database.get("url")
     if url is not None and (not isinstance(url, str) or not is_database_url(url)):
         raise ConfigError(  # never the value: it may carry a password
@@ -277,20 +268,26 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
     )
 
 
+def _whole(value: object, key: str, low: int, high: int, source: Path) -> int:
+    """``value`` when it is a whole number from ``low`` to ``high`` (a TOML boolean is not);
+    else a :class:`ConfigError` naming ``key``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(
+            _(
+                "{file}: {key} must be a whole number from {low} to {high}, not {value}",
+                file=source,
+                key=key,
+                low=low,
+                high=high,
+                value=repr(value),
+            )
+        )
+    return value
+
+
 def _backup(section: dict[str, Any], source: Path) -> BackupConfig:
     for key, low, high in (("hour", 0, 23), ("keep", 0, 10_000)):
-        value = section.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(
-                _(
-                    "{file}: {key} must be a whole number from {low} to {high}, not {value}",
-                    file=source,
-                    key=f"[backup] {key}",
-                    low=low,
-                    high=high,
-                    value=repr(value),
-                )
-            )
+        _whole(section.get(key, 0), f"[backup] {key}", low, high, source)
     directory = section.get("directory")
     if directory is not None and (not isinstance(directory, str) or not directory.strip()):
         raise ConfigError(
@@ -321,18 +318,7 @@ def _web(section: dict[str, Any], source: Path) -> WebConfig:
                 value=repr(enabled),
             )
         )
-    port = section.get("port", defaults.port)
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ConfigError(
-            _(
-                "{file}: {key} must be a whole number from {low} to {high}, not {value}",
-                file=source,
-                key="[web] port",
-                low=0,
-                high=65535,
-                value=repr(port),
-            )
-        )
+    port = _whole(section.get("port", defaults.port), "[web] port", 0, 65535, source)
     for key in ("host", "base_url", "site_dir"):
         value = section.get(key)
         if value is not None and not isinstance(value, str):
