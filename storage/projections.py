@@ -53,7 +53,7 @@ from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
 from storage.db import Database, Transaction
 from storage.errors import NotFound, StorageError
-from storage.history import club_events, count_events
+from storage.history import club_events, count_events, event_players
 from storage.memo import forget_club
 
 Progress = Callable[[int, int], None]
@@ -846,9 +846,10 @@ class ClubWrite:
         if seq <= now.last_seq:
             raise RuntimeError(f"entry {seq} is not at the end of club {self.club}'s history")
         at = event_key(event, fact_position(event, seq))
-        if type(event) not in now.system.handles:
+        if type(event) not in now.system.handles and event_players(event) is None:
             # nothing for the club's own system to fold, wherever it falls in the calendar
-            # (another rulebook's day or month end): no rebuild of it, only the shadows see it
+            # (another rulebook's day or month end): no rebuild of it, only the shadows see it.
+            # Not a fact naming a player: it may move their registration to just before it
             if at < ledgers.reach:
                 await self._rewrite_shadows(seq, start_of(first_day(event)))
             self._dirty()

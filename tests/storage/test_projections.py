@@ -32,6 +32,7 @@ from storage import (
     create_tournament,
     end_day,
     end_month,
+    every_system,
     finalise_tournament,
     record_egf,
     record_override,
@@ -380,3 +381,20 @@ async def test_a_failed_rebuild_records_nothing(db: Database, club: Club) -> Non
             await write.rebuild(since=start_of(DAY))
             raise RuntimeError("after the rebuild")
     assert await _rewrites(db) == before
+
+
+async def test_a_fact_the_clubs_system_ignores_still_moves_a_registration(tmp_path: Path) -> None:
+    """An EGF rating dated before a player's registration is nothing to MGSZ, but the
+    registration moves to just before it (the player's first fact): the club's own system is
+    rebuilt all the same (found by the model)."""
+    db = await open_test_db(tmp_path / "h.db", FakeClock(), REAL_SYSTEMS)
+    try:
+        club = await create_club(db, "Club", "mgsz", actor=ORGANISER)
+        nagy = await player(db, club, "Nagy Péter", "5k", date=DAY + dt.timedelta(days=40))
+        await record_egf(db, club, nagy.id, 2460, year=DAY.year, month=DAY.month, actor=ORGANISER)
+        await every_system(db, club)
+        stored = await dump(db)
+        await replay_club(db, club)
+        assert await dump(db) == stored
+    finally:
+        await db.close()
