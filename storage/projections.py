@@ -118,9 +118,10 @@ class ClubLedgers:
     captured: list[Change] = field(default_factory=list)
     reach: Key = (0, 0)
     """How far in the calendar another system's stored rows may claim to be complete (the
-    greatest of the shadows' :func:`_rows_from`, or more): a fact appended before it, though
-    after what the current system has folded (after a void moved it back), is a rewrite of
-    the past for those shadows (:meth:`ClubWrite.apply`)."""
+    greatest of the places from which a shadow's rows are missing, :func:`caught_up`, or
+    more): a fact appended before it, though after what the current system has folded
+    (after a void moved it back), is a rewrite of the past for those shadows
+    (:meth:`ClubWrite.apply`)."""
 
     @property
     def now(self) -> Projection:
@@ -143,11 +144,6 @@ class ClubLedgers:
         return self.now.last_key
 
     @property
-    def systems(self) -> dict[str, RatingSystem]:
-        """The ledgers in memory by system (the shadows each where it stopped)."""
-        return {key: each.system for key, each in self.projections.items()}
-
-    @property
     def rejected(self) -> dict[str, list[tuple[int, str]]]:
         """The facts each system in memory refused."""
         return {key: each.rejected for key, each in self.projections.items()}
@@ -157,6 +153,11 @@ class ClubLedgers:
         current projection's last entry)."""
         last = self.last_seq if end is None else end
         return sum(max(0, last - each.last_seq) for each in self.projections.values())
+
+
+def just_after(key: Key) -> Key:
+    """The first place in the calendar after ``key`` (where rows folded up to it end)."""
+    return (key[0], key[1] + 1)
 
 
 def seen_by(key: str, event: Event) -> Event:
@@ -433,7 +434,7 @@ async def _reach(tx: Transaction, club: int) -> Key:
         "ORDER BY moment DESC, position DESC LIMIT 1",
         (club,),
     )
-    return (0, 0) if row is None else (int(row[0]), int(row[1]) + 1)
+    return (0, 0) if row is None else just_after((int(row[0]), int(row[1])))
 
 
 async def _delete_rows(tx: Transaction, club: int, key: str, since: Key) -> None:
@@ -619,7 +620,7 @@ async def caught_up(
         rows_from: Key = (0, 0)  # nothing of this system's rows can be trusted
     else:
         reached = await _rewrite_reaching(tx, club, written.seq, written.key)
-        rows_from = reached if reached is not None else (written.key[0], written.key[1] + 1)
+        rows_from = reached if reached is not None else just_after(written.key)
     base: Projection | None = None
     mirrored = False  # base.cards is what player_state holds of it
     if (
@@ -640,22 +641,15 @@ async def caught_up(
         db.projections.full_folds += 1
         base = _fresh(db, key)
     _dirty(db, tx, ledgers)
-    if written is None or rows_from != (written.key[0], written.key[1] + 1):
+    resumed_rows = written is not None and rows_from == just_after(written.key)
+    if not resumed_rows:
         await _delete_rows(tx, club, key, rows_from)  # rows a rewrite or another engine left
     folded = await _fold_into(
         tx, club, [base], current=ledgers.current, rows_from={key: rows_from}, progress=progress
     )
     touched = folded.touched[key] if mirrored else None
     at_end = written is not None and written.version == version and written.seq == end
-    changed = (
-        folded.rows > 0
-        or written is None
-        or rows_from
-        != (
-            written.key[0],
-            written.key[1] + 1,
-        )
-    )
+    changed = folded.rows > 0 or not resumed_rows
     if touched is not None:  # from this process's own mirror of player_state
         cards = _cards_of(base, touched)
         changed = await _write_cards(tx, club, base, cards, write=not at_end) or changed
@@ -692,7 +686,7 @@ async def caught_up(
     if not at_end and (changed or base.last_key != written.key if written else True):
         await _save_state(db, tx, club, base)
     if key != ledgers.current:
-        ledgers.reach = max(ledgers.reach, (base.last_key[0], base.last_key[1] + 1))
+        ledgers.reach = max(ledgers.reach, just_after(base.last_key))
     return base
 
 
@@ -966,7 +960,7 @@ class ClubWrite:
         self._dirty()
         await caught_up(self.db, self.tx, self.ledgers, key)
         old = self.ledgers.now
-        self.ledgers.reach = max(self.ledgers.reach, (old.last_key[0], old.last_key[1] + 1))
+        self.ledgers.reach = max(self.ledgers.reach, just_after(old.last_key))
         self.ledgers.current = key
 
     async def finish(self) -> None:
