@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import AsyncIterator, Collection, Iterable
+from collections.abc import AsyncGenerator, Collection, Iterable
 from typing import Any
 
 from engine import calendar
@@ -596,7 +596,7 @@ async def club_events(
     after: Key | None = None,
     since: int = 0,
     registered: Collection[int] = (),
-) -> AsyncIterator[list[tuple[Key, Event]]]:
+) -> AsyncGenerator[list[tuple[Key, Event]], None]:
     """The club's engine history in calendar order, as lists of ``(key, event)``.
 
     ``key`` is the fact's place in the calendar (engine.calendar: its moment, then its own log

@@ -53,7 +53,7 @@ from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
 from storage.db import Database, Transaction
 from storage.errors import NotFound, StorageError
-from storage.history import club_events, count_events, event_players
+from storage.history import CHUNK, club_events, count_events, event_players
 from storage.memo import forget_club
 
 Progress = Callable[[int, int], None]
@@ -100,6 +100,17 @@ class Projection:
     cards: dict[int, str] = field(default_factory=dict)
     rejected: list[tuple[int, str]] = field(default_factory=list)
     registered: set[int] = field(default_factory=set)
+    read_to: int | None = None
+    """``None``: every entry up to ``last_seq`` is folded. Else the fold stopped part way, at
+    ``last_key``, having read the log up to entry ``read_to`` (a step of
+    :func:`caught_up_in_steps`): every entry up to ``last_seq`` and those after it up to
+    ``read_to`` that are dated at or before ``last_key`` are folded — the place a tail resumes
+    from, as after a whole fold — and every rewrite entered up to ``read_to`` is in."""
+
+    @property
+    def checked(self) -> int:
+        """The log entry up to which every rewrite of the past is folded in."""
+        return self.last_seq if self.read_to is None else self.read_to
 
 
 @dataclass(slots=True)
@@ -237,6 +248,7 @@ class _Folded(NamedTuple):
     touched: dict[str, set[int] | None]
     captured: list[Change]
     rows: int = 0
+    finished: bool = True
 
 
 async def _fold_into(
@@ -249,6 +261,7 @@ async def _fold_into(
     rows_from: Mapping[str, Key] | None = None,
     capture: int | None = None,
     progress: Progress | None = None,
+    budget: int | None = None,
 ) -> _Folded:
     """Fold the club's calendar after the place ``projections`` share (all at the same log
     entry and calendar key, e.g. fresh ones) into each of them, in calendar order.
@@ -260,6 +273,10 @@ async def _fold_into(
             ``rating_history`` (absent: none are).
         capture: the position of a fact whose changes under ``current`` are returned.
         progress: called as ``progress(done, total)`` after each chunk of events.
+        budget: stop after the first chunk of events that brings the events folded to this
+            many (``None``: fold to the end). A fold that stops leaves each projection at the
+            last place it folded, with ``read_to`` the log's end (:class:`Projection`), and
+            says it is not ``finished``.
     """
     first = projections[0]
     folded = await overlay.load(tx, club)
@@ -274,10 +291,18 @@ async def _fold_into(
     written = 0
     last = first.last_key
     registered = first.registered
+    finished = True
+    events = club_events(
+        tx,
+        club,
+        folded,
+        after=after,
+        since=first.last_seq,
+        registered=registered,
+        chunk=CHUNK if budget is None else max(1, min(CHUNK, budget)),
+    )
     with collector_paused():
-        async for batch in club_events(
-            tx, club, folded, after=after, since=first.last_seq, registered=registered
-        ):
+        async for batch in events:
             for at, event in batch:
                 position = at[1]
                 if type(event) is Registered:
@@ -320,6 +345,10 @@ async def _fold_into(
             if progress is not None:
                 done += len(batch)
                 progress(done, total)
+            if budget is not None and count >= budget:
+                finished = False
+                break
+    await events.aclose()
     if rows:
         await tx.executemany(HISTORY_INSERT, rows)
         written += len(rows)
@@ -329,8 +358,11 @@ async def _fold_into(
     end = await last_club_seq(tx, club)
     for each in projections:
         each.last_key = last
-        each.last_seq = end
-    return _Folded(touched, captured, written)
+        if finished:
+            each.last_seq, each.read_to = end, None
+        else:
+            each.read_to = end
+    return _Folded(touched, captured, written, finished)
 
 
 def _fresh(db: Database, key: str) -> Projection:
@@ -592,10 +624,15 @@ async def caught_up(
     progress: Progress | None = None,
     again: bool = False,
     end: int | None = None,
+    budget: int | None = None,
 ) -> Projection:
     """System ``key``'s projection of the club brought up to the end of its log, in the
     caller's transaction, and put in ``ledgers``: the rating history rows and the cards it
     had not written are written (see the module docstring).
+
+    ``budget``: fold at most about this many events (``_fold_into``), then stop part way
+    (``Projection.read_to``), its rows, cards and place written as far as it got — one step
+    of :func:`caught_up_in_steps`; the next call goes on from there.
 
     Where it starts: its projection in memory, else its newest valid snapshot, else nothing
     (the whole log) — the first of these that no rewrite of the past has reached since and
@@ -612,21 +649,24 @@ async def caught_up(
     if end is None:
         end = await last_club_seq(tx, club)
     have = None if again else ledgers.projections.get(key)
-    if have is not None and have.last_seq == end:
+    if have is not None and have.last_seq == end and have.read_to is None:
         return have
     written = None if again else await _written(tx, club, key)
     version = system_version(db, key)
     if written is None or written.version != version:
         rows_from: Key = (0, 0)  # nothing of this system's rows can be trusted
     else:
-        reached = await _rewrite_reaching(tx, club, written.seq, written.key)
+        checked = written.seq
+        if have is not None and (have.last_seq, have.last_key) == (written.seq, written.key):
+            checked = have.checked  # a step stopped there: it read the rewrites up to this
+        reached = await _rewrite_reaching(tx, club, checked, written.key)
         rows_from = reached if reached is not None else just_after(written.key)
     base: Projection | None = None
     mirrored = False  # base.cards is what player_state holds of it
     if (
         have is not None
         and have.last_key < rows_from
-        and not await rewritten(tx, club, have.last_seq, have.last_key)
+        and not await rewritten(tx, club, have.checked, have.last_key)
     ):
         base = have
         # its cards are what player_state holds unless another process wrote them since (it
@@ -645,7 +685,13 @@ async def caught_up(
     if not resumed_rows:
         await _delete_rows(tx, club, key, rows_from)  # rows a rewrite or another engine left
     folded = await _fold_into(
-        tx, club, [base], current=ledgers.current, rows_from={key: rows_from}, progress=progress
+        tx,
+        club,
+        [base],
+        current=ledgers.current,
+        rows_from={key: rows_from},
+        progress=progress,
+        budget=budget,
     )
     touched = folded.touched[key] if mirrored else None
     at_end = written is not None and written.version == version and written.seq == end
@@ -682,8 +728,12 @@ async def caught_up(
     # a tail that changed none of its rows or cards leaves its place as written: the same
     # rows and cards, and a rewrite made meanwhile is still seen from there (a run of the
     # scheduler that found nothing to do writes nothing)
+    # a step that stopped before the place its rows start from leaves system_state as it
+    # was: the rows before that place are the old ones, complete past where the fold stands,
+    # and the old row with the rewrite that reached it names the same place next time
+    short = base.read_to is not None and just_after(base.last_key) < rows_from
     ledgers.projections[key] = base
-    if not at_end and (changed or base.last_key != written.key if written else True):
+    if not at_end and not short and (changed or base.last_key != written.key if written else True):
         await _save_state(db, tx, club, base)
     if key != ledgers.current:
         ledgers.reach = max(ledgers.reach, just_after(base.last_key))
@@ -718,8 +768,11 @@ def _dirty(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
     tx.on_rollback(lambda: _drop(db, ledgers))
 
 
-async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
-    """The club's ledgers, their current projection at the end of the log.
+async def ledgers_for(
+    db: Database, tx: Transaction, club: int, *, budget: int | None = None
+) -> ClubLedgers:
+    """The club's ledgers, their current projection at the end of the log (``budget``: or
+    as far as a step of that many events brought it, :func:`caught_up`).
 
     * Cached and current: as they are.
     * Cached but behind the log (another process wrote): the current system's projection
@@ -752,10 +805,12 @@ async def ledgers_for(db: Database, tx: Transaction, club: int) -> ClubLedgers:
     cached.captured = []
     _cache(db, tx, cached)
     try:
-        await caught_up(db, tx, cached, current, end=last)
+        now = await caught_up(db, tx, cached, current, end=last, budget=budget)
     except BaseException:
         _drop(db, cached)
         raise
+    if now.read_to is not None:
+        return cached  # part way: its place is in system_state, projection_state waits
     stored = await tx.fetchone(
         "SELECT last_seq, fingerprint FROM projection_state WHERE club = ?", (club,)
     )
@@ -1022,9 +1077,74 @@ async def replay_club(
         return ledgers
 
 
+STEP_EVENTS = 20_000
+"""The events one transaction of a catch-up folds (:func:`caught_up_in_steps`): about a
+tenth of a second of one system's fold, the longest a catch-up holds the writer's lock (every
+other club's write waits for it) before it lets the queued ones through."""
+
+
+async def caught_up_step(
+    db: Database,
+    club: int,
+    key: str | None = None,
+    *,
+    budget: int = STEP_EVENTS,
+    progress: Progress | None = None,
+) -> bool:
+    """One step of a catch-up, in a transaction of its own: the club's current projection,
+    then system ``key``'s (default: the current one), folded by at most about ``budget``
+    events; whether ``key``'s projection is now at the end of the log."""
+    async with db.upkeep().transaction() as tx:
+        ledgers = await ledgers_for(db, tx, club, budget=budget)
+        if ledgers.now.read_to is not None:
+            return False
+        if key is None or key == ledgers.current:
+            return True
+        _factory(db, key)
+        projection = await caught_up(db, tx, ledgers, key, budget=budget, progress=progress)
+        return projection.read_to is None
+
+
+async def caught_up_in_steps(
+    db: Database,
+    club: int,
+    key: str | None = None,
+    *,
+    budget: int = STEP_EVENTS,
+    progress: Progress | None = None,
+) -> None:
+    """Bring the club's projection of ``key`` (default: its current system) to the end of its
+    log in steps (:func:`caught_up_step`), each its own short write transaction: between two
+    steps the writer's lock goes to whatever waits for it — another club's command — so a
+    long catch-up (a shadow a federation never folded, a club's first load from an old
+    snapshot) never holds every other club up for longer than one step.
+
+    ``progress(done, total)`` counts the events of every step together (``total``: what the
+    first step saw left, grown as later steps see more)."""
+    folded = step_done = 0
+
+    def counted(done: int, total: int) -> None:
+        nonlocal step_done
+        assert progress is not None
+        step_done = done
+        progress(folded + done, folded + total)
+
+    while True:
+        step_done = 0
+        finished = await caught_up_step(
+            db, club, key, budget=budget, progress=None if progress is None else counted
+        )
+        folded += step_done
+        if finished:
+            return  # else the lock goes to whatever queued for it meanwhile (asyncio.Lock is fair)
+
+
 async def every_system(db: Database, club: ClubRef) -> ClubLedgers:
     """The club's ledgers with every system's projection brought to the end of its log (each
     shadow caught up: what reading every system's tables needs first, e.g. a transfer)."""
+    cid = club_id(club)
+    for key in sorted(db.projections.systems):
+        await caught_up_in_steps(db, cid, key)
     async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, club_id(club))
         for key in sorted(db.projections.systems):
@@ -1044,8 +1164,7 @@ async def fresh_system(db: Database, club: int) -> str:
     if row is None or row[0] is None:
         raise NotFound(Msg("there is no club {club}", club=club))
     if (row[1], row[2]) != (row[0], fingerprint(db.projections.systems)):
-        async with db.upkeep().transaction() as tx:
-            await ledgers_for(db, tx, club)
+        await caught_up_in_steps(db, club)
     return settings.system_from(row[3], row[4], club)
 
 
@@ -1081,8 +1200,7 @@ async def ensure_fresh(
         and not db.projections.writing.get(club)
     ):
         return  # held here at the log's end already
-    async with db.upkeep().transaction() as tx:
-        await caught_up(db, tx, await ledgers_for(db, tx, club), system, progress=progress)
+    await caught_up_in_steps(db, club, system, progress=progress)
 
 
 async def ledger(db: Database, club: ClubRef, system: str | None = None) -> RatingSystem:
@@ -1111,6 +1229,8 @@ async def ledger(db: Database, club: ClubRef, system: str | None = None) -> Rati
             ):
                 db.projections.remember(cid, cached)
                 return have.system
+    if system is None or system in db.projections.systems:
+        await caught_up_in_steps(db, cid, system)  # the long part, a step at a time
     async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, cid)
         key = ledgers.current if system is None else system

@@ -33,7 +33,14 @@ from storage.games import club_games, game_rows
 from storage.memo import remembered
 from storage.overlay import Overlay
 from storage.players import load_players
-from storage.projections import caught_up, ensure_fresh, fresh_system, ledger, ledgers_for
+from storage.projections import (
+    caught_up,
+    caught_up_in_steps,
+    ensure_fresh,
+    fresh_system,
+    ledger,
+    ledgers_for,
+)
 from storage.records import (
     GAME_UNDONE,
     GAME_VOIDED,
@@ -518,6 +525,8 @@ async def rejected(
     db: Database, club: ClubRef, system: str | None = None
 ) -> list[tuple[int, str]]:
     """Events a system refused while replaying (``(seq, message)``): what a switch would lose."""
+    if system is None or system in db.projections.systems:
+        await caught_up_in_steps(db, club_id(club), system)  # the long part, a step at a time
     async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, club_id(club))
         key = ledgers.current if system is None else system

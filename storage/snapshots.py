@@ -352,11 +352,14 @@ async def snapshot_club(db: Database, club: int) -> int:
     async with db.transaction() as tx:
         ledgers = await projections.ledgers_for(db, tx, club)
         for key, projection in sorted(ledgers.projections.items()):
+            if projection.read_to is not None:
+                continue  # a catch-up stopped part way: no place to keep
             data = _data(club, projection)  # no await since ledgers_for: nothing changed them
             await _insert(db, tx, club, key, projection.last_seq, data)
         seq = ledgers.last_seq
     for key, projection in ledgers.projections.items():
-        db.projections.snapshot_seq[(club, key)] = projection.last_seq
+        if projection.read_to is None:
+            db.projections.snapshot_seq[(club, key)] = projection.last_seq
     return seq
 
 
@@ -486,7 +489,7 @@ def _after_commit(db: Database) -> None:
     for club, ledgers in list(db.projections.ledgers.items()):
         for key, projection in list(ledgers.projections.items()):
             known = db.projections.snapshot_seq.get((club, key), 0)
-            if projection.last_seq - known >= every:
+            if projection.last_seq - known >= every and projection.read_to is None:
                 _start(db, club, key, projection, every)
 
 
@@ -496,7 +499,8 @@ def _on_eviction(db: Database, ledgers: ClubLedgers) -> None:
     if db.projections.snapshot_every <= 0:
         return
     for key, projection in list(ledgers.projections.items()):
-        if projection.last_seq > db.projections.snapshot_seq.get((ledgers.club, key), 0):
+        moved = projection.last_seq > db.projections.snapshot_seq.get((ledgers.club, key), 0)
+        if moved and projection.read_to is None:
             _start(db, ledgers.club, key, projection, 1)
 
 
@@ -524,8 +528,8 @@ async def _background(
         newest = 0 if row is None or row[0] is None else int(row[0])
         db.projections.snapshot_seq[(club, key)] = newest
         seq = projection.last_seq
-        if seq - newest < every:
-            return
+        if seq - newest < every or projection.read_to is not None:
+            return  # recent enough, or a catch-up's step stopped part way (no place to keep)
         data = await pickled_aside(club, projection)  # no await between reading seq and the fork
         async with db.transaction() as tx:
             await _insert(db, tx, club, key, seq, data)

@@ -43,7 +43,14 @@ from storage import (
     void_game,
 )
 from storage.db import SystemFactory
-from storage.projections import club_write, ensure_fresh, ledger
+from storage.projections import (
+    caught_up_in_steps,
+    caught_up_step,
+    club_write,
+    ensure_fresh,
+    fold,
+    ledger,
+)
 from tests.storage.conftest import (
     DAY,
     ORGANISER,
@@ -66,6 +73,7 @@ KINDS = (
     + ["tgame"] * 3
     + ["register", "void", "correct", "undo", "override", "day", "tournament"]
     + ["finalise", "reopen", "confirm", "switch", "month", "egf", "period", "peek"]
+    + ["step"] * 3
 )
 RANKS = ("12k", "6k", "5k", "2k", "1d")
 OPERATIONS = st.tuples(
@@ -175,6 +183,9 @@ class Scenario:
             )
         elif kind == "peek":  # a shadow asked for (/rating NAME all): it catches up here
             await ledger(db, club, self.systems[a % len(self.systems)])
+        elif kind == "step":  # a step of each system's catch-up, stopped part way (a few events)
+            for system in self.systems:
+                await caught_up_step(db, club.id, system, budget=small + 1)
         elif kind == "period":
             start = DAY + dt.timedelta(days=7 * small)
             period = Tournament(0, f"Period {small}", start, start, rounds=1, time=TIME)
@@ -239,6 +250,24 @@ def test_incremental_projections_equal_a_full_replay_with_the_real_systems(
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "h.db"
         asyncio.run(_incremental_equals_replay(path, REAL_SYSTEMS, first, operations))
+
+
+STEP = ("step", 0, 0, None, False, 0)
+"""A step of one event of every system's catch-up."""
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), st.lists(OPERATIONS, min_size=4, max_size=20))
+def test_a_catch_up_stopped_part_way_after_every_write_equals_a_full_replay(
+    first: int, operations: list[tuple[Any, ...]]
+) -> None:
+    """Every system's catch-up stopped after one event, again after every write (a rewrite of
+    the past meanwhile, a switch, a restart), still ends where a whole fold does."""
+    games = [("game", n, n + 1, Result.BLACK, False, n % 4) for n in range(6)]
+    stepped = [each for operation in games + operations for each in (operation, STEP)]
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "h.db"
+        asyncio.run(_incremental_equals_replay(path, SYSTEMS, first, stepped))
 
 
 async def test_replay_reports_progress(db: Database, club: Club) -> None:
@@ -344,6 +373,115 @@ async def test_another_writer_is_noticed(tmp_path: Path) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def _steps_to_the_end(db: Database, club: Club, key: str, budget: int = 1) -> int:
+    """How many one-event steps bring system ``key``'s projection to the log's end."""
+    for steps in range(1, 200):
+        if await caught_up_step(db, club.id, key, budget=budget):
+            return steps
+    raise AssertionError("the catch-up went on past 200 steps")
+
+
+async def _fold_of_every_system(db: Database, club: Club) -> dict[str, Any]:
+    async with db.upkeep().transaction() as tx:
+        folded = await fold(db, tx, club.id)
+    return {key: each.system.snapshot() for key, each in folded.projections.items()}
+
+
+async def test_a_catch_up_in_steps_goes_on_from_where_each_stopped(
+    db: Database, club: Club
+) -> None:
+    """Ten games in steps of one event each take about ten steps, also after a rewrite of the
+    past entered before the first: a step never starts again from a rewrite it has read."""
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    for day in range(10):
+        await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+    await ledger(db, club, "daily")  # the shadow's rows written to here
+    await game(db, club, b, a, date=DAY + dt.timedelta(days=1))  # reaches them: a rewrite
+    await game(db, club, a, b, date=DAY + dt.timedelta(days=20))
+    assert await _steps_to_the_end(db, club, "daily") <= 14  # 2 registrations, 12 games
+    expected = await dump(db)
+    assert (await ledger(db, club, "daily")).snapshot() == (await _fold_of_every_system(db, club))[
+        "daily"
+    ]
+    await replay_club(db, club)
+    assert await dump(db) == expected
+
+
+async def test_a_cold_clubs_own_system_loads_in_steps(tmp_path: Path) -> None:
+    """A process start: the club's own system folds from the log a step at a time, and a
+    write in the middle finishes the fold first."""
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+        for day in range(8):
+            await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+        async with db.transaction() as tx:  # as if built by another engine, no snapshot
+            await tx.execute("DELETE FROM system_state")
+            await tx.execute("DELETE FROM snapshots")
+    finally:
+        await db.close()
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        assert not await caught_up_step(db, club.id, budget=1)
+        assert db.projections.ledgers[club.id].now.read_to is not None
+        await game(db, club, b, a, date=DAY + dt.timedelta(days=9))
+        assert db.projections.ledgers[club.id].now.read_to is None
+        assert await caught_up_step(db, club.id, budget=1)
+        await ledger(db, club, "daily")  # the shadow too, as a replay of every system has it
+        expected = await dump(db)
+        assert (await ledger(db, club)).snapshot() == (await _fold_of_every_system(db, club))[
+            "plus"
+        ]
+        await replay_club(db, club)
+        assert await dump(db) == expected
+    finally:
+        await db.close()
+
+
+async def test_a_step_notices_another_writers_rewrite(tmp_path: Path) -> None:
+    """A shadow stopped part way in one process, a backdated result entered by another: the
+    next step folds from before it, not on from where it stopped."""
+    first = await open_test_db(tmp_path / "h.db")
+    second = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(first, "Club", "plus", actor=ORGANISER)
+        a, b = await player(first, club, "Anna"), await player(first, club, "Bela")
+        for day in range(6):
+            await game(first, club, a, b, date=DAY + dt.timedelta(days=day))
+        for _ in range(5):
+            assert not await caught_up_step(first, club.id, "daily", budget=1)
+        await game(second, club, b, a, date=DAY)  # before where the shadow stopped
+        await _steps_to_the_end(first, club, "daily")
+        expected = await dump(first)
+        assert (await ledger(first, club, "daily")).snapshot() == (
+            await _fold_of_every_system(first, club)
+        )["daily"]
+        await replay_club(first, club)
+        assert await dump(first) == expected
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_another_clubs_write_goes_between_two_steps(db: Database, club: Club) -> None:
+    """A long catch-up of one club holds the writer's lock for a step at a time: a write to
+    another club, asked for meanwhile, is done before the catch-up is."""
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    for day in range(30):
+        await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+    other = await create_club(db, "Other", "plus", actor=ORGANISER)
+    c, d = await player(db, other, "Csaba"), await player(db, other, "Dora")
+    catching_up = asyncio.create_task(caught_up_in_steps(db, club.id, "daily", budget=1))
+    await asyncio.sleep(0)  # the first step has the lock
+    await game(db, other, c, d)
+    assert not catching_up.done()
+    await catching_up
+    assert (await ledger(db, club, "daily")).snapshot() == (await _fold_of_every_system(db, club))[
+        "daily"
+    ]
 
 
 async def _rewrites(db: Database) -> list[tuple[int, ...]]:
