@@ -35,7 +35,7 @@ from storage.history import GAME_COLUMNS, GAME_SELECT, TOURNAMENT_SELECT, effect
 from storage.history import effective_tournament as _effective_tournament
 from storage.log import LOG_COLUMNS, Reader, entry_from
 from storage.overlay import Overlay
-from storage.players import players_by_id
+from storage.players import some_players
 from storage.projections import ClubWrite, club_write
 from storage.records import (
     GAME_OK,
@@ -158,7 +158,7 @@ class Context:
             and (stored.game.tournament, stored.game.round) in wanted_rounds
         ]
         ids |= {player for game in played for player in (game.game.black, game.game.white)}
-        players = await players_by_id(reader, club, ids, folded.undone)
+        players = await some_players(reader, club, ids, folded.undone)
         context = cls(players, folded, tournaments, entered)
         for earlier in played:
             context.claim(
@@ -670,6 +670,25 @@ async def game_ids_of(reader: Reader, club: int, player: int, folded: Overlay) -
     return {seq for (seq,) in stored} | folded.moved_to(player)
 
 
+async def games_of_both(
+    reader: Reader, club: int, black: int, white: int, folded: Overlay
+) -> set[int]:
+    """Every game both players were ever players of (:func:`game_ids_of` of each, in one
+    query)."""
+    stored = await reader.fetchall(
+        "SELECT seq, black, white FROM games INDEXED BY games_black WHERE black IN (?, ?) "
+        "AND club = ? UNION SELECT seq, black, white FROM games INDEXED BY games_white "
+        "WHERE white IN (?, ?) AND club = ?",
+        (black, white, club, black, white, club),
+    )
+    found: dict[int, set[int]] = {black: set(), white: set()}
+    for seq, *players in stored:
+        for player in players:
+            if player in found:
+                found[player].add(seq)
+    return (found[black] | folded.moved_to(black)) & (found[white] | folded.moved_to(white))
+
+
 def _side(game: Game) -> tuple[bool, int | str | None]:
     """Who won, from the players' side (the winner's id, ``jigo``, ``None`` unknown), and
     whether it was played: the same for a game entered with the colours either way."""
@@ -698,9 +717,7 @@ async def same_games(db: Database, club: ClubRef, game: Game) -> list[GameRow]:
     and an organiser's entry of the same game."""
     cid = club_id(club)
     folded = await overlays.load(db, cid)
-    candidates = await game_ids_of(db, cid, game.black, folded) & await game_ids_of(
-        db, cid, game.white, folded
-    )
+    candidates = await games_of_both(db, cid, game.black, game.white, folded)
     return [
         row
         for row in await game_rows(db, cid, sorted(candidates), folded)
