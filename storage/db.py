@@ -77,6 +77,8 @@ class Transaction:
         """Where the statements sent are counted (the database's :class:`Counts`)."""
         self.appended: dict[int, int] = {}
         """Each club this transaction appended log entries to, with its last position."""
+        self.last_entry: Row | None = None
+        """The log entry this transaction appended last, as ``log.LOG_COLUMNS`` reads it."""
         self.before: Mapping[int, Known] = {}
         """What the command read of its club as it began (its handle's ``known``)."""
         self.known: dict[int, Known] = {}

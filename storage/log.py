@@ -97,14 +97,16 @@ async def append(
         raise ValueError("every log entry needs an actor (e.g. telegram:123 or console)")
     if club is not None:
         await tx.lock(club)  # before the position: a club's positions rise in commit order
-        owner = club
-        seq = await tx.insert_log(club, kind, timestamp(clock()), actor, chat)
+        owner, at = club, timestamp(clock())
+        seq = await tx.insert_log(club, kind, at, actor, chat)
     else:
         seq = owner = await tx.next_seq()
+        at = timestamp(clock())
         await tx.execute(
             "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)",
-            (seq, owner, kind, timestamp(clock()), actor, chat),
+            (seq, owner, kind, at, actor, chat),
         )
+    tx.last_entry = (seq, owner, kind, at, actor, chat)
     tx.appending(owner, seq, keys_kept=kind == GAME)
     return seq
 
