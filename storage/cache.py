@@ -13,6 +13,7 @@ import asyncio
 import importlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.system import RatingSystem
@@ -28,6 +29,23 @@ SNAPSHOT_EVERY = 20_000
 CLUBS_IN_MEMORY = 1000
 """Clubs whose ledgers one process keeps in memory at most (the least recently used go first;
 ``[storage] clubs_in_memory``)."""
+
+
+@dataclass(slots=True)
+class Known:
+    """What a command read of its club in one statement as it began
+    (storage.clubs.club_for_chat): the club's last log position, when the club was created,
+    and the keys of its memos then (storage.keys). The command's other reads of the club take
+    a memo whose stored key equals the known one without asking its key again; a write
+    transaction does so only once it found the club's log where the command read it
+    (storage.projections.ledgers_for), until it appends anything but a game."""
+
+    end: int
+    """The club's last log position."""
+    started: str
+    """When the club was created (its log entry's ``at``)."""
+    keys: dict[str, tuple[Any, ...]]
+    """Each memo key's query (storage.keys) with its answer."""
 
 
 class Projections:

@@ -13,7 +13,8 @@ from engine.settings import Setting
 from engine.systems import system_named
 from engine.text import Msg
 from engine.types import SettingsChanged
-from storage import log, settings
+from storage import keys, log, settings
+from storage.cache import Known
 from storage.codec import from_timestamp, timestamp
 from storage.common import ClubRef, clean_identity, clean_name, club_id
 from storage.db import Database, Transaction
@@ -191,13 +192,15 @@ async def club_for_chat(db: Database, platform: str, chat_id: str | int) -> Club
     """The club a chat is bound to, if any."""
     row = await db.fetchone(  # one round trip: every command starts here
         f"SELECT clubs.seq, {CURRENT_NAME}, (SELECT payload FROM events WHERE club = clubs.seq "
-        "AND kind = 'setting' AND key = 'system' ORDER BY seq DESC LIMIT 1), clubs.system "
-        "FROM clubs WHERE clubs.seq = (SELECT club FROM chat_bindings "
+        "AND kind = 'setting' AND key = 'system' ORDER BY seq DESC LIMIT 1), clubs.system, "
+        f"{keys.CLUB_COLUMNS} FROM clubs WHERE clubs.seq = (SELECT club FROM chat_bindings "
         "WHERE platform = ? AND chat_id = ? ORDER BY seq DESC LIMIT 1)",
         (platform, str(chat_id)),
     )
     if row is None:
         return None
+    if db.known is not None:  # a command's handle: what it knows of its club (storage.keys)
+        db.known[row[0]] = Known(row[4], row[5], keys.split(row[6:]))
     return Club(row[0], row[1], settings.system_from(row[2], row[3], row[0]))
 
 

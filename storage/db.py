@@ -32,7 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 
 from storage import deliveries, migrate
-from storage.cache import Projections, SystemFactory
+from storage.cache import Known, Projections, SystemFactory
 from storage.dialect import Dialect
 
 Row = tuple[Any, ...]
@@ -77,6 +77,12 @@ class Transaction:
         """Where the statements sent are counted (the database's :class:`Counts`)."""
         self.appended: dict[int, int] = {}
         """Each club this transaction appended log entries to, with its last position."""
+        self.last_entry: Row | None = None
+        """The log entry this transaction appended last, as ``log.LOG_COLUMNS`` reads it."""
+        self.before: Mapping[int, Known] = {}
+        """What the command read of its club as it began (its handle's ``known``)."""
+        self.known: dict[int, Known] = {}
+        """Of :attr:`before`, what still holds in this transaction (:meth:`confirm`)."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement."""
@@ -124,11 +130,31 @@ class Transaction:
         """The next log position."""
         return (await self.next_seqs(1))[0]
 
-    def appending(self, club: int, seq: int) -> None:
+    async def insert_log(self, club: int, kind: str, at: str, actor: str, chat: str | None) -> int:
+        """Insert a log entry of ``club`` at the next log position, which it returns (the
+        backends do it in one statement)."""
+        seq = await self.next_seq()
+        await self.execute(
+            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)",
+            (seq, club, kind, at, actor, chat),
+        )
+        return seq
+
+    def appending(self, club: int, seq: int, *, keys_kept: bool = False) -> None:
         """Note that log entry ``seq`` of ``club`` is written in this transaction (the backend
-        tells other processes at commit)."""
+        tells other processes at commit). ``keys_kept``: the entry is a game (a row of
+        ``games`` only), which changes none of the club's memo keys (storage.keys)."""
         if seq > self.appended.get(club, 0):
             self.appended[club] = seq
+        if not keys_kept:
+            self.known.pop(club, None)
+
+    def confirm(self, club: int, end: int) -> None:
+        """The club's log ends at ``end`` in this transaction (its writes are serialised): what
+        the command read of it as it began holds here too if the log ended there then."""
+        before = self.before.get(club)
+        if before is not None and before.end == end:
+            self.known[club] = before
 
     def on_rollback(self, hook: Callable[[], None]) -> None:
         """Run ``hook`` if this transaction rolls back (to drop in-memory state it touched)."""
@@ -203,6 +229,17 @@ class SqliteTransaction(Transaction):
         last: int = row[0]
         return list(range(last + 1, last + 1 + count))
 
+    async def insert_log(self, club: int, kind: str, at: str, actor: str, chat: str | None) -> int:
+        """Insert a log entry of ``club`` after the log's last, in one statement."""
+        row = await self.fetchone(
+            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES "
+            "((SELECT COALESCE(MAX(seq), 0) + 1 FROM log), ?, ?, ?, ?, ?) RETURNING seq",
+            (club, kind, at, actor, chat),
+        )
+        assert row is not None
+        seq: int = row[0]
+        return seq
+
     async def index_sql(self, name: str) -> str | None:
         """The ``CREATE INDEX`` statement of index ``name`` (from ``sqlite_master``)."""
         row = await self.fetchone(
@@ -252,6 +289,9 @@ class Database:
         self.delivery: deliveries.Delivery | None = None
         self._committed: list[Callable[[], None]] = []  # shared by every delivering() handle
         self.counts = Counts()  # shared by every delivering() handle and every transaction
+        self.known: dict[int, Known] | None = None
+        """What the command this handle runs read of its club as it began (:meth:`command`;
+        ``None``: not a command's handle)."""
 
     @property
     def statements(self) -> int:
@@ -273,6 +313,27 @@ class Database:
         handle = copy.copy(self)
         handle.delivery = deliveries.Delivery(key)
         return handle
+
+    def command(self, key: str | None) -> Database:
+        """This database as one command sees it: :meth:`delivering` ``key``, with room for
+        what the command reads of its club as it begins (``known``, storage.cache.Known), so
+        that its later reads of the club need not ask the same again. Its own write of the
+        club forgets it: what the command reads after that, it reads anew."""
+        handle = copy.copy(self)
+        handle.delivery = None if key is None else deliveries.Delivery(key)
+        handle.known = {}
+        return handle
+
+    def _began(self, tx: Transaction) -> None:
+        """A transaction of this handle began: it may use what the command knows."""
+        if self.known:
+            tx.before = self.known
+
+    def _forget_written(self, tx: Transaction) -> None:
+        """``tx`` committed: the command reads the clubs it appended to anew."""
+        if self.known:
+            for club in tx.appended:
+                self.known.pop(club, None)
 
     def upkeep(self) -> Database:
         """This database for the projections' upkeep (a catch-up that writes no fact): a
@@ -360,6 +421,7 @@ class SqliteDatabase(Database):
         (see :meth:`Database.transaction`)."""
         async with self._lock:
             tx = SqliteTransaction(self._writer, self.projections, self.counts)
+            self._began(tx)
             self.counts.transactions += 1
             begun = False
             try:
@@ -369,6 +431,7 @@ class SqliteDatabase(Database):
                 if self.delivery is not None and self._writer.total_changes != began:
                     await deliveries.record(tx, self.clock, self.delivery)
                 await self._writer.execute_fetchall("COMMIT")
+                self._forget_written(tx)
                 self._checkpoint_if_due()
                 if self._writer.total_changes != began:
                     self._did_commit()

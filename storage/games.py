@@ -28,14 +28,14 @@ from storage.codec import (
     time_text,
 )
 from storage.common import ClubRef, PlayerRef, club_id, player_id
-from storage.db import Database
+from storage.db import Database, Row
 from storage.errors import BatchError, NotFound, Refused, StorageError
 from storage.events import settle_ended
 from storage.history import GAME_COLUMNS, GAME_SELECT, TOURNAMENT_SELECT, effective_game
 from storage.history import effective_tournament as _effective_tournament
 from storage.log import LOG_COLUMNS, Reader, entry_from
 from storage.overlay import Overlay
-from storage.players import players_by_id
+from storage.players import some_players
 from storage.projections import ClubWrite, club_write
 from storage.records import (
     GAME_OK,
@@ -107,6 +107,7 @@ class Context:
         self.tournaments = tournaments
         self.entered = entered
         self.rounds = rounds if rounds is not None else {}
+        self.inserted: dict[int, Row] = {}  # games inserted by this write, as _ROW_SELECT reads
         self.batch = 0  # games of this write checked so far (for "game N of this batch")
         self.labels: Sequence[str] = ()  # how messages name the batch's games (e.g. "line 3")
 
@@ -158,7 +159,7 @@ class Context:
             and (stored.game.tournament, stored.game.round) in wanted_rounds
         ]
         ids |= {player for game in played for player in (game.game.black, game.game.white)}
-        players = await players_by_id(reader, club, ids, folded.undone)
+        players = await some_players(reader, club, ids, folded.undone)
         context = cls(players, folded, tournaments, entered)
         for earlier in played:
             context.claim(
@@ -413,11 +414,14 @@ async def insert_game(
     await ensure_entries(write, context, game, actor=actor, chat=chat)
     seq = await write.append(log.GAME, actor=actor, chat=chat)
     stored = dataclasses.replace(game, id=seq)
+    entry = write.tx.last_entry
     columns = game_columns(stored)
-    await write.tx.execute(
-        GAME_INSERT,
+    inserted = await write.tx.fetchone(
+        f"{GAME_INSERT} RETURNING {GAME_RETURNING}",
         (write.club, int(pending), *(columns[c] for c in GAME_COLUMNS), write.club),
     )
+    assert inserted is not None and entry is not None and entry[0] == seq
+    context.inserted[seq] = (*inserted[:-1], *entry, inserted[-1])  # as _ROW_SELECT reads it
     changes: list[Change] = []
     if game.tournament is None and not pending:
         changes = await write.apply(seq, GamePlayed(stored))
@@ -460,7 +464,8 @@ async def record_game(
         if game.tournament is None and not pending:  # rules.md §2.3, §1.4: late reports
             settled = await settle_ended(write, [game.date], actor=actor, chat=chat)
         after = _current_cards(write, (game.black, game.white))
-        row = await game_row(write.tx, write.club, stored.id)
+        folded = await overlays.load(write.tx, write.club)
+        row = _game_row(context.inserted[stored.id], folded)  # as game_row() reads it
         system = write.ledgers.current
         settled = settled.under(write.ledgers.system.scheduled)
     assert row is not None
@@ -555,6 +560,8 @@ async def confirm_game(
 
 # ---------------------------------------------------------------- reading games back
 
+GAME_RETURNING = f"{', '.join(GAME_COLUMNS)}, pending, number"
+"""What an inserted game's row returns: :data:`_ROW_SELECT`'s columns of ``games``."""
 _ROW_SELECT = (
     f"SELECT {GAME_SELECT}, games.pending, {LOG_COLUMNS}, games.number FROM games "
     "JOIN log ON log.seq = games.seq"
@@ -670,6 +677,25 @@ async def game_ids_of(reader: Reader, club: int, player: int, folded: Overlay) -
     return {seq for (seq,) in stored} | folded.moved_to(player)
 
 
+async def games_of_both(
+    reader: Reader, club: int, black: int, white: int, folded: Overlay
+) -> set[int]:
+    """Every game both players were ever players of (:func:`game_ids_of` of each, in one
+    query)."""
+    stored = await reader.fetchall(
+        "SELECT seq, black, white FROM games INDEXED BY games_black WHERE black IN (?, ?) "
+        "AND club = ? UNION SELECT seq, black, white FROM games INDEXED BY games_white "
+        "WHERE white IN (?, ?) AND club = ?",
+        (black, white, club, black, white, club),
+    )
+    found: dict[int, set[int]] = {black: set(), white: set()}
+    for seq, *players in stored:
+        for player in players:
+            if player in found:
+                found[player].add(seq)
+    return (found[black] | folded.moved_to(black)) & (found[white] | folded.moved_to(white))
+
+
 def _side(game: Game) -> tuple[bool, int | str | None]:
     """Who won, from the players' side (the winner's id, ``jigo``, ``None`` unknown), and
     whether it was played: the same for a game entered with the colours either way."""
@@ -698,9 +724,7 @@ async def same_games(db: Database, club: ClubRef, game: Game) -> list[GameRow]:
     and an organiser's entry of the same game."""
     cid = club_id(club)
     folded = await overlays.load(db, cid)
-    candidates = await game_ids_of(db, cid, game.black, folded) & await game_ids_of(
-        db, cid, game.white, folded
-    )
+    candidates = await games_of_both(db, cid, game.black, game.white, folded)
     return [
         row
         for row in await game_rows(db, cid, sorted(candidates), folded)

@@ -89,20 +89,25 @@ async def append(
 
     ``club=None`` makes the entry its own club (a club is identified by the seq of its
     creation). A known club's writes are serialised first (``tx.lock``: other processes'
-    writes to it wait for this transaction), and the position comes from ``tx.next_seq()``;
-    the transaction tells other processes at commit (``tx.appending``).
+    writes to it wait for this transaction), and its entry takes the next position in one
+    statement (``tx.insert_log``); the transaction tells other processes at commit
+    (``tx.appending``).
     """
     if not actor:
         raise ValueError("every log entry needs an actor (e.g. telegram:123 or console)")
     if club is not None:
         await tx.lock(club)  # before the position: a club's positions rise in commit order
-    seq = await tx.next_seq()
-    owner = seq if club is None else club
-    await tx.execute(
-        "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)",
-        (seq, owner, kind, timestamp(clock()), actor, chat),
-    )
-    tx.appending(owner, seq)
+        owner, at = club, timestamp(clock())
+        seq = await tx.insert_log(club, kind, at, actor, chat)
+    else:
+        seq = owner = await tx.next_seq()
+        at = timestamp(clock())
+        await tx.execute(
+            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)",
+            (seq, owner, kind, at, actor, chat),
+        )
+    tx.last_entry = (seq, owner, kind, at, actor, chat)
+    tx.appending(owner, seq, keys_kept=kind == GAME)
     return seq
 
 

@@ -8,6 +8,10 @@ answer may have changed. Every use runs the key query first and reads again on a
 so a memo never answers from a log other than the one it is asked about — also when another
 process writes the database.
 
+A command reads the keys of its club's common memos once as it begins (storage.keys): a memo
+whose key equals the one read then answers without its key query (a key that differs is asked
+again, and the memo read again on its answer, as ever).
+
 A memo made inside a write transaction is dropped if the transaction rolls back (its key
 would name positions the log never kept).
 """
@@ -20,7 +24,7 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 from storage import cache
-from storage.db import Transaction
+from storage.db import Row, Transaction
 from storage.log import Reader
 
 T = TypeVar("T")
@@ -39,13 +43,18 @@ async def remembered(
     other reader gets no memo.
     """
     projections = cache.of(reader)
+    store = projections.memo if projections is not None else {}
+    found = store.get(slot)
+    known = known_key(reader, slot, key_sql)
+    if found is not None and known is not None and found[0] == known:
+        value: T = found[1]
+        return value
     key = await reader.fetchone(key_sql, params)
     if projections is None:
         return await build()
-    store = projections.memo
-    found = store.get(slot)
+    found = store.get(slot)  # again: it may have been read meanwhile
     if found is not None and found[0] == key:
-        value: T = found[1]
+        value = found[1]
         return value
     building = (_BUILDING, slot)
     underway = store.get(building)
@@ -69,6 +78,32 @@ async def remembered(
     if isinstance(reader, Transaction):
         reader.on_rollback(lambda: store.pop(slot, None))
     return value
+
+
+def known_key(reader: Reader, slot: Hashable, key_sql: str) -> Row | None:
+    """The answer to ``key_sql`` for the club of ``slot`` (``(name, club, …)``) as the
+    command knows it without asking (storage.cache.Known, storage.keys), or ``None``."""
+    known = getattr(reader, "known", None)
+    if not known or not isinstance(slot, tuple) or len(slot) < 2:
+        return None
+    club = known.get(slot[1])
+    return None if club is None else club.keys.get(key_sql)
+
+
+def current(reader: Reader, slot: Hashable, key_sql: str) -> Any:
+    """The memo in ``slot`` if its key is the one the command knows (:func:`known_key`),
+    without asking anything; else ``None``."""
+    projections = cache.of(reader)
+    found = projections.memo.get(slot) if projections is not None else None
+    known = known_key(reader, slot, key_sql)
+    return found[1] if found is not None and known is not None and found[0] == known else None
+
+
+def known_end(reader: Reader, club: int) -> int | None:
+    """The club's last log position as the command knows it without asking, or ``None``."""
+    known = getattr(reader, "known", None)
+    found = known.get(club) if known else None
+    return None if found is None else found.end
 
 
 _BUILDING = "building"

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage import log
+from storage import keys, log
 from storage.log import Reader
 from storage.memo import remembered
 
@@ -63,16 +63,12 @@ class Overlay:
         return seq in self.undone or seq in self.voided
 
 
-_KEY = "SELECT " + ", ".join(
-    "(SELECT MAX(seq) FROM events WHERE club = ? AND kind = ?)" for _ in log.OVERLAY_EVENTS
-)  # one index seek per kind: changes whenever an overlay event is appended
-
-
 async def load(reader: Reader, club: int) -> Overlay:
     """The club's overlay events (a small fraction of the log), folded (a memo: the overlay
     is read again only when an overlay event was appended; do not change what it returns)."""
-    params = [value for kind in log.OVERLAY_EVENTS for value in (club, kind)]
-    return await remembered(reader, ("overlay", club), _KEY, params, lambda: _load(reader, club))
+    return await remembered(
+        reader, ("overlay", club), keys.OVERLAY_KEY, (club,), lambda: _load(reader, club)
+    )
 
 
 async def _load(reader: Reader, club: int) -> Overlay:

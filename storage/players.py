@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -12,7 +13,7 @@ from engine.ranks import Rank
 from engine.ratings import Rating
 from engine.text import Msg
 from engine.types import Registered
-from storage import log, overlay
+from storage import keys, log, memo, overlay
 from storage.codec import (
     date_from_text,
     rank_from_text,
@@ -54,17 +55,10 @@ def player_from_row(row: Row, aliases: Iterable[str] = ()) -> Player:
     )
 
 
-_PLAYERS_KEY = (
-    "SELECT (SELECT MAX(seq) FROM players WHERE club = ?), "
-    "(SELECT MAX(seq) FROM player_aliases WHERE club = ?), "
-    "(SELECT MAX(seq) FROM events WHERE club = ? AND kind = 'undo')"
-)  # changes with every registration, alias and undo (players are never renamed)
-
-
 async def load_players(reader: Reader, club: int, *, guests: bool = True) -> dict[int, Player]:
     """The club's players (registrations not undone), by id, in registration order."""
     every = await remembered(
-        reader, ("players", club), _PLAYERS_KEY, (club, club, club), lambda: _load(reader, club)
+        reader, ("players", club), keys.PLAYERS_KEY, (club,), lambda: _load(reader, club)
     )
     if guests:
         return dict(every)
@@ -85,9 +79,7 @@ async def _name_index(
                 index.setdefault(key, []).append(player)
         return candidates, index
 
-    return await remembered(
-        reader, ("names", club, guests), _PLAYERS_KEY, (club, club, club), build
-    )
+    return await remembered(reader, ("names", club, guests), keys.PLAYERS_KEY, (club,), build)
 
 
 async def _load(reader: Reader, club: int) -> dict[int, Player]:
@@ -123,6 +115,21 @@ async def players_by_id(
             if row[0] not in undone:
                 found[row[0]] = player_from_row(row)
     return found
+
+
+async def some_players(
+    reader: Reader, club: int, ids: Iterable[int], undone: set[int]
+) -> dict[int, Player]:
+    """:func:`players_by_id`, taken from the memo of the club's players when the command
+    knows it current without asking (storage.keys): it left out the same undone players."""
+    every: dict[int, Player] | None = memo.current(reader, ("players", club), keys.PLAYERS_KEY)
+    if every is None:
+        return await players_by_id(reader, club, ids, undone)
+    return {
+        pid: dataclasses.replace(every[pid], aliases=())
+        for pid in sorted(set(ids))
+        if pid in every
+    }
 
 
 def names_of(player: Player) -> tuple[str, ...]:

@@ -209,6 +209,17 @@ class PgTransaction(Transaction):
             )
         return [row[0] for row in rows]
 
+    async def insert_log(self, club: int, kind: str, at: str, actor: str, chat: str | None) -> int:
+        """Insert a log entry of ``club`` at the next value of ``log_seq``, in one statement."""
+        row = await self.fetchone(
+            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES "
+            "(nextval('log_seq'), ?, ?, ?, ?, ?) RETURNING seq",
+            (club, kind, at, actor, chat),
+        )
+        assert row is not None
+        seq: int = row[0]
+        return seq
+
     async def index_sql(self, name: str) -> str | None:
         """The ``CREATE INDEX`` statement of index ``name`` (from ``pg_indexes``)."""
         row = await self.fetchone(
@@ -349,6 +360,7 @@ class PgDatabase(Database):
         async with self._lock:
             connection = await self._writer_connection()
             tx = PgTransaction(connection, self.projections, self.counts)
+            self._began(tx)
             self.counts.transactions += 1
             try:
                 await connection.execute("BEGIN")
@@ -357,6 +369,7 @@ class PgDatabase(Database):
                     await deliveries.record(tx, self.clock, self.delivery)
                 await tx.notify()
                 await connection.execute("COMMIT")
+                self._forget_written(tx)
                 if tx.changed:
                     self._did_commit()
             except BaseException:

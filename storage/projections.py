@@ -54,7 +54,7 @@ from storage.common import ClubRef, club_id
 from storage.db import Database, Transaction
 from storage.errors import NotFound, StorageError
 from storage.history import CHUNK, club_events, count_events, event_players
-from storage.memo import forget_club
+from storage.memo import forget_club, known_end
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: events replayed so far out of the total."""
@@ -791,9 +791,10 @@ async def ledgers_for(
     last = await last_club_seq(tx, club)
     if last == 0:
         raise NotFound(Msg("there is no club {club}", club=club))
+    tx.confirm(club, last)
     snapshots.watch(db)
     cached = db.projections.ledgers.get(club)
-    if cached is not None and cached.last_seq == last:
+    if cached is not None and cached.last_seq == last and cached.now.read_to is None:
         db.projections.remember(club, cached)
         return cached
     current = await settings.current_system(tx, club)
@@ -1019,13 +1020,21 @@ class ClubWrite:
         self.ledgers.current = key
 
     async def finish(self) -> None:
-        """Record that the current projection includes every entry appended so far."""
-        last = await last_club_seq(self.tx, self.club)
+        """Record that the current projection includes every entry appended so far (the
+        club's last log entry, read by the same statement that records it)."""
+        row = await self.tx.fetchone(
+            "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES "
+            "(?, (SELECT MAX(seq) FROM log WHERE club = ?), ?) "
+            "ON CONFLICT (club) DO UPDATE SET last_seq = excluded.last_seq, "
+            "fingerprint = excluded.fingerprint RETURNING last_seq",
+            (self.club, self.club, self.ledgers.fingerprint),
+        )
+        assert row is not None
         now = self.ledgers.now
-        if last != now.last_seq:
+        if row[0] != now.last_seq:
             self._dirty()
-            now.last_seq = last
-        await _save_projection_state(self.db, self.tx, self.ledgers)
+            now.last_seq = row[0]
+        await _save_state(self.db, self.tx, self.club, now)
 
 
 @asynccontextmanager
@@ -1218,8 +1227,13 @@ async def ledger(db: Database, club: ClubRef, system: str | None = None) -> Rati
     cached = db.projections.ledgers.get(cid)
     if cached is not None and not db.projections.writing.get(cid):
         have = cached.projections.get(cached.current if system is None else system)
-        if have is not None:
-            row = await db.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (cid,))
+        if have is not None and have.read_to is None:
+            end = known_end(db, cid)  # as the command began (storage.keys), if that is here
+            row = (
+                (end,)
+                if end is not None and end == have.last_seq
+                else await db.fetchone("SELECT MAX(seq) FROM log WHERE club = ?", (cid,))
+            )
             latest = db.projections.ledgers.get(cid)
             if (
                 row is not None

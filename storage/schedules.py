@@ -228,6 +228,9 @@ async def first_record_day(db: Database, club: ClubRef) -> dt.date:
 
 async def club_started(db: Database, club: ClubRef) -> dt.datetime:
     """When the club was created (the first month its month-end checks cover)."""
+    known = db.known.get(club_id(club)) if db.known else None
+    if known is not None:  # read as the command began (storage.keys): it never changes
+        return dt.datetime.fromisoformat(known.started)
     row = await db.fetchone("SELECT at FROM log WHERE seq = ?", (club_id(club),))
     if row is None:
         raise NotFound(Msg("there is no club {club}", club=club_id(club)))

@@ -31,8 +31,9 @@ from engine.settings import USUAL_TIME, Setting, SettingValue
 from engine.systems import SYSTEM_SETTINGS, home_language
 from engine.text import Msg
 from engine.timecontrol import TimeControl
-from storage import log
+from storage import keys, log
 from storage.log import Reader
+from storage.memo import remembered
 
 SYSTEM = "system"
 
@@ -510,7 +511,18 @@ async def rating_changes(reader: Reader, club: int) -> list[tuple[int, str, str,
 
 
 async def club_settings(reader: Reader, club: int) -> ClubSettings:
-    """The club's typed settings, built once from the log."""
+    """The club's typed settings, built once from the log (a memo: read again only when a
+    setting, a rating setting or an undo was appended)."""
+    return await remembered(
+        reader,
+        ("settings", club),
+        keys.SETTINGS_KEY,
+        (club,),
+        lambda: _club_settings(reader, club),
+    )
+
+
+async def _club_settings(reader: Reader, club: int) -> ClubSettings:
     stored = await settings(reader, club)
     values: dict[str, SettingValue] = {}
     for key, setting in declared().items():

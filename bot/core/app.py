@@ -172,9 +172,9 @@ class Core:
     async def context(self, inv: Invocation, command: CommandSpec | None = None) -> Context:
         """The club of the chat (if bound), the caller's role and the club's settings, the
         database as this update's handler writes it (a redelivered update changes nothing:
-        ``Database.delivering``, storage.deliveries); the ``command`` being run decides the
+        ``Database.command``, storage.deliveries); the ``command`` being run decides the
         options its arguments may hold."""
-        db = self.db.delivering(inv.delivery)
+        db = self.db.command(inv.delivery)
         club = await storage.club_for_chat(db, inv.caller.platform, inv.chat_id)
         if club is None:
             return Context(

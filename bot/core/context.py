@@ -28,7 +28,7 @@ class Context:
     organiser: bool
     settings: ClubSettings
     db: Database
-    """The database as this invocation writes it: ``core.db.delivering(inv.delivery)``, so a
+    """The database as this invocation writes it: ``core.db.command(inv.delivery)``, so a
     chat update delivered twice changes nothing the second time (storage.deliveries)."""
     command: CommandSpec | None = None  # the command being run: its options are parsed
 

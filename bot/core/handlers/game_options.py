@@ -199,7 +199,12 @@ async def ask_about(
                 )
             )
             fixes.append(_("If the colours are swapped: {command}", command=swapped))
-    first = await schedules.first_record_day(ctx.db, ctx.the_club)
+    # the club's first record is no later than its creation: a game dated since a year before
+    # it is never far before it (and the records need not be read)
+    started = (await schedules.club_started(ctx.db, ctx.the_club)).date()
+    first = started
+    if date and game.date < started - FAR_BACK:
+        first = await schedules.first_record_day(ctx.db, ctx.the_club)
     if date and game.date < first - FAR_BACK:
         day = game.date
         years = first.year - day.year - ((first.month, first.day) < (day.month, day.day))

@@ -252,7 +252,9 @@ async def test_handlers_write_through_the_updates_delivery_key(
     await chat.core.handle(chat.invocation("/zz-spy"))
     with_key, without = seen
     assert with_key.db.delivery is not None and with_key.db.delivery.key == "telegram:1:42"
-    assert without.db is chat.core.db
+    # each command has a handle of its own (Database.command): without a key, no delivery
+    assert without.db.delivery is None and without.db.projections is chat.core.db.projections
+    assert without.db.known is not None and chat.core.db.known is None
 
 
 async def test_an_update_delivered_twice_changes_the_club_once(chat: FakeChat) -> None:
