@@ -113,7 +113,14 @@ async def _check_free(reader: Reader, name: str, club: int | None) -> None:
     """Refuse ``name`` when another club has it now or had it before (names stay unique, so
     an old name still finds its club)."""
     wanted = fold(name)
-    holder = await reader.fetchone(f"SELECT seq FROM clubs WHERE {CURRENT_FOLDED} = ?", (wanted,))
+    # a club called so now was created so or renamed so: only those (by index) are asked
+    # their current name, not every club of a hosted hoshi's thousands
+    holder = await reader.fetchone(
+        "SELECT seq FROM clubs WHERE seq IN (SELECT seq FROM clubs WHERE folded = ? UNION "
+        "SELECT club FROM events WHERE kind = 'rename' AND key = ?) "
+        f"AND {CURRENT_FOLDED} = ?",
+        (wanted, wanted, wanted),
+    )
     if holder is not None and holder[0] != club:
         raise Refused(
             Msg("there is already a club called {name!r}; choose another name", name=name)
