@@ -1,8 +1,9 @@
 """Many small clubs in one database (issue 23, Build 5: a hosted hoshi holds thousands of
 clubs): ``hoshi bench --clubs N --games-per-club M``.
 
-:func:`load` bulk-loads ``N`` clubs of their own (``storage.bulk``: ``M`` club games among
-``M / 5`` players over a year each, their projections built), each bound to a Telegram chat.
+:func:`load` bulk-loads ``N`` clubs of their own (``storage.bulk.bulk_load_clubs``: ``M`` club
+games among ``M / 5`` players over a year each, their projections built, many clubs in a
+transaction), each bound to a Telegram chat.
 Then a fresh process (``python3 -m benchmarks.clubs TARGET …``) starts as ``hoshi run``
 does — the database opened, the log followed (``storage.follow``), the command core made —
 and reports in three stages (benchmarks.children):
@@ -30,7 +31,7 @@ import datetime as dt  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import sys  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -44,7 +45,7 @@ from bot.core.app import Core  # noqa: E402
 from bot.core.invocation import Caller, Invocation  # noqa: E402
 from bot.core.replies import Notice  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
-from storage.bulk import bulk_load  # noqa: E402
+from storage.bulk import BulkClub, bulk_load_clubs  # noqa: E402
 from storage.db import Database  # noqa: E402
 
 SYSTEM = "mgsz"
@@ -78,19 +79,28 @@ async def load(
     seed: int,
     progress: Callable[[int], None] = lambda _: None,
 ) -> dict[str, Any]:
-    """Create and bulk-load ``clubs`` clubs (module docstring); ``progress(clubs_done)``."""
+    """Create and bulk-load ``clubs`` clubs (module docstring), many in a transaction
+    (:func:`storage.bulk.bulk_load_clubs`); ``progress(clubs_done)``."""
     players = players_of(games_per_club)
-    loaded_players = 0
+    loaded = await bulk_load_clubs(
+        db, new_clubs(clubs, games_per_club, seed), actor="bench", progress=progress
+    )
+    return {
+        "players": sum(len(done.players) for _club, done in loaded),
+        "players_per_club": players,
+    }
+
+
+def new_clubs(clubs: int, games_per_club: int, seed: int) -> Iterator[BulkClub]:
+    """The clubs :func:`load` loads, each bound to its Telegram chat (:func:`chat_of`) with a
+    history of its own (benchmarks.federation: club games only)."""
+    players = players_of(games_per_club)
     for index in range(clubs):
-        club = await storage.create_club(db, f"Club {index + 1:05d}", SYSTEM, actor="bench")
-        await storage.bind_chat(db, club, "telegram", chat_of(index), actor="bench")
         history = federation(
             games_per_club, seed=seed * 100_003 + index, players=players, club_share=1.0
         )
-        done = await bulk_load(db, club, history, actor="bench")
-        loaded_players += len(done.players)
-        progress(index + 1)
-    return {"players": loaded_players, "players_per_club": players}
+        chats = (("telegram", chat_of(index)),)
+        yield BulkClub(f"Club {index + 1:05d}", SYSTEM, history, chats)
 
 
 async def sample(db: Database, clubs: int, n: int, seed: int) -> list[tuple[str, str]]:

@@ -101,9 +101,11 @@ class Scheduler:
         self.deliver = deliver
         self.timers = timers
         self._lock = asyncio.Lock()
-        # clubs found with nothing due (storage.schedules.quiet_days), and those found so now
+        # clubs found with nothing due through a day (storage.schedules.quiet_days), and
+        # those found so now
         self._quiet: dict[int, tuple[int, dt.date]] = {}
         self._noted: dict[int, tuple[int, dt.date]] = {}
+        self._moments_of: frozenset[str] | None = None  # systems that may have something due
         self._aps: AsyncIOScheduler | None = None
 
     @property
@@ -177,11 +179,11 @@ class Scheduler:
                             )
                         except Exception:  # one failing job must not stop the others
                             log.exception("scheduled %s failed for club %s", job.__name__, club.id)
-                if self._noted.get(club.id, (0, None))[1] is not None:
+                noted = self._noted.get(club.id)
+                if noted is not None:
                     # nothing left due: the jobs after the moments add no day, month or
                     # period to end (a summary, an expired report's void)
-                    day = now.astimezone(tz).date()
-                    self._noted[club.id] = (await schedules.last_seq(self.db, club), day)
+                    self._noted[club.id] = (await schedules.last_seq(self.db, club), noted[1])
             await schedules.note_quiet(self.db, self._noted)
             await self._daily_backup(now)
             await self._arm()
@@ -250,18 +252,28 @@ class Scheduler:
             done.append(_("finalised {tournament}", tournament=row.tournament.name))
         return done
 
-    async def _due(self, club: Club, today: dt.date) -> list[Event]:
+    async def _due(self, club: Club, today: dt.date) -> tuple[list[Event], dt.date | None]:
         """What each of the club's ledgers has due on the club's ``today``
         (``RatingSystem.due``; every system is folded, so a club that switches system finds
-        its days, months and periods in place)."""
+        its days, months and periods in place; one with no scheduled moments has none:
+        storage.schedules.with_moments), and the last day through which none has anything
+        due (``None``: something is due today; storage.schedules.quiet_through)."""
         due: list[Event] = []
+        through: dt.date | None = today + dt.timedelta(days=schedules.QUIET_HORIZON_DAYS)
+        if self._moments_of is None:
+            self._moments_of = schedules.with_moments(self.db)
         for key in SYSTEMS:
+            if key not in self._moments_of:
+                continue  # no scheduled moments: never anything due (RatingSystem.due)
             try:
                 ledger = await storage.ledger(self.db, club.id, key)
             except StorageError:
                 continue  # a system this club's ledgers do not hold
+            # asked at once: the ledger is not held across an await (a write may replace it)
             due.extend(ledger.due(today))
-        return due
+            quiet = schedules.quiet_through([ledger], today)
+            through = None if quiet is None or through is None else min(through, quiet)
+        return due, through
 
     async def _announce(self, club: Club, phase: Phase, label: str, source: str) -> None:
         """Tell the club what the moment ``label`` changed, in the current system's words
@@ -292,14 +304,16 @@ class Scheduler:
         today = now.date()
         last = await schedules.still_quiet(self.db, club, self._quiet.get(club.id), today)
         if last is None:
-            return []  # nothing was due at this log position today: nothing is
-        due = await self._due(club, today)
+            return []  # nothing was due at this log position through today: nothing is
+        due, through = await self._due(club, today)
         if not due:
-            self._noted[club.id] = (last, today)
+            assert through is not None
+            self._noted[club.id] = (last, through)
             return []
         written = await storage.end_due(self.db, club, due)
-        if not await self._due(club, today):  # all done: quiet at the club's jobs' end
-            self._noted[club.id] = (0, today)
+        due, through = await self._due(club, today)
+        if through is not None:  # all done: quiet at the club's jobs' end
+            self._noted[club.id] = (0, through)
         phases = (await storage.ledger(self.db, club.id)).scheduled
         done: list[str] = []
         for event in written:

@@ -42,8 +42,9 @@ from engine.types import (
     Registered,
     Tournament,
 )
-from storage import log, settings
+from storage import log, schedules, settings
 from storage import overlay as overlays
+from storage.clubs import new_club
 from storage.codec import RESULTS, dumps, komi_from_half_points, time_from_text, timestamp
 from storage.common import ClubRef, clean_name, club_id
 from storage.db import Database, Transaction
@@ -63,14 +64,18 @@ from storage.projections import (
     club_write,
     last_club_seq,
     ledgers_for,
+    rebuild,
     record_rewrite,
     replay_club,
 )
-from storage.records import NewPlayer, Player
+from storage.projections import fold as fold_systems
+from storage.records import Club, NewPlayer, Player
 from storage.tournaments import _problems as tournament_problems
 
 BATCH = 100_000
 """Items per transaction."""
+CLUBS_PER_TRANSACTION = 50
+"""New clubs per transaction of :func:`bulk_load_clubs`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,3 +531,96 @@ async def bulk_load(
         ledgers = await replay_club(db, cid, report, every_system=False)  # the rest: when asked
     result.rejected = {key: len(found) for key, found in ledgers.rejected.items()}
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class BulkClub:
+    """A new club for :func:`bulk_load_clubs`: its name and rating system, the chats bound to
+    it (``(platform, chat_id)``), and its history (items in log order, as
+    :func:`bulk_load` takes them; consumed lazily)."""
+
+    name: str
+    system: str
+    items: Iterable[BulkItem]
+    chats: tuple[tuple[str, str], ...] = ()
+
+
+async def bulk_load_clubs(
+    db: Database,
+    clubs: Iterable[BulkClub],
+    *,
+    actor: str = "import",
+    per_transaction: int = CLUBS_PER_TRANSACTION,
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[Club, BulkResult]]:
+    """Create many clubs, each with its chats and its history, ``per_transaction`` clubs in
+    one transaction (a hosted hoshi's clubs moved in at once).
+
+    Each club is what :func:`storage.create_club`, :func:`storage.bind_chat` for each chat and
+    then :func:`bulk_load` make of it — the same log entries, rows and projection of its
+    current system (tests/benchmarks/test_clubs.py compares them) — without their five
+    transactions a club. Its ledgers are not kept in memory (a club loaded is not a club in
+    use). The scheduler's question is answered as it would be on the club's first sweep:
+    the ledger of every system with scheduled moments (storage.schedules.with_moments),
+    folded once in memory, is asked what it has due
+    (``RatingSystem.due``) from the club's today on, and a club with nothing due has that
+    recorded (storage.schedules: ``quiet_clubs``), so a process's first sweep skips it
+    instead of folding every rulebook of every club.
+
+    Args:
+        progress: called with the number of clubs loaded so far after each club.
+
+    Returns:
+        Each club and what its load wrote (:class:`BulkResult`; ``rejected``: the club's
+        current system's), in order.
+
+    Raises:
+        Refused: a club's name is taken, its system unknown, or a chat another club's.
+        BatchError: a club's bad item (see :func:`bulk_load`). The transactions before
+            the failing one stay: load into a fresh database.
+    """
+    loaded: list[tuple[Club, BulkResult]] = []
+    moments = schedules.with_moments(db)
+    iterator = iter(clubs)
+    while group := list(islice(iterator, max(1, per_transaction))):
+        quiet: list[tuple[int, int, str]] = []
+        async with db.transaction() as tx:
+            for each in group:
+                club, result, quiet_at = await _load_club(db, tx, each, actor, moments)
+                loaded.append((club, result))
+                if quiet_at is not None:
+                    quiet.append((club.id, quiet_at[0], quiet_at[1].isoformat()))
+                if progress is not None:
+                    progress(len(loaded))
+            await tx.executemany(schedules.QUIET_UPSERT, quiet)
+    return loaded
+
+
+async def _load_club(
+    db: Database, tx: Transaction, new: BulkClub, actor: str, moments: frozenset[str]
+) -> tuple[Club, BulkResult, tuple[int, dt.date] | None]:
+    """One club of :func:`bulk_load_clubs` in the caller's transaction: the club, what was
+    written, and its last log position with the last day through which nothing of it is due
+    at it (``None``: something is due today)."""
+    club = await new_club(db, tx, new.name, new.system, actor=actor, chats=new.chats)
+    cid = club.id
+    loader = _Loader(db, cid, actor, None)
+    await loader.start(tx)
+    items = iter(new.items)
+    while chunk := list(islice(items, BATCH)):
+        await loader.insert(tx, chunk, events=False)
+    last = await last_club_seq(tx, cid)
+    await record_rewrite(tx, cid, last, (0, 0))  # as bulk_load: appended without a fold
+    ledgers = await rebuild(db, tx, cid)
+    result = loader.result
+    result.rejected = {key: len(found) for key, found in ledgers.rejected.items()}
+    db.projections.ledgers.pop(cid, None)
+    # the scheduler's question: every system that may have something due, folded once
+    others = await fold_systems(db, tx, cid, systems=moments - {ledgers.current})
+    zone = (await settings.club_settings(tx, cid)).zone
+    today = db.clock().astimezone(zone).date()
+    ledger_list = [each.system for each in others.projections.values()]
+    if ledgers.current in moments:
+        ledger_list.append(ledgers.system)
+    through = schedules.quiet_through(ledger_list, today)
+    return club, result, None if through is None else (ledgers.last_seq, through)

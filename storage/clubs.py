@@ -72,17 +72,41 @@ async def create_club(
     Raises:
         Refused: the name is taken or the system unknown.
     """
+    async with db.transaction() as tx:
+        return await new_club(db, tx, name, system, actor=actor, chat=chat)
+
+
+async def new_club(
+    db: Database,
+    tx: Transaction,
+    name: str,
+    system: str,
+    *,
+    actor: str,
+    chat: str | None = None,
+    chats: tuple[tuple[str, str], ...] = (),
+) -> Club:
+    """:func:`create_club` in the caller's transaction, then each of ``chats`` (``(platform,
+    chat_id)``) bound to it as :func:`bind_chat` binds one — the same log entries and rows, for
+    a bulk load of many clubs in one transaction (storage.bulk.bulk_load_clubs).
+
+    Raises:
+        Refused: the name is taken, the system unknown, or a chat belongs to another club.
+    """
     name = clean_name(name, "club name")
     key = _system_choice(db, system)
-    async with db.transaction() as tx:
-        await _check_free(tx, name, None)
-        seq = await log.append(tx, db.clock, club=None, kind=log.CLUB, actor=actor, chat=chat)
-        await tx.execute(
-            "INSERT INTO clubs (seq, name, folded, system) VALUES (?, ?, ?, ?)",
-            (seq, name, fold(name), key),
-        )
+    await _check_free(tx, name, None)
+    seq = await log.append(tx, db.clock, club=None, kind=log.CLUB, actor=actor, chat=chat)
+    await tx.execute(
+        "INSERT INTO clubs (seq, name, folded, system) VALUES (?, ?, ?, ?)",
+        (seq, name, fold(name), key),
+    )
+    async with club_write(db, seq, tx) as write:
+        await write.event(log.ORGANISER_ADD, actor=actor, chat=chat, key=actor)
+    for platform, chat_id in chats:
+        platform = clean_identity(platform, "platform")
         async with club_write(db, seq, tx) as write:
-            await write.event(log.ORGANISER_ADD, actor=actor, chat=chat, key=actor)
+            await _bind(write, platform, str(chat_id), actor=actor, chat=f"{platform}:{chat_id}")
     return Club(seq, name, key)
 
 
@@ -90,7 +114,14 @@ async def _check_free(reader: Reader, name: str, club: int | None) -> None:
     """Refuse ``name`` when another club has it now or had it before (names stay unique, so
     an old name still finds its club)."""
     wanted = fold(name)
-    holder = await reader.fetchone(f"SELECT seq FROM clubs WHERE {CURRENT_FOLDED} = ?", (wanted,))
+    # a club called so now was created so or renamed so: only those (by index) are asked
+    # their current name, not every club of a hosted hoshi's thousands
+    holder = await reader.fetchone(
+        "SELECT seq FROM clubs WHERE seq IN (SELECT seq FROM clubs WHERE folded = ? UNION "
+        "SELECT club FROM events WHERE kind = 'rename' AND key = ?) "
+        f"AND {CURRENT_FOLDED} = ?",
+        (wanted, wanted, wanted),
+    )
     if holder is not None and holder[0] != club:
         raise Refused(
             Msg("there is already a club called {name!r}; choose another name", name=name)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.system import Change
+from engine.system import Change, RatingSystem
 from engine.text import Msg
 from storage import log
 from storage import overlay as overlays
@@ -300,24 +300,76 @@ async def period_name(db: Database, club: ClubRef, seq: int) -> str | None:
     return name
 
 
+QUIET_HORIZON_DAYS = 400
+"""How far past the club's today a quiet answer looks (:func:`quiet_through`): a club whose
+log does not move is asked again after at most this many days."""
+QUIET_UPSERT = (
+    "INSERT INTO quiet_clubs (club, seq, day) VALUES (?, ?, ?) ON CONFLICT (club) "
+    "DO UPDATE SET seq = excluded.seq, day = excluded.day"
+)
+"""Parameters: the club, its log position, the last day through which nothing is due."""
+
+
 async def quiet_days(db: Database) -> dict[int, tuple[int, dt.date]]:
-    """Each club the scheduler last found with nothing due: the log position and the club's
-    day of that answer (``quiet_clubs``; see :func:`still_quiet`)."""
+    """Each club the scheduler last found with nothing due: the log position and the last day
+    of the club's through which nothing is due at it (``quiet_clubs``; see
+    :func:`still_quiet`)."""
     return {
         int(club): (int(seq), dt.date.fromisoformat(day))
         for club, seq, day in await db.fetchall("SELECT club, seq, day FROM quiet_clubs")
     }
 
 
+def with_moments(db: Database) -> frozenset[str]:
+    """The keys of the database's rating systems that have scheduled moments
+    (``RatingSystem.scheduled``): only these may ever have something due — ``due`` is empty
+    for a system with none (Swedish, GoR), so the scheduler need not fold it to ask."""
+    systems = db.projections.systems
+    return frozenset(key for key, factory in systems.items() if factory().scheduled)
+
+
+def quiet_through(
+    systems: Iterable[RatingSystem], today: dt.date, horizon_days: int = QUIET_HORIZON_DAYS
+) -> dt.date | None:
+    """The last day, from ``today`` to ``horizon_days`` after it, through which none of
+    ``systems`` (ledgers as they stand) has anything due; ``None`` when something is due
+    ``today``.
+
+    A rulebook's moments are the days before today, the months and periods that have ended
+    (``RatingSystem.due``): what is due on a day is due on every later one, so nothing due on
+    a day means nothing due on any day before it, and the last quiet day is found by halving
+    the span (a dozen questions of each ledger, none of which changes it).
+    """
+    ledgers = list(systems)
+
+    def quiet(day: dt.date) -> bool:
+        return not any(ledger.due(day) for ledger in ledgers)
+
+    if not quiet(today):
+        return None
+    low, high = 0, horizon_days  # quiet at ``today + low``
+    if quiet(today + dt.timedelta(days=high)):
+        return today + dt.timedelta(days=high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if quiet(today + dt.timedelta(days=middle)):
+            low = middle
+        else:
+            high = middle
+    return today + dt.timedelta(days=low)
+
+
 async def still_quiet(
     db: Database, club: ClubRef, quiet: tuple[int, dt.date] | None, today: dt.date
 ) -> int | None:
     """``None`` when the club has nothing due still — ``quiet`` (:func:`quiet_days`) says so
-    of the club's last log position on ``today``: what a rulebook has due depends only on the
-    log and the club's day — else the club's last log position, to note with
-    :func:`note_quiet` if asking its ledgers finds nothing due."""
+    of the club's last log position through a day not before ``today``: what a rulebook has
+    due depends only on the log and the club's day — else the club's last log position, to
+    note with :func:`note_quiet` if asking its ledgers finds nothing due."""
     last = await last_seq(db, club)
-    return None if quiet == (last, today) else last
+    if quiet is not None and quiet[0] == last and today <= quiet[1]:
+        return None
+    return last
 
 
 async def last_seq(db: Database, club: ClubRef) -> int:
@@ -327,12 +379,12 @@ async def last_seq(db: Database, club: ClubRef) -> int:
 
 
 async def note_quiet(db: Database, quiet: Mapping[int, tuple[int, dt.date]]) -> None:
-    """Record, in one write, the clubs found with nothing due (club → log position, day)."""
+    """Record, in one write, the clubs found with nothing due (club → log position, the last
+    day through which nothing is due: :func:`quiet_through`)."""
     if not quiet:
         return
     async with db.upkeep().transaction() as tx:
         await tx.executemany(
-            "INSERT INTO quiet_clubs (club, seq, day) VALUES (?, ?, ?) ON CONFLICT (club) "
-            "DO UPDATE SET seq = excluded.seq, day = excluded.day",
+            QUIET_UPSERT,
             [(club, seq, day.isoformat()) for club, (seq, day) in sorted(quiet.items())],
         )

@@ -1014,3 +1014,31 @@ async def test_a_club_with_nothing_due_is_not_folded_again_until_its_log_or_day_
     done = await bot.scheduler.run_due()  # a new day: asked again
     assert done == ["Club: day 2026-03-02 settled"]  # Tensuusei's, folded though not used
     assert bot.db.projections.ledgers != {}
+
+
+async def test_a_quiet_club_is_skipped_until_its_next_moment_and_asked_then(
+    process: Process,
+) -> None:
+    """Nothing due through a day (storage.schedules.quiet_through): the days before it skip
+    the club's ledgers, in a new process too; on that day its moments are asked for and
+    every one is written (the month's period and month end, the day before the day's)."""
+    bot = process.bot
+    assert bot is not None
+    for line in ("/register Nagy Péter 5k", "/register Kovács Anna 5k"):
+        assert not (await bot.say(line)).error, line
+    assert not (await bot.say("/result Nagy Péter Kovács Anna B+")).error
+    process.clock.set(dt.datetime(2026, 3, 3, 10, 0, tzinfo=dt.UTC))
+    assert await bot.scheduler.run_due() == ["Club: day 2026-03-02 settled"]
+    for day in (3, 20, 31):
+        process.clock.set(dt.datetime(2026, 3, day, 10, 0, tzinfo=dt.UTC))
+        bot = await process.restart()  # its start-up sweep
+        assert bot.db.projections.ledgers == {}, day  # nothing due through March 31
+        assert bot.db.projections.folded_events == 0
+        assert await bot.scheduler.run_due() == [], day
+        assert bot.db.projections.ledgers == {}, day
+    assert await count_events(bot.db, "month") == await count_events(bot.db, "period") == 0
+    process.clock.set(dt.datetime(2026, 4, 1, 10, 0, tzinfo=dt.UTC))
+    bot = await process.restart()  # the club's next moment: asked, and all written
+    assert bot.db.projections.ledgers != {}
+    assert await count_events(bot.db, "month") == await count_events(bot.db, "period") == 1
+    assert await bot.scheduler.run_due() == []

@@ -727,3 +727,25 @@ def last_day(event: Event) -> dt.date:
         return month_end(event.year, event.month)
     assert isinstance(event, PeriodClosed)
     return event.tournament.end
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_moment_due_on_a_day_is_due_on_every_later_day(key: str, data: st.DataObject) -> None:
+    """``due`` is monotone in the day (the scheduler's quiet answer, storage.schedules
+    .quiet_through, relies on it), and a system with no scheduled moments has nothing due."""
+    ledger = club(key, tuple("5k" for _ in PEOPLE))
+    days = data.draw(st.lists(st.integers(0, 90), min_size=1, max_size=8))
+    for gid, offset in enumerate(sorted(days), start=100):
+        the_game = data.draw(club_games(gid, DAY + dt.timedelta(days=offset)))
+        try:
+            ledger.apply(GamePlayed(the_game))
+        except EngineError:
+            continue  # refused: the ledger is as it was
+    first, later = sorted(data.draw(st.lists(st.integers(-10, 200), min_size=2, max_size=2)))
+    early = ledger.due(DAY + dt.timedelta(days=first))
+    late = ledger.due(DAY + dt.timedelta(days=later))
+    assert all(event in late for event in early)
+    if not ledger.scheduled:
+        assert late == []

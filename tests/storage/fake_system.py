@@ -202,6 +202,7 @@ class Daily(_Base):
 
     key = "daily"
     handles = frozenset({Registered, GamePlayed, TournamentRated, DayEnded, Override})
+    scheduled = frozenset({Phase.DAY_END})  # its day ends (RatingSystem.due names them)
 
     def __init__(self, params: FakeParams | None = None):
         super().__init__(params)

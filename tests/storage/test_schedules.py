@@ -6,9 +6,16 @@ import asyncio
 import datetime as dt
 from pathlib import Path
 
+from engine.types import DayEnded, Event
 from storage.clubs import create_club
 from storage.db import Database
-from storage.schedules import claim_job, first_record_day, job_done
+from storage.schedules import (
+    QUIET_HORIZON_DAYS,
+    claim_job,
+    first_record_day,
+    job_done,
+    quiet_through,
+)
 from tests.storage.conftest import ORGANISER, START, FakeClock, game, open_test_db, player
 
 
@@ -44,3 +51,24 @@ async def test_the_first_record_day_is_the_earliest_fact_of_the_club(db: Databas
     assert await first_record_day(db, club) == created - dt.timedelta(days=3)
     await game(db, club, nagy, kiss, date=dt.date(1999, 1, 5))
     assert await first_record_day(db, club) == dt.date(1999, 1, 5)
+
+
+class Days:
+    """A ledger's ``due`` alone (RatingSystem.due): each day of ``days`` ends after it."""
+
+    def __init__(self, *days: dt.date) -> None:
+        self.days = days
+
+    def due(self, today: dt.date) -> list[Event]:
+        return [DayEnded(day) for day in sorted(self.days) if day < today]
+
+
+def test_a_club_is_quiet_through_the_day_before_its_first_moment() -> None:
+    today = dt.date(2026, 3, 2)
+    first = Days(dt.date(2026, 3, 10))
+    never = Days()
+    assert quiet_through([first, never], today) == dt.date(2026, 3, 10)  # due on the 11th
+    assert quiet_through([never, Days(dt.date(2026, 3, 2))], today) == dt.date(2026, 3, 2)
+    assert quiet_through([Days(dt.date(2026, 3, 1)), never], today) is None  # due today
+    assert quiet_through([never], today) == today + dt.timedelta(days=QUIET_HORIZON_DAYS)
+    assert quiet_through([], today, horizon_days=5) == dt.date(2026, 3, 7)
