@@ -581,15 +581,16 @@ async def bulk_load_clubs(
     """
     loaded: list[tuple[Club, BulkResult]] = []
     moments = schedules.with_moments(db)
+    version = schedules.quiet_version(db)
     iterator = iter(clubs)
     while group := list(islice(iterator, max(1, per_transaction))):
-        quiet: list[tuple[int, int, str]] = []
+        quiet: list[tuple[int, int, str, str]] = []
         async with db.transaction() as tx:
             for each in group:
                 club, result, quiet_at = await _load_club(db, tx, each, actor, moments)
                 loaded.append((club, result))
                 if quiet_at is not None:
-                    quiet.append((club.id, quiet_at[0], quiet_at[1].isoformat()))
+                    quiet.append((club.id, quiet_at[0], quiet_at[1].isoformat(), version))
                 if progress is not None:
                     progress(len(loaded))
             await tx.executemany(schedules.QUIET_UPSERT, quiet)

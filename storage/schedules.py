@@ -22,7 +22,7 @@ from storage.common import ClubRef, club_id
 from storage.db import Database
 from storage.errors import NotFound, Refused
 from storage.log import Reader
-from storage.projections import club_write, ensure_fresh
+from storage.projections import club_write, ensure_fresh, system_version
 from storage.settings import current_system
 
 SCHEDULE = "schedule"
@@ -304,19 +304,29 @@ QUIET_HORIZON_DAYS = 400
 """How far past the club's today a quiet answer looks (:func:`quiet_through`): a club whose
 log does not move is asked again after at most this many days."""
 QUIET_UPSERT = (
-    "INSERT INTO quiet_clubs (club, seq, day) VALUES (?, ?, ?) ON CONFLICT (club) "
-    "DO UPDATE SET seq = excluded.seq, day = excluded.day"
+    "INSERT INTO quiet_clubs (club, seq, day, version) VALUES (?, ?, ?, ?) ON CONFLICT (club) "
+    "DO UPDATE SET seq = excluded.seq, day = excluded.day, version = excluded.version"
 )
-"""Parameters: the club, its log position, the last day through which nothing is due."""
+"""Parameters: the club, its log position, the last day through which nothing is due, and
+:func:`quiet_version`."""
+
+
+def quiet_version(db: Database) -> str:
+    """The versions of the rulebooks with scheduled moments (:func:`with_moments`,
+    ``RULES_VERSION`` and state layout: storage.projections.system_version): a quiet note
+    given by other ones is not trusted (a deploy may have changed what falls due)."""
+    return " ".join(system_version(db, key) for key in sorted(with_moments(db)))
 
 
 async def quiet_days(db: Database) -> dict[int, tuple[int, dt.date]]:
-    """Each club the scheduler last found with nothing due: the log position and the last day
-    of the club's through which nothing is due at it (``quiet_clubs``; see
-    :func:`still_quiet`)."""
+    """Each club the scheduler last found with nothing due, by these rulebooks
+    (:func:`quiet_version`): the log position and the last day of the club's through which
+    nothing is due at it (``quiet_clubs``; see :func:`still_quiet`)."""
     return {
         int(club): (int(seq), dt.date.fromisoformat(day))
-        for club, seq, day in await db.fetchall("SELECT club, seq, day FROM quiet_clubs")
+        for club, seq, day in await db.fetchall(
+            "SELECT club, seq, day FROM quiet_clubs WHERE version = ?", (quiet_version(db),)
+        )
     }
 
 
@@ -383,8 +393,9 @@ async def note_quiet(db: Database, quiet: Mapping[int, tuple[int, dt.date]]) -> 
     day through which nothing is due: :func:`quiet_through`)."""
     if not quiet:
         return
+    version = quiet_version(db)
     async with db.upkeep().transaction() as tx:
         await tx.executemany(
             QUIET_UPSERT,
-            [(club, seq, day.isoformat()) for club, (seq, day) in sorted(quiet.items())],
+            [(club, seq, day.isoformat(), version) for club, (seq, day) in sorted(quiet.items())],
         )

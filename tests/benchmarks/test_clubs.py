@@ -144,10 +144,10 @@ async def test_a_fresh_process_sweeps_loaded_quiet_clubs_without_their_ledgers(
         await db.close()
 
 
-STATEMENTS_PER_QUIET_CLUB = 8
-"""What the sweep asks of a club with nothing due: its settings, its log's end, scheduled
-finalisations, pending reports (a few rows each, no fold); besides two for the sweep (the
-clubs, the quiet answers)."""
+STATEMENTS_PER_QUIET_CLUB = 9
+"""What the sweep asks of a club with nothing due: its settings (the memo's key, then the
+settings on a first read), its log's end, scheduled finalisations, pending reports (a few rows
+each, no fold); besides two for the sweep (the clubs, the quiet answers)."""
 
 
 async def _nowhere(_notice: Notice) -> None:

@@ -14,9 +14,12 @@ from storage.schedules import (
     claim_job,
     first_record_day,
     job_done,
+    note_quiet,
+    quiet_days,
     quiet_through,
 )
 from tests.storage.conftest import ORGANISER, START, FakeClock, game, open_test_db, player
+from tests.storage.fake_system import SYSTEMS, Daily
 
 
 async def test_an_occurrence_is_claimed_once_by_one_of_several_processes(
@@ -72,3 +75,31 @@ def test_a_club_is_quiet_through_the_day_before_its_first_moment() -> None:
     assert quiet_through([Days(dt.date(2026, 3, 1)), never], today) is None  # due today
     assert quiet_through([never], today) == today + dt.timedelta(days=QUIET_HORIZON_DAYS)
     assert quiet_through([], today, horizon_days=5) == dt.date(2026, 3, 7)
+
+
+class DailyBumped(Daily):
+    """The daily rulebook of a later deploy: what falls due may have changed."""
+
+    rules_version = Daily.rules_version + 1
+
+
+async def test_a_quiet_note_of_other_rulebooks_is_not_trusted(tmp_path: Path) -> None:
+    """A club noted quiet by one deploy is asked again by a deploy that changed a rulebook
+    with scheduled moments; one that did not change them keeps the note."""
+    db = await open_test_db(tmp_path / "h.db")
+    try:
+        club = await create_club(db, "Club", "plus", actor=ORGANISER)
+        await note_quiet(db, {club.id: (7, dt.date(2026, 5, 1))})
+        assert await quiet_days(db) == {club.id: (7, dt.date(2026, 5, 1))}
+    finally:
+        await db.close()
+    same = await open_test_db(tmp_path / "h.db", systems=dict(SYSTEMS))
+    try:
+        assert await quiet_days(same) == {club.id: (7, dt.date(2026, 5, 1))}
+    finally:
+        await same.close()
+    bumped = await open_test_db(tmp_path / "h.db", systems={**SYSTEMS, "daily": DailyBumped})
+    try:
+        assert await quiet_days(bumped) == {}
+    finally:
+        await bumped.close()
