@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -234,8 +235,8 @@ class Mgsz:
         self._added = self._shaken = False
         changes: list[Change] = handler(self, event)
         self._trail.note(changes)
-        self._bands.note(
-            change._replace(rank_after=rank_of_elo(change.rating_after))
+        self._bands.note_ranks(
+            (change.player, change.date, rank_of_elo(change.rating_after))
             for change in changes
             if isinstance(change.rating_after, int)
         )
@@ -737,7 +738,7 @@ class Mgsz:
                     steps=", ".join(_signed(c) for c in outcome.part_changes[player]),
                 )
             else:
-                note = plural("C = {c}, {n} game", "C = {c}, {n} games", played_games, c=c_shown)
+                note = _games_note(c_shown, played_games)
             changes.append(
                 Change(
                     player,
@@ -1247,6 +1248,13 @@ def _negative_elo(rating: int) -> Msg:
         example=1720,
         rating=rating,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _games_note(c: int, n: int) -> Msg:
+    """A rating change's note for a tournament or period rated in one part: the same text
+    for every player with as many games at the same C, made once (a Msg is immutable)."""
+    return plural("C = {c}, {n} game", "C = {c}, {n} games", n, c=c)
 
 
 def _signed(value: int) -> str:
