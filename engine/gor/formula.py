@@ -127,8 +127,11 @@ def tournament_change(
     before, S, stones from the player's side). ``fsum`` is correctly rounded, so the order of
     the games does not matter.
     """
+    # game_change's terms of the player's own rating, worked out once: the same floats
+    factor, extra = con(rating), bonus(rating)
     return weight * math.fsum(
-        game_change(rating, opponent, score, stones) for opponent, score, stones in games
+        factor * (score - expected(rating, opponent, stones)) + extra
+        for opponent, score, stones in games
     )
 
 
