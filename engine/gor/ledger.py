@@ -89,6 +89,8 @@ CLASS_LABEL = Msg("Tournament class")
 TITLE = Msg("professional title")
 FULL_BOARD = 19  # rules.md §6 Decision: only 19×19 games are rated
 FLOOR_MILLI = FLOOR * 1000
+_FLOAT_WEIGHTS = {letter: float(weight) for letter, weight in CLASS_WEIGHTS.items()}
+"""Each class's weight as the float a club game is rated with (made once, not once a game)."""
 SCALE = (FLOOR, TOP - 100)  # a GoR a player can hold: the floor up to 3200 (β needs < 3300)
 WEAKEST = Rank.kyu(30)
 STRONGEST = Rank.dan(9)
@@ -309,7 +311,7 @@ class Gor:
             return []
         self._enter_day(game.date)
         letter = self.params.club_class
-        weight = float(CLASS_WEIGHTS[letter])
+        weight = _FLOAT_WEIGHTS[letter]
         black, white = game.black, game.white
         start = {p: self._start(p) for p in (black, white)}
         deltas: dict[PlayerId, int] = {}
