@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
 from engine.calendar import Phase, add_months
@@ -78,6 +79,11 @@ NOBODY: frozenset[PlayerId] = frozenset()
 """No player: what an event a system does not handle touches (:attr:`Applied.touched`)."""
 
 
+_BLACK = attrgetter("black")
+_WHITE = attrgetter("white")
+_PLAYER = attrgetter("player")
+
+
 def named(event: Event) -> tuple[PlayerId, ...]:
     """The players ``event`` names: a game's two, a tournament's entries and players, the
     player of a registration, override, EGF rating, teacher action or suspension; none for
@@ -102,8 +108,14 @@ def touched_by(
 ) -> frozenset[PlayerId]:
     """The players ``event`` touched under a system whose cards follow only its changes and
     the players it names (:func:`named`), and ``others`` (players it changed otherwise)."""
-    players = set(named(event))
-    players.update(change.player for change in changes)
+    players: set[PlayerId]
+    if isinstance(event, TournamentRated):  # named(event), its players read in C loops
+        players = {entry.player for entry in event.entries}
+        players.update(map(_BLACK, event.games))
+        players.update(map(_WHITE, event.games))
+    else:
+        players = set(named(event))
+    players.update(map(_PLAYER, changes))
     for more in others:
         players.update(more)
     return frozenset(players)

@@ -264,7 +264,10 @@ class Mgsz:
             return touched_by(event, changes)
         if self._whole():
             return touched_by(event, changes, by_player)
-        opponents = (p for m in moved for g in by_player[m] for p in (g.black, g.white))
+        opponents: set[PlayerId] = set()
+        for player in moved:
+            opponents.update(map(_BLACK, by_player[player]))
+            opponents.update(map(_WHITE, by_player[player]))
         return touched_by(event, changes, opponents)
 
     def due(self, today: dt.date) -> list[Event]:
@@ -542,12 +545,18 @@ class Mgsz:
         tournament = event.tournament
         entries = self._entries(event.entries)
         rated: list[Game] = []
+        players = self._players
         for game in event.games:
-            _refuse_pair_go(game)
+            if game.pair_go:
+                _refuse_pair_go(game)
             # rules.md §1.3, §1.6: unplayed, unknown results and other boards earn nothing
-            if not game.rated or game.board not in RATED_BOARDS:
+            if not game.played or game.result is None or game.board not in RATED_BOARDS:
                 continue
-            refuse_unknown_players(game, tournament, entries, self._players)
+            black, white = game.black, game.white
+            if (black not in entries and black not in players) or (
+                white not in entries and white not in players
+            ):
+                refuse_unknown_players(game, tournament, entries, players)
             rated.append(game)
         participants = (
             tournament.participants if tournament.participants is not None else len(entries)
