@@ -283,9 +283,12 @@ class Psg:
 
     def _game_played(self, game: Game) -> list[Change]:
         """A club game is an arranged game (rules.md §4.1, Decision — club games)."""
-        what = Msg("game {game}", game=game_mark(game.id))
-        black = self._player(game.black, what)
-        white = self._player(game.white, what)
+        black = self._players.get(game.black)
+        white = self._players.get(game.white)
+        if black is None or white is None:  # the refusal names the game
+            what = Msg("game {game}", game=game_mark(game.id))
+            black = self._player(game.black, what)
+            white = self._player(game.white, what)
         deadline = game.date + dt.timedelta(days=self.params.report_days)
         source = f"game:{game.id}"
         return self._rate_game(
