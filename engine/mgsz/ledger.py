@@ -234,12 +234,13 @@ class Mgsz:
         self._provisional = None
         self._added = self._shaken = False
         changes: list[Change] = handler(self, event)
-        self._trail.note(changes)
-        self._bands.note_ranks(
-            (change.player, change.date, rank_of_elo(change.rating_after))
-            for change in changes
-            if isinstance(change.rating_after, int)
-        )
+        if changes:  # a club game held for its period changes nobody's rank
+            self._trail.note(changes)
+            self._bands.note_ranks(
+                (change.player, change.date, rank_of_elo(change.rating_after))
+                for change in changes
+                if isinstance(change.rating_after, int)
+            )
         return Applied(changes, self._touched(event, changes, held))
 
     def _touched(
