@@ -255,7 +255,7 @@ def rank_after_tournament(
     Returns:
         The new title, and the counts for the ranks still above it.
     """
-    counts = {rank: n for rank, n in reached.items() if rank.step > title.step}
+    counts = {rank: n for rank, n in reached.items() if rank.step > title.step} if reached else {}
     top = min(band_step(elo), STRONGEST_STEP)
     if top <= title.step:  # no bound above the title reached: nothing to count
         return title, counts

@@ -725,6 +725,12 @@ class Mgsz:
     def _commit(self, outcome: _Outcome, c_shown: int) -> list[Change]:
         """Store the new Elos and titles; one Change per registered player who played."""
         changes: list[Change] = []
+        source, date, games, last_played = (
+            outcome.source,
+            outcome.date,
+            outcome.games,
+            outcome.last_played,
+        )
         for player, elo in outcome.new_elo.items():
             standing = self._players[player]
             before_elo, before_rank = standing.elo, standing.rank
@@ -732,12 +738,12 @@ class Mgsz:
             # last part
             rank, reached = rank_after_tournament(standing.rank, standing.reached, elo)
             standing.elo, standing.rank, standing.reached = elo, rank, reached
-            standing.games += outcome.games[player]
-            played = outcome.last_played[player]
+            played_games = games[player]
+            standing.games += played_games
+            played = last_played[player]
             if standing.last_played is None or standing.last_played < played:
                 standing.last_played = played
-            standing.last_change = (elo - before_elo, outcome.source, outcome.date)
-            played_games = outcome.games[player]
+            standing.last_change = (elo - before_elo, source, date)
             if outcome.parts > 1:
                 note = plural(
                     "C = {c}, {n} game; rated in {parts} parts (MGSZ §6(3) splitting): {steps}",
@@ -749,18 +755,7 @@ class Mgsz:
                 )
             else:
                 note = _games_note(c_shown, played_games)
-            changes.append(
-                Change(
-                    player,
-                    outcome.date,
-                    outcome.source,
-                    before_elo,
-                    elo,
-                    before_rank,
-                    rank,
-                    note,
-                )
-            )
+            changes.append(Change(player, date, source, before_elo, elo, before_rank, rank, note))
         return changes
 
     # ------------------------------------------------------------ queries
