@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
 from engine.calendar import Phase, add_months
@@ -78,6 +79,11 @@ NOBODY: frozenset[PlayerId] = frozenset()
 """No player: what an event a system does not handle touches (:attr:`Applied.touched`)."""
 
 
+_BLACK = attrgetter("black")
+_WHITE = attrgetter("white")
+_PLAYER = attrgetter("player")
+
+
 def named(event: Event) -> tuple[PlayerId, ...]:
     """The players ``event`` names: a game's two, a tournament's entries and players, the
     player of a registration, override, EGF rating, teacher action or suspension; none for
@@ -102,8 +108,14 @@ def touched_by(
 ) -> frozenset[PlayerId]:
     """The players ``event`` touched under a system whose cards follow only its changes and
     the players it names (:func:`named`), and ``others`` (players it changed otherwise)."""
-    players = set(named(event))
-    players.update(change.player for change in changes)
+    players: set[PlayerId]
+    if isinstance(event, TournamentRated):  # named(event), its players read in C loops
+        players = {entry.player for entry in event.entries}
+        players.update(map(_BLACK, event.games))
+        players.update(map(_WHITE, event.games))
+    else:
+        players = set(named(event))
+    players.update(map(_PLAYER, changes))
     for more in others:
         players.update(more)
     return frozenset(players)
@@ -316,20 +328,29 @@ class RankTrail:
         """Note the ranks ``changes`` (one fact's, just folded) leave their players at."""
         now = self._now
         for change in changes:
-            player, rank = change.player, change.rank_after
-            if now.get(player) == rank.step:
-                continue  # the rank did not move: most changes of a replay
-            now[player] = rank.step
-            steps = self._steps.get(player)
-            if steps is None:  # their registration: the rank they joined with
-                self._first[player] = rank
-                self._steps[player] = []
-                continue
-            date = change.date
-            if steps and steps[-1][0] == date:
-                steps.pop()  # the day's earlier rank: only where the day ends counts
-            if rank != (steps[-1][1] if steps else self._first[player]):
-                steps.append((date, rank))
+            if now.get(change.player) != change.rank_after.step:  # most changes: it did not
+                self._moved(change.player, change.date, change.rank_after)
+
+    def note_ranks(self, ranks: Iterable[tuple[PlayerId, dt.date, Rank]]) -> None:
+        """Note ``(player, date, rank)``: as :meth:`note` notes a change's ``rank_after``
+        (a trail of other ranks than the changes', e.g. MGSZ's band ranks)."""
+        now = self._now
+        for player, date, rank in ranks:
+            if now.get(player) != rank.step:
+                self._moved(player, date, rank)
+
+    def _moved(self, player: PlayerId, date: dt.date, rank: Rank) -> None:
+        """A fact of ``date`` left ``player`` at another rank than their latest step."""
+        self._now[player] = rank.step
+        steps = self._steps.get(player)
+        if steps is None:  # their registration: the rank they joined with
+            self._first[player] = rank
+            self._steps[player] = []
+            return
+        if steps and steps[-1][0] == date:
+            steps.pop()  # the day's earlier rank: only where the day ends counts
+        if rank != (steps[-1][1] if steps else self._first[player]):
+            steps.append((date, rank))
 
     def on(self, player: PlayerId, day: dt.date) -> Rank | None:
         """The player's rank at the start of ``day``: where the last day before it with a

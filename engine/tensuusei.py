@@ -20,6 +20,7 @@ Decisions where rules.md and the seed are silent (ours, each named where it is a
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
@@ -579,7 +580,7 @@ class Tensuusei:
             return
         note = JIGO_NOTE if game.result is Result.JIGO else ""
         if ended and self.params.settle_end_of_day:
-            late = Msg("its day, {day}, had ended: settled as it was entered", day=game.date)
+            late = _settled_late(game.date)
             note = Msg("{late}; {jigo}", late=late, jigo=note) if note else late
         source = f"game:{game.id}"
         for player_id, player, delta in ((winner, won, 1), (loser, lost, -1)):
@@ -983,6 +984,13 @@ def _ordinal(n: int) -> str:
         return Msg("{n}nd", n=n)
     # TRANSLATORS: an ordinal number ending in 3 (3rd, 23rd)
     return Msg("{n}rd", n=n)
+
+
+@functools.lru_cache(maxsize=4096)
+def _settled_late(day: dt.date) -> Msg:
+    """The note of a game whose club day had ended (rules.md §2.3, Decision — late reports):
+    made once a day (a Msg is immutable; a finalised tournament's games share a few days)."""
+    return Msg("its day, {day}, had ended: settled as it was entered", day=day)
 
 
 _NOTE_GAMES = 6  # games listed by number in a day's note; more are summed up (a chat line)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import AsyncGenerator, Collection, Iterable
+from collections.abc import AsyncGenerator, Callable, Collection, Iterable
 from typing import Any
 
 from engine import calendar
@@ -424,9 +424,64 @@ async def count_events(reader: Reader, club: int, overlay: Overlay) -> int:
     return games + len(await _others(reader, club, overlay))
 
 
+def _slot_setters(cls: type, names: str) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of a frozen slotted dataclass's fields, in order: ``names``, which must be
+    its fields in their order (a field added or moved stops the import here, not a replay)."""
+    fields = tuple(field.name for field in dataclasses.fields(cls))
+    if fields != tuple(names.split()):
+        raise TypeError(f"{cls.__name__}'s fields are {fields}, not {names}")
+    return tuple(getattr(cls, name).__set__ for name in fields)
+
+
+_new_game = object.__new__
+(
+    _set_id,
+    _set_black,
+    _set_white,
+    _set_result,
+    _set_date,
+    _set_stones,
+    _set_komi,
+    _set_played,
+    _set_board,
+    _set_time,
+    _set_tournament,
+    _set_round,
+    _set_arranged,
+    _set_counts_as_tournament,
+    _set_pair_go,
+    _set_reported,
+    _set_margin,
+) = _slot_setters(
+    Game,
+    "id black white result date stones komi played board time tournament round arranged "
+    "counts_as_tournament pair_go reported margin",
+)
+"""Each ``Game`` field's slot, set directly: a frozen dataclass's ``__init__`` sets each field
+through ``object.__setattr__`` by name, which took as long as reading the row (issue 23)."""
+
+
+_new_entry = object.__new__
+(
+    _set_player,
+    _set_entry_rank,
+    _set_registered,
+    _set_country,
+    _set_criteria,
+    _set_byes,
+    _set_administrative,
+    _set_colourless,
+    _set_pro,
+) = _slot_setters(
+    Entry, "player rank registered country criteria byes administrative colourless pro"
+)
+"""Each ``Entry`` field's slot, set directly (as :data:`_set_id` … for games)."""
+
+
 class _Games:
     """Game rows made into ``Game`` objects on the hot path: dates, komi and time controls
-    are read once per distinct stored text, not once per game."""
+    are read once per distinct stored text, not once per game, and each game's slots are set
+    directly (:meth:`game`)."""
 
     def __init__(self, overlay: Overlay) -> None:
         self.overlay = overlay
@@ -443,39 +498,63 @@ class _Games:
         return date
 
     def game(self, row: Row) -> Game | None:
-        """The game of a ``GAME_SELECT`` row as it counts now (``None``: voided or undone)."""
-        seq = row[0]
+        """The game of a ``GAME_SELECT`` row as it counts now (``None``: voided or undone):
+        the same ``Game`` as :func:`game_from_row` gives, built without ``Game.__init__``
+        (its checks are made here, and a game failing them is left to ``__init__`` to
+        refuse)."""
+        (
+            seq,
+            black,
+            white,
+            result,
+            day,
+            stones,
+            komi2,
+            played,
+            board,
+            time_text_,
+            tournament,
+            round_,
+            arranged,
+            counts_as_tournament,
+            pair_go,
+            reported,
+            margin,
+        ) = row
         if seq in self.special:
             if self.overlay.removed(seq):
                 return None
             return effective_game(row, self.overlay)
-        date = self.date(row[4])
-        komi = self.komis.get(row[6])
+        if black == white or not 0 <= stones <= 9:
+            return game_from_row(row)  # raises Game's own error
+        date = self.dates.get(day)
+        if date is None:
+            date = self.dates[day] = dt.date.fromisoformat(day)
+        komi = self.komis.get(komi2)
         if komi is None:
-            komi = self.komis[row[6]] = komi_from_half_points(row[6])
-        time = self.times.get(row[9], self.times)
+            komi = self.komis[komi2] = komi_from_half_points(komi2)
+        time = self.times.get(time_text_, self.times)
         if time is self.times:
-            time = self.times[row[9]] = time_from_text(row[9])
-        reported = row[15]
-        return Game(
-            seq,
-            row[1],
-            row[2],
-            RESULTS[row[3]],
-            date,
-            row[5],
-            komi,
-            row[7] == 1,
-            row[8],
-            time,
-            row[10],
-            row[11],
-            row[12] == 1,
-            row[13] == 1,
-            row[14] == 1,
-            None if reported is None else dt.date.fromisoformat(reported),
-            row[16],
-        )
+            time = self.times[time_text_] = time_from_text(time_text_)
+        game: Game = _new_game(Game)
+        _set_id(game, seq)
+        _set_black(game, black)
+        _set_white(game, white)
+        _set_result(game, RESULTS[result])
+        _set_date(game, date)
+        _set_stones(game, stones)
+        _set_komi(game, komi)
+        _set_played(game, played == 1)
+        _set_board(game, board)
+        _set_time(game, time)
+        _set_tournament(game, tournament)
+        _set_round(game, round_)
+        _set_arranged(game, arranged == 1)
+        _set_counts_as_tournament(game, counts_as_tournament == 1)
+        _set_pair_go(game, pair_go == 1)
+        _set_reported(game, None if reported is None else dt.date.fromisoformat(reported))
+        _set_margin(game, margin)
+        return game
 
 
 class _Tournaments:
@@ -486,34 +565,54 @@ class _Tournaments:
     """
 
     ENTRY_BATCH = 500  # tournaments whose entries are read in one query
+    GAME_BATCH = 50  # tournaments whose games are read in one query
 
     def __init__(self, tx: Transaction, overlay: Overlay, games: _Games, order: list[int]) -> None:
         self.tx = tx
         self.overlay = overlay
         self.games = games
         self.entries: dict[int, dict[int, Entry]] = {}
+        self.game_rows: dict[int, list[Row]] = {}
         self.order = order  # finalised tournaments in calendar order
         self.next_batch = 0
+        self.next_games = 0
 
     async def rated(self, tournament: Tournament) -> TournamentRated:
         """The tournament with its entries and counting games, rated together (§1.4)."""
         if tournament.id not in self.entries:
             await self._load_entries(tournament.id)
         entries = self.entries.pop(tournament.id, {})
+        rows = self.game_rows.pop(tournament.id, None)
+        if rows is None:
+            rows = await self._load_games(tournament.id)
         make = self.games.game
-        games = tuple(
-            game
-            for row in await self.tx.fetchall(
-                f"SELECT {GAME_SELECT} FROM games WHERE tournament = ? ORDER BY seq",
-                (tournament.id,),
-            )
-            if (game := make(row)) is not None
-        )
+        games = tuple(game for row in rows if (game := make(row)) is not None)
         return TournamentRated(
             tournament,
             tuple(entries.values()),
             games,
             self.overlay.finalised_on.get(tournament.id),
+        )
+
+    async def _load_games(self, tournament: int) -> list[Row]:
+        """The game rows of ``tournament`` (in log order), read with those of the next few
+        finalised tournaments in one query when it is the next in calendar order (the fold
+        asks them in that order: one round trip for many small tournaments)."""
+        order = self.order
+        if self.next_games < len(order) and order[self.next_games] == tournament:
+            part = order[self.next_games : self.next_games + self.GAME_BATCH]
+            self.next_games += len(part)
+            marks = ", ".join("?" for _ in part)
+            found: dict[int, list[Row]] = {each: [] for each in part}
+            for row in await self.tx.fetchall(
+                f"SELECT {GAME_SELECT} FROM games WHERE tournament IN ({marks}) ORDER BY seq",
+                part,
+            ):
+                found[row[10]].append(row)
+            self.game_rows.update(found)
+            return self.game_rows.pop(tournament)
+        return await self.tx.fetchall(
+            f"SELECT {GAME_SELECT} FROM games WHERE tournament = ? ORDER BY seq", (tournament,)
         )
 
     async def _load_entries(self, tournament: int) -> None:
@@ -531,9 +630,16 @@ class _Tournaments:
                 part,
             ):
                 if seq not in undone:
-                    entry = Entry(
-                        player, entry_rank_from_text(rank), registered == 1, country, pro=pro
-                    )
+                    entry: Entry = _new_entry(Entry)  # as Entry(...) would, slot by slot
+                    _set_player(entry, player)
+                    _set_entry_rank(entry, entry_rank_from_text(rank))
+                    _set_registered(entry, registered == 1)
+                    _set_country(entry, country)
+                    _set_criteria(entry, ())
+                    _set_byes(entry, ())
+                    _set_administrative(entry, ())
+                    _set_colourless(entry, ())
+                    _set_pro(entry, pro)
                     self.entries[of][player] = entry
             if tournament in self.entries:
                 return
@@ -625,6 +731,7 @@ async def club_events(
     moments: dict[str, int] = {}
     make = games.game
     corrected = overlay.corrections.keys()
+    waiting = registrations.waiting  # only ever popped from
 
     async def emit(item: tuple[Key, Any, Any], out: list[tuple[Key, Event]]) -> None:
         if item[1] is Registered:
@@ -662,7 +769,7 @@ async def club_events(
             game = make(row)
             if game is not None:
                 event = GamePlayed(game)
-                if registrations.waiting:
+                if waiting and (game.black in waiting or game.white in waiting):
                     registrations.before(event, batch)
                 batch.append((key, event))
         yield batch

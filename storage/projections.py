@@ -301,25 +301,33 @@ async def _fold_into(
         registered=registered,
         chunk=CHUNK if budget is None else max(1, min(CHUNK, budget)),
     )
+    # per system, what each event asks of it (looked up once, not once an event)
+    folds = [
+        (each, each.key, each.system.apply, each.system.handles, froms.get(each.key))
+        for each in order
+    ]
     with collector_paused():
         async for batch in events:
             for at, event in batch:
                 position = at[1]
-                if type(event) is Registered:
+                kind = type(event)
+                registration = event if isinstance(event, Registered) else None
+                if registration is not None:
                     for each in projections:
-                        each.registered.add(event.player)
-                for each in order:
-                    key = each.key
-                    if type(event) not in each.system.handles:
+                        each.registered.add(registration.player)
+                for each, key, apply, handles, since in folds:
+                    if kind not in handles:
                         continue  # a no-op for this system
                     try:
-                        changes, named = each.system.apply(seen_by(key, event))
+                        # as the system reads it (seen_by: a registration in its units)
+                        changes, named = apply(
+                            event if registration is None else registration.for_system(key)
+                        )
                     except EngineError as error:
                         if key == current and position in strict:
                             raise
                         each.rejected.append((position, str(error)))
                         continue
-                    since = froms.get(key)
                     if changes and since is not None and at >= since:
                         rows.extend(
                             change_row(club, key, at, idx, change)
@@ -334,7 +342,8 @@ async def _fold_into(
                         touched[key] = None
                         continue
                     players.update(named)
-                last = max(last, at)
+                if at > last:
+                    last = at
                 count += 1
                 if count == TRACKED_EVENTS:  # a long tail: every card, once, at the end
                     touched = dict.fromkeys(touched)

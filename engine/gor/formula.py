@@ -127,8 +127,11 @@ def tournament_change(
     before, S, stones from the player's side). ``fsum`` is correctly rounded, so the order of
     the games does not matter.
     """
+    # game_change's terms of the player's own rating, worked out once: the same floats
+    factor, extra = con(rating), bonus(rating)
     return weight * math.fsum(
-        game_change(rating, opponent, score, stones) for opponent, score, stones in games
+        factor * (score - expected(rating, opponent, stones)) + extra
+        for opponent, score, stones in games
     )
 
 
@@ -157,12 +160,18 @@ def initial_rating(rank: Rank, pro: int = 0) -> int:
     return max(FLOOR, ONE_DAN + RANK_POINTS * (rank.step - 1))
 
 
+_WEAKEST_STEP = Rank.kyu(30).step
+_STRONGEST_STEP = Rank.dan(9).step
+_RANK_AT_STEP = {step: Rank(step) for step in range(_WEAKEST_STEP, _STRONGEST_STEP + 1)}
+"""The ladder's ranks, 30k to 9d, made once (a Rank is immutable; a replay asks millions)."""
+
+
 def rank_of(milli: int) -> Rank:
     """The rank of a rating rounded down to the 100s (rules.md §6: 2150 → 1d, 2099.9 → 1k);
     2900 and above is 9d, the ladder's end."""
     hundreds = milli // (RANK_POINTS * 1000)
     step = hundreds - (ONE_DAN // RANK_POINTS) + 1
-    return Rank(max(Rank.kyu(30).step, min(Rank.dan(9).step, step)))
+    return _RANK_AT_STEP[max(_WEAKEST_STEP, min(_STRONGEST_STEP, step))]
 
 
 def adjusted_minutes(time: TimeControl) -> Fraction:

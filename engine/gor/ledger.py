@@ -72,9 +72,11 @@ from engine.types import (
     Event,
     Game,
     GamePlayed,
+    Outcome,
     Override,
     PlayerId,
     Registered,
+    Result,
     SettingsChanged,
     Tournament,
     TournamentRated,
@@ -87,6 +89,8 @@ CLASS_LABEL = Msg("Tournament class")
 TITLE = Msg("professional title")
 FULL_BOARD = 19  # rules.md §6 Decision: only 19×19 games are rated
 FLOOR_MILLI = FLOOR * 1000
+_FLOAT_WEIGHTS = {letter: float(weight) for letter, weight in CLASS_WEIGHTS.items()}
+"""Each class's weight as the float a club game is rated with (made once, not once a game)."""
 SCALE = (FLOOR, TOP - 100)  # a GoR a player can hold: the floor up to 3200 (β needs < 3300)
 WEAKEST = Rank.kyu(30)
 STRONGEST = Rank.dan(9)
@@ -307,7 +311,7 @@ class Gor:
             return []
         self._enter_day(game.date)
         letter = self.params.club_class
-        weight = float(CLASS_WEIGHTS[letter])
+        weight = _FLOAT_WEIGHTS[letter]
         black, white = game.black, game.white
         start = {p: self._start(p) for p in (black, white)}
         deltas: dict[PlayerId, int] = {}
@@ -378,15 +382,23 @@ class Gor:
                     start[player] = self._start(player) / 1000
         played: defaultdict[PlayerId, list[tuple[float, float, int]]] = defaultdict(list)
         last: dict[PlayerId, dt.date] = {}
-        for game in games:
-            for player in (game.black, game.white):
+        win, jigo, loss = SCORES[Outcome.WIN], SCORES[Outcome.JIGO], SCORES[Outcome.LOSS]
+        for game in games:  # Game.outcome_for and stones_for, inlined (every game is rated)
+            black, white, stones, date = game.black, game.white, game.stones, game.date
+            result = game.result
+            if result is Result.JIGO:
+                scores = (jigo, jigo)
+            else:
+                scores = (win, loss) if result is Result.BLACK else (loss, win)
+            for player, opponent, score, received in (
+                (black, white, scores[0], stones),
+                (white, black, scores[1], -stones),
+            ):
                 if player in guests:
                     continue
-                opponent = game.opponent(player)
-                score = SCORES[game.outcome_for(player)]
-                played[player].append((start[opponent], score, game.stones_for(player)))
-                if player not in last or last[player] < game.date:
-                    last[player] = game.date
+                played[player].append((start[opponent], score, received))
+                if player not in last or last[player] < date:
+                    last[player] = date
         weight = float(klass.weight)
         deltas = {
             p: to_milli(tournament_change(start[p], mine, weight)) for p, mine in played.items()

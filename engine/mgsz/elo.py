@@ -59,12 +59,16 @@ def band_step(elo: int) -> int:
     return STRONGEST_STEP if index >= _TOP_INDEX else WEAKEST_STEP
 
 
+_RANK_AT_STEP = {step: Rank(step) for step in range(WEAKEST_STEP, STRONGEST_STEP + 1)}
+"""The ranks of the table's ladder, made once (a Rank is immutable; a replay asks millions)."""
+
+
 def rank_of_elo(elo: int) -> Rank:
     """The rank whose band holds ``elo`` (rules.md §1.1): 1947 → 1k, 1980 → 1d.
 
     Below 1000 the band rank is 35k and from 2700 up it is 7d (the table's ends).
     """
-    return Rank(band_step(elo))
+    return _RANK_AT_STEP[band_step(elo)]
 
 
 def rank_floor(rank: Rank) -> int:
@@ -251,7 +255,7 @@ def rank_after_tournament(
     Returns:
         The new title, and the counts for the ranks still above it.
     """
-    counts = {rank: n for rank, n in reached.items() if rank.step > title.step}
+    counts = {rank: n for rank, n in reached.items() if rank.step > title.step} if reached else {}
     top = min(band_step(elo), STRONGEST_STEP)
     if top <= title.step:  # no bound above the title reached: nothing to count
         return title, counts
@@ -262,9 +266,9 @@ def rank_after_tournament(
         if step < CONFIRM_FROM_STEP:  # 4k and weaker: the first time is enough (§5(2))
             new_step = step
             continue
-        rank = Rank(step)
+        rank = _RANK_AT_STEP[step]
         counts[rank] = counts.get(rank, 0) + 1
         if counts[rank] >= CONFIRMATIONS:  # 3k and stronger: the second time (§5(4))
             new_step = step
-    new_title = Rank(new_step)
+    new_title = title if new_step == title.step else _RANK_AT_STEP[new_step]
     return new_title, {rank: n for rank, n in counts.items() if rank.step > new_step}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -233,12 +234,13 @@ class Mgsz:
         self._provisional = None
         self._added = self._shaken = False
         changes: list[Change] = handler(self, event)
-        self._trail.note(changes)
-        self._bands.note(
-            change._replace(rank_after=rank_of_elo(change.rating_after))
-            for change in changes
-            if isinstance(change.rating_after, int)
-        )
+        if changes:  # a club game held for its period changes nobody's rank
+            self._trail.note(changes)
+            self._bands.note_ranks(
+                (change.player, change.date, rank_of_elo(change.rating_after))
+                for change in changes
+                if isinstance(change.rating_after, int)
+            )
         return Applied(changes, self._touched(event, changes, held))
 
     def _touched(
@@ -263,7 +265,10 @@ class Mgsz:
             return touched_by(event, changes)
         if self._whole():
             return touched_by(event, changes, by_player)
-        opponents = (p for m in moved for g in by_player[m] for p in (g.black, g.white))
+        opponents: set[PlayerId] = set()
+        for player in moved:
+            opponents.update(map(_BLACK, by_player[player]))
+            opponents.update(map(_WHITE, by_player[player]))
         return touched_by(event, changes, opponents)
 
     def due(self, today: dt.date) -> list[Event]:
@@ -541,12 +546,18 @@ class Mgsz:
         tournament = event.tournament
         entries = self._entries(event.entries)
         rated: list[Game] = []
+        players = self._players
         for game in event.games:
-            _refuse_pair_go(game)
+            if game.pair_go:
+                _refuse_pair_go(game)
             # rules.md §1.3, §1.6: unplayed, unknown results and other boards earn nothing
-            if not game.rated or game.board not in RATED_BOARDS:
+            if not game.played or game.result is None or game.board not in RATED_BOARDS:
                 continue
-            refuse_unknown_players(game, tournament, entries, self._players)
+            black, white = game.black, game.white
+            if (black not in entries and black not in players) or (
+                white not in entries and white not in players
+            ):
+                refuse_unknown_players(game, tournament, entries, players)
             rated.append(game)
         participants = (
             tournament.participants if tournament.participants is not None else len(entries)
@@ -714,6 +725,12 @@ class Mgsz:
     def _commit(self, outcome: _Outcome, c_shown: int) -> list[Change]:
         """Store the new Elos and titles; one Change per registered player who played."""
         changes: list[Change] = []
+        source, date, games, last_played = (
+            outcome.source,
+            outcome.date,
+            outcome.games,
+            outcome.last_played,
+        )
         for player, elo in outcome.new_elo.items():
             standing = self._players[player]
             before_elo, before_rank = standing.elo, standing.rank
@@ -721,12 +738,12 @@ class Mgsz:
             # last part
             rank, reached = rank_after_tournament(standing.rank, standing.reached, elo)
             standing.elo, standing.rank, standing.reached = elo, rank, reached
-            standing.games += outcome.games[player]
-            played = outcome.last_played[player]
+            played_games = games[player]
+            standing.games += played_games
+            played = last_played[player]
             if standing.last_played is None or standing.last_played < played:
                 standing.last_played = played
-            standing.last_change = (elo - before_elo, outcome.source, outcome.date)
-            played_games = outcome.games[player]
+            standing.last_change = (elo - before_elo, source, date)
             if outcome.parts > 1:
                 note = plural(
                     "C = {c}, {n} game; rated in {parts} parts (MGSZ §6(3) splitting): {steps}",
@@ -737,19 +754,8 @@ class Mgsz:
                     steps=", ".join(_signed(c) for c in outcome.part_changes[player]),
                 )
             else:
-                note = plural("C = {c}, {n} game", "C = {c}, {n} games", played_games, c=c_shown)
-            changes.append(
-                Change(
-                    player,
-                    outcome.date,
-                    outcome.source,
-                    before_elo,
-                    elo,
-                    before_rank,
-                    rank,
-                    note,
-                )
-            )
+                note = _games_note(c_shown, played_games)
+            changes.append(Change(player, date, source, before_elo, elo, before_rank, rank, note))
         return changes
 
     # ------------------------------------------------------------ queries
@@ -1247,6 +1253,13 @@ def _negative_elo(rating: int) -> Msg:
         example=1720,
         rating=rating,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _games_note(c: int, n: int) -> Msg:
+    """A rating change's note for a tournament or period rated in one part: the same text
+    for every player with as many games at the same C, made once (a Msg is immutable)."""
+    return plural("C = {c}, {n} game", "C = {c}, {n} games", n, c=c)
 
 
 def _signed(value: int) -> str:

@@ -161,9 +161,22 @@ def multiplier(
     )
 
 
+_CATEGORIES: dict[int, tuple[TimeControl, tuple[str | None, int]]] = {}
+""":func:`time_category`'s answers by time control object, each kept with its object (so its
+id is not reused): a replay's club games share a few objects, and each is asked once per
+game (a TimeControl's own hash is slow). Emptied when it holds :data:`_CATEGORIES_KEPT`."""
+_CATEGORIES_KEPT = 1024
+
+
 def time_category(time: TimeControl) -> tuple[str | None, int]:
     """The highest time category met and its value; ``(None, 0)`` below E (rules.md §1.2)."""
+    known = _CATEGORIES.get(id(time))
+    if known is not None and known[0] is time:
+        return known[1]
     category, value, _, _, _ = _time_category(time)
+    if len(_CATEGORIES) >= _CATEGORIES_KEPT:
+        _CATEGORIES.clear()
+    _CATEGORIES[id(time)] = (time, (category, value))
     return category, value
 
 

@@ -7,6 +7,7 @@ touches the ledger, so a rejected event changes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -282,9 +283,12 @@ class Psg:
 
     def _game_played(self, game: Game) -> list[Change]:
         """A club game is an arranged game (rules.md §4.1, Decision — club games)."""
-        what = Msg("game {game}", game=game_mark(game.id))
-        black = self._player(game.black, what)
-        white = self._player(game.white, what)
+        black = self._players.get(game.black)
+        white = self._players.get(game.white)
+        if black is None or white is None:  # the refusal names the game
+            what = Msg("game {game}", game=game_mark(game.id))
+            black = self._player(game.black, what)
+            white = self._player(game.white, what)
         deadline = game.date + dt.timedelta(days=self.params.report_days)
         source = f"game:{game.id}"
         return self._rate_game(
@@ -558,15 +562,7 @@ class Psg:
                 )
             else:
                 results.add(points)
-                notes.append(
-                    Msg(
-                        "{outcome} {points} (due {due}, played {played})",
-                        outcome=word,
-                        points=f"{points:+d}",
-                        due=f"{due:+d}",
-                        played=f"{played:+d}",
-                    )
-                )
+                notes.append(_scored(word, points, due, played))
         reported = game.reported
         if reported is not None and reported > deadline:
             # §7 (rules.md §4.1): a late report is flagged for the manager, not rejected
@@ -1132,6 +1128,19 @@ Psg._HANDLERS = {
     SettingsChanged: Psg._settings,
 }
 Psg.handles = frozenset(Psg._HANDLERS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _scored(word: str, points: int, due: int, played: int) -> Msg:
+    """A ranked game's points in its note: ``win +15 (due 0, played 0)``, made once for each
+    outcome, points and handicap (a Msg is immutable; a replay writes one a game a side)."""
+    return Msg(
+        "{outcome} {points} (due {due}, played {played})",
+        outcome=word,
+        points=f"{points:+d}",
+        due=f"{due:+d}",
+        played=f"{played:+d}",
+    )
 
 
 def _noted(prefix: str, notes: Sequence[str]) -> str:

@@ -42,6 +42,7 @@ from engine.mgsz import (
     round_half_up_milli,
     split_rounds,
 )
+from engine.mgsz.multiplier import _CATEGORIES, _CATEGORIES_KEPT, time_category
 from engine.ranks import Rank
 from engine.system import Applied, Card, Change, Pending, replay
 from engine.timecontrol import Overtime, TimeControl
@@ -555,6 +556,28 @@ HANDICAP_19 = {"even": False, "participants": 20, "importance": Importance()}
 def test_time_category_decision(time: str, category: str, c: int) -> None:
     m = multiplier(19, TimeControl.parse(time), **HANDICAP_19)  # type: ignore[arg-type]
     assert (m.time_category, m.time_value, m.C, m.rated) == (category, c, c, True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["70m 5x20s japanese", "45m", "20m", "10m", "5m", "unlimited"])))
+def test_time_category_is_the_same_asked_again_or_of_another_equal_object(
+    asked: list[str],
+) -> None:
+    """``time_category`` keeps its answers by object (a replay asks once a game): a time
+    control asked again, or an equal one made anew, has the category of its multiplier."""
+    for text in asked:
+        kept, fresh = TimeControl.parse(text), TimeControl.parse(text)
+        m = multiplier(19, fresh, **EVEN_19)  # type: ignore[arg-type]
+        assert time_category(kept) == time_category(kept) == time_category(fresh)
+        assert time_category(kept) == (m.time_category, m.time_value or 0)  # 0: below E
+
+
+def test_time_category_forgets_its_answers_past_the_kept_count() -> None:
+    """Past 1,024 time control objects it starts again: memory stays bounded in a process
+    that folds for years."""
+    controls = [TimeControl.parse(f"{10 + n % 50}m") for n in range(1100)]
+    assert [time_category(t) for t in controls] == [time_category(t) for t in controls]
+    assert len(_CATEGORIES) <= _CATEGORIES_KEPT
 
 
 def test_below_category_e_is_not_rated() -> None:

@@ -504,6 +504,36 @@ def test_rank_trail_keeps_where_each_day_ends_whatever_the_order_of_its_facts() 
     assert one.snapshot() == other.snapshot() == {"1": {"joined": "1k", "steps": []}}
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.integers(1, 3), st.integers(1, 20), st.sampled_from(["3k", "2k", "1k", "1d"])
+            ),
+            max_size=3,
+        ),
+        max_size=12,
+    )
+)
+def test_rank_trail_notes_ranks_as_it_notes_changes(
+    facts: list[list[tuple[int, int, str]]],
+) -> None:
+    """``note_ranks((player, date, rank))`` keeps the trail ``note`` keeps of changes with
+    those players, dates and ranks after (MGSZ's band ranks are noted so)."""
+    by_changes, by_ranks = RankTrail(), RankTrail()
+    for fact in sorted(facts, key=lambda moves: min((day for _, day, _ in moves), default=0)):
+        by_changes.note([_moved(player, day, rank) for player, day, rank in fact])
+        by_ranks.note_ranks(
+            (player, dt.date(2026, 11, day), Rank.parse(rank)) for player, day, rank in fact
+        )
+    assert by_ranks.snapshot() == by_changes.snapshot()
+    for player in (1, 2, 3, 4):
+        for day in (1, 10, 21):
+            at = dt.date(2026, 11, day)
+            assert by_ranks.on(player, at) == by_changes.on(player, at)
+
+
 def test_an_entry_without_a_declared_rank_plays_with_its_first_days_rank() -> None:
     trail = RankTrail()
     trail.note([_moved(1, 1, "3k")])

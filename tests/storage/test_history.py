@@ -5,8 +5,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from fractions import Fraction
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.ranks import Rank
 from engine.timecontrol import TimeControl
@@ -38,7 +41,7 @@ from storage import (
 )
 from storage import overlay as overlays
 from storage.clubs import set_setting
-from storage.history import club_events, count_events, game_from_row
+from storage.history import _Games, _Tournaments, club_events, count_events, game_from_row
 from storage.projections import club_write
 from tests.storage.conftest import DAY, KOMI, ORGANISER, game, player
 
@@ -189,6 +192,72 @@ async def test_a_tournament_is_rated_at_its_end_date_in_its_own_place(
     # entered by their games: no rank declared, each system gives the first day's
     assert event.entries == (Entry(a.id, None), Entry(b.id, None))
     assert event.tournament.name == "Cup"
+
+
+async def test_tournaments_read_many_a_query_keep_their_own_games(
+    db: Database, club: Club, pair: tuple[Player, Player]
+) -> None:
+    """More finalised tournaments than one query reads (their games are read fifty
+    tournaments at a time, in calendar order): each still has its own games, in log order,
+    the one left unfinalised none of them."""
+    a, b = pair
+    count = _Tournaments.GAME_BATCH + 7
+    played: dict[int, list[int]] = {}
+    for n in range(count):
+        day = DAY + dt.timedelta(days=count - n)  # entered newest first
+        cup = await create_tournament(
+            db, club, Tournament(0, f"Cup {n}", day, day, 2), actor=ORGANISER
+        )
+        games = [
+            (await game(db, club, a, b, tournament=cup.id, round=r, date=day)).id
+            for r in (1, 2)[: 1 + n % 2]
+        ]
+        if n != 3:
+            await finalise_tournament(db, club, cup, actor=ORGANISER)
+            played[cup.id] = games
+    rated = [e for _, e in await _stream(db, club) if isinstance(e, TournamentRated)]
+    assert {e.tournament.id: [g.id for g in e.games] for e in rated} == played
+    assert [e.tournament.end for e in rated] == sorted(e.tournament.end for e in rated)
+
+
+_STORED_GAMES = st.tuples(
+    st.integers(1, 10**6),
+    st.integers(1, 50),
+    st.integers(51, 100),
+    st.sampled_from(["B+", "W+", "jigo", None]),
+    st.dates(dt.date(1990, 1, 1), dt.date(2040, 12, 31)).map(dt.date.isoformat),
+    st.integers(0, 9),
+    st.integers(-20, 20),
+    st.sampled_from([0, 1]),
+    st.sampled_from([9, 13, 19]),
+    st.sampled_from([None, "60m", "30m 3x30s japanese"]),
+    st.none() | st.integers(1, 500),
+    st.none() | st.integers(1, 9),
+    st.sampled_from([0, 1]),
+    st.sampled_from([0, 1]),
+    st.sampled_from([0, 1]),
+    st.none() | st.dates(dt.date(1990, 1, 1), dt.date(2040, 12, 31)).map(dt.date.isoformat),
+    st.none() | st.sampled_from(["R", "T", "3.5"]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_STORED_GAMES, max_size=8))
+def test_the_replays_games_are_the_games_the_rows_say(rows: list[tuple[Any, ...]]) -> None:
+    """The fold's games, built slot by slot, are those ``Game(...)`` makes of the rows
+    (:func:`game_from_row`): equal, with fields of the same types."""
+    games = _Games(overlays.Overlay())
+    for row in rows:
+        made, expected = games.game(row), game_from_row(row)
+        assert made == expected and repr(made) == repr(expected)
+        assert [type(getattr(made, f.name)) for f in dataclasses.fields(Game)] == [
+            type(getattr(expected, f.name)) for f in dataclasses.fields(Game)
+        ]
+
+
+def test_a_row_game_would_refuse_is_refused_as_game_refuses_it() -> None:
+    with pytest.raises(ValueError, match="a player cannot play themselves"):
+        _Games(overlays.Overlay()).game((1, 7, 7, "B+", "2026-11-01", 0, 13, 1, 19) + (None,) * 8)
 
 
 async def test_an_open_tournament_is_not_in_the_stream(
