@@ -89,7 +89,7 @@ from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from engine.systems import SYSTEMS
 from engine.timecontrol import TimeControl
-from engine.types import Game, Result, Tournament
+from engine.types import Game, PeriodClosed, Result, Tournament
 from storage.bulk import BulkGame, BulkItem, bulk_load
 from storage.db import Database, without_password
 from storage.projections import fold, ledgers_for
@@ -1085,7 +1085,8 @@ async def _tail(
     """``n`` club games appended as the club plays them: club nights on Tuesdays and
     Thursdays from :data:`TAIL_START`, :data:`TAIL_NIGHT` games each (one transaction a
     night, ``storage.record_games``), each night's end (Tensuusei), and at each month's turn
-    the MGSZ club period closed and the PSG month ended, as the scheduler does. Returns the
+    every MGSZ club period due closed (``RatingSystem.due``: also a month an earlier phase
+    played in) and the PSG month ended, as the scheduler does. Returns the
     day after the last night (the day later writes are made on)."""
     rng = random.Random(13)
     club_time = TimeControl.parse(CLUB_TIME)
@@ -1094,9 +1095,13 @@ async def _tail(
     done = 0
     while n > 0:
         if (day.year, day.month) != month:
-            year, number = month
-            await storage.close_period(db, club, club_period(year, number))
-            await storage.end_month(db, club, year, number)
+            # every month the club system has due, as the scheduler closes them: the one
+            # just ended, and any earlier one with held games (one an earlier phase played in)
+            for due in (await storage.ledger(db, club)).due(day):
+                if isinstance(due, PeriodClosed):
+                    start = due.tournament.start
+                    await storage.close_period(db, club, club_period(start.year, start.month))
+            await storage.end_month(db, club, *month)
             month = (day.year, day.month)
         night = []
         for _ in range(min(n, TAIL_NIGHT)):
