@@ -130,15 +130,25 @@ class Transaction:
         """The next log position."""
         return (await self.next_seqs(1))[0]
 
+    NEXT_SEQ_SQL = ""
+    """The SQL of the next log position inside the ``INSERT`` (``""``: :meth:`next_seq` first,
+    in a statement of its own)."""
+
     async def insert_log(self, club: int, kind: str, at: str, actor: str, chat: str | None) -> int:
-        """Insert a log entry of ``club`` at the next log position, which it returns (the
-        backends do it in one statement)."""
-        seq = await self.next_seq()
-        await self.execute(
-            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)",
-            (seq, club, kind, at, actor, chat),
+        """Insert a log entry of ``club`` at the next log position, which it returns (one
+        statement where the backend's :attr:`NEXT_SEQ_SQL` says how)."""
+        columns = "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES "
+        if not self.NEXT_SEQ_SQL:
+            seq = await self.next_seq()
+            await self.execute(f"{columns}(?, ?, ?, ?, ?, ?)", (seq, club, kind, at, actor, chat))
+            return seq
+        row = await self.fetchone(
+            f"{columns}({self.NEXT_SEQ_SQL}, ?, ?, ?, ?, ?) RETURNING seq",
+            (club, kind, at, actor, chat),
         )
-        return seq
+        assert row is not None
+        inserted: int = row[0]
+        return inserted
 
     def appending(self, club: int, seq: int, *, keys_kept: bool = False) -> None:
         """Note that log entry ``seq`` of ``club`` is written in this transaction (the backend
@@ -168,6 +178,8 @@ class Transaction:
 
 class SqliteTransaction(Transaction):
     """A write transaction on SQLite's writer connection."""
+
+    NEXT_SEQ_SQL = "(SELECT COALESCE(MAX(seq), 0) + 1 FROM log)"
 
     def __init__(
         self,
@@ -228,17 +240,6 @@ class SqliteTransaction(Transaction):
         assert row is not None
         last: int = row[0]
         return list(range(last + 1, last + 1 + count))
-
-    async def insert_log(self, club: int, kind: str, at: str, actor: str, chat: str | None) -> int:
-        """Insert a log entry of ``club`` after the log's last, in one statement."""
-        row = await self.fetchone(
-            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES "
-            "((SELECT COALESCE(MAX(seq), 0) + 1 FROM log), ?, ?, ?, ?, ?) RETURNING seq",
-            (club, kind, at, actor, chat),
-        )
-        assert row is not None
-        seq: int = row[0]
-        return seq
 
     async def index_sql(self, name: str) -> str | None:
         """The ``CREATE INDEX`` statement of index ``name`` (from ``sqlite_master``)."""

@@ -99,6 +99,8 @@ def _changed(status: str | None) -> bool:
 class PgTransaction(Transaction):
     """A write transaction on the writer connection."""
 
+    NEXT_SEQ_SQL = "nextval('log_seq')"
+
     def __init__(
         self,
         connection: asyncpg.Connection,
@@ -208,17 +210,6 @@ class PgTransaction(Transaction):
                 "SELECT nextval('log_seq') FROM generate_series(1, $1::bigint) ORDER BY 1", count
             )
         return [row[0] for row in rows]
-
-    async def insert_log(self, club: int, kind: str, at: str, actor: str, chat: str | None) -> int:
-        """Insert a log entry of ``club`` at the next value of ``log_seq``, in one statement."""
-        row = await self.fetchone(
-            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES "
-            "(nextval('log_seq'), ?, ?, ?, ?, ?) RETURNING seq",
-            (club, kind, at, actor, chat),
-        )
-        assert row is not None
-        seq: int = row[0]
-        return seq
 
     async def index_sql(self, name: str) -> str | None:
         """The ``CREATE INDEX`` statement of index ``name`` (from ``pg_indexes``)."""

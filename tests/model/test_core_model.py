@@ -169,10 +169,10 @@ class CoreModel(RuleBasedStateMachine):
         self, line: str, block: str | None = None, *, undoable: bool = False, reads: bool = False
     ) -> Said:
         """Type one console line and check what must hold after every step."""
-        before = None if reads else self.run(views.tables(self.s))
         before_projections = None
-        if undoable:
+        if undoable:  # first: catching the shadows up writes their rows (not the step's)
             before_projections = self.run(views.projections(self.s, state=False))
+        before = None if reads else self.run(views.tables(self.s))
         self.steps.append((line, block))
         note(line if block is None else f"{line} <<END\n{block}END")
         said = self.run(self.s.run(line, block))
