@@ -678,10 +678,10 @@ async def caught_up(
         and not await rewritten(tx, club, have.checked, have.last_key)
     ):
         base = have
-        # its cards are what player_state holds unless another process wrote them since (it
-        # would have folded to the log's end then, past this one: a catch-up that changed
-        # nothing leaves system_state behind, never ahead)
-        mirrored = written is not None and written.seq <= have.last_seq
+        # its cards are what player_state holds, but for the players the tail's events touch:
+        # another process that wrote since folded the same entries by the same rulebook, so
+        # it changed those players' cards and no one else's (the tail refreshes them)
+        mirrored = written is not None and written.version == version
     if base is None and not again:
         base = await snapshots.newest_valid(tx, db, club, key)
         if base is not None and not base.last_key < rows_from:
