@@ -1101,17 +1101,23 @@ tenth of a second of one system's fold, the longest a catch-up holds the writer'
 other club's write waits for it) before it lets the queued ones through."""
 
 
+STALLED_STEPS = 3
+"""Steps in a row without progress after which :func:`caught_up_in_steps` folds the rest in
+one go."""
+
+
 async def caught_up_step(
     db: Database,
     club: int,
     key: str | None = None,
     *,
-    budget: int = STEP_EVENTS,
+    budget: int | None = STEP_EVENTS,
     progress: Progress | None = None,
 ) -> bool:
     """One step of a catch-up, in a transaction of its own: the club's current projection,
     then system ``key``'s (default: the current one), folded by at most about ``budget``
-    events; whether ``key``'s projection is now at the end of the log."""
+    events (``None``: to the end); whether ``key``'s projection is now at the end of the
+    log."""
     async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, club, budget=budget)
         if ledgers.now.read_to is not None:
@@ -1138,8 +1144,15 @@ async def caught_up_in_steps(
     snapshot) never holds every other club up for longer than one step.
 
     ``progress(done, total)`` counts the events of every step together (``total``: what the
-    first step saw left, grown as later steps see more)."""
-    folded = step_done = 0
+    first step saw left, grown as later steps see more).
+
+    After :data:`STALLED_STEPS` steps in a row that do not get past where the one before
+    stopped (the club's ledgers leave memory between steps, so each starts again from a
+    snapshot), the rest is folded in one go: it always finishes. (One step back — a rewrite
+    of the past entered meanwhile — is not a stall.)"""
+    folded = step_done = stalls = 0
+    reached: tuple[Key, Key] | None = None
+    step: int | None = budget
 
     def counted(done: int, total: int) -> None:
         nonlocal step_done
@@ -1150,11 +1163,27 @@ async def caught_up_in_steps(
     while True:
         step_done = 0
         finished = await caught_up_step(
-            db, club, key, budget=budget, progress=None if progress is None else counted
+            db, club, key, budget=step, progress=None if progress is None else counted
         )
         folded += step_done
         if finished:
             return  # else the lock goes to whatever queued for it meanwhile (asyncio.Lock is fair)
+        place = _places(db, club, key)
+        moved = place is not None and (reached is None or place > reached)
+        stalls = 0 if moved else stalls + 1
+        if stalls >= STALLED_STEPS:
+            step = None
+        reached = place
+
+
+def _places(db: Database, club: int, key: str | None) -> tuple[Key, Key] | None:
+    """Where the club's current projection and system ``key``'s stand in this process's
+    memory (``None``: not here)."""
+    ledgers = db.projections.ledgers.get(club)
+    if ledgers is None:
+        return None
+    there = ledgers.projections.get(ledgers.current if key is None else key)
+    return ledgers.now.last_key, (0, 0) if there is None else there.last_key
 
 
 async def every_system(db: Database, club: ClubRef) -> ClubLedgers:

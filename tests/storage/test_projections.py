@@ -474,6 +474,28 @@ async def test_another_clubs_write_goes_between_two_steps(db: Database, club: Cl
     await _as_a_whole_fold(db, club, "daily")
 
 
+async def test_a_catch_up_whose_club_leaves_memory_between_steps_still_finishes(
+    db: Database, club: Club
+) -> None:
+    """Another club's writes evict this club's ledgers between every two steps (one club in
+    memory), so each step starts again from nothing: after a few such steps the rest is
+    folded in one go, while the other club keeps writing."""
+    db.projections.clubs_in_memory = 1
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    for day in range(12):
+        await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+    other = await create_club(db, "Other", "plus", actor=ORGANISER)
+    c, d = await player(db, other, "Csaba"), await player(db, other, "Dora")
+    catching_up = asyncio.create_task(caught_up_in_steps(db, club.id, "daily", budget=1))
+    writes = 0
+    while not catching_up.done() and writes < 60:
+        await game(db, other, c, d)
+        writes += 1
+    assert catching_up.done(), "the catch-up started again from nothing at every step"
+    await catching_up
+    await _as_a_whole_fold(db, club, "daily")
+
+
 async def test_after_another_writer_only_the_touched_cards_are_refreshed(tmp_path: Path) -> None:
     """A process whose ledgers are behind another's write folds the new entries and refreshes
     the cards they touched, never every card of the club (at a million games that was 3 s an
