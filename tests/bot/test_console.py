@@ -380,3 +380,82 @@ async def test_a_session_on_postgresql(tmp_path: Path, pg_databases: PgDatabases
         assert not (tmp_path / "club.sqlite").exists()
     finally:
         await pg_databases.drop(url)
+
+
+async def test_a_script_refuses_lines_without_a_slash_and_skips_blanks_and_comments(
+    tmp_path: Path,
+) -> None:
+    script = "/register Nagy Péter 5k\n\n# undo\n   \nundo\n/top\n"
+    status, out = await run(tmp_path, script, echo=False)
+    assert status == 1  # the refused line is an error of the script
+    assert out.count("Commands start with a slash: /undo. Type /help for the list.") == 1
+    assert "Nagy Péter" in out.split("Elo")[-1]  # nothing was undone
+
+
+def test_the_hint_for_a_line_without_a_slash() -> None:
+    assert console.slashless("/undo") is None
+    assert console.slashless("  /as Nagy Péter /top") is None
+    assert console.slashless("undo") == (
+        "Commands start with a slash: /undo. Type /help for the list."
+    )
+    assert console.slashless("hello there") == (
+        "'hello there' is not a command: commands start with a slash. Type /help for the list."
+    )
+    long = "result " + "x" * 80
+    assert console.slashless(long) == (
+        "Commands start with a slash: /result …. Type /help for the list."
+    )
+
+
+def test_what_is_entered_at_once() -> None:
+    entered = console.entered
+    assert entered("/top\n/rating Nagy\n\n# note\n") == [("/top", None), ("/rating Nagy", None)]
+    assert entered("/tournament import\n; EV[X]\n 1 a\n\n") == [
+        ("/tournament import", b"; EV[X]\n 1 a\n")
+    ]
+    assert entered("/tournament import <<END\n; EV[X]\nEND\n/top") == [
+        ("/tournament import", b"; EV[X]\n"),
+        ("/top", None),
+    ]
+    assert entered("; EV[X]\n 1 a") == [("; EV[X]", b" 1 a\n")]  # refused: no command
+    assert entered("\n# only a comment\n") == []
+
+
+def test_the_history_file_of_each_database(tmp_path: Path) -> None:
+    assert console.history_file(tmp_path / "club.sqlite") == tmp_path / "club.sqlite.history"
+    with_password = console.history_file("postgresql://hoshi:secret@db.example:5433/clubs")
+    without = console.history_file("postgresql://hoshi@db.example:5433/clubs")
+    other = console.history_file("postgresql://hoshi@db.example:5433/other")
+    assert with_password is not None and with_password == without != other
+    assert "secret" not in str(with_password) and with_password.name.startswith("console-")
+    assert console.history_file(":memory:") is None
+
+
+async def test_an_unknown_club_is_refused_with_the_clubs_and_how_to_make_one(
+    tmp_path: Path,
+) -> None:
+    assert (await run(tmp_path, "/top\n"))[0] == 0  # the first run makes the club
+    status, out = await run(tmp_path, "/top\n", club="My Go Clb")
+    assert status == 2
+    assert out == (
+        "hoshi: there is no club 'My Go Clb' in this database; its clubs: My Go Club. Open one "
+        "with --club 'My Go Club', or make a new club with hoshi console --new-club 'My Go Clb'\n"
+    )
+    status, out = await run(tmp_path, "/club show\n", club="Chess Club", new_club=True)
+    assert status == 0 and "Chess Club" in out
+    status, out = await run(tmp_path, "/top\n", club="Chess Club", new_club=True)
+    assert (status, out) == (
+        2,
+        "hoshi: there is a club 'Chess Club' in this database already; open it with "
+        "--club 'Chess Club'\n",
+    )
+    db = await storage.open_db(tmp_path / "club.sqlite")
+    try:
+        assert [c.name for c in await storage.clubs(db)] == ["My Go Club", "Chess Club"]
+    finally:
+        await db.close()
+
+
+async def test_a_named_club_is_made_on_an_empty_database(tmp_path: Path) -> None:
+    status, out = await run(tmp_path, "/club show\n", club="Pécsi Go Klub")
+    assert status == 0 and "Pécsi Go Klub" in out
