@@ -13,7 +13,12 @@ directory and their paths printed. A pasted table follows its command as a block
     ...
     END
 
-Lines starting with ``#`` are comments. ``/as NAME /command …`` runs a command as another
+At a terminal the prompt edits the line and keeps a history per database (prompt_toolkit;
+the up arrow recalls earlier lines, also those of past sessions), and a table pasted right after
+its command (``/tournament import``, then the paste, then Enter) is that command's block.
+
+Every command starts with a slash: a line without one (``undo``) is refused with a hint, never
+run. Lines starting with ``#`` are comments. ``/as NAME /command …`` runs a command as another
 member of the chat (not an organiser), e.g. to report a game and confirm it from one terminal.
 
 At the prompt Ctrl-C clears the line (as a shell does) and drops a half-pasted block; a second
@@ -24,7 +29,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import re
+import shlex
 import signal
 import sys
 import threading
@@ -32,19 +39,29 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit, urlunsplit
+
+from platformdirs import user_data_dir
+from prompt_toolkit import PromptSession
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.output import Output
 
 import storage
 from bot.adapters.languages import chat_language
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
+from bot.core.command_table import lookup
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
-from bot.i18n import N_, _, terminal_language, translated, using
+from bot.i18n import N_, Msg, _, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
 from bot.scheduler import Scheduler
 from storage.db import Database, open_db
-from storage.errors import StorageError
+from storage.errors import Refused, StorageError
 from storage.records import Club
 
 Reader = Callable[[str], str]  # input(): a line, EOFError at the end, KeyboardInterrupt on ^C
@@ -73,7 +90,8 @@ def chat_id(club: Club) -> str:
 
 
 def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocation:
-    """A console line as an invocation (the leading ``/`` is optional).
+    """A console line as an invocation (the leading ``/`` is optional here:
+    :meth:`Console.run_line` refuses a line without one before it gets this far).
 
     ``/as NAME /command …`` runs the command as another person in the club's chat — an
     ordinary member, not an organiser (console only: to try players' reports and
@@ -121,6 +139,65 @@ def commands(lines: Iterator[str]) -> Iterator[tuple[str, bytes | None]]:
         yield line[: match.start()], ("\n".join(block) + "\n").encode("utf-8")
 
 
+MAX_SHOWN = 60
+"""A line longer than this is shown by its first word in the hint for a missing slash."""
+
+
+def slashless(line: str, attachment: bytes | None = None) -> str | None:
+    """Why ``line`` is not run, when it does not start with a slash (``undo`` must not undo a
+    game): a hint in the current language naming the command it may have meant; ``None`` for
+    a command. A block with no command before it is a table pasted on its own."""
+    text = line.strip()
+    if text.startswith("/"):
+        return None
+    if attachment is not None:
+        return _(
+            "That looks like a table pasted without its command: type the command first "
+            "(e.g. {example}), paste the table right after it, then press Enter.",
+            example="/tournament import",
+        )
+    word = text.split(maxsplit=1)[0]
+    if lookup(word) is None:
+        return _(
+            "{line} is not a command: commands start with a slash. Type {help} for the list.",
+            line=repr(text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"),
+            help="/help",
+        )
+    meant = "/" + (text if len(text) <= MAX_SHOWN else word + " …")
+    return _(
+        "Commands start with a slash: {command}. Type {help} for the list.",
+        command=meant,
+        help="/help",
+    )
+
+
+def entered(text: str) -> list[tuple[str, bytes | None]]:
+    """What was entered at the terminal's prompt in one go, as commands with their blocks.
+
+    A paste of several commands (every line starting with ``/``, or with ``<<END`` blocks) is
+    those commands; a command followed by other lines (a results table pasted after
+    ``/tournament import``) is that command with the lines as its block, as a pasted table
+    below the command is in a Telegram message. Comments and blank lines are skipped.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    meaningful = [n for n, line in enumerate(lines) if line.strip() and not _comment(line)]
+    if not meaningful:
+        return []
+    if any(_HEREDOC.search(line) for line in lines) or all(
+        lines[n].lstrip().startswith("/") for n in meaningful
+    ):
+        return list(commands(iter(lines)))
+    first = meaningful[0]
+    block = "\n".join(lines[first + 1 :]).strip("\n")
+    if not block.strip():
+        return [(lines[first], None)]
+    return [(lines[first], (block + "\n").encode("utf-8"))]
+
+
+def _comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
 class Console:
     """Renders replies as plain text; pictures and documents go to ``out_dir``."""
 
@@ -148,6 +225,15 @@ class Console:
         self.out.flush()
 
     async def run_line(self, line: str, attachment: bytes | None = None) -> Reply:
+        """Run one command (with its pasted block) and print the reply; a line without a
+        slash is refused with a hint (:func:`slashless`), never run."""
+        with using(await self.user_language()):
+            hint = slashless(line, attachment)
+            if hint is not None:
+                refused = Reply.text(hint, error=True, private=True)
+                self.out.write(self.render(refused) + "\n")
+                self.out.flush()
+                return refused
         inv = invocation(line, self.chat, attachment)
         reply = await self.core.handle(inv)
         # the words beside the reply in the reply's own language (the operator's or the club's)
@@ -190,13 +276,18 @@ class Console:
                 self.out.write("\n")
         return errors
 
-    async def interactive(self, read: Reader | None = None) -> None:
+    async def interactive(
+        self, read: Reader | None = None, *, prompter: TerminalPrompter | None = None
+    ) -> None:
         """Prompt for commands until Ctrl-D, or Ctrl-C twice with no line between.
 
-        Lines are read in a daemon thread (the scheduler keeps running meanwhile). A real
-        Ctrl-C reaches the event loop as SIGINT: the terminal has dropped what was typed and
-        the read goes on, so only the prompt is shown again. A ``read`` that raises
-        KeyboardInterrupt itself (the tests' fake input) is treated the same way.
+        With ``prompter`` (a :class:`TerminalPrompter`) lines are edited and read on the event
+        loop, and what is entered in one go may be several lines (a paste, :func:`entered`).
+        Otherwise ``read`` (default ``input``) is called in a daemon thread (the scheduler keeps
+        running meanwhile); a real Ctrl-C reaches the event loop as SIGINT: the terminal has
+        dropped what was typed and the read goes on, so only the prompt is shown again. A
+        ``read`` that raises KeyboardInterrupt itself (the tests' fake input) is treated the
+        same way.
         """
         with using(await self.user_language()):
             welcome = _(
@@ -211,7 +302,7 @@ class Console:
         try:
             while True:
                 try:
-                    command = await self._read_command(read or input)
+                    entries = await self._read_command(prompter or read or input)
                 except KeyboardInterrupt:
                     if quitting:
                         self.out.write("\n")
@@ -225,15 +316,19 @@ class Console:
                 except EOFError:
                     self.out.write("\n")
                     return
-                if command is not None:  # a blank line leaves a pending Ctrl-C pending
+                if entries:  # a blank line leaves a pending Ctrl-C pending
                     quitting = False
+                for command in entries:
                     await self.run_line(*command)
         finally:
             if catching:
                 loop.remove_signal_handler(signal.SIGINT)
 
-    async def _read_command(self, read: Reader) -> tuple[str, bytes | None] | None:
-        """One command and its pasted block (``None`` for a blank line).
+    async def _read_command(
+        self, read: Reader | TerminalPrompter
+    ) -> list[tuple[str, bytes | None]]:
+        """What was entered at one prompt: a command and its pasted block, or the commands of
+        a paste (none for a blank line).
 
         Raises:
             EOFError: Ctrl-D at the prompt. KeyboardInterrupt: Ctrl-C (the line, or the
@@ -241,10 +336,12 @@ class Console:
         """
         line = await self._ask(read, PROMPT)
         if not line.strip():
-            return None
+            return []
+        if "\n" in line or "\r" in line:  # a paste at the terminal, taken whole
+            return entered(line)
         match = _HEREDOC.search(line)
         if match is None:
-            return line, None
+            return [(line, None)]
         block = []
         while True:
             try:
@@ -254,10 +351,14 @@ class Console:
             if body.strip() == match.group(1):
                 break
             block.append(body)
-        return line[: match.start()], ("\n".join(block) + "\n").encode("utf-8")
+        return [(line[: match.start()], ("\n".join(block) + "\n").encode("utf-8"))]
 
-    async def _ask(self, read: Reader, prompt: str) -> str:
-        """A line from ``read`` in a daemon thread, or KeyboardInterrupt on Ctrl-C."""
+    async def _ask(self, read: Reader | TerminalPrompter, prompt: str) -> str:
+        """A line from ``read`` (a :class:`TerminalPrompter` on the loop, any other reader in a
+        daemon thread), or KeyboardInterrupt on Ctrl-C."""
+        if isinstance(read, TerminalPrompter):
+            self._interrupted.clear()  # a Ctrl-C while a command ran has nothing to drop
+            return await read(prompt)  # Ctrl-C, Ctrl-D: KeyboardInterrupt, EOFError
         loop = asyncio.get_running_loop()
         if self._pending is None:
             self._pending = _read_in_thread(loop, read, prompt)
@@ -273,6 +374,111 @@ class Console:
             return done.result()  # or its EOFError / KeyboardInterrupt
         self._interrupted.clear()
         raise KeyboardInterrupt
+
+
+class TerminalPrompter:
+    """The prompt at a terminal (prompt_toolkit): line editing, the commands' history kept in
+    ``history`` across sessions (the lines of a ``<<END`` block are not kept), and a paste
+    taken whole (:func:`pasting`).
+
+    Called with a prompt, returns what was entered; raises KeyboardInterrupt on Ctrl-C and
+    EOFError on Ctrl-D at an empty prompt. ``input`` and ``output`` default to the terminal.
+    """
+
+    def __init__(
+        self, history: Path | None, *, input: Input | None = None, output: Output | None = None
+    ) -> None:
+        bindings = pasting()
+        kept = InMemoryHistory() if history is None else FileHistory(str(history))
+        self.commands: PromptSession[str] = PromptSession(
+            history=kept, key_bindings=bindings, input=input, output=output
+        )
+        self.block: PromptSession[str] = PromptSession(
+            history=InMemoryHistory(), key_bindings=bindings, input=input, output=output
+        )
+
+    async def __call__(self, prompt: str) -> str:
+        session = self.commands if prompt == PROMPT else self.block
+        # Ctrl-C at the prompt is a key (the terminal is raw); the console keeps SIGINT
+        return await session.prompt_async(
+            prompt,
+            handle_sigint=False,
+            set_exception_handler=False,
+            pre_run=lambda: self.started(session),
+        )
+
+    def started(self, session: PromptSession[str]) -> None:
+        """The prompt is up: its history loads before the first key is read (prompt_toolkit
+        would load it at the first drawing, after keys typed at once with the prompt)."""
+        session.default_buffer.load_history_if_not_yet_loaded()
+
+
+def pasting() -> KeyBindings:
+    """A bracketed paste inserted as it is, line breaks and all (Enter then runs it whole); a
+    paste of several lines after a typed command starts on the line below it, so that
+    ``/tournament import`` followed by a pasted table is the command and its block."""
+    bindings = KeyBindings()
+
+    @bindings.add(Keys.BracketedPaste)
+    def _paste(event: KeyPressEvent) -> None:
+        data = event.data.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
+        buffer = event.current_buffer
+        before = buffer.document.text_before_cursor
+        if "\n" in data and before.strip() and not before.endswith("\n"):
+            data = "\n" + data
+        buffer.insert_text(data)
+
+    return bindings
+
+
+def terminal_prompter(history: Path | None) -> TerminalPrompter:
+    """The prompt on this process's terminal (the tests give one on a pipe instead)."""
+    return TerminalPrompter(history)
+
+
+def history_file(target: str | Path) -> Path | None:
+    """Where the console keeps the lines typed for a database: beside a SQLite file
+    (``club.sqlite.history``); for a PostgreSQL URL, in the user data directory, named after a
+    hash of the URL without its password. ``None`` where no file can be written (the history
+    then lasts one session)."""
+    text = str(target)
+    if text.startswith(("postgresql://", "postgres://")):
+        url = urlsplit(text)
+        host = url.hostname or ""
+        netloc = (f"{url.username}@" if url.username else "") + host
+        if url.port:
+            netloc += f":{url.port}"
+        key = urlunsplit((url.scheme, netloc, url.path, url.query, ""))
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+        path = Path(user_data_dir("hoshi", appauthor=False)) / f"console-{digest}.history"
+    elif text == ":memory:":
+        return None
+    else:
+        path = Path(target).expanduser()
+        path = path.with_name(path.name + ".history")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:
+        return None
+    return path
+
+
+@contextlib.contextmanager
+def _above_the_prompt(console: Console) -> Iterator[None]:
+    """Replies and notices printed while a prompt is shown go above it, not into it."""
+    if console.out is not sys.stdout:
+        yield
+        return
+    from prompt_toolkit.patch_stdout import patch_stdout
+
+    out = console.out
+    with patch_stdout(raw=True):
+        console.out = sys.stdout
+        try:
+            yield
+        finally:
+            console.out = out
 
 
 def _read_in_thread(
@@ -337,6 +543,7 @@ async def run_console(
     db_path: str | Path | None = None,
     club: str | None = None,
     system: str | None = None,
+    new_club: bool = False,
     echo: bool = True,
     source: TextIO | None = None,
     out: TextIO | None = None,
@@ -344,8 +551,10 @@ async def run_console(
 ) -> int:
     """Open the club and run the console until the input ends; returns the exit status.
 
-    With ``clock`` (``--clock``) time stands still until ``/tick`` moves it, and the scheduler
-    runs only then; otherwise the scheduler runs on the real clock as ``hoshi run``'s does.
+    ``club`` names the club (refused when the database holds others but not it); with
+    ``new_club`` (``--new-club``) it is made. With ``clock`` (``--clock``) time stands still
+    until ``/tick`` moves it, and the scheduler runs only then; otherwise the scheduler runs
+    on the real clock as ``hoshi run``'s does.
     """
     path = db_path or config.database
     if isinstance(path, Path):
@@ -357,7 +566,7 @@ async def run_console(
     try:
         try:
             the_club = await console_club(
-                db, club, system or config.system, config.club, config.timezone
+                db, club, system or config.system, config.club, config.timezone, new=new_club
             )
         except StorageError as exc:
             with using(terminal_language() or SOURCE):
@@ -378,7 +587,9 @@ async def run_console(
                     path=str(path),
                 )
             out.write(f"{header}\n")
-            await console.interactive()
+            prompter = terminal_prompter(history_file(path))
+            with _above_the_prompt(console):
+                await console.interactive(prompter=prompter)
             return 0
         errors = await console.script(source or sys.stdin, echo=echo)
         return 1 if errors and not echo else 0
@@ -389,12 +600,36 @@ async def run_console(
 
 
 async def console_club(
-    db: Database, name: str | None, system: str, default: str, timezone: str = "UTC"
+    db: Database,
+    name: str | None,
+    system: str,
+    default: str,
+    timezone: str = "UTC",
+    *,
+    new: bool = False,
 ) -> Club:
-    """The console's club — named, or the only one (created on first use, in the config's time
-    zone) — bound to the console chat (bot.md, Arguments)."""
+    """The console's club — named, or the only one — bound to the console chat (bot.md,
+    Arguments). A database with no club gets one on first use (named ``name``, else
+    ``default``, in the config's time zone); a name that is none of the clubs of a database
+    that has some is refused (a typo must not make a second club) unless ``new``
+    (``--new-club NAME``) asks for that club to be made.
+
+    Raises:
+        Refused: an unknown ``name`` where there are clubs, a ``new`` club whose name is
+            taken, or several clubs and no name.
+    """
     if name:
         found = await storage.get_club(db, name)
+        if found is not None and new:
+            raise Refused(
+                Msg(
+                    "there is a club {name} in this database already; open it with {option}",
+                    name=repr(found.name),
+                    option=f"--club {shlex.quote(found.name)}",
+                )
+            )
+        if found is None and not new:
+            await _refuse_unknown(db, name)
         club = found or await storage.create_club(db, name, system, actor=CALLER.identity)
     else:
         club = await storage.only_club_or_create(db, default, system, actor=CALLER.identity)
@@ -404,3 +639,20 @@ async def console_club(
     ):  # a new club: give it the configured time zone
         await storage.set_setting(db, club, "timezone", timezone, actor=CALLER.identity)
     return club
+
+
+async def _refuse_unknown(db: Database, name: str) -> None:
+    """Refuse ``--club NAME`` that names none of the clubs there are, listing them and how to
+    make a new club (nothing to refuse in a database with no club yet: the first is made)."""
+    clubs = await storage.clubs(db)
+    if clubs:
+        raise Refused(
+            Msg(
+                "there is no club {name} in this database; its clubs: {names}. Open one with "
+                "{example}, or make a new club with {new}",
+                name=repr(name),
+                names=", ".join(club.name for club in clubs),
+                example=f"--club {shlex.quote(clubs[0].name)}",
+                new=f"hoshi console --new-club {shlex.quote(name)}",
+            )
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import shlex
 from zoneinfo import ZoneInfo
 
 from bot.cli.common import SYSTEM_CHOICES, club_options, fail, said
@@ -21,6 +22,11 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         ),
     )
     club_options(console)
+    console.add_argument(
+        "--new-club",
+        metavar="NAME",
+        help=_("make a new club NAME in the database (--club opens only a club that exists)"),
+    )
     console.add_argument("--system", choices=SYSTEM_CHOICES, help=_("system of a new club"))
     console.add_argument("--quiet", action="store_true", help=_("scripted: do not echo commands"))
     console.add_argument(
@@ -47,6 +53,14 @@ def _run_console(args: argparse.Namespace) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(said(exc))
+    if args.club and args.new_club:
+        return fail(
+            _(
+                "give --club NAME to open a club or --new-club NAME to make one, not both "
+                "(e.g. {example})",
+                example="hoshi console --new-club " + shlex.quote(args.new_club),
+            )
+        )
     clock = None
     if args.clock:
         try:
@@ -66,8 +80,9 @@ def _run_console(args: argparse.Namespace) -> int:
         run_console(
             config,
             db_path=args.db,
-            club=args.club,
+            club=args.new_club or args.club,
             system=args.system,
+            new_club=bool(args.new_club),
             echo=not args.quiet,
             clock=clock,
         )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import builtins
+import contextlib
 import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from prompt_toolkit import PromptSession
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
 import storage
 from bot.adapters import console
@@ -72,6 +75,7 @@ async def test_a_scripted_session(tmp_path: Path) -> None:
 /register Kovács Anna 2d 2090
 
 result Nagy Péter Kovács Anna B+
+/result Nagy Péter Kovács Anna B+
 /rating nagy peter
 /handicap Nagy Kovács
 /tournament import <<END
@@ -88,7 +92,11 @@ result Nagy Péter Kovács Anna B+
     said = replies(out)
     assert "# a whole club evening" not in out  # comments are skipped
     assert said["/register Nagy Péter 5k"] == "Registered Nagy Péter (5k)\n\nElo: 1720"
-    assert said["result Nagy Péter Kovács Anna B+"].startswith("Game #")  # the / is optional
+    # a line without its slash is not run: it could have been an undo
+    assert said["result Nagy Péter Kovács Anna B+"] == (
+        "Commands start with a slash: /result Nagy Péter Kovács Anna B+. Type /help for the list."
+    )
+    assert said["/result Nagy Péter Kovács Anna B+"].startswith("Game #1")
     assert said["/rating nagy peter"].startswith("Nagy Péter — 5k\n\nElo: 1720")
     assert (
         "Black: Nagy Péter (5k)\nWhite: Kovács Anna (2d)\n6 stones, komi 0.5"
@@ -181,27 +189,58 @@ def test_invocation() -> None:
     )  # fmt: skip
 
 
+class Typing(console.TerminalPrompter):
+    """The real prompt on a pipe: each prompt, once up, gets the next keys typed (then the
+    pipe closes: Ctrl-D)."""
+
+    def __init__(self, history: Path | None, keys: list[str], pipe: PipeInput) -> None:
+        super().__init__(history, input=pipe, output=DummyOutput())
+        self.keys, self.pipe, self.prompts = keys, pipe, list[str]()
+        self.history = history
+
+    def started(self, session: PromptSession[str]) -> None:
+        super().started(session)
+        self.prompts.append(str(session.message))
+        if self.keys:
+            self.pipe.send_text(self.keys.pop(0))
+        else:
+            self.pipe.close()
+
+
+ENTER, UP, INTERRUPT = "\r", "\x1b[A", "\x03"
+
+
+def paste(text: str) -> str:
+    """``text`` pasted into the terminal (bracketed paste)."""
+    return f"\x1b[200~{text}\x1b[201~"
+
+
 @pytest.fixture
-def typed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Lines 'typed' at the interactive prompt; input() raises EOFError after the last."""
-    lines: list[str] = []
-    prompts: list[str] = []
+def keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """What is typed at each prompt of the interactive console (:class:`Typing`), e.g.
+    ``"/top" + ENTER``, ``INTERRUPT`` (Ctrl-C); after the last, Ctrl-D."""
+    typed: list[str] = []
+    prompters: list[Typing] = []
+    with contextlib.ExitStack() as pipes:
 
-    def fake_input(prompt: str = "") -> str:
-        prompts.append(prompt)
-        if not lines:
-            raise EOFError
-        return lines.pop(0)
+        def prompter(history: Path | None) -> Typing:  # a new terminal for each session
+            prompters.append(Typing(history, typed, pipes.enter_context(create_pipe_input())))
+            return prompters[-1]
 
-    monkeypatch.setattr(builtins, "input", fake_input)
-    monkeypatch.setattr(console, "stdin_is_terminal", lambda: True)
-    yield lines
-    assert prompts[0] == "hoshi> "
+        monkeypatch.setattr(console, "terminal_prompter", prompter)
+        monkeypatch.setattr(console, "stdin_is_terminal", lambda: True)
+        yield typed
+    for used in prompters:
+        assert used.prompts[0] == "hoshi> "
 
 
-async def test_the_interactive_prompt(tmp_path: Path, typed: list[str]) -> None:
-    typed.extend(["/register Nagy Péter 5k", "", "/tournament import committee <<END",
-                  *TINY_H9.splitlines(), "END", "/top"])  # fmt: skip
+def lines(*typed: str) -> list[str]:
+    return [line + ENTER for line in typed]
+
+
+async def test_the_interactive_prompt(tmp_path: Path, keys: list[str]) -> None:
+    keys.extend(lines("/register Nagy Péter 5k", "", "/tournament import committee <<END",
+                      *TINY_H9.splitlines(), "END", "/top"))  # fmt: skip
     out = io.StringIO()
     status = await run_console(config(tmp_path), db_path=tmp_path / "i.sqlite", out=out)
     text = out.getvalue()
@@ -210,73 +249,122 @@ async def test_the_interactive_prompt(tmp_path: Path, typed: list[str]) -> None:
     assert "hoshi console — you are the club's organiser." in text
     assert "Registered Nagy Péter (5k)" in text and "Imported Tiny Cup" in text
     assert "Kovács Anna" in text.split("My Go Club — MGSZ Elo (Hungary)")[1]
+    # the table's lines were a block, not commands: none was refused
+    assert "Commands start with a slash" not in text and "is not a command" not in text
 
 
-INTERRUPT = "^C"  # a 'typed' Ctrl-C: the fake input() raises KeyboardInterrupt
-
-
-@pytest.fixture
-def keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Like ``typed``, with ``INTERRUPT`` for Ctrl-C at a prompt."""
-    lines: list[str] = []
-
-    def fake_input(prompt: str = "") -> str:
-        if not lines:
-            raise EOFError
-        line = lines.pop(0)
-        if line == INTERRUPT:
-            raise KeyboardInterrupt
-        return line
-
-    monkeypatch.setattr(builtins, "input", fake_input)
-    monkeypatch.setattr(console, "stdin_is_terminal", lambda: True)
-    yield lines
-
-
-async def session(tmp_path: Path) -> tuple[int, str]:
+async def session(tmp_path: Path, name: str = "k.sqlite") -> tuple[int, str]:
     out = io.StringIO()
-    status = await run_console(config(tmp_path), db_path=tmp_path / "k.sqlite", out=out)
+    status = await run_console(config(tmp_path), db_path=tmp_path / name, out=out)
     return status, out.getvalue()
 
 
 async def test_ctrl_c_clears_the_line_and_the_session_goes_on(
     tmp_path: Path, keys: list[str]
 ) -> None:
-    keys.extend([INTERRUPT, "/register Nagy Péter 5k", INTERRUPT, "/top"])
+    keys.extend([INTERRUPT, *lines("/register Nagy Péter 5k"), "/undo" + INTERRUPT,
+                 *lines("/top")])  # fmt: skip
     status, text = await session(tmp_path)
     assert status == 0
     assert text.count("(Ctrl-C again on an empty line, or Ctrl-D, quits.)") == 2
     assert "Registered Nagy Péter (5k)" in text and "Nagy Péter" in text.split("Elo")[-1]
+    assert "Undone" not in text  # the line Ctrl-C cleared never ran
 
 
 async def test_a_second_ctrl_c_quits(tmp_path: Path, keys: list[str]) -> None:
-    keys.extend([INTERRUPT, INTERRUPT, "/register Nagy Péter 5k"])
+    keys.extend([INTERRUPT, INTERRUPT, *lines("/register Nagy Péter 5k")])
     status, text = await session(tmp_path)
     assert status == 0
     assert "Registered" not in text  # the session ended before the third line
-    assert keys == ["/register Nagy Péter 5k"]
+    assert keys == lines("/register Nagy Péter 5k")
 
 
 async def test_an_empty_line_between_two_ctrl_cs_still_quits(
     tmp_path: Path, keys: list[str]
 ) -> None:
-    keys.extend(["/register Nagy Péter 5k", INTERRUPT, "", INTERRUPT, "/top"])
+    keys.extend([*lines("/register Nagy Péter 5k"), INTERRUPT, ENTER, INTERRUPT,
+                 *lines("/top")])  # fmt: skip
     status, text = await session(tmp_path)
     assert status == 0 and "Registered Nagy Péter" in text
-    assert keys == ["/top"]
+    assert keys == lines("/top")
 
 
 async def test_ctrl_c_in_a_paste_drops_the_command(tmp_path: Path, keys: list[str]) -> None:
-    keys.extend(["/tournament import <<END", "; EV[Half]", INTERRUPT, "/top"])
+    keys.extend([*lines("/tournament import <<END", "; EV[Half]"), INTERRUPT, *lines("/top")])
     status, text = await session(tmp_path)
     assert status == 0
     assert "Imported" not in text and "No players yet" in text
 
 
 async def test_ctrl_d_quits(tmp_path: Path, keys: list[str]) -> None:
-    keys.extend(["/top"])
+    keys.extend(lines("/top"))
     status, text = await session(tmp_path)
     assert status == 0 and text.endswith("\n")
+
+
+async def test_the_history_is_kept_per_database(tmp_path: Path, keys: list[str]) -> None:
+    """The up arrow recalls a line of an earlier session on the same database, not one typed
+    on another database."""
+    keys.extend(lines("/register Nagy Péter 5k"))
+    assert (await session(tmp_path))[0] == 0
+    keys.extend(lines("/register Kiss Anna 3k"))
+    assert (await session(tmp_path, "other.sqlite"))[0] == 0
+    keys.append(UP + ENTER)
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert "Nagy Péter (5k, since" in text and "is already registered" in text, text
+    assert "Kiss Anna" not in text
+    assert (tmp_path / "k.sqlite.history").is_file()
+    assert "/register Kiss Anna 3k" in (tmp_path / "other.sqlite.history").read_text("utf-8")
+
+
+async def test_a_pasted_table_after_its_command_is_its_block(
+    tmp_path: Path, keys: list[str]
+) -> None:
+    keys.extend(lines("/register Nagy Péter 5k"))
+    keys.append("/tournament import committee" + paste(TINY_H9) + ENTER)
+    keys.extend(lines("/tournament list"))
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert "Imported Tiny Cup" in text and "New: Kovács Anna 2d, Új Ferenc 6k" in text
+    assert "Commands start with a slash" not in text and "is not a command" not in text
+
+
+async def test_a_pasted_command_with_its_table_and_pasted_commands(
+    tmp_path: Path, keys: list[str]
+) -> None:
+    """A paste holding the command and its table is one block; a paste of several commands
+    runs each."""
+    keys.append(paste("/register Nagy Péter 5k\n/register Kiss Anna 6k\n") + ENTER)
+    keys.append(paste("/tournament import committee\n" + TINY_H9) + ENTER)
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert "Registered Nagy Péter (5k)" in text and "Registered Kiss Anna (6k)" in text, text
+    assert "Imported Tiny Cup" in text
+
+
+async def test_a_table_pasted_alone_is_refused_with_a_hint(
+    tmp_path: Path, keys: list[str]
+) -> None:
+    keys.append(paste(TINY_H9) + ENTER)
+    keys.extend(lines("/tournament list"))
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert (
+        "That looks like a table pasted without its command: type the command first (e.g. "
+        "/tournament import), paste the table right after it, then press Enter."
+    ) in text
+    assert "No tournaments yet" in text
+
+
+async def test_a_line_without_a_slash_is_refused_at_the_prompt(
+    tmp_path: Path, keys: list[str]
+) -> None:
+    keys.extend(lines("/register Nagy Péter 5k", "undo", "/top"))
+    status, text = await session(tmp_path)
+    assert status == 0
+    assert "Commands start with a slash: /undo. Type /help for the list." in text
+    assert "Nagy Péter" in text.split("Elo")[-1]  # the registration was not undone
 
 
 async def test_a_session_on_postgresql(tmp_path: Path, pg_databases: PgDatabases) -> None:
@@ -292,3 +380,82 @@ async def test_a_session_on_postgresql(tmp_path: Path, pg_databases: PgDatabases
         assert not (tmp_path / "club.sqlite").exists()
     finally:
         await pg_databases.drop(url)
+
+
+async def test_a_script_refuses_lines_without_a_slash_and_skips_blanks_and_comments(
+    tmp_path: Path,
+) -> None:
+    script = "/register Nagy Péter 5k\n\n# undo\n   \nundo\n/top\n"
+    status, out = await run(tmp_path, script, echo=False)
+    assert status == 1  # the refused line is an error of the script
+    assert out.count("Commands start with a slash: /undo. Type /help for the list.") == 1
+    assert "Nagy Péter" in out.split("Elo")[-1]  # nothing was undone
+
+
+def test_the_hint_for_a_line_without_a_slash() -> None:
+    assert console.slashless("/undo") is None
+    assert console.slashless("  /as Nagy Péter /top") is None
+    assert console.slashless("undo") == (
+        "Commands start with a slash: /undo. Type /help for the list."
+    )
+    assert console.slashless("hello there") == (
+        "'hello there' is not a command: commands start with a slash. Type /help for the list."
+    )
+    long = "result " + "x" * 80
+    assert console.slashless(long) == (
+        "Commands start with a slash: /result …. Type /help for the list."
+    )
+
+
+def test_what_is_entered_at_once() -> None:
+    entered = console.entered
+    assert entered("/top\n/rating Nagy\n\n# note\n") == [("/top", None), ("/rating Nagy", None)]
+    assert entered("/tournament import\n; EV[X]\n 1 a\n\n") == [
+        ("/tournament import", b"; EV[X]\n 1 a\n")
+    ]
+    assert entered("/tournament import <<END\n; EV[X]\nEND\n/top") == [
+        ("/tournament import", b"; EV[X]\n"),
+        ("/top", None),
+    ]
+    assert entered("; EV[X]\n 1 a") == [("; EV[X]", b" 1 a\n")]  # refused: no command
+    assert entered("\n# only a comment\n") == []
+
+
+def test_the_history_file_of_each_database(tmp_path: Path) -> None:
+    assert console.history_file(tmp_path / "club.sqlite") == tmp_path / "club.sqlite.history"
+    with_password = console.history_file("postgresql://hoshi:secret@db.example:5433/clubs")
+    without = console.history_file("postgresql://hoshi@db.example:5433/clubs")
+    other = console.history_file("postgresql://hoshi@db.example:5433/other")
+    assert with_password is not None and with_password == without != other
+    assert "secret" not in str(with_password) and with_password.name.startswith("console-")
+    assert console.history_file(":memory:") is None
+
+
+async def test_an_unknown_club_is_refused_with_the_clubs_and_how_to_make_one(
+    tmp_path: Path,
+) -> None:
+    assert (await run(tmp_path, "/top\n"))[0] == 0  # the first run makes the club
+    status, out = await run(tmp_path, "/top\n", club="My Go Clb")
+    assert status == 2
+    assert out == (
+        "hoshi: there is no club 'My Go Clb' in this database; its clubs: My Go Club. Open one "
+        "with --club 'My Go Club', or make a new club with hoshi console --new-club 'My Go Clb'\n"
+    )
+    status, out = await run(tmp_path, "/club show\n", club="Chess Club", new_club=True)
+    assert status == 0 and "Chess Club" in out
+    status, out = await run(tmp_path, "/top\n", club="Chess Club", new_club=True)
+    assert (status, out) == (
+        2,
+        "hoshi: there is a club 'Chess Club' in this database already; open it with "
+        "--club 'Chess Club'\n",
+    )
+    db = await storage.open_db(tmp_path / "club.sqlite")
+    try:
+        assert [c.name for c in await storage.clubs(db)] == ["My Go Club", "Chess Club"]
+    finally:
+        await db.close()
+
+
+async def test_a_named_club_is_made_on_an_empty_database(tmp_path: Path) -> None:
+    status, out = await run(tmp_path, "/club show\n", club="Pécsi Go Klub")
+    assert status == 0 and "Pécsi Go Klub" in out
