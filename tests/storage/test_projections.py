@@ -24,6 +24,7 @@ from engine.types import Game, GamePlayed, Result, Tournament
 from storage import (
     Club,
     Database,
+    Player,
     StorageError,
     card,
     close_period,
@@ -376,6 +377,14 @@ async def test_another_writer_is_noticed(tmp_path: Path) -> None:
         await second.close()
 
 
+async def _nights(db: Database, club: Club, nights: int) -> tuple[Player, Player]:
+    """Anna and Bela registered, and one game between them on each of ``nights`` days."""
+    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
+    for day in range(nights):
+        await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+    return a, b
+
+
 async def _steps_to_the_end(db: Database, club: Club, key: str, budget: int = 1) -> int:
     """How many one-event steps bring system ``key``'s projection to the log's end."""
     for steps in range(1, 200):
@@ -402,9 +411,7 @@ async def test_a_catch_up_in_steps_goes_on_from_where_each_stopped(
 ) -> None:
     """Ten games in steps of one event each take about ten steps, also after a rewrite of the
     past entered before the first: a step never starts again from a rewrite it has read."""
-    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
-    for day in range(10):
-        await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+    a, b = await _nights(db, club, 10)
     await ledger(db, club, "daily")  # the shadow's rows written to here
     await game(db, club, b, a, date=DAY + dt.timedelta(days=1))  # reaches them: a rewrite
     await game(db, club, a, b, date=DAY + dt.timedelta(days=20))
@@ -418,9 +425,7 @@ async def test_a_cold_clubs_own_system_loads_in_steps(tmp_path: Path) -> None:
     db = await open_test_db(tmp_path / "h.db")
     try:
         club = await create_club(db, "Club", "plus", actor=ORGANISER)
-        a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
-        for day in range(8):
-            await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+        a, b = await _nights(db, club, 8)
         async with db.transaction() as tx:  # as if built by another engine, no snapshot
             await tx.execute("DELETE FROM system_state")
             await tx.execute("DELETE FROM snapshots")
@@ -445,9 +450,7 @@ async def test_a_step_notices_another_writers_rewrite(tmp_path: Path) -> None:
     second = await open_test_db(tmp_path / "h.db")
     try:
         club = await create_club(first, "Club", "plus", actor=ORGANISER)
-        a, b = await player(first, club, "Anna"), await player(first, club, "Bela")
-        for day in range(6):
-            await game(first, club, a, b, date=DAY + dt.timedelta(days=day))
+        a, b = await _nights(first, club, 6)
         for _ in range(5):
             assert not await caught_up_step(first, club.id, "daily", budget=1)
         await game(second, club, b, a, date=DAY)  # before where the shadow stopped
@@ -461,9 +464,7 @@ async def test_a_step_notices_another_writers_rewrite(tmp_path: Path) -> None:
 async def test_another_clubs_write_goes_between_two_steps(db: Database, club: Club) -> None:
     """A long catch-up of one club holds the writer's lock for a step at a time: a write to
     another club, asked for meanwhile, is done before the catch-up is."""
-    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
-    for day in range(30):
-        await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+    await _nights(db, club, 30)
     other = await create_club(db, "Other", "plus", actor=ORGANISER)
     c, d = await player(db, other, "Csaba"), await player(db, other, "Dora")
     catching_up = asyncio.create_task(caught_up_in_steps(db, club.id, "daily", budget=1))
@@ -481,9 +482,7 @@ async def test_a_catch_up_whose_club_leaves_memory_between_steps_still_finishes(
     memory), so each step starts again from nothing: after a few such steps the rest is
     folded in one go, while the other club keeps writing."""
     db.projections.clubs_in_memory = 1
-    a, b = await player(db, club, "Anna"), await player(db, club, "Bela")
-    for day in range(12):
-        await game(db, club, a, b, date=DAY + dt.timedelta(days=day))
+    await _nights(db, club, 12)
     other = await create_club(db, "Other", "plus", actor=ORGANISER)
     c, d = await player(db, other, "Csaba"), await player(db, other, "Dora")
     catching_up = asyncio.create_task(caught_up_in_steps(db, club.id, "daily", budget=1))
