@@ -311,7 +311,7 @@ class Scheduler:
             self._noted[club.id] = (last, through)
             return []
         written = await storage.end_due(self.db, club, due)
-        due, through = await self._due(club, today)
+        _, through = await self._due(club, today)
         if through is not None:  # all done: quiet at the club's jobs' end
             self._noted[club.id] = (0, through)
         phases = (await storage.ledger(self.db, club.id)).scheduled

@@ -106,7 +106,7 @@ async def new_club(
     for platform, chat_id in chats:
         platform = clean_identity(platform, "platform")
         async with club_write(db, seq, tx) as write:
-            await _bind(write, platform, str(chat_id), actor=actor, chat=f"{platform}:{chat_id}")
+            await _bind(write, platform, chat_id, actor=actor)
     return Club(seq, name, key)
 
 
@@ -244,9 +244,10 @@ async def chats(db: Database, club: ClubRef) -> list[tuple[str, str]]:
     return [(platform, chat_id) for platform, chat_id in rows]
 
 
-async def _bind(
-    write: ClubWrite, platform: str, chat_id: str, *, actor: str, chat: str | None
-) -> bool:
+async def _bind(write: ClubWrite, platform: str, chat_id: str | int, *, actor: str) -> bool:
+    """Bind the chat (``platform`` cleaned already) to the write's club, its entry made from
+    that chat; ``False`` when it already was."""
+    chat_id = str(chat_id)
     row = await write.tx.fetchone(
         "SELECT club FROM chat_bindings WHERE platform = ? AND chat_id = ? "
         "ORDER BY seq DESC LIMIT 1",
@@ -258,7 +259,7 @@ async def _bind(
         other = await _club(write.tx, row[0])
         assert other is not None
         raise Refused(Msg("this chat already belongs to the club {name!r}", name=other.name))
-    seq = await write.append(log.BINDING, actor=actor, chat=chat)
+    seq = await write.append(log.BINDING, actor=actor, chat=f"{platform}:{chat_id}")
     await write.tx.execute(
         "INSERT INTO chat_bindings (seq, club, platform, chat_id) VALUES (?, ?, ?, ?)",
         (seq, write.club, platform, chat_id),
@@ -276,8 +277,7 @@ async def bind_chat(
     """
     platform = clean_identity(platform, "platform")
     async with club_write(db, club_id(club)) as write:
-        chat = f"{platform}:{chat_id}"
-        return await _bind(write, platform, str(chat_id), actor=actor, chat=chat)
+        return await _bind(write, platform, chat_id, actor=actor)
 
 
 async def club_settings(db: Database, club: ClubRef) -> settings.ClubSettings:
@@ -513,7 +513,7 @@ async def redeem_join_code(
     async with db.transaction() as tx:
         seq, club = await _redeemable(db, tx, code)
         async with club_write(db, club, tx) as write:
-            await _bind(write, platform, str(chat_id), actor=actor, chat=chat)
+            await _bind(write, platform, chat_id, actor=actor)
             await write.event(log.JOIN_REDEEMED, actor=actor, chat=chat, target=seq)
         found = await _club(tx, club)
     assert found is not None

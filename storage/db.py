@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
@@ -130,21 +130,30 @@ class Transaction:
         """The next log position."""
         return (await self.next_seqs(1))[0]
 
-    NEXT_SEQ_SQL = ""
-    """The SQL of the next log position inside the ``INSERT`` (``""``: :meth:`next_seq` first,
-    in a statement of its own)."""
+    NEXT_SEQ_SQL: ClassVar[str]
+    """The SQL of the next log position inside the ``INSERT`` (the backend's)."""
 
-    async def insert_log(self, club: int, kind: str, at: str, actor: str, chat: str | None) -> int:
-        """Insert a log entry of ``club`` at the next log position, which it returns (one
-        statement where the backend's :attr:`NEXT_SEQ_SQL` says how)."""
-        columns = "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES "
-        if not self.NEXT_SEQ_SQL:
-            seq = await self.next_seq()
-            await self.execute(f"{columns}(?, ?, ?, ?, ?, ?)", (seq, club, kind, at, actor, chat))
-            return seq
+    async def insert_log(
+        self,
+        club: int,
+        kind: str,
+        at: str,
+        actor: str,
+        chat: str | None,
+        *,
+        seq: int | None = None,
+    ) -> int:
+        """Insert a log entry of ``club`` at position ``seq`` (default: the next, taken by the
+        same statement, :attr:`NEXT_SEQ_SQL`), which it returns."""
+        position, params = (
+            (self.NEXT_SEQ_SQL, (club, kind, at, actor, chat))
+            if seq is None
+            else ("?", (seq, club, kind, at, actor, chat))
+        )
         row = await self.fetchone(
-            f"{columns}({self.NEXT_SEQ_SQL}, ?, ?, ?, ?, ?) RETURNING seq",
-            (club, kind, at, actor, chat),
+            "INSERT INTO log (seq, club, kind, at, actor, chat) "
+            f"VALUES ({position}, ?, ?, ?, ?, ?) RETURNING seq",
+            params,
         )
         assert row is not None
         inserted: int = row[0]

@@ -527,9 +527,7 @@ class _Games:
             return effective_game(row, self.overlay)
         if black == white or not 0 <= stones <= 9:
             return game_from_row(row)  # raises Game's own error
-        date = self.dates.get(day)
-        if date is None:
-            date = self.dates[day] = dt.date.fromisoformat(day)
+        date = self.date(day)
         komi = self.komis.get(komi2)
         if komi is None:
             komi = self.komis[komi2] = komi_from_half_points(komi2)

@@ -95,17 +95,14 @@ async def append(
     """
     if not actor:
         raise ValueError("every log entry needs an actor (e.g. telegram:123 or console)")
+    position: int | None = None  # the next, taken by the insert
     if club is not None:
         await tx.lock(club)  # before the position: a club's positions rise in commit order
-        owner, at = club, timestamp(clock())
-        seq = await tx.insert_log(club, kind, at, actor, chat)
-    else:
-        seq = owner = await tx.next_seq()
-        at = timestamp(clock())
-        await tx.execute(
-            "INSERT INTO log (seq, club, kind, at, actor, chat) VALUES (?, ?, ?, ?, ?, ?)",
-            (seq, owner, kind, at, actor, chat),
-        )
+        owner = club
+    else:  # a new club: its own position names it
+        position = owner = await tx.next_seq()
+    at = timestamp(clock())
+    seq = await tx.insert_log(owner, kind, at, actor, chat, seq=position)
     tx.last_entry = (seq, owner, kind, at, actor, chat)
     tx.appending(owner, seq, keys_kept=kind == GAME)
     return seq

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 from storage import cache
+from storage.cache import Known
 from storage.db import Row, Transaction
 from storage.log import Reader
 
@@ -42,17 +43,16 @@ async def remembered(
     ``reader`` is the database or a transaction (either shares the database's memos); any
     other reader gets no memo.
     """
-    projections = cache.of(reader)
-    store = projections.memo if projections is not None else {}
-    found = store.get(slot)
-    known = known_key(reader, slot, key_sql)
-    if found is not None and known is not None and found[0] == known:
-        value: T = found[1]
+    held = _held(reader, slot, key_sql)
+    if held is not _NONE:
+        value: T = held
         return value
     key = await reader.fetchone(key_sql, params)
+    projections = cache.of(reader)
     if projections is None:
         return await build()
-    found = store.get(slot)  # again: it may have been read meanwhile
+    store = projections.memo
+    found = store.get(slot)
     if found is not None and found[0] == key:
         value = found[1]
         return value
@@ -80,29 +80,45 @@ async def remembered(
     return value
 
 
+def known_club(reader: Reader, club: int) -> Known | None:
+    """What the command read of ``club`` as it began and still holds (storage.cache.Known),
+    or ``None``."""
+    known = getattr(reader, "known", None)
+    return known.get(club) if known else None
+
+
 def known_key(reader: Reader, slot: Hashable, key_sql: str) -> Row | None:
     """The answer to ``key_sql`` for the club of ``slot`` (``(name, club, …)``) as the
     command knows it without asking (storage.cache.Known, storage.keys), or ``None``."""
-    known = getattr(reader, "known", None)
-    if not known or not isinstance(slot, tuple) or len(slot) < 2:
+    if not isinstance(slot, tuple) or len(slot) < 2:
         return None
-    club = known.get(slot[1])
+    club = known_club(reader, slot[1])
     return None if club is None else club.keys.get(key_sql)
+
+
+_NONE: Any = object()
+"""What :func:`_held` gives when it has no memo."""
+
+
+def _held(reader: Reader, slot: Hashable, key_sql: str) -> Any:
+    """The memo in ``slot`` if its key is the one the command knows (:func:`known_key`),
+    without asking anything; else :data:`_NONE`."""
+    projections = cache.of(reader)
+    found = projections.memo.get(slot) if projections is not None else None
+    known = known_key(reader, slot, key_sql)
+    return found[1] if found is not None and known is not None and found[0] == known else _NONE
 
 
 def current(reader: Reader, slot: Hashable, key_sql: str) -> Any:
     """The memo in ``slot`` if its key is the one the command knows (:func:`known_key`),
     without asking anything; else ``None``."""
-    projections = cache.of(reader)
-    found = projections.memo.get(slot) if projections is not None else None
-    known = known_key(reader, slot, key_sql)
-    return found[1] if found is not None and known is not None and found[0] == known else None
+    held = _held(reader, slot, key_sql)
+    return None if held is _NONE else held
 
 
 def known_end(reader: Reader, club: int) -> int | None:
     """The club's last log position as the command knows it without asking, or ``None``."""
-    known = getattr(reader, "known", None)
-    found = known.get(club) if known else None
+    found = known_club(reader, club)
     return None if found is None else found.end
 
 

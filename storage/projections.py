@@ -440,12 +440,18 @@ async def _save_state(db: Database, tx: Transaction, club: int, projection: Proj
     )
 
 
+PROJECTION_STATE_UPSERT = (
+    "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES (?, {last_seq}, ?) "
+    "ON CONFLICT (club) DO UPDATE SET last_seq = excluded.last_seq, "
+    "fingerprint = excluded.fingerprint"
+)
+"""The current projection's place; ``{last_seq}``: the SQL of its last log entry."""
+
+
 async def _save_projection_state(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
     """Record the current projection's place (``projection_state``, ``system_state``)."""
     await tx.execute(
-        "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES (?, ?, ?) "
-        "ON CONFLICT (club) DO UPDATE SET last_seq = excluded.last_seq, "
-        "fingerprint = excluded.fingerprint",
+        PROJECTION_STATE_UPSERT.format(last_seq="?"),
         (ledgers.club, ledgers.last_seq, ledgers.fingerprint),
     )
     await _save_state(db, tx, ledgers.club, ledgers.now)
@@ -1031,12 +1037,10 @@ class ClubWrite:
     async def finish(self) -> None:
         """Record that the current projection includes every entry appended so far (the
         club's last log entry, read by the same statement that records it)."""
+        last = "(SELECT MAX(seq) FROM log WHERE club = ?)"
+        upsert = PROJECTION_STATE_UPSERT.format(last_seq=last)
         row = await self.tx.fetchone(
-            "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES "
-            "(?, (SELECT MAX(seq) FROM log WHERE club = ?), ?) "
-            "ON CONFLICT (club) DO UPDATE SET last_seq = excluded.last_seq, "
-            "fingerprint = excluded.fingerprint RETURNING last_seq",
-            (self.club, self.club, self.ledgers.fingerprint),
+            f"{upsert} RETURNING last_seq", (self.club, self.club, self.ledgers.fingerprint)
         )
         assert row is not None
         now = self.ledgers.now
@@ -1149,7 +1153,10 @@ async def caught_up_in_steps(
     After :data:`STALLED_STEPS` steps in a row that do not get past where the one before
     stopped (the club's ledgers leave memory between steps, so each starts again from a
     snapshot), the rest is folded in one go: it always finishes. (One step back — a rewrite
-    of the past entered meanwhile — is not a stall.)"""
+    of the past entered meanwhile — is not a stall.) A ``key`` that is none of the database's
+    systems has nothing to catch up: the caller's own read says what is wrong."""
+    if key is not None and key not in db.projections.systems:
+        return
     folded = step_done = stalls = 0
     reached: tuple[Key, Key] | None = None
     step: int | None = budget
@@ -1193,7 +1200,7 @@ async def every_system(db: Database, club: ClubRef) -> ClubLedgers:
     for key in sorted(db.projections.systems):
         await caught_up_in_steps(db, cid, key)
     async with db.upkeep().transaction() as tx:
-        ledgers = await ledgers_for(db, tx, club_id(club))
+        ledgers = await ledgers_for(db, tx, cid)
         for key in sorted(db.projections.systems):
             await caught_up(db, tx, ledgers, key)
         return ledgers
@@ -1281,8 +1288,7 @@ async def ledger(db: Database, club: ClubRef, system: str | None = None) -> Rati
             ):
                 db.projections.remember(cid, cached)
                 return have.system
-    if system is None or system in db.projections.systems:
-        await caught_up_in_steps(db, cid, system)  # the long part, a step at a time
+    await caught_up_in_steps(db, cid, system)  # the long part, a step at a time
     async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, cid)
         key = ledgers.current if system is None else system

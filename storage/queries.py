@@ -525,8 +525,7 @@ async def rejected(
     db: Database, club: ClubRef, system: str | None = None
 ) -> list[tuple[int, str]]:
     """Events a system refused while replaying (``(seq, message)``): what a switch would lose."""
-    if system is None or system in db.projections.systems:
-        await caught_up_in_steps(db, club_id(club), system)  # the long part, a step at a time
+    await caught_up_in_steps(db, club_id(club), system)  # the long part, a step at a time
     async with db.upkeep().transaction() as tx:
         ledgers = await ledgers_for(db, tx, club_id(club))
         key = ledgers.current if system is None else system

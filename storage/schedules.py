@@ -22,6 +22,7 @@ from storage.common import ClubRef, club_id
 from storage.db import Database
 from storage.errors import NotFound, Refused
 from storage.log import Reader
+from storage.memo import known_club
 from storage.projections import club_write, ensure_fresh, system_version
 from storage.settings import current_system
 
@@ -228,7 +229,7 @@ async def first_record_day(db: Database, club: ClubRef) -> dt.date:
 
 async def club_started(db: Database, club: ClubRef) -> dt.datetime:
     """When the club was created (the first month its month-end checks cover)."""
-    known = db.known.get(club_id(club)) if db.known else None
+    known = known_club(db, club_id(club))
     if known is not None:  # read as the command began (storage.keys): it never changes
         return dt.datetime.fromisoformat(known.started)
     row = await db.fetchone("SELECT at FROM log WHERE seq = ?", (club_id(club),))

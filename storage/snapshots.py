@@ -489,7 +489,7 @@ def _after_commit(db: Database) -> None:
     for club, ledgers in list(db.projections.ledgers.items()):
         for key, projection in list(ledgers.projections.items()):
             known = db.projections.snapshot_seq.get((club, key), 0)
-            if projection.last_seq - known >= every and projection.read_to is None:
+            if projection.last_seq - known >= every:
                 _start(db, club, key, projection, every)
 
 
@@ -499,12 +499,15 @@ def _on_eviction(db: Database, ledgers: ClubLedgers) -> None:
     if db.projections.snapshot_every <= 0:
         return
     for key, projection in list(ledgers.projections.items()):
-        moved = projection.last_seq > db.projections.snapshot_seq.get((ledgers.club, key), 0)
-        if moved and projection.read_to is None:
+        if projection.last_seq > db.projections.snapshot_seq.get((ledgers.club, key), 0):
             _start(db, ledgers.club, key, projection, 1)
 
 
 def _start(db: Database, club: int, key: str, projection: Projection, every: int) -> None:
+    """Snapshot the projection in the background, unless one is being written or a
+    catch-up's step stopped it part way (no place to keep)."""
+    if projection.read_to is not None:
+        return
     tasks = db.projections.snapshot_tasks
     running = tasks.get((club, key))
     if running is not None and not running.done():

@@ -39,7 +39,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
-from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
 from prompt_toolkit import PromptSession
@@ -60,7 +59,7 @@ from bot.core.replies import Notice, Reply
 from bot.i18n import N_, Msg, _, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
 from bot.scheduler import Scheduler
-from storage.db import Database, open_db
+from storage.db import Database, is_url, open_db, without_password
 from storage.errors import Refused, StorageError
 from storage.records import Club
 
@@ -442,14 +441,8 @@ def history_file(target: str | Path) -> Path | None:
     hash of the URL without its password. ``None`` where no file can be written (the history
     then lasts one session)."""
     text = str(target)
-    if text.startswith(("postgresql://", "postgres://")):
-        url = urlsplit(text)
-        host = url.hostname or ""
-        netloc = (f"{url.username}@" if url.username else "") + host
-        if url.port:
-            netloc += f":{url.port}"
-        key = urlunsplit((url.scheme, netloc, url.path, url.query, ""))
-        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    if is_url(text):
+        digest = hashlib.sha256(without_password(text).encode("utf-8")).hexdigest()[:16]
         path = Path(user_data_dir("hoshi", appauthor=False)) / f"console-{digest}.history"
     elif text == ":memory:":
         return None

@@ -45,7 +45,8 @@ from engine.errors import EngineError
 from engine.ranks import Rank
 from engine.system import RatingSystem
 from engine.systems import SYSTEMS
-from engine.types import DayEnded, Event, Importance, Outcome, Registered, Result
+from engine.types import DayEnded, Event, Importance, Outcome, Result
+from storage.projections import seen_by
 from tests.conftest import ROOT
 
 RECORDED = Path(__file__).with_name("rules_versions.json")
@@ -106,12 +107,6 @@ def canonical(value: object) -> str:
 def cards(system: RatingSystem) -> list[object]:
     """Every card of the ledger, by player."""
     return [system.card(player) for player in sorted(system.players())]
-
-
-def _seen_by(key: str, event: Event) -> Event:
-    """The event as the system ``key`` reads it (a registration's rating is in the units of
-    the system it was made under), as a club's fold hands it over."""
-    return event.for_system(key) if isinstance(event, Registered) else event
 
 
 # ------------------------------------------------------------------ the worked examples
@@ -265,7 +260,7 @@ def folded(key: str, factory: Factory, events: Iterable[Event]) -> Results:
     system = factory()
     for number, event in enumerate(events):
         try:
-            yield number, system.apply(_seen_by(key, event)).changes  # not whom it touched
+            yield number, system.apply(seen_by(key, event)).changes  # not whom it touched
         except EngineError as error:
             yield number, "refused", str(error)
     yield cards(system)
