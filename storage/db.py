@@ -145,11 +145,12 @@ class Transaction:
     ) -> int:
         """Insert a log entry of ``club`` at position ``seq`` (default: the next, taken by the
         same statement, :attr:`NEXT_SEQ_SQL`), which it returns."""
-        position, params = (
-            (self.NEXT_SEQ_SQL, (club, kind, at, actor, chat))
-            if seq is None
-            else ("?", (seq, club, kind, at, actor, chat))
-        )
+        if seq is None:
+            position = self.NEXT_SEQ_SQL
+            params: tuple[Any, ...] = (club, kind, at, actor, chat)
+        else:
+            position = "?"
+            params = (seq, club, kind, at, actor, chat)
         row = await self.fetchone(
             "INSERT INTO log (seq, club, kind, at, actor, chat) "
             f"VALUES ({position}, ?, ?, ?, ?, ?) RETURNING seq",

@@ -440,18 +440,18 @@ async def _save_state(db: Database, tx: Transaction, club: int, projection: Proj
     )
 
 
-PROJECTION_STATE_UPSERT = (
-    "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES (?, {last_seq}, ?) "
+PROJECTION_STATE_INSERT = "INSERT INTO projection_state (club, last_seq, fingerprint) VALUES"
+PROJECTION_STATE_CONFLICT = (
     "ON CONFLICT (club) DO UPDATE SET last_seq = excluded.last_seq, "
     "fingerprint = excluded.fingerprint"
 )
-"""The current projection's place; ``{last_seq}``: the SQL of its last log entry."""
+"""The current projection's place: the insert, its values, then the update on conflict."""
 
 
 async def _save_projection_state(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
     """Record the current projection's place (``projection_state``, ``system_state``)."""
     await tx.execute(
-        PROJECTION_STATE_UPSERT.format(last_seq="?"),
+        f"{PROJECTION_STATE_INSERT} (?, ?, ?) {PROJECTION_STATE_CONFLICT}",
         (ledgers.club, ledgers.last_seq, ledgers.fingerprint),
     )
     await _save_state(db, tx, ledgers.club, ledgers.now)
@@ -1037,10 +1037,10 @@ class ClubWrite:
     async def finish(self) -> None:
         """Record that the current projection includes every entry appended so far (the
         club's last log entry, read by the same statement that records it)."""
-        last = "(SELECT MAX(seq) FROM log WHERE club = ?)"
-        upsert = PROJECTION_STATE_UPSERT.format(last_seq=last)
         row = await self.tx.fetchone(
-            f"{upsert} RETURNING last_seq", (self.club, self.club, self.ledgers.fingerprint)
+            f"{PROJECTION_STATE_INSERT} (?, (SELECT MAX(seq) FROM log WHERE club = ?), ?) "
+            f"{PROJECTION_STATE_CONFLICT} RETURNING last_seq",
+            (self.club, self.club, self.ledgers.fingerprint),
         )
         assert row is not None
         now = self.ledgers.now
