@@ -51,7 +51,7 @@ from prompt_toolkit.output import Output
 import storage
 from bot.adapters.languages import chat_language
 from bot.clock import FakeClock
-from bot.config import Config
+from bot.config import Config, GivenOptions
 from bot.core.app import Core
 from bot.core.command_table import lookup
 from bot.core.invocation import Caller, Invocation
@@ -559,7 +559,13 @@ async def run_console(
     try:
         try:
             the_club = await console_club(
-                db, club, system or config.system, config.club, config.timezone, new=new_club
+                db,
+                club,
+                system or config.system,
+                config.club,
+                config.timezone,
+                new=new_club,
+                given=config.given,
             )
         except StorageError as exc:
             with using(terminal_language() or SOURCE):
@@ -600,12 +606,14 @@ async def console_club(
     timezone: str = "UTC",
     *,
     new: bool = False,
+    given: GivenOptions | None = None,
 ) -> Club:
     """The console's club — named, or the only one — bound to the console chat (bot.md,
     Arguments). A database with no club gets one on first use (named ``name``, else
     ``default``, in the config's time zone); a name that is none of the clubs of a database
     that has some is refused (a typo must not make a second club) unless ``new``
-    (``--new-club NAME``) asks for that club to be made.
+    (``--new-club NAME``) asks for that club to be made. A refusal's suggested command keeps
+    the options ``given`` on the command line.
 
     Raises:
         Refused: an unknown ``name`` where there are clubs, a ``new`` club whose name is
@@ -622,7 +630,7 @@ async def console_club(
                 )
             )
         if found is None and not new:
-            await _refuse_unknown(db, name)
+            await _refuse_unknown(db, name, given or GivenOptions())
         club = found or await storage.create_club(db, name, system, actor=CALLER.identity)
     else:
         club = await storage.only_club_or_create(db, default, system, actor=CALLER.identity)
@@ -634,7 +642,7 @@ async def console_club(
     return club
 
 
-async def _refuse_unknown(db: Database, name: str) -> None:
+async def _refuse_unknown(db: Database, name: str, given: GivenOptions) -> None:
     """Refuse ``--club NAME`` that names none of the clubs there are, listing them and how to
     make a new club (nothing to refuse in a database with no club yet: the first is made)."""
     clubs = await storage.clubs(db)
@@ -646,6 +654,6 @@ async def _refuse_unknown(db: Database, name: str) -> None:
                 name=repr(name),
                 names=", ".join(club.name for club in clubs),
                 example=f"--club {shlex.quote(clubs[0].name)}",
-                new=f"hoshi console --new-club {shlex.quote(name)}",
+                new=given.command("console", "--new-club", name, club=False),
             )
         )

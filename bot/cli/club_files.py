@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from bot.cli.common import club_options, fail, no_time_control, run_club_command, said
+from bot.config import GivenOptions
 from bot.i18n import _, _n, number_text, translated
 from engine.errors import EngineError
 
@@ -109,7 +110,7 @@ def _run_import(args: argparse.Namespace) -> int:
                     "players gives ratings in its rating column, e.g. {example}",
                     len(given),
                     flags=", ".join(given),
-                    example=f"hoshi import {args.file} --committee",
+                    example=_given(args).command("import", str(args.file), "--committee"),
                 )
             )
     try:
@@ -125,7 +126,9 @@ def _run_import(args: argparse.Namespace) -> int:
 
         settings = await storage.club_settings(db, club)
         table = args.file.suffix.lower() == ".csv"
-        remedies = importing.cli_remedies(str(args.file), players_table=table, flags=_flags(args))
+        remedies = importing.cli_remedies(
+            str(args.file), players_table=table, flags=_flags(args), given=config.given
+        )
         if table:
             return await _import_csv(
                 db,
@@ -175,6 +178,12 @@ def _run_import(args: argparse.Namespace) -> int:
         return 0
 
     return run_club_command(args, work)
+
+
+def _given(args: argparse.Namespace) -> GivenOptions:
+    """The options given to ``hoshi import`` that a suggested command keeps, before the
+    config is read."""
+    return GivenOptions(args.db, args.config, args.club)
 
 
 def _flags(args: argparse.Namespace) -> list[str]:

@@ -124,8 +124,10 @@ def test_a_refused_import_names_a_few_players_and_the_command_to_go_on(
         "215 new players are stronger than 5k: Kovács Anna 2d, Nagy Béla 1d, Tóth Éva 3k and "
         "212 more." in err
     )
-    assert f"hoshi import {big_open} --committee" in err
-    assert f"hoshi import {big_open} --ratings start.csv" in err
+    # every command it suggests keeps the --db given
+    assert f"hoshi import {big_open} --committee --db {db}" in err
+    assert f"hoshi import {big_open} --ratings start.csv --db {db}" in err
+    assert f"/club country HU in hoshi console --db {db}" in err
     assert "MGSZ Minősítési Szabályzat 5.§ (3)" in err
     assert "committee=" not in err and "(committee)" not in err and "rules.md" not in err
     assert len(err) < 1500  # not 215 names
@@ -151,8 +153,8 @@ def test_the_multiplier_note_names_the_flag(hoshi, tmp_path: Path) -> None:
     assert code == 0
     assert "set it with --C NN" in out and "C=NN" not in out
     assert (
-        "stays open until /tournament finalise Big Open in hoshi console (or import with "
-        "--finalise)." in out
+        "stays open until /tournament finalise Big Open in hoshi console "
+        f"--db {tmp_path / 'c.sqlite'} (or import with --finalise)." in out
     )
 
 
