@@ -89,6 +89,9 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
         1798,
         "4k",
     )
+    # numbers are JSON numbers: the change too, never "+38"
+    assert anikó["change"] == 38
+    assert all(isinstance(row["change"], int) for row in rows)
 
 
 def test_cli_refuses_a_corrupted_file_with_its_line(

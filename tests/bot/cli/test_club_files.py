@@ -272,3 +272,19 @@ def test_export_h9_of_an_imported_file_keeps_its_facts(hoshi, tmp_path: Path) ->
     code, out, err = hoshi("export", "--db", db, "--format", "h9", "--tournament", "Kis Kupa 2026")
     assert code == 0, err
     assert facts(parse_h9(out)) == facts(parse_h9(source.read_bytes()))
+
+
+def test_export_of_a_tournament_by_its_number_writes_its_h9(hoshi, tmp_path: Path) -> None:
+    """``--tournament "#1"`` is the club's number, as the chat shows it; alone it means h9
+    (it was once ignored for the players CSV), and with another format it is refused."""
+    source = Path(__file__).parents[2] / "engine" / "formats" / "data" / "kis_kupa.h9"
+    db = str(tmp_path / "club.sqlite")
+    assert hoshi("import", str(source), "--db", db, "--committee")[0] == 0
+    code, out, err = hoshi("export", "--db", db, "--tournament", "#1")
+    assert code == 0, err
+    assert facts(parse_h9(out)) == facts(parse_h9(source.read_bytes()))
+    code, out, err = hoshi("export", "--db", db, "--tournament", "#1", "--format", "csv")
+    assert (code, out) == (2, "")
+    assert err == (
+        "hoshi: --tournament writes one tournament as h9; it does not go with --format csv\n"
+    )
