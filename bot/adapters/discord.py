@@ -441,6 +441,10 @@ class HoshiClient(discord.Client):
     """A client with hoshi's command tree; no privileged intents are needed."""
 
     def __init__(self, adapter: DiscordAdapter) -> None:
+        # hoshi never joins a voice channel: discord.py's start-up warnings that PyNaCl and
+        # davey (voice) are missing say nothing to its operator; these flags are how it
+        # warns once per process
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),  # names never ping anyone

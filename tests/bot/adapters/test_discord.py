@@ -520,3 +520,21 @@ async def test_discord_result_sets_time_and_board(discord_bot: DiscordBot) -> No
     (row,) = await storage.club_games(db, club)
     assert row.game.board == 13
     assert row.game.time is not None
+
+
+async def test_a_start_without_voice_logs_no_voice_warnings(
+    core: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py warns at a client's start that PyNaCl and davey are missing ("voice will NOT
+    be supported"); hoshi has no voice, so its operator sees neither (issue 24)."""
+    import discord
+
+    from bot.adapters.discord import DiscordAdapter
+    from bot.config import DiscordConfig
+
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)  # as in a fresh process
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level("DEBUG", logger="discord"):
+        adapter = DiscordAdapter(core, fd.TOKEN, DiscordConfig())
+    assert adapter.client.intents.message_content is False  # no privileged intent asked
+    assert [r.getMessage() for r in caplog.records if "voice" in r.getMessage().lower()] == []
