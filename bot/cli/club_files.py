@@ -74,7 +74,7 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             output="--output FILE",
         ),
     )
-    club_options(exp)
+    club_options(exp, creates=False)
     exp.add_argument(
         "--format",
         choices=("csv", "games", "json", "h9"),
@@ -101,7 +101,7 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "The database and the club must exist."
         ),
     )
-    club_options(rep)
+    club_options(rep, creates=False)
     rep.set_defaults(run=_run_replay)
 
 

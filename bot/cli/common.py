@@ -23,11 +23,17 @@ ClubWork = Callable[[Any, Any, Any], Awaitable[int]]
 SYSTEM_CHOICES = system_names.KEYS
 
 
-def club_options(parser: argparse.ArgumentParser) -> None:
-    """``--db`` and ``--club``, taken by every subcommand that opens a club (bot.md)."""
+def club_options(parser: argparse.ArgumentParser, *, creates: bool = True) -> None:
+    """``--db``, ``--club`` and ``--config``, taken by every subcommand that opens a club;
+    ``creates=False`` for one that only reads or rebuilds a club that exists."""
     db_option(parser)
     parser.add_argument(
-        "--club", help=_("the club (default: the only club, created on first use)")
+        "--club",
+        help=(
+            _("the club (default: the only club, created on first use)")
+            if creates
+            else _("the club (default: the database's only club)")
+        ),
     )
     config_option(parser)
 
