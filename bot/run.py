@@ -25,10 +25,10 @@ from bot.clock import FakeClock
 from bot.config import Config, WebConfig
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
+from bot.core.scheduler import Scheduler
 from bot.i18n import N_, _, current, using
 from bot.i18n.catalogues import SOURCE
 from bot.metrics import Metrics
-from bot.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.run")
 

@@ -56,9 +56,9 @@ from bot.core.app import Core
 from bot.core.command_table import lookup
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
+from bot.core.scheduler import Scheduler
 from bot.i18n import N_, Msg, _, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
-from bot.scheduler import Scheduler
 from storage.db import Database, is_url, open_db, without_password
 from storage.errors import Refused, StorageError
 from storage.records import Club

@@ -85,8 +85,8 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _run_import(args: argparse.Namespace) -> int:
-    from bot import importing
     from bot.adapters.console import CALLER
+    from bot.core import importing
     from engine.formats import parse_ratings_csv
 
     if args.file.suffix.lower() == ".csv":  # a table of players or games, not a tournament
@@ -201,8 +201,8 @@ async def _import_csv(  # type: ignore[no-untyped-def]
     import datetime as dt
 
     import storage
-    from bot import importing
     from bot.adapters.console import CALLER
+    from bot.core import importing
     from engine.formats import parse_players_csv
     from storage.errors import BatchError
     from storage.records import NewPlayer
@@ -281,7 +281,7 @@ async def _import_csv(  # type: ignore[no-untyped-def]
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from bot import exporting
+    from bot.core import exporting
 
     output = args.output.expanduser() if args.output else None
     if output is not None and not output.parent.is_dir():

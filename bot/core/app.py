@@ -36,7 +36,7 @@ from storage.records import Club
 from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
-    from bot.scheduler import Scheduler
+    from bot.core.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.core")
 

@@ -32,7 +32,7 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply, Table
-from bot.scheduler import Scheduler
+from bot.core.scheduler import Scheduler
 from engine.ranks import Rank
 from storage.db import Database
 from storage.records import Club

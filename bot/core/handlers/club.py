@@ -8,7 +8,8 @@ import re
 import time
 
 import storage
-from bot import exporting, system_names
+from bot import system_names
+from bot.core import exporting
 from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Option, Param, command
 from bot.core.context import Context

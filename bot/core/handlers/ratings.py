@@ -8,8 +8,8 @@ import datetime as dt
 import re
 
 import storage
-from bot.chart import Band, ChartData, Marker, render_chart
 from bot.core import format as fmt
+from bot.core.chart import Band, ChartData, Marker, render_chart
 from bot.core.commands import Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
