@@ -59,6 +59,7 @@ from bot.core.replies import Notice, Reply
 from bot.core.scheduler import Scheduler
 from bot.i18n import N_, Msg, _, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
+from bot.web.urls import WebLinks
 from storage.db import Database, is_url, open_db, without_password
 from storage.errors import Refused, StorageError
 from storage.records import Club
@@ -566,7 +567,7 @@ async def run_console(
                 message = translated(exc.args[0]) if exc.args else str(exc)
             out.write(f"hoshi: {message}\n")
             return 2
-        core = Core(db, config)
+        core = Core(db, config, links=WebLinks(config.web.base_url))
         console = Console(core, the_club, out, config.charts_dir)
         core.deliver = console.show_notice
         scheduler = core.scheduler = Scheduler(core, core.deliver, timers=clock is None)
