@@ -70,16 +70,16 @@ from telegram.ext import (
 )
 
 from bot.adapters.buttons import ButtonCommands, split_command
-from bot.adapters.languages import chat_language, for_person, too_big
+from bot.adapters.languages import for_person, too_big
 from bot.config import TelegramConfig
 from bot.core.app import Core
 from bot.core.command_table import lookup, public_commands
 from bot.core.commands import CommandSpec, shown
+from bot.core.facade import chat_language, handled_before
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Document, Reply, Table, split_text
 from bot.i18n import LANGUAGES, _, language_of, using
 from bot.i18n.catalogues import SOURCE
-from storage import deliveries
 
 log = logging.getLogger("hoshi.telegram")
 
@@ -549,7 +549,7 @@ class TelegramAdapter:
         if not self._seen.add(update.update_id):
             log.info("Telegram: update %s seen before; dropped", update.update_id)
             raise ApplicationHandlerStop
-        if await deliveries.seen(self.core.db, self.delivery(update)):
+        if await handled_before(self.core.db, self.delivery(update)):
             # delivered again after a restart: what it did is stored; do not do it twice
             log.info("Telegram: update %s was handled before; dropped", update.update_id)
             await self._already_handled(update)

@@ -23,7 +23,7 @@ from bot.adapters.discord import (
     render,
     shorten,
 )
-from bot.adapters.languages import chat_language, for_person
+from bot.adapters.languages import for_person
 from bot.adapters.telegram import (
     COMMAND_DESCRIPTION_LIMIT,
     MENU_LANGUAGES,
@@ -34,6 +34,7 @@ from bot.adapters.telegram import (
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.command_table import COMMANDS, public_commands
+from bot.core.facade import chat_language
 from bot.core.invocation import Invocation
 from bot.core.replies import Notice, Reply, Table, Text
 from bot.i18n import _, terminal_language, using
