@@ -26,7 +26,7 @@ from pathlib import Path
 
 import storage
 from bot.adapters import discord as discord_adapter
-from bot.adapters import telegram as telegram_adapter
+from bot.adapters.telegram import rendering as telegram_adapter
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core

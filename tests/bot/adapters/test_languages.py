@@ -24,13 +24,8 @@ from bot.adapters.discord import (
     shorten,
 )
 from bot.adapters.languages import for_person
-from bot.adapters.telegram import (
-    COMMAND_DESCRIPTION_LIMIT,
-    MENU_LANGUAGES,
-    MESSAGE_LIMIT,
-    render_html,
-    visible_length,
-)
+from bot.adapters.telegram.menu import COMMAND_DESCRIPTION_LIMIT, MENU_LANGUAGES
+from bot.adapters.telegram.rendering import MESSAGE_LIMIT, render_html, visible_length
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.command_table import COMMANDS, public_commands
