@@ -33,8 +33,12 @@ class Services(Protocol):
     """Where the club's web pages are (:mod:`bot.core.links`), injected by whoever runs the
     bot."""
     scheduler: Scheduler | None
-    commands: Mapping[str, CommandSpec]
-    """The table of commands by name (:data:`bot.core.command_table.COMMANDS`), for /help."""
+
+    @property
+    def commands(self) -> Mapping[str, CommandSpec]:
+        """The table of commands by name (:data:`bot.core.command_table.COMMANDS`), for
+        /help."""
+        ...
 
     def lookup(self, name: str) -> CommandSpec | None:
         """The command called ``name`` (or an alias of it), if any."""
