@@ -25,10 +25,11 @@ from bot.clock import FakeClock
 from bot.config import Config, WebConfig
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
+from bot.core.scheduler import Scheduler
 from bot.i18n import N_, _, current, using
 from bot.i18n.catalogues import SOURCE
 from bot.metrics import Metrics
-from bot.scheduler import Scheduler
+from bot.web.urls import WebLinks
 
 log = logging.getLogger("hoshi.run")
 
@@ -153,7 +154,7 @@ async def run_bots(
         try:
             # other processes may write the same database: keep this one's ledgers current
             follower = await storage.follow(db)
-            core = Core(db, config)
+            core = Core(db, config, links=WebLinks(config.web.base_url))
             bots = Bots(core)
             bots.follower = follower
             if telegram_token:

@@ -30,18 +30,18 @@ from typing import Any
 import discord
 from discord import app_commands
 
-import storage
 from bot.adapters.buttons import ButtonCommands, split_command
-from bot.adapters.languages import chat_language, for_person, too_big
+from bot.adapters.languages import for_person, too_big
 from bot.config import SYSTEM_KEYS, DiscordConfig
+from bot.core import facade
 from bot.core.app import Core
 from bot.core.command_table import public_commands
 from bot.core.commands import CommandSpec, Option, Param, shown
+from bot.core.facade import chat_language
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Reply, Table, Text, split_text
 from bot.i18n import _, language_of, using
 from bot.i18n.catalogues import SOURCE
-from engine.formats import fold_name
 
 log = logging.getLogger("hoshi.discord")
 
@@ -799,18 +799,9 @@ def _player_completer(
 
 async def player_choices(core: Core, chat_id: str, current: str) -> list[app_commands.Choice[str]]:
     """Up to 25 of the club's players whose name contains ``current`` (accents and case
-    ignored), those starting with it first."""
-    club = await storage.club_for_chat(core.db, PLATFORM, chat_id)
-    if club is None:
-        return []
-    key = fold_name(current)
-    found = []
-    for player in await storage.players(core.db, club):
-        folded = fold_name(player.name)
-        if key in folded:
-            found.append((not folded.startswith(key), folded, player.name))
-    found.sort()
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for *_, n in found[:MAX_CHOICES]]
+    ignored), those starting with it first (:func:`bot.core.facade.player_names`)."""
+    names = await facade.player_names(core.db, PLATFORM, chat_id, current, MAX_CHOICES)
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
 
 def _choice_completer(

@@ -106,8 +106,8 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _run_import(args: argparse.Namespace) -> int:
-    from bot import importing
     from bot.adapters.console import CALLER
+    from bot.core import importing
     from engine.formats import parse_ratings_csv
 
     if args.file.suffix.lower() == ".csv":  # a table of players or games, not a tournament
@@ -230,8 +230,8 @@ async def _import_csv(  # type: ignore[no-untyped-def]
     import datetime as dt
 
     import storage
-    from bot import importing
     from bot.adapters.console import CALLER
+    from bot.core import importing
     from engine.formats import parse_players_csv
     from storage.errors import BatchError
     from storage.records import NewPlayer
@@ -310,7 +310,7 @@ async def _import_csv(  # type: ignore[no-untyped-def]
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from bot import exporting
+    from bot.core import exporting
 
     form = args.format or ("h9" if args.tournament else "csv")
     if args.tournament and form != "h9":  # never silently ignored

@@ -24,6 +24,7 @@ from bot.core.commands import CONSOLE, CommandSpec
 from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
+from bot.core.links import NO_LINKS, Links
 from bot.core.notices import MARK, marked
 from bot.core.replies import Notice, Reply, Text
 from bot.i18n import N_, _, translated, using
@@ -36,7 +37,7 @@ from storage.records import Club
 from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
-    from bot.scheduler import Scheduler
+    from bot.core.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.core")
 
@@ -95,9 +96,13 @@ class Core:
         clock: Clock | None = None,
         limiter: RateLimiter | None = None,
         metrics: Metrics | None = None,
+        links: Links = NO_LINKS,
     ) -> None:
         self.db = db
         self.config = config
+        # where the clubs' web pages are: given by whoever runs the bot (bot.web.urls.WebLinks)
+        self.links = links
+        self.commands = COMMANDS  # the table, for /help (bot.core.services.Services)
         # updates handled and their latency (bot.metrics), served at GET /metrics
         self.metrics = metrics or Metrics(db)
         self.clock: Clock = clock or db.clock
@@ -107,6 +112,10 @@ class Core:
         self.deliver: Callable[[Notice], Awaitable[object]] | None = None
         self.scheduler: Scheduler | None = None
         self._posting: set[asyncio.Task[bool]] = set()  # notices posted soon, held till sent
+
+    def lookup(self, name: str) -> CommandSpec | None:
+        """The command called ``name`` (or an alias of it), if any."""
+        return lookup(name)
 
     async def post(self, notice: Notice) -> bool:
         """Post a notice to the club's bound chats; ``False`` when nothing can post."""

@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING
 from bot.i18n import _
 
 if TYPE_CHECKING:
-    from bot.core.context import Context
     from bot.core.replies import Reply
 
-Handler = Callable[["Context"], Awaitable["Reply"]]
+# a handler takes the Context (bot.core.context) that the core makes for it; the declarations
+# do not import what runs them, so the Context's module may import these (no import cycle:
+# tests/bot/test_imports.py)
+Handler = Callable[..., Awaitable["Reply"]]
 
 PLAYER = "player"
 ORGANISER = "organiser"

@@ -8,19 +8,17 @@ import datetime as dt
 import re
 
 import storage
-from bot.chart import Band, ChartData, Marker, render_chart
 from bot.core import format as fmt
+from bot.core.chart import Band, ChartData, Marker, render_chart
 from bot.core.commands import Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
-from bot.core.handlers.club import web_address
 from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe, resolve, resolve_pair
 from bot.core.notices import joined, marked
 from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
 from bot.i18n import N_, _, _n, current, date_text, month_text, translated
-from bot.web import urls
 from engine.errors import EngineError
 from engine.formats import fold_name
 from engine.ranks import Rank
@@ -137,14 +135,14 @@ async def rating(ctx: Context) -> Reply:
             Text(head, title=True),
             Text(joined(lines)),
             Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
-            *web_link(ctx, urls.player(ctx.the_club, current(), player.id)),
+            *web_link(ctx, ctx.core.links.player(ctx.the_club, current(), player.id)),
         )
     )
 
 
-def web_link(ctx: Context, path: str) -> tuple[Text, ...]:
-    """The web page's address under a reply, when the club's pages are on (issue 14)."""
-    address = web_address(ctx, path)
+def web_link(ctx: Context, address: str | None) -> tuple[Text, ...]:
+    """The web page's ``address`` (from the core's links port) under a reply, when the club's
+    pages are on (issue 14)."""
     if not ctx.settings.web or address is None:
         return ()
     # TRANSLATORS: under /top and /rating: the same on the club's web pages
@@ -242,7 +240,7 @@ async def top(ctx: Context) -> Reply:
                 )
             )
         )
-    blocks.extend(web_link(ctx, urls.ranking(ctx.the_club, current())))
+    blocks.extend(web_link(ctx, ctx.core.links.ranking(ctx.the_club, current())))
     return Reply(blocks=tuple(blocks))
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot.__main__ import main
 from engine.formats import parse_h9
-from tests.bot.test_exporting import facts
+from tests.bot.core.test_exporting import facts
 
 PLAYERS = "name,rank\nNagy Péter,6k\n"
 

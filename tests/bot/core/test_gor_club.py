@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot.chart import Band
+from bot.core.chart import Band
 from bot.core.handlers.ratings import chart_bands
 from bot.core.invocation import Caller
 from bot.core.notices import weekly_reply

@@ -1,5 +1,5 @@
 """Importing a tournament file into a club: names matched, new players and guests, the
-multiplier from the file, MGSZ's initial-rank rule, all or nothing (bot.importing)."""
+multiplier from the file, MGSZ's initial-rank rule, all or nothing (bot.core.importing)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import storage
-from bot import importing
+from bot.core import importing
 from bot.i18n import using
 from engine.formats import fold_name, parse_h9, parse_ratings_csv
 from engine.formats.tournament_file import TournamentFile
@@ -24,7 +24,7 @@ from storage.errors import Refused
 from storage.records import NewPlayer
 from tests.bot.core.fakechat import CALLERS, TODAY, FakeChat
 
-DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
+DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
 ACTOR = "console:local"
 NAMESAKES_H9 = """\
 ; EV[Namesakes Open]
