@@ -517,8 +517,10 @@ def check_fields(layout: Layout) -> None:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     hints = typing.get_type_hints(cls)
     declared: dict[str, tuple[tuple[object, ...], bool]] = {}
-    for p in layout.params:
-        declared[p.field] = (_expected(p.kind, not p.required), not p.required)
+    replaced = {f.instead_of for f in layout.flags if f.instead_of}
+    for p in layout.params:  # a param a flag stands for may be None (``beat``: no result)
+        declared[p.field] = (_expected(p.kind, not p.required or p.name in replaced), False)
+        declared[p.field] = (declared[p.field][0], not p.required)
     for o in layout.options:
         declared[o.field] = (_expected(o.kind, True), True)
     for f in layout.flags:
@@ -531,7 +533,6 @@ def check_fields(layout: Layout) -> None:
             f"not declared: {sorted(set(fields) - set(declared)) or 'none'}; declared, "
             f"no field: {sorted(set(declared) - set(fields)) or 'none'})"
         )
-    replaced = {f.instead_of for f in layout.flags if f.instead_of}
     for name, (types_, optional) in declared.items():
         hint = hints[name]
         if hint not in types_:

@@ -44,7 +44,7 @@ from bot.core.commands import (
     shown,
 )
 from bot.core.errors import BadArgument
-from bot.i18n import _, number_text, translated
+from bot.i18n import N_, _, number_text, translated
 from engine.errors import EngineError, RankError
 from engine.formats import parse_result_margin
 from engine.formats.tournament_file import parse_komi
@@ -245,7 +245,13 @@ RATING_WORD = re.compile(r"[-−]?\d+(?:[.,]\d+)?")
 PRO_WORD = re.compile(r"[1-9]\s*(?:p|pro)\.?", re.IGNORECASE)
 """A professional rank (``3p``)."""
 EARLIEST = dt.date(1900, 1, 1)
-RESULTS_HELP = "B+, W+, B+R, W+3.5, jigo, unplayed"
+AFTER = {
+    "result": N_("unexpected {extra} after the result (options look like h=2)"),
+    "grade": N_("unexpected {words} after the rank"),
+}
+"""The refusal of words after a result or a rank typed where it belongs."""
+WORD_NAMED = frozenset({"result", "grade"})
+"""Kinds whose refusal of a word names it and says what is missing (not ``Param.missing``)."""
 
 
 def read_result(text: str) -> GameResult | None:
@@ -588,8 +594,15 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
             pending.pop()
             continue
         if param.required:
-            if param.missing:
+            if param.missing and param.kind not in WORD_NAMED:
                 raise missing(param, None)
+            earlier = next(
+                (i for i in range(len(words) - 1, -1, -1) if _matches(param, words[: i + 1])),
+                None,
+            )
+            if earlier is not None and param.kind in AFTER:
+                said = repr(join(words[earlier + 1 :]))
+                raise BadArgument(_(AFTER[param.kind], extra=said, words=said))
             await convert(param, last.text, reader)  # refuses it, naming the word
             raise missing(param, _example(spec, layout))
         pending.pop()
@@ -619,7 +632,7 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
 
 async def _single(param: Param, text: str, reader: Reader) -> object:
     """A one-word param from the left: its ``missing`` refusal when it does not read."""
-    if param.missing and param.kind in ("number", "int", "choice"):
+    if param.missing and param.kind == "choice":
         probe = Param(param.name, param.kind, "", choices=param.choices)
         if not _matches(probe, [Token(text)]):
             raise BadArgument(_(param.missing))
