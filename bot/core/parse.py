@@ -475,9 +475,12 @@ async def convert(slot: Param | Option, text: str, reader: Reader) -> object:
 
 
 def missing(slot: Param, example: str | None) -> BadArgument:
-    """The refusal of a required param that was not given."""
+    """The refusal of a required param that was not given: its own (``{example}``: the
+    command's example), or one naming it."""
     if slot.missing:
-        return BadArgument(_(slot.missing))
+        return BadArgument(_(slot.missing, example=example or ""))
+    if slot.kind == "player":
+        return BadArgument(_("a player's name is missing"))
     if example:
         return BadArgument(
             _("{what} is missing, e.g. {example}", what=slot.label, example=example)
@@ -595,7 +598,7 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
             continue
         if param.required:
             if param.missing and param.kind not in WORD_NAMED:
-                raise missing(param, None)
+                raise missing(param, _example(spec, layout))
             earlier = next(
                 (i for i in range(len(words) - 1, -1, -1) if _matches(param, words[: i + 1])),
                 None,
@@ -608,6 +611,8 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
         pending.pop()
     for param in pending:
         if param.required:
+            if not param.missing and param.kind in WORD_NAMED:
+                await convert(param, "", reader)  # "the rank is missing or unreadable: …"
             raise missing(param, _example(spec, layout))
     # 5. what is left is the name, the text, or two names
     if len(middle) == 2:
