@@ -223,6 +223,8 @@ class Core:
             wait_s = self.limiter.take(inv.caller.identity, kind)
             if wait_s:
                 return Reply.text(self.limiter.refusal(kind, wait_s), error=True)
+        if cmd.permit is not None:
+            cmd.permit(ctx)
         if cmd.typed:  # (ctx, args): the declaration's dataclass, filled here
             return await cmd.handler(ctx, await arguments(ctx, cmd))
         return await cmd.handler(ctx)  # not converted yet: it reads ctx.args() itself

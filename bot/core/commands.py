@@ -361,6 +361,9 @@ class CommandSpec:
     extra: str = ""
     """The refusal (marked ``N_``) of words beyond what the command takes (default: a
     generic one naming them)."""
+    permit: Callable[[Context], None] | None = field(default=None, compare=False, repr=False)
+    """A permission check run before the arguments are read (raises NotPermitted): who may
+    use the command is said before what was typed wrong (/result's player reports)."""
     handler: Handler = field(kw_only=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -590,6 +593,7 @@ def command(
     aliases: tuple[str, ...] = (),
     flags: tuple[Flag, ...] = (),
     extra: str = "",
+    permit: Callable[[Context], None] | None = None,
 ) -> Callable[[H], H]:
     """Attach a command's spec to its handler; its arguments dataclass is the handler's
     second parameter's annotation (:func:`arguments_of`). Registers nothing: the table
@@ -615,6 +619,7 @@ def command(
             flags,
             arguments_of(handler),
             extra,
+            permit,
             handler=handler,
         )
         setattr(handler, _SPEC, spec)

@@ -26,6 +26,19 @@ AGAIN = Flag("again", N_("record it although it looks like a game recorded alrea
 CONFIRM = Flag("confirm", N_("record it as written, not asked about"), menu=False)
 
 
+def may_record(ctx: Context) -> None:
+    """Organisers record games; players report their own only when the club allows it."""
+    if not ctx.organiser and not ctx.settings.reports:
+        raise NotPermitted(
+            _(
+                "/result is for the organisers of {club}: chat administrators and the "
+                "people an organiser adds with /club organiser add. (An organiser can let "
+                "players report their own games with /club reports on.) Nothing was changed.",
+                club=ctx.the_club.name,
+            )
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class ResultArgs:
     black: Player
@@ -87,18 +100,10 @@ class ResultArgs:
         AGAIN,
         CONFIRM,
     ),
+    permit=may_record,
 )
 async def result(ctx: Context, args: ResultArgs) -> Reply:
     reporting = not ctx.organiser
-    if reporting and not ctx.settings.reports:
-        raise NotPermitted(
-            _(
-                "/result is for the organisers of {club}: chat administrators and the "
-                "people an organiser adds with /club organiser add. (An organiser can let "
-                "players report their own games with /club reports on.) Nothing was changed.",
-                club=ctx.the_club.name,
-            )
-        )
     again, confirmed = args.again, args.confirm
     date = args.date or ctx.today()
     stones = args.h or 0
