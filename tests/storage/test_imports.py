@@ -85,7 +85,7 @@ def import_graph(root: Path, package: str) -> nx.DiGraph:
 
 
 def _longest(dotted: str, known: dict[str, Path]) -> str:
-    """The longest prefix of ``dotted`` that is a known module (``import a.b.c`` runs ``a.b.c``)."""
+    """The longest prefix of ``dotted`` that is a known module (``import a.b.c`` runs a.b.c)."""
     parts = dotted.split(".")
     for end in range(len(parts), 0, -1):
         if ".".join(parts[:end]) in known:
