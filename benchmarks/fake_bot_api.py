@@ -27,12 +27,12 @@ import itertools
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 
 async def served_locally(app: web.Application) -> tuple[web.AppRunner, int]:
@@ -42,8 +42,9 @@ async def served_locally(app: web.Application) -> tuple[web.AppRunner, int]:
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     server = site._server
-    assert server is not None
-    return runner, server.sockets[0].getsockname()[1]
+    assert isinstance(server, asyncio.base_events.Server)
+    port: int = server.sockets[0].getsockname()[1]
+    return runner, port
 
 
 TOKEN = "123456:TEST-not-a-real-token"
@@ -338,8 +339,10 @@ class FakeBotApi:
         if isinstance(predicate, str):
             method = predicate
 
-            def check(calls: list[Call]) -> bool:
+            def counted(calls: list[Call]) -> bool:
                 return sum(c.method == method for c in calls) >= count
+
+            check: Callable[[list[Call]], bool] = counted
 
             result: Callable[[], list[Call]] = lambda: self.sent(method)  # noqa: E731
         else:
@@ -357,10 +360,12 @@ class FakeBotApi:
         if request.content_type == "multipart/form-data":
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
-                if part.filename:  # type: ignore[union-attr]
-                    files[part.name] = (part.filename, bytes(await part.read()))  # type: ignore
+                assert isinstance(part, BodyPartReader)  # form data: no nested multipart
+                name = part.name or ""
+                if part.filename:
+                    files[name] = (part.filename, bytes(await part.read()))
                 else:
-                    params[part.name] = _json(await part.text())  # type: ignore[union-attr]
+                    params[name] = _json(await part.text())
         elif request.content_type == "application/json":
             params = await request.json()
         else:
@@ -385,7 +390,9 @@ class FakeBotApi:
         if self.fail_next.get(method, 0) > 0:
             self.fail_next[method] -= 1
             return _error(400, "Bad Request: failure injected by the test")
-        handler = getattr(self, f"_m_{method}", None)
+        handler: Callable[..., Awaitable[web.Response]] | None = getattr(
+            self, f"_m_{method}", None
+        )
         if handler is None:
             return _error(404, f"Not Found: method {method} not faked")
         return await handler(params, files)

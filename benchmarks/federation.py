@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 
 from engine.mgsz import month_period
@@ -269,7 +269,7 @@ class _Generator:
 
     def _club_night(
         self, day: int, count: int, members: dict[int, list[_Player]]
-    ) -> Iterator[BulkItem]:
+    ) -> Generator[BulkItem, None, int]:
         """``count`` club games on ``day``; returns how many were played."""
         rng = self.rng
         clubs = [club for club, people in members.items() if len(people) >= 2]
@@ -316,7 +316,9 @@ class _Generator:
         self.tournament_names.add(name)
         return name
 
-    def _tournament(self, day: int, budget: int, pool: list[_Player]) -> Iterator[BulkItem]:
+    def _tournament(
+        self, day: int, budget: int, pool: list[_Player]
+    ) -> Generator[BulkItem, None, int]:
         """One weekend tournament of at most ``budget`` games; returns how many were played."""
         rng = self.rng
         active = len({p.key for p in pool})

@@ -34,7 +34,8 @@ from typing import Any  # noqa: E402
 
 import storage  # noqa: E402
 from engine.types import Result  # noqa: E402
-from storage.projections import ClubLedgers, fold, ledgers_for  # noqa: E402
+from storage.ledgers import ClubLedgers  # noqa: E402
+from storage.projections import fold, ledgers_for  # noqa: E402
 
 NOW = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
 ACTOR = "bench:start"

@@ -102,8 +102,8 @@ def ratings_json(export: Export, active: Collection[int] | None = None) -> str:
     games: dict[int, int] = {}
     for row in export.games:
         if row.status == "ok" and row.game.rated:
-            for player in (row.game.black, row.game.white):
-                games[player] = games.get(player, 0) + 1
+            for pid in (row.game.black, row.game.white):
+                games[pid] = games.get(pid, 0) + 1
     out = []
     for player, card in export.players:
         if player.guest or card is None:

@@ -50,6 +50,7 @@ from telegram.error import Forbidden, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
+    ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
     ContextTypes,
@@ -139,7 +140,7 @@ class TelegramAdapter:
         self._admins = AdminCache(config.admin_cache_s, monotonic)
         self._webhook: Webhook | None = None
         self._secret = webhook_secret(token)
-        builder = (
+        builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
             Application.builder()
             .token(token)
             .base_url(config.api_base_url)
@@ -166,7 +167,8 @@ class TelegramAdapter:
 
     @property
     def bot(self) -> Bot:
-        return self.application.bot
+        bot: Bot = self.application.bot
+        return bot
 
     # --- lifecycle
 
