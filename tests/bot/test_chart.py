@@ -6,11 +6,13 @@ import datetime as dt
 import io
 import struct
 import sys
+from pathlib import Path
 
 import matplotlib.dates as mdates
 import matplotlib.image as mpimg
 import pytest
 
+import storage
 from bot.chart import (
     MISSING_GLYPH,
     Band,
@@ -23,7 +25,10 @@ from bot.chart import (
     render_movers,
     signed_number,
 )
+from bot.core.handlers.ratings import chart_data
 from bot.i18n import using
+from engine.systems import SYSTEMS
+from tests.bot.core.fakechat import FakeChat
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DAY = dt.date(2026, 4, 1)
@@ -168,3 +173,43 @@ def test_the_chart_fonts_come_from_the_installed_wheel() -> None:
     assert path is not None and path.name == "ipaexg.ttf"
     assert font_family() == ("DejaVu Sans", "IPAexGothic")
     assert "matplotlib_fontja" not in sys.modules
+
+
+# -- tournaments marked under every system (issue 24, item 6) ----------------------------------
+
+TOURNAMENT_PLAYERS = ("Nagy Péter 6k", "Kovács Anna 7k", "Tóth Ádám 8k", "Szabó Éva 9k")
+CUP_END = dt.date(2026, 4, 12)
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+async def test_a_tournament_played_is_marked_under_every_system(
+    tmp_path: Path, system: str
+) -> None:
+    """Each system gives a tournament's changes its own shape (one row for the whole
+    tournament: MGSZ, Swedish, GoR; a row per game and day: PSG; a row per game: Tensuusei),
+    and each chart marks the tournament once, at its last change; a club game is no marker."""
+    chat = await FakeChat.open(tmp_path, system, players=TOURNAMENT_PLAYERS)
+    try:
+        await chat.ok("/result Nagy Péter Tóth Ádám B+ date=2026-04-08")
+        await storage.end_day(chat.db, chat.club, dt.date(2026, 4, 8))
+        await chat.ok(
+            '/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=2 time="60m 3x30s"'
+        )
+        for line in (
+            "1 Nagy Péter Kovács Anna B+ date=2026-04-11",
+            "1 Tóth Ádám Szabó Éva W+ date=2026-04-11",
+            "2 Nagy Péter Szabó Éva B+ date=2026-04-12",
+            "2 Tóth Ádám Kovács Anna W+ date=2026-04-12",
+        ):
+            await chat.ok(f"/tournament result {line}")
+        await chat.ok("/tournament finalise Spring Cup confirm")
+        for name in ("Nagy Péter", "Szabó Éva"):
+            data = await chart_data(chat.db, chat.club, await chat.player(name))
+            assert data is not None
+            assert data.markers == (Marker(CUP_END, "Spring Cup"),), (name, data.markers)
+            ax = chart_figure(data).axes[0]
+            assert "Spring Cup" in {t.get_text() for t in ax.texts}
+        said = await chat.ok("/chart Nagy Péter")
+        assert said.reply.picture is not None
+    finally:
+        await chat.close()
