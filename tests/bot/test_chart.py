@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import itertools
 import struct
 import sys
 from pathlib import Path
+from typing import Any
 
 import matplotlib.dates as mdates
 import matplotlib.image as mpimg
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 import storage
 from bot.chart import (
@@ -213,3 +219,82 @@ async def test_a_tournament_played_is_marked_under_every_system(
         assert said.reply.picture is not None
     finally:
         await chat.close()
+
+
+# -- every text inside the picture, none over another (issue 24, item 6) -----------------------
+
+LANGUAGES = ("en", "hu", "ja", "pl", "sv")
+LETTERS = "abcdefghijklmnopqrstuvwxyzÁÉÍÓÖŐÚÜŰáéíóöőúüűĄĆĘŁŃŚŹŻąćęłńśźżÅÄÖåäö"
+JAPANESE = "山田太郎春季大会点数制初段二段囲碁クラブ名人戦ー"
+names = st.text(alphabet=LETTERS + JAPANESE + " —,.'$()#0123456789", min_size=1, max_size=80)
+
+
+@st.composite
+def charts(draw: st.DrawFn) -> ChartData:
+    """A chart as any club could ask for: a few points or many, over days or years, long
+    Latin and Japanese names, rank bands of any width, markers close together."""
+    start = draw(st.dates(dt.date(2000, 1, 1), dt.date(2035, 12, 31)))
+    step = draw(st.sampled_from([0, 1, 3, 7, 30, 90, 365]))
+    n = draw(st.integers(0, 60))
+    values = draw(st.lists(st.integers(-50, 3000), min_size=n, max_size=n))
+    points = tuple(
+        (start + dt.timedelta(days=step * i + draw(st.integers(0, max(step - 1, 0)))), float(v))
+        for i, v in enumerate(sorted(values) if draw(st.booleans()) else values)
+    )
+    width = draw(st.sampled_from([5, 20, 50, 400]))
+    bands = (
+        tuple(
+            Band(low, low + width, draw(st.sampled_from(["30k", "5k", "1d", "7d", "初段", "9p"])))
+            for low in range(-100, 3100, width)
+        )
+        if draw(st.booleans())
+        else ()
+    )
+    last = max((d for d, _v in points), default=start)
+    span = (last - start).days
+    markers = tuple(
+        Marker(start + dt.timedelta(days=draw(st.integers(0, span))), draw(names))
+        for _ in range(draw(st.integers(0, 15)))
+    )
+    return ChartData(draw(names), draw(names), points, bands, markers)
+
+
+class DrawnTexts:
+    """Every text a draw puts in the picture, with its extent in pixels: a spy on matplotlib's
+    ``Text.draw`` (tick labels, titles, annotations all draw through it)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.seen: list[tuple[str, Bbox]] = []
+        draw = Text.draw
+
+        def spy(text: Text, renderer: Any) -> None:
+            draw(text, renderer)
+            if text.get_visible() and text.get_text():
+                self.seen.append((text.get_text(), text.get_window_extent(renderer)))
+
+        monkeypatch.setattr(Text, "draw", spy)
+
+
+def overlapping(a: Bbox, b: Bbox) -> bool:
+    return min(a.x1, b.x1) - max(a.x0, b.x0) > 1 and min(a.y1, b.y1) - max(a.y0, b.y0) > 1
+
+
+@given(data=charts(), language=st.sampled_from(LANGUAGES))
+@settings(max_examples=30)
+def test_every_text_lies_inside_the_picture_and_apart(data: ChartData, language: str) -> None:
+    """No label is clipped ("Club games, Novemb"): every text a draw puts in the saved
+    picture lies inside it, and no two overlap — whatever the names, dates, bands, markers
+    and language."""
+    with using(language):
+        fig = chart_figure(data)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        drawn = DrawnTexts(monkeypatch)
+        fig.canvas.draw()  # what render_chart saves
+    picture = fig.bbox
+    assert (picture.width, picture.height) == (1080, 720)
+    assert drawn.seen, "nothing was drawn"
+    for text, box in drawn.seen:
+        assert picture.x0 <= box.x0 and box.x1 <= picture.x1, (text, box)
+        assert picture.y0 <= box.y0 and box.y1 <= picture.y1, (text, box)
+    for (a, box_a), (b, box_b) in itertools.combinations(drawn.seen, 2):
+        assert not overlapping(box_a, box_b), (a, b, box_a, box_b)
