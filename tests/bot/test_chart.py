@@ -261,18 +261,23 @@ def charts(draw: st.DrawFn) -> ChartData:
 
 class DrawnTexts:
     """Every text a draw puts in the picture, with its extent in pixels: a spy on matplotlib's
-    ``Text.draw`` (tick labels, titles, annotations all draw through it)."""
+    ``Text.draw`` (tick labels, titles, annotations all draw through it). Saving a PNG draws
+    the figure twice: each text counts once."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.seen: list[tuple[str, Bbox]] = []
+        self.drawn: dict[int, tuple[str, Bbox]] = {}
         draw = Text.draw
 
         def spy(text: Text, renderer: Any) -> None:
             draw(text, renderer)
             if text.get_visible() and text.get_text():
-                self.seen.append((text.get_text(), text.get_window_extent(renderer)))
+                self.drawn[id(text)] = (text.get_text(), text.get_window_extent(renderer))
 
         monkeypatch.setattr(Text, "draw", spy)
+
+    @property
+    def seen(self) -> list[tuple[str, Bbox]]:
+        return list(self.drawn.values())
 
 
 def overlapping(a: Bbox, b: Bbox) -> bool:
@@ -289,7 +294,7 @@ def test_every_text_lies_inside_the_picture_and_apart(data: ChartData, language:
         fig = chart_figure(data)
     with pytest.MonkeyPatch.context() as monkeypatch:
         drawn = DrawnTexts(monkeypatch)
-        fig.canvas.draw()  # what render_chart saves
+        fig.savefig(io.BytesIO(), format="png")  # as render_chart saves it
     picture = fig.bbox
     assert (picture.width, picture.height) == (1080, 720)
     assert drawn.seen, "nothing was drawn"
@@ -298,3 +303,24 @@ def test_every_text_lies_inside_the_picture_and_apart(data: ChartData, language:
         assert picture.y0 <= box.y0 and box.y1 <= picture.y1, (text, box)
     for (a, box_a), (b, box_b) in itertools.combinations(drawn.seen, 2):
         assert not overlapping(box_a, box_b), (a, b, box_a, box_b)
+
+
+def test_a_marker_label_is_drawn_whole() -> None:
+    """The new organiser's chart read "Club games, Novemb": a label fits beside its line."""
+    data = ChartData(
+        "Nagy Péter — MGSZ",
+        "Elo",
+        series(20),
+        markers=(Marker(DAY + dt.timedelta(days=30), "Club games, November 2026"),),
+    )
+    ax = chart_figure(data).axes[0]
+    assert [t.get_text() for t in ax.texts if t.get_visible()] == ["Club games, November 2026"]
+
+
+def test_a_long_title_is_set_smaller_then_shortened() -> None:
+    name = "Szentgyörgyi-Kovácsházi Bernadett Erzsébet Mária"
+    longer = f"{name} — Magyar Go Szövetség, Budapesti Go Klub"  # wider than the picture at 13 pt
+    fits = chart_figure(ChartData(longer, "Elo", series(5))).axes[0].title
+    assert fits.get_text() == longer and fits.get_fontsize() < 13
+    title = chart_figure(ChartData(name * 3, "Elo", series(5))).axes[0].title
+    assert title.get_text().startswith(name) and title.get_text().endswith("\u2026")
