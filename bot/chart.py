@@ -182,32 +182,8 @@ def chart_figure(data: ChartData) -> Figure:
     _lay_out(fig, ax, band_labels)
     if values:  # marked against the line, in the room the layout left
         _mark(ax, data.markers, family)
-    _keep_apart(fig, _drawn_texts(fig))
+    _keep_apart(fig, ax)
     return fig
-
-
-def _drawn_texts(fig: Figure) -> list[Text]:
-    """The texts a draw of ``fig`` puts in the picture, most important first: each axes'
-    title and axis labels, its tick labels (those in view), then its other texts (band and
-    marker labels) in the order drawn; none empty or hidden."""
-    found: list[Text] = []
-    for ax in fig.axes:
-        found += [
-            ax.title,
-            ax.xaxis.label,
-            ax.yaxis.label,
-            ax.xaxis.offsetText,
-            ax.yaxis.offsetText,
-        ]
-        for axis in (ax.xaxis, ax.yaxis):
-            low, high = sorted(axis.get_view_interval())
-            slack = (high - low) * 1e-9
-            for loc, tick in zip(axis.get_majorticklocs(), axis.get_major_ticks(), strict=False):
-                if low - slack <= loc <= high + slack:
-                    found += [tick.label1, tick.label2]
-        found += list(ax.texts)
-    found += list(fig.texts)
-    return [t for t in found if t.get_visible() and t.get_text()]
 
 
 TITLE_SIZE, LABEL_SIZE, SMALLEST_SIZE = 13, 11, 8  # points; a long text is set smaller first
@@ -342,29 +318,40 @@ def _mark(ax: Axes, markers: tuple[Marker, ...], family: list[str]) -> None:
             label.remove()
 
 
-def _keep_apart(fig: Figure, texts: list[Text]) -> None:
-    """The last word on the layout: each text, most important first, shortened to lie inside
-    the picture, and hidden when it would overlap one kept before it."""
+def _keep_apart(fig: Figure, ax: Axes) -> None:
+    """The last word on the layout, most important first: the title and the axis labels,
+    then each tick's label, then the band and marker labels, each shortened to lie inside
+    the picture and hidden where it would overlap one kept before it (a tick is dropped,
+    as its label is remade at every draw)."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     inner = _inner(fig)
+
+    def inside(box: Bbox) -> bool:
+        return (
+            inner.x0 <= box.x0 and box.x1 <= inner.x1 and inner.y0 <= box.y0 and box.y1 <= inner.y1
+        )
+
+    def keep(text: Text) -> bool:
+        box = text.get_window_extent(renderer)
+        if not inside(box) or any(_overlap(box, k) for k in kept):
+            return False
+        kept.append(box)
+        return True
+
     fig.draw_without_rendering()
     kept: list[Bbox] = []
-    for text in texts:
-        _shorten(
-            text,
-            renderer,
-            lambda box: (
-                inner.containsx(box.x0)
-                and inner.containsx(box.x1)
-                and inner.containsy(box.y0)
-                and inner.containsy(box.y1)
-            ),
-        )
-        box = text.get_window_extent(renderer)
-        if not text.get_visible() or any(_overlap(box, k) for k in kept):
-            text.set_visible(False)
-        else:
-            kept.append(box)
+    for text in (ax.title, ax.xaxis.label, ax.yaxis.label):
+        if text.get_visible() and text.get_text():
+            _shorten(text, renderer, inside)
+            text.set_visible(text.get_visible() and keep(text))
+    for axis in (ax.xaxis, ax.yaxis):
+        ticks = zip(axis.get_majorticklocs(), axis.get_major_ticks(), strict=False)
+        shown = [loc for loc, tick in ticks if not tick.label1.get_text() or keep(tick.label1)]
+        axis.set_major_locator(FixedLocator(shown))
+    for text in ax.texts:
+        if text.get_visible() and text.get_text():
+            _shorten(text, renderer, inside)
+            text.set_visible(text.get_visible() and keep(text))
 
 
 def _numbers(language: str) -> FuncFormatter:

@@ -225,8 +225,8 @@ async def test_a_tournament_played_is_marked_under_every_system(
 
 LANGUAGES = ("en", "hu", "ja", "pl", "sv")
 LETTERS = "abcdefghijklmnopqrstuvwxyzÁÉÍÓÖŐÚÜŰáéíóöőúüűĄĆĘŁŃŚŹŻąćęłńśźżÅÄÖåäö"
-JAPANESE = "山田太郎春季大会点数制初段二段囲碁クラブ名人戦ー"
-names = st.text(alphabet=LETTERS + JAPANESE + " —,.'$()#0123456789", min_size=1, max_size=80)
+KANA_KANJI = "山田太郎春季大会点数制初段二段囲碁クラブ名人戦ー"
+names = st.text(alphabet=LETTERS + KANA_KANJI + " —,.'$()#0123456789", min_size=1, max_size=80)
 
 
 @st.composite
