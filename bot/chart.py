@@ -232,8 +232,10 @@ def _inner(fig: Figure) -> Bbox:
 def _fit(text: Text, renderer: RendererBase, fits: Callable[[Bbox], bool]) -> None:
     """Set ``text`` smaller, down to :data:`SMALLEST_SIZE`, then shorten it with "…" until
     its extent ``fits``; hidden when not even its first letter does."""
-    while not fits(text.get_window_extent(renderer)) and text.get_fontsize() > SMALLEST_SIZE:
-        text.set_fontsize(max(SMALLEST_SIZE, text.get_fontsize() - 1))
+    size = float(text.get_fontsize())
+    while not fits(text.get_window_extent(renderer)) and size > SMALLEST_SIZE:
+        size = max(SMALLEST_SIZE, size - 1)
+        text.set_fontsize(size)
     _shorten(text, renderer, fits)
 
 
@@ -273,7 +275,9 @@ def _thin(axis: XAxis | YAxis, renderer: RendererBase) -> None:
 
 def _overlap(a: Bbox, b: Bbox) -> bool:
     """Whether two extents share more than a sliver (texts' extents include their leading)."""
-    return min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5
+    return bool(
+        min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5
+    )
 
 
 def _mark(ax: Axes, markers: tuple[Marker, ...], family: list[str]) -> None:
@@ -327,9 +331,7 @@ def _keep_apart(fig: Figure, ax: Axes) -> None:
     inner = _inner(fig)
 
     def inside(box: Bbox) -> bool:
-        return (
-            inner.x0 <= box.x0 and box.x1 <= inner.x1 and inner.y0 <= box.y0 and box.y1 <= inner.y1
-        )
+        return bool(inner.contains(box.x0, box.y0) and inner.contains(box.x1, box.y1))
 
     def keep(text: Text) -> bool:
         box = text.get_window_extent(renderer)
