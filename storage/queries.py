@@ -333,17 +333,53 @@ async def _removed_games(db: Database, cid: int, folded: Overlay) -> dict[int, l
 async def rating_series(
     db: Database, club: ClubRef, player: PlayerRef, system: str | None = None
 ) -> list[SeriesPoint]:
-    """The player's rating after each change, oldest first: ``(date, rating, rank, source)``."""
+    """The player's rating after each change, oldest first: ``(date, rating, rank, source,
+    tournament)``.
+
+    ``tournament`` is the tournament (or MGSZ period) the change belongs to, whatever shape
+    its system gives the row: the tournament's own row (MGSZ, Swedish, GoR, PSG: source
+    ``tournament:ID``) or a row of one of its games (Tensuusei rates them one by one, at the
+    day's end too; :func:`engine.system.game_of`); ``None`` for any other change.
+    """
     cid, pid = club_id(club), player_id(player)
     key = await _system(db, cid, system)
-    return [
-        SeriesPoint(date_from_text(date), value_from_text(after), rank_from_text(rank), source)
-        for date, after, rank, source in await db.fetchall(
-            f"SELECT date, rating_after, rank_after, source FROM {_PLAYER_HISTORY} "
-            "WHERE club = ? AND system = ? AND player = ? ORDER BY moment, seq, idx",
-            (cid, key, pid),
+    rows = await db.fetchall(
+        f"SELECT date, rating_after, rank_after, source, note FROM {_PLAYER_HISTORY} "
+        "WHERE club = ? AND system = ? AND player = ? ORDER BY moment, seq, idx",
+        (cid, key, pid),
+    )
+    games = [game_of(source, note_from_text(note)) for _, _, _, source, note in rows]
+    held = await _tournaments_of(db, cid, sorted({g for g in games if g is not None}))
+    points = []
+    for (date, after, rank, source, _note), game in zip(rows, games, strict=True):
+        kind, _, ident = source.partition(":")
+        own = int(ident) if kind == "tournament" and ident.isdecimal() else None
+        tournament = own if game is None else held.get(game)
+        points.append(
+            SeriesPoint(
+                date_from_text(date),
+                value_from_text(after),
+                rank_from_text(rank),
+                source,
+                tournament,
+            )
         )
-    ]
+    return points
+
+
+async def _tournaments_of(db: Database, cid: int, games: Sequence[int]) -> dict[int, int]:
+    """Game → its tournament, for those of ``games`` played in one."""
+    found: dict[int, int] = {}
+    for start in range(0, len(games), 500):
+        part = games[start : start + 500]
+        marks = ", ".join("?" for _ in part)
+        for seq, tournament in await db.fetchall(
+            f"SELECT seq, tournament FROM games WHERE club = ? AND seq IN ({marks}) "
+            "AND tournament IS NOT NULL",
+            (cid, *part),
+        ):
+            found[seq] = tournament
+    return found
 
 
 _BY_MOMENT = "rating_history INDEXED BY rating_history_moment"

@@ -246,12 +246,14 @@ class TournamentChanges:
 
 
 class SeriesPoint(NamedTuple):
-    """One point of a rating chart: ``(date, rating, rank, source)``."""
+    """One point of a rating chart: ``(date, rating, rank, source, tournament)``; the
+    tournament (or MGSZ period) the change belongs to, ``None`` for any other change."""
 
     date: dt.date
     rating: Value
     rank: Rank
     source: str
+    tournament: int | None = None
 
 
 class Standing(NamedTuple):

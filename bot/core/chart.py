@@ -16,6 +16,8 @@ import datetime as dt
 import functools
 import importlib.util
 import io
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,9 +29,14 @@ import matplotlib.dates as mdates
 from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 from matplotlib.axes import Axes
+from matplotlib.axis import XAxis, YAxis
+from matplotlib.backend_bases import RendererBase
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, fontManager, get_font
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+from matplotlib.text import Text
+from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
+from matplotlib.transforms import Bbox
 
 from bot.i18n import _, current, number_text
 
@@ -118,9 +125,14 @@ def render_chart(data: ChartData) -> bytes:
 
 def chart_figure(data: ChartData) -> Figure:
     """The chart as a matplotlib figure (laid out, not yet drawn to pixels); its dates and
-    numbers as the current language writes them."""
+    numbers as the current language writes them.
+
+    Every text lies inside the picture and no two overlap (:func:`_lay_out`): a long name is
+    set smaller, then shortened with "…"; marker labels take the room beside their line that
+    is free, and a label with no room left is not drawn (its line is)."""
     family = list(font_family())
     fig = Figure(figsize=(7.2, 4.8), dpi=150)
+    FigureCanvasAgg(fig)  # a renderer to measure texts with while laying them out
     ax = fig.subplots()
     dates = [d for d, _value in data.points]
     values = [v for _date, v in data.points]
@@ -129,38 +141,27 @@ def chart_figure(data: ChartData) -> Figure:
         margin = max(10.0, (high - low) * 0.15)
         ax.set_ylim(low - margin, high + margin)
     y_low, y_high = ax.get_ylim()
+    band_labels = []
     for i, band in enumerate(data.bands):
         if band.high <= y_low or band.low >= y_high:
             continue
         ax.axhspan(band.low, band.high, color="#4c72b0" if i % 2 else "#dd8452", alpha=0.10, lw=0)
         mid = (max(band.low, y_low) + min(band.high, y_high)) / 2
-        ax.text(
-            1.01,
-            mid,
-            drawable(band.label),
-            transform=ax.get_yaxis_transform(),
-            va="center",
-            fontsize=9,
-            color="#555555",
-            fontfamily=family,
-        )
-    for marker in data.markers:
-        ax.axvline(marker.date, color="#999999", lw=0.8, ls=":")  # type: ignore[arg-type]
-    if len(data.markers) <= 8:
-        for marker in data.markers:
-            ax.annotate(
-                drawable(marker.label[:18]),
-                (mdates.date2num(marker.date), y_high),
-                fontsize=7,
-                rotation=90,
-                va="top",
-                ha="right",
-                color="#666666",
+        band_labels.append(
+            ax.text(
+                1.01,
+                mid,
+                drawable(band.label),
+                transform=ax.get_yaxis_transform(),
+                va="center",
+                fontsize=9,
+                color="#555555",
                 fontfamily=family,
             )
+        )
     ax.plot(dates, values, marker="o", ms=4, lw=2, color="#1f4e79")  # type: ignore[arg-type]
-    ax.set_title(drawable(data.title), fontsize=13, fontfamily=family)
-    ax.set_ylabel(drawable(data.y_label), fontsize=11, fontfamily=family)
+    ax.set_title(drawable(data.title), fontsize=TITLE_SIZE, fontfamily=family)
+    ax.set_ylabel(drawable(data.y_label), fontsize=LABEL_SIZE, fontfamily=family)
     ax.grid(axis="y", alpha=0.3)
     _time_axis(ax, dates)
     if values and all(float(v).is_integer() for v in values):  # Elo, Tensuusei points
@@ -168,6 +169,8 @@ def chart_figure(data: ChartData) -> Figure:
     ax.yaxis.set_major_formatter(_numbers(current()))
     ax.tick_params(labelsize=9, labelfontfamily=family)
     if not values:
+        ax.set_xticks([])  # no dates nor ratings to read: hours of 1 January 1970 were shown
+        ax.set_yticks([])
         ax.text(
             0.5,
             0.5,
@@ -176,8 +179,181 @@ def chart_figure(data: ChartData) -> Figure:
             ha="center",
             fontfamily=family,
         )
-    fig.tight_layout()
+    _lay_out(fig, ax, band_labels)
+    if values:  # marked against the line, in the room the layout left
+        _mark(ax, data.markers, family)
+    _keep_apart(fig, ax)
     return fig
+
+
+TITLE_SIZE, LABEL_SIZE, SMALLEST_SIZE = 13, 11, 8  # points; a long text is set smaller first
+MARKER_SIZE = 7
+EDGE_PX = 4  # every text keeps this far inside the picture's edge
+ELLIPSIS = "\u2026"
+
+
+def _lay_out(fig: Figure, ax: Axes, band_labels: list[Text]) -> None:
+    """Fit the axes and their texts in the picture: the title and the vertical label set
+    smaller (then shortened) to the room around the axes' centre, matplotlib's tight layout,
+    the ticks fixed to those in view and thinned while their labels overlap, and the band
+    labels kept only where they sit within the axes' height apart from each other."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    inner = _inner(fig)
+    _fit(ax.title, renderer, lambda box: box.width <= inner.width)
+    _fit(ax.yaxis.label, renderer, lambda box: box.height <= inner.height * 0.9)
+    fig.tight_layout()
+    fig.draw_without_rendering()
+    for axis in (ax.xaxis, ax.yaxis):
+        _thin(axis, renderer)
+    frame = ax.get_window_extent(renderer)
+    centre_x = (frame.x0 + frame.x1) / 2
+    half = min(centre_x - inner.x0, inner.x1 - centre_x)
+    _fit(ax.title, renderer, lambda box: box.width <= 2 * half)
+    centre_y = (frame.y0 + frame.y1) / 2
+    half = min(centre_y - inner.y0, inner.y1 - centre_y)
+    _fit(ax.yaxis.label, renderer, lambda box: box.height <= 2 * half)
+    kept: list[Bbox] = []
+    for label in band_labels:
+        box = label.get_window_extent(renderer)
+        if box.y0 < frame.y0 or box.y1 > frame.y1 or any(_overlap(box, k) for k in kept):
+            label.set_visible(False)  # a band too thin for its name, or past the axes
+        else:
+            kept.append(box)
+
+
+def _inner(fig: Figure) -> Bbox:
+    """The picture less its edge, in pixels."""
+    box = fig.bbox
+    return Bbox.from_extents(
+        box.x0 + EDGE_PX, box.y0 + EDGE_PX, box.x1 - EDGE_PX, box.y1 - EDGE_PX
+    )
+
+
+def _fit(text: Text, renderer: RendererBase, fits: Callable[[Bbox], bool]) -> None:
+    """Set ``text`` smaller, down to :data:`SMALLEST_SIZE`, then shorten it with "…" until
+    its extent ``fits``; hidden when not even its first letter does."""
+    size = float(text.get_fontsize())
+    while not fits(text.get_window_extent(renderer)) and size > SMALLEST_SIZE:
+        size = max(SMALLEST_SIZE, size - 1)
+        text.set_fontsize(size)
+    _shorten(text, renderer, fits)
+
+
+def _shorten(text: Text, renderer: RendererBase, fits: Callable[[Bbox], bool]) -> None:
+    """The longest start of ``text`` that ``fits``, with "…"; hidden when none does."""
+    full = text.get_text()
+    if fits(text.get_window_extent(renderer)):
+        return
+    low, high, best = 1, len(full) - 1, ""
+    while low <= high:  # a longer start is never narrower: the longest that fits, by halves
+        middle = (low + high) // 2
+        text.set_text(full[:middle].rstrip() + ELLIPSIS)
+        if fits(text.get_window_extent(renderer)):
+            best, low = text.get_text(), middle + 1
+        else:
+            high = middle - 1
+    text.set_text(best or full)
+    text.set_visible(bool(best))
+
+
+def _thin(axis: XAxis | YAxis, renderer: RendererBase) -> None:
+    """Fix the axis's ticks to those in view, every second (third …) one while their labels
+    would overlap (long month names: ``2026. szept.``)."""
+    low, high = sorted(axis.get_view_interval())
+    slack = (high - low) * 1e-9
+    ticks = [t for t in axis.get_majorticklocs() if low - slack <= t <= high + slack]
+    for step in range(1, len(ticks) + 1):
+        axis.set_major_locator(FixedLocator(ticks[::step]))
+        boxes = [
+            label.get_window_extent(renderer)
+            for label in axis.get_majorticklabels()
+            if label.get_text()
+        ]
+        if not any(_overlap(a, b) for a, b in itertools.pairwise(boxes)):
+            return
+
+
+def _overlap(a: Bbox, b: Bbox) -> bool:
+    """Whether two extents share more than a sliver (texts' extents include their leading)."""
+    return bool(
+        min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5
+    )
+
+
+def _mark(ax: Axes, markers: tuple[Marker, ...], family: list[str]) -> None:
+    """A dotted line at each marker's date and its label hanging from the top beside it:
+    left of the line, else right of it, where no label is yet; shortened to the axes'
+    height, not drawn where it finds no room."""
+    fig = ax.get_figure()
+    assert isinstance(fig, Figure)
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    frame = ax.get_window_extent(renderer)
+    low, high = sorted(ax.get_xlim())
+    placed: list[Bbox] = []
+    for marker in sorted(markers, key=lambda m: m.date):
+        x = mdates.date2num(marker.date)
+        if not low <= x <= high:
+            continue
+        ax.axvline(x, color="#999999", lw=0.8, ls=":")
+        for side, offset in (("right", -2), ("left", 2)):
+            label = ax.annotate(
+                drawable(marker.label),
+                (x, 1),
+                xycoords=("data", "axes fraction"),
+                xytext=(offset, -3),
+                textcoords="offset points",
+                fontsize=MARKER_SIZE,
+                rotation=90,
+                va="top",
+                ha=side,
+                color="#666666",
+                fontfamily=family,
+            )
+            _shorten(label, renderer, lambda box: box.y0 >= frame.y0 + EDGE_PX)
+            box = label.get_window_extent(renderer)
+            if (
+                label.get_visible()
+                and frame.x0 <= box.x0
+                and box.x1 <= frame.x1
+                and not any(_overlap(box, p) for p in placed)
+            ):
+                placed.append(box)
+                break
+            label.remove()
+
+
+def _keep_apart(fig: Figure, ax: Axes) -> None:
+    """The last word on the layout, most important first: the title and the axis labels,
+    then each tick's label, then the band and marker labels, each shortened to lie inside
+    the picture and hidden where it would overlap one kept before it (a tick is dropped,
+    as its label is remade at every draw)."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    inner = _inner(fig)
+
+    def inside(box: Bbox) -> bool:
+        return bool(inner.contains(box.x0, box.y0) and inner.contains(box.x1, box.y1))
+
+    def keep(text: Text) -> bool:
+        box = text.get_window_extent(renderer)
+        if not inside(box) or any(_overlap(box, k) for k in kept):
+            return False
+        kept.append(box)
+        return True
+
+    fig.draw_without_rendering()
+    kept: list[Bbox] = []
+    for text in (ax.title, ax.xaxis.label, ax.yaxis.label):
+        if text.get_visible() and text.get_text():
+            _shorten(text, renderer, inside)
+            text.set_visible(text.get_visible() and keep(text))
+    for axis in (ax.xaxis, ax.yaxis):
+        ticks = zip(axis.get_majorticklocs(), axis.get_major_ticks(), strict=False)
+        shown = [loc for loc, tick in ticks if not tick.label1.get_text() or keep(tick.label1)]
+        axis.set_major_locator(FixedLocator(shown))
+    for text in ax.texts:
+        if text.get_visible() and text.get_text():
+            _shorten(text, renderer, inside)
+            text.set_visible(text.get_visible() and keep(text))
 
 
 def _numbers(language: str) -> FuncFormatter:

@@ -136,8 +136,8 @@ async def test_rating_series_for_charts(db: Database, club: Club, four: list[Pla
         (DAY, 101, "game"),
         (DAY + dt.timedelta(days=2), 102, "game"),
     ]
-    date, rating, rank, _ = series[-1]  # a (date, rating, rank, source) tuple
-    assert (date, rating, rank) == (DAY + dt.timedelta(days=2), 102, Rank.kyu(5))
+    date, rating, rank, _, tournament = series[-1]  # (date, rating, rank, source, tournament)
+    assert (date, rating, rank, tournament) == (DAY + dt.timedelta(days=2), 102, Rank.kyu(5), None)
 
 
 async def test_export(db: Database, club: Club, four: list[Player]) -> None:

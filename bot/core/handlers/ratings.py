@@ -505,10 +505,10 @@ async def chart_data(
         return None
     settings = await storage.club_settings(db, club)
     key = system or settings.system or club.system
-    markers = []
-    for point in series:
-        if point.source.startswith("tournament:"):
-            markers.append(Marker(point.date, await label_of_source(db, club, point.source)))
+    markers = [
+        Marker(date, await label_of_source(db, club, f"tournament:{tournament}"))
+        for tournament, date in chart_tournaments(series, points).items()
+    ]
     try:
         card = await storage.card(db, club, player.id)
     except StorageError:
@@ -531,6 +531,24 @@ def chart_points(series: list[SeriesPoint]) -> tuple[tuple[dt.date, float], ...]
         if points[i][0] > points[i + 1][0]:
             points[i] = (points[i + 1][0], points[i][1])
     return tuple(points)
+
+
+def chart_tournaments(
+    series: list[SeriesPoint], points: tuple[tuple[dt.date, float], ...]
+) -> dict[int, dt.date]:
+    """Each tournament (or MGSZ period) that changed the player's rating, once, at the date
+    its last change is drawn — whichever shape its system gives the changes (one row for the
+    whole tournament, or a row per game or per day: storage's ``SeriesPoint.tournament``)."""
+    drawn = iter(points)
+    found: dict[int, dt.date] = {}
+    for point in series:
+        if fmt.number(point.rating) is None:
+            continue  # not drawn (see chart_points)
+        date = next(drawn)[0]
+        if point.tournament is not None:
+            found.pop(point.tournament, None)  # in the order of their last changes
+            found[point.tournament] = date
+    return found
 
 
 def chart_bands(ledger: RatingSystem) -> tuple[Band, ...]:
