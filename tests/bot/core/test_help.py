@@ -246,7 +246,7 @@ def test_a_spec_text_left_empty_stays_empty_in_every_language() -> None:
     """An empty summary or option help is not looked up (a catalogue's empty message is its
     header)."""
     from bot.core.commands import CommandSpec, Option
-    from bot.core.handlers.help import help_text, link, summary_line
+    from bot.core.handlers.help import link, summary_line
     from bot.i18n import using
 
     spec = CommandSpec(
@@ -255,5 +255,5 @@ def test_a_spec_text_left_empty_stays_empty_in_every_language() -> None:
     for language in ("en", "hu", "ja", "sv", "pl"):
         with using(language):
             assert summary_line(spec) == "/demo [k=V] — "
-            assert help_text(spec).splitlines()[:2] == ["/demo [k=V]", ""]
-            assert "k=V — " in help_text(spec).splitlines()
+            assert spec.help_text().splitlines()[:2] == ["/demo [k=V]", ""]
+            assert "k=V — " in spec.help_text().splitlines()
