@@ -42,9 +42,16 @@ class WeeklyArgs:
             "choice",
             N_("on or off"),
             choices=("on", "off"),
+            metavar="on|off",
             missing=N_("write /weekly on [DAY HH:MM] or /weekly off"),
         ),
-        Param("when", "text", N_("day and time, e.g. mon 18:00"), required=False),
+        Param(
+            "when",
+            "text",
+            N_("day and time, e.g. mon 18:00"),
+            required=False,
+            metavar="DAY HH:MM",
+        ),
     ),
 )
 async def weekly(ctx: Context, args: WeeklyArgs) -> Reply:
