@@ -94,9 +94,12 @@ def _required(typed: Typed) -> bool:
     return isinstance(typed, Param) and typed.required and typed.kind != "file"
 
 
-def _description(typed: Typed) -> str:
+def _description(typed: Typed, cmd: CommandSpec) -> str:
     """The option's description in the current language (``key=`` and a flag's word as
-    typed)."""
+    typed; the free-text option of a command without params: its usage line, placeholders
+    translated)."""
+    if isinstance(typed, Param) and typed.description == cmd.usage:
+        return cmd.usage_text()
     if isinstance(typed, Option):
         return f"{typed.key}= {shown(typed.help)}"
     if isinstance(typed, Flag):
@@ -106,7 +109,7 @@ def _description(typed: Typed) -> str:
 
 def _summary(cmd: CommandSpec) -> str:
     """The command's description in the current language (the usage line without one)."""
-    return shown(cmd.summary) or shown(cmd.usage)
+    return shown(cmd.summary) or cmd.usage_text()
 
 
 # --- the menus in every language -------------------------------------------------------------
@@ -569,7 +572,9 @@ class DiscordAdapter:
             )
             renames[name] = option_name(_name(param), taken)
             descriptions[name] = localized(
-                _description(param), functools.partial(_description, param), DESCRIPTION_LIMIT
+                _description(param, cmd),
+                functools.partial(_description, param, cmd),
+                DESCRIPTION_LIMIT,
             )
             options = _choices(param)
             if options and len(options) <= MAX_CHOICES and param.kind != "int":

@@ -168,11 +168,48 @@ PLACEHOLDERS: dict[str, str] = {
     "B": N_("B"),
     # TRANSLATORS: a placeholder in a usage line: a chat account (telegram:12345)
     "PLATFORM:ID": N_("PLATFORM:ID"),
+    # TRANSLATORS: a placeholder in a usage line: why (/dispute 12 REASON)
+    "REASON": N_("REASON"),
+    # TRANSLATORS: a placeholder in a usage line: a tournament's name or number
+    "TOURNAMENT": N_("TOURNAMENT"),
+    # TRANSLATORS: a placeholder in a usage line: a round's number
+    "ROUND": N_("ROUND"),
+    # TRANSLATORS: a placeholder in a usage line: a rating system's key (mgsz, gor …)
+    "SYSTEM": N_("SYSTEM"),
+    # TRANSLATORS: a placeholder in a usage line: a club's join code
+    "CODE": N_("CODE"),
+    # TRANSLATORS: a placeholder in a usage line: a time zone (Europe/Budapest)
+    "ZONE": N_("ZONE"),
+    # TRANSLATORS: a placeholder in a usage line: a two-letter country code (HU)
+    "XX": N_("XX"),
+    # TRANSLATORS: a placeholder in a usage line: a number of hours
+    "HOURS": N_("HOURS"),
+    # TRANSLATORS: a placeholder in a usage line: a person (a chat account or a player)
+    "WHO": N_("WHO"),
+    # TRANSLATORS: a placeholder in a usage line: a setting's name (/club set KEY VALUE)
+    "KEY": N_("KEY"),
+    # TRANSLATORS: a placeholder in a usage line: a setting's value (/club set KEY VALUE)
+    "VALUE": N_("VALUE"),
+    # TRANSLATORS: a placeholder in a usage line: a number of two digits (C=NN)
+    "NN": N_("NN"),
+    # TRANSLATORS: a placeholder in a usage line: a player's EGD PIN (pin=EGD)
+    "EGD": N_("EGD"),
 }
 """Every placeholder a usage line may hold, English as it is typed in the declarations; keys
 (``h=``), choices and words the user types (``all``, ``on|off``) are never translated."""
 
-_PLACEHOLDER = re.compile(r"(?<![\w=:.-])([A-Z][A-Z_]*(?:[-:][A-Z]+)*)(?![\w=])")
+LITERALS = frozenset({"XML", "CSV", "A-D"})
+"""Capital words of usage lines that are typed or read as they are (file formats, the EGF
+tournament classes A to D), not placeholders."""
+
+_PLACEHOLDER = re.compile(r"(?<![\w:.-])([A-Z][A-Z_]*(?:[-:][A-Z]+)*)(?![\w=+])")
+
+
+def placeholder_words(usage: str) -> list[str]:
+    """The capital words of a usage line (or of its translation) that a reader reads as
+    placeholders: ``NAME``, ``h=N``'s ``N``, ``YYYY-MM-DD``; not keys (``C=``), results
+    (``W+``) or :data:`LITERALS`."""
+    return [m[1] for m in _PLACEHOLDER.finditer(usage) if m[1] not in LITERALS]
 
 
 def placeholders(usage: str) -> str:
@@ -454,12 +491,12 @@ class CommandSpec:
         )
 
     def usage_text(self, line: str | None = None) -> str:
-        """The usage line (or ``line``, a part of it) in the current language: the whole
-        line's translation where the catalogue has one, else each placeholder translated
-        (:func:`placeholders`); in English exactly as declared."""
-        line = self.usage if line is None else line
-        whole = _(line)
-        return whole if whole != line else placeholders(line)
+        """The usage line (or ``line``, a part of it) in the current language, as /help, a
+        refusal and the menus show it: each placeholder translated (:func:`placeholders`) —
+        in the whole line's translation where the catalogue still has one (they predate
+        placeholder translation and left ``h=N``, ``YYYY-MM-DD`` in English); in English
+        exactly as declared."""
+        return placeholders(_(self.usage if line is None else line))
 
     def usage_of(self, text: str) -> tuple[str, str | None]:
         """The usage line and example for an invocation's ``text``: of its action alone when
@@ -481,8 +518,10 @@ class CommandSpec:
         explanation and placeholder in the current language; keys and actions as typed)."""
         lines = []
         for o in self.options:
-            where = f" ({', '.join(o.actions)})" if o.actions else ""
-            lines.append(f"{o.key}={placeholders(o.metavar)} — {shown(o.help)}{where}")
+            line = f"{o.key}={placeholders(o.metavar)} — {shown(o.help)}"
+            if o.actions:
+                line = _("{option} ({actions})", option=line, actions=", ".join(o.actions))
+            lines.append(line)
         return lines
 
     def help_text(self) -> str:
@@ -493,7 +532,7 @@ class CommandSpec:
         if self.details:
             lines.append(shown(self.details))
         if self.options:
-            lines.append(_("Options:") + "\n" + "\n".join(self.option_lines()))
+            lines.append(_("Options:\n{options}", options="\n".join(self.option_lines())))
         if self.examples:
             lines.append(_("Examples: {examples}", examples=" · ".join(self.examples)))
         if self.organiser_only:

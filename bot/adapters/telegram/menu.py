@@ -52,5 +52,5 @@ def menu_description(cmd: CommandSpec) -> str:
     the usage line where the summary would be too short)."""
     text = shown(cmd.summary).strip()
     if len(text) < COMMAND_DESCRIPTION_MIN:
-        text = shown(cmd.usage)
+        text = cmd.usage_text()
     return _cut(text, COMMAND_DESCRIPTION_LIMIT)

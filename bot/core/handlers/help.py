@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import storage
-from bot.core.commands import CONSOLE, ORGANISER, CommandSpec, Option, Param, command
+from bot.core.commands import CONSOLE, ORGANISER, CommandSpec, Option, Param, command, shown
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
-from bot.core.names import describe, resolve
+from bot.core.names import describe
 from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _
+from storage.records import Player
+
+
+@dataclass(frozen=True, slots=True)
+class HelpArgs:
+    command: str | None = None
 
 
 @command(
@@ -19,9 +27,9 @@ from bot.i18n import N_, _
     needs_club=False,
     params=(Param("command", "text", N_("a command name"), required=False),),
 )
-async def help_(ctx: Context) -> Reply:
+async def help_(ctx: Context, args: HelpArgs) -> Reply:
     COMMANDS, lookup = ctx.core.commands, ctx.core.lookup  # the table lists this handler too
-    name = ctx.args().text().strip()
+    name = (args.command or "").strip()
     if name:
         cmd = lookup(name)
         if cmd is None or (cmd.access == CONSOLE and ctx.inv.caller.platform != "console"):
@@ -31,7 +39,7 @@ async def help_(ctx: Context) -> Reply:
                     command="/" + name.lstrip("/"),
                 )
             )
-        return Reply(blocks=(Text(f"/{cmd.name}", title=True), Text(help_text(cmd))))
+        return Reply(blocks=(Text(f"/{cmd.name}", title=True), Text(cmd.help_text())))
     visible = [
         c for c in COMMANDS.values() if c.access != CONSOLE or ctx.inv.caller.platform == "console"
     ]
@@ -58,38 +66,16 @@ async def help_(ctx: Context) -> Reply:
     return Reply(blocks=tuple(blocks))
 
 
-def _shown(text: str) -> str:
-    """A text of a command's spec in the conversation's language (the empty text stays empty:
-    a catalogue's empty message is its header)."""
-    return _(text) if text else text
-
-
 def summary_line(cmd: CommandSpec) -> str:
-    """``/rating [NAME] — A player's card …``: a command's usage and summary in the
-    conversation's language (the table marks them for the catalogue)."""
-    return f"{_shown(cmd.usage)} — {_shown(cmd.summary)}"
+    """``/rating [NAME] — A player's card …``: a command's usage line and summary in the
+    conversation's language (:meth:`CommandSpec.usage_text`, placeholders translated)."""
+    return f"{cmd.usage_text()} — {shown(cmd.summary)}"
 
 
-def help_text(cmd: CommandSpec) -> str:
-    """One command's help in the conversation's language: usage, summary, details, options,
-    examples (typed as they are in every language) and who may use it; in English exactly
-    :meth:`CommandSpec.help_text`."""
-    lines = [_shown(cmd.usage), _shown(cmd.summary)]
-    if cmd.details:
-        lines.append(_shown(cmd.details))
-    if cmd.options:
-        options = []
-        for o in cmd.options:
-            line = f"{o.key}={o.metavar} — {_shown(o.help)}"
-            if o.actions:
-                line = _("{option} ({actions})", option=line, actions=", ".join(o.actions))
-            options.append(line)
-        lines.append(_("Options:\n{options}", options="\n".join(options)))
-    if cmd.examples:
-        lines.append(_("Examples: {examples}", examples=" · ".join(cmd.examples)))
-    if cmd.organiser_only:
-        lines.append(_("For organisers."))
-    return "\n".join(lines)
+@dataclass(frozen=True, slots=True)
+class LinkArgs:
+    name: Player
+    account: str | None = None
 
 
 @command(
@@ -108,15 +94,14 @@ def help_text(cmd: CommandSpec) -> str:
     params=(Param("name", "player", N_("your name in the club's list")),),
     details=N_("If someone else is already linked to that player, an organiser must confirm."),
 )
-async def link(ctx: Context) -> Reply:
-    args = ctx.args()
-    player = await resolve(ctx, args.text())
+async def link(ctx: Context, args: LinkArgs) -> Reply:
+    player = args.name
     caller = ctx.inv.caller
     platform, account = caller.platform, caller.account
-    if "account" in args.options:  # an organiser confirming someone else's link
+    if args.account is not None:  # an organiser confirming someone else's link
         if not ctx.organiser:
             raise NotPermitted(_("only an organiser can link another person's account"))
-        platform, _colon, account = args.options["account"].partition(":")
+        platform, _colon, account = args.account.partition(":")
         if not platform or not account:
             raise BadArgument(
                 _("account= takes platform:id, e.g. {example}", example="account=telegram:12345")
@@ -126,7 +111,7 @@ async def link(ctx: Context) -> Reply:
         for acc in await storage.accounts_of(ctx.db, ctx.the_club, player.id)
         if acc != (platform, account) and acc[0] == platform
     ]
-    if others and "account" not in args.options and not ctx.organiser:
+    if others and args.account is None and not ctx.organiser:
         return Reply(
             blocks=(
                 Text(

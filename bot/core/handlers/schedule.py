@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 import storage
 from bot.clock import FakeClock, parse_duration
@@ -12,13 +13,18 @@ from bot.core.commands import CONSOLE, ORGANISER, PLAYER, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.notices import weekly_reply
-from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Notice, Reply, Text
 from bot.core.scheduler import DEFAULT_WEEKLY
 from bot.i18n import N_, _, date_text, date_time_text, translated, weekday_text
 from storage import schedules
 from storage.records import GameRow
 from storage.settings import WEEKDAYS, parse_weekly
+
+
+@dataclass(frozen=True, slots=True)
+class WeeklyArgs:
+    state: str
+    when: str | None = None
 
 
 @command(
@@ -31,20 +37,30 @@ from storage.settings import WEEKDAYS, parse_weekly
     examples=("/weekly on", "/weekly on sun 20:00", "/weekly off"),
     access=ORGANISER,
     params=(
-        Param("state", "choice", N_("on or off"), choices=("on", "off")),
-        Param("when", "text", N_("day and time, e.g. mon 18:00"), required=False),
+        Param(
+            "state",
+            "choice",
+            N_("on or off"),
+            choices=("on", "off"),
+            metavar="on|off",
+            missing=N_("write /weekly on [DAY HH:MM] or /weekly off"),
+        ),
+        Param(
+            "when",
+            "text",
+            N_("day and time, e.g. mon 18:00"),
+            required=False,
+            metavar="DAY HH:MM",
+        ),
     ),
 )
-async def weekly(ctx: Context) -> Reply:
-    words = ctx.args().words
-    if not words or words[0].text.lower() not in ("on", "off"):
-        raise BadArgument(_("write /weekly on [DAY HH:MM] or /weekly off"))
-    if words[0].text.lower() == "off":
+async def weekly(ctx: Context, args: WeeklyArgs) -> Reply:
+    if args.state == "off":
         await storage.set_setting(
             ctx.db, ctx.the_club, "weekly", "off", actor=ctx.actor, chat=ctx.chat
         )
         return Reply.text(_("The weekly summary is off. /summary still shows one on request."))
-    when = join(words[1:]) or DEFAULT_WEEKLY
+    when = args.when or DEFAULT_WEEKLY
     try:
         rule = parse_weekly(when)
     except ValueError as exc:
@@ -79,15 +95,19 @@ def _message(exc: Exception) -> str:
     return translated(exc.args[0]) if exc.args else str(exc)
 
 
+@dataclass(frozen=True, slots=True)
+class SummaryArgs:
+    pass
+
+
 @command(
     "summary",
     usage="/summary",
     summary=N_("The ranking summary of the last seven days, now."),
     examples=("/summary",),
+    extra=N_("/summary takes no arguments"),
 )
-async def summary(ctx: Context) -> Reply:
-    if ctx.args().words:
-        raise BadArgument(_("/summary takes no arguments"))
+async def summary(ctx: Context, args: SummaryArgs) -> Reply:
     # the seven calendar days up to today (club time), as the projections hold them
     today = ctx.core.clock().astimezone(ctx.timezone).date()
     end = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=ctx.timezone)
@@ -108,6 +128,11 @@ GAME_STATUS = {
 """How a game's status (storage's GAME_… values) reads in a refusal."""
 
 
+@dataclass(frozen=True, slots=True)
+class TickArgs:
+    when: str | None = None
+
+
 @command(
     "tick",
     usage="/tick DURATION | YYYY-MM-DD HH:MM",
@@ -115,8 +140,18 @@ GAME_STATUS = {
     examples=("/tick 1d", "/tick 6h", "/tick 2026-12-01 00:05"),
     access=CONSOLE,
     needs_club=False,
+    # optional here: a real clock is refused first, then a missing one (below)
+    params=(
+        Param(
+            "when",
+            "text",
+            N_("how far: a duration (1d, 6h) or a date and time"),
+            required=False,
+            metavar="DURATION",
+        ),
+    ),
 )
-async def tick(ctx: Context) -> Reply:
+async def tick(ctx: Context, args: TickArgs) -> Reply:
     clock, scheduler = ctx.core.clock, ctx.core.scheduler
     if not isinstance(clock, FakeClock) or scheduler is None:
         raise BadArgument(
@@ -125,7 +160,7 @@ async def tick(ctx: Context) -> Reply:
                 option='--clock "2026-11-02 09:00"',
             )
         )
-    text = ctx.args().text()
+    text = args.when or ""
     if not text:
         raise BadArgument(
             _(
@@ -170,10 +205,12 @@ async def tick(ctx: Context) -> Reply:
     return Reply.text(*lines)
 
 
-async def _report(ctx: Context, words: list[Token]) -> GameRow:
-    if len(words) != 1:
-        raise BadArgument(_("give the report's number, e.g. {example}", example="12"))
-    number = positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
+REPORT_NUMBER = N_("give the report's number, e.g. {example}")
+"""The refusal of /confirm or /dispute without a number (``{example}``: the command's)."""
+
+
+async def _report(ctx: Context, number: int) -> GameRow:
+    """The pending report numbered ``number``, or a refusal saying why not."""
     row = await storage.game_by_number(ctx.db, ctx.the_club, number)
     if row is None:
         raise BadArgument(_("there is no game #{number} in this club", number=number))
@@ -199,16 +236,21 @@ async def _callers_side(ctx: Context, row: GameRow) -> int | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class ConfirmArgs:
+    game_id: int
+
+
 @command(
     "confirm",
     usage="/confirm GAME_ID",
     summary=N_("Confirm a result your opponent reported (or, for organisers, any report)."),
     examples=("/confirm 12",),
     access=PLAYER,
-    params=(Param("game_id", "int", N_("the report's number")),),
+    params=(Param("game_id", "number", N_("the report's number"), missing=REPORT_NUMBER),),
 )
-async def confirm(ctx: Context) -> Reply:
-    row = await _report(ctx, ctx.args().words)
+async def confirm(ctx: Context, args: ConfirmArgs) -> Reply:
+    row = await _report(ctx, args.game_id)
     side = await _callers_side(ctx, row)
     if not ctx.organiser:
         if side is None:
@@ -230,25 +272,26 @@ async def confirm(ctx: Context) -> Reply:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class DisputeArgs:
+    game_id: int
+    reason: str | None = None
+
+
 @command(
     "dispute",
-    usage="/dispute GAME_ID [reason]",
+    usage="/dispute GAME_ID [REASON]",
     summary=N_("Dispute a reported result: it stays unrated and the organisers are told."),
     examples=("/dispute 12 I won by resignation",),
     access=PLAYER,
     params=(
-        Param("game_id", "int", N_("the report's number")),
+        Param("game_id", "number", N_("the report's number"), missing=REPORT_NUMBER),
         Param("reason", "text", N_("what is wrong"), required=False),
     ),
 )
-async def dispute(ctx: Context) -> Reply:
-    words = ctx.args().words
-    if not words:
-        raise BadArgument(
-            _("give the report's number, e.g. {example}", example="/dispute 12 wrong result")
-        )
-    row = await _report(ctx, words[:1])
-    reason = join(words[1:])
+async def dispute(ctx: Context, args: DisputeArgs) -> Reply:
+    row = await _report(ctx, args.game_id)
+    reason = args.reason or ""
     if not ctx.organiser and await _callers_side(ctx, row) is None:
         raise NotPermitted(_("only the players of the game, or an organiser, can dispute it"))
     await schedules.record_dispute(

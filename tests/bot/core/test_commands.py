@@ -12,11 +12,14 @@ from bot.core.commands import (
     CONSOLE,
     KINDS,
     ORGANISER,
+    PLACEHOLDERS,
     PLAYER,
     CommandSpec,
     Option,
     Param,
     command,
+    placeholder_words,
+    placeholders,
     spec_of,
 )
 from bot.core.replies import Reply
@@ -213,6 +216,37 @@ def test_help_text_speaks_the_conversations_language() -> None:
     with using("ja"):
         text = spec.help_text()
     assert text == (
-        "/demo NAME [h=N]\n処理済みです。\nオプション:\nh=N — 結果表\n"
+        "/demo NAME [h=N]\n処理済みです。\nオプション：\nh=N — 結果表\n"
         "例：/demo Nagy h=2\n幹事専用です。"
     )
+
+
+# -- placeholders in the reader's language (issue 24) ----------------------------------------
+
+
+def test_the_placeholders_of_a_usage_line_are_its_capital_words_not_keys_or_values() -> None:
+    line = "/demo BLACK WHITE RESULT [h=N] [result=W+] [C=NN] [class=A-D] (h9/XML/CSV) [all]"
+    assert placeholder_words(line) == ["BLACK", "WHITE", "RESULT", "N", "NN"]
+    assert placeholder_words("/tick DURATION | YYYY-MM-DD HH:MM") == [
+        "DURATION",
+        "YYYY-MM-DD",
+        "HH:MM",
+    ]
+    assert placeholder_words("/link NÉV [account=PLATFORM:ID]") == ["PLATFORM:ID"]
+
+
+@pytest.mark.parametrize("cmd", list(dict.fromkeys(COMMANDS.values())), ids=lambda c: c.name)
+def test_every_placeholder_a_command_shows_can_be_translated(cmd: CommandSpec) -> None:
+    """A capital word of a usage line, an option's placeholder (/help) or a placeholder the
+    parser's refusals name (the params it reads) that is not in PLACEHOLDERS would stay
+    English in every language."""
+    shown = [cmd.usage, *(o.metavar for o in cmd.options)]
+    shown.extend(p.metavar for layout in cmd.layouts() for p in layout.params)
+    words = {w for text in shown for w in placeholder_words(text)}
+    assert words <= set(PLACEHOLDERS), sorted(words - set(PLACEHOLDERS))
+
+
+def test_a_usage_line_is_shown_exactly_as_declared_in_english() -> None:
+    for cmd in COMMANDS.values():
+        assert cmd.usage_text() == cmd.usage
+        assert placeholders(cmd.usage) == cmd.usage

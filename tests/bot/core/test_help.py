@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 import storage
 from bot.core.command_table import COMMANDS, public_commands
+from bot.core.commands import PLACEHOLDERS, CommandSpec, Param, placeholder_words
 from bot.core.invocation import Caller
+from bot.i18n import _, using
+from bot.i18n.catalogues import po_path
 from tests.bot.core.fakechat import PLAYER, FakeChat
 
 OTHER = Caller("telegram", "301", "Another Account")
@@ -246,7 +251,7 @@ def test_a_spec_text_left_empty_stays_empty_in_every_language() -> None:
     """An empty summary or option help is not looked up (a catalogue's empty message is its
     header)."""
     from bot.core.commands import CommandSpec, Option
-    from bot.core.handlers.help import help_text, link, summary_line
+    from bot.core.handlers.help import link, summary_line
     from bot.i18n import using
 
     spec = CommandSpec(
@@ -255,5 +260,102 @@ def test_a_spec_text_left_empty_stays_empty_in_every_language() -> None:
     for language in ("en", "hu", "ja", "sv", "pl"):
         with using(language):
             assert summary_line(spec) == "/demo [k=V] — "
-            assert help_text(spec).splitlines()[:2] == ["/demo [k=V]", ""]
-            assert "k=V — " in help_text(spec).splitlines()
+            assert spec.help_text().splitlines()[:2] == ["/demo [k=V]", ""]
+            assert "k=V — " in spec.help_text().splitlines()
+
+
+# -- usage lines in the reader's language (issue 24) -------------------------------------------
+
+READERS = ("hu", "ja", "pl", "sv")
+
+
+@functools.cache
+def translated_ids(language: str) -> frozenset[str]:
+    """The texts ``language``'s catalogue translates (not fuzzy, not empty)."""
+    with po_path(language).open("rb") as handle:
+        return frozenset(
+            m.id for m in read_po(handle) if isinstance(m.id, str) and m.string and not m.fuzzy
+        )
+
+
+def english_placeholders(line: str, language: str) -> list[str]:
+    """The placeholders ``line`` still shows in English because ``language``'s catalogue
+    has no translation of them (a translator may keep a word as it is, ``N``: translated
+    as itself, it is not reported)."""
+    known = translated_ids(language)
+    return [
+        word
+        for word in placeholder_words(line)
+        if word in PLACEHOLDERS and PLACEHOLDERS[word] not in known
+    ]
+
+
+def usage_parts(cmd: CommandSpec) -> list[str]:
+    """The command's usage line and, for a command with actions, each action's part (what a
+    refusal of that action shows)."""
+    head = f"/{cmd.name} "
+    parts = cmd.usage.removeprefix(head).split(" | ") if " | " in cmd.usage else []
+    return [cmd.usage, *(cmd.usage_of(p)[0] for p in parts if p[:1].islower())]
+
+
+def refusals_usage(text: str, language: str) -> str:
+    """The usage line of a refusal (``Usage: LINE — e.g. EXAMPLE`` in ``language``; not the
+    example, typed as it is)."""
+    with using(language):
+        template = _("Usage: {line} — e.g. {example}", line="\0", example="\1")
+    before, after = template.split("\0")
+    between = after.split("\1")[0]
+    (block,) = [b for b in text.split("\n\n") if b.startswith(before) and between in b]
+    return block[len(before) : block.index(between)]
+
+
+@pytest.mark.parametrize("language", READERS)
+async def test_no_usage_line_shows_an_english_placeholder(tmp_path: Path, language: str) -> None:
+    """/help, /help COMMAND, a refusal's usage line and the platforms' menus show each
+    placeholder in the reader's language (FEKETE FEHÉR EREDMÉNY, 黒番 白番 結果 …); fails
+    naming each placeholder the catalogue does not translate yet."""
+    from bot.adapters.discord import _description, _summary, options_of
+    from bot.adapters.telegram import menu_description
+
+    found: dict[str, list[str]] = {}
+
+    def check(where: str, line: str) -> None:
+        words = english_placeholders(line, language)
+        if words:
+            found[f"{where}: {line}"] = words
+
+    chat = await FakeChat.open(tmp_path, settings={"language": language})
+    try:
+        listing = await chat.ok("/help", as_=PLAYER)
+        for line in listing.text.splitlines():
+            if line.startswith("/"):
+                check("/help", line.split(" — ", 1)[0])
+        for cmd in public_commands():
+            said = await chat.ok(f"/help {cmd.name}", as_=PLAYER)
+            lines = said.text.splitlines()
+            check(f"/help {cmd.name}", lines[2])
+            for line in lines:
+                if any(line.startswith(f"{o.key}=") for o in cmd.options):
+                    check(f"/help {cmd.name} options", line.split(" — ", 1)[0])
+            refused = await chat.refused(f"/{cmd.name} zzz=1")
+            check(f"/{cmd.name}'s refusal", refusals_usage(refused.text, language))
+        with using(language):
+            for cmd in public_commands():
+                for part in usage_parts(cmd):
+                    check("a refusal", cmd.usage_text(part))
+                menu = menu_description(cmd)
+                if menu.startswith("/"):
+                    check("Telegram's menu", menu)
+                if not cmd.summary:  # else the summary: prose, as translated
+                    check("Discord's description", _summary(cmd))
+                for typed in options_of(cmd):
+                    if isinstance(typed, Param) and typed.description == cmd.usage:
+                        check("Discord's free-text option", _description(typed, cmd))
+    finally:
+        await chat.close()
+    missing = sorted({PLACEHOLDERS[word] for words in found.values() for word in words})
+    places = [f"{where} — {', '.join(words)}" for where, words in found.items()]
+    assert not found, (
+        f"{language} has no translation of the placeholders {', '.join(missing)}; shown in:\n"
+        + "\n".join(places[:30])
+    )
