@@ -315,7 +315,7 @@ async def test_no_usage_line_shows_an_english_placeholder(tmp_path: Path, langua
     placeholder in the reader's language (FEKETE FEHÉR EREDMÉNY, 黒番 白番 結果 …); fails
     naming each placeholder the catalogue does not translate yet."""
     from bot.adapters.discord import _description, _summary, options_of
-    from bot.adapters.telegram import menu_description
+    from bot.adapters.telegram.menu import menu_description
 
     found: dict[str, list[str]] = {}
 
