@@ -390,6 +390,9 @@ class CommandSpec:
     extra: str = ""
     """The refusal (marked ``N_``) of words beyond what the command takes (default: a
     generic one naming them)."""
+    unknown: str = ""
+    """For a command with actions: the refusal (marked ``N_``, ``{action}``: the word) of an
+    action it does not have (default: a generic one naming the command)."""
     bare: type | None = None
     """For a command with actions: the (fieldless) dataclass a line without an action fills
     (``/club`` alone shows the club); ``None``: such a line is refused with the usage."""
@@ -625,6 +628,7 @@ def command(
     aliases: tuple[str, ...] = (),
     flags: tuple[Flag, ...] = (),
     extra: str = "",
+    unknown: str = "",
     bare: type | None = None,
 ) -> Callable[[H], H]:
     """Attach a command's spec to its handler; its arguments dataclass is the handler's
@@ -651,6 +655,7 @@ def command(
             flags,
             arguments_of(handler),
             extra,
+            unknown,
             bare,
             handler=handler,
         )

@@ -539,13 +539,16 @@ def _layout(spec: CommandSpec, text: str, table: bool) -> tuple[Layout, str]:
     own = spec.layout()
     if own is not None:
         return own, text
-    words = text.split(maxsplit=1)
+    line, newline, below = text.partition("\n")  # a table pasted below stays below
+    words = line.split(maxsplit=1)
     action = words[0].lower() if words else ""
     if not action and spec.bare is not None:
         return Layout((), (), (), spec.bare, spec.label), text
     if not action:
         raise BadArgument(_("say what to do: {usage}", usage=spec.usage_text()))
     declared = next((a for a in spec.typed_actions() if a.said(action)), None)
+    if declared is None and spec.unknown:
+        raise BadArgument(_(spec.unknown, action=repr(action)))
     if declared is None:
         raise BadArgument(
             _("unknown {command} action {action}", command=spec.label, action=repr(action))
@@ -563,7 +566,7 @@ def _layout(spec: CommandSpec, text: str, table: bool) -> tuple[Layout, str]:
                 other=f"{spec.label} {readers[0]}",
             )
         )
-    return found, words[1] if len(words) > 1 else ""
+    return found, (words[1] if len(words) > 1 else "") + newline + below
 
 
 async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object:
