@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
@@ -390,12 +390,18 @@ class Names(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Reader:
-    """What reading arguments needs beyond the text: the club's today (dates), its names
-    (``None`` in a chat without a club) and the file sent with the command."""
+    """What reading arguments needs beyond the text: the club's today (dates; or how to tell
+    it, asked only when a date is read: a command that reads none never needs the club's
+    clock), its names (``None`` in a chat without a club) and the file sent with the
+    command."""
 
-    today: dt.date
+    day: dt.date | Callable[[], dt.date]
     names: Names | None = None
     attachment: Upload | None = None
+
+    @property
+    def today(self) -> dt.date:
+        return self.day() if callable(self.day) else self.day
 
 
 def _matches(slot: Param, words: Sequence[Token]) -> int:
