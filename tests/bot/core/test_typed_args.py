@@ -30,9 +30,9 @@ from engine.ranks import Rank
 from storage.records import Player
 
 HANDLERS = Path(__file__).resolve().parents[3] / "bot" / "core" / "handlers"
-CONVERTED = ("ratings.py", "games.py", "registry.py")
-"""Handler modules that take (ctx, args); all of them once club.py, tournaments.py, help.py
-and schedule.py are converted."""
+CONVERTED = ("ratings.py", "games.py", "registry.py", "club.py", "tournaments.py")
+"""Handler modules that take (ctx, args); all of them once help.py and schedule.py are
+converted."""
 TODAY = dt.date(2026, 4, 20)
 
 
