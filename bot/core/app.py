@@ -276,7 +276,7 @@ async def arguments(ctx: Context, cmd: CommandSpec) -> object:
     when it sent them (Discord), else read from the typed line (bot.core.parse)."""
     inv = ctx.inv
     upload = None if inv.attachment is None else Upload(inv.attachment, inv.attachment_name)
-    reader = Reader(ctx.today(), ClubNames(ctx) if ctx.club is not None else None, upload)
+    reader = Reader(ctx.today, ClubNames(ctx) if ctx.club is not None else None, upload)
     if inv.values is not None and cmd.arguments is not None:
         return await fill_arguments(cmd, dict(inv.values), reader)
     return await read_arguments(cmd, inv.text, reader)

@@ -111,10 +111,13 @@ KINDS: dict[str, object] = {
     "grade": Grade,  # a rank or a professional rank Np (/register)
     "result": GameResult,
     "date": dt.date,  # YYYY-MM-DD, today, yesterday; not in the future, not before 1900
+    "day": dt.date,  # YYYY-MM-DD, past or future (a tournament's days), not before 1900
+    "clock": dt.time,  # HH:MM, a time of day
     "month": dt.date,  # YYYY-MM, a past or current month (its first day)
     "komi": Fraction,
     "time": TimeControl,
     "choice": str,  # one of ``choices`` (lower case)
+    "word": str,  # one word as typed (a setting's key; checked by the handler)
     "system": str,  # a rating system's key
     "file": Upload,
 }
@@ -142,6 +145,8 @@ PLACEHOLDERS: dict[str, str] = {
     "RATING": N_("RATING"),
     # TRANSLATORS: a placeholder in a usage line: a number
     "N": N_("N"),
+    # TRANSLATORS: a placeholder in a usage line: a tournament round's number
+    "ROUND": N_("ROUND"),
     # TRANSLATORS: a placeholder in a usage line: a game's club number (#12)
     "GAME_ID": N_("GAME_ID"),
     # TRANSLATORS: a placeholder in a usage line: a command's name (/help COMMAND)
@@ -172,8 +177,6 @@ PLACEHOLDERS: dict[str, str] = {
     "REASON": N_("REASON"),
     # TRANSLATORS: a placeholder in a usage line: a tournament's name or number
     "TOURNAMENT": N_("TOURNAMENT"),
-    # TRANSLATORS: a placeholder in a usage line: a round's number
-    "ROUND": N_("ROUND"),
     # TRANSLATORS: a placeholder in a usage line: a rating system's key (mgsz, gor …)
     "SYSTEM": N_("SYSTEM"),
     # TRANSLATORS: a placeholder in a usage line: a club's join code
@@ -234,7 +237,15 @@ class Param:
     ``choices``, ``file`` is the attachment). ``metavar`` is its placeholder in the usage line
     and in errors (default: the name in capitals); ``low``/``high`` bound a number;
     ``missing`` (marked ``N_``) is the refusal when it is required and absent or unreadable
-    (default: "NAME is missing, e.g. …" with the command's first example).
+    (default: "NAME is missing, e.g. …" with the command's first example); ``refusal`` (marked
+    ``N_``, ``{value}``: the word, ``{example}``: the command's example) the refusal of a word
+    where it stands that does not read as its kind (default: the kind's own, naming the word).
+
+    ``first``, for a multi-word ``text``: it is the words before the first option or flag (a
+    tournament's name, bot.md Arguments: a name ends at the first keyword), and a word after
+    them is refused, never made part of it; ``check`` is called with each unquoted word of it
+    and the word before it (``""`` for the first) and raises ``BadArgument`` for a word that
+    cannot be part of it (a date typed without its ``start=``).
     """
 
     name: str
@@ -246,6 +257,9 @@ class Param:
     low: int = 1
     high: int = 10_000
     missing: str = ""
+    refusal: str = ""
+    first: bool = False
+    check: Callable[[str, str], None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -341,12 +355,24 @@ class Action:
     A converted command with actions declares the action's own positional ``params`` and
     ``flags`` and its ``arguments`` dataclass (fields: those params, the options that name the
     action, the flags); the handler takes the union of its actions' dataclasses and the parser
-    reads the first word as the action."""
+    reads the first word as the action (or one of its ``aliases``: ``finalize``). ``table``:
+    the action a line of this one is read as when a table comes with it (attached or pasted
+    below: ``/tournament result`` with a table is an import); an action without a file param
+    of a command that reads files elsewhere refuses a table. ``extra`` (marked ``N_``) is its
+    refusal of words beyond what it takes (``{word}``: the first of them; default: the
+    command's)."""
 
     name: str
     params: tuple[Param, ...] = ()
     flags: tuple[Flag, ...] = ()
     arguments: type | None = None
+    aliases: tuple[str, ...] = ()
+    table: str = ""
+    extra: str = ""
+
+    def said(self, word: str) -> bool:
+        """Whether ``word`` (lower case) names this action."""
+        return word == self.name or word in self.aliases
 
 
 def field_name(key: str) -> str:
@@ -365,6 +391,7 @@ class Layout:
     flags: tuple[Flag, ...]
     arguments: type
     label: str  # how refusals name it: /history, /tournament new
+    extra: str = ""  # the action's refusal of words left over (Action.extra)
 
     def positional(self) -> tuple[Param, ...]:
         """The params typed as words (a file is the attachment)."""
@@ -402,6 +429,12 @@ class CommandSpec:
     permit: Callable[..., None] | None = field(default=None, compare=False, repr=False)
     """A permission check run before the arguments are read (raises NotPermitted): who may
     use the command is said before what was typed wrong (/result's player reports)."""
+    unknown: str = ""
+    """For a command with actions: the refusal (marked ``N_``, ``{action}``: the word) of an
+    action it does not have (default: a generic one naming the command)."""
+    bare: type | None = None
+    """For a command with actions: the (fieldless) dataclass a line without an action fills
+    (``/club`` alone shows the club); ``None``: such a line is refused with the usage."""
     handler: Handler = field(kw_only=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -435,6 +468,8 @@ class CommandSpec:
             raise ValueError(f"/{self.name}: {positional} is both an argument and an option")
         for layout in self.layouts():
             check_fields(layout)
+        if self.bare is not None:
+            check_fields(Layout((), (), (), self.bare, self.label))
 
     @property
     def organiser_only(self) -> bool:
@@ -458,6 +493,7 @@ class CommandSpec:
                 a.flags,
                 a.arguments,
                 f"{self.label} {a.name}",
+                a.extra,
             )
             for a in self.actions
             if a.arguments is not None
@@ -471,7 +507,7 @@ class CommandSpec:
             (
                 lay
                 for a, lay in zip(self.typed_actions(), self.layouts(), strict=True)
-                if a.name == action
+                if a.said(action)
             ),
             None,
         )
@@ -634,6 +670,8 @@ def command(
     flags: tuple[Flag, ...] = (),
     extra: str = "",
     permit: Callable[..., None] | None = None,
+    unknown: str = "",
+    bare: type | None = None,
 ) -> Callable[[H], H]:
     """Attach a command's spec to its handler; its arguments dataclass is the handler's
     second parameter's annotation (:func:`arguments_of`). Registers nothing: the table
@@ -660,6 +698,8 @@ def command(
             arguments_of(handler),
             extra,
             permit,
+            unknown,
+            bare,
             handler=handler,
         )
         setattr(handler, _SPEC, spec)

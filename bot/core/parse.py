@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
@@ -306,6 +306,32 @@ def month_value(value: str, today: dt.date) -> dt.date:
     raise BadArgument(_("month must be a past or current YYYY-MM, not {value}", value=value))
 
 
+def day_value(value: str) -> dt.date:
+    """``YYYY-MM-DD``, past or future (a tournament's days, a moment to rate it), not before
+    1900."""
+    try:
+        day = dt.date.fromisoformat(value)
+    except ValueError:
+        raise BadArgument(
+            _("the date must be YYYY-MM-DD, not {value}", value=repr(value))
+        ) from None
+    if day < EARLIEST:
+        raise BadArgument(
+            _("the date {date} is before {year}", date=day.isoformat(), year=EARLIEST.year)
+        )
+    return day
+
+
+def clock_value(value: str) -> dt.time:
+    """``HH:MM``, a time of day from 00:00 to 23:59."""
+    try:
+        return dt.time.fromisoformat(value.strip().zfill(5))
+    except ValueError:
+        raise BadArgument(
+            _("{value} is not a time of day: HH:MM from 00:00 to 23:59", value=repr(value))
+        ) from None
+
+
 def komi_value(value: str) -> Fraction:
     """A komi such as 6.5, 0.5 or -3, between -50 and 50."""
     try:
@@ -364,12 +390,18 @@ class Names(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Reader:
-    """What reading arguments needs beyond the text: the club's today (dates), its names
-    (``None`` in a chat without a club) and the file sent with the command."""
+    """What reading arguments needs beyond the text: the club's today (dates; or how to tell
+    it, asked only when a date is read: a command that reads none never needs the club's
+    clock), its names (``None`` in a chat without a club) and the file sent with the
+    command."""
 
-    today: dt.date
+    day: dt.date | Callable[[], dt.date]
     names: Names | None = None
     attachment: Upload | None = None
+
+    @property
+    def today(self) -> dt.date:
+        return self.day() if callable(self.day) else self.day
 
 
 def _matches(slot: Param, words: Sequence[Token]) -> int:
@@ -399,6 +431,10 @@ def _matches(slot: Param, words: Sequence[Token]) -> int:
         )
     if kind == "month":
         return int(re.fullmatch(r"\d{4}-\d{1,2}", text) is not None)
+    if kind == "day":
+        return int(re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", text) is not None)
+    if kind == "clock":
+        return int(re.fullmatch(r"\d{1,2}:\d{2}", text) is not None)
     if kind in ("choice", "system"):
         return int(text.lower() in slot.choices)
     if kind in ("komi", "time"):
@@ -453,6 +489,10 @@ async def convert(slot: Param | Option, text: str, reader: Reader) -> object:
         return date_value(text, reader.today)
     if kind == "month":
         return month_value(text, reader.today)
+    if kind == "day":
+        return day_value(text)
+    if kind == "clock":
+        return clock_value(text)
     if kind == "komi":
         return komi_value(text)
     if kind == "time":
@@ -493,27 +533,46 @@ def _example(spec: CommandSpec, layout: Layout) -> str | None:
     return next((e for e in spec.examples if e == start or e.startswith(start + " ")), None)
 
 
-def _layout(spec: CommandSpec, text: str) -> tuple[Layout, str]:
-    """The form ``text`` is in (an action's, by its first word) and the text after it."""
+def _layout(spec: CommandSpec, text: str, table: bool) -> tuple[Layout, str]:
+    """The form ``text`` is in (an action's, by its first word or an alias; ``bare`` for a
+    line without one) and the text after it; ``table``: a table came with it (an action
+    declares what it is read as then, or one without a file param refuses it).
+
+    Raises:
+        BadArgument: no action or an unknown one (with the usage line), or a table for an
+            action that reads none.
+    """
     own = spec.layout()
     if own is not None:
         return own, text
-    words = text.split(maxsplit=1)
+    line, newline, below = text.partition("\n")  # a table pasted below stays below
+    words = line.split(maxsplit=1)
     action = words[0].lower() if words else ""
-    found = spec.layout(action) if action else None
-    if found is None:
-        names = "|".join(a.name for a in spec.typed_actions())
-        if not action:
-            raise BadArgument(_("say what to do: {usage}", usage=f"/{spec.name} {names} …"))
+    if not action and spec.bare is not None:
+        return Layout((), (), (), spec.bare, spec.label), text
+    if not action:
+        raise BadArgument(_("say what to do: {usage}", usage=spec.usage_text()))
+    declared = next((a for a in spec.typed_actions() if a.said(action)), None)
+    if declared is None and spec.unknown:
+        raise BadArgument(_(spec.unknown, action=repr(action)))
+    if declared is None:
+        raise BadArgument(
+            _("unknown {command} action {action}", command=spec.label, action=repr(action))
+        )
+    if table and declared.table:
+        declared = next(a for a in spec.typed_actions() if a.name == declared.table)
+    found = spec.layout(declared.name)
+    assert found is not None
+    readers = [a.name for a in spec.typed_actions() if any(p.kind == "file" for p in a.params)]
+    if table and readers and not any(p.kind == "file" for p in found.params):
         raise BadArgument(
             _(
-                "{command} has no action {action}; it takes {actions}",
-                command=spec.label,
-                action=repr(action),
-                actions=names,
+                "{command} takes no pasted table; paste results with {other}",
+                command=found.label,
+                other=f"{spec.label} {readers[0]}",
             )
         )
-    return found, words[1] if len(words) > 1 else ""
+    return found, (words[1] if len(words) > 1 else "") + newline + below
 
 
 async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object:
@@ -523,13 +582,19 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
         BadArgument: an unknown or repeated option, a missing or unreadable argument, words
             left over (the command's ``extra`` refusal); UnknownPlayer, Ambiguous for names.
     """
-    layout, text = _layout(spec, text)
+    reads_files = any(p.kind == "file" for a in spec.actions for p in a.params)
+    below = text.partition("\n")[2]
+    table = reads_files and (reader.attachment is not None or bool(below.strip()))
+    layout, text = _layout(spec, text, table)
     files = [p for p in layout.params if p.kind == "file"]
     upload = reader.attachment
     if files:  # a table pasted below the command is its file
         text, _newline, pasted = text.partition("\n")
         if upload is None and pasted.strip():
             upload = Upload(pasted.encode("utf-8"))
+    lead = next((p for p in layout.positional() if p.first), None)
+    if lead is not None:
+        _lead_first(lead, layout, tokenize(text.partition("\n")[0]))
     parsed = Args.read(text, [o.key for o in layout.options], command=layout.label)
     values: dict[str, object] = {}
     for option in layout.options:
@@ -548,7 +613,8 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
     # 2. singles before the first name, from the left
     for param in positional[:first]:
         if words:
-            values[param.field] = await _single(param, words.pop(0).text, reader)
+            said = words.pop(0).text
+            values[param.field] = await _single(param, said, reader, _example(spec, layout))
         elif param.required:
             raise missing(param, _example(spec, layout))
     # 3. flags said anywhere
@@ -597,6 +663,9 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
             pending.pop()
             continue
         if param.required:
+            if param.refusal:
+                example = _example(spec, layout) or ""
+                raise BadArgument(_(param.refusal, value=repr(last.text), example=example))
             if param.missing and param.kind not in WORD_NAMED:
                 raise missing(param, _example(spec, layout))
             earlier = next(
@@ -630,18 +699,64 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
         elif middle[0].required:
             raise missing(middle[0], _example(spec, layout))
     elif words:
-        raise _extra(spec, words, parsed.words)
+        raise _extra(spec, layout, words, parsed.words)
     values.update(flags)
     return layout.arguments(**values)
 
 
-async def _single(param: Param, text: str, reader: Reader) -> object:
-    """A one-word param from the left: its ``missing`` refusal when it does not read."""
-    if param.missing and param.kind == "choice":
+async def _single(param: Param, text: str, reader: Reader, example: str | None) -> object:
+    """A one-word param from the left: its ``refusal`` (or, a choice, its ``missing`` one)
+    when it does not read."""
+    if param.refusal or (param.missing and param.kind == "choice"):
         probe = Param(param.name, param.kind, "", choices=param.choices)
         if not _matches(probe, [Token(text)]):
+            if param.refusal:
+                raise BadArgument(_(param.refusal, value=repr(text), example=example or ""))
             raise BadArgument(_(param.missing))
     return await convert(param, text, reader)
+
+
+def _lead_first(lead: Param, layout: Layout, tokens: Sequence[Token]) -> None:
+    """A ``first`` param's words come before every option and flag (bot.md, Arguments: a
+    name ends at the first keyword); a word after them means a name cut in two, or a word
+    that is not the name or an option: refuse it rather than guess. ``lead.check`` refuses
+    an unquoted word of it that cannot be part of it.
+
+    Raises:
+        BadArgument: naming the word, where it stands and how to write it.
+    """
+    said = {w for f in layout.flags for w in f.said}
+    name: list[Token] = []
+    mark: Token | None = None  # the first option or flag: the name ends before it
+    for token in tokens:
+        if token.option is not None or (not token.quoted and token.text.lower() in said):
+            mark = mark or token
+            continue
+        if mark is None:
+            if lead.check is not None and not token.quoted:
+                lead.check(token.text, name[-1].text if name else "")
+            name.append(token)
+        elif mark.option is not None:
+            raise BadArgument(
+                _(
+                    "{word} comes after the options: write the name first, e.g. {example}",
+                    word=repr(token.text),
+                    example=f"{layout.label} {join([*name, token])} {mark.text}",
+                )
+            )
+        else:
+            # a word after a keyword: a name like "World Cup" was cut in two — say so
+            flag = layout.flags[0].said[0]
+            raise BadArgument(
+                _(
+                    "{word} comes after {mark}: write the name first, and in quotes when it "
+                    "holds a word like {keyword}, e.g. {example}",
+                    word=repr(token.text),
+                    mark=repr(mark.text),
+                    keyword=mark.text,
+                    example=f'{layout.label} "{join([*name, mark, token])}" {flag}',
+                )
+            )
 
 
 def _names(reader: Reader) -> Names:
@@ -650,12 +765,15 @@ def _names(reader: Reader) -> Names:
     return reader.names
 
 
-def _extra(spec: CommandSpec, words: Sequence[Token], typed: Sequence[Token]) -> BadArgument:
-    """The refusal of ``words`` left over: the command's own (``{text}``: every word typed,
-    ``{words}``: those left), or one naming them."""
+def _extra(
+    spec: CommandSpec, layout: Layout, words: Sequence[Token], typed: Sequence[Token]
+) -> BadArgument:
+    """The refusal of ``words`` left over: the action's or command's own (``{text}``: every
+    word typed, ``{words}``: those left, ``{word}``: the first of them), or one naming them."""
     said = join(list(words))
-    if spec.extra:
-        return BadArgument(_(spec.extra, text=join(list(typed)), words=said))
+    own = layout.extra or spec.extra
+    if own:
+        return BadArgument(_(own, text=join(list(typed)), words=said, word=repr(words[0].text)))
     return BadArgument(_("{command} does not take {words}", command=spec.label, words=repr(said)))
 
 

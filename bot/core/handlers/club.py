@@ -6,17 +6,16 @@ import datetime as dt
 import difflib
 import re
 import time
+from dataclasses import dataclass
 
 import storage
 from bot import system_names
 from bot.core import exporting
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, Option, Param, command
+from bot.core.commands import ORGANISER, Action, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
-from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_tournament
-from bot.core.parse import Token, join
 from bot.core.replies import Button, Document, Notice, Reply, Text
 from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using, weekday_text
 from engine.errors import EngineError
@@ -33,6 +32,204 @@ CLUB_USAGE = N_(
     "/club new NAME [SYSTEM] | join CODE | code | show | system SYSTEM | rename NAME | "
     "timezone ZONE | komi K | country XX | time TIME | reports on [HOURS]|off | grace HOURS | "
     "web on|off | organiser add|remove WHO | settings | set KEY VALUE [from=YYYY-MM-DD]"
+)
+
+
+REPORTS_HELP = N_("write /club reports on [HOURS] or /club reports off")
+WEB_HELP = N_("write /club web on or /club web off")
+ORGANISER_HELP = N_(
+    "write /club organiser add WHO or /club organiser remove WHO; WHO is "
+    "telegram:ID, discord:ID or a linked player's name"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ClubAlone:
+    """``/club`` with no action: the club, or how to start one."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _From:
+    """``from=``: every action reads it, only /club set takes it (the others say so)."""
+
+    from_: dt.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewArgs(_From):
+    name: str = ""
+    system: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class JoinArgs(_From):
+    code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeArgs(_From):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ShowArgs(_From):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SystemArgs(_From):
+    system: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RenameArgs(_From):
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TimezoneArgs(_From):
+    zone: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class KomiArgs(_From):
+    komi: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CountryArgs(_From):
+    country: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeArgs(_From):
+    time: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportsArgs(_From):
+    state: str
+    hours: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GraceArgs(_From):
+    hours: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class WebArgs(_From):
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrganiserArgs(_From):
+    verb: str
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsArgs(_From):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetArgs(_From):
+    key: str | None = None
+    value: str = ""
+
+
+ClubArgs = (
+    ClubAlone
+    | NewArgs
+    | JoinArgs
+    | CodeArgs
+    | ShowArgs
+    | SystemArgs
+    | RenameArgs
+    | TimezoneArgs
+    | KomiArgs
+    | CountryArgs
+    | TimeArgs
+    | ReportsArgs
+    | GraceArgs
+    | WebArgs
+    | OrganiserArgs
+    | SettingsArgs
+    | SetArgs
+)
+
+
+def _value(name: str, description: str) -> Param:
+    """A setting's value as typed: its declaration reads it (bot.core.handlers.club._change)."""
+    return Param(name, "text", description, required=False)
+
+
+ACTIONS = (
+    Action(
+        "new",
+        params=(
+            _value("name", N_("the club's name")),
+            Param(
+                "system",
+                "system",
+                N_("its rating system"),
+                required=False,
+                choices=tuple(SYSTEMS),
+            ),
+        ),
+        arguments=NewArgs,
+    ),
+    Action("join", params=(_value("code", N_("the join code")),), arguments=JoinArgs),
+    Action("code", arguments=CodeArgs),
+    Action("show", arguments=ShowArgs),
+    Action("system", params=(_value("system", N_("a rating system")),), arguments=SystemArgs),
+    Action("rename", params=(_value("name", N_("the new name")),), arguments=RenameArgs),
+    Action("timezone", params=(_value("zone", N_("a time zone")),), arguments=TimezoneArgs),
+    Action("komi", params=(_value("komi", N_("the even-game komi")),), arguments=KomiArgs),
+    Action("country", params=(_value("country", N_("a country code")),), arguments=CountryArgs),
+    Action("time", params=(_value("time", N_("a time control")),), arguments=TimeArgs),
+    Action(
+        "reports",
+        params=(
+            Param("state", "choice", N_("on or off"), choices=("on", "off"), missing=REPORTS_HELP),
+            _value("hours", N_("how long a report waits")),
+        ),
+        arguments=ReportsArgs,
+    ),
+    Action("grace", params=(_value("hours", N_("hours")),), arguments=GraceArgs),
+    Action(
+        "web",
+        params=(
+            Param("state", "choice", N_("on or off"), choices=("on", "off"), missing=WEB_HELP),
+        ),
+        arguments=WebArgs,
+        extra=WEB_HELP,
+    ),
+    Action(
+        "organiser",
+        params=(
+            Param(
+                "verb",
+                "choice",
+                N_("add or remove"),
+                choices=("add", "remove"),
+                missing=ORGANISER_HELP,
+            ),
+            Param("who", "text", N_("who"), missing=ORGANISER_HELP),
+        ),
+        arguments=OrganiserArgs,
+        aliases=("organizer",),
+    ),
+    Action("settings", arguments=SettingsArgs),
+    Action(
+        "set",
+        params=(
+            Param("key", "word", N_("a setting's key"), required=False),
+            _value("value", N_("its value")),
+        ),
+        arguments=SetArgs,
+    ),
 )
 
 
@@ -63,42 +260,21 @@ CLUB_USAGE = N_(
     options=(
         Option(
             "from",
-            "text",
+            "date",
             N_("the day a rating setting holds from (default today)"),
             "YYYY-MM-DD",
         ),
     ),
+    actions=ACTIONS,
+    unknown=N_("unknown /club action {action}"),
+    bare=ClubAlone,
     params=(
-        Param(
-            "action",
-            "choice",
-            N_("what to do"),
-            choices=(
-                "new",
-                "join",
-                "code",
-                "show",
-                "system",
-                "rename",
-                "timezone",
-                "komi",
-                "country",
-                "time",
-                "reports",
-                "grace",
-                "web",
-                "organiser",
-                "settings",
-                "set",
-            ),
-        ),
+        Param("action", "choice", N_("what to do"), choices=tuple(a.name for a in ACTIONS)),
         Param("value", "text", N_("the setting's value"), required=False),
     ),
 )
-async def club(ctx: Context) -> Reply:
-    args = ctx.args()
-    words = args.words
-    if not words:
+async def club(ctx: Context, args: ClubArgs) -> Reply:
+    if isinstance(args, ClubAlone):
         return (
             await _show(ctx)
             if ctx.club
@@ -106,12 +282,10 @@ async def club(ctx: Context) -> Reply:
                 _("This chat has no club yet. {usage}", usage=_(CLUB_USAGE)), error=True
             )
         )
-    action, rest = words[0].text.lower(), words[1:]
-    value = join(rest)
-    if action == "new":
-        return await _new(ctx, rest)
-    if action == "join":
-        return await _join(ctx, value)
+    if isinstance(args, NewArgs):
+        return await _new(ctx, args.name.strip(), args.system)
+    if isinstance(args, JoinArgs):
+        return await _join(ctx, args.code.strip())
     if ctx.club is None:
         raise BadArgument(
             _(
@@ -119,22 +293,22 @@ async def club(ctx: Context) -> Reply:
                 "join one with /club join CODE"
             )
         )
-    if "from" in args.options and action != "set":
+    if args.from_ is not None and not isinstance(args, SetArgs):
         raise BadArgument(
             _(
                 "from= is for /club set with a rating setting, e.g. {example}",
                 example=f"{set_example(ctx.settings.system)} from=2026-01-01",
             )
         )
-    if action == "show":
+    if isinstance(args, ShowArgs):
         return await _show(ctx)
-    if action == "settings":
+    if isinstance(args, SettingsArgs):
         return _settings(ctx)
-    if action == "set":
-        return await _set(ctx, rest, args.options.get("from"))
-    if action == "rename":
-        return await _rename(ctx, value)
-    if action == "code":
+    if isinstance(args, SetArgs):
+        return await _set(ctx, args)
+    if isinstance(args, RenameArgs):
+        return await _rename(ctx, args.name.strip())
+    if isinstance(args, CodeArgs):
         code = await storage.new_join_code(ctx.db, ctx.club, actor=ctx.actor, chat=ctx.chat)
         return Reply.text(
             _("Join code for {club}: {code}", club=ctx.club.name, code=code),
@@ -144,7 +318,8 @@ async def club(ctx: Context) -> Reply:
             ),
             private=True,
         )
-    if action == "system":
+    if isinstance(args, SystemArgs):
+        value = args.system.strip()
         key = value.lower()
         if key not in SYSTEMS:
             raise BadArgument(
@@ -178,25 +353,25 @@ async def club(ctx: Context) -> Reply:
                     system=fmt.system_title(key),
                 )
             )
-    if action == "timezone":
-        now = await _change(ctx, "timezone", value, "/club timezone")
+    if isinstance(args, TimezoneArgs):
+        now = await _change(ctx, "timezone", args.zone.strip(), "/club timezone")
         return Reply.text(
             _("{club}'s time zone is now {zone}.", club=ctx.club.name, zone=now.time_zone)
         )
-    if action == "komi":
-        now = await _change(ctx, "komi", value, "/club komi")
+    if isinstance(args, KomiArgs):
+        now = await _change(ctx, "komi", args.komi.strip(), "/club komi")
         komi = fmt.value(now.komi)
         return Reply.text(
             _("Even games in {club} now default to komi {komi}.", club=ctx.club.name, komi=komi)
         )
-    if action == "country":
-        return await _country(ctx, value)
-    if action == "time":
-        return await _usual_time(ctx, value)
-    if action == "reports":
-        return await _reports(ctx, rest)
-    if action == "grace":
-        now = await _change(ctx, "grace_hours", value, "/club grace")
+    if isinstance(args, CountryArgs):
+        return await _country(ctx, args.country.strip())
+    if isinstance(args, TimeArgs):
+        return await _usual_time(ctx, args.time.strip())
+    if isinstance(args, ReportsArgs):
+        return await _reports(ctx, args)
+    if isinstance(args, GraceArgs):
+        now = await _change(ctx, "grace_hours", args.hours.strip(), "/club grace")
         return Reply.text(
             _n(
                 "A weekly summary missed while the bot was down is posted when it is back, "
@@ -208,11 +383,9 @@ async def club(ctx: Context) -> Reply:
                 now.grace_hours,
             )
         )
-    if action == "web":
-        return await _web(ctx, rest)
-    if action in ("organiser", "organizer"):
-        return await _organiser(ctx, rest)
-    raise BadArgument(_("unknown /club action {action}", action=repr(action)))
+    if isinstance(args, WebArgs):
+        return await _web(ctx, args.state)
+    return await _organiser(ctx, args)
 
 
 async def _usual_time(ctx: Context, value: str) -> Reply:
@@ -265,14 +438,12 @@ async def _period_effect(ctx: Context, before: Weight | None) -> str | None:
     )
 
 
-async def _reports(ctx: Context, rest: list[Token]) -> Reply:
+async def _reports(ctx: Context, args: ReportsArgs) -> Reply:
     """Player-reported results: pending until the opponent (or an organiser) confirms."""
-    if not rest or rest[0].text.lower() not in ("on", "off"):
-        raise BadArgument(_("write /club reports on [HOURS] or /club reports off"))
-    if rest[0].text.lower() == "off":
+    if args.state == "off":
         await _change(ctx, "reports", "off", "/club reports")
         return Reply.text(_("Only organisers record results now."))
-    hours = rest[1].text if len(rest) > 1 else str(settings_mod.DEFAULT_REPORT_HOURS)
+    hours = args.hours.strip() or str(settings_mod.DEFAULT_REPORT_HOURS)
     setting = _declared("report_hours")
     _read(setting, hours, "/club reports on")  # refused before anything changes
     await _change(ctx, "reports", "on", "/club reports")
@@ -288,12 +459,10 @@ async def _reports(ctx: Context, rest: list[Token]) -> Reply:
     )
 
 
-async def _web(ctx: Context, rest: list[Token]) -> Reply:
+async def _web(ctx: Context, state: str) -> Reply:
     """The club's read-only web pages (issue 14): on, ``/top`` and ``/rating`` link to them;
     off, the web server answers "not found" for the club and never shows its data."""
-    if len(rest) != 1 or rest[0].text.lower() not in ("on", "off"):
-        raise BadArgument(_("write /club web on or /club web off"))
-    now = await _change(ctx, "web", rest[0].text.lower(), "/club web")
+    now = await _change(ctx, "web", state, "/club web")
     if not now.web:
         return Reply.text(
             _(
@@ -447,16 +616,16 @@ async def _computed(ctx: Context, key: str) -> None:
     await storage.ensure_fresh(ctx.db, club.id, key, progress=progress)
 
 
-async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply:
+async def _set(ctx: Context, args: SetArgs) -> Reply:
     """``/club set KEY VALUE [from=YYYY-MM-DD]``: any setting, by its declaration."""
-    if len(rest) < 2:
+    if args.key is None or not args.value.strip():
         raise BadArgument(
             _(
                 "write /club set KEY VALUE, e.g. {example}; /club settings lists every setting",
                 example=set_example(ctx.settings.system),
             )
         )
-    key, value = rest[0].text.strip().lower(), join(rest[1:])
+    key, value = args.key.strip().lower(), args.value.strip()
     if key == settings_mod.SYSTEM:
         raise BadArgument(
             _(
@@ -481,7 +650,8 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
             _("there is no setting {key}; /club settings lists every setting", key=repr(key))
         )
     command = f"/club set {key}"
-    if since_text is not None and not setting.rates:
+    since = args.from_
+    if since is not None and not setting.rates:
         raise BadArgument(
             _(
                 "{key} changes no rating, so it takes no from= date; e.g. {example}",
@@ -489,7 +659,6 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
                 example=f"{command} {setting.example}",
             )
         )
-    since = opt.date(ctx, since_text) if since_text is not None else None
     before = ctx.settings.value(key)
     held = await _period_weight(ctx) if setting.rates else None
     changed, now = await _changed(ctx, key, value, command, since)
@@ -603,11 +772,7 @@ async def _rename(ctx: Context, name: str) -> Reply:
     )
 
 
-async def _new(ctx: Context, rest: list[Token]) -> Reply:
-    system = None
-    if rest and not rest[-1].quoted and rest[-1].text.lower() in SYSTEMS:
-        system, rest = rest[-1].text.lower(), rest[:-1]
-    name = join(rest)
+async def _new(ctx: Context, name: str, system: str | None) -> Reply:
     if ctx.club is not None:
         if name and await _made_on_first_use(ctx):
             return _offer_rename(ctx, name, system)
@@ -766,16 +931,9 @@ async def _country(ctx: Context, value: str) -> Reply:
     )
 
 
-async def _organiser(ctx: Context, rest: list[Token]) -> Reply:
+async def _organiser(ctx: Context, args: OrganiserArgs) -> Reply:
     assert ctx.club is not None
-    if len(rest) < 2 or rest[0].text.lower() not in ("add", "remove"):
-        raise BadArgument(
-            _(
-                "write /club organiser add WHO or /club organiser remove WHO; WHO is "
-                "telegram:ID, discord:ID or a linked player's name"
-            )
-        )
-    verb, who = rest[0].text.lower(), join(rest[1:])
+    verb, who = args.verb, args.who.strip()
     identities = await _identities(ctx, who)
     done, already = [], []
     for identity in identities:
@@ -833,6 +991,12 @@ async def _identities(ctx: Context, who: str) -> list[str]:
     return [f"{platform}:{account}" for platform, account in accounts]
 
 
+@dataclass(frozen=True, slots=True)
+class ExportArgs:
+    format: str | None = None
+    tournament: str = ""
+
+
 @command(
     "export",
     usage=N_("/export [csv|games|json|h9 TOURNAMENT]"),
@@ -843,13 +1007,12 @@ async def _identities(ctx: Context, who: str) -> list[str]:
     examples=("/export csv", "/export json", "/export h9 Spring Cup"),
     access=ORGANISER,
     params=(
-        Param("format", "choice", N_("file format"), required=False, choices=exporting.FORMATS),
+        Param("format", "word", N_("file format"), required=False, choices=exporting.FORMATS),
         Param("tournament", "text", N_("for h9: the tournament"), required=False),
     ),
 )
-async def export(ctx: Context) -> Reply:
-    words = ctx.args().words
-    kind = words[0].text.lower() if words else "csv"
+async def export(ctx: Context, args: ExportArgs) -> Reply:
+    kind = (args.format or "csv").lower()
     if kind not in exporting.FORMATS:
         raise BadArgument(
             _(
@@ -861,7 +1024,7 @@ async def export(ctx: Context) -> Reply:
     data = await storage.export_rows(ctx.db, ctx.the_club)
     slug = re.sub(r"[^A-Za-z0-9]+", "-", ctx.the_club.name).strip("-").lower() or "club"
     if kind == "h9":
-        name = join(words[1:])
+        name = args.tournament.strip()
         if not name:
             raise BadArgument(
                 _("name the tournament, e.g. {example}", example="/export h9 Spring Cup")

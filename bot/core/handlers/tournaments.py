@@ -6,18 +6,18 @@ import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 import storage
 from bot.core import format as fmt
 from bot.core import importing
-from bot.core.commands import ORGANISER, Action, Option, Param, command
+from bot.core.commands import ORGANISER, Action, Flag, GameResult, Option, Param, Upload, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
 from bot.core.handlers.games import game_line, will_not_count
-from bot.core.names import resolve_pair, resolve_tournament
+from bot.core.names import resolve_tournament
 from bot.core.notices import finalisation_reply, pending_amounts, tournament_players
-from bot.core.parse import Args, Token, join, positive_int, tokenize
 from bot.core.replies import Button, Reply, Table, Text
 from bot.i18n import N_, _, _n, date_text, date_time_text, translated
 from engine.calendar import month_end
@@ -26,7 +26,7 @@ from engine.timecontrol import TimeControl
 from engine.types import Game, Importance, Tournament
 from storage import schedules
 from storage.errors import Refused
-from storage.records import TournamentRow
+from storage.records import Player, TournamentRow
 from storage.tournaments import EGF_CLASSES, MissingRound
 
 USAGE = N_(
@@ -39,32 +39,45 @@ USAGE = N_(
     "finalise [NAME] [confirm] | schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | "
     "show [NAME] | list"
 )
-ACTIONS = (
-    Action("new"),
-    Action("result"),
-    Action("import"),
-    Action("finalise"),
-    Action("schedule"),
-    Action("reopen"),
-    Action("show"),
-    Action("list"),
-)
 _GAME = {o.key: dataclasses.replace(o, actions=("result",)) for o in opt.GAME_OPTIONS}
 OPTIONS = (
     Option("start", "text", N_("the first day (default today)"), "YYYY-MM-DD", actions=("new",)),
     Option("end", "text", N_("the last day (default: the start)"), "YYYY-MM-DD", actions=("new",)),
-    Option("rounds", "int", N_("how many rounds, 1–50 (default 1)"), actions=("new",)),
-    Option("board", "int", N_("the board size (default 19)"), actions=("new", "result")),
+    Option("rounds", "int", N_("how many rounds, 1–50 (default 1)"), actions=("new",), high=50),
+    Option(
+        "board",
+        "int",
+        N_("the board size (default 19)"),
+        actions=("new", "result"),
+        low=5,
+        high=25,
+    ),
     Option(
         "time",
-        "text",
+        "time",
         N_('the time control, e.g. "60m 3x30s"'),
         "TIME",
         actions=("new", "result"),
     ),
-    Option("reduce", "int", N_("lower the handicap by N stones"), actions=("new",)),
-    Option("c", "int", N_("the MGSZ multiplier set by hand"), "NN", actions=("new", "import")),
-    Option("participants", "int", N_("the field's size"), actions=("new",)),
+    Option("reduce", "int", N_("lower the handicap by N stones"), actions=("new",), low=0, high=9),
+    Option(
+        "c",
+        "int",
+        N_("the MGSZ multiplier set by hand"),
+        "NN",
+        actions=("new", "import"),
+        name="C",
+        low=0,
+        high=1000,
+    ),
+    Option(
+        "participants",
+        "int",
+        N_("the field's size"),
+        actions=("new",),
+        low=2,
+        high=100_000,
+    ),
     Option(
         "class",
         "text",
@@ -85,17 +98,253 @@ OPTIONS = (
     ),
     Option("name", "text", N_("the tournament's name"), "...", actions=("import",)),
 )
-COMMITTEE_WORDS = frozenset({"committee", "override"})
-FLAGS = {
-    "even": ("even", True),
-    "handicap": ("even", False),
-    "invitational": ("invitational", True),
-    "championship": ("invitational", True),
-    "european": ("eu", True),
-    "world": ("eu", True),
-    "arranged": ("arranged", True),
-}
+COMMITTEE_WORDS = ("committee", "override")
+CONFIRM_WORDS = ("confirm", "anyway", "yes")
+NEW_FLAGS = (
+    Flag("even", N_("no-handicap games (the default)")),
+    Flag("handicap", N_("handicap games")),
+    Flag(
+        "invitational",
+        N_("an international invitational or the national championship"),
+        ("invitational", "championship"),
+    ),
+    Flag("european", N_("a European or world event"), ("european", "world")),
+    Flag("arranged", N_("its games count as arranged games (PSG regulations §10(2))")),
+    Flag("over80", N_("more than 80 players"), (">80",)),
+)
+FLAGS = tuple(word for flag in NEW_FLAGS for word in flag.said)
+"""The words /tournament new takes on their own (``even``, ``>80`` …)."""
 
+
+def _not_an_option(word: str, before: str) -> None:
+    """Refuse an unquoted word of a tournament's name that is an option without its key (a
+    date, a time control, a board size, "5 rounds"): never fold it into the name. Quoted, it
+    is part of the name (the parser calls this for unquoted words only)."""
+    if _DATE_LIKE.fullmatch(word):
+        raise BadArgument(
+            _(
+                "{quoted} looks like a date: write start={word} (and end=YYYY-MM-DD for a "
+                "second day), or quote the name if the date is part of it: {example}",
+                quoted=repr(word),
+                word=word,
+                example=f'"Spring Cup {word}"',
+            )
+        )
+    board = _BOARD_LIKE.fullmatch(word)
+    if board:
+        raise BadArgument(
+            _(
+                "{quoted} looks like a board size: write board={size}",
+                quoted=repr(word),
+                size=board[1],
+            )
+        )
+    if word.lower() in ("round", "rounds"):
+        count = before if before.isdecimal() else "5"
+        raise BadArgument(
+            _(
+                "{quoted} looks like an option: write rounds={count}",
+                quoted=repr(word),
+                count=count,
+            )
+        )
+    if any(c.isdecimal() for c in word) and not word.isdecimal():
+        try:
+            TimeControl.parse(word)
+        except (EngineError, ValueError):
+            return
+        raise BadArgument(
+            _(
+                "{quoted} looks like a time control: write time={word} (with quotes for "
+                "several words: {example})",
+                quoted=repr(word),
+                word=word,
+                example='time="60m 3x30s"',
+            )
+        )
+
+
+_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,4}[./]\d{1,2}[./]\d{1,4}")
+_BOARD_LIKE = re.compile(r"(\d{1,2})\s*[x×]\s*\d{1,2}")
+
+
+@dataclass(frozen=True, slots=True)
+class NewArgs:
+    name: str = ""
+    start: str | None = None
+    end: str | None = None
+    rounds: int | None = None
+    board: int | None = None
+    time: TimeControl | None = None
+    reduce: int | None = None
+    c: int | None = None
+    participants: int | None = None
+    class_: str | None = None
+    even: bool = False
+    handicap: bool = False
+    invitational: bool = False
+    european: bool = False
+    arranged: bool = False
+    over80: bool = False
+
+
+START_WITH_ROUND = N_("start with the round number, e.g. {example}")
+ROUND = Param(
+    "round",
+    "int",
+    N_("the round's number"),
+    missing=START_WITH_ROUND,
+    refusal=START_WITH_ROUND,
+)
+END_WITH_RESULT = N_("end with the result: B+, W+, B+R, W+3.5, jigo or unplayed")
+
+
+@dataclass(frozen=True, slots=True)
+class ResultArgs:
+    round: int
+    black: Player
+    white: Player
+    result: GameResult
+    board: int | None = None
+    time: TimeControl | None = None
+    h: int | None = None
+    komi: Fraction | None = None
+    date: dt.date | None = None
+    t: str | None = None
+    confirm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ImportArgs:
+    file: Upload | None = None
+    c: int | None = None
+    class_: str | None = None
+    name: str | None = None
+    committee: bool = False
+    again: bool = False
+    confirm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FinaliseArgs:
+    name: str = ""
+    confirm: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleArgs:
+    name: str = ""
+    day: dt.date | None = None
+    at: dt.time | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReopenArgs:
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowArgs:
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ListArgs:
+    pass
+
+
+TournamentArgs = (
+    NewArgs
+    | ResultArgs
+    | ImportArgs
+    | FinaliseArgs
+    | ScheduleArgs
+    | ReopenArgs
+    | ShowArgs
+    | ListArgs
+)
+NAME = Param("name", "text", N_("the tournament (name or #N)"), required=False)
+ACTIONS = (
+    Action(
+        "new",
+        params=(
+            Param(
+                "name",
+                "text",
+                N_("the tournament's name"),
+                required=False,
+                first=True,
+                check=_not_an_option,
+            ),
+        ),
+        flags=NEW_FLAGS,
+        arguments=NewArgs,
+    ),
+    Action(
+        "result",
+        params=(
+            ROUND,
+            Param("black", "player", N_("who had Black")),
+            Param("white", "player", N_("who had White")),
+            Param(
+                "result",
+                "result",
+                N_("B+, W+, B+R, W+3.5, jigo or unplayed"),
+                missing=END_WITH_RESULT,
+                refusal=END_WITH_RESULT,
+            ),
+        ),
+        flags=(Flag("confirm", N_("record it as written, not asked about"), menu=False),),
+        arguments=ResultArgs,
+        table="import",
+    ),
+    Action(
+        "import",
+        params=(
+            Param(
+                "file",
+                "file",
+                N_("a results table (h9, OpenGotha XML or CSV)"),
+                required=False,
+            ),
+        ),
+        flags=(
+            Flag(
+                "committee",
+                N_("new players' declared ranks as a rating committee decision"),
+                COMMITTEE_WORDS,
+            ),
+            Flag("again", N_("record games the club has already")),
+            Flag("confirm", N_("the file's names in another word order are the club's players")),
+        ),
+        arguments=ImportArgs,
+        extra=N_(
+            "unexpected {word}: /tournament import takes C=NN, name=..., "
+            "committee (new players' declared ranks as a rating committee decision), "
+            "again (record games the club has already) and confirm (the file's names "
+            "in another word order are the club's players)"
+        ),
+    ),
+    Action(
+        "finalise",
+        params=(NAME,),
+        flags=(Flag("confirm", N_("rate it with rounds missing"), CONFIRM_WORDS),),
+        arguments=FinaliseArgs,
+        aliases=("finalize", "rate"),
+    ),
+    Action(
+        "schedule",
+        params=(
+            NAME,
+            Param("day", "day", N_("the day (default: its end date)"), required=False),
+            Param("at", "clock", N_("the time (default 20:00)"), required=False),
+        ),
+        arguments=ScheduleArgs,
+    ),
+    Action("reopen", params=(NAME,), arguments=ReopenArgs),
+    Action("show", params=(NAME,), arguments=ShowArgs),
+    Action("list", arguments=ListArgs),
+)
 
 DETAILS = N_(
     "/tournament new NAME [options] — the name comes first (in quotes when it holds a "
@@ -157,98 +406,38 @@ DETAILS = N_(
     details=DETAILS,
     options=OPTIONS,
     actions=ACTIONS,
+    unknown=N_("unknown /tournament action {action}"),
     params=(
         Param("action", "choice", N_("what to do"), choices=tuple(a.name for a in ACTIONS)),
         Param("args", "text", N_("the action's arguments"), required=False),
         Param("file", "file", N_("a results table (h9, OpenGotha XML or CSV)"), required=False),
     ),
 )
-async def tournament(ctx: Context) -> Reply:
-    first_line, _newline, pasted = ctx.inv.text.partition("\n")
-    words = first_line.split(maxsplit=1)
-    if not words:
-        raise BadArgument(_("say what to do: {usage}", usage=_(USAGE)))
-    action, rest = words[0].lower(), words[1] if len(words) > 1 else ""
-    data = (
-        ctx.inv.attachment
-        if ctx.inv.attachment is not None
-        else (pasted.encode("utf-8") if pasted.strip() else None)
-    )
-    if action in ("finalize", "rate"):
-        action = "finalise"
-    handlers = {
-        "new": _new,
-        "result": _result,
-        "import": _import,
-        "finalise": _finalise,
-        "reopen": _reopen,
-        "schedule": _schedule,
-        "show": _show,
-        "list": _list,
-    }
-    if action not in handlers:
-        raise BadArgument(_("unknown /tournament action {action}", action=repr(action)))
-    if action == "result" and data is not None:
-        action = "import"
-    ctx.args(rest, action=action)  # every action refuses options it does not take
-    if action != "import" and data is not None:
-        raise BadArgument(
-            _(
-                "/tournament {action} takes no pasted table; paste results with "
-                "/tournament import",
-                action=action,
-            )
-        )
-    return await handlers[action](ctx, rest, data)
+async def tournament(ctx: Context, args: TournamentArgs) -> Reply:
+    if isinstance(args, NewArgs):
+        return await _new(ctx, args)
+    if isinstance(args, ResultArgs):
+        return await _result(ctx, args)
+    if isinstance(args, ImportArgs):
+        return await _import(ctx, args)
+    if isinstance(args, FinaliseArgs):
+        return await _finalise(ctx, args)
+    if isinstance(args, ScheduleArgs):
+        return await _schedule(ctx, args)
+    if isinstance(args, ReopenArgs):
+        return await _reopen(ctx, args)
+    if isinstance(args, ShowArgs):
+        return await _show(ctx, args)
+    return await _list(ctx)
 
 
-async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
-    args = ctx.args(text, action="new")  # refuses unknown and repeated options
-    flags: dict[str, bool] = {}
-    name_words: list[Token] = []
-    first_mark: Token | None = None  # the first option or flag: the name ends before it
-    for token in tokenize(text):
-        flag = FLAGS.get(token.text.lower()) if not token.quoted else None
-        if token.option is not None:
-            first_mark = first_mark or token
-            continue
-        if flag:
-            flags[flag[0]] = flag[1]
-        elif not token.quoted and re.fullmatch(r">\s*80", token.text):
-            flags["over80"] = True
-        elif first_mark is None:
-            _not_an_option(token, name_words)
-            name_words.append(token)
-            continue
-        elif first_mark.option is not None:
-            raise BadArgument(
-                _(
-                    "{word} comes after the options: write the name first, e.g. {example}",
-                    word=repr(token.text),
-                    example=f"/tournament new {join([*name_words, token])} {first_mark.text}",
-                )
-            )
-        else:
-            # bot.md, Arguments: a name ends at the first keyword; a word after the keywords
-            # means a name like "World Cup" was cut in two — say so rather than guess
-            raise BadArgument(
-                _(
-                    "{word} comes after {mark}: write the name first, and in quotes when it "
-                    "holds a word like {keyword}, e.g. {example}",
-                    word=repr(token.text),
-                    mark=repr(first_mark.text),
-                    keyword=first_mark.text,
-                    example='/tournament new "World Cup" even',
-                )
-            )
-        first_mark = first_mark or token
-    name = join(name_words)
+async def _new(ctx: Context, args: NewArgs) -> Reply:
+    name = args.name.strip()
     if not name:
         raise BadArgument(_("name the tournament, e.g. /tournament new Spring Cup rounds=5"))
-    o = args.options
     # a tournament may be opened before it is played: its dates may lie ahead
-    start = _any_date(o["start"], "start") if "start" in o else ctx.today()
-    end = _any_date(o["end"], "end") if "end" in o else start
+    start = _any_date(args.start, "start") if args.start is not None else ctx.today()
+    end = _any_date(args.end, "end") if args.end is not None else start
     if end < start:
         raise BadArgument(
             _(
@@ -257,28 +446,26 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
                 start=start.isoformat(),
             )
         )
-    rounds = positive_int(o.get("rounds", "1"), "rounds", high=50)
-    reduction = positive_int(o["reduce"], "reduce", low=0, high=9) if "reduce" in o else 0
+    reduction = args.reduce or 0
     participants = (
-        positive_int(o["participants"], "participants", low=2, high=100_000)
-        if "participants" in o
-        else (81 if flags.get("over80") else None)
+        args.participants if args.participants is not None else (81 if args.over80 else None)
     )
+    even = args.even or (not args.handicap and reduction == 0)
     t = Tournament(
         id=0,
         name=name,
         start=start,
         end=end,
-        rounds=rounds,
-        board=opt.board(o.get("board")),
-        time=opt.time_control(o.get("time")),
-        even=flags.get("even", reduction == 0 and True),
+        rounds=args.rounds or 1,
+        board=args.board or 19,
+        time=args.time,
+        even=even,
         handicap_reduction=reduction,
         participants=participants,
-        importance=Importance(flags.get("invitational", False), flags.get("eu", False)),
-        multiplier=positive_int(o["c"], "C", low=0, high=1000) if "c" in o else None,
-        arranged=flags.get("arranged", False),
-        klass=egf_class(o.get("class"), f"/tournament new {name} class=B"),
+        importance=Importance(args.invitational, args.european),
+        multiplier=args.c,
+        arranged=args.arranged,
+        klass=egf_class(args.class_, f"/tournament new {name} class=B"),
     )
     row = await storage.create_tournament(ctx.db, ctx.the_club, t, actor=ctx.actor, chat=ctx.chat)
     return Reply(
@@ -296,82 +483,16 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
 
 
-_DATE_LIKE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,4}[./]\d{1,2}[./]\d{1,4}")
-_BOARD_LIKE = re.compile(r"(\d{1,2})\s*[x×]\s*\d{1,2}")
-
-
-def _not_an_option(token: Token, before: list[Token]) -> None:
-    """Refuse a word of the name that is an option without its key (a date, a time control,
-    a board size, "5 rounds"): never fold it into the name. Quoted, it is part of the name."""
-    if token.quoted:
-        return
-    word = token.text
-    if _DATE_LIKE.fullmatch(word):
-        raise BadArgument(
-            _(
-                "{quoted} looks like a date: write start={word} (and end=YYYY-MM-DD for a "
-                "second day), or quote the name if the date is part of it: {example}",
-                quoted=repr(word),
-                word=word,
-                example=f'"Spring Cup {word}"',
-            )
-        )
-    board = _BOARD_LIKE.fullmatch(word)
-    if board:
-        raise BadArgument(
-            _(
-                "{quoted} looks like a board size: write board={size}",
-                quoted=repr(word),
-                size=board[1],
-            )
-        )
-    if word.lower() in ("round", "rounds"):
-        count = before[-1].text if before and before[-1].text.isdecimal() else "5"
-        raise BadArgument(
-            _(
-                "{quoted} looks like an option: write rounds={count}",
-                quoted=repr(word),
-                count=count,
-            )
-        )
-    if any(c.isdecimal() for c in word) and not word.isdecimal():
-        try:
-            TimeControl.parse(word)
-        except (EngineError, ValueError):
-            return
-        raise BadArgument(
-            _(
-                "{quoted} looks like a time control: write time={word} (with quotes for "
-                "several words: {example})",
-                quoted=repr(word),
-                word=word,
-                example='time="60m 3x30s"',
-            )
-        )
-
-
-def _any_date(value: str, key: str | None) -> dt.date:
+def _any_date(value: str, key: str) -> dt.date:
     """A date, past or future (a tournament's own dates; games are checked by opt.date);
-    ``key`` is the option it was typed as (``start``), ``None`` for a bare date."""
+    ``key`` is the option it was typed as (``start``)."""
     try:
         day = dt.date.fromisoformat(value)
     except ValueError:
-        if key is None:
-            raise BadArgument(
-                _("the date must be YYYY-MM-DD, not {value}", value=repr(value))
-            ) from None
         raise BadArgument(
             _("{key}= must be YYYY-MM-DD, not {value}", key=key, value=repr(value))
         ) from None
     if day < opt.EARLIEST:
-        if key is None:
-            raise BadArgument(
-                _(
-                    "the date {date} is before {year}",
-                    date=day.isoformat(),
-                    year=opt.EARLIEST.year,
-                )
-            )
         raise BadArgument(
             _(
                 "{key}= {date} is before {year}",
@@ -409,12 +530,11 @@ async def _facts(ctx: Context, row: TournamentRow) -> list[str]:
     return lines
 
 
-async def _which(ctx: Context, name: str, option: str | None = None) -> TournamentRow:
+async def _which(ctx: Context, name: str, action: str, option: str | None = None) -> TournamentRow:
     """The named tournament (matched as player names are, or ``#N``), or with no name the
-    club's only open one (``option`` is how the command names a tournament, e.g. ``t`` for
+    club's only open one (``option`` is how ``action`` names a tournament, e.g. ``t`` for
     ``t="Spring Cup"``; else the rest of the line)."""
     if name.strip():
-        action = ctx.inv.text.split(maxsplit=1)[0].lower() if ctx.inv.text.strip() else "show"
         example = f"{option}=#{{}}" if option else f"/tournament {action} #{{}}"
         return await resolve_tournament(ctx, name, example)
     open_ = await storage.open_tournaments(ctx.db, ctx.the_club)
@@ -433,33 +553,25 @@ async def _which(ctx: Context, name: str, option: str | None = None) -> Tourname
     )
 
 
-async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
-    args = ctx.args(text, action="result")
-    words, confirmed = opt.split_confirm(list(args.words))
-    if not words or not re.fullmatch(r"\d+", words[0].text):
+async def _result(ctx: Context, args: ResultArgs) -> Reply:
+    confirmed = args.confirm
+    row = await _which(ctx, args.t or "", "result", "t")
+    round_ = args.round
+    if round_ > row.tournament.rounds:
         raise BadArgument(
             _(
-                "start with the round number, e.g. {example}",
-                example="/tournament result 1 Nagy Péter Kovács Anna B+",
+                "{what} must be {low}–{high}, not {value}",
+                what=ROUND.label,
+                low=1,
+                high=row.tournament.rounds,
+                value=round_,
             )
         )
-    row = await _which(ctx, args.options.get("t", ""), "t")
-    round_ = positive_int(words[0].text, "ROUND", high=row.tournament.rounds)
-    position = next(
-        (
-            i
-            for i in range(len(words) - 1, 0, -1)
-            if not words[i].quoted and opt.read_result(words[i].text)
-        ),
-        None,
-    )
-    if position is None or position != len(words) - 1:
-        raise BadArgument(_("end with the result: B+, W+, B+R, W+3.5, jigo or unplayed"))
-    outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
-    black, white = await resolve_pair(ctx, words[1:position], "/tournament result")
-    stones = opt.stones(args.options["h"]) if "h" in args.options else 0
+    outcome, played, margin = args.result.outcome, args.result.played, args.result.margin
+    black, white = args.black, args.white
+    stones = args.h or 0
     t = row.tournament
-    names = f"{black.name} {white.name} {words[position].text}"
+    names = f"{black.name} {white.name} {args.result.text}"
     opt.even_tournament(t, stones, f"/tournament result {round_} {names}")
     if t.start > ctx.today():
         raise BadArgument(
@@ -471,8 +583,8 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
         )
     # the round's share of the tournament's days, never a day still ahead
     date = (
-        opt.date(ctx, args.options["date"])
-        if "date" in args.options
+        args.date
+        if args.date is not None
         else min(
             t.end,
             ctx.today(),
@@ -482,8 +594,8 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
             ),
         )
     )
-    komi = opt.komi(ctx, args.options.get("komi"), stones)
-    time = opt.time_control(args.options.get("time")) or t.time
+    komi = args.komi if args.komi is not None else opt.komi(ctx, None, stones)
+    time = args.time or t.time
     # will it count under the club's system, and why not (asked before it is stored)
     entered = storage.new_game(
         black.id,
@@ -528,31 +640,16 @@ async def _result(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
 
 
-async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
-    if data is None:
-        raise BadArgument(
-            _(
-                "attach the results file (h9, OpenGotha XML or CSV), or paste it on "
-                "the lines below the command"
-            )
-        )
-    args = ctx.args(text, action="import")
+async def _import(ctx: Context, args: ImportArgs) -> Reply:
+    if args.file is None:
+        raise BadArgument(_no_table(ctx.inv.caller.platform))
+    data = args.file.data
     # again: a file whose games the club has; confirm: names in another word order
-    words, again, confirm = opt.split_again_and_confirm(list(args.words))
-    remedies = importing.chat_remedies(f"import {text}")
-    committee = False
-    for token in words:
-        if token.quoted or token.text.lower() not in COMMITTEE_WORDS:
-            raise BadArgument(
-                _(
-                    "unexpected {word}: /tournament import takes C=NN, name=..., "
-                    "committee (new players' declared ranks as a rating committee decision), "
-                    "again (record games the club has already) and confirm (the file's names "
-                    "in another word order are the club's players)",
-                    word=repr(token.text),
-                )
-            )
-        committee = True
+    again, confirm, committee = args.again, args.confirm, args.committee
+    # the remedies repeat the command's first line as the organiser typed it (echoed, not
+    # read: C=20 stays as typed), as an import (a /tournament result with a table is one)
+    typed = ctx.inv.text.partition("\n")[0].split(maxsplit=1)[1:]
+    remedies = importing.chat_remedies(" ".join(["import", *typed]))
     if _looks_like_games_csv(data):
         if committee:
             raise BadArgument(
@@ -561,20 +658,17 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
         return await _import_csv_games(
             ctx, args, data, again=again, confirm=confirm, remedies=remedies
         )
-    tf = importing.read_file(data, ctx.inv.attachment_name or "")
-    if "class" in args.options:  # the organiser's class wins over the file's CL[…]
-        given = egf_class(args.options["class"], "/tournament import class=B")
+    tf = importing.read_file(data, args.file.name or "")
+    if args.class_ is not None:  # the organiser's class wins over the file's CL[…]
+        given = egf_class(args.class_, "/tournament import class=B")
         tf = dataclasses.replace(tf, class_=given)
-    manual = (
-        positive_int(args.options["c"], "C", low=0, high=1000) if "c" in args.options else None
-    )
     plan = await importing.plan_import(
         ctx.db,
         ctx.the_club,
         tf,
         settings=ctx.settings,
-        manual_c=manual,
-        name=args.options.get("name"),
+        manual_c=args.c,
+        name=args.name,
         committee=committee,
         remedies=remedies,
         again=again,
@@ -591,6 +685,29 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
 
 
+def _no_table(platform: str) -> str:
+    """``/tournament import`` without a table: how to send one where it was asked (the
+    console reads a paste in the same entry as the command, bot.adapters.console.entered; a
+    Telegram message carries it below the command, or the command replies to the file's
+    message; Discord takes the file as the command's option, or a paste in its form)."""
+    if platform == "console":
+        return _(
+            "paste the results table (h9, OpenGotha XML or CSV) together with the command: "
+            "the command line first and the table after it in one paste, or type the command, "
+            "paste the table right after it, then press Enter"
+        )
+    if platform == "discord":
+        return _(
+            "attach the results file (h9, OpenGotha XML or CSV) as the command's file, or "
+            "press the button below and paste the table into the form"
+        )
+    return _(
+        "attach the results file (h9, OpenGotha XML or CSV) to the command's message, or "
+        "paste it in the same message on the lines below the command, or send the command "
+        "as a reply to the message with the file"
+    )
+
+
 def _looks_like_games_csv(data: bytes) -> bool:
     head = data.lstrip()[:300].decode("utf-8", "replace").splitlines()
     return bool(head) and "black" in head[0].lower() and "white" in head[0].lower()
@@ -598,7 +715,7 @@ def _looks_like_games_csv(data: bytes) -> bool:
 
 async def _import_csv_games(
     ctx: Context,
-    args: Args,
+    args: ImportArgs,
     data: bytes,
     *,
     again: bool,
@@ -608,7 +725,7 @@ async def _import_csv_games(
     """A CSV of games into an open tournament (formats.md, CSV): all rows, or none; games
     the club has already only when told (``again``), names matching club players only in
     another word order only when confirmed (``confirm``)."""
-    row = await _which(ctx, args.options.get("name", ""), "name")
+    row = await _which(ctx, args.name or "", "import", "name")
     try:
         games = await importing.games_from_csv(
             ctx.db,
@@ -633,13 +750,9 @@ async def _import_csv_games(
     )
 
 
-CONFIRM_WORDS = frozenset({"confirm", "anyway", "yes"})
-
-
-async def _finalise(ctx: Context, text: str, data: bytes | None) -> Reply:
-    words = text.split()
-    confirmed = bool(words) and words[-1].lower() in CONFIRM_WORDS
-    row = await _which(ctx, " ".join(words[:-1]) if confirmed else text)
+async def _finalise(ctx: Context, args: FinaliseArgs) -> Reply:
+    confirmed = args.confirm
+    row = await _which(ctx, args.name, "finalise")
     if not confirmed and not row.finalised:
         missing = await storage.missing_rounds(ctx.db, ctx.the_club, row.id)
         if missing:
@@ -697,25 +810,10 @@ def _ask_to_finalise(ctx: Context, row: TournamentRow, missing: list[MissingRoun
 EVENING = dt.time(20, 0)  # "the end date's evening" (issue 4/6): 20:00 club time
 
 
-async def _schedule(ctx: Context, text: str, data: bytes | None) -> Reply:
+async def _schedule(ctx: Context, args: ScheduleArgs) -> Reply:
     """Finalise at a time: ``NAME [YYYY-MM-DD] [HH:MM]`` (default: the end date at 20:00)."""
-    words = text.split()
-    at_time = at_date = None
-    if words and re.fullmatch(r"\d{1,2}:\d{2}", words[-1]):
-        typed = words.pop()
-        try:
-            at_time = dt.time.fromisoformat(typed.zfill(5))
-        except ValueError:
-            raise BadArgument(
-                _(
-                    "{typed} is not a time of day: HH:MM from 00:00 to 23:59, e.g. {example}",
-                    typed=repr(typed),
-                    example="/tournament schedule Spring Cup 2026-04-12 21:30",
-                )
-            ) from None
-    if words and re.fullmatch(r"\d{4}-\d{2}-\d{2}", words[-1]):
-        at_date = _any_date(words.pop(), None)
-    row = await _which(ctx, " ".join(words))
+    at_date, at_time = args.day, args.at
+    row = await _which(ctx, args.name, "schedule")
     day = at_date or row.tournament.end
     due = dt.datetime.combine(day, at_time or EVENING, tzinfo=ctx.timezone)
     if due <= ctx.now():
@@ -741,10 +839,10 @@ async def _schedule(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
 
 
-async def _reopen(ctx: Context, text: str, data: bytes | None) -> Reply:
-    if not text.strip():
+async def _reopen(ctx: Context, args: ReopenArgs) -> Reply:
+    if not args.name.strip():
         raise BadArgument(_("name the tournament to reopen, e.g. /tournament reopen Spring Cup"))
-    row = await _which(ctx, text)
+    row = await _which(ctx, args.name, "reopen")
     await storage.reopen_tournament(ctx.db, ctx.the_club, row.id, actor=ctx.actor, chat=ctx.chat)
     return Reply.text(
         _(
@@ -802,7 +900,8 @@ async def open_periods(ctx: Context) -> list[OpenPeriod]:
     ]
 
 
-async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
+async def _show(ctx: Context, args: ShowArgs) -> Reply:
+    text = args.name
     periods = await open_periods(ctx)
     if not text.strip() and periods and not await storage.open_tournaments(ctx.db, ctx.the_club):
         return Reply(
@@ -811,7 +910,7 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
                 Text("\n".join(period.line() for period in periods)),
             )
         )
-    row = await _which(ctx, text)
+    row = await _which(ctx, text, "show")
     games = [
         g
         for g in await storage.club_games(ctx.db, ctx.the_club)
@@ -843,7 +942,7 @@ async def _show(ctx: Context, text: str, data: bytes | None) -> Reply:
     )
 
 
-async def _list(ctx: Context, text: str, data: bytes | None) -> Reply:
+async def _list(ctx: Context) -> Reply:
     rows = await storage.tournaments(ctx.db, ctx.the_club)
     periods = await open_periods(ctx)
     if not rows and not periods:

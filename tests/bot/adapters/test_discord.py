@@ -49,6 +49,9 @@ OPTION_TYPES = {
     "month": 3,
     "komi": 3,
     "time": 3,
+    "word": 3,
+    "day": 3,
+    "clock": 3,
     "bool": 5,
     "file": 11,
 }

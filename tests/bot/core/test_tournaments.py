@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import storage
+from bot.core.invocation import Caller
 from bot.i18n.catalogues import catalogue
 from engine.formats import parse_h9
 from engine.ranks import Rank
@@ -510,8 +511,9 @@ async def test_a_malformed_paste_leaves_the_database_unchanged(club: FakeChat) -
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("/tournament import", "Attach the results file (h9, OpenGotha XML or CSV), or paste it "
-         "on the lines below the command"),
+        ("/tournament import", "Attach the results file (h9, OpenGotha XML or CSV) to the "
+         "command's message, or paste it in the same message on the lines below the command, "
+         "or send the command as a reply to the message with the file"),
         (f"/tournament new Cup\n{TINY_H9}", "/tournament new takes no pasted table; paste "
          "results with /tournament import"),
         (f"/tournament import please\n{TINY_H9}", "Unexpected 'please': /tournament import "
@@ -524,6 +526,28 @@ async def test_a_malformed_paste_leaves_the_database_unchanged(club: FakeChat) -
 async def test_import_bad_inputs(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line)
     assert said.text.startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("platform", "message"),
+    [
+        ("console", "Paste the results table (h9, OpenGotha XML or CSV) together with the "
+         "command: the command line first and the table after it in one paste, or type the "
+         "command, paste the table right after it, then press Enter"),
+        ("discord", "Attach the results file (h9, OpenGotha XML or CSV) as the command's file, "
+         "or press the button below and paste the table into the form"),
+    ],
+)  # fmt: skip
+async def test_import_without_a_table_says_how_to_send_one_where_it_is_asked(
+    club: FakeChat, platform: str, message: str
+) -> None:
+    """The console reads a paste only in the same entry as the command (console.entered), a
+    Discord command takes its file as an option or in the paste form: no "lines below"."""
+    await club.bind(platform)
+    caller = Caller(platform, "100", "Admin Ági", chat_admin=True)
+    said = await club.refused("/tournament import", as_=caller)
+    assert said.text.startswith(message)
+    assert "lines below" not in said.text
 
 
 async def test_csv_games_need_an_open_tournament(club: FakeChat) -> None:

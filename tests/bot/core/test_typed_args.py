@@ -30,9 +30,16 @@ from engine.ranks import Rank
 from storage.records import Player
 
 HANDLERS = Path(__file__).resolve().parents[3] / "bot" / "core" / "handlers"
-CONVERTED = ("ratings.py", "games.py", "registry.py", "help.py", "schedule.py")
-"""Handler modules that take (ctx, args); all of them once club.py and tournaments.py are
-converted."""
+CONVERTED = (
+    "ratings.py",
+    "games.py",
+    "registry.py",
+    "help.py",
+    "schedule.py",
+    "club.py",
+    "tournaments.py",
+)
+"""Handler modules that take (ctx, args): all of them."""
 TODAY = dt.date(2026, 4, 20)
 
 
