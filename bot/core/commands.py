@@ -149,6 +149,8 @@ PLACEHOLDERS: dict[str, str] = {
     "ROUND": N_("ROUND"),
     # TRANSLATORS: a placeholder in a usage line: a game's club number (#12)
     "GAME_ID": N_("GAME_ID"),
+    # TRANSLATORS: a placeholder in a refusal: a file to attach (a results table)
+    "FILE": N_("FILE"),
     # TRANSLATORS: a placeholder in a usage line: a command's name (/help COMMAND)
     "COMMAND": N_("COMMAND"),
     # TRANSLATORS: a placeholder in a usage line: a time control (60m 3x30s)

@@ -160,9 +160,10 @@ ClubArgs = (
 )
 
 
-def _value(name: str, description: str) -> Param:
-    """A setting's value as typed: its declaration reads it (bot.core.handlers.club._change)."""
-    return Param(name, "text", description, required=False)
+def _value(name: str, description: str, metavar: str = "") -> Param:
+    """A setting's value as typed: its declaration reads it (bot.core.handlers.club._change);
+    ``metavar`` as the usage line shows it (default: the name in capitals)."""
+    return Param(name, "text", description, required=False, metavar=metavar)
 
 
 ACTIONS = (
@@ -186,13 +187,22 @@ ACTIONS = (
     Action("system", params=(_value("system", N_("a rating system")),), arguments=SystemArgs),
     Action("rename", params=(_value("name", N_("the new name")),), arguments=RenameArgs),
     Action("timezone", params=(_value("zone", N_("a time zone")),), arguments=TimezoneArgs),
-    Action("komi", params=(_value("komi", N_("the even-game komi")),), arguments=KomiArgs),
-    Action("country", params=(_value("country", N_("a country code")),), arguments=CountryArgs),
+    Action("komi", params=(_value("komi", N_("the even-game komi"), "K"),), arguments=KomiArgs),
+    Action(
+        "country", params=(_value("country", N_("a country code"), "XX"),), arguments=CountryArgs
+    ),
     Action("time", params=(_value("time", N_("a time control")),), arguments=TimeArgs),
     Action(
         "reports",
         params=(
-            Param("state", "choice", N_("on or off"), choices=("on", "off"), missing=REPORTS_HELP),
+            Param(
+                "state",
+                "choice",
+                N_("on or off"),
+                choices=("on", "off"),
+                missing=REPORTS_HELP,
+                metavar="on|off",
+            ),
             _value("hours", N_("how long a report waits")),
         ),
         arguments=ReportsArgs,
@@ -201,7 +211,14 @@ ACTIONS = (
     Action(
         "web",
         params=(
-            Param("state", "choice", N_("on or off"), choices=("on", "off"), missing=WEB_HELP),
+            Param(
+                "state",
+                "choice",
+                N_("on or off"),
+                choices=("on", "off"),
+                missing=WEB_HELP,
+                metavar="on|off",
+            ),
         ),
         arguments=WebArgs,
         extra=WEB_HELP,
@@ -215,6 +232,7 @@ ACTIONS = (
                 N_("add or remove"),
                 choices=("add", "remove"),
                 missing=ORGANISER_HELP,
+                metavar="add|remove",
             ),
             Param("who", "text", N_("who"), missing=ORGANISER_HELP),
         ),
@@ -1007,7 +1025,14 @@ class ExportArgs:
     examples=("/export csv", "/export json", "/export h9 Spring Cup"),
     access=ORGANISER,
     params=(
-        Param("format", "word", N_("file format"), required=False, choices=exporting.FORMATS),
+        Param(
+            "format",
+            "word",
+            N_("file format"),
+            required=False,
+            choices=exporting.FORMATS,
+            metavar="|".join(exporting.FORMATS),
+        ),
         Param("tournament", "text", N_("for h9: the tournament"), required=False),
     ),
 )

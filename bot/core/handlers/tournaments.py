@@ -337,7 +337,7 @@ ACTIONS = (
         params=(
             NAME,
             Param("day", "day", N_("the day (default: its end date)"), required=False),
-            Param("at", "clock", N_("the time (default 20:00)"), required=False),
+            Param("at", "clock", N_("the time (default 20:00)"), required=False, metavar="HH:MM"),
         ),
         arguments=ScheduleArgs,
     ),
