@@ -260,8 +260,8 @@ async def meetings(db: Database, club: Club, pid: int) -> list[Record]:
 
 
 async def opponents(db: Database, club: Club, pid: int) -> list[int]:
-    """Everyone the player has a game with (any status), most recent first: the head-to-head
-    pages the static export writes."""
+    """Everyone the player has a game with (any status), the latest recorded first: the
+    head-to-head pages the static export writes."""
     seen: dict[int, None] = {}
     for row in await storage.games_of(db, club, pid, None):
         seen[row.game.opponent(pid)] = None
@@ -270,9 +270,9 @@ async def opponents(db: Database, club: Club, pid: int) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class HeadToHead:
-    """Two players' games against each other, oldest first (those that count and the voided
-    ones), each game's rating changes by player, and ``a``'s record in the games that count
-    (wins, losses, jigo)."""
+    """Two players' games against each other in the order they were recorded, the first
+    first (those that count and the voided ones), each game's rating changes by player, and
+    ``a``'s record in the games that count (wins, losses, jigo)."""
 
     a: Player
     b: Player
@@ -293,7 +293,7 @@ async def head_to_head(db: Database, club: Club, pid: int, other: int) -> HeadTo
         for row in await storage.games_of(db, club, pid, None)
         if row.game.opponent(pid) == other and row.status in (GAME_OK, "voided")
     ]
-    rows.reverse()  # oldest first
+    rows.reverse()  # the first recorded first
     changes = await storage.game_changes(db, club, [row.id for row in rows])
     record = [0, 0, 0]
     for row in rows:

@@ -20,13 +20,13 @@ from aiohttp import web
 
 from bot.config import WebConfig
 from bot.core.facade import Database
-from bot.core.reads import shown_club
+from bot.core.reads import Shown, shown_club
 from bot.i18n import LANGUAGES, _, language_of, translated, using
 from bot.metrics import Metrics
 from bot.web import health, pages, urls
 from bot.web.downloads import club_download
 from bot.web.health import AdapterStates, Hosting, no_adapters
-from bot.web.pages import Page, PageCache, Shown, Site
+from bot.web.pages import Page, PageCache, Site
 from engine.errors import FormatError
 
 log = logging.getLogger("hoshi.web")

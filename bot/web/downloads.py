@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from bot.core import exporting, reads
 from bot.core.facade import Database
-from bot.core.reads import Export
+from bot.core.reads import Export, Shown
 from bot.web import urls
-from bot.web.pages import Shown
 
 
 @dataclass(frozen=True, slots=True)

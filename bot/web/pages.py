@@ -26,8 +26,12 @@ from bot.core.handlers.ratings import (
     status_text,
 )
 from bot.core.notices import marked
-from bot.core.reads import GAME_OK, GameRow, Player, Shown, Standing, web_clubs
-from bot.core.reads import shown_club as shown_club  # the pages' way to a club, as before
+from bot.core.reads import GAME_OK, GameRow, Player, Standing
+
+# the pages' clubs, where the builders' callers have always found them
+from bot.core.reads import Shown as Shown
+from bot.core.reads import shown_club as shown_club
+from bot.core.reads import web_clubs as web_clubs
 from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
 from bot.web.render import render

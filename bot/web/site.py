@@ -21,11 +21,12 @@ from pathlib import Path
 
 from bot.core import reads
 from bot.core.facade import Database
+from bot.core.reads import Shown
 from bot.i18n import LANGUAGES, translated, using
 from bot.web import pages, urls
 from bot.web.app import static_file, today_for
 from bot.web.downloads import club_download, club_downloads
-from bot.web.pages import Page, Shown, Site
+from bot.web.pages import Page, Site
 from engine.errors import FormatError
 
 log = logging.getLogger("hoshi.web")
@@ -124,7 +125,7 @@ async def write_site(db: Database, root: Path) -> Written:
         data = static_file(name)
         assert data is not None, name
         _write(root, urls.static(name), data, written)
-    shown_clubs = await pages.web_clubs(db)
+    shown_clubs = await reads.web_clubs(db)
     for lang in LANGUAGES:
         with using(lang):
             page = await pages.index_page(Site(db, today_for(db, None)), lang)
