@@ -10,7 +10,8 @@ never ``storage`` (tests/bot/test_imports.py).
 
 The few storage names an adapter handles as values — the :class:`Database` it is given and
 closes, a :class:`Club`, a :class:`StorageError` to show — are re-exported, not the
-repositories.
+repositories. What the web pages read is the core's read port beside it,
+:mod:`bot.core.reads`.
 """
 
 from __future__ import annotations

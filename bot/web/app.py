@@ -18,14 +18,15 @@ from importlib import resources
 
 from aiohttp import web
 
-import storage
 from bot.config import WebConfig
+from bot.core.facade import Database
+from bot.core.reads import Shown, shown_club
 from bot.i18n import LANGUAGES, _, language_of, translated, using
 from bot.metrics import Metrics
 from bot.web import health, pages, urls
 from bot.web.downloads import club_download
 from bot.web.health import AdapterStates, Hosting, no_adapters
-from bot.web.pages import Page, PageCache, Shown, Site
+from bot.web.pages import Page, PageCache, Site
 from engine.errors import FormatError
 
 log = logging.getLogger("hoshi.web")
@@ -45,7 +46,7 @@ SECURITY_HEADERS = {
 
 STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
-DB_KEY = web.AppKey("db", storage.Database)
+DB_KEY = web.AppKey("db", Database)
 CACHE_KEY = web.AppKey("cache", PageCache)
 
 
@@ -57,14 +58,14 @@ def static_file(name: str) -> bytes | None:
     return found.read_bytes() if found.is_file() else None
 
 
-def today_for(db: storage.Database, shown: Shown | None) -> dt.date:
+def today_for(db: Database, shown: Shown | None) -> dt.date:
     """Today in the club's time zone (UTC for the site's front page)."""
     now = db.clock()
     return now.astimezone(shown.settings.zone).date() if shown is not None else now.date()
 
 
 def web_app(
-    db: storage.Database,
+    db: Database,
     config: WebConfig | None = None,
     *,
     metrics: Metrics | None = None,
@@ -165,7 +166,7 @@ async def _shown(request: web.Request) -> Shown:
     club_id = urls.club_id_of(slug)
     if club_id is None:
         raise NotHere
-    shown = await pages.shown_club(request.app[DB_KEY], club_id)
+    shown = await shown_club(request.app[DB_KEY], club_id)
     if shown is None:
         raise NotHere
     canonical = urls.club_slug(shown.club)
@@ -283,7 +284,7 @@ async def _download(request: web.Request) -> web.Response:
 
 
 async def serve(
-    db: storage.Database,
+    db: Database,
     config: WebConfig,
     *,
     metrics: Metrics | None = None,

@@ -11,10 +11,10 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-import storage
-from bot.core import exporting
+from bot.core import exporting, reads
+from bot.core.facade import Database
+from bot.core.reads import Export, Shown
 from bot.web import urls
-from bot.web.pages import Shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +37,11 @@ _H9 = re.compile(r"tournaments/(\d{1,9})\.h9")
 
 
 async def club_download(
-    db: storage.Database,
+    db: Database,
     shown: Shown,
     name: str,
     today: dt.date,
-    export: storage.Export | None = None,
+    export: Export | None = None,
 ) -> Download | None:
     """The club's file ``name`` (``players.csv``, ``tournaments/3.h9``); ``None`` when there
     is no such file. ``today``: the club's date (who is active, as the ranking list says).
@@ -52,7 +52,7 @@ async def club_download(
         FormatError: a tournament an EGD h9 file cannot hold (two games of one player in a
             round), in the reader's words.
     """
-    export = export or await storage.export_rows(db, shown.club)
+    export = export or await reads.export(db, shown.club)
     path = urls.download(shown.club, name)
     if name == "players.csv":
         text = exporting.players_csv(export)
@@ -62,24 +62,19 @@ async def club_download(
         activity = shown.activity
         text = exporting.ratings_json(export, exporting.active_players(export, activity, today))
     elif (found := _H9.fullmatch(name)) is not None:
-        row = await storage.tournament_by_number(db, shown.club, int(found.group(1)))
-        if row is None:
+        h9 = await reads.tournament_h9(db, shown.club, export, int(found.group(1)))
+        if h9 is None:
             return None
-        text = exporting.tournament_h9(
-            export,
-            row,
-            await storage.entries(db, shown.club, row.id),
-            await storage.entry_ranks(db, shown.club, row.id),
-        )
+        text = h9
     else:
         return None
     suffix = name[name.rfind(".") :]
     return Download(path, text.encode("utf-8"), MEDIA_TYPES[suffix])
 
 
-async def club_downloads(db: storage.Database, shown: Shown) -> list[str]:
+async def club_downloads(db: Database, shown: Shown) -> list[str]:
     """The names of every file the club has (its tournaments' h9 files included)."""
     names = list(CLUB_FILES)
-    for row in await storage.tournaments(db, shown.club):
+    for row in await reads.tournaments(db, shown.club):
         names.append(f"tournaments/{row.number}.h9")
     return names

@@ -22,9 +22,9 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.core.facade import Database
+from bot.core.reads import PING_TIMEOUT_S, database_state
 from bot.metrics import Metrics
-from storage.db import Database
-from storage.health import PING_TIMEOUT_S, database_state
 
 AdapterStates = Callable[[], Mapping[str, bool]]
 """The configured chat adapters by platform, and whether each is running now."""

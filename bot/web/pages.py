@@ -14,9 +14,9 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-import storage
 from bot.core import format as fmt
-from bot.core.exporting import club_activity
+from bot.core import reads
+from bot.core.facade import Club, Database
 from bot.core.handlers.ratings import (
     change_text,
     chart_data,
@@ -26,20 +26,18 @@ from bot.core.handlers.ratings import (
     status_text,
 )
 from bot.core.notices import marked
+from bot.core.reads import GAME_OK, GameRow, Player, Standing
+
+# the pages' clubs, where the builders' callers have always found them
+from bot.core.reads import Shown as Shown
+from bot.core.reads import shown_club as shown_club
+from bot.core.reads import web_clubs as web_clubs
 from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
 from bot.web.render import render
 from bot.web.svg import chart_svg
-from engine.formats import fold_name
-from engine.formats.tournament_file import entry_wins, places
-from engine.system import Activity, Value
+from engine.system import Value
 from engine.systems import system_named
-from engine.types import Result
-from storage.errors import StorageError
-from storage.games import tournament_games
-from storage.projections import ledger_if_cheap
-from storage.records import GAME_OK, Club, GameRow, Player, Standing
-from storage.settings import ClubSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,28 +71,10 @@ class Site:
     most games a page may replay for a ledger (promotion, handicap; beyond it, the page is
     built from the stored projections alone)."""
 
-    db: storage.Database
+    db: Database
     today: dt.date
     replay_limit: int = 50_000
     cache: PageCache | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """A club with its settings, as the pages show it."""
-
-    club: Club
-    settings: ClubSettings
-
-    @property
-    def system(self) -> str:
-        return self.settings.system or self.club.system
-
-    @property
-    def activity(self) -> Activity:
-        """Who counts as active: the club's system asked with the club's own settings
-        (``psg.inactive_months``), the rule the exports use too."""
-        return club_activity(self.settings, self.system)
 
 
 @dataclass(slots=True)
@@ -108,22 +88,6 @@ class Layout:
     links: list[tuple[str, str, bool]] = field(default_factory=list)
     languages: list[tuple[str, str, str | None]] = field(default_factory=list)
     downloads: list[tuple[str, str]] = field(default_factory=list)
-
-
-async def shown_club(db: storage.Database, club_id: int) -> Shown | None:
-    """The club whose pages are on the web (``/club web on``); ``None`` for an unknown club
-    or one that keeps its pages off — the web never shows its data."""
-    club = await storage.get_club(db, club_id)
-    if club is None:
-        return None
-    settings = await storage.club_settings(db, club)
-    return Shown(club, settings) if settings.web else None
-
-
-async def web_clubs(db: storage.Database) -> list[Shown]:
-    """Every club whose pages are on, by name."""
-    found = [s for c in await storage.clubs(db) if (s := await shown_club(db, c.id)) is not None]
-    return sorted(found, key=lambda s: fold_name(s.club.name))
 
 
 def _layout(path: str, lang: str, title: str, shown: Shown | None, other: str) -> Layout:
@@ -202,7 +166,7 @@ async def ranking_page(
     written before."""
     if site.cache is None:
         return await _ranking_page(site, shown, lang, everyone, query)
-    version = await storage.data_version(site.db, shown.club)
+    version = await reads.data_version(site.db, shown.club)
     key = (shown.club.id, lang, everyone, query, site.today, version)
     kept = site.cache.pages.get(key)
     if kept is not None:
@@ -212,24 +176,15 @@ async def ranking_page(
 
 async def _ranking_page(site: Site, shown: Shown, lang: str, everyone: bool, query: str) -> Page:
     club = shown.club
-    standings = await storage.standings(site.db, club)
-    since = site.today.replace(day=1)
-    changes = await storage.month_changes(site.db, club, since)
-    activity = shown.activity
-    wanted = fold_name(query)
+    ranking = await reads.ranking_list(site.db, shown, site.today, everyone=everyone, query=query)
+    standings, changes, since = ranking.standings, ranking.changes, ranking.since
     labels = _Texts(translated)
     headings, own = fmt.rating_heading([labels(s.card.rating_label) for s in standings])
     dates = _Texts(date_text)
-    rows: list[RankingRow] = []
-    active_count = 0
-    for index, standing in enumerate(standings):
-        active = activity.active(standing.card.last_played, standing.player.date, site.today)
-        active_count += active
-        if not (everyone or active):
-            continue
-        if wanted and wanted not in fold_name(standing.player.name):
-            continue
-        rows.append(_ranking_row(standing, changes, own[index] if own else "", active, dates))
+    rows = [
+        _ranking_row(standing, changes, own[index] if own else "", active, dates)
+        for index, standing, active in ranking.listed
+    ]
     path = urls.ranking(club, lang, everyone=everyone)
     other = urls.ranking(club, "{lang}", everyone=everyone)
     title = _("{club} — ranking", club=club.name)
@@ -245,8 +200,8 @@ async def _ranking_page(site: Site, shown: Shown, lang: str, everyone: bool, que
         everyone=everyone,
         query=query,
         total=len(standings),
-        active_count=active_count,
-        activity=translated(activity.rule),
+        active_count=ranking.active_count,
+        activity=translated(shown.activity.rule),
         month=month,
         toggle=urls.relative(path, urls.ranking(club, lang, everyone=not everyone)),
         system=fmt.system_title(shown.system),
@@ -338,15 +293,12 @@ async def player_page(site: Site, shown: Shown, lang: str, pid: int) -> Page | N
     """A player's page: the card, the chart, promotion progress, the whole history with each
     change, and the record against every opponent."""
     club, db = shown.club, site.db
-    player = await storage.get_player(db, club, pid)
+    player = await reads.player(db, club, pid)
     if player is None:
         return None
     path = urls.player(club, lang, pid)
     layout = _layout(path, lang, player.name, shown, urls.player(club, "{lang}", pid))
-    try:
-        card, place, listed = await storage.placed_card(db, club, pid)
-    except StorageError:
-        card, place, listed = None, None, 0
+    card, place, listed = await reads.placed_card(db, club, pid)
     facts: list[tuple[str, str]] = []
     if card is not None:
         facts.append((translated(card.rating_label), _value(card.rating)))
@@ -384,9 +336,9 @@ async def _promotion(site: Site, club: Club, pid: int) -> tuple[str, list[str]] 
     """Progress toward the next rank (``/promotion``): the headline and its lines. Only a
     ledger answers it: a federation's page that would wait for a replay says where to ask."""
     db = site.db
-    ledger = await ledger_if_cheap(db, club.id, site.replay_limit)
+    ledger = await reads.ledger(db, club, site.replay_limit)
     if ledger is None:
-        player = await storage.get_player(db, club, pid)
+        player = await reads.player(db, club, pid)
         name = player.name if player is not None else ""
         return "", [
             _(
@@ -403,11 +355,11 @@ async def _promotion(site: Site, club: Club, pid: int) -> tuple[str, list[str]] 
     return f"{progress.rank}{target}", [await marked(db, club, line) for line in progress.lines]
 
 
-async def _history(db: storage.Database, club: Club, pid: int) -> list[HistoryLine]:
+async def _history(db: Database, club: Club, pid: int) -> list[HistoryLine]:
     """Every rating change of the player, newest first; voided games marked (games taken
     back with /undo are typos and stay out, as in ``/history``)."""
     found = []
-    rows = await storage.history(db, club, pid, None, undone=False)
+    rows = await reads.rating_history(db, club, pid)
     for row, at in zip(rows, ranks_of(rows), strict=True):
         label = await label_of_source(db, club, row.source, pid, dated=False)
         what, change, rank = history_cells(row, label, at)
@@ -416,51 +368,24 @@ async def _history(db: storage.Database, club: Club, pid: int) -> list[HistoryLi
     return found
 
 
-async def _meetings(db: storage.Database, club: Club, lang: str, player: Player) -> list[Meeting]:
+async def _meetings(db: Database, club: Club, lang: str, player: Player) -> list[Meeting]:
     """The player's record against each opponent faced in a game that counts, most games
-    first."""
-    names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
-    tally: dict[int, list[int]] = {}
-    last: dict[int, dt.date] = {}
-    for row in await storage.games_of(db, club, player.id, None):
-        if row.status != GAME_OK:
-            continue
-        game = row.game
-        other = game.opponent(player.id)
-        counts = tally.setdefault(other, [0, 0, 0, 0])
-        counts[0] += 1
-        outcome = _outcome(row, player.id)
-        if outcome is not None:
-            counts[1 + outcome] += 1
-        last[other] = max(last.get(other, game.date), game.date)
+    first (reads.meetings)."""
     path = urls.player(club, lang, player.id)
-    meetings = [
+    return [
         Meeting(
-            pid=other,
-            name=names.get(other, "?"),
-            games=games,
-            wins=wins,
-            losses=losses,
-            jigo=jigo,
-            last=date_text(last[other]),
-            href=urls.relative(path, urls.head_to_head(club, lang, player.id, other)),
-            opponent_href=urls.relative(path, urls.player(club, lang, other)),
+            pid=record.pid,
+            name=record.name,
+            games=record.games,
+            wins=record.wins,
+            losses=record.losses,
+            jigo=record.jigo,
+            last=date_text(record.last),
+            href=urls.relative(path, urls.head_to_head(club, lang, player.id, record.pid)),
+            opponent_href=urls.relative(path, urls.player(club, lang, record.pid)),
         )
-        for other, (games, wins, losses, jigo) in tally.items()
+        for record in await reads.meetings(db, club, player.id)
     ]
-    meetings.sort(key=lambda m: (-m.games, fold_name(m.name)))
-    return meetings
-
-
-def _outcome(row: GameRow, pid: int) -> int | None:
-    """0 a win for ``pid``, 1 a loss, 2 jigo; ``None`` when unplayed or unknown."""
-    game = row.game
-    if not game.played or game.result is None:
-        return None
-    if game.result is Result.JIGO:
-        return 2
-    black_won = game.result is Result.BLACK
-    return 0 if black_won == (game.black == pid) else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,33 +410,23 @@ async def head_to_head_page(
     """Two players' games against each other, with each game's rating changes, and the
     handicap between them today under the club's system."""
     club, db = shown.club, site.db
-    a = await storage.get_player(db, club, pid)
-    b = await storage.get_player(db, club, other)
-    if a is None or b is None or a.id == b.id:
+    found = await reads.head_to_head(db, club, pid, other)
+    if found is None:
         return None
+    a, b, rows = found.a, found.b, found.games
     path = urls.head_to_head(club, lang, pid, other)
     title = _("{a} vs {b}", a=a.name, b=b.name)
     layout = _layout(path, lang, title, shown, urls.head_to_head(club, "{lang}", pid, other))
-    rows = [
-        row
-        for row in await storage.games_of(db, club, pid, None)
-        if row.game.opponent(pid) == other and row.status in (GAME_OK, "voided")
-    ]
-    rows.reverse()  # oldest first
-    changes = await storage.game_changes(db, club, [row.id for row in rows])
     names = {a.id: a.name, b.id: b.name}
-    games = [_game_line(path, shown, lang, row, names, changes.get(row.id, {})) for row in rows]
-    record = [0, 0, 0]
-    for row in rows:
-        outcome = _outcome(row, pid) if row.status == GAME_OK else None
-        if outcome is not None:
-            record[outcome] += 1
+    games = [
+        _game_line(path, shown, lang, row, names, found.changes.get(row.id, {})) for row in rows
+    ]
+    record = list(found.record)
     advice = None
-    ledger = await ledger_if_cheap(db, club.id, site.replay_limit)
+    hc = await reads.handicap(db, club, pid, other, site.replay_limit)
     try:
-        if ledger is None:
-            raise KeyError(pid)  # no ledger without a long replay: no advice on this page
-        hc = ledger.handicap(pid, other)
+        if hc is None:
+            raise KeyError(pid)  # no ledger without a long replay, or no advice: none here
         advice = _(
             "Black: {black}, white: {white}, {stones}, komi {komi}",
             black=names[hc.black],
@@ -601,15 +516,15 @@ async def tournaments_page(site: Site, shown: Shown, lang: str) -> Page:
     )
     layout.links[1] = (layout.links[1][0], layout.links[1][1], True)
     lines = []
-    for row in reversed(await storage.tournaments(db, club)):
-        t = row.tournament
+    for summary in await reads.tournament_list(db, club):
+        row, t = summary.row, summary.row.tournament
         lines.append(
             TournamentLine(
                 number=row.number,
                 name=t.name,
                 dates=_dates(t.start, t.end),
                 rounds=t.rounds,
-                players=len(await storage.entries(db, club, row.id)),
+                players=summary.players,
                 state=_("rated") if row.finalised else _("open"),
                 href=urls.relative(path, urls.tournament(club, lang, row.number)),
                 h9=urls.relative(path, urls.download(club, f"tournaments/{row.number}.h9")),
@@ -642,29 +557,19 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
     """A tournament: its standings (wins, and the file's MMS/SOS when it had them) and every
     game with its rating change."""
     club, db = shown.club, site.db
-    row = await storage.tournament_by_number(db, club, number)
-    if row is None:
+    results = await reads.tournament_results(db, club, number)
+    if results is None:
         return None
+    row = results.row
     t = row.tournament
     path = urls.tournament(club, lang, number)
     layout = _layout(path, lang, t.name, shown, urls.tournament(club, "{lang}", number))
-    entries = await storage.entries(db, club, row.id)
-    ranks = await storage.entry_ranks(db, club, row.id)  # the first day's, not today's
-    games = await tournament_games(db, club, row.id)
-    names = {p.id: p.name for p in await storage.players(db, club, guests=True)}
-    changes = await storage.tournament_changes(db, club, row.id)
-    # the same standings as the tournament's h9 export (wins, then the file's criteria)
-    wins = entry_wins(entries, [g.game for g in games if g.status == GAME_OK])
-    criteria_names: list[str] = []
-    for entry in entries:
-        for name, _text in entry.criteria:
-            if name not in criteria_names:
-                criteria_names.append(name)
-    by_player = {e.player: e for e in entries}
+    ranks = results.ranks  # the first day's, not today's
+    games, names, changes, wins = results.games, results.names, results.changes, results.wins
+    criteria_names = results.criteria
+    by_player = {e.player: e for e in results.entries}
     lines: list[StandingLine] = []
-    alphabetical = sorted(wins, key=lambda pid: fold_name(names.get(pid, "")))
-    criteria = {e.player: e.criteria for e in entries}
-    for pid, place in places(alphabetical, wins, criteria):
+    for pid, place in results.places:
         entry = by_player.get(pid)
         found = changes.players.get(pid)
         change, change_value = "", ""

@@ -19,12 +19,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import storage
+from bot.core import reads
+from bot.core.facade import Database
+from bot.core.reads import Shown
 from bot.i18n import LANGUAGES, translated, using
 from bot.web import pages, urls
 from bot.web.app import static_file, today_for
 from bot.web.downloads import club_download, club_downloads
-from bot.web.pages import Page, Shown, Site
+from bot.web.pages import Page, Site
 from engine.errors import FormatError
 
 log = logging.getLogger("hoshi.web")
@@ -39,7 +41,7 @@ class Written:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-async def club_pages(db: storage.Database, shown: Shown, lang: str) -> list[Page]:
+async def club_pages(db: Database, shown: Shown, lang: str) -> list[Page]:
     """Every page of the club in ``lang``."""
     site = Site(db, today_for(db, shown))
     found: list[Page] = []
@@ -47,27 +49,20 @@ async def club_pages(db: storage.Database, shown: Shown, lang: str) -> list[Page
         found.append(await pages.ranking_page(site, shown, lang))
         found.append(await pages.ranking_page(site, shown, lang, everyone=True))
         found.append(await pages.tournaments_page(site, shown, lang))
-        for row in await storage.tournaments(db, shown.club):
+        for row in await reads.tournaments(db, shown.club):
             page = await pages.tournament_page(site, shown, lang, row.number)
             if page is not None:
                 found.append(page)
-        for player in await storage.players(db, shown.club, guests=True):
+        for player in await reads.page_players(db, shown.club):
             page = await pages.player_page(site, shown, lang, player.id)
             if page is None:
                 continue
             found.append(page)
-            for other in await _opponents(db, shown, player.id):
+            for other in await reads.opponents(db, shown.club, player.id):
                 vs = await pages.head_to_head_page(site, shown, lang, player.id, other)
                 if vs is not None:
                     found.append(vs)
     return found
-
-
-async def _opponents(db: storage.Database, shown: Shown, pid: int) -> list[int]:
-    seen: dict[int, None] = {}
-    for row in await storage.games_of(db, shown.club, pid, None):
-        seen[row.game.opponent(pid)] = None
-    return list(seen)
 
 
 def _write(root: Path, path: str, data: bytes, written: Written) -> None:
@@ -78,7 +73,7 @@ def _write(root: Path, path: str, data: bytes, written: Written) -> None:
     written.files += 1
 
 
-async def write_club(db: storage.Database, shown: Shown, root: Path, written: Written) -> None:
+async def write_club(db: Database, shown: Shown, root: Path, written: Written) -> None:
     """The club's folder under ``root``, written afresh beside the old one and swapped in, so
     that a reader never sees half a club."""
     slug = urls.club_slug(shown.club)
@@ -90,7 +85,7 @@ async def write_club(db: storage.Database, shown: Shown, root: Path, written: Wr
             for page in await club_pages(db, shown, lang):
                 _write(fresh, page.path, page.html.encode("utf-8"), written)
         with using(shown.settings.language):
-            export = await storage.export_rows(db, shown.club)
+            export = await reads.export(db, shown.club)
             for name in await club_downloads(db, shown):
                 try:
                     found = await club_download(db, shown, name, today_for(db, shown), export)
@@ -121,7 +116,7 @@ def _remove_others(root: Path, keep: Iterable[str]) -> None:
             shutil.rmtree(child, ignore_errors=True)
 
 
-async def write_site(db: storage.Database, root: Path) -> Written:
+async def write_site(db: Database, root: Path) -> Written:
     """The whole site under ``root``: the front page in every language, the stylesheet and
     script, and each club whose pages are on."""
     root.mkdir(parents=True, exist_ok=True)
@@ -130,7 +125,7 @@ async def write_site(db: storage.Database, root: Path) -> Written:
         data = static_file(name)
         assert data is not None, name
         _write(root, urls.static(name), data, written)
-    shown_clubs = await pages.web_clubs(db)
+    shown_clubs = await reads.web_clubs(db)
     for lang in LANGUAGES:
         with using(lang):
             page = await pages.index_page(Site(db, today_for(db, None)), lang)
@@ -148,7 +143,7 @@ class SiteRefresher:
     written again once writes pause for ``delay`` seconds (a pasted tournament is one
     rewrite, not fifty)."""
 
-    def __init__(self, db: storage.Database, root: Path, delay: float = 5.0) -> None:
+    def __init__(self, db: Database, root: Path, delay: float = 5.0) -> None:
         self.db, self.root, self.delay = db, root, delay
         self._task: asyncio.Task[None] | None = None
         self._again = False

@@ -11,8 +11,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from bot.core.facade import Club
 from engine.formats import fold_name
-from storage.records import Club
 
 STATIC = "static"
 DOWNLOADS = "downloads"

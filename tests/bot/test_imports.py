@@ -1,8 +1,9 @@
 """The import directions (STYLE.md, The shape; Lessons, round 2, "Layers by directory"; issue 24,
 build item 2): imports run bot → storage → engine; everything that decides lives in
 ``bot/core/``, which imports nothing from ``bot/adapters/`` or ``bot/web/`` (the web reaches it
-through the injected links port, :mod:`bot.core.links`); the adapters reach storage only
-through the core's facade (:mod:`bot.core.facade`); and no two modules of ``bot/`` import each
+through the injected links port, :mod:`bot.core.links`); the adapters — the chat platforms'
+and the web's — reach storage only through the core's facade (:mod:`bot.core.facade`, and
+for the web its read port :mod:`bot.core.reads`); and no two modules of ``bot/`` import each
 other, directly or round a loop — not even for type checking only.
 
 The graph is read from the source (every ``import`` anywhere in a module: at the top, inside a
@@ -98,8 +99,14 @@ def test_the_core_imports_no_adapter_and_no_web(graph: nx.DiGraph) -> None:
     assert crossings(graph, "bot.core", ("bot.adapters", "bot.web", "bot.cli", "bot.run")) == []
 
 
-def test_adapters_reach_storage_only_through_the_facade(graph: nx.DiGraph) -> None:
-    assert crossings(graph, "bot.adapters", ("storage",)) == []
+ADAPTERS = ("bot.adapters", "bot.web")
+"""Everything that only translates: the chat platforms' adapters, and the web pages (which
+render what the core's read port reads; issue 24, build item 2)."""
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_adapters_reach_storage_only_through_the_facade(graph: nx.DiGraph, adapter: str) -> None:
+    assert crossings(graph, adapter, ("storage",)) == []
 
 
 def test_engine_imports_nothing_from_bot_or_storage(graph: nx.DiGraph) -> None:
