@@ -216,7 +216,7 @@ def test_help_text_speaks_the_conversations_language() -> None:
     with using("ja"):
         text = spec.help_text()
     assert text == (
-        "/demo NAME [h=N]\n処理済みです。\nオプション：\nh=N — 結果表\n"
+        "/demo 名前 [h=N]\n処理済みです。\nオプション：\nh=N — 結果表\n"
         "例：/demo Nagy h=2\n幹事専用です。"
     )
 
