@@ -154,7 +154,7 @@ class Core:
                 return self._incident(inv, cmd)
         with using(ctx.language):
             if cmd is None:
-                return self._unknown(inv.command)
+                return self._unknown(inv.command, inv.caller.platform)
             try:
                 return await self._run(cmd, ctx)
             except NotPermitted as exc:
@@ -251,9 +251,12 @@ class Core:
                 blocks.append(Text(_("Usage: {line}", line=line)))
         return Reply(blocks=tuple(blocks), error=True)
 
-    def _unknown(self, name: str) -> Reply:
+    def _unknown(self, name: str, platform: str) -> Reply:
+        """The refusal of a command there is not (here: a console-only command elsewhere),
+        suggesting the commands of this platform that look like it."""
         name = name.lstrip("/").split("@", 1)[0]
-        close = difflib.get_close_matches(name.lower(), list(COMMANDS), n=3, cutoff=0.6)
+        here = [n for n, c in COMMANDS.items() if c.access != CONSOLE or platform == "console"]
+        close = difflib.get_close_matches(name.lower(), here, n=3, cutoff=0.6)
         command = f"/{name}"
         if close:
             return Reply.text(

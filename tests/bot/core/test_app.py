@@ -65,6 +65,15 @@ async def test_an_unknown_command_without_close_names_points_to_help(chat: FakeC
     assert said.text == "There is no command /xyzzy. /help lists them all."
 
 
+async def test_a_console_command_elsewhere_is_not_suggested_as_itself(chat: FakeChat) -> None:
+    """/tick exists only in the console: in a chat it is an unknown command, and the
+    suggestions name only commands this chat has."""
+    said = await chat.refused("/tick 1d")
+    assert said.text == "There is no command /tick. /help lists them all."
+    said = await chat.refused("/tic")
+    assert "/tick" not in said.text
+
+
 async def test_the_bot_name_is_dropped_from_an_unknown_command(chat: FakeChat) -> None:
     said = await chat.refused("/ratin@hoshi_bot Nagy")
     assert said.text.startswith("There is no command /ratin. Did you mean /rating?")
