@@ -12,11 +12,8 @@ from bot.core import parse
 from bot.core.commands import Option
 from bot.core.context import Context
 from bot.core.errors import BadArgument
-from bot.core.handlers import same_game as same
-from bot.core.parse import Token, positive_int
 from bot.core.replies import Button, Reply, Text
 from bot.i18n import N_, _, _n, date_text
-from engine.timecontrol import TimeControl
 from engine.types import Game, Result, Tournament
 from storage import schedules
 from storage.records import Player
@@ -38,18 +35,6 @@ CONFIRM = "confirm"
 RESULT_WORDS = ("B+", "W+", "B+R", "W+3.5", "jigo", "unplayed")
 
 
-def read_result(text: str) -> tuple[Result | None, bool, str | None] | None:
-    """The result a token denotes (result, played, SGF margin such as ``R`` or ``3.5``), or
-    ``None`` when the token is not a result (:func:`bot.core.parse.read_result`)."""
-    read = parse.read_result(text)
-    return None if read is None else (read.outcome, read.played, read.margin)
-
-
-def stones(value: str) -> int:
-    # TRANSLATORS: the option named in an error such as "h (handicap stones) must be …"
-    return positive_int(value, _("h (handicap stones)"), low=0, high=9)
-
-
 def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
     """The komi given, or the default: the club's even komi, 0.5 with stones, 0 with one."""
     if value is not None:
@@ -59,37 +44,6 @@ def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
     if stones_ > 1:
         return Fraction(1, 2)
     return ctx.settings.komi
-
-
-def date(ctx: Context, value: str | None) -> dt.date:
-    """``YYYY-MM-DD`` (default today, club time), not in the future, not before 1900."""
-    return ctx.today() if value is None else parse.date_value(value, ctx.today())
-
-
-def time_control(value: str | None) -> TimeControl | None:
-    return None if value is None else parse.time_value(value)
-
-
-def board(value: str | None) -> int:
-    return 19 if value is None else positive_int(value, "board", low=5, high=25)
-
-
-def split_confirm(words: list[Token]) -> tuple[list[Token], bool]:
-    """The words without a final, unquoted ``confirm``, and whether it was there."""
-    if words and not words[-1].quoted and words[-1].text.lower() == CONFIRM:
-        return words[:-1], True
-    return words, False
-
-
-def split_again_and_confirm(words: list[Token]) -> tuple[list[Token], bool, bool]:
-    """The words without a final ``again`` and ``confirm`` (in either order), and whether
-    each was there (:func:`same_game.split_again`, :func:`split_confirm`)."""
-    again = confirmed = False
-    for _turn in range(2):
-        words, said_again = same.split_again(words)
-        words, said_confirm = split_confirm(words)
-        again, confirmed = again or said_again, confirmed or said_confirm
-    return words, again, confirmed
 
 
 def even_tournament(tournament: Tournament, stones: int, example: str) -> None:

@@ -20,20 +20,12 @@ from __future__ import annotations
 import storage
 from bot.core import format as fmt
 from bot.core.context import Context
-from bot.core.parse import Token
 from bot.core.replies import Button, Reply, Text
 from bot.i18n import _, date_text, date_time_text
 from engine.types import Game
 from storage.records import GAME_PENDING, GameRow, Player
 
 AGAIN = "again"
-
-
-def split_again(words: list[Token]) -> tuple[list[Token], bool]:
-    """The words without a final, unquoted ``again``, and whether it was there."""
-    if words and not words[-1].quoted and words[-1].text.lower() == AGAIN:
-        return words[:-1], True
-    return words, False
 
 
 async def earlier(ctx: Context, game: Game) -> list[GameRow]:

@@ -484,7 +484,7 @@ async def _new(ctx: Context, args: NewArgs) -> Reply:
 
 
 def _any_date(value: str, key: str) -> dt.date:
-    """A date, past or future (a tournament's own dates; games are checked by opt.date);
+    """A date, past or future (a tournament's own dates; games are checked by parse.date_value);
     ``key`` is the option it was typed as (``start``)."""
     try:
         day = dt.date.fromisoformat(value)

@@ -30,16 +30,8 @@ from engine.ranks import Rank
 from storage.records import Player
 
 HANDLERS = Path(__file__).resolve().parents[3] / "bot" / "core" / "handlers"
-CONVERTED = (
-    "ratings.py",
-    "games.py",
-    "registry.py",
-    "help.py",
-    "schedule.py",
-    "club.py",
-    "tournaments.py",
-)
-"""Handler modules that take (ctx, args): all of them."""
+CONVERTED = tuple(sorted(p.name for p in HANDLERS.glob("*.py") if p.name != "__init__.py"))
+"""Handler modules: every one takes (ctx, args) and parses no words by hand."""
 TODAY = dt.date(2026, 4, 20)
 
 
