@@ -280,6 +280,19 @@ class Param:
         return placeholders(self.metavar)
 
 
+def on_off(missing: str) -> Param:
+    """A setting's ``on|off`` switch (/weekly, /club reports, /club web); ``missing`` (marked
+    ``N_``) is the refusal when it is not given."""
+    return Param(
+        "state",
+        "choice",
+        N_("on or off"),
+        choices=("on", "off"),
+        metavar="on|off",
+        missing=missing,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One ``key=value`` option: the parser accepts exactly a command's options.

@@ -320,13 +320,7 @@ class TelegramAdapter:
                 refused = Reply.text(exc.message(), error=True)
             await self.deliver(refused, target)
             return
-        caller = Caller(
-            PLATFORM,
-            str(user.id),
-            user.full_name,
-            await self.chat_admin(chat, user, message),
-            language=person,
-        )
+        caller = await self.caller(chat, user, message, person)
         inv = Invocation(
             command=name,
             text=rest,
@@ -359,6 +353,18 @@ class TelegramAdapter:
         if len(data) > MAX_ATTACHMENT_BYTES:  # the declared size is optional, or may lie
             raise AttachmentRefused(document.file_name, len(data))
         return data, document.file_name or "attachment.txt"
+
+    async def caller(
+        self, chat: Chat, user: User, message: Message | None, language: str | None
+    ) -> Caller:
+        """Who sent a command or pressed a button in ``chat``, as the core knows people."""
+        return Caller(
+            PLATFORM,
+            str(user.id),
+            user.full_name,
+            await self.chat_admin(chat, user, message),
+            language=language,
+        )
 
     async def chat_admin(self, chat: Chat, user: User, message: Message | None) -> bool:
         """The caller administers this chat (cached ``admin_cache_s``), or it is private."""
@@ -397,13 +403,7 @@ class TelegramAdapter:
         chat, user = message.chat, query.from_user
         name, rest = split_command(command)
         private = chat.type == ChatType.PRIVATE
-        caller = Caller(
-            PLATFORM,
-            str(user.id),
-            user.full_name,
-            await self.chat_admin(chat, user, None),
-            language=person,
-        )
+        caller = await self.caller(chat, user, None, person)
         inv = Invocation(
             name, rest, caller, str(chat.id), private=private, delivery=self.delivery(update)
         )

@@ -12,7 +12,7 @@ import storage
 from bot import system_names
 from bot.core import exporting
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, Action, Option, Param, command
+from bot.core.commands import ORGANISER, Action, Option, Param, command, on_off
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.names import resolve, resolve_tournament
@@ -195,14 +195,7 @@ ACTIONS = (
     Action(
         "reports",
         params=(
-            Param(
-                "state",
-                "choice",
-                N_("on or off"),
-                choices=("on", "off"),
-                missing=REPORTS_HELP,
-                metavar="on|off",
-            ),
+            on_off(REPORTS_HELP),
             _value("hours", N_("how long a report waits")),
         ),
         arguments=ReportsArgs,
@@ -210,16 +203,7 @@ ACTIONS = (
     Action("grace", params=(_value("hours", N_("hours")),), arguments=GraceArgs),
     Action(
         "web",
-        params=(
-            Param(
-                "state",
-                "choice",
-                N_("on or off"),
-                choices=("on", "off"),
-                missing=WEB_HELP,
-                metavar="on|off",
-            ),
-        ),
+        params=(on_off(WEB_HELP),),
         arguments=WebArgs,
         extra=WEB_HELP,
     ),

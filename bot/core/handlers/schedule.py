@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import storage
 from bot.clock import FakeClock, parse_duration
 from bot.core import format as fmt
-from bot.core.commands import CONSOLE, ORGANISER, PLAYER, Param, command
+from bot.core.commands import CONSOLE, ORGANISER, PLAYER, Param, command, on_off
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.notices import weekly_reply
@@ -37,14 +37,7 @@ class WeeklyArgs:
     examples=("/weekly on", "/weekly on sun 20:00", "/weekly off"),
     access=ORGANISER,
     params=(
-        Param(
-            "state",
-            "choice",
-            N_("on or off"),
-            choices=("on", "off"),
-            metavar="on|off",
-            missing=N_("write /weekly on [DAY HH:MM] or /weekly off"),
-        ),
+        on_off(N_("write /weekly on [DAY HH:MM] or /weekly off")),
         Param(
             "when",
             "text",
