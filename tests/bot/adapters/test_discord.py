@@ -17,13 +17,15 @@ from discord import app_commands
 import storage
 from bot.adapters.discord import (
     CONTENT_LIMIT,
+    Form,
     argument_text,
+    forms_of,
+    grouped,
     option_name,
-    options_of,
     render,
 )
 from bot.core.command_table import public_commands
-from bot.core.commands import ORGANISER, Option, Param
+from bot.core.commands import ORGANISER, CommandSpec, Flag, Option, Param
 from bot.core.replies import Picture, Reply, Table, Text
 from engine.ranks import Rank
 from storage.db import Database
@@ -77,9 +79,9 @@ def ephemeral(call: fd.Call) -> bool:
 
 async def new_club(bot: DiscordBot) -> None:
     """An MGSZ club that speaks English (a new MGSZ club speaks Hungarian)."""
-    (call,) = await bot.slash("club", D_ADMIN, action="new", value="Test Club mgsz")
+    (call,) = await bot.slash("club new", D_ADMIN, name="Test Club", system="mgsz")
     assert "Létrejött a klub" in content(call), content(call)  # in its rulebook's language
-    (call,) = await bot.slash("club", D_ADMIN, action="set", value="language en")
+    (call,) = await bot.slash("club set", D_ADMIN, key="language", value="en")
     assert "language is now en" in content(call), content(call)
 
 
@@ -100,27 +102,74 @@ async def test_every_public_command_is_a_synced_slash_command(discord_bot: Disco
     assert sorted(c["name"] for c in sync.body) == sorted(public)
 
 
+def synced_forms(sync: fd.Call, cmd: CommandSpec) -> list[tuple[Form, dict[str, Any]]]:
+    """Each slash form of ``cmd`` with what was synced for it: the command itself, or each
+    subcommand of its group (an option of type 1 with its own options)."""
+    (synced,) = [c for c in sync.body if c["name"] == cmd.name]
+    forms = forms_of(cmd)
+    if not grouped(cmd):
+        return [(forms[0], synced)]
+    subs = {o["name"]: o for o in synced.get("options", [])}
+    assert all(o["type"] == fd.SUB_COMMAND for o in subs.values()), cmd.name
+    assert list(subs) == [f.action for f in forms], cmd.name  # one per action, in order
+    return [(f, subs[f.action or ""]) for f in forms]
+
+
 @pytest.mark.parametrize("name", [c.name for c in public_commands()])
 async def test_options_are_typed_from_the_table(discord_bot: DiscordBot, name: str) -> None:
     cmd = next(c for c in public_commands() if c.name == name)
     (sync,) = [c for c in discord_bot.fake.calls if c.method == "PUT"]
+    for form, synced in synced_forms(sync, cmd):
+        options = {o["name"]: o for o in synced.get("options", [])}
+        assert len(options) == len(form.options), form.label
+        for param in form.options:
+            option = options[param.key if isinstance(param, Option) else param.name.lower()]
+            assert option["type"] == OPTION_TYPES[param.kind], (form.label, param)
+            required = isinstance(param, Param) and param.required and param.kind != "file"
+            assert option["required"] == required, (form.label, param)
+            if param.kind == "player":
+                assert option.get("autocomplete") is True
+            if not isinstance(param, Flag) and param.choices and param.kind != "int":
+                assert [c["value"] for c in option["choices"]] == list(param.choices)
+        required = [o["required"] for o in synced.get("options", [])]
+        assert required == sorted(required, reverse=True)  # Discord: required options first
+
+
+NAME = re.compile(r"[-_\w]{1,32}")
+
+
+def test_commands_with_actions_are_groups() -> None:
+    grouped_ = {c.name for c in public_commands() if grouped(c)}
+    assert {"club", "tournament"} <= grouped_
+    assert all(c.actions for c in public_commands() if c.name in grouped_)
+
+
+@pytest.mark.parametrize("name", [c.name for c in public_commands()])
+async def test_every_command_keeps_discords_limits(discord_bot: DiscordBot, name: str) -> None:
+    """At most 25 subcommands and 25 options each, names of 1–32 lower-case characters,
+    descriptions (and their translations) of 1–100 characters, at most 25 choices."""
+    cmd = next(c for c in public_commands() if c.name == name)
+    (sync,) = [c for c in discord_bot.fake.calls if c.method == "PUT"]
     (synced,) = [c for c in sync.body if c["name"] == name]
-    assert 1 <= len(synced["description"]) <= 100
-    options = {o["name"]: o for o in synced.get("options", [])}
-    params = options_of(cmd)
-    assert len(options) == len(params)
-    for param in params:
-        positional = isinstance(param, Param)
-        option = options[param.key if isinstance(param, Option) else param.name.lower()]
-        assert option["type"] == OPTION_TYPES[param.kind], param
-        required = isinstance(param, Param) and param.required and param.kind != "file"
-        assert option["required"] == required, param
-        if param.kind == "player":
-            assert option.get("autocomplete") is True
-        if positional and param.choices:
-            assert [c["value"] for c in option["choices"]] == list(param.choices)
-    required = [o["required"] for o in synced.get("options", [])]
-    assert required == sorted(required, reverse=True)  # Discord: required options first
+    forms = synced_forms(sync, cmd)
+    assert len(forms) <= 25
+
+    def check(item: dict[str, Any]) -> None:
+        assert NAME.fullmatch(item["name"]) and item["name"] == item["name"].lower(), item
+        texts = [item["description"], *item.get("description_localizations", {}).values()]
+        assert all(1 <= len(t) <= 100 for t in texts), (item["name"], texts)
+        assert len(item.get("choices") or []) <= 25
+        for choice in item.get("choices") or []:
+            assert 1 <= len(choice["name"]) <= 100
+
+    check(synced)
+    for _form, sub in forms:
+        check(sub)
+        options = sub.get("options", [])
+        assert len(options) <= 25, sub["name"]
+        assert len({o["name"] for o in options}) == len(options)
+        for option in options:
+            check(option)
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -184,20 +233,30 @@ def test_the_table_has_organiser_commands() -> None:
     assert ORGANISER_COMMANDS
 
 
-@pytest.mark.parametrize("name", ORGANISER_COMMANDS)
+ORGANISER_FORMS = [
+    (f.cmd.name, f.action) for c in public_commands() if c.access == ORGANISER for f in forms_of(c)
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "action"), ORGANISER_FORMS, ids=[f"{n}-{a}" if a else n for n, a in ORGANISER_FORMS]
+)
 async def test_a_member_without_manage_server_is_refused_every_organiser_command(
-    discord_bot: DiscordBot, db: Database, name: str
+    discord_bot: DiscordBot, db: Database, name: str, action: str | None
 ) -> None:
+    """Every organiser command, and every action of one (``/club komi``), is refused to a
+    member as before, privately, and changes nothing."""
     await new_club(discord_bot)
     await register(discord_bot, ("Nagy Péter", "5k"))
     cmd = next(c for c in public_commands() if c.name == name)
+    form = next(f for f in forms_of(cmd) if f.action == action)
     values = {
-        p.name.lower() if isinstance(p, Param) else p.key: fill(p)
-        for p in options_of(cmd)
+        p.name.lower(): fill(p)
+        for p in form.options
         if isinstance(p, Param) and p.required and p.kind != "file"
     }
     before = await log_size(db)
-    (call,) = await discord_bot.slash(name, D_PLAYER, **values)
+    (call,) = await discord_bot.slash(f"{name} {action or ''}".strip(), D_PLAYER, **values)
     assert ephemeral(call)
     assert f"/{name} is for the organisers" in content(call)
     assert await log_size(db) == before
@@ -205,14 +264,14 @@ async def test_a_member_without_manage_server_is_refused_every_organiser_command
 
 async def test_a_dm_is_its_own_private_chat(discord_bot: DiscordBot) -> None:
     (call,) = await discord_bot.slash(
-        "club", D_PLAYER, guild_id=None, action="new", value="Home Club mgsz"
+        "club new", D_PLAYER, guild_id=None, name="Home Club", system="mgsz"
     )
     assert "created" in content(call)
 
 
 async def test_a_private_reply_is_ephemeral(discord_bot: DiscordBot) -> None:
     await new_club(discord_bot)
-    (call,) = await discord_bot.slash("club", D_ADMIN, action="code")
+    (call,) = await discord_bot.slash("club code", D_ADMIN)
     assert ephemeral(call)
     assert "Join code" in content(call)
 
@@ -260,11 +319,10 @@ async def test_a_results_table_as_an_attachment(discord_bot: DiscordBot, db: Dat
     await new_club(discord_bot)
     attachment = discord_bot.fake.attachment("kis_kupa.h9", (DATA / "kis_kupa.h9").read_bytes())
     (call,) = await discord_bot.slash(
-        "tournament",
+        "tournament import",
         D_ADMIN,
         resolved={"attachments": {attachment["id"]: attachment}},
-        action="import",
-        args="committee",
+        committee=True,
         file=attachment["id"],
     )
     assert "Kis Kupa" in content(call), content(call)
@@ -275,7 +333,7 @@ async def test_a_results_table_as_an_attachment(discord_bot: DiscordBot, db: Dat
 
 async def test_a_results_table_pasted_into_a_form(discord_bot: DiscordBot, db: Database) -> None:
     await new_club(discord_bot)
-    (refused,) = await discord_bot.slash("tournament", D_ADMIN, action="import", args="committee")
+    (refused,) = await discord_bot.slash("tournament import", D_ADMIN, committee=True)
     assert ephemeral(refused)
     (row,) = message_of(refused)["components"]
     (button,) = row["components"]
@@ -479,46 +537,48 @@ async def test_without_guilds_the_commands_are_synced_globally(core: Any) -> Non
 PROBE = "zzq"
 
 
-async def console_options(chat: FakeChat, cmd: Any) -> set[str]:
-    """The ``key=`` options the console parser accepts for ``cmd``, read from its refusal of an
-    unknown one (each action of a command with actions is asked in turn)."""
-    actions = next((p.choices for p in cmd.params if p.name == "action"), ())
-    accepted: set[str] = set()
-    for action in actions or ("",):
-        line = f"/{cmd.name} {action} {PROBE}=1".replace("  ", " ")
-        said = await chat.refused(line, as_=ADMIN)
-        if f"{PROBE}=" not in said.text:  # e.g. /tournament import reads the table first
-            said = await chat.refused(line, as_=ADMIN, attachment=b";\n", attachment_name="x.h9")
-        refusal = said.text.partition("\n")[0]
-        assert f"{PROBE}=" in refusal and "option" in refusal, (line, said.text)
-        takes = said.text.partition("it takes ")[2].partition("\n")[0]
-        accepted |= set(re.findall(r"\b([a-z_]+)=", takes))
-    return accepted
+async def console_options(chat: FakeChat, cmd: Any, action: str | None) -> set[str]:
+    """The ``key=`` options the console parser accepts for ``cmd`` (or one of its actions),
+    read from its refusal of an unknown one."""
+    line = f"/{cmd.name} {action or ''} {PROBE}=1".replace("  ", " ")
+    said = await chat.refused(line, as_=ADMIN)
+    if f"{PROBE}=" not in said.text:  # e.g. /tournament import reads the table first
+        said = await chat.refused(line, as_=ADMIN, attachment=b";\n", attachment_name="x.h9")
+    refusal = said.text.partition("\n")[0]
+    assert f"{PROBE}=" in refusal and "option" in refusal, (line, said.text)
+    takes = said.text.partition("it takes ")[2].partition("\n")[0]
+    return set(re.findall(r"\b([a-z_]+)=", takes))
 
 
 async def test_discord_offers_every_option_the_console_accepts(
     discord_bot: DiscordBot, tmp_path: Path
 ) -> None:
+    """Each slash command, and each subcommand of a group (one per action), offers exactly
+    the ``key=`` options the console accepts for it, besides its params and flags."""
     (tmp_path / "console").mkdir()
     chat = await FakeChat.open(tmp_path / "console")
     try:
         for cmd in public_commands():
-            slash = discord_bot.adapter.tree.get_command(cmd.name)
-            assert isinstance(slash, app_commands.Command), cmd.name
-            offered = {p.display_name for p in slash.parameters}
-            positional = {p.name.lower() for p in cmd.params}
-            positional |= {f.name for f in cmd.flags if f.menu}  # yes/no: words on the console
-            console = await console_options(chat, cmd)
-            assert offered - positional == console, cmd.name
-            assert not positional & console, cmd.name  # a value is given one way only
+            for form in forms_of(cmd):
+                slash: Any = discord_bot.adapter.tree.get_command(cmd.name)
+                if form.action is not None:
+                    assert isinstance(slash, app_commands.Group), cmd.name
+                    slash = slash.get_command(form.action)
+                assert isinstance(slash, app_commands.Command), form.label
+                offered = {p.display_name for p in slash.parameters}
+                positional = {p.name.lower() for p in form.options if isinstance(p, Param)}
+                positional |= {p.name for p in form.options if isinstance(p, Flag)}
+                console = await console_options(chat, cmd, form.action)
+                assert offered - positional == console, form.label
+                assert not positional & console, form.label  # a value is given one way only
     finally:
         await chat.close()
 
 
 async def test_discord_result_sets_time_and_board(discord_bot: DiscordBot) -> None:
-    (call,) = await discord_bot.slash("club", D_ADMIN, action="new", value="Test Club tensuusei")
+    (call,) = await discord_bot.slash("club new", D_ADMIN, name="Test Club", system="tensuusei")
     assert "/club set language en" in content(call), content(call)
-    await discord_bot.slash("club", D_ADMIN, action="set", value="language en")
+    await discord_bot.slash("club set", D_ADMIN, key="language", value="en")
     await register(discord_bot, ("Nagy Péter", "5k"), ("Kovács Anna", "6k"))
     (call,) = await discord_bot.slash(
         "result",
