@@ -7,30 +7,38 @@ every response.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from discord import app_commands
+from hypothesis import given
+from hypothesis import strategies as st
 
 import storage
 from bot.adapters.discord import (
     CONTENT_LIMIT,
     Form,
+    _required,
     argument_text,
     forms_of,
     grouped,
     option_name,
     render,
 )
-from bot.core.command_table import public_commands
-from bot.core.commands import ORGANISER, CommandSpec, Flag, Option, Param
+from bot.core import app
+from bot.core.command_table import COMMANDS, public_commands
+from bot.core.commands import ORGANISER, CommandSpec, Flag, Option, Param, Upload
+from bot.core.invocation import Invocation
+from bot.core.parse import Reader, fill_arguments, read_arguments, render_arguments
 from bot.core.replies import Picture, Reply, Table, Text
 from engine.ranks import Rank
 from storage.db import Database
 from tests.bot.adapters.conftest import D_ADMIN, D_OTHER, D_PLAYER, NOW, DiscordBot, log_size
 from tests.bot.core.fakechat import ADMIN, FakeChat
+from tests.bot.core.test_typed_args import FakeNames
 from tests.fakes import discord as fd
 
 DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
@@ -613,3 +621,179 @@ async def test_a_start_without_voice_logs_no_voice_warnings(
         adapter = DiscordAdapter(core, fd.TOKEN, DiscordConfig())
     assert adapter.client.intents.message_content is False  # no privileged intent asked
     assert [r.getMessage() for r in caplog.records if "voice" in r.getMessage().lower()] == []
+
+
+# --- typed values, not text: each action's subcommand fills its dataclass (issue 24) --------
+
+
+@pytest.fixture
+def handed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Invocation, object]]:
+    """Every invocation the core ran, with the arguments dataclass its handler was given."""
+    seen: list[tuple[Invocation, object]] = []
+    given = app.arguments
+
+    async def recorded(ctx: Any, cmd: CommandSpec) -> object:
+        args = await given(ctx, cmd)
+        seen.append((ctx.inv, args))
+        return args
+
+    monkeypatch.setattr(app, "arguments", recorded)
+    return seen
+
+
+async def the_line(name: str, line: str, upload: Upload | None = None) -> object:
+    """What the console and Telegram read the typed line ``/name line`` as."""
+    return await read_arguments(COMMANDS[name], line, Reader(NOW.date(), attachment=upload))
+
+
+async def test_club_komi_reaches_the_handler_typed(
+    discord_bot: DiscordBot, handed: list[tuple[Invocation, object]]
+) -> None:
+    await new_club(discord_bot)
+    (call,) = await discord_bot.slash("club komi", D_ADMIN, komi="6.5")
+    assert not ephemeral(call), content(call)
+    inv, args = handed[-1]
+    assert inv.values == (("komi", "6.5"),) and inv.action == "komi"  # values, not a line
+    assert args == await the_line("club", "komi 6.5")
+
+
+async def test_tournament_new_reaches_the_handler_typed(
+    discord_bot: DiscordBot, handed: list[tuple[Invocation, object]]
+) -> None:
+    await new_club(discord_bot)
+    values = {
+        "name": "Spring Cup 2026",  # a name that ends in a number, and a date left to start=
+        "start": "2026-02-11",
+        "end": "2026-02-12",
+        "rounds": 5,
+        "time": "60m 3x30s",
+        "c": 12,
+        "even": True,
+    }
+    (call,) = await discord_bot.slash("tournament new", D_ADMIN, **values)
+    assert "Spring Cup 2026" in content(call), content(call)
+    inv, args = handed[-1]
+    assert inv.action == "new" and dict(inv.values or ()) == values
+    line = (
+        'new "Spring Cup 2026" start=2026-02-11 end=2026-02-12 rounds=5 time="60m 3x30s" c=12 even'
+    )
+    assert args == await the_line("tournament", line)
+    assert args.rounds == 5 and args.even  # type: ignore[attr-defined]
+
+
+async def test_tournament_import_with_an_attachment_reaches_the_handler_typed(
+    discord_bot: DiscordBot, db: Database, handed: list[tuple[Invocation, object]]
+) -> None:
+    await new_club(discord_bot)
+    data = (DATA / "kis_kupa.h9").read_bytes()
+    attachment = discord_bot.fake.attachment("kis_kupa.h9", data)
+    (call,) = await discord_bot.slash(
+        "tournament import",
+        D_ADMIN,
+        resolved={"attachments": {attachment["id"]: attachment}},
+        file=attachment["id"],
+        committee=True,
+        c=10,
+    )
+    assert "Kis Kupa" in content(call), content(call)
+    inv, args = handed[-1]
+    assert inv.action == "import" and inv.values is not None
+    upload = Upload(data, "kis_kupa.h9")
+    assert args == await the_line("tournament", "import committee c=10", upload)
+    assert args.file == upload  # type: ignore[attr-defined]
+
+
+async def test_a_pasted_table_goes_with_the_typed_values(
+    discord_bot: DiscordBot, handed: list[tuple[Invocation, object]]
+) -> None:
+    """The "Paste the table" form sends the table as the file of the same typed action."""
+    await new_club(discord_bot)
+    (refused,) = await discord_bot.slash("tournament import", D_ADMIN, c=7, committee=True)
+    (row,) = message_of(refused)["components"]
+    (button,) = row["components"]
+    (opened,) = await discord_bot.press(button["custom_id"], D_ADMIN, refused.message_id)
+    form = opened.body["data"]
+    assert form["title"] == "/tournament import: paste the table"
+    (label,) = form["components"]
+    pasted = (DATA / "formats_example.h9").read_text(encoding="utf-8")
+    field = {
+        "type": label["component"]["type"],
+        "id": 2,
+        "custom_id": label["component"]["custom_id"],
+        "value": pasted,
+    }
+    submit = {
+        "custom_id": form["custom_id"],
+        "components": [{"type": label["type"], "id": 1, "component": field}],
+    }
+    payload = discord_bot.fake.interaction(5, submit, D_ADMIN)
+    discord_bot.fake.dispatch(discord_bot.adapter.client, payload)
+    (call,) = await discord_bot.fake.respond_to(payload)
+    assert "Budapest Spring Cup 2026" in content(call), content(call)
+    inv, args = handed[-1]
+    assert inv.action == "import" and dict(inv.values or ()) == {"c": 7, "committee": True}
+    upload = Upload(pasted.encode("utf-8"), "pasted.txt")
+    assert args == await the_line("tournament", "import c=7 committee", upload)
+
+
+WORDS = ("Spring", "Cup", "Kis", "Budapest", "Open", "Club", "Night", "Autumn")
+PLAYERS = ("Nagy Péter", "Kovács Anna", "Kiss", "Tóth Ádám")
+
+
+def typed_value(slot: Param | Option) -> st.SearchStrategy[object]:
+    """A value as Discord sends it for ``slot`` (ints as ints, the rest as strings)."""
+    words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
+    days = st.dates(dt.date(1990, 1, 1), NOW.date()).map(dt.date.isoformat)
+    if slot.choices:
+        return st.sampled_from(slot.choices)
+    if slot.kind == "int":
+        return st.integers(slot.low, slot.high)
+    if slot.metavar == "YYYY-MM-DD" or slot.kind in ("date", "day"):
+        return days
+    return {
+        "player": st.sampled_from(PLAYERS),
+        "word": st.sampled_from(WORDS),
+        "result": st.sampled_from(["B+", "W+R", "W+3.5", "jigo", "unplayed"]),
+        "komi": st.sampled_from(["6.5", "7", "0.5", "0"]),
+        "time": st.sampled_from(["60m 3x30s", "30m", "90m 30s"]),
+        "clock": st.times().map(lambda t: f"{t.hour:02d}:{t.minute:02d}"),
+    }.get(slot.kind, words)
+
+
+@st.composite
+def action_values(draw: st.DrawFn) -> tuple[Form, dict[str, object]]:
+    """An action's subcommand with values for some of its options (all the required) that
+    a line can say too: a positional argument only after those before it (``/club set``
+    with a value but no key has no line)."""
+    form = draw(st.sampled_from([f for c in public_commands() if grouped(c) for f in forms_of(c)]))
+    values: dict[str, object] = {}
+    gap = False  # an optional positional argument left out: none after it
+    for slot in form.options:
+        positional = isinstance(slot, Param)
+        if isinstance(slot, Flag):
+            values[slot.field] = draw(st.booleans())
+        elif slot.kind == "file":
+            continue
+        elif _required(slot) or (not (positional and gap) and draw(st.booleans())):
+            values[slot.field] = draw(typed_value(slot))
+        elif positional:
+            gap = True
+    return form, values
+
+
+@given(action_values())
+async def test_every_actions_typed_values_fill_what_its_typed_line_reads(
+    drawn: tuple[Form, dict[str, object]],
+) -> None:
+    """For every action of every group, the dataclass Discord's values fill
+    (:func:`fill_arguments`) is the one the same values typed as a line read
+    (:func:`read_arguments`): the two ways in never disagree."""
+    form, values = drawn
+    spec, action = form.cmd, form.action
+    upload = Upload(b"; a table\n", "t.h9") if action == "import" else None
+    reader = Reader(NOW.date(), FakeNames(*PLAYERS), upload)
+    line = render_arguments(spec, values, action)
+    filled = await fill_arguments(spec, values, reader, action)
+    assert filled == await read_arguments(spec, line, reader), line
+    layout = spec.layout(action)
+    assert layout is not None and type(filled) is layout.arguments
