@@ -4,10 +4,13 @@ The ``app_commands`` tree is generated from the command table: one slash command
 command, one typed option per positional :class:`~bot.core.commands.Param` and per ``key=``
 :class:`~bot.core.commands.Option` of its spec, so Discord offers exactly the options the
 console parser accepts (players autocompleted from the club's names, numbers as integers,
-systems and other choices as choices, files as attachments). Each callback rebuilds the
-command's typed values (by argument name: the core fills the command's arguments dataclass
-from them, no text round trip; the text rendered beside them only echoes them for buttons)
-and calls :meth:`Core.handle`; the reply comes back as an embed where
+systems and other choices as choices, files as attachments, flags as yes/no). A command with
+actions is a group with one subcommand per action (``/club komi``, ``/tournament new``), whose
+options are that action's params, the options that apply to it and its flags (:func:`forms_of`).
+Each callback rebuilds the typed values (by argument name: the core fills the command's — or
+the action's — arguments dataclass from them, no text round trip; the text rendered beside
+them only echoes them for buttons and usage lines) and calls :meth:`Core.handle`; the reply
+comes back as an embed where
 it reads better (cards, tables in code blocks), as plain messages otherwise, ephemeral for
 errors and private replies, with buttons as a ``discord.ui.View``. A Discord server is one
 chat: it binds to a club as a whole.
