@@ -142,20 +142,12 @@ async def test_the_discord_steps_give_a_running_bot(
         assert isinstance(client, HoshiClient)
         assert not (client.intents.message_content or client.intents.members)
         assert not client.intents.presences
-        action, name = first.removeprefix("/club ").split(" ", 1)
-        payload = fake.interaction(
-            2,
-            {
-                "id": "1",
-                "name": "club",
-                "type": 1,
-                "options": [
-                    {"name": "action", "type": 3, "value": action},
-                    {"name": "value", "type": 3, "value": name},
-                ],
-            },
-            D_ADMIN,
-        )
+        name, system = first.removeprefix("/club new ").rsplit(" ", 1)
+        options = [
+            {"name": "name", "type": 3, "value": name},
+            {"name": "system", "type": 3, "value": system},
+        ]
+        payload = fake.interaction(2, fake.command_data("club new", options), D_ADMIN)
         fake.dispatch(client, payload)
         (made,) = await fake.respond_to(payload)
         assert "Budapest Go Club" in made.data["content"]

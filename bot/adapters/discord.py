@@ -4,10 +4,13 @@ The ``app_commands`` tree is generated from the command table: one slash command
 command, one typed option per positional :class:`~bot.core.commands.Param` and per ``key=``
 :class:`~bot.core.commands.Option` of its spec, so Discord offers exactly the options the
 console parser accepts (players autocompleted from the club's names, numbers as integers,
-systems and other choices as choices, files as attachments). Each callback rebuilds the
-command's typed values (by argument name: the core fills the command's arguments dataclass
-from them, no text round trip; the text rendered beside them only echoes them for buttons)
-and calls :meth:`Core.handle`; the reply comes back as an embed where
+systems and other choices as choices, files as attachments, flags as yes/no). A command with
+actions is a group with one subcommand per action (``/club komi``, ``/tournament new``), whose
+options are that action's params, the options that apply to it and its flags (:func:`forms_of`).
+Each callback rebuilds the typed values (by argument name: the core fills the command's — or
+the action's — arguments dataclass from them, no text round trip; the text rendered beside
+them only echoes them for buttons and usage lines) and calls :meth:`Core.handle`; the reply
+comes back as an embed where
 it reads better (cards, tables in code blocks), as plain messages otherwise, ephemeral for
 errors and private replies, with buttons as a ``discord.ui.View``. A Discord server is one
 chat: it binds to a club as a whole.
@@ -31,6 +34,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import Group
 
 from bot.adapters.buttons import ButtonCommands, split_command
 from bot.adapters.languages import for_person, too_big
@@ -38,7 +42,7 @@ from bot.config import SYSTEM_KEYS, DiscordConfig
 from bot.core import facade
 from bot.core.app import Core
 from bot.core.command_table import public_commands
-from bot.core.commands import CommandSpec, Flag, Option, Param, shown
+from bot.core.commands import CommandSpec, Flag, Layout, Option, Param, shown
 from bot.core.facade import chat_language
 from bot.core.invocation import Caller, Invocation
 from bot.core.parse import render_arguments
@@ -83,6 +87,62 @@ def options_of(cmd: CommandSpec) -> tuple[Typed, ...]:
     required = tuple(o for o in cmd.options if o.required)  # Discord: required ones first
     flags = tuple(f for f in cmd.flags if f.menu)
     return (*params, *required, *(o for o in cmd.options if not o.required), *flags)
+
+
+def action_options(layout: Layout) -> tuple[Typed, ...]:
+    """An action's Discord options (its subcommand's: ``/club komi``): its params, the
+    ``key=`` options that apply to it (:attr:`Option.actions`) and its flags (not those a
+    button adds); required ones first, as Discord wants them."""
+    typed: tuple[Typed, ...] = (
+        *layout.params,
+        *layout.options,
+        *(f for f in layout.flags if f.menu),
+    )
+    return tuple(sorted(typed, key=lambda t: not _required(t)))
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """What one slash command or subcommand offers: the command's own options, or those of
+    one of its actions (``action``: the subcommand, ``/tournament new``)."""
+
+    cmd: CommandSpec
+    action: str | None
+    options: tuple[Typed, ...]
+
+    @property
+    def typed(self) -> bool:
+        """Whether the core fills its arguments dataclass from the values (by field)."""
+        return self.cmd.layout(self.action) is not None
+
+    @property
+    def label(self) -> str:
+        return f"/{self.cmd.name} {self.action}" if self.action else f"/{self.cmd.name}"
+
+
+def grouped(cmd: CommandSpec) -> bool:
+    """Whether ``cmd`` is a group of subcommands on Discord: one per action, each with its
+    own typed options (a command whose actions each declare their arguments)."""
+    return cmd.typed and cmd.arguments is None and bool(cmd.actions)
+
+
+def forms_of(cmd: CommandSpec) -> tuple[Form, ...]:
+    """The command's slash forms: one per action for a group (:func:`grouped`), else one."""
+    if not grouped(cmd):
+        return (Form(cmd, None, options_of(cmd)),)
+    forms = []
+    for action in cmd.typed_actions():
+        layout = cmd.layout(action.name)
+        assert layout is not None
+        forms.append(Form(cmd, action.name, action_options(layout)))
+    return tuple(forms)
+
+
+def _action_summary(cmd: CommandSpec, action: str) -> str:
+    """A subcommand's description in the current language: its part of the usage line, its
+    placeholders translated (``/club komi K``)."""
+    line, _example = cmd.usage_of(action)
+    return cmd.usage_text(line)
 
 
 def _name(typed: Typed) -> str:
@@ -394,27 +454,37 @@ class CommandButton(
         await client.adapter.press(interaction, self.item.custom_id or "")
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A slash command as asked: its form, the line that echoes it (buttons, usage lines)
+    and its typed values by argument name (``None``: the core reads the line)."""
+
+    form: Form
+    text: str
+    values: tuple[tuple[str, object], ...] | None = None
+
+
 class PasteButton(discord.ui.Button[discord.ui.View]):
     """Opens a :class:`PasteModal` for the command it was offered with."""
 
-    def __init__(self, adapter: DiscordAdapter, cmd: CommandSpec, text: str) -> None:
+    def __init__(self, adapter: DiscordAdapter, asked: Asked) -> None:
         super().__init__(label=_("Paste the table"), style=discord.ButtonStyle.primary)
-        self.adapter, self.cmd, self.text = adapter, cmd, text
+        self.adapter, self.asked = adapter, asked
 
     async def callback(self, interaction: discord.Interaction) -> None:
         with using(person_of(interaction) or SOURCE):
-            modal = PasteModal(self.adapter, self.cmd, self.text)
+            modal = PasteModal(self.adapter, self.asked)
         await interaction.response.send_modal(modal)
 
 
 class PasteModal(discord.ui.Modal):
     """A form to paste a results table into, for a command that reads a file (its words in
-    the current language)."""
+    the current language); the table goes with the command's typed values as its file."""
 
-    def __init__(self, adapter: DiscordAdapter, cmd: CommandSpec, text: str) -> None:
-        title = _("/{command}: paste the table", command=cmd.name)
+    def __init__(self, adapter: DiscordAdapter, asked: Asked) -> None:
+        title = _("/{command}: paste the table", command=asked.form.label.lstrip("/"))
         super().__init__(title=_cut(title, MODAL_TITLE_LIMIT), timeout=900)
-        self.adapter, self.cmd, self.text = adapter, cmd, text
+        self.adapter, self.asked = adapter, asked
         self.paste: discord.ui.TextInput[PasteModal] = discord.ui.TextInput(
             style=discord.TextStyle.paragraph, max_length=PASTE_LIMIT
         )
@@ -422,7 +492,7 @@ class PasteModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         data = self.paste.value.encode("utf-8")
-        await self.adapter.run(interaction, self.cmd, self.text, (data, "pasted.txt"))
+        await self.adapter.run(interaction, self.asked, (data, "pasted.txt"))
 
 
 # --- the client and the adapter ------------------------------------------------------------
@@ -487,7 +557,7 @@ class DiscordAdapter:
         self.buttons = ButtonCommands(CUSTOM_ID_LIMIT, prefix=BUTTON_PREFIX)
         self.client = HoshiClient(self)
         self.tree = self.client.tree
-        self.commands: dict[str, app_commands.Command[Any, ..., Any]] = {}
+        self.commands: dict[str, app_commands.Command[Any, ..., Any] | Group] = {}
         for cmd in public_commands():
             slash = self._slash_command(cmd)
             self.tree.add_command(slash)
@@ -540,13 +610,34 @@ class DiscordAdapter:
 
     # --- the table → slash commands
 
-    def _slash_command(self, cmd: CommandSpec) -> app_commands.Command[Any, ..., Any]:
-        params = options_of(cmd)
+    def _slash_command(self, cmd: CommandSpec) -> app_commands.Command[Any, ..., Any] | Group:
+        """The command on Discord: a slash command, or a group of subcommands, one per
+        action (:func:`grouped`: ``/club komi``, ``/tournament new``)."""
+        description = localized(_summary(cmd), functools.partial(_summary, cmd), DESCRIPTION_LIMIT)
+        forms = forms_of(cmd)
+        if not grouped(cmd):
+            return self._slash(forms[0], cmd.name, description)
+        group = Group(name=cmd.name, description=description, extras={"hoshi": cmd.name})
+        for form in forms:
+            assert form.action is not None
+            summary = functools.partial(_action_summary, cmd, form.action)
+            group.add_command(
+                self._slash(form, form.action, localized(summary(), summary, DESCRIPTION_LIMIT))
+            )
+        return group
+
+    def _slash(
+        self, form: Form, name: str, description: app_commands.locale_str
+    ) -> app_commands.Command[Any, ..., Any]:
+        """A slash command (or subcommand) whose options are ``form``'s, typed: numbers as
+        integers, choices as choices, players autocompleted, files as attachments, flags as
+        yes/no; names and descriptions in the reader's language (:class:`CatalogueTranslator`)."""
+        cmd, params = form.cmd, form.options
         names = [f"p{i}" for i in range(len(params))]
         adapter = self
 
         async def callback(interaction: discord.Interaction, **values: Any) -> None:
-            await adapter.slash(interaction, cmd, [values.get(n) for n in names])
+            await adapter.slash(interaction, form, [values.get(n) for n in names])
 
         signature = [
             inspect.Parameter(
@@ -560,36 +651,36 @@ class DiscordAdapter:
         choices: dict[str, list[app_commands.Choice[str]]] = {}
         completers: dict[str, Any] = {}
         taken: set[str] = set()
-        for name, param in zip(names, params, strict=True):
+        for name_, param in zip(names, params, strict=True):
             required = _required(param)
             signature.append(
                 inspect.Parameter(
-                    name,
+                    name_,
                     inspect.Parameter.KEYWORD_ONLY,
                     annotation=_annotation(param),
                     default=inspect.Parameter.empty if required else None,
                 )
             )
-            renames[name] = option_name(_name(param), taken)
-            descriptions[name] = localized(
+            renames[name_] = option_name(_name(param), taken)
+            descriptions[name_] = localized(
                 _description(param, cmd),
                 functools.partial(_description, param, cmd),
                 DESCRIPTION_LIMIT,
             )
             options = _choices(param)
             if options and len(options) <= MAX_CHOICES and param.kind != "int":
-                choices[name] = [
+                choices[name_] = [
                     app_commands.Choice(
                         name=localized(c, functools.partial(shown, c), CHOICE_LIMIT), value=c
                     )
                     for c in options
                 ]
             elif options and param.kind != "int":
-                completers[name] = _choice_completer(options)
+                completers[name_] = _choice_completer(options)
             elif param.kind == "player":
-                completers[name] = _player_completer(self)
+                completers[name_] = _player_completer(self)
         callback.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
-        callback.__name__ = callback.__qualname__ = f"slash_{cmd.name}"
+        callback.__name__ = callback.__qualname__ = f"slash_{cmd.name}_{form.action or ''}"
         decorated: Any = callback
         if renames:
             decorated = app_commands.rename(**renames)(decorated)
@@ -600,12 +691,10 @@ class DiscordAdapter:
         if completers:
             decorated = app_commands.autocomplete(**completers)(decorated)
         return app_commands.Command(
-            name=cmd.name,
-            description=localized(
-                _summary(cmd), functools.partial(_summary, cmd), DESCRIPTION_LIMIT
-            ),
+            name=name,
+            description=description,
             callback=decorated,
-            extras={"hoshi": cmd.name},
+            extras={"hoshi": cmd.name, "action": form.action},
         )
 
     # --- interactions → invocations
@@ -641,27 +730,30 @@ class DiscordAdapter:
         return await chat_language(self.core.db, PLATFORM, chat, person)
 
     async def slash(
-        self, interaction: discord.Interaction, cmd: CommandSpec, values: Sequence[Any]
+        self, interaction: discord.Interaction, form: Form, values: Sequence[Any]
     ) -> None:
-        """A slash command: its typed values, by argument name, go to the core as they are
-        (a command with actions: its argument text); or ask for a paste."""
-        params = options_of(cmd)
+        """A slash command (or an action's subcommand): its typed values, by argument name,
+        go to the core as they are — the text rendered beside them only echoes them, for
+        buttons and usage lines — (a command not converted yet: its argument text); or ask
+        for a paste."""
+        cmd, params = form.cmd, form.options
         typed: tuple[tuple[str, object], ...] | None = None
-        if cmd.arguments is not None:
+        if form.typed:
             named = {
                 p.field: v
                 for p, v in zip(params, values, strict=True)
                 if v is not None and p.kind != "file"
             }
             typed = tuple(named.items())
-            text = render_arguments(cmd, named)  # the echo, for buttons and usage lines
+            text = render_arguments(cmd, named, form.action)
         else:
             text = argument_text(params, values)
+        asked = Asked(form, text, typed)
         files = [(v, p) for v, p in zip(values, params, strict=True) if p.kind == "file"]
         attachment = next((v for v, _p in files if v is not None), None)
         if attachment is None and any(isinstance(p, Param) and p.required for _v, p in files):
             with using(await self.language(interaction, True)):
-                modal = PasteModal(self, cmd, text)
+                modal = PasteModal(self, asked)
             await interaction.response.send_modal(modal)
             return
         if attachment is not None and attachment.size > MAX_ATTACHMENT_BYTES:
@@ -676,36 +768,34 @@ class DiscordAdapter:
             return await attachment.read(), attachment.filename
 
         # a command that reads files, refused without one, offers a form to paste into
-        offer = files and attachment is None
-        await self.run(interaction, cmd, text, read, paste_offer=offer, values=typed)
+        offer = bool(files) and attachment is None
+        await self.run(interaction, asked, read, paste_offer=offer)
 
     async def run(
         self,
         interaction: discord.Interaction,
-        cmd: CommandSpec | str,
-        text: str,
+        asked: Asked,
         attachment: tuple[bytes, str] | Callable[[], Awaitable[tuple[bytes, str] | None]] | None,
         *,
         paste_offer: bool = False,
-        values: tuple[tuple[str, object], ...] | None = None,
     ) -> None:
-        """Run a command as the interaction's user and respond (deferring when slow);
-        ``values``: its typed option values by argument name."""
+        """Run a slash command as the interaction's user and respond (deferring when slow);
+        ``paste_offer``: a refusal offers a form to paste a table into."""
         chat, private = self.chat_of(interaction)
-        name = cmd.name if isinstance(cmd, CommandSpec) else cmd
 
         async def handle() -> Reply:
             file = await attachment() if callable(attachment) else attachment
             inv = Invocation(
-                command=name,
-                text=text,
+                command=asked.form.cmd.name,
+                text=asked.text,
                 caller=self.caller(interaction),
                 chat_id=chat,
                 private=private,
                 attachment=file[0] if file else None,
                 attachment_name=file[1] if file else None,
                 received_at=interaction.created_at,
-                values=values,
+                values=asked.values,
+                action=asked.form.action if asked.values is not None else None,
             )
             return await self.core.handle(inv)
 
@@ -714,10 +804,9 @@ class DiscordAdapter:
         if not done:
             await interaction.response.defer(thinking=True)
         reply = await task
-        paste = (
-            (cmd, text) if paste_offer and reply.error and isinstance(cmd, CommandSpec) else None
+        await self.respond(
+            interaction, reply, paste=asked if paste_offer and reply.error else None
         )
-        await self.respond(interaction, reply, paste=paste)
 
     async def press(self, interaction: discord.Interaction, custom_id: str) -> None:
         """A button: run its command as the presser; replace the message on success."""
@@ -756,9 +845,7 @@ class DiscordAdapter:
 
     # --- replies → messages
 
-    def view(
-        self, reply: Reply, paste: tuple[CommandSpec, str] | None = None
-    ) -> discord.ui.View | None:
+    def view(self, reply: Reply, paste: Asked | None = None) -> discord.ui.View | None:
         """The reply's buttons (and a "paste the table" button that opens a form)."""
         if not reply.buttons and paste is None:
             return None
@@ -766,7 +853,7 @@ class DiscordAdapter:
         for button in reply.buttons:
             view.add_item(CommandButton(button.label, self.buttons.encode(button.command)))
         if paste is not None:
-            view.add_item(PasteButton(self, *paste))
+            view.add_item(PasteButton(self, paste))
         return view
 
     async def respond(
@@ -774,7 +861,7 @@ class DiscordAdapter:
         interaction: discord.Interaction,
         reply: Reply,
         *,
-        paste: tuple[CommandSpec, str] | None = None,
+        paste: Asked | None = None,
     ) -> None:
         """Send the reply: errors and private replies only to the caller (ephemeral), in the
         person's own language when Discord says it."""

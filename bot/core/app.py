@@ -280,6 +280,6 @@ async def arguments(ctx: Context, cmd: CommandSpec) -> object:
     inv = ctx.inv
     upload = None if inv.attachment is None else Upload(inv.attachment, inv.attachment_name)
     reader = Reader(ctx.today, ClubNames(ctx) if ctx.club is not None else None, upload)
-    if inv.values is not None and cmd.arguments is not None:
-        return await fill_arguments(cmd, dict(inv.values), reader)
+    if inv.values is not None and cmd.layout(inv.action) is not None:
+        return await fill_arguments(cmd, dict(inv.values), reader, inv.action)
     return await read_arguments(cmd, inv.text, reader)

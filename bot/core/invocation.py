@@ -36,7 +36,8 @@ class Invocation:
     arrive twice (``telegram:BOT:UPDATE_ID``): whatever it changes is changed once
     (storage.deliveries). ``values`` are typed option values by argument name (Discord's
     slash command options): the core fills the command's arguments from them, not from
-    ``text`` (which then only echoes them, for buttons and usage lines).
+    ``text`` (which then only echoes them, for buttons and usage lines); ``action`` is the
+    action they are of, for a command with actions (Discord's subcommand: ``/club komi``).
     """
 
     command: str
@@ -49,6 +50,7 @@ class Invocation:
     received_at: dt.datetime | None = None
     delivery: str | None = None
     values: tuple[tuple[str, object], ...] | None = None
+    action: str | None = None
 
     @property
     def chat(self) -> str:

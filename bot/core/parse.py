@@ -778,18 +778,21 @@ def _extra(
 
 
 async def fill_arguments(
-    spec: CommandSpec, values: Mapping[str, object], reader: Reader
+    spec: CommandSpec, values: Mapping[str, object], reader: Reader, action: str | None = None
 ) -> object:
-    """The command's arguments dataclass from typed option values by field name (Discord's
-    options: ints as ints, booleans for flags, names and words as strings), converted and
-    refused as :func:`read_arguments` does; an absent or empty value takes the default.
+    """The command's arguments dataclass — or, for a command with actions, ``action``'s (a
+    Discord subcommand: ``/club komi``) — from typed option values by field name (Discord's
+    options: ints as ints, booleans for flags, names and words as strings, the file as the
+    reader's attachment), converted and refused as :func:`read_arguments` does; an absent or
+    empty value takes the default.
 
     Raises:
         BadArgument: a required argument missing or a value that does not read.
+        ValueError: ``action`` is not one of the command's forms.
     """
-    layout = spec.layout()
+    layout = spec.layout(action)
     if layout is None:
-        raise ValueError(f"/{spec.name} is filled from its text (a command with actions)")
+        raise ValueError(f"/{spec.name} has no typed form {action!r}")
     filled: dict[str, object] = {}
     example = _example(spec, layout)
     for flag in layout.flags:

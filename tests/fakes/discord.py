@@ -30,6 +30,7 @@ CHANNEL_ID = 800000000000000002
 TOKEN = "fake-discord-token"
 MANAGE_GUILD = 1 << 5
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11)  # view channel, send messages
+SUB_COMMAND = 1  # an application command option that is a subcommand (/club komi)
 INTERACTION_TASKS = (  # the names discord.py gives the tasks that answer an interaction
     "CommandTree-invoker",
     "discord-ui-view-dispatch-",
@@ -179,6 +180,15 @@ class FakeDiscord:
     @staticmethod
     def options(values: dict[str, Any], types: dict[str, int]) -> list[dict[str, Any]]:
         return [{"name": k, "type": types[k], "value": v} for k, v in values.items()]
+
+    @staticmethod
+    def command_data(command: str, options: list[dict[str, Any]]) -> dict[str, Any]:
+        """An application command's interaction data: ``club komi`` is the subcommand
+        ``komi`` of the group ``club``, its options nested under it as Discord sends them."""
+        name, _space, sub = command.partition(" ")
+        if sub:
+            options = [{"name": sub, "type": SUB_COMMAND, "options": options}]
+        return {"id": "1", "name": name, "type": 1, "options": options}
 
     def dispatch(self, client: discord.Client, payload: dict[str, Any]) -> None:
         """Hand a gateway event to the client as the gateway would."""

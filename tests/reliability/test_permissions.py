@@ -105,7 +105,7 @@ CELLS: dict[str, Cell] = {
     "void": Cell("/void {game}", {"game_id": "{game}"}, ORGANISERS, True),
     "correct": Cell(
         "/correct {game} result=W+",
-        {"game_id": "{game}", "changes": "result=W+"},
+        {"game_id": "{game}", "result": "W+"},
         ORGANISERS,
         True,
     ),
@@ -120,11 +120,9 @@ CELLS: dict[str, Cell] = {
     ),
     "egf": Cell("/egf Nagy Péter 2045", {"name": "Nagy Péter", "rating": 2045}, ORGANISERS, True),
     "weekly": Cell("/weekly on", {"state": "on"}, ORGANISERS, True),
-    "club": Cell("/club show", {"action": "show"}, ORGANISERS, False),
+    "club": Cell("/club show", {}, ORGANISERS, False),
     "export": Cell("/export csv", {"format": "csv"}, ORGANISERS, False),
-    "tournament": Cell(
-        "/tournament new Matrix Cup", {"action": "new", "args": "Matrix Cup"}, ORGANISERS, True
-    ),
+    "tournament": Cell("/tournament new Matrix Cup", {"name": "Matrix Cup"}, ORGANISERS, True),
     "tick": Cell("/tick 1d", {}, frozenset(), False),  # console only: unknown elsewhere
 }
 
@@ -379,7 +377,10 @@ async def discord_cells(template: Template, scratch: Path) -> tuple[int, list[st
                         )
                         for k, v in cell.options.items()
                     }
-                    calls = await slash(bot, command, discord_member(role), values)
+                    # a command with actions: the subcommand of its cell's action (/club show)
+                    sub = cell.line.split()[1] if command in ("club", "tournament") else ""
+                    name = f"{command} {sub}".strip()
+                    calls = await slash(bot, name, discord_member(role), values)
                     after = await table_rows(core.db)
                     (reply,) = core.replies[-1:] or [Reply.text("(no answer)")]
                     core.replies.clear()
@@ -401,13 +402,10 @@ async def discord_cells(template: Template, scratch: Path) -> tuple[int, list[st
 async def slash(
     bot: DiscordBot, command: str, who: dict[str, Any], values: dict[str, Any]
 ) -> list[fd.Call]:
-    """Run a slash command in club A's server (as DiscordBot.slash, for any option name)."""
-    data = {
-        "id": "1",
-        "name": command,
-        "type": 1,
-        "options": bot.fake.options(values, bot.option_types(command)),
-    }
+    """Run a slash command (``club show``: a subcommand) in club A's server (as
+    DiscordBot.slash, for any option name)."""
+    options = bot.fake.options(values, bot.option_types(command))
+    data = bot.fake.command_data(command, options)
     payload = bot.fake.interaction(2, data, who, guild_id=A_GUILD)
     bot.fake.dispatch(bot.adapter.client, payload)
     return await bot.fake.respond_to(payload)
@@ -501,11 +499,11 @@ async def test_a_discord_manager_recovers_through_the_adapter(tmp_path: Path) ->
         club = await storage.club_for_chat(core.db, "discord", str(A_GUILD))
         assert club is not None
         manager = fd.member(900, "Manager", fd.MEMBER_PERMISSIONS | fd.MANAGE_GUILD)
-        values = {"action": "organiser", "value": "add discord:901"}
-        await slash(bot, "club", manager, values)
+        values = {"verb": "add", "who": "discord:901"}
+        await slash(bot, "club organiser", manager, values)
         assert "discord:901" in await storage.organisers(core.db, club)
         member = fd.member(902, "Member", fd.MEMBER_PERMISSIONS)
-        (answer,) = await slash(bot, "club", member, {**values, "value": "add discord:902"})
+        (answer,) = await slash(bot, "club organiser", member, {**values, "who": "discord:902"})
         assert answer.data["flags"] & 64  # told privately
         assert "discord:902" not in await storage.organisers(core.db, club)
 

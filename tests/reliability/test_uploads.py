@@ -96,10 +96,9 @@ async def test_discord_refuses_an_attachment_too_big(tmp_path: Path) -> None:
             attachment["size"] = 6_000_000
             manager = fd.member(101, "Anna", fd.MANAGE_GUILD | fd.MEMBER_PERMISSIONS)
             (call,) = await bot.slash(
-                "tournament",
+                "tournament import",
                 manager,
                 resolved={"attachments": {attachment["id"]: attachment}},
-                action="import",
                 file=attachment["id"],
             )
             assert "huge.h9 is 6,000,000 bytes" in call.data["content"]

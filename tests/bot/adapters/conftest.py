@@ -161,28 +161,27 @@ class DiscordBot:
     adapter: DiscordAdapter
 
     def option_types(self, command: str) -> dict[str, int]:
-        slash = self.adapter.tree.get_command(command)
-        assert slash is not None, f"/{command} is not in the tree"
-        return {p.display_name: p.type.value for p in slash.parameters}  # type: ignore[union-attr]
+        """The options of ``command`` (``club komi``: a group's subcommand) and their types."""
+        slash: Any = self.adapter.tree
+        for name in command.split():
+            slash = slash.get_command(name)
+            assert slash is not None, f"/{command} is not in the tree"
+        return {p.display_name: p.type.value for p in slash.parameters}
 
     async def slash(
         self,
         command: str,
         who: dict[str, Any],
+        /,
         guild_id: int | None = fd.GUILD_ID,
         resolved: dict[str, Any] | None = None,
         locale: str = "en-US",
         **values: Any,
     ) -> list[fd.Call]:
-        """Run a slash command (as a person whose Discord speaks ``locale``); returns the
-        responses (callback and follow-ups)."""
+        """Run a slash command (``club komi``: a group's subcommand) as a person whose
+        Discord speaks ``locale``; returns the responses (callback and follow-ups)."""
         types = self.option_types(command)
-        data: dict[str, Any] = {
-            "id": "1",
-            "name": command,
-            "type": 1,
-            "options": self.fake.options(values, types),
-        }
+        data = self.fake.command_data(command, self.fake.options(values, types))
         if resolved:
             data["resolved"] = resolved
         payload = self.fake.interaction(2, data, who, guild_id=guild_id, locale=locale)
@@ -192,14 +191,8 @@ class DiscordBot:
     async def complete(self, command: str, option: str, current: str, who: dict[str, Any]) -> Any:
         """Ask for autocomplete choices; returns the callback body's choices."""
         types = self.option_types(command)
-        data = {
-            "id": "1",
-            "name": command,
-            "type": 1,
-            "options": [
-                {"name": option, "type": types[option], "value": current, "focused": True}
-            ],
-        }
+        focused = {"name": option, "type": types[option], "value": current, "focused": True}
+        data = self.fake.command_data(command, [focused])
         payload = self.fake.interaction(4, data, who)
         self.fake.dispatch(self.adapter.client, payload)
         (call,) = await self.fake.respond_to(payload)

@@ -7,28 +7,38 @@ every response.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from discord import app_commands
+from hypothesis import given
+from hypothesis import strategies as st
 
 import storage
 from bot.adapters.discord import (
     CONTENT_LIMIT,
+    Form,
+    _required,
     argument_text,
+    forms_of,
+    grouped,
     option_name,
-    options_of,
     render,
 )
-from bot.core.command_table import public_commands
-from bot.core.commands import ORGANISER, Option, Param
+from bot.core import app
+from bot.core.command_table import COMMANDS, public_commands
+from bot.core.commands import ORGANISER, CommandSpec, Flag, Option, Param, Upload
+from bot.core.invocation import Invocation
+from bot.core.parse import Reader, fill_arguments, read_arguments, render_arguments
 from bot.core.replies import Picture, Reply, Table, Text
 from engine.ranks import Rank
 from storage.db import Database
 from tests.bot.adapters.conftest import D_ADMIN, D_OTHER, D_PLAYER, NOW, DiscordBot, log_size
 from tests.bot.core.fakechat import ADMIN, FakeChat
+from tests.bot.core.test_typed_args import FakeNames
 from tests.fakes import discord as fd
 
 DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
@@ -77,9 +87,9 @@ def ephemeral(call: fd.Call) -> bool:
 
 async def new_club(bot: DiscordBot) -> None:
     """An MGSZ club that speaks English (a new MGSZ club speaks Hungarian)."""
-    (call,) = await bot.slash("club", D_ADMIN, action="new", value="Test Club mgsz")
+    (call,) = await bot.slash("club new", D_ADMIN, name="Test Club", system="mgsz")
     assert "Létrejött a klub" in content(call), content(call)  # in its rulebook's language
-    (call,) = await bot.slash("club", D_ADMIN, action="set", value="language en")
+    (call,) = await bot.slash("club set", D_ADMIN, key="language", value="en")
     assert "language is now en" in content(call), content(call)
 
 
@@ -100,27 +110,74 @@ async def test_every_public_command_is_a_synced_slash_command(discord_bot: Disco
     assert sorted(c["name"] for c in sync.body) == sorted(public)
 
 
+def synced_forms(sync: fd.Call, cmd: CommandSpec) -> list[tuple[Form, dict[str, Any]]]:
+    """Each slash form of ``cmd`` with what was synced for it: the command itself, or each
+    subcommand of its group (an option of type 1 with its own options)."""
+    (synced,) = [c for c in sync.body if c["name"] == cmd.name]
+    forms = forms_of(cmd)
+    if not grouped(cmd):
+        return [(forms[0], synced)]
+    subs = {o["name"]: o for o in synced.get("options", [])}
+    assert all(o["type"] == fd.SUB_COMMAND for o in subs.values()), cmd.name
+    assert list(subs) == [f.action for f in forms], cmd.name  # one per action, in order
+    return [(f, subs[f.action or ""]) for f in forms]
+
+
 @pytest.mark.parametrize("name", [c.name for c in public_commands()])
 async def test_options_are_typed_from_the_table(discord_bot: DiscordBot, name: str) -> None:
     cmd = next(c for c in public_commands() if c.name == name)
     (sync,) = [c for c in discord_bot.fake.calls if c.method == "PUT"]
+    for form, synced in synced_forms(sync, cmd):
+        options = {o["name"]: o for o in synced.get("options", [])}
+        assert len(options) == len(form.options), form.label
+        for param in form.options:
+            option = options[param.key if isinstance(param, Option) else param.name.lower()]
+            assert option["type"] == OPTION_TYPES[param.kind], (form.label, param)
+            required = isinstance(param, Param) and param.required and param.kind != "file"
+            assert option["required"] == required, (form.label, param)
+            if param.kind == "player":
+                assert option.get("autocomplete") is True
+            if not isinstance(param, Flag) and param.choices and param.kind != "int":
+                assert [c["value"] for c in option["choices"]] == list(param.choices)
+        required = [o["required"] for o in synced.get("options", [])]
+        assert required == sorted(required, reverse=True)  # Discord: required options first
+
+
+NAME = re.compile(r"[-_\w]{1,32}")
+
+
+def test_commands_with_actions_are_groups() -> None:
+    grouped_ = {c.name for c in public_commands() if grouped(c)}
+    assert {"club", "tournament"} <= grouped_
+    assert all(c.actions for c in public_commands() if c.name in grouped_)
+
+
+@pytest.mark.parametrize("name", [c.name for c in public_commands()])
+async def test_every_command_keeps_discords_limits(discord_bot: DiscordBot, name: str) -> None:
+    """At most 25 subcommands and 25 options each, names of 1–32 lower-case characters,
+    descriptions (and their translations) of 1–100 characters, at most 25 choices."""
+    cmd = next(c for c in public_commands() if c.name == name)
+    (sync,) = [c for c in discord_bot.fake.calls if c.method == "PUT"]
     (synced,) = [c for c in sync.body if c["name"] == name]
-    assert 1 <= len(synced["description"]) <= 100
-    options = {o["name"]: o for o in synced.get("options", [])}
-    params = options_of(cmd)
-    assert len(options) == len(params)
-    for param in params:
-        positional = isinstance(param, Param)
-        option = options[param.key if isinstance(param, Option) else param.name.lower()]
-        assert option["type"] == OPTION_TYPES[param.kind], param
-        required = isinstance(param, Param) and param.required and param.kind != "file"
-        assert option["required"] == required, param
-        if param.kind == "player":
-            assert option.get("autocomplete") is True
-        if positional and param.choices:
-            assert [c["value"] for c in option["choices"]] == list(param.choices)
-    required = [o["required"] for o in synced.get("options", [])]
-    assert required == sorted(required, reverse=True)  # Discord: required options first
+    forms = synced_forms(sync, cmd)
+    assert len(forms) <= 25
+
+    def check(item: dict[str, Any]) -> None:
+        assert NAME.fullmatch(item["name"]) and item["name"] == item["name"].lower(), item
+        texts = [item["description"], *item.get("description_localizations", {}).values()]
+        assert all(1 <= len(t) <= 100 for t in texts), (item["name"], texts)
+        assert len(item.get("choices") or []) <= 25
+        for choice in item.get("choices") or []:
+            assert 1 <= len(choice["name"]) <= 100
+
+    check(synced)
+    for _form, sub in forms:
+        check(sub)
+        options = sub.get("options", [])
+        assert len(options) <= 25, sub["name"]
+        assert len({o["name"] for o in options}) == len(options)
+        for option in options:
+            check(option)
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -184,20 +241,30 @@ def test_the_table_has_organiser_commands() -> None:
     assert ORGANISER_COMMANDS
 
 
-@pytest.mark.parametrize("name", ORGANISER_COMMANDS)
+ORGANISER_FORMS = [
+    (f.cmd.name, f.action) for c in public_commands() if c.access == ORGANISER for f in forms_of(c)
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "action"), ORGANISER_FORMS, ids=[f"{n}-{a}" if a else n for n, a in ORGANISER_FORMS]
+)
 async def test_a_member_without_manage_server_is_refused_every_organiser_command(
-    discord_bot: DiscordBot, db: Database, name: str
+    discord_bot: DiscordBot, db: Database, name: str, action: str | None
 ) -> None:
+    """Every organiser command, and every action of one (``/club komi``), is refused to a
+    member as before, privately, and changes nothing."""
     await new_club(discord_bot)
     await register(discord_bot, ("Nagy Péter", "5k"))
     cmd = next(c for c in public_commands() if c.name == name)
+    form = next(f for f in forms_of(cmd) if f.action == action)
     values = {
-        p.name.lower() if isinstance(p, Param) else p.key: fill(p)
-        for p in options_of(cmd)
+        p.name.lower(): fill(p)
+        for p in form.options
         if isinstance(p, Param) and p.required and p.kind != "file"
     }
     before = await log_size(db)
-    (call,) = await discord_bot.slash(name, D_PLAYER, **values)
+    (call,) = await discord_bot.slash(f"{name} {action or ''}".strip(), D_PLAYER, **values)
     assert ephemeral(call)
     assert f"/{name} is for the organisers" in content(call)
     assert await log_size(db) == before
@@ -205,14 +272,14 @@ async def test_a_member_without_manage_server_is_refused_every_organiser_command
 
 async def test_a_dm_is_its_own_private_chat(discord_bot: DiscordBot) -> None:
     (call,) = await discord_bot.slash(
-        "club", D_PLAYER, guild_id=None, action="new", value="Home Club mgsz"
+        "club new", D_PLAYER, guild_id=None, name="Home Club", system="mgsz"
     )
     assert "created" in content(call)
 
 
 async def test_a_private_reply_is_ephemeral(discord_bot: DiscordBot) -> None:
     await new_club(discord_bot)
-    (call,) = await discord_bot.slash("club", D_ADMIN, action="code")
+    (call,) = await discord_bot.slash("club code", D_ADMIN)
     assert ephemeral(call)
     assert "Join code" in content(call)
 
@@ -260,11 +327,10 @@ async def test_a_results_table_as_an_attachment(discord_bot: DiscordBot, db: Dat
     await new_club(discord_bot)
     attachment = discord_bot.fake.attachment("kis_kupa.h9", (DATA / "kis_kupa.h9").read_bytes())
     (call,) = await discord_bot.slash(
-        "tournament",
+        "tournament import",
         D_ADMIN,
         resolved={"attachments": {attachment["id"]: attachment}},
-        action="import",
-        args="committee",
+        committee=True,
         file=attachment["id"],
     )
     assert "Kis Kupa" in content(call), content(call)
@@ -275,7 +341,7 @@ async def test_a_results_table_as_an_attachment(discord_bot: DiscordBot, db: Dat
 
 async def test_a_results_table_pasted_into_a_form(discord_bot: DiscordBot, db: Database) -> None:
     await new_club(discord_bot)
-    (refused,) = await discord_bot.slash("tournament", D_ADMIN, action="import", args="committee")
+    (refused,) = await discord_bot.slash("tournament import", D_ADMIN, committee=True)
     assert ephemeral(refused)
     (row,) = message_of(refused)["components"]
     (button,) = row["components"]
@@ -479,46 +545,48 @@ async def test_without_guilds_the_commands_are_synced_globally(core: Any) -> Non
 PROBE = "zzq"
 
 
-async def console_options(chat: FakeChat, cmd: Any) -> set[str]:
-    """The ``key=`` options the console parser accepts for ``cmd``, read from its refusal of an
-    unknown one (each action of a command with actions is asked in turn)."""
-    actions = next((p.choices for p in cmd.params if p.name == "action"), ())
-    accepted: set[str] = set()
-    for action in actions or ("",):
-        line = f"/{cmd.name} {action} {PROBE}=1".replace("  ", " ")
-        said = await chat.refused(line, as_=ADMIN)
-        if f"{PROBE}=" not in said.text:  # e.g. /tournament import reads the table first
-            said = await chat.refused(line, as_=ADMIN, attachment=b";\n", attachment_name="x.h9")
-        refusal = said.text.partition("\n")[0]
-        assert f"{PROBE}=" in refusal and "option" in refusal, (line, said.text)
-        takes = said.text.partition("it takes ")[2].partition("\n")[0]
-        accepted |= set(re.findall(r"\b([a-z_]+)=", takes))
-    return accepted
+async def console_options(chat: FakeChat, cmd: Any, action: str | None) -> set[str]:
+    """The ``key=`` options the console parser accepts for ``cmd`` (or one of its actions),
+    read from its refusal of an unknown one."""
+    line = f"/{cmd.name} {action or ''} {PROBE}=1".replace("  ", " ")
+    said = await chat.refused(line, as_=ADMIN)
+    if f"{PROBE}=" not in said.text:  # e.g. /tournament import reads the table first
+        said = await chat.refused(line, as_=ADMIN, attachment=b";\n", attachment_name="x.h9")
+    refusal = said.text.partition("\n")[0]
+    assert f"{PROBE}=" in refusal and "option" in refusal, (line, said.text)
+    takes = said.text.partition("it takes ")[2].partition("\n")[0]
+    return set(re.findall(r"\b([a-z_]+)=", takes))
 
 
 async def test_discord_offers_every_option_the_console_accepts(
     discord_bot: DiscordBot, tmp_path: Path
 ) -> None:
+    """Each slash command, and each subcommand of a group (one per action), offers exactly
+    the ``key=`` options the console accepts for it, besides its params and flags."""
     (tmp_path / "console").mkdir()
     chat = await FakeChat.open(tmp_path / "console")
     try:
         for cmd in public_commands():
-            slash = discord_bot.adapter.tree.get_command(cmd.name)
-            assert isinstance(slash, app_commands.Command), cmd.name
-            offered = {p.display_name for p in slash.parameters}
-            positional = {p.name.lower() for p in cmd.params}
-            positional |= {f.name for f in cmd.flags if f.menu}  # yes/no: words on the console
-            console = await console_options(chat, cmd)
-            assert offered - positional == console, cmd.name
-            assert not positional & console, cmd.name  # a value is given one way only
+            for form in forms_of(cmd):
+                slash: Any = discord_bot.adapter.tree.get_command(cmd.name)
+                if form.action is not None:
+                    assert isinstance(slash, app_commands.Group), cmd.name
+                    slash = slash.get_command(form.action)
+                assert isinstance(slash, app_commands.Command), form.label
+                offered = {p.display_name for p in slash.parameters}
+                positional = {p.name.lower() for p in form.options if isinstance(p, Param)}
+                positional |= {p.name for p in form.options if isinstance(p, Flag)}
+                console = await console_options(chat, cmd, form.action)
+                assert offered - positional == console, form.label
+                assert not positional & console, form.label  # a value is given one way only
     finally:
         await chat.close()
 
 
 async def test_discord_result_sets_time_and_board(discord_bot: DiscordBot) -> None:
-    (call,) = await discord_bot.slash("club", D_ADMIN, action="new", value="Test Club tensuusei")
+    (call,) = await discord_bot.slash("club new", D_ADMIN, name="Test Club", system="tensuusei")
     assert "/club set language en" in content(call), content(call)
-    await discord_bot.slash("club", D_ADMIN, action="set", value="language en")
+    await discord_bot.slash("club set", D_ADMIN, key="language", value="en")
     await register(discord_bot, ("Nagy Péter", "5k"), ("Kovács Anna", "6k"))
     (call,) = await discord_bot.slash(
         "result",
@@ -553,3 +621,179 @@ async def test_a_start_without_voice_logs_no_voice_warnings(
         adapter = DiscordAdapter(core, fd.TOKEN, DiscordConfig())
     assert adapter.client.intents.message_content is False  # no privileged intent asked
     assert [r.getMessage() for r in caplog.records if "voice" in r.getMessage().lower()] == []
+
+
+# --- typed values, not text: each action's subcommand fills its dataclass (issue 24) --------
+
+
+@pytest.fixture
+def handed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Invocation, object]]:
+    """Every invocation the core ran, with the arguments dataclass its handler was given."""
+    seen: list[tuple[Invocation, object]] = []
+    given = app.arguments
+
+    async def recorded(ctx: Any, cmd: CommandSpec) -> object:
+        args = await given(ctx, cmd)
+        seen.append((ctx.inv, args))
+        return args
+
+    monkeypatch.setattr(app, "arguments", recorded)
+    return seen
+
+
+async def the_line(name: str, line: str, upload: Upload | None = None) -> object:
+    """What the console and Telegram read the typed line ``/name line`` as."""
+    return await read_arguments(COMMANDS[name], line, Reader(NOW.date(), attachment=upload))
+
+
+async def test_club_komi_reaches_the_handler_typed(
+    discord_bot: DiscordBot, handed: list[tuple[Invocation, object]]
+) -> None:
+    await new_club(discord_bot)
+    (call,) = await discord_bot.slash("club komi", D_ADMIN, komi="6.5")
+    assert not ephemeral(call), content(call)
+    inv, args = handed[-1]
+    assert inv.values == (("komi", "6.5"),) and inv.action == "komi"  # values, not a line
+    assert args == await the_line("club", "komi 6.5")
+
+
+async def test_tournament_new_reaches_the_handler_typed(
+    discord_bot: DiscordBot, handed: list[tuple[Invocation, object]]
+) -> None:
+    await new_club(discord_bot)
+    values = {
+        "name": "Spring Cup 2026",  # a name that ends in a number, and a date left to start=
+        "start": "2026-02-11",
+        "end": "2026-02-12",
+        "rounds": 5,
+        "time": "60m 3x30s",
+        "c": 12,
+        "even": True,
+    }
+    (call,) = await discord_bot.slash("tournament new", D_ADMIN, **values)
+    assert "Spring Cup 2026" in content(call), content(call)
+    inv, args = handed[-1]
+    assert inv.action == "new" and dict(inv.values or ()) == values
+    line = (
+        'new "Spring Cup 2026" start=2026-02-11 end=2026-02-12 rounds=5 time="60m 3x30s" c=12 even'
+    )
+    assert args == await the_line("tournament", line)
+    assert args.rounds == 5 and args.even  # type: ignore[attr-defined]
+
+
+async def test_tournament_import_with_an_attachment_reaches_the_handler_typed(
+    discord_bot: DiscordBot, db: Database, handed: list[tuple[Invocation, object]]
+) -> None:
+    await new_club(discord_bot)
+    data = (DATA / "kis_kupa.h9").read_bytes()
+    attachment = discord_bot.fake.attachment("kis_kupa.h9", data)
+    (call,) = await discord_bot.slash(
+        "tournament import",
+        D_ADMIN,
+        resolved={"attachments": {attachment["id"]: attachment}},
+        file=attachment["id"],
+        committee=True,
+        c=10,
+    )
+    assert "Kis Kupa" in content(call), content(call)
+    inv, args = handed[-1]
+    assert inv.action == "import" and inv.values is not None
+    upload = Upload(data, "kis_kupa.h9")
+    assert args == await the_line("tournament", "import committee c=10", upload)
+    assert args.file == upload  # type: ignore[attr-defined]
+
+
+async def test_a_pasted_table_goes_with_the_typed_values(
+    discord_bot: DiscordBot, handed: list[tuple[Invocation, object]]
+) -> None:
+    """The "Paste the table" form sends the table as the file of the same typed action."""
+    await new_club(discord_bot)
+    (refused,) = await discord_bot.slash("tournament import", D_ADMIN, c=7, committee=True)
+    (row,) = message_of(refused)["components"]
+    (button,) = row["components"]
+    (opened,) = await discord_bot.press(button["custom_id"], D_ADMIN, refused.message_id)
+    form = opened.body["data"]
+    assert form["title"] == "/tournament import: paste the table"
+    (label,) = form["components"]
+    pasted = (DATA / "formats_example.h9").read_text(encoding="utf-8")
+    field = {
+        "type": label["component"]["type"],
+        "id": 2,
+        "custom_id": label["component"]["custom_id"],
+        "value": pasted,
+    }
+    submit = {
+        "custom_id": form["custom_id"],
+        "components": [{"type": label["type"], "id": 1, "component": field}],
+    }
+    payload = discord_bot.fake.interaction(5, submit, D_ADMIN)
+    discord_bot.fake.dispatch(discord_bot.adapter.client, payload)
+    (call,) = await discord_bot.fake.respond_to(payload)
+    assert "Budapest Spring Cup 2026" in content(call), content(call)
+    inv, args = handed[-1]
+    assert inv.action == "import" and dict(inv.values or ()) == {"c": 7, "committee": True}
+    upload = Upload(pasted.encode("utf-8"), "pasted.txt")
+    assert args == await the_line("tournament", "import c=7 committee", upload)
+
+
+WORDS = ("Spring", "Cup", "Kis", "Budapest", "Open", "Club", "Night", "Autumn")
+PLAYERS = ("Nagy Péter", "Kovács Anna", "Kiss", "Tóth Ádám")
+
+
+def typed_value(slot: Param | Option) -> st.SearchStrategy[object]:
+    """A value as Discord sends it for ``slot`` (ints as ints, the rest as strings)."""
+    words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
+    days = st.dates(dt.date(1990, 1, 1), NOW.date()).map(dt.date.isoformat)
+    if slot.choices:
+        return st.sampled_from(slot.choices)
+    if slot.kind == "int":
+        return st.integers(slot.low, slot.high)
+    if slot.metavar == "YYYY-MM-DD" or slot.kind in ("date", "day"):
+        return days
+    return {
+        "player": st.sampled_from(PLAYERS),
+        "word": st.sampled_from(WORDS),
+        "result": st.sampled_from(["B+", "W+R", "W+3.5", "jigo", "unplayed"]),
+        "komi": st.sampled_from(["6.5", "7", "0.5", "0"]),
+        "time": st.sampled_from(["60m 3x30s", "30m", "90m 30s"]),
+        "clock": st.times().map(lambda t: f"{t.hour:02d}:{t.minute:02d}"),
+    }.get(slot.kind, words)
+
+
+@st.composite
+def action_values(draw: st.DrawFn) -> tuple[Form, dict[str, object]]:
+    """An action's subcommand with values for some of its options (all the required) that
+    a line can say too: a positional argument only after those before it (``/club set``
+    with a value but no key has no line)."""
+    form = draw(st.sampled_from([f for c in public_commands() if grouped(c) for f in forms_of(c)]))
+    values: dict[str, object] = {}
+    gap = False  # an optional positional argument left out: none after it
+    for slot in form.options:
+        positional = isinstance(slot, Param)
+        if isinstance(slot, Flag):
+            values[slot.field] = draw(st.booleans())
+        elif slot.kind == "file":
+            continue
+        elif _required(slot) or (not (positional and gap) and draw(st.booleans())):
+            values[slot.field] = draw(typed_value(slot))
+        elif positional:
+            gap = True
+    return form, values
+
+
+@given(action_values())
+async def test_every_actions_typed_values_fill_what_its_typed_line_reads(
+    drawn: tuple[Form, dict[str, object]],
+) -> None:
+    """For every action of every group, the dataclass Discord's values fill
+    (:func:`fill_arguments`) is the one the same values typed as a line read
+    (:func:`read_arguments`): the two ways in never disagree."""
+    form, values = drawn
+    spec, action = form.cmd, form.action
+    upload = Upload(b"; a table\n", "t.h9") if action == "import" else None
+    reader = Reader(NOW.date(), FakeNames(*PLAYERS), upload)
+    line = render_arguments(spec, values, action)
+    filled = await fill_arguments(spec, values, reader, action)
+    assert filled == await read_arguments(spec, line, reader), line
+    layout = spec.layout(action)
+    assert layout is not None and type(filled) is layout.arguments

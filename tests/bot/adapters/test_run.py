@@ -75,19 +75,8 @@ async def test_both_platforms_share_one_core(
         (code_call, *_) = (await api.wait_for("sendMessage", 5))[3:]
         code = code_call.params["text"].split("Join code for Shared Club: ")[1].split()[0]
         # … joined from Discord sees the same players
-        payload = fake.interaction(
-            2,
-            {
-                "id": "1",
-                "name": "club",
-                "type": 1,
-                "options": [
-                    {"name": "action", "type": 3, "value": "join"},
-                    {"name": "value", "type": 3, "value": code},
-                ],
-            },
-            D_ADMIN,
-        )
+        options = [{"name": "code", "type": 3, "value": code}]
+        payload = fake.interaction(2, fake.command_data("club join", options), D_ADMIN)
         fake.dispatch(discord.client, payload)  # type: ignore[attr-defined]
         (joined,) = await fake.respond_to(payload)
         assert "Shared Club" in joined.body["data"]["content"]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from discord import app_commands
 
 import storage
 from bot.adapters.console import Console, chat_id
@@ -141,8 +142,8 @@ def discord_call(line: str) -> tuple[str, dict[str, Any]]:
 
 
 async def discord_session(bot: DiscordBot, system: str) -> list[list[str]]:
-    await bot.slash("club", D_ADMIN, action="new", value=f"Test Club {system}")
-    await bot.slash("club", D_ADMIN, action="set", value="language en")
+    await bot.slash("club new", D_ADMIN, name="Test Club", system=system)
+    await bot.slash("club set", D_ADMIN, key="language", value="en")
     for _, line in SESSION:
         name, values = discord_call(line)
         await bot.slash(name, D_ADMIN, **values)
@@ -211,15 +212,19 @@ async def test_every_public_command_is_answered_on_both_platforms(
         sent = [c.params["text"] for c in calls if c.method == "sendMessage"]
         assert sent, cmd.name
         assert "There is no command" not in sent[0], cmd.name
-        slash = discord_bot.adapter.tree.get_command(cmd.name)
+        slash: Any = discord_bot.adapter.tree.get_command(cmd.name)
         assert slash is not None
+        name = cmd.name
+        if isinstance(slash, app_commands.Group):  # one subcommand per action: the first
+            slash = slash.commands[0]
+            name = f"{cmd.name} {slash.name}"
         required = {
             p.display_name: ("x" if p.type.value == 3 else 1)
             for p in slash.parameters  # type: ignore[union-attr]
             if p.required
         }
         who = D_ADMIN if cmd.access == ORGANISER else D_PLAYER
-        answers = await discord_bot.slash(cmd.name, who, **required)
+        answers = await discord_bot.slash(name, who, **required)
         assert answers, cmd.name
         body = answers[0].body
         assert body["type"] in (4, 5, 9), cmd.name  # a message, a deferral or a form
