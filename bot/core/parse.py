@@ -151,11 +151,19 @@ class Args:
     options: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, text: str, allowed: Sequence[str] = (), *, command: str | None = None) -> Args:
+    def read(
+        cls,
+        text: str,
+        allowed: Sequence[str] = (),
+        *,
+        command: str | None = None,
+        elsewhere: Mapping[str, str] | None = None,
+    ) -> Args:
         """Tokens, with ``key=value`` options (only ``allowed`` keys) separated out.
 
         ``command`` names the command in a refusal (``/tournament new``; without it the
-        refusal says "this command").
+        refusal says "this command"); ``elsewhere`` maps an option another action of the
+        command takes to that action (``from`` → ``/club set``), which its refusal names.
 
         Raises:
             BadArgument: naming an option the command does not take (and the ones it takes),
@@ -170,6 +178,16 @@ class Args:
                 continue
             key, value = option
             if key not in allowed:
+                other = (elsewhere or {}).get(key)
+                if other is not None and command is not None:
+                    raise BadArgument(
+                        _(
+                            "{key}= goes with {other}, not with {command}",
+                            key=key,
+                            other=other,
+                            command=command,
+                        )
+                    )
                 raise BadArgument(_unknown_option(command, key, allowed))
             if key in options:
                 raise BadArgument(_("option {key}= is given twice", key=key))
@@ -595,7 +613,13 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
     lead = next((p for p in layout.positional() if p.first), None)
     if lead is not None:
         _lead_first(lead, layout, tokenize(text.partition("\n")[0]))
-    parsed = Args.read(text, [o.key for o in layout.options], command=layout.label)
+    keys = [o.key for o in layout.options]
+    elsewhere = {
+        o.key: f"{spec.label} {o.actions[0]}"
+        for o in spec.options
+        if o.actions and o.key not in keys
+    }
+    parsed = Args.read(text, keys, command=layout.label, elsewhere=elsewhere)
     values: dict[str, object] = {}
     for option in layout.options:
         if option.key in parsed.options:

@@ -48,95 +48,89 @@ class ClubAlone:
     """``/club`` with no action: the club, or how to start one."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _From:
-    """``from=``: every action reads it, only /club set takes it (the others say so)."""
-
-    from_: dt.date | None = None
-
-
 @dataclass(frozen=True, slots=True)
-class NewArgs(_From):
+class NewArgs:
     name: str = ""
     system: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class JoinArgs(_From):
+class JoinArgs:
     code: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class CodeArgs(_From):
-    pass
+class CodeArgs:
+    """``/club code`` takes no arguments."""
 
 
 @dataclass(frozen=True, slots=True)
-class ShowArgs(_From):
-    pass
+class ShowArgs:
+    """``/club show`` takes no arguments."""
 
 
 @dataclass(frozen=True, slots=True)
-class SystemArgs(_From):
+class SystemArgs:
     system: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class RenameArgs(_From):
+class RenameArgs:
     name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class TimezoneArgs(_From):
+class TimezoneArgs:
     zone: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class KomiArgs(_From):
+class KomiArgs:
     komi: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class CountryArgs(_From):
+class CountryArgs:
     country: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class TimeArgs(_From):
+class TimeArgs:
     time: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ReportsArgs(_From):
+class ReportsArgs:
     state: str
     hours: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class GraceArgs(_From):
+class GraceArgs:
     hours: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class WebArgs(_From):
+class WebArgs:
     state: str
 
 
 @dataclass(frozen=True, slots=True)
-class OrganiserArgs(_From):
+class OrganiserArgs:
     verb: str
     who: str
 
 
 @dataclass(frozen=True, slots=True)
-class SettingsArgs(_From):
-    pass
+class SettingsArgs:
+    """``/club settings`` takes no arguments."""
 
 
 @dataclass(frozen=True, slots=True)
-class SetArgs(_From):
+class SetArgs:
     key: str | None = None
     value: str = ""
+    from_: dt.date | None = None
 
 
 ClubArgs = (
@@ -265,6 +259,7 @@ ACTIONS = (
             "date",
             N_("the day a rating setting holds from (default today)"),
             "YYYY-MM-DD",
+            actions=("set",),
         ),
     ),
     actions=ACTIONS,
@@ -293,13 +288,6 @@ async def club(ctx: Context, args: ClubArgs) -> Reply:
             _(
                 "this chat has no club yet: start one with /club new NAME SYSTEM or "
                 "join one with /club join CODE"
-            )
-        )
-    if args.from_ is not None and not isinstance(args, SetArgs):
-        raise BadArgument(
-            _(
-                "from= is for /club set with a rating setting, e.g. {example}",
-                example=f"{set_example(ctx.settings.system)} from=2026-01-01",
             )
         )
     if isinstance(args, ShowArgs):
