@@ -443,10 +443,11 @@ class CommandButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> CommandButton:
-        return cls(item.label or "", item.custom_id or match.group(0))
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(label or "", getattr(item, "custom_id", None) or match.group(0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client

@@ -925,7 +925,8 @@ async def _organiser(ctx: Context, args: OrganiserArgs) -> Reply:
     assert ctx.club is not None
     verb, who = args.verb, args.who.strip()
     identities = await _identities(ctx, who)
-    done, already = [], []
+    done: list[str] = []
+    already: list[str] = []
     for identity in identities:
         if verb == "add":
             added = await storage.add_organiser(
