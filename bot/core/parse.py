@@ -178,17 +178,18 @@ class Args:
                 continue
             key, value = option
             if key not in allowed:
+                refusal = _unknown_option(command, key, allowed)
                 other = (elsewhere or {}).get(key)
-                if other is not None and command is not None:
-                    raise BadArgument(
-                        _(
-                            "{key}= goes with {other}, not with {command}",
-                            key=key,
-                            other=other,
-                            command=command,
-                        )
+                if other is not None:
+                    # TRANSLATORS: {refusal} is a refusal such as "/club komi takes no
+                    # key=value options (not from=)"
+                    refusal = _(
+                        "{refusal} ({key}= goes with {other})",
+                        refusal=refusal,
+                        key=key,
+                        other=other,
                     )
-                raise BadArgument(_unknown_option(command, key, allowed))
+                raise BadArgument(refusal)
             if key in options:
                 raise BadArgument(_("option {key}= is given twice", key=key))
             options[key] = value

@@ -320,7 +320,7 @@ async def test_club_set_each_system_setting_is_taken(sendai: FakeChat) -> None:
          "tensuusei.anchor 130"),
         ("/club set komi 7 from=2026-01-01", "Komi changes no rating, so it takes no from= date"),
         ("/club set tensuusei.anchor 128 from=2099-01-01", "The date 2099-01-01 is in the future"),
-        ("/club komi 7 from=2026-01-01", "from= goes with /club set, not with /club komi"),
+        ("/club komi 7 from=2026-01-01", "/club komi takes no key=value options (not from=) (from= goes with /club set)"),
     ],
 )  # fmt: skip
 async def test_club_set_refusals(sendai: FakeChat, line: str, message: str) -> None:
