@@ -59,15 +59,7 @@ async def test_the_weekly_summary_is_posted_to_both_platforms(
         # … and the Discord server joins it
         payload = fake.interaction(
             2,
-            {
-                "id": "1",
-                "name": "club",
-                "type": 1,
-                "options": [
-                    {"name": "action", "type": 3, "value": "join"},
-                    {"name": "value", "type": 3, "value": code},
-                ],
-            },
+            fake.command_data("club join", [{"name": "code", "type": 3, "value": code}]),
             D_ADMIN,
         )
         fake.dispatch(discord.client, payload)  # type: ignore[attr-defined]
