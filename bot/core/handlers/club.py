@@ -12,7 +12,7 @@ import storage
 from bot import system_names
 from bot.core import exporting
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, Action, Option, Param, command, on_off
+from bot.core.commands import ORGANISER, Action, Option, Param, command, on_off, placeholders
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.names import resolve, resolve_tournament
@@ -276,7 +276,8 @@ async def club(ctx: Context, args: ClubArgs) -> Reply:
             await _show(ctx)
             if ctx.club
             else Reply.text(
-                _("This chat has no club yet. {usage}", usage=_(CLUB_USAGE)), error=True
+                _("This chat has no club yet. {usage}", usage=placeholders(_(CLUB_USAGE))),
+                error=True,
             )
         )
     if isinstance(args, NewArgs):

@@ -35,7 +35,7 @@ USAGE = N_(
     "[european|world] [arranged] [class=A-D] | "
     "result ROUND BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=TIME] [board=N] "
     "[t=NAME] | "
-    "import [C=NN] [class=A-D] [name=...] [committee] (paste or attach h9/XML/CSV) | "
+    "import [C=NN] [class=A-D] [name=...] [committee] | "
     "finalise [NAME] [confirm] | schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | "
     "show [NAME] | list"
 )
@@ -399,7 +399,7 @@ DETAILS = N_(
         '/tournament new Spring Cup start=2026-04-11 end=2026-04-12 rounds=5 time="60m 3x30s" '
         "even",
         "/tournament result 1 Nagy Péter Kovács Anna B+",
-        "/tournament import   (with the h9 file attached or pasted below)",
+        "/tournament import C=20",
         "/tournament finalise Spring Cup",
     ),
     access=ORGANISER,
