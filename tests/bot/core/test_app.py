@@ -375,7 +375,7 @@ async def test_a_chat_without_a_club_is_answered_in_the_persons_language_or_engl
 ) -> None:
     polish = await chat.refused("/top", chat_id="-999", language="pl")
     assert polish.text.startswith("Ten czat nie jest jeszcze połączony z żadnym klubem.")
-    assert "/club new NAME [" in polish.text and "/club join CODE" in polish.text
+    assert "/club new NAZWA [" in polish.text and "/club join KOD" in polish.text
     english = await chat.refused("/top", chat_id="-999")
     assert english.text.startswith("This chat is not linked to a club yet.")
 

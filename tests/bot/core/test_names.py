@@ -204,7 +204,7 @@ async def test_a_missing_player_is_told_in_the_clubs_language(tmp_path: Path) ->
         said = await chat.refused("/rating 鈴木", as_=PLAYER)
         assert said.text.startswith(
             "このクラブに '鈴木' という会員はいません。"
-            "幹事は /register NAME RANK で会員を登録できます"
+            "幹事は /register 名前 段級位 で会員を登録できます"
         )
         said = await chat.refused("/rating 田中", as_=PLAYER)
         assert said.text.startswith("'田中' という会員はいません。もしかして: ")
