@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Any
 
 
@@ -68,6 +70,26 @@ def plural(singular: str, plural_: str, n: int, /, **args: Any) -> Msg:
     """``singular`` or ``plural_`` by ``n`` (English rule here; each catalogue has its own),
     formatted with ``args`` and ``{n}``."""
     return Msg(singular, _plural=plural_, _n=n, **args)
+
+
+def decimal(value: Fraction | int, places: int | None = None, *, cut: bool = False) -> Decimal:
+    """A number for a text's argument: ``Decimal``, so a text reads ``5.5`` in English (a
+    ``Fraction`` would read ``11/2``) and the bot writes it in the reader's language with
+    the same decimals (``5,5``; ``× 1,00``).
+
+    Args:
+        value: the exact number.
+        places: the decimals to show; ``None``: the fewest (at most two) that show
+            ``value`` as its rounding to two does (``6.5``, ``37.25``, ``7``).
+        cut: cut the further decimals instead of rounding half away from zero.
+    """
+    exact = Fraction(value)
+    if places is None:
+        rounded = round(exact, 2)
+        places = next(d for d in range(3) if round(rounded, d) == rounded)
+    quotient = Decimal(exact.numerator) / Decimal(exact.denominator)
+    step = Decimal(1).scaleb(-places)
+    return quotient.quantize(step, rounding=ROUND_DOWN if cut else ROUND_HALF_UP)
 
 
 MARK = re.compile(r"\{(player|game):(\d+)\}")

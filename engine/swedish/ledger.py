@@ -6,6 +6,7 @@ import datetime as dt
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -65,7 +66,7 @@ from engine.system import (
     never_rated,
     unit,
 )
-from engine.text import Msg, game_mark, plural
+from engine.text import Msg, decimal, game_mark, plural
 from engine.types import (
     Entry,
     Event,
@@ -677,8 +678,8 @@ class Swedish:
         low, high = self.params.komi_min, self.params.komi_max
         even = Msg(
             "only even games with komi {low}–{high} to White count; handicap games never do",
-            low=settings.komi_text(low),
-            high=settings.komi_text(high),
+            low=decimal(low),
+            high=decimal(high),
         )
         if tournament.board != RATED_BOARD:
             board = Msg(
@@ -926,11 +927,10 @@ def _review(games: int, *, sentence: bool = False) -> str:
     )
 
 
-def _decimal(value: Fraction) -> str:
-    """A komi as a club writes it: 6.5, 7, -0.5 (halves and quarters are exact decimals)."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    return str(value.numerator / value.denominator)
+def _decimal(value: Fraction) -> Decimal:
+    """A komi as a club writes it: 6.5, 7, -0.5 (halves and quarters are exact decimals);
+    the bot writes it in the reader's language (engine.text.decimal)."""
+    return decimal(value)
 
 
 def _round_order(game: Game) -> int:

@@ -30,11 +30,23 @@ def test_value(value: Value, text: str) -> None:
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(None, "—"), (16, "+16"), (-4, "−4"), (0, "±0"), (Fraction(-9, 2), "−4.5"),
+    [(None, "—"), (16, "+16"), (-4, "-4"), (0, "±0"), (Fraction(-9, 2), "-4.5"),
      (Fraction(1, 2), "+0.5"), ("n/a", "n/a")],
 )  # fmt: skip
-def test_signed_uses_a_true_minus_sign(value: Value, text: str) -> None:
+def test_signed(value: Value, text: str) -> None:
     assert fmt.signed(value) == text
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "-4.5 -7 6.5"), ("sv", "−4,5 −7 6,5"), ("pl", "-4,5 -7 6,5")]
+)
+def test_signs_and_marks_are_the_languages_own(language: str, text: str) -> None:
+    """One minus sign per language, Babel's (issue 24: "-7" beside "−13" in one reply)."""
+    with using(language):
+        shown = (
+            f"{fmt.signed(Fraction(-9, 2))} {fmt.komi(Fraction(-7))} {fmt.komi(Fraction(13, 2))}"
+        )
+    assert shown == text
 
 
 @pytest.mark.parametrize(
