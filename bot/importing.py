@@ -14,7 +14,7 @@ from fractions import Fraction
 import storage
 from bot.core import format as fmt
 from bot.core.notices import marked
-from bot.i18n import N_, _, _n, date_text, translated
+from bot.i18n import N_, _, _n, date_text, quoted, translated
 from engine.formats import (
     RatingRow,
     TournamentFile,
@@ -225,7 +225,7 @@ async def plan_import(
                 _(
                     "line {line}: {name} matches several players: {players}",
                     line=fp.line,
-                    name=repr(fp.name),
+                    name=quoted(fp.name),
                     players=listed,
                 )
             )
@@ -675,12 +675,12 @@ async def games_from_csv(
                     _(
                         "line {line}: several players are called {name}",
                         line=row.line,
-                        name=repr(name),
+                        name=quoted(name),
                     )
                 )
             elif not found:
                 problems.append(
-                    _("line {line}: no player is called {name}", line=row.line, name=repr(name))
+                    _("line {line}: no player is called {name}", line=row.line, name=quoted(name))
                 )
             ids.append(next(iter(found)) if len(found) == 1 else None)
         target = tournament
@@ -693,7 +693,7 @@ async def games_from_csv(
                     _(
                         "line {line}: there is no tournament {name}",
                         line=row.line,
-                        name=repr(row.tournament),
+                        name=quoted(row.tournament),
                     )
                 )
         if None in ids or (row.tournament and target is None):

@@ -72,6 +72,16 @@ def plural(singular: str, plural_: str, n: int, /, **args: Any) -> Msg:
     return Msg(singular, _plural=plural_, _n=n, **args)
 
 
+class Typed(str):
+    """What a person typed, as a text's argument: shown quoted (“zqx”; the bot quotes it as
+    the reader's language does, „zqx” or 「zqx」), never as Python's ``repr`` (``'zqx'``)."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return f"“{str.__str__(self)}”"
+
+
 def decimal(value: Fraction | int, places: int | None = None, *, cut: bool = False) -> Decimal:
     """A number for a text's argument: ``Decimal``, so a text reads ``5.5`` in English (a
     ``Fraction`` would read ``11/2``) and the bot writes it in the reader's language with

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.core.errors import BadArgument
-from bot.i18n import _, number_text, translated
+from bot.i18n import _, number_text, quoted, translated
 from engine.ratings import Rating, parse_rating
 
 _QUOTES = {'"': '"', "“": "”", "„": "”", "«": "»", "”": "”"}
@@ -193,7 +193,7 @@ def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> i
     cleaned = text.strip()
     if not re.fullmatch(r"[+-]?\d{1,12}", cleaned):
         raise BadArgument(
-            _("{what} must be a whole number, not {value}", what=what, value=repr(cleaned))
+            _("{what} must be a whole number, not {value}", what=what, value=quoted(cleaned))
         )
     value = int(cleaned)
     _refuse_outside(value, what, low, high, shown=value)

@@ -28,7 +28,7 @@ from babel.dates import format_date, format_skeleton, get_day_names
 from babel.numbers import format_decimal, get_minus_sign_symbol, get_plus_sign_symbol
 
 from bot.i18n.catalogues import LANGUAGES, SOURCE, catalogue
-from engine.text import Msg
+from engine.text import Msg, Typed
 
 __all__ = [
     "LANGUAGES",
@@ -157,6 +157,8 @@ def _shown(value: object, language: str) -> object:
         return translated(value, language)
     if type(value) is dt.date:
         return format_date(value, "medium", locale=language)
+    if isinstance(value, Typed):
+        return _quoted(value, language)
     if isinstance(value, Fraction | Decimal | float) or (
         isinstance(value, int) and not isinstance(value, bool) and value < 0
     ):
@@ -233,8 +235,13 @@ QUOTES = {
 """Each language's quotation marks (CLDR's delimiters; Babel does not carry them)."""
 
 
-def quoted(text: str) -> str:
-    """What a person typed, quoted as the current language quotes (“zqx”, „zqx”, 「zqx」),
-    never as Python's ``repr`` (``'zqx'``); an empty text is quoted too (“”)."""
-    start, end = QUOTES.get(current(), QUOTES[SOURCE])
-    return f"{start}{text}{end}"
+def quoted(text: str) -> Typed:
+    """What a person typed, as an argument of ``_()``: quoted as the reader's language
+    quotes (“zqx”, „zqx”, 「zqx」), never as Python's ``repr`` (``'zqx'``); an empty text is
+    quoted too (“”)."""
+    return Typed(text)
+
+
+def _quoted(text: str, language: str) -> str:
+    start, end = QUOTES.get(language, QUOTES[SOURCE])
+    return f"{start}{str.__str__(text)}{end}"

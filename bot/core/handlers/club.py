@@ -17,7 +17,18 @@ from bot.core.handlers import game_options as opt
 from bot.core.names import resolve, resolve_tournament
 from bot.core.parse import Token, join
 from bot.core.replies import Button, Document, Notice, Reply, Text
-from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using, weekday_text
+from bot.i18n import (
+    N_,
+    Msg,
+    _,
+    _n,
+    date_text,
+    language_name,
+    quoted,
+    translated,
+    using,
+    weekday_text,
+)
 from bot.web import urls
 from engine.errors import EngineError
 from engine.formats import write_h9
@@ -151,7 +162,7 @@ async def club(ctx: Context) -> Reply:
                 _(
                     "the system must be one of {systems}, not {value}",
                     systems=", ".join(SYSTEMS),
-                    value=repr(value),
+                    value=quoted(value),
                 )
             )
         await _computed(ctx, key)
@@ -212,7 +223,7 @@ async def club(ctx: Context) -> Reply:
         return await _web(ctx, rest)
     if action in ("organiser", "organizer"):
         return await _organiser(ctx, rest)
-    raise BadArgument(_("unknown /club action {action}", action=repr(action)))
+    raise BadArgument(_("unknown /club action {action}", action=quoted(action)))
 
 
 async def _usual_time(ctx: Context, value: str) -> Reply:
@@ -479,13 +490,13 @@ async def _set(ctx: Context, rest: list[Token], since_text: str | None) -> Reply
                 _(
                     "there is no setting {key}; did you mean {keys}? /club settings lists "
                     "every setting",
-                    key=repr(key),
+                    key=quoted(key),
                     # TRANSLATORS: between setting keys offered for a mistyped one
                     keys=_(" or ").join(close),
                 )
             )
         raise BadArgument(
-            _("there is no setting {key}; /club settings lists every setting", key=repr(key))
+            _("there is no setting {key}; /club settings lists every setting", key=quoted(key))
         )
     command = f"/club set {key}"
     if since_text is not None and not setting.rates:
@@ -862,7 +873,7 @@ async def export(ctx: Context) -> Reply:
             _(
                 "the format must be one of {formats}, not {kind}",
                 formats=", ".join(exporting.FORMATS),
-                kind=repr(kind),
+                kind=quoted(kind),
             )
         )
     data = await storage.export_rows(ctx.db, ctx.the_club)

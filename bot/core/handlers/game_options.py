@@ -14,7 +14,7 @@ from bot.core.errors import BadArgument
 from bot.core.handlers import same_game as same
 from bot.core.parse import Token, positive_int
 from bot.core.replies import Button, Reply, Text
-from bot.i18n import N_, _, _n, date_text, translated
+from bot.i18n import N_, _, _n, date_text, quoted, translated
 from engine.errors import EngineError
 from engine.formats import parse_result_margin
 from engine.formats.tournament_file import parse_komi
@@ -62,7 +62,7 @@ def komi(ctx: Context, value: str | None, stones_: int) -> Fraction:
             k = parse_komi(value)
         except EngineError:
             raise BadArgument(
-                _("komi must be a number like 6.5, 0.5 or -3, not {value}", value=repr(value))
+                _("komi must be a number like 6.5, 0.5 or -3, not {value}", value=quoted(value))
             ) from None
         if not -50 <= k <= 50:
             raise BadArgument(_("komi must be between -50 and 50, not {value}", value=value))
@@ -90,7 +90,7 @@ def date(ctx: Context, value: str | None) -> dt.date:
             _(
                 "date must be YYYY-MM-DD, e.g. date={today}, not {value}",
                 today=today.isoformat(),
-                value=repr(value),
+                value=quoted(value),
             )
         ) from None
     if day > today + dt.timedelta(days=1):
@@ -109,7 +109,9 @@ def time_control(value: str | None) -> TimeControl | None:
         return TimeControl.parse(value)
     except EngineError as exc:
         reason = translated(exc.args[0]) if exc.args else str(exc)
-        raise BadArgument(_("time={value}: {reason}", value=repr(value), reason=reason)) from None
+        raise BadArgument(
+            _("time={value}: {reason}", value=quoted(value), reason=reason)
+        ) from None
 
 
 def board(value: str | None) -> int:

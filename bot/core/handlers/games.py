@@ -15,7 +15,7 @@ from bot.core.handlers import same_game as same
 from bot.core.names import resolve, resolve_pair, same_player
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
-from bot.i18n import N_, _, _n, date_text, date_time_text, month_text, translated
+from bot.i18n import N_, _, _n, date_text, date_time_text, month_text, quoted, translated
 from engine.types import Game, Result
 from storage import log
 from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone, gone_game
@@ -230,7 +230,7 @@ async def _players_and_result(
                 _(
                     "the result is missing ({word} is not one): write B+, W+, B+R, W+3.5, "
                     "jigo or unplayed after the two names",
-                    word=repr(words[-1].text),
+                    word=quoted(words[-1].text),
                 )
             )
         raise BadArgument(
@@ -242,7 +242,7 @@ async def _players_and_result(
     if position != len(words) - 1:
         extra = join(words[position + 1 :])
         raise BadArgument(
-            _("unexpected {extra} after the result (options look like h=2)", extra=repr(extra))
+            _("unexpected {extra} after the result (options look like h=2)", extra=quoted(extra))
         )
     outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
     black, white = await resolve_pair(ctx, words[:position], "/result")
@@ -559,7 +559,7 @@ async def correct(ctx: Context) -> Reply:
             raise BadArgument(
                 _(
                     "result={value}: write B+, W+, B+R, W+3.5, jigo or unplayed",
-                    value=repr(o["result"]),
+                    value=quoted(o["result"]),
                 )
             )
         changes["result"], changes["played"], changes["margin"] = read

@@ -19,7 +19,7 @@ from bot.core.names import describe, resolve, resolve_pair
 from bot.core.notices import joined, marked
 from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
-from bot.i18n import N_, _, _n, current, date_text, month_text, translated
+from bot.i18n import N_, _, _n, current, date_text, month_text, quoted, translated
 from bot.web import urls
 from engine.errors import EngineError
 from engine.formats import fold_name
@@ -202,7 +202,7 @@ async def rating_everywhere(ctx: Context, player: Player) -> Reply:
 async def top(ctx: Context) -> Reply:
     words = ctx.args().words
     if len(words) > 1:
-        raise BadArgument(_("/top takes one number, not '{text}'", text=join(words)))
+        raise BadArgument(_("/top takes one number, not {text}", text=quoted(join(words))))
     n = positive_int(words[0].text, "N", high=TOP_MAX) if words else TOP_DEFAULT
     standings = await storage.standings(ctx.db, ctx.the_club)
     if not standings:

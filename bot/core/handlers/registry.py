@@ -13,7 +13,7 @@ from bot.core.errors import BadArgument
 from bot.core.names import describe, resolve
 from bot.core.parse import join, rating_value
 from bot.core.replies import Reply, Text
-from bot.i18n import N_, _, month_text, translated
+from bot.i18n import N_, _, month_text, quoted, translated
 from engine.errors import RankError
 from engine.ranks import Rank, is_rank, parse_rank_lenient
 from engine.ratings import Rating, whole_points
@@ -99,7 +99,7 @@ async def register(ctx: Context) -> Reply:
     else:
         if rank_at != len(words) - 1:
             raise BadArgument(
-                _("unexpected {words} after the rank", words=repr(join(words[rank_at + 1 :])))
+                _("unexpected {words} after the rank", words=quoted(join(words[rank_at + 1 :])))
             )
         rank_text, name_words = words[rank_at].text, words[:rank_at]
     name = join(name_words)
@@ -110,11 +110,11 @@ async def register(ctx: Context) -> Reply:
     country = args.options.get("country")
     if country is not None and not re.fullmatch(r"[A-Za-z]{2}", country):
         raise BadArgument(
-            _("country= takes a two-letter code like HU, not {value}", value=repr(country))
+            _("country= takes a two-letter code like HU, not {value}", value=quoted(country))
         )
     pin = args.options.get("pin")
     if pin is not None and not re.fullmatch(r"\d{4,10}", pin):
-        raise BadArgument(_("pin= takes an EGD PIN (digits), not {value}", value=repr(pin)))
+        raise BadArgument(_("pin= takes an EGD PIN (digits), not {value}", value=quoted(pin)))
     alias = args.options.get("alias")
     if alias is not None:
         # checked before registering: the alias is a second write, and a refused alias must
@@ -178,7 +178,7 @@ async def _check_alias(ctx: Context, alias: str) -> None:
         raise BadArgument(
             _(
                 "the alias {alias} already names {player}; choose another",
-                alias=repr(alias),
+                alias=quoted(alias),
                 player=describe(holder),
             )
         )

@@ -14,7 +14,7 @@ from bot.core.errors import BadArgument, NotPermitted
 from bot.core.notices import weekly_reply
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Notice, Reply, Text
-from bot.i18n import N_, _, date_text, date_time_text, translated, weekday_text
+from bot.i18n import N_, _, date_text, date_time_text, quoted, translated, weekday_text
 from bot.scheduler import DEFAULT_WEEKLY
 from storage import schedules
 from storage.records import GameRow
@@ -52,9 +52,9 @@ async def weekly(ctx: Context) -> Reply:
     if rule is None:  # "/weekly on off": parse_weekly reads "off" as no schedule
         raise BadArgument(
             _(
-                "after on, write a day and a time, e.g. {example}, not '{text}'",
+                "after on, write a day and a time, e.g. {example}, not {text}",
                 example="mon 18:00",
-                text=when,
+                text=quoted(when),
             )
         )
     value = f"{WEEKDAYS[rule[0]]} {rule[1]:%H:%M}"
@@ -141,8 +141,8 @@ async def tick(ctx: Context) -> Reply:
             except ValueError:
                 raise BadArgument(
                     _(
-                        "'{text}' is not a date and time; write e.g. {example}",
-                        text=text,
+                        "{text} is not a date and time; write e.g. {example}",
+                        text=quoted(text),
                         example="/tick 2026-12-01 00:05",
                     )
                 ) from None
@@ -157,7 +157,7 @@ async def tick(ctx: Context) -> Reply:
     # for hours (found by fuzzing), and 99999999999999d overflowed
     if target - clock() > MAX_TICK:
         raise BadArgument(
-            _("'{text}' is too far: move the clock at most 10 years at a time", text=text)
+            _("{text} is too far: move the clock at most 10 years at a time", text=quoted(text))
         )
     try:
         clock.set(target)

@@ -19,7 +19,7 @@ from bot.core.names import resolve_pair, resolve_tournament
 from bot.core.notices import finalisation_reply, pending_amounts, tournament_players
 from bot.core.parse import Args, Token, join, positive_int, tokenize
 from bot.core.replies import Button, Reply, Table, Text
-from bot.i18n import N_, _, _n, date_text, date_time_text, translated
+from bot.i18n import N_, _, _n, date_text, date_time_text, quoted, translated
 from engine.calendar import month_end
 from engine.errors import EngineError
 from engine.timecontrol import TimeControl
@@ -187,7 +187,7 @@ async def tournament(ctx: Context) -> Reply:
         "list": _list,
     }
     if action not in handlers:
-        raise BadArgument(_("unknown /tournament action {action}", action=repr(action)))
+        raise BadArgument(_("unknown /tournament action {action}", action=quoted(action)))
     if action == "result" and data is not None:
         action = "import"
     ctx.args(rest, action=action)  # every action refuses options it does not take
@@ -224,7 +224,7 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
             raise BadArgument(
                 _(
                     "{word} comes after the options: write the name first, e.g. {example}",
-                    word=repr(token.text),
+                    word=quoted(token.text),
                     example=f"/tournament new {join([*name_words, token])} {first_mark.text}",
                 )
             )
@@ -235,8 +235,8 @@ async def _new(ctx: Context, text: str, data: bytes | None) -> Reply:
                 _(
                     "{word} comes after {mark}: write the name first, and in quotes when it "
                     "holds a word like {keyword}, e.g. {example}",
-                    word=repr(token.text),
-                    mark=repr(first_mark.text),
+                    word=quoted(token.text),
+                    mark=quoted(first_mark.text),
                     keyword=first_mark.text,
                     example='/tournament new "World Cup" even',
                 )
@@ -311,7 +311,7 @@ def _not_an_option(token: Token, before: list[Token]) -> None:
             _(
                 "{quoted} looks like a date: write start={word} (and end=YYYY-MM-DD for a "
                 "second day), or quote the name if the date is part of it: {example}",
-                quoted=repr(word),
+                quoted=quoted(word),
                 word=word,
                 example=f'"Spring Cup {word}"',
             )
@@ -321,7 +321,7 @@ def _not_an_option(token: Token, before: list[Token]) -> None:
         raise BadArgument(
             _(
                 "{quoted} looks like a board size: write board={size}",
-                quoted=repr(word),
+                quoted=quoted(word),
                 size=board[1],
             )
         )
@@ -330,7 +330,7 @@ def _not_an_option(token: Token, before: list[Token]) -> None:
         raise BadArgument(
             _(
                 "{quoted} looks like an option: write rounds={count}",
-                quoted=repr(word),
+                quoted=quoted(word),
                 count=count,
             )
         )
@@ -343,7 +343,7 @@ def _not_an_option(token: Token, before: list[Token]) -> None:
             _(
                 "{quoted} looks like a time control: write time={word} (with quotes for "
                 "several words: {example})",
-                quoted=repr(word),
+                quoted=quoted(word),
                 word=word,
                 example='time="60m 3x30s"',
             )
@@ -358,10 +358,10 @@ def _any_date(value: str, key: str | None) -> dt.date:
     except ValueError:
         if key is None:
             raise BadArgument(
-                _("the date must be YYYY-MM-DD, not {value}", value=repr(value))
+                _("the date must be YYYY-MM-DD, not {value}", value=quoted(value))
             ) from None
         raise BadArgument(
-            _("{key}= must be YYYY-MM-DD, not {value}", key=key, value=repr(value))
+            _("{key}= must be YYYY-MM-DD, not {value}", key=key, value=quoted(value))
         ) from None
     if day < opt.EARLIEST:
         if key is None:
@@ -549,7 +549,7 @@ async def _import(ctx: Context, text: str, data: bytes | None) -> Reply:
                     "committee (new players' declared ranks as a rating committee decision), "
                     "again (record games the club has already) and confirm (the file's names "
                     "in another word order are the club's players)",
-                    word=repr(token.text),
+                    word=quoted(token.text),
                 )
             )
         committee = True
@@ -709,7 +709,7 @@ async def _schedule(ctx: Context, text: str, data: bytes | None) -> Reply:
             raise BadArgument(
                 _(
                     "{typed} is not a time of day: HH:MM from 00:00 to 23:59, e.g. {example}",
-                    typed=repr(typed),
+                    typed=quoted(typed),
                     example="/tournament schedule Spring Cup 2026-04-12 21:30",
                 )
             ) from None
@@ -894,7 +894,7 @@ def egf_class(text: str | None, example: str) -> str | None:
         raise BadArgument(
             _(
                 "The EGF tournament class is A, B, C or D, not {value} (e.g. {example})",
-                value=repr(text.strip()),
+                value=quoted(text.strip()),
                 example=example,
             )
         )
