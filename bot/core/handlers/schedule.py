@@ -166,7 +166,9 @@ async def tick(ctx: Context) -> Reply:
     done = await scheduler.run_due()
     now = clock().astimezone(ctx.timezone)
     lines = [_("It is now {moment} ({zone}).", moment=date_time_text(now), zone=ctx.timezone.key)]
-    lines.append(_("Ran: {jobs}", jobs="; ".join(done)) if done else _("Nothing was due."))
+    # what ran, each club's work named in this reply's language (not each club's own)
+    jobs = "; ".join(translated(job) for job in done)
+    lines.append(_("Ran: {jobs}", jobs=jobs) if done else _("Nothing was due."))
     return Reply.text(*lines)
 
 
