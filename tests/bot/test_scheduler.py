@@ -539,7 +539,7 @@ async def test_a_tensuusei_tournament_on_ended_days_settles_when_it_is_finalised
     (rated,) = [t for t in bot.texts() if "Cup is rated" in t]
     assert "No rating changed" not in rated and "the table" not in rated
     assert "Nagy Péter       70      +2     72" in rated
-    assert "Szabó Éva        34      −2     32" in rated
+    assert "Szabó Éva        34      -2     32" in rated
     assert not any("broke even" in t for t in bot.texts())
     for name, points in (("Nagy Péter", 72), ("Kovács Anna", 70), ("Szabó Éva", 32)):
         player = (await storage.find_player(bot.db, 1, name)).player

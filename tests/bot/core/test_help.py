@@ -257,3 +257,12 @@ def test_a_spec_text_left_empty_stays_empty_in_every_language() -> None:
             assert summary_line(spec) == "/demo [k=V] — "
             assert help_text(spec).splitlines()[:2] == ["/demo [k=V]", ""]
             assert "k=V — " in help_text(spec).splitlines()
+
+
+async def test_help_in_the_console_documents_as(club: FakeChat) -> None:
+    """/as is the console's own act-as command (bot.adapters.console): its /help says it,
+    and a chat's does not (issue 24)."""
+    console = Caller("console", "console", "Operator", chat_admin=True)
+    said = await club.ok("/help", as_=console)
+    assert "/as NAME /COMMAND" in said.text and "/as Kovács Anna /confirm 12" in said.text
+    assert "/as NAME" not in (await club.ok("/help")).text
