@@ -35,9 +35,9 @@ def value(v: Value) -> str:
     if v is None:
         return "—"
     if isinstance(v, Fraction):
-        return number_text(v, 0 if v.denominator == 1 else _digits(v))
+        return number_text(v, 0 if v.denominator == 1 else _digits(v), grouped=False)
     if isinstance(v, int):
-        return number_text(v)  # the language's own minus sign
+        return number_text(v, grouped=False)  # the language's own minus sign
     return translated(v) if isinstance(v, str) else str(v)
 
 

@@ -163,7 +163,7 @@ def _shown(value: object, language: str) -> object:
         isinstance(value, int) and not isinstance(value, bool) and value < 0
     ):
         with using(language):
-            return number_text(value, _places(value))
+            return number_text(value, _places(value), grouped=False)
     return value
 
 
@@ -199,15 +199,18 @@ def month_text(year: int, month: int) -> str:
     return format_skeleton("yMMMM", dt.date(year, month, 1), locale=current())
 
 
-def number_text(value: float | Fraction | Decimal | int, digits: int = 0) -> str:
+def number_text(
+    value: float | Fraction | Decimal | int, digits: int = 0, *, grouped: bool = True
+) -> str:
     """``value`` with ``digits`` decimals, the current language's decimal mark and minus
-    sign (Babel: ``-7`` in English, ``−7`` in Swedish, ``1,00`` in Polish); whole numbers
-    without a thousands separator (a rating reads 1720, a year 2026). Rounded half away
-    from zero, exactly (a Fraction is not made a float first)."""
+    sign (Babel: ``-7`` in English, ``−7`` in Swedish, ``1,00`` in Polish) and, when
+    ``grouped``, its thousands separator (``20,001``; a rating reads 1720 ungrouped).
+    Rounded half away from zero, exactly (a Fraction is not made a float first)."""
     exact = Decimal(value) if isinstance(value, float) else value
     if isinstance(exact, Fraction):
         exact = Decimal(exact.numerator) / Decimal(exact.denominator)
-    pattern = f"0.{'0' * digits}" if digits else "0"
+    whole = "#,##0" if grouped else "0"
+    pattern = f"{whole}.{'0' * digits}" if digits else whole
     rounded = Decimal(exact).quantize(Decimal(1).scaleb(-digits), rounding="ROUND_HALF_UP")
     text = format_decimal(abs(rounded), format=pattern, locale=current())
     # Babel's patterns write an ASCII hyphen whatever the locale's minus sign: its own

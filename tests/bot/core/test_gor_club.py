@@ -245,7 +245,7 @@ async def test_an_import_may_set_the_class(club: FakeChat) -> None:
 async def test_a_bad_class_is_refused_with_an_example(club: FakeChat) -> None:
     said = await club.refused("/tournament new Cup class=E")
     assert said.text.startswith(
-        "The EGF tournament class is A, B, C or D, not 'E' (e.g. /tournament new Cup class=B)"
+        "The EGF tournament class is A, B, C or D, not “E” (e.g. /tournament new Cup class=B)"
     )
 
 

@@ -129,7 +129,7 @@ async def test_a_second_account_needs_an_organisers_confirmation(club: FakeChat)
     ("line", "message"),
     [
         ("/link", "A player's name is missing"),
-        ("/link Nobody", "No player called 'Nobody' in this club."),
+        ("/link Nobody", "No player called “Nobody” in this club."),
         ("/link Nagy account=12345", "account= takes platform:id, e.g. account=telegram:12345"),
         ("/link Nagy account=telegram:", "account= takes platform:id"),
         ("/link Nagy pin=1", "/link has no option pin=; it takes account="),
