@@ -1,1 +1,1 @@
-"""Benchmarks: a synthetic federation and ``hoshi bench`` (README, Scaling)."""
+"""Benchmarks: a synthetic federation and ``hoshi bench`` (docs/scaling.md)."""

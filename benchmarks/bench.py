@@ -1,4 +1,4 @@
-"""``hoshi bench``: a synthetic federation measured against the floor (README, Scaling).
+"""``hoshi bench``: a synthetic federation measured against the floor (docs/scaling.md).
 
 One run, in order, on a fresh database (``--backend sqlite``: a file in a temporary
 directory; ``postgresql``: a database on a throw-away cluster or on a server named by URL —
@@ -130,7 +130,7 @@ TARGETS: dict[str, float] = {
     "clubs_cold_p99_ms": 50.0,
 }
 """The issues' targets at 1,000,000 games (the clubs' at 10,000 clubs × 100 games) on a 2-core
-machine (README, Scaling; issue 23, Targets)."""
+machine (docs/scaling.md; issue 23, Targets)."""
 
 BACKEND_TARGETS = {"postgresql": {"append_p99_ms": 15.0}}
 """Where a backend's target differs (issue 15: PostgreSQL appends p99 < 15 ms)."""

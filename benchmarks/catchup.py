@@ -40,7 +40,7 @@ from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
-from bot.scheduler import Scheduler
+from bot.core.scheduler import Scheduler
 from engine.formats.h9 import write_h9
 from engine.formats.tournament_file import FileGame, FilePlayer, TournamentFile
 from engine.ranks import Rank

@@ -29,7 +29,7 @@ PLAYER = Caller("telegram", "4242", "Bench Player")
 EVENT_DAY = dt.date(2029, 12, 31)
 """The club night whose day, month and rating period end in the events phase: the last of
 the year before the bench's clock (2030-01-01), after the whole federation's history — what
-the scheduler ends at midnight (bot/scheduler.py: the day, then the month, then the period)."""
+the scheduler ends at midnight (bot/core/scheduler.py: the day, the month, then the period)."""
 SWITCH_TO = "psg"
 """The other system of the switch (and back again to the club's own)."""
 

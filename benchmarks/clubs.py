@@ -44,7 +44,7 @@ from bot.config import Config  # noqa: E402
 from bot.core.app import Core  # noqa: E402
 from bot.core.invocation import Caller, Invocation  # noqa: E402
 from bot.core.replies import Notice  # noqa: E402
-from bot.scheduler import Scheduler  # noqa: E402
+from bot.core.scheduler import Scheduler  # noqa: E402
 from storage.bulk import BulkClub, bulk_load_clubs  # noqa: E402
 from storage.db import Database  # noqa: E402
 

@@ -13,7 +13,7 @@
   player's current declared rank, then finalised;
 * **club games** on club nights, between members of one club, mostly with the full handicap;
 * the **scheduler's events**: each club-game day ends (Tensuusei), each month ends (PSG), and
-  each month's club games close as an MGSZ rating period, as ``bot/scheduler.py`` writes them.
+  each month's club games close as an MGSZ rating period, as ``bot/core/scheduler.py`` writes them.
 
 Results come from the players' hidden strengths (a logistic model on the rank difference
 after handicap), so ratings move the way real ones do. The same ``seed`` gives the same
@@ -64,7 +64,7 @@ TIME_CONTROLS = (
     ("10m 3x10s japanese", 4),
     ("unlimited", 1),
 )
-CLUB_TIME = "60m"  # bot/scheduler.py's DEFAULT_CLUB_TIME for a club period
+CLUB_TIME = "60m"  # bot/core/scheduler.py's DEFAULT_CLUB_TIME for a club period
 CITIES = (
     "Budapest", "Szeged", "Debrecen", "Pécs", "Győr", "Warszawa", "Kraków", "Wrocław",
     "Poznań", "Gdańsk", "Stockholm", "Göteborg", "Malmö", "Uppsala", "Tokyo", "Osaka",

@@ -7,6 +7,7 @@ Secrets (bot tokens) come from the environment only and are never stored here or
 from __future__ import annotations
 
 import os
+import shlex
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -41,7 +42,49 @@ def default_db_path() -> Path:
 
 
 def default_config_path() -> Path:
+    """Where hoshi looks for its config file when neither ``--config`` nor ``HOSHI_CONFIG``
+    names one (``~/.config/hoshi/config.toml`` on Linux)."""
     return Path(user_config_dir("hoshi", appauthor=False)) / "config.toml"
+
+
+def default_files_dir() -> Path:
+    """Where the console writes pictures (charts) and files (exports) unless the config's
+    ``[hoshi] charts_dir`` says otherwise: a folder under the user's data directory
+    (``~/.local/share/hoshi/files`` on Linux), never one of the working directory."""
+    return Path(user_data_dir("hoshi", appauthor=False)) / "files"
+
+
+@dataclass(frozen=True, slots=True)
+class GivenOptions:
+    """The options the operator gave on hoshi's command line (``--db``, ``--config``,
+    ``--club``): every ``hoshi …`` command hoshi suggests keeps them (:meth:`command`), so
+    following a hint opens the same database, config and club (issue 24)."""
+
+    db: str | Path | None = None
+    config: Path | None = None
+    club: str | None = None
+
+    def command(self, *words: str, club: bool = True) -> str:
+        """``hoshi WORDS`` with the given options, each shell-quoted; ``club=False`` for a
+        subcommand without ``--club`` (``hoshi run``, ``hoshi web``) or one that names its
+        club otherwise (``hoshi console --new-club NAME``)."""
+        options: list[str] = []
+        if self.db is not None:
+            options += ["--db", _shown_db(self.db)]
+        if self.config is not None:
+            options += ["--config", str(self.config)]
+        if club and self.club:
+            options += ["--club", self.club]
+        return shlex.join(["hoshi", *words, *options])
+
+
+def _shown_db(db: str | Path) -> str:
+    """``--db``'s value for a suggestion: a URL without its password (it would be printed)."""
+    if isinstance(db, Path):
+        return str(db)
+    from storage.db import without_password
+
+    return without_password(db)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +141,12 @@ class Config:
     system: str = system_names.DEFAULT_SYSTEM
     timezone: str = "UTC"
     log_level: str = "INFO"
-    charts_dir: Path = Path("hoshi-charts")
+    charts_dir: Path = field(default_factory=default_files_dir)  # pictures and files
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     backup: BackupConfig = field(default_factory=BackupConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    given: GivenOptions = field(default_factory=GivenOptions)  # kept in suggested commands
 
     @property
     def database(self) -> str | Path:
@@ -144,7 +188,7 @@ def load_config(path: Path | None = None, env: dict[str, str] | None = None) -> 
             ) from None
     elif explicit is not None:
         raise ConfigError(_("config file {file} does not exist", file=source))
-    config = _from_dict(raw, source)
+    config = replace(_from_dict(raw, source), given=GivenOptions(config=path))
     if env.get("HOSHI_DB"):
         if is_database_url(env["HOSHI_DB"]):
             config = replace(config, database_url=env["HOSHI_DB"])
@@ -260,7 +304,11 @@ def _from_dict(raw: dict[str, Any], source: Path) -> Config:
         system=system,
         timezone=timezone,
         log_level=log_level,
-        charts_dir=Path(str(main.get("charts_dir", "hoshi-charts"))).expanduser(),
+        charts_dir=(
+            Path(str(main["charts_dir"])).expanduser().absolute()
+            if "charts_dir" in main
+            else default_files_dir()
+        ),
         telegram=TelegramConfig(**tg),
         discord=DiscordConfig(guild_ids=tuple(guilds)),
         backup=backup,

@@ -25,16 +25,17 @@ from bot.clock import FakeClock
 from bot.config import Config, WebConfig
 from bot.core.app import Core
 from bot.core.replies import Notice, Reply
+from bot.core.scheduler import Scheduler
 from bot.i18n import N_, _, current, using
 from bot.i18n.catalogues import SOURCE
 from bot.metrics import Metrics
-from bot.scheduler import Scheduler
+from bot.web.urls import WebLinks
 
 log = logging.getLogger("hoshi.run")
 
 NO_TOKEN = N_(
     "hoshi run: no bot token in the environment. Set TELEGRAM_TOKEN and/or DISCORD_TOKEN "
-    "(never in the config file), or try the bot locally without a token: hoshi console"
+    "(never in the config file), or try the bot locally without a token: {command}"
 )
 """Said (in the operator's language: ``_(NO_TOKEN)``) when no token is set."""
 
@@ -137,7 +138,7 @@ async def run_bots(
     err = err or sys.stderr
     telegram_token, discord_token = config.telegram_token, config.discord_token
     if not telegram_token and not discord_token:
-        err.write(_(NO_TOKEN) + "\n")
+        err.write(_(NO_TOKEN, command=config.given.command("console", club=False)) + "\n")
         return 2
     operator = current()  # the terminal's language, for what this function writes to err
     # the bots speak each chat's language (bot.core sets it per conversation), never the
@@ -153,7 +154,7 @@ async def run_bots(
         try:
             # other processes may write the same database: keep this one's ledgers current
             follower = await storage.follow(db)
-            core = Core(db, config)
+            core = Core(db, config, links=WebLinks(config.web.base_url))
             bots = Bots(core)
             bots.follower = follower
             if telegram_token:

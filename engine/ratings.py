@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 
 from engine.errors import RuleError
-from engine.text import Msg
+from engine.text import Msg, Typed
 
 DECIMALS = 3  # rules.md §6 Decision: a GoR is kept to 3 decimals, as the EGD keeps it
 PER_POINT = 10**DECIMALS  # thousandths of a point
@@ -40,7 +40,7 @@ def parse_rating(text: str) -> Rating:
         raise ValueError(
             Msg(
                 "{text} is not a number; write e.g. {whole} or {exact}",
-                text=repr(text.strip()),
+                text=Typed(text.strip()),
                 whole="2100",
                 exact=EXAMPLE,
             )

@@ -79,7 +79,17 @@ class Typed(str):
     __slots__ = ()
 
     def __format__(self, spec: str) -> str:
-        return f"“{str.__str__(self)}”"
+        return f"“{self.shown}”"
+
+    @property
+    def shown(self) -> str:
+        """The text as it can be shown: a character that prints nothing (a NUL, a lone
+        surrogate, a control) written as its escape (``x\\x00y``), as Python's ``repr``
+        would, without its quotes."""
+        text = str.__str__(self)
+        if text.isprintable():
+            return text
+        return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def decimal(value: Fraction | int, places: int | None = None, *, cut: bool = False) -> Decimal:

@@ -63,7 +63,7 @@ from storage.players import (
     register_player,
     register_players,
 )
-from storage.projections import ensure_fresh, every_system, ledger, replay_club
+from storage.projections import ensure_fresh, every_system, ledger, replay_club, snapshot_club
 from storage.queries import (
     card,
     data_version,
@@ -96,7 +96,6 @@ from storage.records import (
     Undone,
 )
 from storage.settings import ClubSettings
-from storage.snapshots import snapshot_club
 from storage.tournaments import (
     ImportResult,
     add_entry,

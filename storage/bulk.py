@@ -44,10 +44,10 @@ from engine.types import (
 )
 from storage import log, schedules, settings
 from storage import overlay as overlays
+from storage.backend import Database, Transaction
 from storage.clubs import new_club
 from storage.codec import RESULTS, dumps, komi_from_half_points, time_from_text, timestamp
 from storage.common import ClubRef, clean_name, club_id
-from storage.db import Database, Transaction
 from storage.errors import BatchError, NotFound, StorageError
 from storage.games import GAME_INSERT, TOURNAMENT_NUMBER
 from storage.history import TOURNAMENT_COLUMNS, tournament_columns, tournament_rated
@@ -65,11 +65,11 @@ from storage.projections import (
     last_club_seq,
     ledgers_for,
     rebuild,
-    record_rewrite,
     replay_club,
 )
 from storage.projections import fold as fold_systems
 from storage.records import Club, NewPlayer, Player
+from storage.rewrites import record_rewrite
 from storage.tournaments import _problems as tournament_problems
 
 BATCH = 100_000

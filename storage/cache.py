@@ -1,7 +1,7 @@
 """What storage keeps in memory of one open database: the clubs' ledgers, the memos, and the
 rating systems the ledgers are built with.
 
-:class:`storage.db.Database` is connections and transactions only; :func:`storage.db.open_db`
+:class:`storage.backend.Database` is connections and transactions only; :func:`storage.db.open_db`
 makes one :class:`Projections` for it and every transaction shares it (a memo read inside a
 write is the same memo a read outside sees). Storage reaches it as ``db.projections``
 (``tx.projections`` in a transaction; :func:`of` for any reader).
@@ -14,12 +14,10 @@ import importlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.system import RatingSystem
-
-if TYPE_CHECKING:
-    from storage.projections import ClubLedgers
+from storage.ledgers import ClubLedgers
 
 SystemFactory = Callable[[], RatingSystem]
 

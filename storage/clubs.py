@@ -14,10 +14,10 @@ from engine.systems import system_named
 from engine.text import Msg
 from engine.types import SettingsChanged
 from storage import keys, log, settings
+from storage.backend import Database, Transaction
 from storage.cache import Known
 from storage.codec import from_timestamp, timestamp
 from storage.common import ClubRef, clean_identity, clean_name, club_id
-from storage.db import Database, Transaction
 from storage.errors import NotFound, Refused
 from storage.log import Reader
 from storage.names import fold

@@ -17,8 +17,8 @@ from engine.formats.messages import joined, message_of
 from engine.text import Msg
 from storage import log
 from storage import overlay as overlays
+from storage.backend import Database
 from storage.common import ClubRef, club_id
-from storage.db import Database
 from storage.errors import NotFound, Refused
 from storage.events import settle_ended
 from storage.games import (

@@ -1,10 +1,10 @@
 """Exactly-once handling of chat updates that a platform may deliver twice (issue 6/6).
 
 An adapter names what it is handling with a key (``telegram:BOT:UPDATE_ID``); the command core
-writes through a database handle that carries it (``db.delivering(key)``, a :class:`Delivery`).
-The first write transaction of that handle that changes anything also records the key,
-atomically with the change (:func:`record`, called by :meth:`storage.db.Database.transaction`
-just before ``COMMIT``). A second delivery of the same
+writes through a database handle that carries it (``db.delivering(key)``, a
+:class:`storage.backend.Delivery`). The first write transaction of that handle that changes
+anything also records the key, atomically with the change (:func:`record`, called by the
+backend's ``Database.transaction`` just before ``COMMIT``). A second delivery of the same
 update — after a crash and restart, when the in-memory duplicate filter is empty — finds the
 key (:func:`seen`) and changes nothing; if two copies race (in one process or several), the
 insert of the later one finds the key (``ON CONFLICT DO NOTHING RETURNING``: no row) and its
@@ -14,30 +14,17 @@ transaction is rolled back with :class:`Duplicate`.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.text import Msg
+from storage.backend import Clock, Database, Delivery, Transaction
 from storage.codec import timestamp
 from storage.errors import Refused
-
-if TYPE_CHECKING:
-    from storage.db import Clock, Database, Transaction
 
 KEEP = dt.timedelta(days=7)  # Telegram keeps an unconfirmed update for 24 hours
 
 
 class Duplicate(Refused):
     """This update was already acted on; nothing was done again."""
-
-
-@dataclass(slots=True)
-class Delivery:
-    """One chat update being handled: its key, and whether one of its transactions has
-    recorded it (its later transactions are the same update, not a second delivery)."""
-
-    key: str
-    recorded: bool = False
 
 
 async def record(tx: Transaction, clock: Clock, current: Delivery) -> None:

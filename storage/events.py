@@ -34,9 +34,9 @@ from engine.types import (
     VerificationSuspended,
 )
 from storage import log, settings
+from storage.backend import Database
 from storage.codec import optional_text
 from storage.common import ClubRef, PlayerRef, club_id, player_id
-from storage.db import Database
 from storage.errors import NotFound, Refused
 from storage.history import tournament_columns
 from storage.players import load_players

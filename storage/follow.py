@@ -28,7 +28,7 @@ import contextlib
 import logging
 import time
 
-from storage.db import Database, Listening
+from storage.backend import Database, Listening
 from storage.projections import ledgers_for
 
 log = logging.getLogger("hoshi.follow")

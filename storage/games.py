@@ -19,6 +19,7 @@ from engine.timecontrol import TimeControl
 from engine.types import ByeKind, Game, GamePlayed, Outcome, Result, Tournament
 from storage import log
 from storage import overlay as overlays
+from storage.backend import Database, Row
 from storage.codec import (
     dumps,
     encode,
@@ -28,7 +29,6 @@ from storage.codec import (
     time_text,
 )
 from storage.common import ClubRef, PlayerRef, club_id, player_id
-from storage.db import Database, Row
 from storage.errors import BatchError, NotFound, Refused, StorageError
 from storage.events import settle_ended
 from storage.history import GAME_COLUMNS, GAME_SELECT, TOURNAMENT_SELECT, effective_game

@@ -18,7 +18,7 @@ import datetime as dt
 import logging
 from typing import Literal
 
-from storage.db import Database
+from storage.backend import Database
 
 log = logging.getLogger(__name__)
 

@@ -45,6 +45,7 @@ from engine.types import (
     VerificationSuspended,
 )
 from storage import log, settings
+from storage.backend import Row, Transaction
 from storage.codec import (
     RESULTS,
     date_from_text,
@@ -57,7 +58,6 @@ from storage.codec import (
     time_from_text,
     time_text,
 )
-from storage.db import Row, Transaction
 from storage.log import Reader
 from storage.overlay import Overlay
 

@@ -12,8 +12,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from storage.backend import Clock, Row, Transaction
 from storage.codec import dumps, from_timestamp, timestamp
-from storage.db import Clock, Row, Transaction
 from storage.records import EventRow, LogEntry
 
 # Kinds of log entries that are not events (their own tables hold them).

@@ -24,8 +24,8 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 from storage import cache
+from storage.backend import Row, Transaction
 from storage.cache import Known
-from storage.db import Row, Transaction
 from storage.log import Reader
 
 T = TypeVar("T")

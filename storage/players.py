@@ -14,6 +14,7 @@ from engine.ratings import Rating
 from engine.text import Msg
 from engine.types import Registered
 from storage import keys, log, memo, overlay
+from storage.backend import Database, Row
 from storage.codec import (
     date_from_text,
     rank_from_text,
@@ -21,7 +22,6 @@ from storage.codec import (
     rating_from_columns,
 )
 from storage.common import ClubRef, PlayerRef, clean_identity, clean_name, club_id, player_id
-from storage.db import Database, Row
 from storage.errors import BatchError, NotFound, Refused
 from storage.log import Reader
 from storage.memo import remembered

@@ -27,8 +27,7 @@ from typing import Any
 import asyncpg
 
 from storage import deliveries, dialect, migrate
-from storage.cache import Projections
-from storage.db import (
+from storage.backend import (
     Clock,
     Counts,
     Database,
@@ -38,6 +37,7 @@ from storage.db import (
     Transaction,
     without_password,
 )
+from storage.cache import Projections
 from storage.dialect import Dialect
 
 log = logging.getLogger(__name__)

@@ -36,10 +36,8 @@ never in the order of entry:
 from __future__ import annotations
 
 import contextlib
-import gc
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engine.calendar import Key, event_key, first_day, start_of
@@ -47,14 +45,16 @@ from engine.errors import EngineError
 from engine.system import Card, Change, RatingSystem
 from engine.text import Msg
 from engine.types import Event, GamePlayed, Registered, TournamentRated
-from storage import log, overlay, settings
+from storage import log, overlay, settings, snapshots
+from storage.backend import Database, Transaction
 from storage.cache import SystemFactory
 from storage.codec import card_json, change_row, value_text
 from storage.common import ClubRef, club_id
-from storage.db import Database, Transaction
 from storage.errors import NotFound, StorageError
 from storage.history import CHUNK, club_events, count_events, event_players
+from storage.ledgers import ClubLedgers, Projection, collector_paused
 from storage.memo import forget_club, known_end
+from storage.rewrites import record_rewrite, rewrite_reaching, rewritten
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: events replayed so far out of the total."""
@@ -79,91 +79,6 @@ FLUSH_ROWS = 20000
 TRACKED_EVENTS = 256
 """A tail up to this long refreshes only the cards its events changed; a longer one every card
 (asking each event which cards it changed costs more than working out every card once)."""
-
-
-@dataclass(slots=True)
-class Projection:
-    """One rating system's fold of one club's log.
-
-    ``last_seq`` is the club's last log entry folded in; ``last_key`` the latest place in the
-    calendar folded so far (engine.calendar). ``cards`` mirrors this system's ``player_state``
-    rows as this fold wrote them (player → card JSON). ``rejected`` lists the facts the system
-    refused while the club used another one: ``(position, message)``. ``registered``: the
-    players whose registration is folded in (at its date, or just before their first fact) —
-    a fold of the tail after ``last_key`` must not fold it again.
-    """
-
-    key: str
-    system: RatingSystem
-    last_seq: int = 0
-    last_key: Key = (0, 0)
-    cards: dict[int, str] = field(default_factory=dict)
-    rejected: list[tuple[int, str]] = field(default_factory=list)
-    registered: set[int] = field(default_factory=set)
-    read_to: int | None = None
-    """``None``: every entry up to ``last_seq`` is folded. Else the fold stopped part way, at
-    ``last_key``, having read the log up to entry ``read_to`` (a step of
-    :func:`caught_up_in_steps`): every entry up to ``last_seq`` and those after it up to
-    ``read_to`` that are dated at or before ``last_key`` are folded — the place a tail resumes
-    from, as after a whole fold — and every rewrite entered up to ``read_to`` is in."""
-
-    @property
-    def checked(self) -> int:
-        """The log entry up to which every rewrite of the past is folded in."""
-        return self.last_seq if self.read_to is None else self.read_to
-
-
-@dataclass(slots=True)
-class ClubLedgers:
-    """One club's projections in memory: the current system's (always at the log's end after
-    :func:`ledgers_for`) and those of the shadows folded so far (each where it stopped).
-
-    ``captured``: the changes under the current system of the fact a rebuild was asked to
-    capture (a fact entered for an earlier date: what it changed).
-    """
-
-    club: int
-    current: str
-    projections: dict[str, Projection]
-    fingerprint: str
-    captured: list[Change] = field(default_factory=list)
-    reach: Key = (0, 0)
-    """How far in the calendar another system's stored rows may claim to be complete (the
-    greatest of the places from which a shadow's rows are missing, :func:`caught_up`, or
-    more): a fact appended before it, though after what the current system has folded
-    (after a void moved it back), is a rewrite of the past for those shadows
-    (:meth:`ClubWrite.apply`)."""
-
-    @property
-    def now(self) -> Projection:
-        """The current system's projection."""
-        return self.projections[self.current]
-
-    @property
-    def system(self) -> RatingSystem:
-        """The current system's ledger."""
-        return self.now.system
-
-    @property
-    def last_seq(self) -> int:
-        """The club's last log entry the current projection includes."""
-        return self.now.last_seq
-
-    @property
-    def last_key(self) -> Key:
-        """The latest place in the calendar the current projection folded."""
-        return self.now.last_key
-
-    @property
-    def rejected(self) -> dict[str, list[tuple[int, str]]]:
-        """The facts each system in memory refused."""
-        return {key: each.rejected for key, each in self.projections.items()}
-
-    def backlog(self, end: int | None = None) -> int:
-        """Log entries the shadows in memory have not folded yet (up to ``end``, default the
-        current projection's last entry)."""
-        last = self.last_seq if end is None else end
-        return sum(max(0, last - each.last_seq) for each in self.projections.values())
 
 
 def just_after(key: Key) -> Key:
@@ -198,7 +113,6 @@ def fingerprint(factories: Mapping[str, SystemFactory]) -> str:
 def system_version(db: Database, key: str) -> str:
     """The version of system ``key``'s rows (``system_state.version``): the rulebook version
     that wrote them (storage.snapshots.system_version)."""
-    from storage import snapshots  # imports this module: bound at first use
 
     return snapshots.system_version(key, db.projections.systems[key])
 
@@ -220,24 +134,6 @@ def _factory(db: Database, key: str) -> SystemFactory:
             )
         )
     return factories[key]
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for a replay.
-
-    A replay makes millions of small objects and keeps most of them (the ledgers); the
-    collector would walk them again and again as they accumulate — at a million games that
-    was a third of the replay. A replay makes no reference cycles, and whatever else the
-    process made meanwhile is collected once the collector runs again.
-    """
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 class _Folded(NamedTuple):
@@ -533,7 +429,6 @@ async def rebuild(
         for key in db.projections.systems:
             await _delete_rows(tx, club, key, since)
     await tx.execute("DELETE FROM player_state WHERE club = ? AND system = ?", (club, current))
-    from storage import snapshots  # imports this module: bound at first use
 
     base = await snapshots.newest_valid(tx, db, club, current, before=since)
     projection = _fresh(db, current) if base is None else base
@@ -570,37 +465,6 @@ async def rebuild(
     await _save_projection_state(db, tx, ledgers)
     _cache(db, tx, ledgers)
     return ledgers
-
-
-async def record_rewrite(tx: Transaction, club: int, seq: int, since: Key) -> None:
-    """Note that the write whose last log entry is ``seq`` rewrote the club's calendar from
-    ``since`` on (the ``rewrites`` table): ledgers folded up to an earlier entry and a place
-    at or after ``since`` — a snapshot, another process's, a shadow — can no longer be
-    resumed."""
-    moment, position = max(since, (0, 0))
-    await tx.execute(
-        "INSERT INTO rewrites (club, seq, moment, position) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT DO NOTHING",
-        (club, seq, moment, position),
-    )
-
-
-async def rewritten(tx: Transaction, club: int, seq: int, key: Key) -> bool:
-    """Whether a rewrite after log entry ``seq`` reached calendar key ``key`` or earlier."""
-    return await _rewrite_reaching(tx, club, seq, key) is not None
-
-
-async def _rewrite_reaching(tx: Transaction, club: int, seq: int, key: Key) -> Key | None:
-    """The earliest place a rewrite after log entry ``seq`` rewrote from, among those that
-    reached calendar key ``key`` or earlier (``None``: none did)."""
-    moment, position = key
-    row = await tx.fetchone(
-        "SELECT moment, position FROM rewrites WHERE club = ? AND seq > ? "
-        "AND (moment < ? OR (moment = ? AND position <= ?)) "
-        "ORDER BY moment, position LIMIT 1",
-        (club, seq, moment, moment, position),
-    )
-    return None if row is None else (int(row[0]), int(row[1]))
 
 
 BIG_CLUB_GAMES = 50_000
@@ -658,7 +522,6 @@ async def caught_up(
     the stored rows claim to be at the log's end yet say something else (projections built by
     another engine), the system's rows are written again from nothing.
     """
-    from storage import snapshots  # imports this module: bound at first use
 
     club = ledgers.club
     if end is None:
@@ -674,7 +537,7 @@ async def caught_up(
         checked = written.seq
         if have is not None and (have.last_seq, have.last_key) == (written.seq, written.key):
             checked = have.checked  # a step stopped there: it read the rewrites up to this
-        reached = await _rewrite_reaching(tx, club, checked, written.key)
+        reached = await rewrite_reaching(tx, club, checked, written.key)
         rows_from = reached if reached is not None else just_after(written.key)
     base: Projection | None = None
     mirrored = False  # base.cards is what player_state holds of it
@@ -800,7 +663,6 @@ async def ledgers_for(
 
     The shadows stay where they are: :func:`caught_up` brings one up when it is asked for.
     """
-    from storage import snapshots  # imports this module: bound at first use
 
     await tx.lock(club)
     last = await last_club_seq(tx, club)
@@ -1097,6 +959,20 @@ async def replay_club(
                 if key != ledgers.current:
                     await caught_up(db, tx, ledgers, key, again=True)
         return ledgers
+
+
+async def snapshot_club(db: Database, club: int) -> int:
+    """Write a snapshot of the club's current projection now (brought up to the log end
+    first), and of every shadow in memory where it stands (storage.snapshots); returns the
+    current one's log position. Two processes writing the same one at once: the second changes
+    nothing.
+    """
+    async with db.transaction() as tx:
+        ledgers = await ledgers_for(db, tx, club)
+        await snapshots.write(db, tx, ledgers)
+        seq = ledgers.last_seq
+    snapshots.written(db, ledgers)
+    return seq
 
 
 STEP_EVENTS = 20_000

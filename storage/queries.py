@@ -18,6 +18,7 @@ from engine.text import Msg
 from engine.types import GamePlayed
 from storage import log, settings
 from storage import overlay as overlays
+from storage.backend import Database
 from storage.clubs import CURRENT_NAME
 from storage.codec import (
     card_from_json,
@@ -27,7 +28,6 @@ from storage.codec import (
     value_from_text,
 )
 from storage.common import ClubRef, PlayerRef, club_id, player_id
-from storage.db import Database
 from storage.errors import NotFound, StorageError
 from storage.games import club_games, game_rows
 from storage.memo import remembered

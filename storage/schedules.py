@@ -17,9 +17,9 @@ from engine.system import Change, RatingSystem
 from engine.text import Msg
 from storage import log
 from storage import overlay as overlays
+from storage.backend import Database
 from storage.codec import note_from_text, rank_from_text, value_from_text
 from storage.common import ClubRef, club_id
-from storage.db import Database
 from storage.errors import NotFound, Refused
 from storage.log import Reader
 from storage.memo import known_club

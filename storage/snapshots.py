@@ -27,7 +27,8 @@ snapshot is only ever read from the club's own database, written there by hoshi;
 write that database can already change every rating, so a snapshot adds no new way in. Never
 load a snapshot from anywhere else (``hoshi migrate`` copies the log, not the snapshots).
 
-Writing: :func:`snapshot_club` writes one now (bench, tests). After every commit, a club whose
+Writing: :func:`storage.projections.snapshot_club` writes one now (bench, tests), through
+:func:`write`. After every commit, a club whose
 cached ledgers are ``db.projections.snapshot_every`` log entries past its newest snapshot gets
 one written by a background task (:func:`watch`); a forked child pickles the ledgers as they
 are at the fork (:func:`pickled_aside`), so neither the event loop nor the club's writes wait
@@ -92,10 +93,10 @@ from engine.types import (
     Tournament,
     TournamentRated,
 )
-from storage import projections
+from storage.backend import Database, Transaction
 from storage.cache import SystemFactory
-from storage.db import Database, Transaction
-from storage.projections import ClubLedgers, Projection
+from storage.ledgers import ClubLedgers, Projection, collector_paused
+from storage.rewrites import rewritten
 
 logger = logging.getLogger(__name__)
 
@@ -344,23 +345,23 @@ def kept_seqs(seqs: list[int]) -> list[int]:
     return kept
 
 
-async def snapshot_club(db: Database, club: int) -> int:
-    """Write a snapshot of the club's current projection now (brought up to the log end
-    first), and of every shadow in memory where it stands; returns the current one's log
-    position. Two processes writing the same one at once: the second changes nothing.
-    """
-    async with db.transaction() as tx:
-        ledgers = await projections.ledgers_for(db, tx, club)
-        for key, projection in sorted(ledgers.projections.items()):
-            if projection.read_to is not None:
-                continue  # a catch-up stopped part way: no place to keep
-            data = _data(club, projection)  # no await since ledgers_for: nothing changed them
-            await _insert(db, tx, club, key, projection.last_seq, data)
-        seq = ledgers.last_seq
+async def write(db: Database, tx: Transaction, ledgers: ClubLedgers) -> None:
+    """Write a snapshot of each of the club's projections in ``ledgers`` in ``tx``, where it
+    stands (storage.projections.snapshot_club brought the current one up to the log end); a
+    catch-up stopped part way has no place to keep. Once ``tx`` commits, :func:`written`."""
+    for key, projection in sorted(ledgers.projections.items()):
+        if projection.read_to is not None:
+            continue  # a catch-up stopped part way: no place to keep
+        data = _data(ledgers.club, projection)  # no await since the caller read the ledgers
+        await _insert(db, tx, ledgers.club, key, projection.last_seq, data)
+
+
+def written(db: Database, ledgers: ClubLedgers) -> None:
+    """The snapshots :func:`write` wrote of ``ledgers`` are committed: they are the club's
+    newest this process knows of."""
     for key, projection in ledgers.projections.items():
         if projection.read_to is None:
-            db.projections.snapshot_seq[(club, key)] = projection.last_seq
-    return seq
+            db.projections.snapshot_seq[(ledgers.club, key)] = projection.last_seq
 
 
 async def pickled_aside(club: int, ledgers: Projection) -> bytes:
@@ -449,7 +450,7 @@ async def newest_valid(
             logger.warning("snapshot of club %s at %s: wrong digest, skipped", club, seq)
             continue
         try:
-            with projections.collector_paused():  # millions of objects, no cycles
+            with collector_paused():  # millions of objects, no cycles
                 owner, found = _projection(data)
         except Exception:  # a snapshot is an optimisation, never an error
             logger.warning("snapshot of club %s at %s: unreadable, skipped", club, seq)
@@ -459,7 +460,7 @@ async def newest_valid(
             continue
         if before is not None and not found.last_key < before:
             continue
-        if await projections.rewritten(tx, club, seq, found.last_key):
+        if await rewritten(tx, club, seq, found.last_key):
             continue
         tx.projections.snapshot_seq[(club, key)] = seq
         return found

@@ -18,9 +18,9 @@ from engine.ranks import Rank
 from engine.system import Value
 from storage import overlay as overlays
 from storage import settings
+from storage.backend import Database
 from storage.codec import rank_from_text, value_from_text
 from storage.common import ClubRef, club_id
-from storage.db import Database
 from storage.games import game_rows
 from storage.players import load_players
 from storage.projections import ensure_fresh

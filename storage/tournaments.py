@@ -23,9 +23,9 @@ from engine.text import Msg
 from engine.types import ByeKind, Entry, Game, Outcome, Tournament
 from storage import log
 from storage import overlay as overlays
+from storage.backend import Database
 from storage.codec import decode, entry_rank_from_text, from_timestamp
 from storage.common import ClubRef, PlayerRef, clean_name, club_id, player_id
-from storage.db import Database
 from storage.errors import BatchError, NotFound, Refused, StorageError
 from storage.events import club_today
 from storage.games import TOURNAMENT_NUMBER, Context, add_entry_row, game_rows, insert_game

@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.text import Msg
 from storage import projections
-from storage.db import Database, Transaction
+from storage.backend import Database, Transaction
 from storage.errors import Refused
 
 LOG_TABLES = (

@@ -42,6 +42,18 @@ def english_operator(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def own_user_directories(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hoshi's per-user directories (the default database, config, charts and exports) in
+    a temporary folder: no test reads the config or writes into the home of whoever runs the
+    tests. A test that sets them itself overrides this."""
+    base = tmp_path_factory.getbasetemp()
+    monkeypatch.setenv("XDG_DATA_HOME", str(base / "xdg-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "xdg-config"))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "postgresql_only: a storage test about the PostgreSQL backend alone"

@@ -31,7 +31,6 @@ import asyncio
 import contextlib
 import hashlib
 import re
-import shlex
 import signal
 import sys
 import threading
@@ -48,20 +47,26 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 
-import storage
-from bot.adapters.languages import chat_language
 from bot.clock import FakeClock
-from bot.config import Config
+from bot.config import Config, GivenOptions
+from bot.core import facade
 from bot.core.app import Core
 from bot.core.command_table import lookup
+from bot.core.facade import (
+    Club,
+    Database,
+    StorageError,
+    chat_language,
+    is_url,
+    open_db,
+    without_password,
+)
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
-from bot.i18n import N_, Msg, _, terminal_language, translated, using
+from bot.core.scheduler import Scheduler
+from bot.i18n import N_, _, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
-from bot.scheduler import Scheduler
-from storage.db import Database, is_url, open_db, without_password
-from storage.errors import Refused, StorageError
-from storage.records import Club
+from bot.web.urls import WebLinks
 
 Reader = Callable[[str], str]  # input(): a line, EOFError at the end, KeyboardInterrupt on ^C
 
@@ -559,14 +564,20 @@ async def run_console(
     try:
         try:
             the_club = await console_club(
-                db, club, system or config.system, config.club, config.timezone, new=new_club
+                db,
+                club,
+                system or config.system,
+                config.club,
+                config.timezone,
+                new=new_club,
+                given=config.given,
             )
         except StorageError as exc:
             with using(terminal_language() or SOURCE):
                 message = translated(exc.args[0]) if exc.args else str(exc)
             out.write(f"hoshi: {message}\n")
             return 2
-        core = Core(db, config)
+        core = Core(db, config, links=WebLinks(config.web.base_url))
         console = Console(core, the_club, out, config.charts_dir)
         core.deliver = console.show_notice
         scheduler = core.scheduler = Scheduler(core, core.deliver, timers=clock is None)
@@ -600,52 +611,27 @@ async def console_club(
     timezone: str = "UTC",
     *,
     new: bool = False,
+    given: GivenOptions | None = None,
 ) -> Club:
-    """The console's club — named, or the only one — bound to the console chat (bot.md,
-    Arguments). A database with no club gets one on first use (named ``name``, else
-    ``default``, in the config's time zone); a name that is none of the clubs of a database
-    that has some is refused (a typo must not make a second club) unless ``new``
-    (``--new-club NAME``) asks for that club to be made.
+    """The console's club — named, or the only one — bound to the console chat
+    (:func:`bot.core.facade.bound_club`: a name that is none of the clubs of a database that
+    has some is refused unless ``new``, ``--new-club NAME``, asks for that club to be made).
 
     Raises:
         Refused: an unknown ``name`` where there are clubs, a ``new`` club whose name is
             taken, or several clubs and no name.
     """
-    if name:
-        found = await storage.get_club(db, name)
-        if found is not None and new:
-            raise Refused(
-                Msg(
-                    "there is a club {name} in this database already; open it with {option}",
-                    name=repr(found.name),
-                    option=f"--club {shlex.quote(found.name)}",
-                )
-            )
-        if found is None and not new:
-            await _refuse_unknown(db, name)
-        club = found or await storage.create_club(db, name, system, actor=CALLER.identity)
-    else:
-        club = await storage.only_club_or_create(db, default, system, actor=CALLER.identity)
-    if (
-        await storage.bind_chat(db, club, PLATFORM, chat_id(club), actor=CALLER.identity)
-        and timezone != "UTC"
-    ):  # a new club: give it the configured time zone
-        await storage.set_setting(db, club, "timezone", timezone, actor=CALLER.identity)
-    return club
-
-
-async def _refuse_unknown(db: Database, name: str) -> None:
-    """Refuse ``--club NAME`` that names none of the clubs there are, listing them and how to
-    make a new club (nothing to refuse in a database with no club yet: the first is made)."""
-    clubs = await storage.clubs(db)
-    if clubs:
-        raise Refused(
-            Msg(
-                "there is no club {name} in this database; its clubs: {names}. Open one with "
-                "{example}, or make a new club with {new}",
-                name=repr(name),
-                names=", ".join(club.name for club in clubs),
-                example=f"--club {shlex.quote(clubs[0].name)}",
-                new=f"hoshi console --new-club {shlex.quote(name)}",
-            )
-        )
+    return await facade.bound_club(
+        db,
+        name,
+        system,
+        default,
+        timezone,
+        new=new,
+        platform=PLATFORM,
+        chat_of=chat_id,
+        actor=CALLER.identity,
+        new_club=lambda club: (given or GivenOptions()).command(
+            "console", "--new-club", club, club=False
+        ),
+    )

@@ -5,7 +5,9 @@ command, one typed option per positional :class:`~bot.core.commands.Param` and p
 :class:`~bot.core.commands.Option` of its spec, so Discord offers exactly the options the
 console parser accepts (players autocompleted from the club's names, numbers as integers,
 systems and other choices as choices, files as attachments). Each callback rebuilds the
-command's argument text and calls :meth:`Core.handle`; the reply comes back as an embed where
+command's typed values (by argument name: the core fills the command's arguments dataclass
+from them, no text round trip; the text rendered beside them only echoes them for buttons)
+and calls :meth:`Core.handle`; the reply comes back as an embed where
 it reads better (cards, tables in code blocks), as plain messages otherwise, ephemeral for
 errors and private replies, with buttons as a ``discord.ui.View``. A Discord server is one
 chat: it binds to a club as a whole.
@@ -30,18 +32,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-import storage
 from bot.adapters.buttons import ButtonCommands, split_command
-from bot.adapters.languages import chat_language, for_person, too_big
+from bot.adapters.languages import for_person, too_big
 from bot.config import SYSTEM_KEYS, DiscordConfig
+from bot.core import facade
 from bot.core.app import Core
 from bot.core.command_table import public_commands
-from bot.core.commands import CommandSpec, Option, Param, shown
+from bot.core.commands import CommandSpec, Flag, Option, Param, shown
+from bot.core.facade import chat_language
 from bot.core.invocation import Caller, Invocation
+from bot.core.parse import render_arguments
 from bot.core.replies import Reply, Table, Text, split_text
 from bot.i18n import _, language_of, using
 from bot.i18n.catalogues import SOURCE
-from engine.formats import fold_name
 
 log = logging.getLogger("hoshi.discord")
 
@@ -67,18 +70,19 @@ _OPTION_NAME = re.compile(r"[^-_\w]+")
 # --- the table as slash commands -----------------------------------------------------------
 
 
-Typed = Param | Option
+Typed = Param | Option | Flag
 
 
 def options_of(cmd: CommandSpec) -> tuple[Typed, ...]:
     """The command's Discord options: its positional params, then every ``key=`` option of
-    its spec. A command whose usage takes arguments but whose spec names no params gets one
-    free-text option for them."""
+    its spec, then its flags (yes/no; not those a button adds). A command whose usage takes
+    arguments but whose spec names no params gets one free-text option for them."""
     params: tuple[Param, ...] = cmd.params
     if not params and len(cmd.usage.split()) > 1 + len(cmd.options):
         params = (Param("arguments", "text", cmd.usage, required=False),)
     required = tuple(o for o in cmd.options if o.required)  # Discord: required ones first
-    return (*params, *required, *(o for o in cmd.options if not o.required))
+    flags = tuple(f for f in cmd.flags if f.menu)
+    return (*params, *required, *(o for o in cmd.options if not o.required), *flags)
 
 
 def _name(typed: Typed) -> str:
@@ -87,13 +91,16 @@ def _name(typed: Typed) -> str:
 
 def _required(typed: Typed) -> bool:
     # a file param is optional on Discord: the table can be pasted in a form instead
-    return typed.required and typed.kind != "file"
+    return isinstance(typed, Param) and typed.required and typed.kind != "file"
 
 
 def _description(typed: Typed) -> str:
-    """The option's description in the current language (``key=`` as typed)."""
+    """The option's description in the current language (``key=`` and a flag's word as
+    typed)."""
     if isinstance(typed, Option):
         return f"{typed.key}= {shown(typed.help)}"
+    if isinstance(typed, Flag):
+        return f"{typed.said[0]}: {shown(typed.description)}"
     return shown(typed.description) or typed.name
 
 
@@ -179,7 +186,9 @@ def option_name(name: str, taken: set[str]) -> str:
 
 
 def _annotation(param: Typed) -> Any:
-    if param.kind == "int":
+    if isinstance(param, Flag):
+        return bool
+    if param.kind in ("int", "number"):
         return int
     if param.kind == "file":
         return discord.Attachment
@@ -187,6 +196,8 @@ def _annotation(param: Typed) -> Any:
 
 
 def _choices(param: Typed) -> tuple[str, ...]:
+    if isinstance(param, Flag):
+        return ()
     if param.choices:
         return param.choices
     if param.kind == "system":
@@ -195,7 +206,8 @@ def _choices(param: Typed) -> tuple[str, ...]:
 
 
 def argument_text(params: Sequence[Typed], values: Sequence[Any]) -> str:
-    """The argument text the core reads, from typed option values in spec order.
+    """The argument text the core reads, from typed option values in spec order (a command
+    not converted to an arguments dataclass yet, or one with actions: ``/tournament``).
 
     Player names with spaces are quoted (``"Nagy Péter"``); options are ``key=value`` (quoted
     when the value has spaces); files travel separately as the attachment.
@@ -206,6 +218,10 @@ def argument_text(params: Sequence[Typed], values: Sequence[Any]) -> str:
             continue
         text = str(value).strip()
         if not text:
+            continue
+        if isinstance(param, Flag):
+            if value:
+                words.append(param.said[0])
             continue
         if param.kind == "player":
             text = text.replace('"', "")
@@ -441,6 +457,10 @@ class HoshiClient(discord.Client):
     """A client with hoshi's command tree; no privileged intents are needed."""
 
     def __init__(self, adapter: DiscordAdapter) -> None:
+        # hoshi never joins a voice channel: discord.py's start-up warnings that PyNaCl and
+        # davey (voice) are missing say nothing to its operator; these flags are how it
+        # warns once per process
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),  # names never ping anyone
@@ -618,12 +638,23 @@ class DiscordAdapter:
     async def slash(
         self, interaction: discord.Interaction, cmd: CommandSpec, values: Sequence[Any]
     ) -> None:
-        """A slash command: rebuild its argument text and run it (or ask for a paste)."""
+        """A slash command: its typed values, by argument name, go to the core as they are
+        (a command with actions: its argument text); or ask for a paste."""
         params = options_of(cmd)
-        text = argument_text(params, values)
+        typed: tuple[tuple[str, object], ...] | None = None
+        if cmd.arguments is not None:
+            named = {
+                p.field: v
+                for p, v in zip(params, values, strict=True)
+                if v is not None and p.kind != "file"
+            }
+            typed = tuple(named.items())
+            text = render_arguments(cmd, named)  # the echo, for buttons and usage lines
+        else:
+            text = argument_text(params, values)
         files = [(v, p) for v, p in zip(values, params, strict=True) if p.kind == "file"]
         attachment = next((v for v, _p in files if v is not None), None)
-        if attachment is None and any(p.required for _v, p in files):
+        if attachment is None and any(isinstance(p, Param) and p.required for _v, p in files):
             with using(await self.language(interaction, True)):
                 modal = PasteModal(self, cmd, text)
             await interaction.response.send_modal(modal)
@@ -641,7 +672,7 @@ class DiscordAdapter:
 
         # a command that reads files, refused without one, offers a form to paste into
         offer = files and attachment is None
-        await self.run(interaction, cmd, text, read, paste_offer=offer)
+        await self.run(interaction, cmd, text, read, paste_offer=offer, values=typed)
 
     async def run(
         self,
@@ -651,8 +682,10 @@ class DiscordAdapter:
         attachment: tuple[bytes, str] | Callable[[], Awaitable[tuple[bytes, str] | None]] | None,
         *,
         paste_offer: bool = False,
+        values: tuple[tuple[str, object], ...] | None = None,
     ) -> None:
-        """Run a command as the interaction's user and respond (deferring when slow)."""
+        """Run a command as the interaction's user and respond (deferring when slow);
+        ``values``: its typed option values by argument name."""
         chat, private = self.chat_of(interaction)
         name = cmd.name if isinstance(cmd, CommandSpec) else cmd
 
@@ -667,6 +700,7 @@ class DiscordAdapter:
                 attachment=file[0] if file else None,
                 attachment_name=file[1] if file else None,
                 received_at=interaction.created_at,
+                values=values,
             )
             return await self.core.handle(inv)
 
@@ -795,18 +829,9 @@ def _player_completer(
 
 async def player_choices(core: Core, chat_id: str, current: str) -> list[app_commands.Choice[str]]:
     """Up to 25 of the club's players whose name contains ``current`` (accents and case
-    ignored), those starting with it first."""
-    club = await storage.club_for_chat(core.db, PLATFORM, chat_id)
-    if club is None:
-        return []
-    key = fold_name(current)
-    found = []
-    for player in await storage.players(core.db, club):
-        folded = fold_name(player.name)
-        if key in folded:
-            found.append((not folded.startswith(key), folded, player.name))
-    found.sort()
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for *_, n in found[:MAX_CHOICES]]
+    ignored), those starting with it first (:func:`bot.core.facade.player_names`)."""
+    names = await facade.player_names(core.db, PLATFORM, chat_id, current, MAX_CHOICES)
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
 
 def _choice_completer(

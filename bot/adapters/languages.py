@@ -5,29 +5,16 @@ The core answers every command in the club's language, and a private chat in the
 language where the platform says it. The adapters also speak by themselves — "I've sent you
 the answer in a private message", "Something went wrong (ref …)", a button that no longer
 works — and give a reply shown only to its caller again in that person's language
-(:meth:`~bot.core.replies.Reply.in_language`). These helpers say which language that is.
+(:meth:`~bot.core.replies.Reply.in_language`). These helpers say which language that is; a
+chat's own is :func:`bot.core.facade.chat_language`.
 """
 
 from __future__ import annotations
 
-import storage
 from bot.core.replies import Reply
 from bot.i18n import _, number_text
-from bot.i18n.catalogues import SOURCE
-from storage.db import Database
 
-__all__ = ["chat_language", "for_person", "too_big"]
-
-
-async def chat_language(
-    db: Database, platform: str, chat_id: str | int, person: str | None = None
-) -> str:
-    """The language of a chat: its club's; in a chat bound to no club, the person's own when
-    known, else English."""
-    club = await storage.club_for_chat(db, platform, chat_id)
-    if club is None:
-        return person or SOURCE
-    return (await storage.club_settings(db, club)).language
+__all__ = ["for_person", "too_big"]
 
 
 def for_person(reply: Reply, person: str | None) -> Reply:

@@ -7,7 +7,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from bot.cli.common import config_option, database_of, db_option, fail, said, shown
+from bot.cli.common import config_option, configured, database_of, db_option, fail, said, shown
 from bot.i18n import _, _n, translated
 
 
@@ -59,11 +59,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _backup(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.config import ConfigError, load_config
+    from bot.config import ConfigError
     from storage import backup
 
     try:
-        config = load_config(args.config)
+        config = configured(args)
     except ConfigError as exc:
         return fail(said(exc))
     if args.keep is not None and args.keep < 1:
@@ -97,11 +97,11 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from bot.config import ConfigError, load_config
+    from bot.config import ConfigError
     from storage import backup
 
     try:
-        config = load_config(args.config)
+        config = configured(args)
     except ConfigError as exc:
         return fail(said(exc))
     target = database_of(args.db, config)

@@ -1,4 +1,4 @@
-"""``hoshi bench``: the performance benchmark on a synthetic federation (README, Scaling).
+"""``hoshi bench``: the performance benchmark on a synthetic federation (docs/scaling.md).
 
 The benchmark is the installed ``benchmarks`` package (with its fake Bot API), so it runs after a
 plain ``pip install`` as well as from a clone.

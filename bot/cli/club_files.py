@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from bot.cli.common import club_options, fail, no_time_control, run_club_command, said
+from bot.config import GivenOptions
 from bot.i18n import _, _n, number_text, translated
 from engine.errors import EngineError
 
@@ -61,32 +62,52 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     imp.set_defaults(run=_run_import)
 
-    exp = commands.add_parser("export", help=_("write the club's players, games or ratings"))
-    club_options(exp)
+    exp = commands.add_parser(
+        "export",
+        help=_("write the club's players, games or ratings"),
+        description=_(
+            "Write a club's players ({players}), games ({games}), ratings (JSON) or one "
+            "tournament as an EGD h9 file, to standard output or {output}. The database and "
+            "the club must exist: nothing is created.",
+            players="name,rank,rating,country,club,egd_pin",
+            games="date,black,white,result,handicap,komi,tournament,round",
+            output="--output FILE",
+        ),
+    )
+    club_options(exp, creates=False)
     exp.add_argument(
         "--format",
         choices=("csv", "games", "json", "h9"),
-        default="csv",
         help=_(
-            "csv: players; games: games as CSV; json: ratings; h9: one tournament (default: csv)"
+            "csv: players; games: games as CSV; json: ratings; h9: one tournament (default: "
+            "h9 with --tournament, else csv)"
         ),
     )
     exp.add_argument(
-        "--tournament", help=_("with --format h9: the tournament (its name, or its number: #2)")
+        "--tournament",
+        help=_("the tournament to write as h9 (its name, or its number: #2)"),
     )
     exp.add_argument(
         "--output", "-o", type=Path, help=_("write to a file instead of standard output")
     )
     exp.set_defaults(run=_run_export)
 
-    rep = commands.add_parser("replay", help=_("rebuild every rating from the club's log"))
-    club_options(rep)
+    rep = commands.add_parser(
+        "replay",
+        help=_("rebuild every rating from the club's log"),
+        description=_(
+            "Fold the club's whole log through its rating system again and rewrite every "
+            "stored rating, card and history row from it (the log itself is never changed). "
+            "The database and the club must exist."
+        ),
+    )
+    club_options(rep, creates=False)
     rep.set_defaults(run=_run_replay)
 
 
 def _run_import(args: argparse.Namespace) -> int:
-    from bot import importing
     from bot.adapters.console import CALLER
+    from bot.core import importing
     from engine.formats import parse_ratings_csv
 
     if args.file.suffix.lower() == ".csv":  # a table of players or games, not a tournament
@@ -109,7 +130,7 @@ def _run_import(args: argparse.Namespace) -> int:
                     "players gives ratings in its rating column, e.g. {example}",
                     len(given),
                     flags=", ".join(given),
-                    example=f"hoshi import {args.file} --committee",
+                    example=_given(args).command("import", str(args.file), "--committee"),
                 )
             )
     try:
@@ -125,7 +146,9 @@ def _run_import(args: argparse.Namespace) -> int:
 
         settings = await storage.club_settings(db, club)
         table = args.file.suffix.lower() == ".csv"
-        remedies = importing.cli_remedies(str(args.file), players_table=table, flags=_flags(args))
+        remedies = importing.cli_remedies(
+            str(args.file), players_table=table, flags=_flags(args), given=config.given
+        )
         if table:
             return await _import_csv(
                 db,
@@ -177,6 +200,12 @@ def _run_import(args: argparse.Namespace) -> int:
     return run_club_command(args, work)
 
 
+def _given(args: argparse.Namespace) -> GivenOptions:
+    """The options given to ``hoshi import`` that a suggested command keeps, before the
+    config is read."""
+    return GivenOptions(args.db, args.config, args.club)
+
+
 def _flags(args: argparse.Namespace) -> list[str]:
     """The flags given to ``hoshi import`` that change what it records (repeated in the
     command a refusal suggests)."""
@@ -201,8 +230,8 @@ async def _import_csv(  # type: ignore[no-untyped-def]
     import datetime as dt
 
     import storage
-    from bot import importing
     from bot.adapters.console import CALLER
+    from bot.core import importing
     from engine.formats import parse_players_csv
     from storage.errors import BatchError
     from storage.records import NewPlayer
@@ -281,8 +310,17 @@ async def _import_csv(  # type: ignore[no-untyped-def]
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from bot import exporting
+    from bot.core import exporting
 
+    form = args.format or ("h9" if args.tournament else "csv")
+    if args.tournament and form != "h9":  # never silently ignored
+        return fail(
+            _(
+                "{option} writes one tournament as h9; it does not go with {format}",
+                option="--tournament",
+                format=f"--format {form}",
+            )
+        )
     output = args.output.expanduser() if args.output else None
     if output is not None and not output.parent.is_dir():
         return fail(
@@ -298,7 +336,7 @@ def _run_export(args: argparse.Namespace) -> int:
         import storage
 
         data = await storage.export_rows(db, club)
-        if args.format == "h9":
+        if form == "h9":
             if not args.tournament:
                 return fail(
                     _("{option} needs {needed}", option="--format h9", needed="--tournament NAME")
@@ -324,7 +362,7 @@ def _run_export(args: argparse.Namespace) -> int:
                 "csv": exporting.players_csv,
                 "games": exporting.games_csv,
                 "json": exporting.ratings_json,
-            }[args.format](data)
+            }[form](data)
         if output is not None:
             try:
                 output.write_text(text, encoding="utf-8")

@@ -6,24 +6,34 @@ import argparse
 import shlex
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import system_names
 from bot.i18n import _, translated
 from engine.errors import EngineError
 from engine.text import MARK
 
+if TYPE_CHECKING:
+    from bot.config import Config, GivenOptions
+
 ClubWork = Callable[[Any, Any, Any], Awaitable[int]]
 
 SYSTEM_CHOICES = system_names.KEYS
 
 
-def club_options(parser: argparse.ArgumentParser) -> None:
-    """``--db`` and ``--club``, taken by every subcommand that opens a club (bot.md)."""
+def club_options(parser: argparse.ArgumentParser, *, creates: bool = True) -> None:
+    """``--db``, ``--club`` and ``--config``, taken by every subcommand that opens a club;
+    ``creates=False`` for one that only reads or rebuilds a club that exists."""
     db_option(parser)
     parser.add_argument(
-        "--club", help=_("the club (default: the only club, created on first use)")
+        "--club",
+        help=(
+            _("the club (default: the only club, created on first use)")
+            if creates
+            else _("the club (default: the database's only club)")
+        ),
     )
     config_option(parser)
 
@@ -61,6 +71,21 @@ def shown(target: str | Path) -> str:
     return without_password(target)
 
 
+def configured(args: argparse.Namespace) -> Config:
+    """The config of ``--config`` (else ``HOSHI_CONFIG``, else the user config directory),
+    carrying the options the operator gave (``--db``, ``--config``, ``--club``) for every
+    command hoshi suggests (:meth:`bot.config.GivenOptions.command`).
+
+    Raises:
+        ConfigError: the config file is bad, naming the key.
+    """
+    from bot.config import GivenOptions, load_config
+
+    config = load_config(args.config)
+    club = getattr(args, "club", None) or getattr(args, "new_club", None)
+    return replace(config, given=GivenOptions(getattr(args, "db", None), args.config, club))
+
+
 def config_option(parser: argparse.ArgumentParser) -> None:
     """``--config``: the config file, in the operator's language."""
     parser.add_argument(
@@ -95,12 +120,12 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
     import asyncio
 
     from bot.adapters.console import console_club
-    from bot.config import ConfigError, load_config
+    from bot.config import ConfigError
     from storage import open_db
     from storage.errors import StorageError
 
     try:
-        config = load_config(args.config)
+        config = configured(args)
     except ConfigError as exc:
         return fail(said(exc))
     target = database_of(args.db, config)
@@ -143,9 +168,11 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
         club = None
         try:
             if create:
-                club = await console_club(db, args.club, config.system, config.club)
+                club = await console_club(
+                    db, args.club, config.system, config.club, given=config.given
+                )
             else:
-                club = await existing_club(db, args.club)
+                club = await existing_club(db, args.club, config.given)
             return await work(db, club, config)
         except (StorageError, EngineError) as exc:
             return fail(await said_in(db, club, exc))
@@ -155,8 +182,9 @@ def run_club_command(args: argparse.Namespace, work: ClubWork, *, create: bool =
     return asyncio.run(run())
 
 
-async def existing_club(db: Any, name: str | None) -> Any:
-    """The club named ``name`` (or the only club) of an existing database, never created.
+async def existing_club(db: Any, name: str | None, given: GivenOptions | None = None) -> Any:
+    """The club named ``name`` (or the only club) of an existing database, never created;
+    a refusal's suggested command keeps the options ``given``.
 
     Raises:
         Refused: no such club, no club at all, or several clubs and no name.
@@ -201,9 +229,15 @@ async def existing_club(db: Any, name: str | None) -> Any:
     raise Refused(
         _(
             "this database holds no club yet; import players first ({example})",
-            example="hoshi import FILE",
+            example=(given or _no_options()).command("import", "FILE", club=False),
         )
     )
+
+
+def _no_options() -> GivenOptions:
+    from bot.config import GivenOptions
+
+    return GivenOptions()
 
 
 def no_time_control(tf: Any, manual_c: int | None, *, time_flag: bool) -> str | None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import shlex
 from zoneinfo import ZoneInfo
 
-from bot.cli.common import SYSTEM_CHOICES, club_options, fail, said
+from bot.cli.common import SYSTEM_CHOICES, club_options, configured, fail, said
 from bot.i18n import _
 
 
@@ -47,10 +46,10 @@ def _run_console(args: argparse.Namespace) -> int:
 
     from bot.adapters.console import run_console
     from bot.clock import FakeClock
-    from bot.config import ConfigError, load_config
+    from bot.config import ConfigError
 
     try:
-        config = load_config(args.config)
+        config = configured(args)
     except ConfigError as exc:
         return fail(said(exc))
     if args.club and args.new_club:
@@ -58,7 +57,7 @@ def _run_console(args: argparse.Namespace) -> int:
             _(
                 "give --club NAME to open a club or --new-club NAME to make one, not both "
                 "(e.g. {example})",
-                example="hoshi console --new-club " + shlex.quote(args.new_club),
+                example=config.given.command("console", "--new-club", args.new_club, club=False),
             )
         )
     clock = None

@@ -61,7 +61,7 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _run_rate(args: argparse.Namespace) -> int:
-    from bot.rate_report import IMPORTANCE_FLAGS, MultiplierInputs, rate, read_tournament
+    from bot.core.rate_report import IMPORTANCE_FLAGS, MultiplierInputs, rate, read_tournament
     from engine.formats import parse_ratings_csv
     from engine.timecontrol import TimeControl
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli.common import config_option, db_option, fail, said
+from bot.cli.common import config_option, configured, db_option, fail, said
 from bot.i18n import _
 
 
@@ -27,11 +27,11 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _run_bots(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.config import ConfigError, load_config
+    from bot.config import ConfigError
     from bot.run import configure_logging, run_bots
 
     try:
-        config = load_config(args.config)
+        config = configured(args)
     except ConfigError as exc:
         return fail(said(exc))
     tokens = [t for t in (config.telegram_token, config.discord_token) if t]

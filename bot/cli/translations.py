@@ -56,7 +56,11 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             compile="compile",
         ),
     )
-    parser.add_argument("action", choices=("extract", "update", "compile", "check"))
+    parser.add_argument(
+        "action",
+        choices=("extract", "update", "compile", "check"),
+        help=_("what to do: {actions}", actions="extract, update, compile, check"),
+    )
     parser.add_argument(
         "--root",
         type=Path,

@@ -8,7 +8,7 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
-from bot.cli.common import config_option, database_of, db_option, fail, said
+from bot.cli.common import config_option, configured, database_of, db_option, fail, said
 from bot.i18n import _, _n
 
 
@@ -49,10 +49,10 @@ def add(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from bot.config import ConfigError, load_config
+    from bot.config import ConfigError
 
     try:
-        config = load_config(args.config)
+        config = configured(args)
     except ConfigError as exc:
         return fail(said(exc))
     web = config.web
@@ -106,10 +106,10 @@ async def _serving(path: str | Path, web_config: object) -> int:
 
 
 def _site(args: argparse.Namespace) -> int:
-    from bot.config import ConfigError, load_config
+    from bot.config import ConfigError
 
     try:
-        config = load_config(args.config)
+        config = configured(args)
     except ConfigError as exc:
         return fail(said(exc))
     path = database_of(args.db, config)

@@ -20,11 +20,14 @@ import storage
 from bot import system_names
 from bot.config import Config
 from bot.core.command_table import COMMANDS, lookup
-from bot.core.commands import CONSOLE, CommandSpec
+from bot.core.commands import CONSOLE, CommandSpec, Upload
 from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
+from bot.core.links import NO_LINKS, Links
+from bot.core.names import ClubNames
 from bot.core.notices import MARK, marked
+from bot.core.parse import Reader, fill_arguments, read_arguments
 from bot.core.replies import Notice, Reply, Text
 from bot.i18n import N_, _, translated, using
 from bot.metrics import UNKNOWN_COMMAND, Metrics
@@ -36,7 +39,7 @@ from storage.records import Club
 from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
-    from bot.scheduler import Scheduler
+    from bot.core.scheduler import Scheduler
 
 log = logging.getLogger("hoshi.core")
 
@@ -95,9 +98,13 @@ class Core:
         clock: Clock | None = None,
         limiter: RateLimiter | None = None,
         metrics: Metrics | None = None,
+        links: Links = NO_LINKS,
     ) -> None:
         self.db = db
         self.config = config
+        # where the clubs' web pages are: given by whoever runs the bot (bot.web.urls.WebLinks)
+        self.links = links
+        self.commands = COMMANDS  # the table, for /help (bot.core.services.Services)
         # updates handled and their latency (bot.metrics), served at GET /metrics
         self.metrics = metrics or Metrics(db)
         self.clock: Clock = clock or db.clock
@@ -107,6 +114,10 @@ class Core:
         self.deliver: Callable[[Notice], Awaitable[object]] | None = None
         self.scheduler: Scheduler | None = None
         self._posting: set[asyncio.Task[bool]] = set()  # notices posted soon, held till sent
+
+    def lookup(self, name: str) -> CommandSpec | None:
+        """The command called ``name`` (or an alias of it), if any."""
+        return lookup(name)
 
     async def post(self, notice: Notice) -> bool:
         """Post a notice to the club's bound chats; ``False`` when nothing can post."""
@@ -221,12 +232,17 @@ class Core:
             wait_s = self.limiter.take(inv.caller.identity, kind)
             if wait_s:
                 return Reply.text(self.limiter.refusal(kind, wait_s), error=True)
-        return await cmd.handler(ctx)
+        if cmd.permit is not None:
+            cmd.permit(ctx)
+        if cmd.typed:  # (ctx, args): the declaration's dataclass, filled here
+            return await cmd.handler(ctx, await arguments(ctx, cmd))
+        return await cmd.handler(ctx)  # not converted yet: it reads ctx.args() itself
 
     def _user_error(self, cmd: CommandSpec, text: str, message: str, usage: bool) -> Reply:
         blocks = [Text(sentence(message))]
         if usage:
             line, example = cmd.usage_of(text)
+            line = cmd.usage_text(line)
             if example:
                 blocks.append(
                     Text(_("Usage: {line} — e.g. {example}", line=line, example=example))
@@ -253,3 +269,14 @@ class Core:
             _("There is no command {command}. /help lists them all.", command=command),
             error=True,
         )
+
+
+async def arguments(ctx: Context, cmd: CommandSpec) -> object:
+    """The command's arguments dataclass for this invocation: from the platform's typed values
+    when it sent them (Discord), else read from the typed line (bot.core.parse)."""
+    inv = ctx.inv
+    upload = None if inv.attachment is None else Upload(inv.attachment, inv.attachment_name)
+    reader = Reader(ctx.today(), ClubNames(ctx) if ctx.club is not None else None, upload)
+    if inv.values is not None and cmd.arguments is not None:
+        return await fill_arguments(cmd, dict(inv.values), reader)
+    return await read_arguments(cmd, inv.text, reader)

@@ -16,13 +16,13 @@ from storage.records import Club
 from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
-    from bot.core.app import Core
     from bot.core.commands import CommandSpec
+    from bot.core.services import Services
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    core: Core
+    core: Services
     inv: Invocation
     club: Club | None
     organiser: bool

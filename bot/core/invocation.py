@@ -34,7 +34,9 @@ class Invocation:
     ``attachment`` is a file sent with the command (a pasted results table), ``private``
     is true in a one-to-one chat with the bot. ``delivery`` names a platform update that may
     arrive twice (``telegram:BOT:UPDATE_ID``): whatever it changes is changed once
-    (storage.deliveries).
+    (storage.deliveries). ``values`` are typed option values by argument name (Discord's
+    slash command options): the core fills the command's arguments from them, not from
+    ``text`` (which then only echoes them, for buttons and usage lines).
     """
 
     command: str
@@ -46,6 +48,7 @@ class Invocation:
     attachment_name: str | None = None
     received_at: dt.datetime | None = None
     delivery: str | None = None
+    values: tuple[tuple[str, object], ...] | None = None
 
     @property
     def chat(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import storage
 from bot.core.context import Context
@@ -88,16 +89,21 @@ async def resolve(ctx: Context, name: str) -> Player:
     return player
 
 
-async def resolve_pair(ctx: Context, tokens: Sequence[Token], what: str) -> tuple[Player, Player]:
+async def resolve_pair(
+    ctx: Context, tokens: Sequence[Token], what: str, at: int | None = None
+) -> tuple[Player, Player]:
     """Two players named one after the other: ``Nagy Péter Kovács Anna``, ``"A" "B"`` or
     ``A vs B``. Without quotes or a separator every split is tried; exactly one split must
-    name two players.
+    name two players. ``at``: the names are split before that token (a word such as
+    ``beat`` stood there).
 
     Raises:
         BadArgument: fewer than two names, or no or several readings.
         UnknownPlayer, Ambiguous: for a side that does not resolve.
     """
     words = list(tokens)
+    if at is not None:
+        return await _both(ctx, join(words[:at]), join(words[at:]), what)
     for i, token in enumerate(words):
         if not token.quoted and token.text.lower() in PAIR_SEPARATORS:
             return await _both(ctx, join(words[:i]), join(words[i + 1 :]), what)
@@ -220,3 +226,19 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
             )
         )
     raise BadArgument(_("there is no tournament {name} in this club", name=quoted(name)))
+
+
+@dataclass(frozen=True, slots=True)
+class ClubNames:
+    """The parser's :class:`~bot.core.parse.Names` port for a conversation's club: names
+    matched here, in one place (:func:`resolve`, :func:`resolve_pair`)."""
+
+    ctx: Context
+
+    async def player(self, name: str) -> Player:
+        return await resolve(self.ctx, name)
+
+    async def pair(
+        self, tokens: Sequence[Token], what: str, at: int | None = None
+    ) -> tuple[Player, Player]:
+        return await resolve_pair(self.ctx, tokens, what, at)

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from babel.dates import format_interval
 
 import storage
-from bot.chart import render_movers
 from bot.core import format as fmt
+from bot.core.chart import render_movers
 from bot.core.replies import Picture, Reply, Table, Text
 from bot.i18n import Msg, _, current, date_text, translated
 from engine.system import Change, Pending
@@ -235,7 +235,7 @@ async def weekly_reply(
     facts = await facts_between(db, club, start, end)
     zone = (await storage.club_settings(db, club)).zone
     days = week_text(*days_of(start, end, zone))
-    weeks = end - start > dt.timedelta(days=7)  # several missed at once (bot.scheduler)
+    weeks = end - start > dt.timedelta(days=7)  # several missed at once (bot.core.scheduler)
     if weeks:
         heading = _("{club}: the weeks {days}, posted late", club=club.name, days=days)
     elif late:  # its moment passed while the bot was down (issue 22)

@@ -18,6 +18,8 @@ import contextlib
 import contextvars
 import datetime as dt
 import os
+import re
+import string
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -146,8 +148,41 @@ def _rendered(
         assert n is not None
         text = found.ngettext(template, plural, n)
     if args:
-        text = text.format(**{key: _shown(value, language) for key, value in args.items()})
+        text = _Formatter(language).vformat(_unquoted(text, args), (), args)
     return Msg.rendered(text, template, plural, n, args)
+
+
+_QUOTED_FIELD = re.compile(r"[\"'“”„「‘’]\{(\w+)(!r)?\}[\"'“”」’‘]")
+"""A field a template quotes itself (``'{value}'``, 「{value}」)."""
+
+
+def _unquoted(text: str, args: Mapping[str, Any]) -> str:
+    """``text`` without the quotation marks round a field whose value is quoted anyway (what
+    a person typed, ``{x!r}``): a translation that quotes it too would show it twice
+    (「「zqx」」, „'zqx'”)."""
+
+    def bare(found: re.Match[str]) -> str:
+        typed = found[2] or isinstance(args.get(found[1]), Typed)
+        return found[0][1:-1] if typed else found[0]
+
+    return _QUOTED_FIELD.sub(bare, text)
+
+
+class _Formatter(string.Formatter):
+    """Formats a text's arguments as ``language`` writes them (:func:`_shown`); ``{x!r}``
+    (the engine's texts quote what a person typed so) quotes as the language does, never as
+    Python's ``repr`` (``'zqx'``)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "r" and isinstance(value, str):
+            return Typed(translated(value, self.language))
+        return super().convert_field(value, conversion)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return format(_shown(value, self.language), format_spec)
 
 
 def _shown(value: object, language: str) -> object:
@@ -245,6 +280,6 @@ def quoted(text: str) -> Typed:
     return Typed(text)
 
 
-def _quoted(text: str, language: str) -> str:
+def _quoted(text: Typed, language: str) -> str:
     start, end = QUOTES.get(language, QUOTES[SOURCE])
-    return f"{start}{str.__str__(text)}{end}"
+    return f"{start}{text.shown}{end}"

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 import storage
-from bot import exporting
+from bot.core import exporting
 from bot.web import urls
 from bot.web.pages import Shown
 

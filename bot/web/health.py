@@ -1,5 +1,5 @@
 """``GET /healthz`` and ``GET /metrics`` on the web port (issue 23, Hosting), for the load
-balancer and the metrics scraper in front of several hoshi processes (README, Scaling).
+balancer and the metrics scraper in front of several hoshi processes (docs/scaling.md).
 
 ``/healthz`` answers 200 when the database answers a trivial query in time (on its reader:
 a long write does not hold the check up, storage.health) and every configured chat adapter

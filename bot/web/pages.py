@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 import storage
 from bot.core import format as fmt
+from bot.core.exporting import club_activity
 from bot.core.handlers.ratings import (
     change_text,
     chart_data,
@@ -25,7 +26,6 @@ from bot.core.handlers.ratings import (
     status_text,
 )
 from bot.core.notices import marked
-from bot.exporting import club_activity
 from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
 from bot.web.render import render

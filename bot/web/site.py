@@ -70,10 +70,12 @@ async def _opponents(db: storage.Database, shown: Shown, pid: int) -> list[int]:
     return list(seen)
 
 
-def _write(root: Path, path: str, data: bytes) -> None:
+def _write(root: Path, path: str, data: bytes, written: Written) -> None:
+    """One file of the site, counted in ``written`` (what ``hoshi site`` says it wrote)."""
     target = root / urls.file_of(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
+    written.files += 1
 
 
 async def write_club(db: storage.Database, shown: Shown, root: Path, written: Written) -> None:
@@ -82,13 +84,11 @@ async def write_club(db: storage.Database, shown: Shown, root: Path, written: Wr
     slug = urls.club_slug(shown.club)
     fresh = Path(tempfile.mkdtemp(prefix=f".{slug}-", dir=root))
     try:
-        _write(
-            fresh, urls.club_slug(shown.club) + "/", pages.club_redirect_page(shown).html.encode()
-        )
+        redirect = pages.club_redirect_page(shown).html.encode()
+        _write(fresh, urls.club_slug(shown.club) + "/", redirect, written)
         for lang in LANGUAGES:
             for page in await club_pages(db, shown, lang):
-                _write(fresh, page.path, page.html.encode("utf-8"))
-                written.files += 1
+                _write(fresh, page.path, page.html.encode("utf-8"), written)
         with using(shown.settings.language):
             export = await storage.export_rows(db, shown.club)
             for name in await club_downloads(db, shown):
@@ -99,8 +99,7 @@ async def write_club(db: storage.Database, shown: Shown, root: Path, written: Wr
                     written.skipped.append((urls.download(shown.club, name), reason))
                     continue
                 if found is not None:
-                    _write(fresh, found.path, found.data)
-                    written.files += 1
+                    _write(fresh, found.path, found.data, written)
         old = root / slug
         if old.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{slug}-old-", dir=root))
@@ -130,16 +129,14 @@ async def write_site(db: storage.Database, root: Path) -> Written:
     for name in ("hoshi.css", "hoshi.js"):
         data = static_file(name)
         assert data is not None, name
-        _write(root, urls.static(name), data)
-        written.files += 1
+        _write(root, urls.static(name), data, written)
     shown_clubs = await pages.web_clubs(db)
     for lang in LANGUAGES:
         with using(lang):
             page = await pages.index_page(Site(db, today_for(db, None)), lang)
-        _write(root, page.path, page.html.encode("utf-8"))
-        written.files += 1
+        _write(root, page.path, page.html.encode("utf-8"), written)
     with using("en"):
-        _write(root, "404.html", pages.not_found_page("en").html.encode("utf-8"))
+        _write(root, "404.html", pages.not_found_page("en").html.encode("utf-8"), written)
     for shown in shown_clubs:
         await write_club(db, shown, root, written)
     _remove_others(root, (urls.club_slug(s.club) for s in shown_clubs))

@@ -1,6 +1,6 @@
 """A player's rating chart as inline SVG for the web pages (issue 14).
 
-The same picture as ``/chart`` (:mod:`bot.chart` draws it as a PNG with matplotlib), written
+The same picture as ``/chart`` (:mod:`bot.core.chart` draws it as a PNG with matplotlib), written
 by hand: a matplotlib SVG is some 100 KB (every glyph a path) and takes ~150 ms, and a static
 export of a federation draws thousands. This one is a few KB of plain elements whose texts are
 real text (searchable, translatable, read by the page's fonts).
@@ -41,15 +41,15 @@ from babel.dates import DateTimeFormat, format_skeleton, get_date_format, parse_
 from bot.core import format as fmt
 from bot.i18n import _, _n, current, using
 
-if TYPE_CHECKING:  # bot.chart imports matplotlib, which a page never needs
+if TYPE_CHECKING:  # bot.core.chart imports matplotlib, which a page never needs
     from babel.dates import DateTimePattern
 
-    from bot.chart import ChartData
+    from bot.core.chart import ChartData
 
-SHORT_SPAN_DAYS = 7  # a chart spanning fewer days shows a week around them (as bot/chart.py)
+SHORT_SPAN_DAYS = 7  # a chart spanning fewer days shows a week around them (as bot/core/chart.py)
 LONG_SPAN_DAYS = 180  # a longer chart's ticks read month and year, a shorter one's month and day
 MAX_TICKS = 7
-MARKER_LABELS = 8  # more tournaments than this: their names only on hover (as bot/chart.py)
+MARKER_LABELS = 8  # more tournaments than this: their names only on hover (as bot/core/chart.py)
 MARKER_LABEL_CHARS = 18
 FONT = 12  # tick and axis texts, in viewBox units
 CHAR_WIDTH = 0.62  # an average character's width per font size, to leave room for labels
@@ -59,7 +59,7 @@ POINT_SPACING = 8.0
 
 # colours for a light page; hoshi.css recolours the classes for a dark one. Each text colour
 # reads at 4.5:1 or better on white and on the bands' tint (WCAG AA; see hoshi.css).
-INK = "#1f4e79"  # the line and its points (bot/chart.py's)
+INK = "#1f4e79"  # the line and its points (bot/core/chart.py's)
 TEXT = "#333333"
 MUTED = "#595959"
 GRID = "#d0d0d0"
@@ -385,7 +385,7 @@ def _date_ticks(x_low: float, x_high: float) -> list[tuple[dt.date, str]]:
 
 @functools.lru_cache(maxsize=4096)
 def _tick_date(language: str, day: dt.date, skeleton: str) -> str:
-    """A tick's date, as bot/chart.py writes it (``Apr 3``, ``Apr 2026``, ``2026``)."""
+    """A tick's date, as bot/core/chart.py writes it (``Apr 3``, ``Apr 2026``, ``2026``)."""
     return format_skeleton(skeleton, day, locale=language)
 
 

@@ -82,3 +82,24 @@ def absolute(base_url: str, path: str) -> str:
 def file_of(path: str) -> str:
     """The file a site path is written to in a static export (a folder → its index.html)."""
     return path + "index.html" if path.endswith("/") or path == "" else path
+
+
+class WebLinks:
+    """The core's links port (:class:`bot.core.links.Links`) for this site: a page's address
+    below ``[web] base_url`` (``None`` for every page while the config does not say where
+    members reach the pages)."""
+
+    def __init__(self, base_url: str | None) -> None:
+        self.base_url = base_url
+
+    def _at(self, path: str) -> str | None:
+        return None if self.base_url is None else absolute(self.base_url, path)
+
+    def ranking(self, club: Club, lang: str) -> str | None:
+        return self._at(ranking(club, lang))
+
+    def player(self, club: Club, lang: str, pid: int) -> str | None:
+        return self._at(player(club, lang, pid))
+
+    def tournament(self, club: Club, lang: str, number: int) -> str | None:
+        return self._at(tournament(club, lang, number))

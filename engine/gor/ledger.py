@@ -66,7 +66,7 @@ from engine.system import (
     never_rated,
     refuse_unknown_players,
 )
-from engine.text import Msg, decimal, game_mark, plural
+from engine.text import Msg, Typed, decimal, game_mark, plural
 from engine.types import (
     EgfRating,
     Entry,
@@ -139,8 +139,8 @@ def tournament_class(tournament: Tournament) -> GorClass:
                 Msg(
                     "tournament {tournament} has class {klass}; the EGF "
                     "classes are A, B, C and D (e.g. {example}, or {header} in an h9 header)",
-                    tournament=repr(tournament.name),
-                    klass=repr(tournament.klass),
+                    tournament=Typed(tournament.name),
+                    klass=Typed(tournament.klass),
                     example="class=B",
                     header="CL[B]",
                 )
@@ -159,7 +159,7 @@ def tournament_class(tournament: Tournament) -> GorClass:
                 "the time control of tournament {tournament} is not known, so its EGF "
                 "class cannot be found: give one (e.g. {time}) or its class "
                 "(e.g. {example}, or {header} in the h9 header)",
-                tournament=repr(tournament.name),
+                tournament=Typed(tournament.name),
                 time=TIME_EXAMPLE,
                 example="class=B",
                 header="CL[B]",
@@ -358,7 +358,7 @@ class Gor:
                             "player {player} of tournament {tournament} is entered as a "
                             "club player but is not registered; register them first",
                             player=player,
-                            tournament=repr(tournament.name),
+                            tournament=Typed(tournament.name),
                         )
                     )
             games.append(game)

@@ -66,7 +66,7 @@ from engine.system import (
     never_rated,
     unit,
 )
-from engine.text import Msg, decimal, game_mark, plural
+from engine.text import Msg, Typed, decimal, game_mark, plural
 from engine.types import (
     Entry,
     Event,
@@ -334,7 +334,7 @@ class Swedish:
                                 "game {game} of {tournament}: player {player} has no entry "
                                 "in the tournament, so the rank they played with is unknown",
                                 game=game_mark(game.id),
-                                tournament=repr(tournament.name),
+                                tournament=Typed(tournament.name),
                                 player=pid,
                             )
                         )

@@ -14,7 +14,7 @@ from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.replies import Notice
-from bot.scheduler import Scheduler
+from bot.core.scheduler import Scheduler
 from engine.types import MonthEnded
 from storage import schedules
 from storage.bulk import BulkGame, BulkTournament, bulk_load
@@ -103,7 +103,7 @@ async def test_the_fast_load_makes_what_the_normal_path_makes(tmp_path: Path) ->
 
 async def test_the_fast_load_notes_each_quiet_club(tmp_path: Path) -> None:
     """Each loaded club with nothing due is noted quiet at its last log entry, through a day
-    after the clock's (the first sweep skips it: tests/bot/test_scheduler.py)."""
+    after the clock's (the first sweep skips it: tests/bot/core/test_scheduler.py)."""
     now = clubs.now_for(30)
     db = await storage.open_db(tmp_path / "clubs.sqlite", clock=lambda: now)
     try:

@@ -130,7 +130,7 @@ def test_a_games_table_imported_twice_is_refused_whole(hoshi, tmp_path: Path) ->
         "line 3: #2 Nov 2, 2026, Nagy Péter (B) – Kovács Anna (W): B+R\n"
         "Nothing was recorded. If they are other games, record them anyway: hoshi import "
     )
-    assert err.endswith(" --again\n")
+    assert err.endswith(f" --again --db {tmp_path / 'club.sqlite'}\n")  # the --db given kept
     assert hoshi("export", "--format", "games")[1] == before
     # partly recorded: the recorded one is named, nothing is recorded
     more = GAMES + "2026-11-03,Kovács Anna,Szabó Éva,B+,\n"
@@ -147,8 +147,9 @@ def test_a_tournament_file_imported_twice_is_refused(hoshi, tmp_path: Path) -> N
     code, out, _ = hoshi("import", str(KIS_KUPA), "--committee")
     assert code == 0 and "Imported as tournament #1;" in out
     before = hoshi("export", "--format", "games")[1]
-    for name, end in (((), " --committee --again --name=NAME\n"), (
-        ("--name", "Kis Kupa again"), " --committee --name 'Kis Kupa again' --again\n"
+    db = f"--db {tmp_path / 'club.sqlite'}"
+    for name, end in (((), f" --committee --again {db} --name=NAME\n"), (
+        ("--name", "Kis Kupa again"), f" --committee --name 'Kis Kupa again' --again {db}\n"
     )):  # fmt: skip
         code, _, err = hoshi("import", str(KIS_KUPA), "--committee", *name)
         assert code == 2
@@ -185,7 +186,7 @@ def test_a_name_in_another_order_is_asked_about_then_confirmed(hoshi, tmp_path: 
         "line 2: the file's Éva Szabó would be Szabó Éva (12k, since "
     )
     assert "Nothing was recorded. If it is the same person, say so: hoshi import " in err
-    assert "g.csv --confirm; if not, correct the name in the file" in err
+    assert f"g.csv --confirm --db {tmp_path / 'club.sqlite'}; if not, correct the name" in err
     assert hoshi("export", "--format", "games")[1] == before
     assert hoshi("import", reordered, "--confirm")[:2] == (0, "2 games recorded in My Go Club.\n")
     assert "2026-11-01,Szabó Éva,Nagy Péter,W+" in hoshi("export", "--format", "games")[1]
@@ -199,10 +200,11 @@ def test_a_tournament_files_name_in_another_order_names_the_flags(hoshi, tmp_pat
         "hoshi: 1 name in the file is a club player's name in another order:\n"
         "line 11: the file's Kiss Ödön would be Ödön Kiss (5k, since "
     )
-    assert " --committee --name Kis --confirm; if not, correct the name" in err
+    assert f" --committee --name Kis --confirm --db {tmp_path / 'club.sqlite'}; if not" in err
     assert "e.g. Kiss Ödön (Pécs))" in err
     code, out, _ = hoshi("import", str(KIS_KUPA), "--committee", "--name", "Kis", "--confirm")
     assert code == 0 and "Matched 1 registered player(s); 4 new" in out
     # imported twice: --again, with --confirm kept
     code, _, err = hoshi("import", str(KIS_KUPA), "--committee", "--confirm")
-    assert code == 2 and err.endswith(" --committee --confirm --again\n")
+    assert code == 2
+    assert err.endswith(f" --committee --confirm --again --db {tmp_path / 'club.sqlite'}\n")

@@ -11,6 +11,7 @@ from bot.config import (
     Config,
     ConfigError,
     DiscordConfig,
+    GivenOptions,
     TelegramConfig,
     WebConfig,
     load_config,
@@ -72,7 +73,7 @@ def test_every_key(tmp_path: Path) -> None:
     assert (config.club, config.system, config.timezone, config.log_level) == (
         "Budapest Go Club", "psg", "Europe/Budapest", "DEBUG"
     )  # fmt: skip
-    assert config.charts_dir == Path("charts")
+    assert config.charts_dir == Path("charts").absolute()  # printed paths say where
     assert config.telegram == TelegramConfig(
         "http://127.0.0.1:8081/bot", "http://127.0.0.1:8081/file/bot",
         "https://example.org/hook", "0.0.0.0", 8444, 60,
@@ -277,3 +278,35 @@ def test_the_clubs_kept_in_memory_must_be_a_count(tmp_path: Path, value: str) ->
     assert "[database] clubs_in_memory must be a whole number from 1 to 1000000" in str(
         caught.value
     )
+
+
+def test_pictures_and_files_go_to_the_users_data_directory(tmp_path: Path) -> None:
+    """Charts and exports the console writes go under the per-user data directory by default
+    (issue 24: never a folder of the checkout or the working directory)."""
+    config = load_config(env={})
+    assert config.charts_dir == tmp_path / "data-home" / "hoshi" / "files"
+    assert not config.charts_dir.is_relative_to(Path.cwd())
+    source = tmp_path / "hoshi.toml"
+    source.write_text('[hoshi]\ncharts_dir = "~/go/pictures"\n', encoding="utf-8")
+    assert load_config(source, env={}).charts_dir == Path.home() / "go" / "pictures"
+
+
+def test_a_suggested_command_keeps_the_options_given() -> None:
+    given = GivenOptions(Path("club.sqlite"), Path("my config.toml"), "Go Club")
+    assert given.command("export", "--format", "h9") == (
+        "hoshi export --format h9 --db club.sqlite --config 'my config.toml' --club 'Go Club'"
+    )
+    assert given.command("console", "--new-club", "Chess", club=False) == (
+        "hoshi console --new-club Chess --db club.sqlite --config 'my config.toml'"
+    )
+    assert GivenOptions().command("console") == "hoshi console"
+    url = GivenOptions("postgresql://hoshi:secret@db.example.org/hoshi")
+    assert "secret" not in url.command("replay")
+    assert url.command("replay").startswith("hoshi replay --db postgresql://hoshi")
+
+
+def test_the_config_file_given_is_kept_for_suggestions(tmp_path: Path) -> None:
+    source = tmp_path / "hoshi.toml"
+    source.write_text("", encoding="utf-8")
+    assert load_config(source, env={}).given == GivenOptions(config=source)
+    assert load_config(env={}).given == GivenOptions()

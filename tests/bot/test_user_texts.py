@@ -30,7 +30,7 @@ directives, bot/web): browsers read them, not people."""
 
 NOT_PROSE: dict[str, str] = {
     # literal → why it is not the bot's words
-    "DejaVu Sans": "a font's name (bot/chart.py)",
+    "DejaVu Sans": "a font's name (bot/core/chart.py)",
     "My Go Club": "the name a console club gets, like any name a club is given",
     "Club games ": "the name of a club-games period, stored as its tournament's name",
     "no club": "part of an imported player's name, stored in the log (Kiss Béla (no club, 3))",

@@ -25,7 +25,7 @@ from bot.adapters.console import Console, console_club
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
-from bot.scheduler import Scheduler
+from bot.core.scheduler import Scheduler
 from storage.db import Database
 from storage.records import Club
 

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 import storage
-from bot import exporting
+from bot.core import exporting
 from bot.web.pages import Shown, Site, ranking_page, tournament_page, tournaments_page
 from engine.systems import SYSTEMS
 from tests.model.session import Session

@@ -26,13 +26,13 @@ from pathlib import Path
 
 import storage
 from bot.adapters import discord as discord_adapter
-from bot.adapters import telegram as telegram_adapter
+from bot.adapters.telegram import rendering as telegram_adapter
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply, Table
-from bot.scheduler import Scheduler
+from bot.core.scheduler import Scheduler
 from engine.ranks import Rank
 from storage.db import Database
 from storage.records import Club

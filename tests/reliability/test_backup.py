@@ -16,7 +16,7 @@ from bot.__main__ import main
 from bot.config import BackupConfig, Config, ConfigError, load_config
 from bot.core.app import Core
 from bot.core.replies import Notice
-from bot.scheduler import Scheduler
+from bot.core.scheduler import Scheduler
 from engine.ranks import Rank
 from engine.types import Result
 from storage import backup

@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice
-from bot.scheduler import Scheduler
+from bot.core.scheduler import Scheduler
 from storage import deliveries
 from tests.fakes import telegram as ft
 from tests.reliability.conftest import (

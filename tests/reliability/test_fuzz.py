@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import storage
-from bot.adapters.telegram import CAPTION_LIMIT, MESSAGE_LIMIT, visible_length
+from bot.adapters.telegram.rendering import CAPTION_LIMIT, MESSAGE_LIMIT, visible_length
 from bot.i18n import LANGUAGES
 from tests.fakes import telegram as ft
 from tests.reliability.conftest import telegram_on

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import storage
-from bot.adapters import telegram as telegram_adapter
 from bot.adapters.console import Console
+from bot.adapters.telegram import adapter as telegram_adapter
 from bot.core.app import Core
 from tests.bot.adapters.conftest import discord_running
 from tests.fakes import discord as fd

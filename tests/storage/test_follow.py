@@ -20,7 +20,8 @@ from engine.types import Result
 from storage import Club, Database, ledger
 from storage.clubs import create_club
 from storage.follow import Follower, follow
-from storage.projections import ClubLedgers, all_cards, fold
+from storage.ledgers import ClubLedgers
+from storage.projections import all_cards, fold
 from tests.fakes.listener import FakeListener
 from tests.storage.conftest import ORGANISER, FakeClock, game, open_test_db, player
 

@@ -40,8 +40,10 @@ from storage import (
 from storage.bulk import BulkGame, BulkPlayer, bulk_load
 from storage.codec import card_json
 from storage.db import SystemFactory
-from storage.projections import ClubLedgers, all_cards, fold, ledger, ledgers_for, rewritten
+from storage.ledgers import ClubLedgers
+from storage.projections import all_cards, fold, ledger, ledgers_for
 from storage.records import NewPlayer
+from storage.rewrites import rewritten
 from storage.settings import current_system
 from storage.snapshots import (
     code_version,

@@ -8,7 +8,8 @@ import re
 import time
 
 import storage
-from bot import exporting, system_names
+from bot import system_names
+from bot.core import exporting
 from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Option, Param, command
 from bot.core.context import Context
@@ -29,7 +30,6 @@ from bot.i18n import (
     using,
     weekday_text,
 )
-from bot.web import urls
 from engine.errors import EngineError
 from engine.formats import write_h9
 from engine.settings import Setting
@@ -313,7 +313,7 @@ async def _web(ctx: Context, rest: list[Token]) -> Reply:
                 club=ctx.the_club.name,
             )
         )
-    address = web_address(ctx, urls.ranking(ctx.the_club, ctx.language))
+    address = ctx.core.links.ranking(ctx.the_club, ctx.language)
     if address is None:
         lines = [
             _(
@@ -349,13 +349,6 @@ async def _web(ctx: Context, rest: list[Token]) -> Reply:
             )
         )
     return Reply.text(*lines)
-
-
-def web_address(ctx: Context, path: str) -> str | None:
-    """A page's web address for a reply (``[web] base_url``); ``None`` while the config does
-    not say where members reach the pages."""
-    base_url = ctx.core.config.web.base_url
-    return None if base_url is None else urls.absolute(base_url, path)
 
 
 def _declared(key: str) -> Setting:

@@ -4,23 +4,54 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from dataclasses import dataclass
+from fractions import Fraction
 
 import storage
 from bot.core import format as fmt
-from bot.core.commands import ORGANISER, PLAYER, Option, Param, command
+from bot.core.commands import ORGANISER, PLAYER, Flag, GameResult, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
 from bot.core.handlers import same_game as same
-from bot.core.names import resolve, resolve_pair, same_player
-from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Button, Reply, Text
-from bot.i18n import N_, _, _n, date_text, date_time_text, month_text, quoted, translated
+from bot.i18n import N_, _, _n, date_text, date_time_text, month_text, translated
+from engine.timecontrol import TimeControl
 from engine.types import Game, Result
 from storage import log
 from storage.records import GAME_UNDONE, GAME_VOIDED, GameRow, Player, Recorded, Undone, gone_game
 
-BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
+BEAT_WORDS = ("beat", "beats", "defeated", "won", "wins")
+AGAIN = Flag("again", N_("record it although it looks like a game recorded already"), menu=False)
+CONFIRM = Flag("confirm", N_("record it as written, not asked about"), menu=False)
+
+
+def may_record(ctx: Context) -> None:
+    """Organisers record games; players report their own only when the club allows it."""
+    if not ctx.organiser and not ctx.settings.reports:
+        raise NotPermitted(
+            _(
+                "/result is for the organisers of {club}: chat administrators and the "
+                "people an organiser adds with /club organiser add. (An organiser can let "
+                "players report their own games with /club reports on.) Nothing was changed.",
+                club=ctx.the_club.name,
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ResultArgs:
+    black: Player
+    white: Player
+    result: GameResult | None = None  # None: NAME beat NAME
+    h: int | None = None
+    komi: Fraction | None = None
+    date: dt.date | None = None
+    time: TimeControl | None = None
+    board: int | None = None
+    beat: bool = False
+    again: bool = False
+    confirm: bool = False
 
 
 @command(
@@ -47,30 +78,41 @@ BEAT_WORDS = {"beat", "beats", "defeated", "won", "wins"}
     params=(
         Param("black", "player", N_("who had Black (the winner, in the 'beat' form)")),
         Param("white", "player", N_("who had White")),
-        Param("result", "result", N_("B+, W+, B+R, W+3.5, jigo or unplayed")),
+        Param(
+            "result",
+            "result",
+            N_("B+, W+, B+R, W+3.5, jigo or unplayed"),
+            missing=N_(
+                "the result is missing: write B+, W+, B+R, W+3.5, jigo or unplayed after "
+                "the two names"
+            ),
+        ),
     ),
+    flags=(
+        Flag(
+            "beat",
+            N_("WINNER beat LOSER: colours from the handicap"),
+            BEAT_WORDS,
+            anywhere=True,
+            instead_of="result",
+            menu=False,
+        ),
+        AGAIN,
+        CONFIRM,
+    ),
+    permit=may_record,
 )
-async def result(ctx: Context) -> Reply:
+async def result(ctx: Context, args: ResultArgs) -> Reply:
     reporting = not ctx.organiser
-    if reporting and not ctx.settings.reports:
-        raise NotPermitted(
-            _(
-                "/result is for the organisers of {club}: chat administrators and the "
-                "people an organiser adds with /club organiser add. (An organiser can let "
-                "players report their own games with /club reports on.) Nothing was changed.",
-                club=ctx.the_club.name,
-            )
-        )
-    args = ctx.args()
-    words, again, confirmed = opt.split_again_and_confirm(list(args.words))
-    date = opt.date(ctx, args.options.get("date"))
+    again, confirmed = args.again, args.confirm
+    date = args.date or ctx.today()
+    stones = args.h or 0
     black, white, outcome, played, note, margin = await _players_and_result(
-        ctx, words, args.options, date
+        ctx, args, stones, date
     )
-    stones = opt.stones(args.options["h"]) if "h" in args.options else 0
-    komi = opt.komi(ctx, args.options.get("komi"), stones)
-    board = opt.board(args.options.get("board"))
-    time = opt.time_control(args.options.get("time"))
+    komi = args.komi if args.komi is not None else opt.komi(ctx, None, stones)
+    board = args.board or 19
+    time = args.time
     game = storage.new_game(
         black.id,
         white.id,
@@ -204,55 +246,20 @@ async def _report(
 
 
 async def _players_and_result(
-    ctx: Context, words: list[Token], options: dict[str, str], date: dt.date
+    ctx: Context, args: ResultArgs, stones: int, date: dt.date
 ) -> tuple[Player, Player, Result | None, bool, str, str | None]:
     """BLACK WHITE RESULT, or WINNER beat LOSER (colours from the handicap and the ranks of
     the game's ``date``); last the result's SGF margin (``R``, ``3.5``; ``None`` when not
     given)."""
-    for i, token in enumerate(words):
-        if not token.quoted and token.text.lower() in BEAT_WORDS:
-            winner = await resolve(ctx, join(words[:i]))
-            loser = await resolve(ctx, join(words[i + 1 :]))
-            if winner.id == loser.id:
-                raise same_player(winner, "/result")
-            return (*await _beat(ctx, winner, loser, options, date), None)
-    position = next(
-        (
-            i
-            for i in range(len(words) - 1, -1, -1)
-            if not words[i].quoted and opt.read_result(words[i].text) is not None
-        ),
-        None,
-    )
-    if position is None:
-        if words:
-            raise BadArgument(
-                _(
-                    "the result is missing ({word} is not one): write B+, W+, B+R, W+3.5, "
-                    "jigo or unplayed after the two names",
-                    word=quoted(words[-1].text),
-                )
-            )
-        raise BadArgument(
-            _(
-                "the result is missing: write B+, W+, B+R, W+3.5, jigo or unplayed after "
-                "the two names"
-            )
-        )
-    if position != len(words) - 1:
-        extra = join(words[position + 1 :])
-        raise BadArgument(
-            _("unexpected {extra} after the result (options look like h=2)", extra=quoted(extra))
-        )
-    outcome, played, margin = opt.read_result(words[position].text)  # type: ignore[misc]
-    black, white = await resolve_pair(ctx, words[:position], "/result")
-    return black, white, outcome, played, "", margin
+    if args.beat or args.result is None:
+        return (*await _beat(ctx, args.black, args.white, stones, date), None)
+    read = args.result
+    return args.black, args.white, read.outcome, read.played, "", read.margin
 
 
 async def _beat(
-    ctx: Context, winner: Player, loser: Player, options: dict[str, str], date: dt.date
+    ctx: Context, winner: Player, loser: Player, stones: int, date: dt.date
 ) -> tuple[Player, Player, Result | None, bool, str]:
-    stones = opt.stones(options["h"]) if "h" in options else 0
     if stones == 0:
         return (
             winner,
@@ -346,6 +353,11 @@ def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
     return f"{fmt.system_title(done.system)}: " + " · ".join(parts)
 
 
+@dataclass(frozen=True, slots=True)
+class NoArgs:
+    """A command that takes no arguments."""
+
+
 @command(
     "undo",
     usage="/undo",
@@ -355,10 +367,9 @@ def rated_line(done: Recorded, players: tuple[Player, Player]) -> str:
     ),
     examples=("/undo",),
     access=ORGANISER,
+    extra=N_("/undo takes no arguments; to remove a particular game use /void ID"),
 )
-async def undo(ctx: Context) -> Reply:
-    if ctx.args().words:
-        raise BadArgument(_("/undo takes no arguments; to remove a particular game use /void ID"))
+async def undo(ctx: Context, args: NoArgs) -> Reply:
     undone = await storage.undo_last(ctx.db, ctx.the_club, actor=ctx.actor, chat=ctx.chat)
     return Reply.text(await _undone_text(ctx, undone))
 
@@ -476,6 +487,15 @@ async def _undone_text(ctx: Context, undone: Undone) -> str:
     return _("{undone} {kept}", undone=what, kept=kept)
 
 
+ONE_GAME = N_("give one game number, e.g. 12 (the # shown when it was recorded)")
+
+
+@dataclass(frozen=True, slots=True)
+class VoidArgs:
+    game_id: int
+    reason: str | None = None
+
+
 @command(
     "void",
     usage=N_('/void GAME_ID [reason="..."]'),
@@ -483,18 +503,18 @@ async def _undone_text(ctx: Context, undone: Undone) -> str:
     examples=("/void 12", '/void 12 reason="entered twice"'),
     access=ORGANISER,
     options=(Option("reason", "text", N_("why"), '"..."'),),
-    params=(Param("game_id", "int", N_("the game's number (#12)")),),
+    params=(Param("game_id", "number", N_("the game's number (#12)"), missing=ONE_GAME),),
+    extra=ONE_GAME,
 )
-async def void(ctx: Context) -> Reply:
-    args = ctx.args()
-    target = await live_game(ctx, args.words)
+async def void(ctx: Context, args: VoidArgs) -> Reply:
+    target = await live_game(ctx, args.game_id)
     row = await storage.void_game(
         ctx.db,
         ctx.the_club,
         target.id,
         actor=ctx.actor,
         chat=ctx.chat,
-        reason=args.options.get("reason", ""),
+        reason=args.reason or "",
     )
     return Reply.text(
         _(
@@ -519,6 +539,22 @@ CORRECTABLE = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class CorrectArgs:
+    game_id: int
+    result: GameResult | None = None
+    h: int | None = None
+    komi: Fraction | None = None
+    date: dt.date | None = None
+    time: TimeControl | None = None
+    board: int | None = None
+    black: Player | None = None
+    white: Player | None = None
+    played: str | None = None
+    swap: bool = False
+    confirm: bool = False
+
+
 @command(
     "correct",
     usage=N_(
@@ -536,48 +572,32 @@ CORRECTABLE = (
         "result is read in the new colours."
     ),
     options=CORRECTABLE,
-    params=(
-        Param("game_id", "int", N_("the game's number")),
-        Param(
-            "changes",
-            "text",
-            N_("swap, or changes as key=value, e.g. result=W+"),
-            required=False,
-        ),
+    params=(Param("game_id", "number", N_("the game's number"), missing=ONE_GAME),),
+    flags=(
+        Flag("swap", N_("exchange the colours, keeping the winner"), anywhere=True),
+        CONFIRM,
     ),
+    extra=ONE_GAME,
 )
-async def correct(ctx: Context) -> Reply:
-    args = ctx.args()
-    words, confirmed = opt.split_confirm(list(args.words))
-    swap = any(_is_swap(t) for t in words)
-    current = await live_game(ctx, [t for t in words if not _is_swap(t)])
+async def correct(ctx: Context, args: CorrectArgs) -> Reply:
+    confirmed, swap = args.confirm, args.swap
+    current = await live_game(ctx, args.game_id)
     changes: dict[str, object] = {}
-    o = args.options
-    if "result" in o:
-        read = opt.read_result(o["result"])
-        if read is None:
-            raise BadArgument(
-                _(
-                    "result={value}: write B+, W+, B+R, W+3.5, jigo or unplayed",
-                    value=quoted(o["result"]),
-                )
-            )
-        changes["result"], changes["played"], changes["margin"] = read
-    if "played" in o:
-        changes["played"] = o["played"].lower() in ("yes", "true", "1")
-    if "h" in o:
-        changes["stones"] = opt.stones(o["h"])
-    if "komi" in o:
-        changes["komi"] = opt.komi(ctx, o["komi"], 0)
-    if "date" in o:
-        changes["date"] = opt.date(ctx, o["date"])
-    if "board" in o:
-        changes["board"] = opt.board(o["board"])
-    if "time" in o:
-        changes["time"] = opt.time_control(o["time"])
-    for colour in ("black", "white"):
-        if colour in o:
-            changes[colour] = (await resolve(ctx, o[colour])).id
+    if args.result is not None:
+        read = args.result
+        changes["result"], changes["played"], changes["margin"] = (
+            read.outcome,
+            read.played,
+            read.margin,
+        )
+    if args.played is not None:
+        changes["played"] = args.played == "yes"
+    given: dict[str, object] = {"stones": args.h, "komi": args.komi, "date": args.date}
+    given |= {"board": args.board, "time": args.time}
+    changes |= {key: value for key, value in given.items() if value is not None}
+    for colour, player in (("black", args.black), ("white", args.white)):
+        if player is not None:
+            changes[colour] = player.id
     if swap:  # the colours change hands, the winner does not (unless a result is given)
         changes["black"], changes["white"] = current.game.white, current.game.black
         if "result" not in changes and current.game.result in SWAPPED:
@@ -606,10 +626,6 @@ async def correct(ctx: Context) -> Reply:
             ),
         )
     )
-
-
-def _is_swap(token: Token) -> bool:
-    return not token.quoted and token.text.lower() == "swap"
 
 
 async def _ask_about_correction(
@@ -642,25 +658,17 @@ async def _ask_about_correction(
     )
 
 
-def game_number(words: list[Token]) -> int:
-    """The club number of a game (``12`` or ``#12``), the one argument left."""
-    if len(words) != 1:
-        raise BadArgument(_("give one game number, e.g. 12 (the # shown when it was recorded)"))
-    return positive_int(words[0].text.lstrip("#"), "GAME_ID", high=10**12)
-
-
-async def game_by_number(ctx: Context, words: list[Token]) -> GameRow:
+async def game_by_number(ctx: Context, number: int) -> GameRow:
     """The club's game by the number members see (``#12``)."""
-    number = game_number(words)
     row = await storage.game_by_number(ctx.db, ctx.the_club, number)
     if row is None:
         raise BadArgument(_("there is no game #{number} in this club", number=number))
     return row
 
 
-async def live_game(ctx: Context, words: list[Token]) -> GameRow:
+async def live_game(ctx: Context, number: int) -> GameRow:
     """:func:`game_by_number`, refusing a game already voided or undone."""
-    row = await game_by_number(ctx, words)
+    row = await game_by_number(ctx, number)
     if row.status in (GAME_VOIDED, GAME_UNDONE):
         raise BadArgument(translated(gone_game(row.number, row.status)))
     return row

@@ -20,8 +20,7 @@ from bot.i18n import N_, _
     params=(Param("command", "text", N_("a command name"), required=False),),
 )
 async def help_(ctx: Context) -> Reply:
-    from bot.core.command_table import COMMANDS, lookup  # the table lists this handler too
-
+    COMMANDS, lookup = ctx.core.commands, ctx.core.lookup  # the table lists this handler too
     name = ctx.args().text().strip()
     if name:
         cmd = lookup(name)

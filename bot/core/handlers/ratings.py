@@ -6,21 +6,19 @@ import asyncio
 import dataclasses
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 import storage
-from bot.chart import Band, ChartData, Marker, render_chart
 from bot.core import format as fmt
-from bot.core.commands import Option, Param, command
+from bot.core.chart import Band, ChartData, Marker, render_chart
+from bot.core.commands import Flag, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
-from bot.core.handlers.club import web_address
 from bot.core.handlers.game_options import komi as komi_default
-from bot.core.names import describe, resolve, resolve_pair
+from bot.core.names import describe
 from bot.core.notices import joined, marked
-from bot.core.parse import join, positive_int
 from bot.core.replies import Picture, Reply, Table, Text
-from bot.i18n import N_, _, _n, current, date_text, month_text, quoted, translated
-from bot.web import urls
+from bot.i18n import N_, _, _n, current, date_text, month_text, translated
 from engine.errors import EngineError
 from engine.formats import fold_name
 from engine.ranks import Rank
@@ -68,10 +66,10 @@ def engine_text(exc: Exception) -> str:
     return translated(exc.args[0]) if exc.args else str(exc)
 
 
-async def player_or_self(ctx: Context, name: str) -> Player:
+async def player_or_self(ctx: Context, named: Player | None) -> Player:
     """The named player, or with no name the caller's own linked player."""
-    if name.strip():
-        return await resolve(ctx, name)
+    if named is not None:
+        return named
     caller = ctx.inv.caller
     linked = await storage.player_for_account(
         ctx.db, ctx.the_club, caller.platform, caller.account
@@ -89,6 +87,12 @@ async def player_or_self(ctx: Context, name: str) -> Player:
     return linked
 
 
+@dataclass(frozen=True, slots=True)
+class RatingArgs:
+    name: Player | None = None
+    all: bool = False
+
+
 @command(
     "rating",
     usage="/rating [NAME] [all]",
@@ -98,13 +102,12 @@ async def player_or_self(ctx: Context, name: str) -> Player:
     ),
     examples=("/rating Nagy Péter", "/rating szabo", "/rating", "/rating Nagy Péter all"),
     params=(Param("name", "player", N_("the player (default: you)"), required=False),),
+    flags=(Flag("all", N_("the player under every rating system")),),
 )
-async def rating(ctx: Context) -> Reply:
-    words = ctx.args().words
-    if words and not words[-1].quoted and words[-1].text.lower() == "all":
-        # /rating NAME all: the player under every system, side by side
-        return await rating_everywhere(ctx, await player_or_self(ctx, join(words[:-1])))
-    player = await player_or_self(ctx, ctx.args().text())
+async def rating(ctx: Context, args: RatingArgs) -> Reply:
+    if args.all:  # /rating NAME all: the player under every system, side by side
+        return await rating_everywhere(ctx, await player_or_self(ctx, args.name))
+    player = await player_or_self(ctx, args.name)
     system = ctx.the_club.system
     card, place, listed = await storage.placed_card(ctx.db, ctx.the_club, player.id)
     history = await storage.history(ctx.db, ctx.the_club, player.id, 1)
@@ -137,14 +140,14 @@ async def rating(ctx: Context) -> Reply:
             Text(head, title=True),
             Text(joined(lines)),
             Text(f"{fmt.system_title(system)} · {ctx.the_club.name}"),
-            *web_link(ctx, urls.player(ctx.the_club, current(), player.id)),
+            *web_link(ctx, ctx.core.links.player(ctx.the_club, current(), player.id)),
         )
     )
 
 
-def web_link(ctx: Context, path: str) -> tuple[Text, ...]:
-    """The web page's address under a reply, when the club's pages are on (issue 14)."""
-    address = web_address(ctx, path)
+def web_link(ctx: Context, address: str | None) -> tuple[Text, ...]:
+    """The web page's ``address`` (from the core's links port) under a reply, when the club's
+    pages are on (issue 14)."""
     if not ctx.settings.web or address is None:
         return ()
     # TRANSLATORS: under /top and /rating: the same on the club's web pages
@@ -192,18 +195,21 @@ async def rating_everywhere(ctx: Context, player: Player) -> Reply:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class TopArgs:
+    n: int = TOP_DEFAULT
+
+
 @command(
     "top",
     usage="/top [N]",
     summary=N_("The club's ranking list (the first N players, default 10)."),
     examples=("/top", "/top 25"),
-    params=(Param("n", "int", N_("how many players"), required=False),),
+    params=(Param("n", "int", N_("how many players"), required=False, high=TOP_MAX),),
+    extra=N_("/top takes one number, not '{text}'"),
 )
-async def top(ctx: Context) -> Reply:
-    words = ctx.args().words
-    if len(words) > 1:
-        raise BadArgument(_("/top takes one number, not {text}", text=quoted(join(words))))
-    n = positive_int(words[0].text, "N", high=TOP_MAX) if words else TOP_DEFAULT
+async def top(ctx: Context, args: TopArgs) -> Reply:
+    n = args.n
     standings = await storage.standings(ctx.db, ctx.the_club)
     if not standings:
         return Reply.text(_("No players yet. Organisers add them with /register NAME RANK."))
@@ -242,8 +248,15 @@ async def top(ctx: Context) -> Reply:
                 )
             )
         )
-    blocks.extend(web_link(ctx, urls.ranking(ctx.the_club, current())))
+    blocks.extend(web_link(ctx, ctx.core.links.ranking(ctx.the_club, current())))
     return Reply(blocks=tuple(blocks))
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryArgs:
+    name: Player | None = None
+    n: int = HISTORY_DEFAULT
+    all: bool = False
 
 
 @command(
@@ -256,29 +269,22 @@ async def top(ctx: Context) -> Reply:
         "undone, with all."
     ),
     params=(
-        Param("name", "player", N_("the player")),
-        Param("n", "int", N_("how many rows (default 10)"), required=False),
+        Param("name", "player", N_("the player (default: you)"), required=False),
+        Param("n", "int", N_("how many rows (default 10)"), required=False, high=HISTORY_MAX),
     ),
+    flags=(Flag("all", N_("organisers: undone entries too")),),
 )
-async def history(ctx: Context) -> Reply:
-    words = ctx.args().words
-    n = HISTORY_DEFAULT
-    everything = False
-    for _turn in range(2):  # N and all, in either order, after the name
-        if len(words) > 1 and not words[-1].quoted and words[-1].text.lower() == "all":
-            everything, words = True, words[:-1]
-        elif len(words) > 1 and re.fullmatch(r"\d+", words[-1].text) and not words[-1].quoted:
-            n = positive_int(words[-1].text, "N", high=HISTORY_MAX)
-            words = words[:-1]
+async def history(ctx: Context, args: HistoryArgs) -> Reply:
+    n, everything = args.n, args.all  # N and all in either order, after the name
     if everything and not ctx.organiser:
         raise NotPermitted(
             _(
                 "Only organisers see undone entries (/history NAME all); /history {name} "
                 "shows what counts",
-                name=join(words),
+                name=args.name.name if args.name is not None else "",
             )
         )
-    player = await player_or_self(ctx, join(words))
+    player = await player_or_self(ctx, args.name)
     rows = await storage.history(ctx.db, ctx.the_club, player.id, n, undone=everything)
     # club games held for a rating period not closed yet (MGSZ, rules.md §1.4): no change yet
     held = [
@@ -447,6 +453,13 @@ async def label_of_source(
     return source if word is None else _(word)
 
 
+@dataclass(frozen=True, slots=True)
+class NameArgs:
+    """A player, by default the caller (/chart, /promotion)."""
+
+    name: Player | None = None
+
+
 @command(
     "chart",
     usage="/chart [NAME]",
@@ -454,8 +467,8 @@ async def label_of_source(
     examples=("/chart Nagy Péter",),
     params=(Param("name", "player", N_("the player (default: you)"), required=False),),
 )
-async def chart(ctx: Context) -> Reply:
-    player = await player_or_self(ctx, ctx.args().text())
+async def chart(ctx: Context, args: NameArgs) -> Reply:
+    player = await player_or_self(ctx, args.name)
     data = await chart_data(ctx.db, ctx.the_club, player)
     if data is None:
         return Reply.text(_("{name} has no rating history to draw yet.", name=player.name))
@@ -526,25 +539,29 @@ def chart_bands(ledger: RatingSystem) -> tuple[Band, ...]:
     return tuple(Band(b.low, b.high, str(b.rank)) for b in ledger.rank_bands())
 
 
+@dataclass(frozen=True, slots=True)
+class HandicapArgs:
+    a: Player
+    b: Player
+    reduce: int | None = None
+
+
 @command(
     "handicap",
     usage="/handicap A B [reduce=N]",
     summary=N_("Stones and komi for a game between two players under the club's system."),
     examples=("/handicap Nagy Péter Kovács Anna", '/handicap "Nagy Péter" vs Szabó reduce=1'),
-    options=(Option("reduce", "int", N_("reduce the handicap by N (tournament rule)")),),
+    options=(
+        Option("reduce", "int", N_("reduce the handicap by N (tournament rule)"), low=0, high=9),
+    ),
     params=(
         Param("a", "player", N_("first player")),
         Param("b", "player", N_("second player")),
     ),
 )
-async def handicap(ctx: Context) -> Reply:
-    args = ctx.args()
-    reduce = (
-        positive_int(args.options["reduce"], "reduce", low=0, high=9)
-        if "reduce" in args.options
-        else 0
-    )
-    a, b = await resolve_pair(ctx, args.words, "/handicap")
+async def handicap(ctx: Context, args: HandicapArgs) -> Reply:
+    reduce = args.reduce or 0
+    a, b = args.a, args.b
     system = await storage.ledger(ctx.db, ctx.the_club.id)
     try:
         advice = system.handicap(a.id, b.id, reduction=reduce)
@@ -581,16 +598,35 @@ async def handicap(ctx: Context) -> Reply:
     return Reply(blocks=(Text(_("Handicap"), title=True), Text(joined(lines))))
 
 
-_IMPORTANCE_WORDS = {
-    "invitational": "invitational",
-    "championship": "invitational",
-    "hungarian": "invitational",
-    "national": "invitational",
-    "european": "eu",
-    "world": "eu",
-    "ec": "eu",
-    "wc": "eu",
-}
+@dataclass(frozen=True, slots=True)
+class MultiplierArgs:
+    time: str = ""
+    participants: int | None = None
+    c: int | None = None
+    board: int | None = None
+    even: bool = False
+    handicap: bool = False
+    over80: bool = False
+    small: bool = False
+    full: bool = False
+    invitational: bool = False
+    european: bool = False
+
+
+MULTIPLIER_FLAGS = (
+    Flag("even", N_("an even (no-handicap) tournament"), ("even", "no-handicap"), True),
+    Flag("handicap", N_("a handicap tournament (the default)"), anywhere=True),
+    Flag("over80", N_("more than 80 took part"), (">80", "over80"), True),
+    Flag("small", N_("on 13×13"), ("13x13", "13×13"), True),
+    Flag("full", N_("on 19×19 (the default)"), ("19x19", "19×19"), True),
+    Flag(
+        "invitational",
+        N_("an invitational tournament or championship"),
+        ("invitational", "championship", "hungarian", "national"),
+        True,
+    ),
+    Flag("european", N_("a European or world event"), ("european", "world", "ec", "wc"), True),
+)
 
 
 @command(
@@ -604,47 +640,41 @@ _IMPORTANCE_WORDS = {
     ),
     examples=("/multiplier 60m 3x20s japanese even >80 championship", "/multiplier 45m even"),
     options=(
-        Option("participants", "int", N_("how many took part (instead of >80)")),
-        Option("c", "int", N_("a multiplier set by hand (shown with its breakdown)")),
-        Option("board", "int", N_("the board size (instead of 13x13)")),
+        Option("participants", "int", N_("how many took part (instead of >80)"), high=100_000),
+        Option(
+            "c",
+            "int",
+            N_("a multiplier set by hand (shown with its breakdown)"),
+            name="C",
+            low=0,
+            high=1000,
+        ),
+        Option("board", "int", N_("the board size (instead of 13x13)"), low=5, high=25),
     ),
     needs_club=False,
     params=(
-        Param("time", "text", N_("time control and flags, e.g. 60m 3x20s japanese even >80")),
+        Param(
+            "time",
+            "text",
+            N_("time control and flags, e.g. 60m 3x20s japanese even >80"),
+            required=False,
+        ),
     ),
+    flags=MULTIPLIER_FLAGS,
 )
-async def multiplier(ctx: Context) -> Reply:
-    args = ctx.args()
-    even, participants, board = False, None, 19
-    flags: set[str] = set()
-    time_words: list[str] = []
-    for token in args.words:
-        word = token.text.lower()
-        if word in ("even", "no-handicap"):
-            even = True
-        elif word == "handicap":
-            even = False
-        elif re.fullmatch(r">\s*80|>80|over80", word):
-            participants = 81
-        elif word in ("13x13", "13×13"):
-            board = 13
-        elif word in ("19x19", "19×19"):
-            board = 19
-        elif word in _IMPORTANCE_WORDS:
-            flags.add(_IMPORTANCE_WORDS[word])
-        else:
-            time_words.append(token.text)
-    if "participants" in args.options:
-        participants = positive_int(args.options["participants"], "participants", high=100_000)
-    if "board" in args.options:
-        board = positive_int(args.options["board"], "board", low=5, high=25)
-    manual = (
-        positive_int(args.options["c"], "C", low=0, high=1000) if "c" in args.options else None
-    )
+async def multiplier(ctx: Context, args: MultiplierArgs) -> Reply:
+    even = args.even and not args.handicap
+    participants = 81 if args.over80 else None
+    board = 13 if args.small and not args.full else 19
+    if args.participants is not None:
+        participants = args.participants
+    if args.board is not None:
+        board = args.board
+    manual = args.c
     time = None
-    if time_words:
+    if args.time:
         try:
-            time = TimeControl.parse(" ".join(time_words))
+            time = TimeControl.parse(args.time)
         except EngineError as exc:
             raise BadArgument(engine_text(exc)) from None
     elif manual is None and board == 19:
@@ -664,7 +694,7 @@ async def multiplier(ctx: Context) -> Reply:
         time=time,
         even=even,
         participants=participants,
-        importance=Importance("invitational" in flags, "eu" in flags),
+        importance=Importance(args.invitational, args.european),
         multiplier=manual,
     )
     if ctx.club is not None:
@@ -694,8 +724,8 @@ async def multiplier(ctx: Context) -> Reply:
     examples=("/promotion Nagy Péter",),
     params=(Param("name", "player", N_("the player (default: you)"), required=False),),
 )
-async def promotion(ctx: Context) -> Reply:
-    player = await player_or_self(ctx, ctx.args().text())
+async def promotion(ctx: Context, args: NameArgs) -> Reply:
+    player = await player_or_self(ctx, args.name)
     system = await storage.ledger(ctx.db, ctx.the_club.id)
     try:
         progress = system.promotion(player.id)

@@ -14,8 +14,8 @@ from bot.core.errors import BadArgument, NotPermitted
 from bot.core.notices import weekly_reply
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Notice, Reply, Text
+from bot.core.scheduler import DEFAULT_WEEKLY
 from bot.i18n import N_, _, date_text, date_time_text, quoted, translated, weekday_text
-from bot.scheduler import DEFAULT_WEEKLY
 from storage import schedules
 from storage.records import GameRow
 from storage.settings import WEEKDAYS, parse_weekly

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 
 import storage
-from bot import importing
 from bot.core import format as fmt
+from bot.core import importing
 from bot.core.commands import ORGANISER, Action, Option, Param, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument

@@ -42,6 +42,14 @@ OPTION_TYPES = {
     "choice": 3,
     "system": 3,
     "int": 4,
+    "number": 4,
+    "grade": 3,
+    "rating": 3,
+    "date": 3,
+    "month": 3,
+    "komi": 3,
+    "time": 3,
+    "bool": 5,
     "file": 11,
 }
 
@@ -100,13 +108,13 @@ async def test_options_are_typed_from_the_table(discord_bot: DiscordBot, name: s
     assert len(options) == len(params)
     for param in params:
         positional = isinstance(param, Param)
-        option = options[param.name.lower() if positional else param.key]
+        option = options[param.key if isinstance(param, Option) else param.name.lower()]
         assert option["type"] == OPTION_TYPES[param.kind], param
-        required = param.required and param.kind != "file"
+        required = isinstance(param, Param) and param.required and param.kind != "file"
         assert option["required"] == required, param
         if param.kind == "player":
             assert option.get("autocomplete") is True
-        if param.choices:
+        if positional and param.choices:
             assert [c["value"] for c in option["choices"]] == list(param.choices)
     required = [o["required"] for o in synced.get("options", [])]
     assert required == sorted(required, reverse=True)  # Discord: required options first
@@ -157,7 +165,10 @@ def fill(param: Param | Option) -> Any:
     return {
         "player": "Nagy Péter",
         "int": 1,
+        "number": 1,
         "rank": "5k",
+        "grade": "5k",
+        "rating": "2000",
         "result": "B+",
         "system": "mgsz",
     }.get(param.kind, param.choices[0] if param.choices else "x")
@@ -180,7 +191,7 @@ async def test_a_member_without_manage_server_is_refused_every_organiser_command
     values = {
         p.name.lower() if isinstance(p, Param) else p.key: fill(p)
         for p in options_of(cmd)
-        if p.required and p.kind != "file"
+        if isinstance(p, Param) and p.required and p.kind != "file"
     }
     before = await log_size(db)
     (call,) = await discord_bot.slash(name, D_PLAYER, **values)
@@ -493,6 +504,7 @@ async def test_discord_offers_every_option_the_console_accepts(
             assert isinstance(slash, app_commands.Command), cmd.name
             offered = {p.display_name for p in slash.parameters}
             positional = {p.name.lower() for p in cmd.params}
+            positional |= {f.name for f in cmd.flags if f.menu}  # yes/no: words on the console
             console = await console_options(chat, cmd)
             assert offered - positional == console, cmd.name
             assert not positional & console, cmd.name  # a value is given one way only
@@ -520,3 +532,21 @@ async def test_discord_result_sets_time_and_board(discord_bot: DiscordBot) -> No
     (row,) = await storage.club_games(db, club)
     assert row.game.board == 13
     assert row.game.time is not None
+
+
+async def test_a_start_without_voice_logs_no_voice_warnings(
+    core: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py warns at a client's start that PyNaCl and davey are missing ("voice will NOT
+    be supported"); hoshi has no voice, so its operator sees neither (issue 24)."""
+    import discord
+
+    from bot.adapters.discord import DiscordAdapter
+    from bot.config import DiscordConfig
+
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)  # as in a fresh process
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level("DEBUG", logger="discord"):
+        adapter = DiscordAdapter(core, fd.TOKEN, DiscordConfig())
+    assert adapter.client.intents.message_content is False  # no privileged intent asked
+    assert [r.getMessage() for r in caplog.records if "voice" in r.getMessage().lower()] == []

@@ -23,17 +23,13 @@ from bot.adapters.discord import (
     render,
     shorten,
 )
-from bot.adapters.languages import chat_language, for_person
-from bot.adapters.telegram import (
-    COMMAND_DESCRIPTION_LIMIT,
-    MENU_LANGUAGES,
-    MESSAGE_LIMIT,
-    render_html,
-    visible_length,
-)
+from bot.adapters.languages import for_person
+from bot.adapters.telegram.menu import COMMAND_DESCRIPTION_LIMIT, MENU_LANGUAGES
+from bot.adapters.telegram.rendering import MESSAGE_LIMIT, render_html, visible_length
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.command_table import COMMANDS, public_commands
+from bot.core.facade import chat_language
 from bot.core.invocation import Invocation
 from bot.core.replies import Notice, Reply, Table, Text
 from bot.i18n import _, terminal_language, using

@@ -36,7 +36,7 @@ def test_without_tokens_it_points_to_the_console(
     assert main(["run", "--config", str(config_file(tmp_path))]) == 2
     err = capsys.readouterr().err
     assert "TELEGRAM_TOKEN" in err and "DISCORD_TOKEN" in err
-    assert "hoshi console" in err
+    assert f"hoshi console --config {tmp_path / 'config.toml'}" in err  # the options kept
     assert not (tmp_path / "hoshi.sqlite").exists()  # nothing opened
 
 

@@ -14,7 +14,7 @@ import pytest
 
 import storage
 from bot.adapters.console import Console, chat_id
-from bot.adapters.telegram import bot_commands
+from bot.adapters.telegram.menu import bot_commands
 from bot.config import Config
 from bot.core.app import Core
 from bot.core.command_table import public_commands

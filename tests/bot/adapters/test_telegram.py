@@ -17,13 +17,9 @@ import aiohttp
 import pytest
 
 import storage
-from bot.adapters.telegram import (
-    MESSAGE_LIMIT,
-    RecentIds,
-    parse_command,
-    render_html,
-    visible_length,
-)
+from bot.adapters.telegram.menu import parse_command
+from bot.adapters.telegram.rendering import MESSAGE_LIMIT, render_html, visible_length
+from bot.adapters.telegram.updates import RecentIds
 from bot.core.command_table import public_commands
 from bot.core.commands import ORGANISER
 from bot.core.replies import Reply, Table, Text
@@ -477,7 +473,7 @@ def test_parse_command(text: str, expected: tuple[str, str] | None) -> None:
 async def test_a_slow_command_shows_typing(
     telegram: TelegramBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.adapters.telegram.TYPING_AFTER_S", 0.01)
+    monkeypatch.setattr("bot.adapters.telegram.adapter.TYPING_AFTER_S", 0.01)
     core = telegram.adapter.core
     answer = core.handle
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import io
 import os
@@ -9,11 +10,12 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.__main__ import main
-from bot.cli import operator_language
+from bot.cli import operator_language, parser_of_hoshi
 from bot.config import Config, TelegramConfig
 from bot.i18n import current, using
 from bot.run import Bots, run_bots
@@ -138,3 +140,34 @@ async def test_hoshi_run_tells_the_operator_in_the_terminals_language(
             status = await run_bots(config, stop=stop, on_started=started, err=io.StringIO())
             assert current() == "ja"  # the terminal's language again afterwards
     assert status == 0 and spoken == ["en"]
+
+
+def _subcommands(parser: argparse.ArgumentParser, prefix: str = "hoshi") -> dict[str, Any]:
+    """Every subcommand of ``parser`` (and theirs, as ``hoshi translations check``)."""
+    found: dict[str, Any] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found[f"{prefix} {name}"] = sub
+                found |= _subcommands(sub, f"{prefix} {name}")
+    return found
+
+
+def test_every_subcommand_has_a_description() -> None:
+    """``hoshi X --help`` says what X does (``hoshi export`` and ``hoshi replay`` said
+    nothing), and every option says what it is for."""
+    commands = _subcommands(parser_of_hoshi())
+    assert {"hoshi export", "hoshi replay", "hoshi run", "hoshi console"} <= set(commands)
+    for name, parser in commands.items():
+        assert parser.description, f"{name} --help has no description"
+        for action in parser._actions:
+            assert action.help, f"{name}: {action.option_strings or action.dest} has no help"
+
+
+def test_the_package_and_the_help_name_all_five_systems() -> None:
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    example = (ROOT / "config.example.toml").read_text(encoding="utf-8")
+    for name in ("MGSZ", "Tensuusei", "Swedish", "PSG", "GoR"):
+        assert name.lower() in project["description"].lower(), name
+    for key in ("mgsz", "tensuusei", "swedish", "psg", "gor"):
+        assert key in example.split("system = ")[0], f"config.example.toml omits {key}"

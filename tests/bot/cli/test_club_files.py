@@ -9,7 +9,7 @@ import pytest
 
 from bot.__main__ import main
 from engine.formats import parse_h9
-from tests.bot.test_exporting import facts
+from tests.bot.core.test_exporting import facts
 
 PLAYERS = "name,rank\nNagy Péter,6k\n"
 
@@ -124,8 +124,10 @@ def test_a_refused_import_names_a_few_players_and_the_command_to_go_on(
         "215 new players are stronger than 5k: Kovács Anna 2d, Nagy Béla 1d, Tóth Éva 3k and "
         "212 more." in err
     )
-    assert f"hoshi import {big_open} --committee" in err
-    assert f"hoshi import {big_open} --ratings start.csv" in err
+    # every command it suggests keeps the --db given
+    assert f"hoshi import {big_open} --committee --db {db}" in err
+    assert f"hoshi import {big_open} --ratings start.csv --db {db}" in err
+    assert f"/club country HU in hoshi console --db {db}" in err
     assert "MGSZ Minősítési Szabályzat 5.§ (3)" in err
     assert "committee=" not in err and "(committee)" not in err and "rules.md" not in err
     assert len(err) < 1500  # not 215 names
@@ -151,8 +153,8 @@ def test_the_multiplier_note_names_the_flag(hoshi, tmp_path: Path) -> None:
     assert code == 0
     assert "set it with --C NN" in out and "C=NN" not in out
     assert (
-        "stays open until /tournament finalise Big Open in hoshi console (or import with "
-        "--finalise)." in out
+        "stays open until /tournament finalise Big Open in hoshi console "
+        f"--db {tmp_path / 'c.sqlite'} (or import with --finalise)." in out
     )
 
 
@@ -270,3 +272,19 @@ def test_export_h9_of_an_imported_file_keeps_its_facts(hoshi, tmp_path: Path) ->
     code, out, err = hoshi("export", "--db", db, "--format", "h9", "--tournament", "Kis Kupa 2026")
     assert code == 0, err
     assert facts(parse_h9(out)) == facts(parse_h9(source.read_bytes()))
+
+
+def test_export_of_a_tournament_by_its_number_writes_its_h9(hoshi, tmp_path: Path) -> None:
+    """``--tournament "#1"`` is the club's number, as the chat shows it; alone it means h9
+    (it was once ignored for the players CSV), and with another format it is refused."""
+    source = Path(__file__).parents[2] / "engine" / "formats" / "data" / "kis_kupa.h9"
+    db = str(tmp_path / "club.sqlite")
+    assert hoshi("import", str(source), "--db", db, "--committee")[0] == 0
+    code, out, err = hoshi("export", "--db", db, "--tournament", "#1")
+    assert code == 0, err
+    assert facts(parse_h9(out)) == facts(parse_h9(source.read_bytes()))
+    code, out, err = hoshi("export", "--db", db, "--tournament", "#1", "--format", "csv")
+    assert (code, out) == (2, "")
+    assert err == (
+        "hoshi: --tournament writes one tournament as h9; it does not go with --format csv\n"
+    )

@@ -46,7 +46,7 @@ def test_a_typo_in_club_makes_no_club(hoshi, tmp_path: Path) -> None:
     code, out, _ = hoshi("/top\n", "--club", "My Go Clb")
     assert code == 2
     assert "there is no club 'My Go Clb' in this database; its clubs: My Go Club" in out
-    assert "hoshi console --new-club 'My Go Clb'" in out
+    assert f"hoshi console --new-club 'My Go Clb' --db {tmp_path / 'c.sqlite'}" in out
     assert club_names(tmp_path / "c.sqlite") == ["My Go Club"]
 
 
@@ -55,6 +55,6 @@ def test_club_and_new_club_together_are_refused(hoshi, tmp_path: Path) -> None:
     assert code == 2
     assert err == (
         "hoshi: give --club NAME to open a club or --new-club NAME to make one, not both "
-        "(e.g. hoshi console --new-club B)\n"
+        f"(e.g. hoshi console --new-club B --db {tmp_path / 'c.sqlite'})\n"
     )
     assert not (tmp_path / "c.sqlite").exists()

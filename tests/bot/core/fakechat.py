@@ -24,6 +24,7 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Reply
+from bot.web.urls import WebLinks
 from storage.db import Database
 from storage.records import Club
 
@@ -144,7 +145,7 @@ class FakeChat:
             await db.close()
             raise
         config = config or Config(db_path=path, charts_dir=tmp_path)
-        return cls(db, Core(db, config), club, clock)
+        return cls(db, Core(db, config, links=WebLinks(config.web.base_url)), club, clock)
 
     async def close(self) -> None:
         await self.db.close()

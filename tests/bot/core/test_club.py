@@ -625,11 +625,11 @@ async def test_club_replies_and_refusals_speak_japanese(tmp_path: Path) -> None:
         )
         said = await chat.refused("/club set tensusei.anchor 128")
         assert said.text.startswith(
-            "“tensusei.anchor” という設定はありません。tensuusei.anchor のことですか？"
+            "「tensusei.anchor」 という設定はありません。tensuusei.anchor のことですか？"
             "/club settings で全設定を一覧できます"
         )
         said = await chat.refused("/club frobnicate")
-        assert said.text.startswith("/club に “frobnicate” という操作はありません")
+        assert said.text.startswith("/club に 「frobnicate」 という操作はありません")
         said = await chat.refused("/club system chess")
         assert "方式は " in said.text and "のいずれかで指定してください" in said.text
     finally:

@@ -10,6 +10,7 @@ import pytest
 from bot.core.command_table import COMMANDS, lookup, public_commands
 from bot.core.commands import (
     CONSOLE,
+    KINDS,
     ORGANISER,
     PLAYER,
     CommandSpec,
@@ -29,7 +30,7 @@ PLAYER_COMMANDS = ("rating", "chart", "top", "history", "handicap", "multiplier"
                    "link", "help")  # fmt: skip
 ORGANISER_COMMANDS = ("register", "result", "tournament", "undo", "void", "correct", "override",
                       "egf", "club", "export")  # fmt: skip
-PARAM_KINDS = {"player", "text", "int", "rank", "result", "system", "file", "choice"}
+PARAM_KINDS = set(KINDS)
 
 
 @pytest.mark.parametrize("name", PLAYER_COMMANDS)

@@ -73,8 +73,8 @@ def test_number(value: Value, number: Fraction | None) -> None:
 
 @pytest.mark.parametrize(
     ("komi", "text"),
-    [(Fraction(13, 2), "6.5"), (Fraction(1, 2), "0.5"), (Fraction(0), "0"), (Fraction(-5), "−5"),
-     (Fraction(-7, 2), "−3.5")],
+    [(Fraction(13, 2), "6.5"), (Fraction(1, 2), "0.5"), (Fraction(0), "0"), (Fraction(-5), "-5"),
+     (Fraction(-7, 2), "-3.5")],
 )  # fmt: skip
 def test_komi(komi: Fraction, text: str) -> None:
     assert fmt.komi(komi) == text
@@ -137,7 +137,7 @@ def test_card_lines_leave_out_what_rating_shows_itself() -> None:
 
 def test_a_pending_change_reads_with_its_sign_and_when_it_settles() -> None:
     day = Pending(-1, "points", Phase.DAY_END)
-    assert fmt.pending(day) == "−1 point, settled at the end of the club day"
+    assert fmt.pending(day) == "-1 point, settled at the end of the club day"
     assert fmt.pending(Pending(1, "games", Phase.PERIOD_END)).startswith("1 game,")
     assert fmt.measure(Measure("x", "best run", Fraction(3, 2), "games")) == "1.5 games"
     assert fmt.measure(Measure("egf", "EGF rating", None)) == "—"
@@ -180,8 +180,8 @@ def test_every_rating_heading_is_a_word(labels: list[str]) -> None:
 
 @pytest.mark.parametrize(
     ("language", "rating", "komi", "change"),
-    [("en", "37.5", "6.5", "−4.5"), ("hu", "37,5", "6,5", "−4,5"), ("sv", "37,5", "6,5", "−4,5"),
-     ("pl", "37,5", "6,5", "−4,5"), ("ja", "37.5", "6.5", "−4.5")],
+    [("en", "37.5", "6.5", "-4.5"), ("hu", "37,5", "6,5", "-4,5"), ("sv", "37,5", "6,5", "−4,5"),
+     ("pl", "37,5", "6,5", "-4,5"), ("ja", "37.5", "6.5", "-4.5")],
 )  # fmt: skip
 def test_decimals_take_the_languages_own_mark(
     language: str, rating: str, komi: str, change: str
@@ -189,7 +189,7 @@ def test_decimals_take_the_languages_own_mark(
     with using(language):
         assert fmt.value(Fraction(75, 2)) == rating
         assert fmt.komi(Fraction(13, 2)) == komi
-        assert fmt.komi(Fraction(-13, 2)) == "−" + komi
+        assert fmt.komi(Fraction(-13, 2)) == change[0] + komi
         assert fmt.signed(Fraction(-9, 2)) == change
         assert fmt.value(1865) == "1865" and fmt.value(Fraction(3001, 2))[:4] == "1500"
 

@@ -93,7 +93,7 @@ async def test_result_records_a_game(club: FakeChat) -> None:
         f"Game #{gid} recorded\n\n"
         "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, Apr 20, 2026\n"
         "MGSZ Elo (Hungary): Nagy Péter 1720 — if the period ended now: 1745 (+25) · "
-        "Kovács Anna 2090 — if the period ended now: 2065 (−25)"
+        "Kovács Anna 2090 — if the period ended now: 2065 (-25)"
     )
     row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "ok" and not row.corrected
@@ -782,7 +782,7 @@ async def test_games_answer_in_japanese_in_a_japanese_club(tmp_path: Path) -> No
             "すべて再計算しました。"
         )
         said = await chat.refused("/result Nagy Péter Kovács Anna")
-        assert said.text.startswith("結果がありません（'Anna'は結果ではありません）。")
+        assert said.text.startswith("結果がありません（「Anna」は結果ではありません）。")
         said = await chat.refused("/correct 9 result=W+")
         assert said.text.startswith("このクラブに対局 #9 はありません")
         said = await chat.refused("/result Nagy Péter Kovács Anna B+ komi=lots")

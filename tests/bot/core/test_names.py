@@ -12,6 +12,7 @@ import storage
 from bot.core.errors import Ambiguous, BadArgument, UnknownPlayer
 from bot.core.names import describe, resolve, resolve_pair
 from bot.core.parse import tokenize
+from bot.i18n import QUOTES
 from engine.ranks import Rank
 from tests.bot.core.fakechat import CALLERS, PLAYER, TODAY, FakeChat
 
@@ -79,7 +80,7 @@ async def test_a_partial_name_of_several_players_lists_them(club: FakeChat) -> N
 )  # fmt: skip
 async def test_a_miss_gets_the_closest_names(club: FakeChat, typed: str, suggested: str) -> None:
     said = await club.refused(f"/rating {typed}", as_=PLAYER)
-    assert said.text.startswith(f"No player called {typed!r}. Did you mean: ")
+    assert said.text.startswith(f"No player called “{typed}”. Did you mean: ")
     assert suggested in said.text.split("Did you mean: ")[1]
     assert said.text.endswith("Usage: /rating [NAME] [all] — e.g. /rating Nagy Péter")
 
@@ -203,11 +204,11 @@ async def test_a_missing_player_is_told_in_the_clubs_language(tmp_path: Path) ->
     try:
         said = await chat.refused("/rating 鈴木", as_=PLAYER)
         assert said.text.startswith(
-            "このクラブに “鈴木” という会員はいません。"
+            "このクラブに 「鈴木」 という会員はいません。"
             "幹事は /register NAME RANK で会員を登録できます"
         )
         said = await chat.refused("/rating 田中", as_=PLAYER)
-        assert said.text.startswith("“田中” という会員はいません。もしかして: ")
+        assert said.text.startswith("「田中」 という会員はいません。もしかして: ")
         assert "田中太郎" in said.text and "田中花子" in said.text and "Did you" not in said.text
     finally:
         await chat.close()
@@ -229,7 +230,8 @@ async def test_namesakes_are_asked_back_in_the_clubs_language(
             actor=CALLERS["admin"].identity, allow_duplicate=True,
         )  # fmt: skip
         said = await chat.refused("/rating Nagy Péter", as_=PLAYER)
-        assert said.text.startswith(f"{found} “Nagy Péter”: ")
+        start, end = QUOTES[language]
+        assert said.text.startswith(f"{found} {start}Nagy Péter{end}: ")
     finally:
         await chat.close()
 

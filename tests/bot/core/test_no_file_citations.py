@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.command_table import COMMANDS
-from bot.rate_report import MultiplierInputs, rate, read_tournament
+from bot.core.rate_report import MultiplierInputs, rate, read_tournament
 from tests.bot.core.fakechat import ADMIN, PLAYER, FakeChat
 
 DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"

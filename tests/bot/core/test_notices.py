@@ -144,7 +144,7 @@ async def _enter(chat: FakeChat, facts: list[tuple[str, int, int, tuple[Any, ...
 async def _reports(chat: FakeChat) -> dict[str, object]:
     """Every report a member can read: cards, histories, the list, weekly summaries of each
     week of the spring, the month changes (web) and the export's files, as text."""
-    from bot import exporting
+    from bot.core import exporting
 
     shown: dict[str, object] = {"top": (await chat.ok("/top 20")).text}
     for name in NAMES:

@@ -16,7 +16,7 @@ import pytest
 
 import storage
 from bot import system_names
-from bot.chart import Band
+from bot.core.chart import Band
 from bot.core.handlers.ratings import chart_bands
 from bot.core.replies import Table
 from bot.i18n import using
@@ -347,7 +347,7 @@ async def test_chart_is_a_png_of_the_players_history(club: FakeChat) -> None:
     assert picture is not None
     assert picture.filename == "hoshi-kiss-bela.png"
     assert picture.caption == f"{SUBJECT} — MGSZ Elo (Hungary)"
-    assert png_size(picture.png) == (1080, 720)  # phone-sized (bot.chart)
+    assert png_size(picture.png) == (1080, 720)  # phone-sized (bot.core.chart)
     assert said.text == f"{SUBJECT}: 2 ratings charted, from Apr 20, 2026 to Apr 20, 2026"
 
 
@@ -405,7 +405,7 @@ async def test_handicap_under_tensuusei_follows_the_points_table(tmp_path: Path)
         await chat.register("Erős Ede 1d 130", "Gyenge Géza 2k 110")
         text = await unchanged(chat, "/handicap Gyenge Erős")
         lines = text.split("\n\n")[1].splitlines()
-        assert lines[:3] == ["Black: Gyenge Géza (2k)", "White: Erős Ede (1d)", "1 stone, komi −2"]
+        assert lines[:3] == ["Black: Gyenge Géza (2k)", "White: Erős Ede (1d)", "1 stone, komi -2"]
     finally:
         await chat.close()
 

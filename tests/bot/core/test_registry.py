@@ -332,7 +332,7 @@ async def test_register_speaks_japanese(tmp_path: Path) -> None:
         assert said.text.startswith("段級位がないか、読み取れません：")
         said = await chat.refused("/register 鈴木 2k country=JPN")
         assert said.text.startswith(
-            "country= には HU のような2文字のコードを指定してください（“JPN” は使えません）"
+            "country= には HU のような2文字のコードを指定してください（「JPN」 は使えません）"
         )
         said = await chat.refused("/register 鈴木 2k alias=")
         assert said.text.startswith('alias= が空です。例：alias=Peti または alias="Nagy P."')

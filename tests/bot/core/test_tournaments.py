@@ -785,9 +785,9 @@ async def test_tournaments_answer_in_japanese_in_a_japanese_club(tmp_path: Path)
             "春季大会は2026/04/25 19:00（UTC）にレーティングに反映されます。"
         )
         said = await chat.refused("/tournament frobnicate")
-        assert said.text.startswith("不明な/tournamentの操作です: “frobnicate”")
+        assert said.text.startswith("不明な/tournamentの操作です: 「frobnicate」")
         said = await chat.refused("/tournament new Cup class=E")
-        assert said.text.startswith("EGF大会クラスはA、B、C、Dのいずれかです。'E'は使えません")
+        assert said.text.startswith("EGF大会クラスはA、B、C、Dのいずれかです。「E」は使えません")
         for english in ("opened", "Rated when", "Status", "entries", "rounds missing", "unknown"):
             assert english not in "\n".join(s.text for _line, s in chat.said), english
     finally:
@@ -836,7 +836,7 @@ async def test_tournaments_count_in_polish(tmp_path: Path) -> None:
             "turnieju."
         )
         said = await chat.refused("/tournament new Puchar 2026-05-01")
-        assert said.text.startswith("“2026-05-01” wygląda na datę: wpisz start=2026-05-01")
+        assert said.text.startswith("„2026-05-01” wygląda na datę: wpisz start=2026-05-01")
     finally:
         await chat.close()
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.chart import Band, ChartData, Marker
+from bot.core.chart import Band, ChartData, Marker
 from bot.i18n import LANGUAGES, date_text, using
 from bot.web import svg
 from bot.web.svg import chart_svg

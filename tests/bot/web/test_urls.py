@@ -7,6 +7,7 @@ import posixpath
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.core.links import NO_LINKS, Links
 from bot.web import urls
 from storage.records import Club
 
@@ -60,3 +61,22 @@ def test_a_relative_link_leads_to_its_page(here: str, there: str) -> None:
     base = here if here.endswith("/") else posixpath.dirname(here)
     arrived = posixpath.normpath(posixpath.join(base, urls.relative(here, there)))
     assert arrived == posixpath.normpath(urls.file_of(there))
+
+
+def test_web_links_are_the_core_links_port_below_the_base_url() -> None:
+    """The core's links (bot.core.links.Links): the page's site path below ``[web] base_url``,
+    and no address at all while none is configured (as the core's own default)."""
+    c = club("My Go Club")
+    links: Links = urls.WebLinks("https://go.example.org/hoshi/")
+    assert links.ranking(c, "hu") == "https://go.example.org/hoshi/3-my-go-club/hu/"
+    assert (
+        links.player(c, "ja", 12) == "https://go.example.org/hoshi/3-my-go-club/ja/players/12.html"
+    )
+    assert (
+        links.tournament(c, "en", 2)
+        == "https://go.example.org/hoshi/3-my-go-club/en/tournaments/2.html"
+    )
+    for nowhere in (urls.WebLinks(None), NO_LINKS):
+        assert nowhere.ranking(c, "hu") is None
+        assert nowhere.player(c, "hu", 12) is None
+        assert nowhere.tournament(c, "hu", 2) is None

@@ -28,7 +28,7 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -56,7 +56,8 @@ from storage.records import Club
 from storage.settings import ClubSettings
 
 if TYPE_CHECKING:
-    from bot.core.app import Core
+    from bot.config import Config
+    from storage.db import Clock
 
 log = logging.getLogger("hoshi.scheduler")
 
@@ -93,10 +94,20 @@ def moment_of(event: Event) -> tuple[Phase, str, str, str]:
     raise TypeError(f"not a scheduled moment: {event!r}")
 
 
+class Host(Protocol):
+    """What the scheduler needs of the core (:class:`~bot.core.app.Core` is one): its
+    database, config and clock — a protocol, so that the core may hold its scheduler without
+    the two importing each other (tests/bot/test_imports.py)."""
+
+    db: storage.Database
+    config: Config
+    clock: Clock
+
+
 class Scheduler:
     """Runs the clubs' due work; ``deliver`` posts a notice to a club's bound chats."""
 
-    def __init__(self, core: Core, deliver: Deliver, *, timers: bool = True) -> None:
+    def __init__(self, core: Host, deliver: Deliver, *, timers: bool = True) -> None:
         self.core = core
         self.deliver = deliver
         self.timers = timers

@@ -11,7 +11,7 @@ import matplotlib.dates as mdates
 import matplotlib.image as mpimg
 import pytest
 
-from bot.chart import (
+from bot.core.chart import (
     MISSING_GLYPH,
     Band,
     ChartData,

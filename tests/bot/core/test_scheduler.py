@@ -21,8 +21,8 @@ from bot.config import Config
 from bot.core.app import Core
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
+from bot.core.scheduler import Scheduler, last_weekly
 from bot.i18n import translated, using
-from bot.scheduler import Scheduler, last_weekly
 from engine.calendar import Phase
 from engine.ranks import Rank
 from engine.system import Pending

@@ -12,40 +12,31 @@ chat. A duplicate update (the same ``update_id`` delivered twice, as a webhook r
 once — also after a restart, and in another process: the update's key is stored with the first
 change it makes (storage.deliveries), and a redelivered update that finds it changes nothing.
 So that a crash loses nothing either, an update is confirmed to Telegram only once it has been
-handled: long polling asks for the next ones only then (:class:`ConfirmAfterHandling`), and the
-webhook answers Telegram's request only then (:class:`Webhook`). What a killed process was
-still handling is delivered again — at its next start, or (webhooks behind a load balancer) at
-once to another process — and acted on exactly once, all in all.
+handled: long polling asks for the next ones only then (:mod:`~bot.adapters.telegram.polling`),
+and the webhook answers Telegram's request only then (:mod:`~bot.adapters.telegram.webhook`).
+What a killed process was still handling is delivered again — at its next start, or (webhooks
+behind a load balancer) at once to another process — and acted on exactly once, all in all.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
-import re
 import secrets
 import time
-import weakref
-from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from html import escape as _html_escape
 from typing import Any
 from urllib.parse import urlparse
 
-from aiohttp import web
 from telegram import (
     Bot,
-    BotCommand,
     BotCommandScope,
     BotCommandScopeAllChatAdministrators,
     BotCommandScopeAllPrivateChats,
     BotCommandScopeDefault,
     Chat,
-    InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputFile,
     LinkPreviewOptions,
@@ -60,259 +51,50 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationHandlerStop,
-    BaseUpdateProcessor,
     CallbackQueryHandler,
     ContextTypes,
-    ExtBot,
     MessageHandler,
     TypeHandler,
     filters,
 )
 
 from bot.adapters.buttons import ButtonCommands, split_command
-from bot.adapters.languages import chat_language, for_person, too_big
+from bot.adapters.languages import for_person, too_big
+from bot.adapters.telegram.admins import AdminCache
+from bot.adapters.telegram.menu import MENU_LANGUAGES, bot_commands, parse_command
+from bot.adapters.telegram.polling import ConfirmAfterHandling
+from bot.adapters.telegram.processor import PerChatUpdates
+from bot.adapters.telegram.rendering import (
+    CAPTION_LIMIT,
+    as_document,
+    escape,
+    keyboard,
+    render_html,
+    visible_length,
+)
+from bot.adapters.telegram.rendering import cut as _cut
+from bot.adapters.telegram.updates import InFlight, RecentIds
+from bot.adapters.telegram.webhook import Webhook, webhook_secret
 from bot.config import TelegramConfig
 from bot.core.app import Core
 from bot.core.command_table import lookup, public_commands
-from bot.core.commands import CommandSpec, shown
+from bot.core.commands import CommandSpec
+from bot.core.facade import chat_language, handled_before
 from bot.core.invocation import Caller, Invocation
-from bot.core.replies import Document, Reply, Table, split_text
-from bot.i18n import LANGUAGES, _, language_of, using
+from bot.core.replies import Reply, Table
+from bot.i18n import _, language_of, using
 from bot.i18n.catalogues import SOURCE
-from storage import deliveries
 
 log = logging.getLogger("hoshi.telegram")
 
 PLATFORM = "telegram"
-MESSAGE_LIMIT = 4096  # Bot API sendMessage: 1-4096 characters after entity parsing
-CAPTION_LIMIT = 1024  # sendPhoto/sendDocument captions
 ALERT_LIMIT = 200  # answerCallbackQuery text
 CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: 1-64 bytes
-COMMAND_DESCRIPTION_LIMIT = 256  # BotCommand.description: 3-256 characters
-COMMAND_DESCRIPTION_MIN = 3
-MENU_LANGUAGES = tuple(language for language in LANGUAGES if language != SOURCE)
-"""The menus with a ``language_code`` (hu, ja, sv, pl); English is the default menu."""
 MAX_MESSAGES = 4  # a longer answer is sent as a file instead of a wall of messages
 MAX_ATTACHMENT_BYTES = 5_000_000  # results tables are kilobytes; refuse anything huge
-SEEN_UPDATES = 4096  # how many processed update ids are remembered
-SHORT_POLL_S = 0.5  # how often to ask for new updates while earlier ones are being handled
 ALLOWED_UPDATES = ("message", "callback_query")
 TYPING_AFTER_S = 1.0  # show "typing…" when the core takes longer than this
 TYPING_EVERY_S = 4.5  # Telegram shows a chat action for about 5 seconds
-SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # Bot API setWebhook: secret_token
-WEBHOOK_STOP_S = 10.0  # how long a stopping webhook lets the updates it is handling finish
-_COMMAND = re.compile(r"/([A-Za-z0-9_]{1,64})(?:@([A-Za-z0-9_]{1,64}))?(?=\s|$)(.*)\Z", re.DOTALL)
-_BOT_COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
-
-
-# --- rendering -----------------------------------------------------------------------------
-
-
-def escape(text: str) -> str:
-    """User text made safe for Telegram's HTML parse mode (``<``, ``>``, ``&``)."""
-    return _html_escape(text, quote=False)
-
-
-def visible_length(text: str) -> int:
-    """Length as Telegram counts it (UTF-16 code units)."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def _pieces(text: str, limit: int) -> list[str]:
-    """``text`` in pieces of at most ``limit`` UTF-16 units, split at line breaks if possible."""
-    size = limit
-    while True:
-        pieces = split_text(text, size)
-        if all(visible_length(p) <= limit for p in pieces):
-            return pieces
-        size = max(1, size // 2)  # astral characters count twice
-
-
-def render_html(reply: Reply, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """The reply's blocks as HTML messages of at most ``limit`` visible characters each.
-
-    Every piece of text is escaped; titles are bold, tables monospace (``<pre>``). Blocks are
-    kept whole where they fit and split at line breaks where they do not.
-    """
-    units: list[tuple[int, str]] = []  # (visible length, html)
-    for block in reply.blocks:
-        if isinstance(block, Table):
-            for chunk in _pieces("\n".join(block.lines()), limit):
-                units.append((visible_length(chunk), f"<pre>{escape(chunk)}</pre>"))
-        else:
-            for chunk in _pieces(block.text, limit):
-                html = f"<b>{escape(chunk)}</b>" if block.title else escape(chunk)
-                units.append((visible_length(chunk), html))
-    messages: list[str] = []
-    current: list[str] = []
-    size = 0
-    for length, html in units:
-        if current and size + 2 + length > limit:
-            messages.append("\n\n".join(current))
-            current, size = [], 0
-        size += length + (2 if current else 0)
-        current.append(html)
-    if current:
-        messages.append("\n\n".join(current))
-    return messages
-
-
-def parse_command(text: str, bot_username: str | None) -> tuple[str, str] | None:
-    """``(name, rest)`` of ``/name@bot rest``; ``None`` for no command or another bot's."""
-    match = _COMMAND.match(text)
-    if match is None:
-        return None
-    name, target, rest = match.groups()
-    if target and (bot_username is None or target.lower() != bot_username.lower()):
-        return None
-    return name.lower(), rest.strip()
-
-
-def bot_commands(commands: Sequence[CommandSpec]) -> list[BotCommand]:
-    """Telegram's command menu for ``commands`` in the current language (names Telegram
-    accepts and the same in every language, descriptions translated and cut to fit)."""
-    menu = []
-    for cmd in commands:
-        if not _BOT_COMMAND_NAME.fullmatch(cmd.name):
-            log.warning("/%s cannot be in Telegram's command menu (name)", cmd.name)
-            continue
-        menu.append(BotCommand(cmd.name, menu_description(cmd)))
-    return menu
-
-
-def menu_description(cmd: CommandSpec) -> str:
-    """The command's summary in the current language, as a menu entry (3-256 characters;
-    the usage line where the summary would be too short)."""
-    text = shown(cmd.summary).strip()
-    if len(text) < COMMAND_DESCRIPTION_MIN:
-        text = shown(cmd.usage)
-    return _cut(text, COMMAND_DESCRIPTION_LIMIT)
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# --- plumbing ------------------------------------------------------------------------------
-
-
-class RecentIds:
-    """The last ``size`` ids seen, to drop an update delivered twice."""
-
-    def __init__(self, size: int = SEEN_UPDATES) -> None:
-        self._order: deque[int] = deque()
-        self._set: set[int] = set()
-        self.size = size
-
-    def add(self, key: int) -> bool:
-        """Remember ``key``; ``False`` when it was already there."""
-        if key in self._set:
-            return False
-        self._order.append(key)
-        self._set.add(key)
-        if len(self._order) > self.size:
-            self._set.discard(self._order.popleft())
-        return True
-
-
-class InFlight:
-    """The ids of updates fetched from Telegram, and which of them are still being handled."""
-
-    def __init__(self) -> None:
-        self.fetched = RecentIds()
-        self.handling: set[int] = set()
-        self.last: int | None = None  # the newest id fetched
-        self.idle = asyncio.Event()  # set while nothing is being handled
-        self.idle.set()
-
-    def fetch(self, update_id: int) -> bool:
-        """Note a fetched update; ``False`` when it was fetched before (drop it)."""
-        if not self.fetched.add(update_id):
-            return False
-        self.handling.add(update_id)
-        self.idle.clear()
-        self.last = update_id if self.last is None else max(self.last, update_id)
-        return True
-
-    def done(self, update_id: int) -> None:
-        self.handling.discard(update_id)
-        if not self.handling:
-            self.idle.set()
-
-
-class ConfirmAfterHandling:
-    """The bot as PTB's ``Updater`` sees it: ``getUpdates`` confirms only handled updates.
-
-    Telegram forgets every update below the ``offset`` of a ``getUpdates`` call. PTB asks for
-    the next batch (confirming the last) as soon as it has queued one, so updates still being
-    handled when the process dies would be lost. Here, while any update is being handled, the
-    offset stays at the oldest of them and Telegram is asked briefly every
-    :data:`SHORT_POLL_S` instead of long-polling (usually they are all handled sooner, and the
-    long poll goes on at once); updates fetched again are dropped. After a
-    crash the next start gets them again, and storage.deliveries keeps their effects single.
-    Everything else is the real bot's.
-    """
-
-    def __init__(self, bot: Bot, in_flight: InFlight) -> None:
-        self._bot = bot
-        self._in_flight = in_flight
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._bot, name)
-
-    async def get_updates(
-        self, offset: int | None = None, timeout: Any = None, **kwargs: Any
-    ) -> tuple[Update, ...]:
-        if self._in_flight.handling:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._in_flight.idle.wait(), SHORT_POLL_S)
-            if self._in_flight.handling:
-                offset, timeout = min(self._in_flight.handling), 0
-        updates = await self._bot.get_updates(offset=offset, timeout=timeout, **kwargs)
-        return tuple(u for u in updates if self._in_flight.fetch(u.update_id))
-
-
-class PerChatUpdates(BaseUpdateProcessor):
-    """Updates of one chat in arrival order, different chats concurrently.
-
-    A club's ``/register`` must be stored before the ``/result`` typed after it, while a big
-    import in one group must not hold up ``/rating`` in another (bot.md, Long work).
-    ``on_done`` is told when an update has been handled (:class:`ConfirmAfterHandling`).
-    """
-
-    def __init__(
-        self,
-        max_concurrent_updates: int = 32,
-        on_done: Callable[[int], None] | None = None,
-    ) -> None:
-        super().__init__(max_concurrent_updates)
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._on_done = on_done
-
-    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        try:
-            await self._in_order(update, coroutine)
-        finally:
-            if self._on_done is not None and isinstance(update, Update):
-                self._on_done(update.update_id)
-
-    async def _in_order(self, update: object, coroutine: Awaitable[Any]) -> None:
-        chat = update.effective_chat if isinstance(update, Update) else None
-        if chat is None:
-            await coroutine
-            return
-        lock = self._locks.get(chat.id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[chat.id] = lock
-        async with lock:
-            await coroutine
-
-    async def initialize(self) -> None:
-        """Nothing to set up."""
-
-    async def shutdown(self) -> None:
-        """Nothing to free."""
 
 
 class AttachmentRefused(Exception):
@@ -337,71 +119,6 @@ class Target:
     language: str | None = None  # of the adapter's own words there, when already known
 
 
-def webhook_secret(token: str) -> str:
-    """The ``secret_token`` of the bot's webhook: the same in every process that runs the bot
-    (Telegram keeps one secret per bot and sends it to whichever process the load balancer
-    picks), and known only to who knows the token. Bot API: 1-256 of ``A-Za-z0-9_-``."""
-    return hashlib.sha256(f"hoshi webhook secret:{token}".encode()).hexdigest()
-
-
-class Webhook:
-    """The bot's webhook: an HTTP server that answers Telegram's request for an update only
-    once the update has been handled.
-
-    PTB's own webhook answers as soon as it has queued the update; a process killed then has
-    lost it (Telegram does not send an answered update again). Here, a process killed while
-    handling leaves the request unanswered, and Telegram delivers the update again — behind a
-    load balancer, to another process, where storage.deliveries makes sure it acts once.
-    """
-
-    def __init__(self, application: Application[Any, Any, Any, Any, Any, Any], secret: str):
-        self.application = application
-        self._secret = secret
-        self._runner: web.AppRunner | None = None
-
-    async def start(self, listen: str, port: int, path: str) -> None:
-        app = web.Application()
-        app.router.add_post("/" + path.lstrip("/"), self._received)
-        runner = web.AppRunner(
-            app, handle_signals=False, access_log=None, shutdown_timeout=WEBHOOK_STOP_S
-        )
-        await runner.setup()
-        try:
-            await web.TCPSite(runner, listen, port).start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-
-    async def _received(self, request: web.Request) -> web.Response:
-        given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given.encode(), self._secret.encode()):
-            return web.Response(status=403)
-        try:
-            update = Update.de_json(await request.json(), self.application.bot)
-        except Exception:
-            log.warning("Telegram: the webhook received something that is not an update")
-            return web.Response(status=400)
-        if update is None:
-            return web.Response(status=400)
-        app = self.application
-        if isinstance(app.bot, ExtBot):
-            app.bot.insert_callback_data(update)
-        # handled as polled updates are (one chat in order); answered once it is done
-        await app.update_processor.process_update(update, app.process_update(update))
-        return web.Response()
-
-    async def stop(self) -> None:
-        """Stop accepting updates; those being handled finish first (up to
-        :data:`WEBHOOK_STOP_S`)."""
-        runner, self._runner = self._runner, None
-        if runner is not None:
-            await runner.cleanup()
-
-
-# --- the adapter ---------------------------------------------------------------------------
-
-
 class TelegramAdapter:
     """Bridges a PTB ``Application`` to the core. ``start()``/``stop()`` run it."""
 
@@ -419,8 +136,7 @@ class TelegramAdapter:
         self.buttons = ButtonCommands(CALLBACK_DATA_BYTES)
         self._seen = RecentIds()
         self._in_flight = InFlight()
-        self._admins: dict[int, tuple[float, frozenset[int]]] = {}
-        self._monotonic = monotonic
+        self._admins = AdminCache(config.admin_cache_s, monotonic)
         self._webhook: Webhook | None = None
         self._secret = webhook_secret(token)
         builder = (
@@ -549,7 +265,7 @@ class TelegramAdapter:
         if not self._seen.add(update.update_id):
             log.info("Telegram: update %s seen before; dropped", update.update_id)
             raise ApplicationHandlerStop
-        if await deliveries.seen(self.core.db, self.delivery(update)):
+        if await handled_before(self.core.db, self.delivery(update)):
             # delivered again after a restart: what it did is stored; do not do it twice
             log.info("Telegram: update %s was handled before; dropped", update.update_id)
             await self._already_handled(update)
@@ -648,17 +364,7 @@ class TelegramAdapter:
             return True
         if message is not None and message.sender_chat is not None:
             return message.sender_chat.id == chat.id  # an anonymous administrator
-        now = self._monotonic()
-        cached = self._admins.get(chat.id)
-        if cached is None or cached[0] <= now:
-            try:
-                members = await self.bot.get_chat_administrators(chat.id)
-            except TelegramError as exc:
-                log.warning("Telegram: administrators of %s unavailable: %s", chat.id, exc)
-                return False
-            cached = (now + self.config.admin_cache_s, frozenset(m.user.id for m in members))
-            self._admins[chat.id] = cached
-        return user.id in cached[1]
+        return await self._admins.administers(self.bot, chat.id, user.id)
 
     async def _handle(self, inv: Invocation, target: Target) -> Reply:
         """The core's reply; "typing…" is shown while a slow command works."""
@@ -718,7 +424,7 @@ class TelegramAdapter:
             await query.edit_message_text(
                 messages[0],
                 parse_mode=ParseMode.HTML,
-                reply_markup=self.keyboard(reply),
+                reply_markup=keyboard(reply, self.buttons),
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
             )
             return
@@ -780,17 +486,6 @@ class TelegramAdapter:
         """Post a reply the bot sends by itself (scheduled summaries) to a chat."""
         await self.deliver(reply, Target(int(chat_id)))
 
-    def keyboard(self, reply: Reply) -> InlineKeyboardMarkup | None:
-        """The reply's buttons, one per row, each carrying its command (or a key to it)."""
-        if not reply.buttons:
-            return None
-        return InlineKeyboardMarkup(
-            [
-                [InlineKeyboardButton(b.label, callback_data=self.buttons.encode(b.command))]
-                for b in reply.buttons
-            ]
-        )
-
     async def deliver(self, reply: Reply, target: Target) -> None:
         """Text messages, then the picture, then the file; the buttons go on the last one."""
         messages = render_html(reply)
@@ -801,7 +496,7 @@ class TelegramAdapter:
                 head = first.text if not isinstance(first, Table) else _("The answer")
                 long = _("The full answer is long; it is in the file.")
             messages = [f"{escape(_cut(head, 200))}\n\n<i>{escape(long)}</i>"]
-            document = _as_document(reply)
+            document = as_document(reply)
             extra = reply.document
         else:
             extra = None
@@ -830,7 +525,7 @@ class TelegramAdapter:
                 sends.append(
                     self._file_sender(target, "document", doc.data, doc.filename, caption)
                 )
-        markup = self.keyboard(reply)
+        markup = keyboard(reply, self.buttons)
         for i, send in enumerate(sends):
             last = i == len(sends) - 1
             quote = (
@@ -911,12 +606,3 @@ class TelegramAdapter:
 def person_of(user: User | None) -> str | None:
     """The person's own language when Telegram says it and hoshi has a catalogue for it."""
     return language_of(user.language_code) if user is not None else None
-
-
-def _as_document(reply: Reply) -> Document:
-    """A reply too long for messages, as a text file named after its title."""
-    first = reply.blocks[0] if reply.blocks else None
-    stem = "answer"
-    if first is not None and not isinstance(first, Table) and first.title:
-        stem = re.sub(r"[^\w-]+", "-", first.text.lower()).strip("-")[:40] or "answer"
-    return Document(reply.as_text().encode("utf-8") + b"\n", f"{stem}.txt")

@@ -5,13 +5,13 @@ nothing (formats.md; rules.md §1.2, §1.6, §4.1). Shared by ``/tournament impo
 from __future__ import annotations
 
 import dataclasses
-import shlex
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import storage
+from bot.config import GivenOptions
 from bot.core import format as fmt
 from bot.core.notices import marked
 from bot.i18n import N_, _, _n, date_text, quoted, translated
@@ -42,7 +42,7 @@ class Remedies:
     """How to go on after a refusal, in the words of where the import was asked for (a chat
     command's options, or ``hoshi import``'s flags). Each is a text a catalogue translates
     (a :class:`~engine.text.Msg`, or a command typed as it is); ``finalise`` is a template
-    shown with ``_(remedies.finalise, name=...)``."""
+    shown with ``_(remedies.finalise, name=..., console=remedies.console)``."""
 
     committee: str  # record new players' declared ranks as the committee's decision
     ratings: str  # give new players starting ratings
@@ -52,6 +52,7 @@ class Remedies:
     again: str = "/tournament import again"  # record a file whose games are recorded already
     rename: str = "name=…"  # give the tournament another name
     confirm: str = "/tournament import confirm"  # names in another word order: the same people
+    console: str = "hoshi console"  # the console command, with the command line's options
 
 
 CHAT = Remedies(
@@ -80,33 +81,46 @@ def chat_remedies(typed: str) -> Remedies:
     )
 
 
-def cli_remedies(file: str, *, players_table: bool = False, flags: Sequence[str] = ()) -> Remedies:
+def cli_remedies(
+    file: str,
+    *,
+    players_table: bool = False,
+    flags: Sequence[str] = (),
+    given: GivenOptions | None = None,
+) -> Remedies:
     """``hoshi import FILE``'s remedies, naming its flags and the file (a players table gives
     its ratings in a column of its own; a tournament file takes them from ``--ratings``);
     ``flags`` are the ones given, repeated in the commands that record a file again and that
-    confirm its names in another word order."""
-    command = f"hoshi import {shlex.quote(file)}"
+    confirm its names in another word order; every command keeps the options ``given``
+    (``--db``, ``--config``, ``--club``)."""
+    given = given or GivenOptions()
+
+    def command(*more: str) -> str:
+        return given.command("import", file, *more)
+
+    console = given.command("console")
     ratings = (
         _("give their Elo in the table's rating column ({columns})", columns="name,rank,rating")
         if players_table
         else _(
             "{command} (starting ratings: {columns})",
-            command=f"{command} --ratings start.csv",
+            command=command("--ratings", "start.csv"),
             columns="name,rating[,rank]",
         )
     )
     return Remedies(
         committee=_(
             "{command} (the declared ranks as the committee's decision)",
-            command=f"{command} --committee",
+            command=command("--committee"),
         ),
         ratings=ratings,
-        country=_("{command} in hoshi console", command="/club country HU"),
+        country=_("{command} in {console}", command="/club country HU", console=console),
         multiplier="--C NN",
-        finalise=N_("/tournament finalise {name} in hoshi console (or import with --finalise)"),
-        again=" ".join([command, *(shlex.quote(flag) for flag in flags), "--again"]),
+        finalise=N_("/tournament finalise {name} in {console} (or import with --finalise)"),
+        again=command(*flags, "--again"),
         rename="--name=NAME",
-        confirm=" ".join([command, *(shlex.quote(flag) for flag in flags), "--confirm"]),
+        confirm=command(*flags, "--confirm"),
+        console=console,
     )
 
 
@@ -620,7 +634,7 @@ def summary_lines(
             _(
                 "Imported as tournament #{number}; it stays open until {remedy}.",
                 number=result.tournament.number,
-                remedy=_(remedies.finalise, name=t.name),
+                remedy=_(remedies.finalise, name=t.name, console=remedies.console),
             )
         )
     return lines

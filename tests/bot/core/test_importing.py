@@ -1,5 +1,5 @@
 """Importing a tournament file into a club: names matched, new players and guests, the
-multiplier from the file, MGSZ's initial-rank rule, all or nothing (bot.importing)."""
+multiplier from the file, MGSZ's initial-rank rule, all or nothing (bot.core.importing)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import storage
-from bot import importing
+from bot.core import importing
 from bot.i18n import using
 from engine.formats import fold_name, parse_h9, parse_ratings_csv
 from engine.formats.tournament_file import TournamentFile
@@ -24,7 +24,7 @@ from storage.errors import Refused
 from storage.records import NewPlayer
 from tests.bot.core.fakechat import CALLERS, TODAY, FakeChat
 
-DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
+DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
 ACTOR = "console:local"
 NAMESAKES_H9 = """\
 ; EV[Namesakes Open]
@@ -171,7 +171,7 @@ async def test_a_name_matching_several_club_players_is_refused(chat: FakeChat) -
     before = await chat.snapshot()
     with pytest.raises(Refused) as caught:
         await plan(chat, read_text(NAMESAKES_H9))
-    assert "line 10: 'Nagy Péter' matches several players: Nagy Péter (5k), Nagy Péter (5k)" in (
+    assert "line 10: “Nagy Péter” matches several players: Nagy Péter (5k), Nagy Péter (5k)" in (
         str(caught.value)
     )
     assert await chat.snapshot() == before
@@ -379,8 +379,8 @@ async def test_a_pasted_h9_with_a_player_twice_in_a_round_is_refused_whole(
     )
     said = await chat.refused(f"/tournament import committee\n{paste}")
     assert (
-        "round 1: line 5 (Tóth Jenő) has '1-/w0', a game against line 3 (Kiss Ádám), but "
-        "Kiss Ádám plays line 4 (Nagy Éva) in that round ('2+/w0'); a player has one game "
+        "round 1: line 5 (Tóth Jenő) has “1-/w0”, a game against line 3 (Kiss Ádám), but "
+        "Kiss Ádám plays line 4 (Nagy Éva) in that round (“2+/w0”); a player has one game "
         "a round"
     ) in said.text
 

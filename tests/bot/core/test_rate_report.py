@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.core.rate_report import MultiplierInputs, rate, read_tournament
 from bot.i18n import using
-from bot.rate_report import MultiplierInputs, rate, read_tournament
 from engine.formats import parse_ratings_csv
 
-DATA = Path(__file__).resolve().parent.parent / "engine" / "formats" / "data"
+DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
 CUP = DATA / "spring_cup_40x5.h9"
 START = DATA / "spring_cup_start.csv"
 
@@ -89,6 +89,9 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
         1798,
         "4k",
     )
+    # numbers are JSON numbers: the change too, never "+38"
+    assert anikó["change"] == 38
+    assert all(isinstance(row["change"], int) for row in rows)
 
 
 def test_cli_refuses_a_corrupted_file_with_its_line(

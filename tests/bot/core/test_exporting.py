@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import storage
-from bot import exporting
+from bot.core import exporting
 from bot.i18n import translated
 from engine.errors import FormatError
 from engine.formats import (
@@ -36,7 +36,7 @@ from engine.types import Outcome, Result
 from tests.bot.core.fakechat import FakeChat
 from tests.engine.formats.test_h9 import tournaments as h9_tournaments
 
-DATA = Path(__file__).resolve().parents[1] / "engine" / "formats" / "data"
+DATA = Path(__file__).resolve().parents[2] / "engine" / "formats" / "data"
 PLAYERS = (
     "Nagy Péter 5k country=HU club=Budapest pin=14700001",
     "Kovács Anna 2d 2090 country=HU",
@@ -303,7 +303,7 @@ async def test_ratings_json_writes_the_cards_typed_values(tmp_path: Path) -> Non
 
 # ----------------------------------------------- import → export → import keeps every fact
 
-BOT_DATA = Path(__file__).resolve().parent / "data"
+BOT_DATA = Path(__file__).resolve().parents[1] / "data"
 REAL_FILES = sorted([*DATA.glob("*.h9"), *BOT_DATA.glob("*.h9")])
 
 

@@ -100,7 +100,7 @@ class RateReport:
                 "rating_before": _jsonable(p.rating_before),
                 "start_from": p.start_from,
                 "games": p.games,
-                "change": _jsonable(p.change),
+                "change": _json_change(p),
                 "rating_after": _jsonable(p.rating_after),
                 "rank_after": str(p.rank_after),
                 **({"note": p.note} if p.note else {}),
@@ -378,6 +378,15 @@ def _text(value: int | Fraction | str | None) -> str:
     """A rating in the reader's language (1720, 37,5)."""
     number = _number(value) if isinstance(value, str) else value
     return fmt.value(number if number is not None else value)
+
+
+def _json_change(player: RatedPlayer) -> int | str | float | None:
+    """The change as a JSON number (``7``, ``-2.5``), never a signed text; ``null`` for none,
+    and the word only where a value that is no number changed."""
+    before, after = _number(player.rating_before), _number(player.rating_after)
+    if before is None or after is None:
+        return player.change or None
+    return _jsonable(after - before)
 
 
 def _jsonable(value: int | Fraction | str | None) -> int | str | float | None:
