@@ -20,7 +20,7 @@ STRONGEST_DAN = 9
 _RANK_RE = re.compile(r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro)\.?\s*$", re.IGNORECASE)
 _KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
 
-RANK_EXAMPLE = Msg("ranks look like {examples}", examples="3k, 3 kyu, 1d or 2 dan")
+RANK_EXAMPLE = Msg("ranks look like {examples}", examples="3k, 3 kyu, 1d, 2 dan")
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -246,9 +246,7 @@ async def confirm(ctx: Context) -> Reply:
 async def dispute(ctx: Context) -> Reply:
     words = ctx.args().words
     if not words:
-        raise BadArgument(
-            _("give the report's number, e.g. {example}", example="/dispute 12 wrong result")
-        )
+        raise BadArgument(_("give the report's number, e.g. {example}", example="/dispute 12"))
     row = await _report(ctx, words[:1])
     reason = join(words[1:])
     if not ctx.organiser and await _callers_side(ctx, row) is None:

@@ -15,8 +15,9 @@ tables, in each of the five languages under each rulebook. A reply fails when it
 
 An English word that only stands there because its catalogue entry is not translated yet is
 told apart from one that no catalogue can translate (a text made outside ``_()``): the first
-is the translators' work (:func:`test_every_text_shown_has_a_translation`), the second a bug
-(:func:`test_no_reply_shows_english_python_or_a_misaligned_table`).
+is the translators' work (tests/bot/i18n/test_catalogues.py), the second a bug
+(:func:`test_no_reply_shows_english_python_or_a_misaligned_table`). A number a text writes
+itself (``komi must be a number like 6.5``) is an example of what to type, as typed.
 """
 
 from __future__ import annotations
@@ -33,11 +34,11 @@ from babel.messages.pofile import read_po
 
 from bot import system_names
 from bot.core.command_table import COMMANDS
-from bot.core.commands import CommandSpec
-from bot.core.replies import Reply, Table, display_width
-from bot.i18n import catalogue
+from bot.core.commands import KINDS, PLACEHOLDERS, CommandSpec
+from bot.core.replies import Reply, Table, Text, display_width
+from bot.i18n import QUOTES, catalogue
 from bot.i18n.catalogues import LOCALES, po_path
-from engine.text import Msg
+from engine.text import Msg, Typed
 from storage import settings as storage_settings
 from tests.bot.core.fakechat import ADMIN, FakeChat
 
@@ -50,34 +51,52 @@ NOBODY = "Zqx Wyv"
 BAD = {
     "player": (NOBODY,),
     "rank": ("99z", "0k"),
+    "grade": ("99z", "0k", "12p"),
     "int": ("zqx", "-3", "0", "99999999999999999999"),
+    "number": ("zqx", "-3", "#0", "99999999999999999999"),
+    "rating": ("zqx", "-99999", "1.23456"),
     "result": ("Q+", "B+Q"),
+    "date": ("2026-13-45", "02/11/2026", "2999-01-01", "1800-01-01"),
+    "month": ("2026-13", "zqx", "2999-01"),
+    "komi": ("zqx", "99", "1/3", "6,5"),
+    "time": ("zqx", "forever", "60m 3x"),
     "text": ("zqx",),
     "choice": ("zqx",),
     "system": ("zqx",),
     "file": (),
 }
-"""Bad values for an argument or an option, by its kind (commands.Param)."""
+"""Bad values for an argument or an option, by its kind (commands.KINDS)."""
 
 BAD_OPTION = {
+    **BAD,
     "int": ("zqx", "-3", "99999999999999999999"),
     "text": ("zqx", "02/11/2026", "2026-13-45", "9", "-99", "1/2"),
-    "result": ("Q+",),
-    "player": (NOBODY,),
     "rank": ("99z",),
-    "choice": ("zqx",),
 }
 
 GOOD = {
     "player": "Nagy Péter",
     "rank": "5k",
+    "grade": "5k",
     "int": "1",
+    "number": "1",
+    "rating": "2000",
     "result": "B+",
+    "date": "2026-04-01",
+    "month": "2026-04",
+    "komi": "6.5",
+    "time": "60m",
     "text": "Nagy Péter",
     "choice": "",
     "system": "mgsz",
     "file": "",
 }
+
+
+def test_every_kind_has_bad_and_good_values() -> None:
+    # a kind added to the declarations is tried here too, not skipped
+    assert set(BAD) == set(BAD_OPTION) == set(GOOD) == set(KINDS)
+
 
 TABLES = (
     "/result Nagy Péter Kovács Anna B+ date=2026-04-01",
@@ -172,7 +191,7 @@ def typed_words() -> frozenset[str]:
     for spec in COMMANDS.values():
         words.update(_words(spec.name))
         words.update(w for a in spec.aliases for w in _words(a))
-        words.update(w for w in _words(spec.usage))
+        words.update(_words(PLACEHOLDER.sub(" ", spec.usage)))  # its keys, not NAME
         for example in spec.examples:
             words.update(_words(example))
         for option in spec.options:
@@ -186,6 +205,7 @@ def typed_words() -> frozenset[str]:
     for key in storage_settings.declared():
         words.update(_words(key))  # /club set KEY
     words.update(("japanese", "canadian", "fischer", "unlimited", "none", "on", "off"))
+    words.update(("kyu", "dan"))  # a rank as typed (3 kyu, 2 dan: engine.ranks)
     for line in (*PLAYERS, NOBODY, "Budapest Go Club", "Club Cup", "zqx"):
         words.update(_words(line))
     return frozenset(words)
@@ -194,8 +214,7 @@ def typed_words() -> frozenset[str]:
 @cache
 def placeholders() -> frozenset[str]:
     """The usage lines' placeholders as English writes them (NAME, GAME_ID, YYYY)."""
-    found = {w for s in COMMANDS.values() for w in PLACEHOLDER.findall(s.usage)}
-    return frozenset(found - {"XML", "CSV", "JSON"})  # file formats, not placeholders
+    return frozenset(w for w in PLACEHOLDERS if PLACEHOLDER.fullmatch(w))
 
 
 @cache
@@ -216,13 +235,21 @@ PYTHON = re.compile(
     r"(?<![\w’])'[^'\n]+'(?!\w)"  # a repr's quotes: 'Nagy'
     r"|\b(?:Fraction|Decimal|datetime|date|time)\("  # a repr of a number or a date
     r"|Traceback|\b\w+(?:Error|Exception)\b|isoformat|\bNone\b"
-    r"|(?<![\d/.,:])\d+/\d+(?![\d/\w])"  # a Fraction's str: 11/2
 )
+FRACTION = re.compile(r"(?<![\d/.,:])\d+/\d+(?![\d/\w])")
+"""A Fraction's str (11/2), looked for in the texts made outside ``_()`` and in the values a
+text is given (a catalogue's own "{n}/{minimum}" is a way of writing, not Python's)."""
+QUOTED = re.compile("|".join(f"{re.escape(a)}[^\n]*?{re.escape(b)}" for a, b in QUOTES.values()))
+"""What a reply quotes as typed (“zqx”, „zqx”, 「zqx」)."""
+COMMAND_TYPED = re.compile(r"(?<!\w)/[a-z]+(?: +[^\s()（）,;]+)*")
+"""A command written in a text as the user types it, with its words (/club komi 6.5)."""
+NUMBERS = re.compile(r"[-−]?\d+(?:[.,/]\d+)?")
+"""A number as a text may write it (6.5, -3, 2026/3)."""
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]{2,}\b")
 """A usage placeholder (NAME, GAME_ID, YYYY), as the English usage line writes it."""
 DECIMAL = re.compile(r"(?<![\d.,])\d+([.,])\d+(?![\d.,])")
 """A decimal number, with its mark."""
-MINUS = re.compile(r"(?<![\w\-−])([-−])\d")
+MINUS = re.compile(r"(?<![\w\-−:])([-−])\d")
 """A negative number, with its minus sign."""
 
 
@@ -276,22 +303,23 @@ def problems(line: str, reply: Reply, language: str) -> tuple[list[Problem], set
     that ``language`` has no translation for yet."""
     text = reply.as_text()
     found: list[Problem] = []
-    read = text.replace(line.partition(" ")[2], " ") if " " in line else text
-    for typed in as_typed():
-        read = read.replace(typed, " ")
-    read = "\n".join(s for s in read.splitlines() if not s.lstrip().startswith("/"))
+    read = without_typed(text, line, language)
     for match in PYTHON.finditer(read):
         found.append(Problem("python", match[0], line, text))
+    for made in made_outside(reply):
+        for match in FRACTION.finditer(without_typed(made, line, language)):
+            found.append(Problem("python", match[0], line, text))
     for block in reply.blocks:
         if isinstance(block, Table):
             found.extend(Problem("table", bad, line, text) for bad in misaligned(block))
     mark = numbers.get_decimal_symbol(language)
     minus = numbers.get_minus_sign_symbol(language)
-    for match in DECIMAL.finditer(read):
-        if match[1] != mark and not _setting_line(read, match.start()):
+    numbers_read = COMMAND_TYPED.sub(" ", read)  # /club komi 6.5: an example, as typed
+    for match in DECIMAL.finditer(numbers_read):
+        if match[1] != mark and not _setting_line(numbers_read, match.start()):
             found.append(Problem("number", match[0], line, text))
-    for match in MINUS.finditer(read):
-        if match[1] != minus and not _setting_line(read, match.start()):
+    for match in MINUS.finditer(numbers_read):
+        if match[1] != minus and not _setting_line(numbers_read, match.start()):
             found.append(Problem("minus", match[0], line, text))
     if language == "en":
         return found, set()
@@ -302,7 +330,7 @@ def problems(line: str, reply: Reply, language: str) -> tuple[list[Problem], set
     for shown in text.splitlines():
         if shown.lstrip().startswith("/"):
             usage.update(_words(shown))  # a usage line or an example, as typed
-    for word in re.findall(r"[^\W\d_]{2,}", read):
+    for word in re.findall(r"\b[^\W\d_]{2,}\b", read):
         if word.isupper() and len(word) > 2:
             continue  # a placeholder's check, below
         low = word.lower()
@@ -316,8 +344,69 @@ def problems(line: str, reply: Reply, language: str) -> tuple[list[Problem], set
             found.append(Problem("english", word, line, text))
     for match in PLACEHOLDER.finditer(text):
         if match[0] in placeholders() and match[0] not in line:
-            found.append(Problem("placeholder", match[0], line, text))
+            if catalogue(language).gettext(match[0]) == match[0]:
+                missing.add(match[0])  # the translators' work, not a text made outside _()
+            else:
+                found.append(Problem("placeholder", match[0], line, text))
     return found, missing
+
+
+@cache
+def own_fragments(language: str) -> re.Pattern[str]:
+    """The stretches of ``language``'s catalogue texts (between their ``{placeholders}``)
+    that write a number themselves: examples of what to type (``komi must be a number like
+    6.5, 0.5 or -3``), shown as typed in every language; one pattern, longest first."""
+    with po_path(language).open("rb") as handle:
+        messages = read_po(handle)
+    found: set[str] = set()
+    for message in messages:
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in (*ids, *strings):  # a text not translated yet is shown in English
+            for fragment in re.split(r"\{[^}]*\}", text or ""):
+                if NUMBERS.search(fragment):
+                    found.add(fragment.strip())
+    # a refusal starts with a capital
+    found.update(f[:1].upper() + f[1:] for f in list(found))
+    fragments = sorted(found - {""}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(f) for f in fragments))
+
+
+def without_typed(text: str, line: str, language: str) -> str:
+    """``text`` less what it shows as typed: what it quotes, usage lines and examples, the
+    words of ``line``, and the numbers its catalogue texts write themselves."""
+    read = QUOTED.sub(" ", text)
+    for typed in as_typed():
+        read = read.replace(typed, " ")
+    for word in sorted(_said(line), key=len, reverse=True):
+        read = re.sub(rf"(?<![\w.,/-]){re.escape(word)}(?![\w.,/])", " ", read)
+    read = "\n".join(s for s in read.splitlines() if not s.lstrip().startswith("/"))
+    return own_fragments(language).sub(lambda found: NUMBERS.sub("#", found[0]), read)
+
+
+def made_outside(reply: Reply) -> Iterator[str]:
+    """The texts of ``reply`` made outside ``_()`` and the plain values its texts are
+    given (where a Python ``str(Fraction)`` would show)."""
+
+    def plain(text: object) -> Iterator[str]:
+        if isinstance(text, Msg):
+            for value in text.args.values():
+                yield from plain(value)
+        elif isinstance(text, str) and not isinstance(text, Typed):
+            yield text
+
+    for shown in texts(reply):
+        if isinstance(shown, Msg):
+            yield from plain(shown)
+        elif isinstance(shown, str):
+            yield shown
+
+
+def _said(line: str) -> set[str]:
+    """The words of ``line`` and its options' values, as a reply may echo them."""
+    words = set(line.split()[1:])
+    words.update(w.partition("=")[2].strip('"') for w in line.split() if "=" in w)
+    return {w for w in words if w}
 
 
 def _setting_line(text: str, at: int) -> bool:
@@ -384,3 +473,32 @@ async def test_no_reply_shows_english_python_or_a_misaligned_table(
         found += problems(line, reply, language)[0]
     unique = {(p.kind, p.found, p.line): p for p in found}
     assert not unique, "\n\n".join(str(p) for p in unique.values())
+
+
+@pytest.mark.parametrize(
+    ("shown", "kind"),
+    [
+        ("No player called 'Nagy'", "python"),
+        ("a komi of 11/2", "python"),
+        ("ValueError: Invalid isoformat string", "python"),
+        ("a komi of 6.5", "number"),
+        ("a change of -4", "minus"),
+        ("a játékos is not found", "english"),
+    ],
+)
+def test_the_checks_find_each_kind(shown: str, kind: str) -> None:
+    # a text made outside _() with each fault, in a Swedish reply
+    found, _missing = problems("/rating", Reply((Text(shown),)), "sv")
+    assert kind in {p.kind for p in found}, found
+
+
+def test_the_checks_find_a_misaligned_table() -> None:
+    class ByCharacters(Table):
+        """Padded by characters, not by screen columns (佐藤 takes four)."""
+
+        def lines(self) -> list[str]:
+            return ["Namn        Grad", "佐藤" + " " * 10 + "1d", "Nagy Péter  5k"]
+
+    table = Table(("Namn", "Grad"), (("佐藤", "1d"), ("Nagy Péter", "5k")))
+    assert misaligned(table) == []
+    assert misaligned(ByCharacters(table.header, table.rows))

@@ -104,7 +104,7 @@ async def test_register_reads_ranks_as_people_write_them(
         ("5k", "The name is missing, e.g. /register Nagy Péter 5k"),
         ("", "The rank is missing or unreadable: “” is not a rank"),
         ("Szabó Éva", "The rank is missing or unreadable: “Éva” is not a rank (ranks look like "
-         "3k, 3 kyu, 1d or 2 dan)"),
+         "3k, 3 kyu, 1d, 2 dan)"),
         ("Szabó Éva 5k extra", "Unexpected “extra” after the rank"),
         ("Szabó Éva 40k", "The rank is missing or unreadable: kyu ranks run from 35k to 1k, "
          "not 40k"),
