@@ -13,6 +13,7 @@ from fractions import Fraction
 import storage
 from bot.config import GivenOptions
 from bot.core import format as fmt
+from bot.core.errors import reason
 from bot.core.notices import marked
 from bot.i18n import N_, _, _n, date_text, quoted, translated
 from engine.formats import (
@@ -466,7 +467,7 @@ def _file_rating(fp: FilePlayer, titles: Sequence[str], problems: list[str]) -> 
                     name=fp.name,
                     title=title,
                     value=text,
-                    reason=translated(exc.args[0]),
+                    reason=reason(exc, _("cannot read {text}", text=quoted(text))),
                 )
             )
             return None

@@ -43,7 +43,7 @@ from bot.core.commands import (
     Upload,
     shown,
 )
-from bot.core.errors import BadArgument
+from bot.core.errors import BadArgument, reason
 from bot.i18n import N_, _, number_text, quoted, translated
 from engine.errors import EngineError, RankError
 from engine.formats import parse_result_margin
@@ -205,7 +205,11 @@ def rating_value(text: str, what: str, *, low: int, high: int) -> Rating:
         value = parse_rating(text)
     except ValueError as exc:
         raise BadArgument(
-            _("{what}: {reason}", what=what, reason=translated(exc.args[0]))
+            _(
+                "{what}: {reason}",
+                what=what,
+                reason=reason(exc, _("cannot read {text}", text=quoted(text))),
+            )
         ) from None
     _refuse_outside(value, what, low, high, shown=text.strip())
     return value

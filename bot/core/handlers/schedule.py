@@ -10,7 +10,7 @@ from bot.clock import FakeClock, parse_duration
 from bot.core import format as fmt
 from bot.core.commands import CONSOLE, ORGANISER, PLAYER, Param, command
 from bot.core.context import Context
-from bot.core.errors import BadArgument, NotPermitted
+from bot.core.errors import BadArgument, NotPermitted, reason
 from bot.core.notices import weekly_reply
 from bot.core.parse import Token, join, positive_int
 from bot.core.replies import Notice, Reply, Text
@@ -48,7 +48,7 @@ async def weekly(ctx: Context) -> Reply:
     try:
         rule = parse_weekly(when)
     except ValueError as exc:
-        raise BadArgument(_message(exc)) from None
+        raise BadArgument(reason(exc, _("cannot read {text}", text=quoted(when)))) from None
     if rule is None:  # "/weekly on off": parse_weekly reads "off" as no schedule
         raise BadArgument(
             _(
@@ -72,11 +72,6 @@ async def weekly(ctx: Context) -> Reply:
             club=ctx.the_club.name,
         )
     )
-
-
-def _message(exc: Exception) -> str:
-    """An error's message as members read it, in their language."""
-    return translated(exc.args[0]) if exc.args else str(exc)
 
 
 @command(
@@ -152,7 +147,7 @@ async def tick(ctx: Context) -> Reply:
     except OverflowError:
         target = dt.datetime.max.replace(tzinfo=dt.UTC)  # refused just below
     except ValueError as exc:
-        raise BadArgument(_message(exc)) from None
+        raise BadArgument(reason(exc, _("cannot read {text}", text=quoted(text)))) from None
     # every month and day on the way is worked through: a jump to the year 9999 would run
     # for hours (found by fuzzing), and 99999999999999d overflowed
     if target - clock() > MAX_TICK:
@@ -162,7 +157,7 @@ async def tick(ctx: Context) -> Reply:
     try:
         clock.set(target)
     except ValueError as exc:
-        raise BadArgument(_message(exc)) from None
+        raise BadArgument(reason(exc, _("cannot read {text}", text=quoted(text)))) from None
     done = await scheduler.run_due()
     now = clock().astimezone(ctx.timezone)
     lines = [_("It is now {moment} ({zone}).", moment=date_time_text(now), zone=ctx.timezone.key)]
