@@ -446,7 +446,7 @@ async def test_an_unknown_club_is_refused_with_the_clubs_and_how_to_make_one(
     status, out = await run(tmp_path, "/top\n", club="Chess Club", new_club=True)
     assert (status, out) == (
         2,
-        "hoshi: there is a club 'Chess Club' in this database already; open it with "
+        "hoshi: there is a club “Chess Club” in this database already; open it with "
         "--club 'Chess Club'\n",
     )
     db = await storage.open_db(tmp_path / "club.sqlite")
