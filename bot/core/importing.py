@@ -617,10 +617,10 @@ def summary_lines(
         ),
         # TRANSLATORS: counts of an import's players: already registered, new, guests
         _(
-            "Matched {matched} registered player(s); {new} new, {guests} guest(s).",
-            matched=len(plan.matched),
-            new=sum(1 for p in plan.new if not p.guest),
-            guests=sum(1 for p in plan.new if p.guest),
+            "Matched {matched}; {new}, {guests}.",
+            matched=_n("{n} registered player", "{n} registered players", len(plan.matched)),
+            new=_n("{n} new", "{n} new", sum(1 for p in plan.new if not p.guest)),
+            guests=_n("{n} guest", "{n} guests", sum(1 for p in plan.new if p.guest)),
         ),
     ]
     if plan.new:

@@ -18,7 +18,6 @@ from engine.ranks import Rank
 from engine.swedish.points import (
     _target_table,
     _weigh,
-    format_half_games,
     format_quarters,
     time_halves,
     time_rule,
@@ -445,13 +444,17 @@ class Swedish:
         req = tracker.requirement
         points, halves, foreign = witness
         parts: list[str] = [
-            Msg(
+            plural(
+                "promoted to {target}: a sequence of {points} points in "
+                "{games} game (needs {needed} in {within}, "
+                "or 10 more points for each game short)",
                 "promoted to {target}: a sequence of {points} points in "
                 "{games} games (needs {needed} in {within}, "
                 "or 10 more points for each game short)",
+                _games_n(halves),
                 target=str(tracker.target),
-                points=format_quarters(points),
-                games=format_half_games(halves),
+                points=_points(points),
+                games=_games(halves),
                 needed=req.points,
                 within=req.games,
             )
@@ -786,13 +789,17 @@ class Swedish:
                 target=str(target),
                 reference=str(Rank(target.step - 1)),
             ),
-            Msg(
+            plural(
+                "Best sequence now: {points} points in {games} game.",
                 "Best sequence now: {points} points in {games} games.",
-                points=format_quarters(tracker.total),
-                games=format_half_games(tracker.total_halves),
+                _games_n(tracker.total_halves),
+                points=_points(tracker.total),
+                games=_games(tracker.total_halves),
             ),
-            Msg(
+            plural(
+                "Needs {points} points in {games} game, or 10 more points for each game short.",
                 "Needs {points} points in {games} games, or 10 more points for each game short.",
+                req.games,
                 points=req.points,
                 games=req.games,
             ),
@@ -824,12 +831,15 @@ class Swedish:
         short_halves = max(0, req.games * HALVES - halves)
         needed_q = req.points * QUARTERS + _MISSING_GAME_Q * short_halves
         missing = max(0, needed_q - tracker.total)
-        return Msg(
+        return plural(
+            "With {games} game this sequence needs {points} points: {missing} more "
+            "(every further game lowers the bar by 10 until the minimum is reached).",
             "With {games} games this sequence needs {points} points: {missing} more "
             "(every further game lowers the bar by 10 until the minimum is reached).",
-            games=format_half_games(halves),
-            points=format_quarters(needed_q),
-            missing=format_quarters(missing),
+            _games_n(halves),
+            games=_games(halves),
+            points=_points(needed_q),
+            missing=_points(missing),
         )
 
     def rating_scale(self) -> None:
@@ -945,3 +955,20 @@ Swedish._HANDLERS = {
     SettingsChanged: Swedish._settings,
 }
 Swedish.handles = frozenset(Swedish._HANDLERS)
+
+
+def _points(quarters: int) -> Decimal:
+    """Quarter-points for a text: 150 → 37.5, written in the reader's language (37,5)."""
+    return decimal(Fraction(quarters, QUARTERS))
+
+
+def _games(halves: int) -> Decimal:
+    """Half-games for a text: 15 → 7.5, written in the reader's language (7,5)."""
+    return decimal(Fraction(halves, HALVES))
+
+
+def _games_n(halves: int) -> int:
+    """The count that chooses a text's plural form for ``halves`` half-games: the whole
+    games, or 2 for a half (``1.5 games``: not one game in any language's rule)."""
+    whole, rest = divmod(halves, HALVES)
+    return 2 if rest else whole
