@@ -453,8 +453,8 @@ class Swedish:
                 "or 10 more points for each game short)",
                 _games_n(halves),
                 target=str(tracker.target),
-                points=_points(points),
-                games=_games(halves),
+                points=_quarter_points(points),
+                games=_half_games(halves),
                 needed=req.points,
                 within=req.games,
             )
@@ -793,8 +793,8 @@ class Swedish:
                 "Best sequence now: {points} points in {games} game.",
                 "Best sequence now: {points} points in {games} games.",
                 _games_n(tracker.total_halves),
-                points=_points(tracker.total),
-                games=_games(tracker.total_halves),
+                points=_quarter_points(tracker.total),
+                games=_half_games(tracker.total_halves),
             ),
             plural(
                 "Needs {points} points in {games} game, or 10 more points for each game short.",
@@ -837,9 +837,9 @@ class Swedish:
             "With {games} games this sequence needs {points} points: {missing} more "
             "(every further game lowers the bar by 10 until the minimum is reached).",
             _games_n(halves),
-            games=_games(halves),
-            points=_points(needed_q),
-            missing=_points(missing),
+            games=_half_games(halves),
+            points=_quarter_points(needed_q),
+            missing=_quarter_points(missing),
         )
 
     def rating_scale(self) -> None:
@@ -957,12 +957,12 @@ Swedish._HANDLERS = {
 Swedish.handles = frozenset(Swedish._HANDLERS)
 
 
-def _points(quarters: int) -> Decimal:
+def _quarter_points(quarters: int) -> Decimal:
     """Quarter-points for a text: 150 → 37.5, written in the reader's language (37,5)."""
     return decimal(Fraction(quarters, QUARTERS))
 
 
-def _games(halves: int) -> Decimal:
+def _half_games(halves: int) -> Decimal:
     """Half-games for a text: 15 → 7.5, written in the reader's language (7,5)."""
     return decimal(Fraction(halves, HALVES))
 
