@@ -19,7 +19,7 @@ from bot import system_names
 from bot.core.chart import Band
 from bot.core.handlers.ratings import chart_bands
 from bot.core.replies import Table
-from bot.i18n import using
+from bot.i18n import _, translated, using
 from engine.mgsz import Mgsz
 from engine.swedish import Swedish
 from engine.systems import SYSTEMS
@@ -849,5 +849,18 @@ async def test_a_reply_can_be_given_again_in_another_language(tmp_path: Path) ->
         swedish = japanese.in_language("sv").as_text()
         assert "1 giltigt parti" in swedish and "plats 1 av 2" in swedish
         assert "有効局" not in swedish and "前回の変動" not in swedish
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+async def test_a_history_note_does_not_say_its_label_twice(tmp_path: Path, language: str) -> None:
+    chat = await FakeChat.open(tmp_path, "psg", language=language, players=("Nagy Péter 6k",))
+    try:
+        text = (await chat.ok("/history Nagy Péter")).text
+        with using(language):
+            label = translated(_("registered"))
+        assert label in text
+        assert f"{label}: {label}" not in text
     finally:
         await chat.close()
