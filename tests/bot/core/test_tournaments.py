@@ -360,7 +360,7 @@ async def test_import_a_pasted_h9(club: FakeChat) -> None:
     assert (
         "Tiny Cup: 2026-04-18 – 2026-04-19, 2 rounds, 3 players, 2 games (2 to rate)" in said.text
     )
-    assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
+    assert "Matched 2 registered players; 1 new, 0 guests." in said.text
     assert "New: Új Ferenc 6k" in said.text
     assert "(derived from the file; set it with C=NN)" in said.text  # MGSZ's C: by hand
     assert said.text.endswith(
@@ -424,7 +424,7 @@ async def test_mgsz_refuses_new_players_stronger_than_5k(club: FakeChat, committ
         assert "committee" in first[1]
         return
     said = await club.ok(line, attachment=data, attachment_name="kis_kupa.h9")
-    assert "4 new" not in said.text and "5 new, 0 guest(s)" in said.text
+    assert "4 new" not in said.text and "5 new, 0 guests" in said.text
     assert (await club.player("Tóth Bence")).committee
 
 
@@ -433,7 +433,7 @@ async def test_a_club_country_makes_foreigners_guests(tmp_path: Path) -> None:
     try:
         data = (DATA / "kis_kupa.h9").read_bytes()
         said = await chat.ok("/tournament import committee", attachment=data)
-        assert "4 new, 1 guest(s)" in said.text and "Müller Jürgen 3k (guest)" in said.text
+        assert "4 new, 1 guest" in said.text and "Müller Jürgen 3k (guest)" in said.text
         assert [p.name for p in await storage.players(chat.db, chat.club) if p.guest] == []
         guests = [p for p in await storage.players(chat.db, chat.club, guests=True) if p.guest]
         assert [(p.name, p.country) for p in guests] == [("Müller Jürgen", "DE")]
@@ -554,7 +554,7 @@ async def test_a_files_name_in_another_order_is_asked_about_then_confirmed(
         "needs a name that tells the two apart, e.g. Anna Kovács (Bp))."
     )
     said = await club.ok(f"/tournament import C=20 confirm\n{reordered}")
-    assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
+    assert "Matched 2 registered players; 1 new, 0 guests." in said.text
     assert len(await storage.players(club.db, club.club)) == 4  # Új Ferenc only
     # a file imported again, in another order: both words, in either order
     said = await club.refused(f"/tournament import C=20 confirm\n{reordered}")
