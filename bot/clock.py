@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from bot.i18n import _
+from bot.i18n import _, date_time_text, quoted
 from storage.db import utc_now
 
 __all__ = ["FakeClock", "parse_duration", "utc_now"]
@@ -33,7 +33,7 @@ class FakeClock:
             raise ValueError(
                 _(
                     "the clock only moves forward; it is already {moment}",
-                    moment=f"{self.now:%Y-%m-%d %H:%M}",
+                    moment=date_time_text(self.now),
                 )
             )
         self.now = moment
@@ -54,7 +54,7 @@ def parse_duration(text: str) -> dt.timedelta:
         raise ValueError(
             _(
                 "{text} is not a duration; write e.g. {hours}, {days} or {both}",
-                text=repr(text),
+                text=quoted(text),
                 hours="6h",
                 days="2d",
                 both="1d12h",

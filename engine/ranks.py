@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import RankError
-from engine.text import Msg
+from engine.text import Msg, Typed
 
 WEAKEST_KYU = 35  # MGSZ's table reaches 35k (rules.md §1.1); the other systems stop at 30k
 STRONGEST_DAN = 9
@@ -20,7 +20,7 @@ STRONGEST_DAN = 9
 _RANK_RE = re.compile(r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro)\.?\s*$", re.IGNORECASE)
 _KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
 
-RANK_EXAMPLE = Msg("ranks look like {examples}", examples="3k, 3 kyu, 1d or 2 dan")
+RANK_EXAMPLE = Msg("ranks look like {examples}", examples="3k, 3 kyu, 1d, 2 dan")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -103,7 +103,7 @@ class Rank:
             raise RankError(
                 Msg(
                     "{text} is a professional rank; hoshi rates amateur ranks only ({examples})",
-                    text=repr(text.strip()),
+                    text=Typed(text.strip()),
                     examples=RANK_EXAMPLE,
                 )
             )
@@ -137,7 +137,9 @@ def _split(text: str) -> tuple[int, str]:
     if match is None:
         raise RankError(
             Msg(
-                "{text} is not a rank ({examples})", text=repr(text.strip()), examples=RANK_EXAMPLE
+                "{text} is not a rank ({examples})",
+                text=Typed(text.strip()),
+                examples=RANK_EXAMPLE,
             )
         )
     return int(match["n"]), _KIND[match["kind"].lower()]

@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 
 from engine.errors import RuleError
-from engine.text import Msg
+from engine.text import Msg, Typed, decimal
 
 DECIMALS = 3  # rules.md §6 Decision: a GoR is kept to 3 decimals, as the EGD keeps it
 PER_POINT = 10**DECIMALS  # thousandths of a point
@@ -40,9 +40,9 @@ def parse_rating(text: str) -> Rating:
         raise ValueError(
             Msg(
                 "{text} is not a number; write e.g. {whole} or {exact}",
-                text=repr(text.strip()),
+                text=Typed(text.strip()),
                 whole="2100",
-                exact=EXAMPLE,
+                exact=decimal(Fraction(EXAMPLE), 3),  # 2705,840 where a comma is the mark
             )
         )
     sign, whole, part = match.groups()
@@ -54,7 +54,7 @@ def parse_rating(text: str) -> Rating:
                 "European Go Database keeps a GoR (e.g. {example})",
                 text=text.strip(),
                 n=len(part),
-                example=EXAMPLE,
+                example=decimal(Fraction(EXAMPLE), 3),
             )
         )
     value = Fraction(int(whole + part), 10 ** len(part))
@@ -83,7 +83,7 @@ def to_milli(value: Rating) -> int:
                 "{value} has more than 3 decimals; a rating is kept to 3 decimals at most "
                 "(e.g. {example})",
                 value=str(float(value)),
-                example=EXAMPLE,
+                example=decimal(Fraction(EXAMPLE), 3),
             )
         )
     return int(milli)

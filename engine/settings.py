@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from engine.errors import EngineError, RankError
 from engine.ranks import Rank
-from engine.text import Msg
+from engine.text import Msg, Typed
 from engine.timecontrol import TimeControl
 
 USUAL_TIME = "time"
@@ -89,7 +89,7 @@ def refuse(key: str, allowed: str, text: str, example: str) -> EngineError:
             "{key} takes {allowed}, not {value} (e.g. {key} {example})",
             key=key,
             allowed=allowed,
-            value=repr(shown),
+            value=Typed(shown),
             example=example,
         )
     )

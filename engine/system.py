@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, Protocol
 from engine.calendar import Phase, add_months
 from engine.errors import RuleError
 from engine.ranks import Rank
-from engine.text import Msg, game_mark, marked_id, plural
+from engine.text import Msg, Typed, game_mark, marked_id, plural
 from engine.types import (
     EgfRating,
     Entry,
@@ -389,7 +389,7 @@ def entry_rank(entry: Entry, trail: RankTrail, tournament: Tournament) -> Rank:
                 "player {player} has no rank in tournament {tournament}: not registered here "
                 "and entered without a rank",
                 player=entry.player,
-                tournament=repr(tournament.name),
+                tournament=Typed(tournament.name),
             )
         )
     return found
@@ -637,7 +637,7 @@ def refuse_unknown_players(
                     player=player,
                     game=game_mark(game.id),
                     round=game.round,
-                    tournament=repr(tournament.name),
+                    tournament=Typed(tournament.name),
                 )
             )
 

@@ -17,7 +17,7 @@ from engine.settings import Setting, params_with
 from engine.swedish import Swedish
 from engine.system import Activity, RatingSystem, default_activity
 from engine.tensuusei import Tensuusei
-from engine.text import Msg
+from engine.text import Msg, Typed
 
 SYSTEMS: dict[str, Callable[..., RatingSystem]] = {
     "mgsz": Mgsz,
@@ -86,7 +86,7 @@ def system_named(key: str, values: Iterable[tuple[str, object]] = ()) -> RatingS
     except KeyError:
         known = ", ".join(SYSTEMS)
         raise KeyError(
-            Msg("unknown rating system {key}; choose one of {known}", key=repr(key), known=known)
+            Msg("unknown rating system {key}; choose one of {known}", key=Typed(key), known=known)
         ) from None
     system = factory()
     values = tuple(values)

@@ -461,8 +461,11 @@ class Tensuusei:
         player.points = points
         note = event.reason
         if points != before:
-            committee = Msg(
-                "(committee: {change} points outside any game)", change=f"{points - before:+d}"
+            committee = plural(
+                "(committee: {change} point outside any game)",
+                "(committee: {change} points outside any game)",
+                abs(points - before),
+                change=f"{points - before:+d}",
             )
             note = (
                 Msg("{reason} {committee}", reason=note, committee=committee)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Any
 
 
@@ -68,6 +70,46 @@ def plural(singular: str, plural_: str, n: int, /, **args: Any) -> Msg:
     """``singular`` or ``plural_`` by ``n`` (English rule here; each catalogue has its own),
     formatted with ``args`` and ``{n}``."""
     return Msg(singular, _plural=plural_, _n=n, **args)
+
+
+class Typed(str):
+    """What a person typed, as a text's argument: shown quoted (“zqx”; the bot quotes it as
+    the reader's language does, „zqx” or 「zqx」), never as Python's ``repr`` (``'zqx'``)."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return f"“{self.shown}”"
+
+    @property
+    def shown(self) -> str:
+        """The text as it can be shown: a character that prints nothing (a NUL, a lone
+        surrogate, a control) written as its escape (``x\\x00y``), as Python's ``repr``
+        would, without its quotes."""
+        text = str.__str__(self)
+        if text.isprintable():
+            return text
+        return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def decimal(value: Fraction | int, places: int | None = None, *, cut: bool = False) -> Decimal:
+    """A number for a text's argument: ``Decimal``, so a text reads ``5.5`` in English (a
+    ``Fraction`` would read ``11/2``) and the bot writes it in the reader's language with
+    the same decimals (``5,5``; ``× 1,00``).
+
+    Args:
+        value: the exact number.
+        places: the decimals to show; ``None``: the fewest (at most two) that show
+            ``value`` as its rounding to two does (``6.5``, ``37.25``, ``7``).
+        cut: cut the further decimals instead of rounding half away from zero.
+    """
+    exact = Fraction(value)
+    if places is None:
+        rounded = round(exact, 2)
+        places = next(d for d in range(3) if round(rounded, d) == rounded)
+    quotient = Decimal(exact.numerator) / Decimal(exact.denominator)
+    step = Decimal(1).scaleb(-places)
+    return quotient.quantize(step, rounding=ROUND_DOWN if cut else ROUND_HALF_UP)
 
 
 MARK = re.compile(r"\{(player|game):(\d+)\}")

@@ -18,7 +18,7 @@ from enum import Enum
 from fractions import Fraction
 
 from engine.errors import TimeControlError
-from engine.text import Msg
+from engine.text import Msg, Typed
 
 TIME_EXAMPLE = Msg(
     "e.g. {examples} or {unlimited}",
@@ -124,7 +124,7 @@ class TimeControl:
             raise TimeControlError(
                 Msg(
                     "cannot read the time control {text} ({examples})",
-                    text=repr(text),
+                    text=Typed(text),
                     examples=TIME_EXAMPLE,
                 )
             )
@@ -154,8 +154,8 @@ def _seconds(word: str, text: str, default_unit: str) -> int:
         raise TimeControlError(
             Msg(
                 "cannot read {word} in {text} as a duration ({examples})",
-                word=repr(word),
-                text=repr(text),
+                word=Typed(word),
+                text=Typed(text),
                 examples=TIME_EXAMPLE,
             )
         )
@@ -170,7 +170,7 @@ def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> 
             raise TimeControlError(
                 Msg(
                     "{word} reads as Japanese byo-yomi, e.g. {example}",
-                    word=repr(word),
+                    word=Typed(word),
                     example="60m 3x20s japanese",
                 )
             )
@@ -183,7 +183,7 @@ def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> 
             raise TimeControlError(
                 Msg(
                     "{word} reads as Canadian byo-yomi, e.g. {example}",
-                    word=repr(word),
+                    word=Typed(word),
                     example="40m 30/5m canadian",
                 )
             )
@@ -197,8 +197,8 @@ def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> 
     raise TimeControlError(
         Msg(
             "cannot read the overtime {word} in {text} ({examples})",
-            word=repr(word),
-            text=repr(text),
+            word=Typed(word),
+            text=Typed(text),
             examples=TIME_EXAMPLE,
         )
     )

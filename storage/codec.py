@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
@@ -164,6 +165,8 @@ def _encode(value: Any) -> Any:
         if value.denominator == 1:
             return {"q": [value.numerator, 1]}
         return {"q": [value.numerator, value.denominator]}
+    if isinstance(value, Decimal):  # a number a text shows with its decimals (× 1.00)
+        return {"dec": str(value)}
     if isinstance(value, Rank):
         return {"rank": str(value)}
     if isinstance(value, dt.datetime):
@@ -198,6 +201,8 @@ def decode(data: Any) -> Any:
         ((tag, inner),) = data.items()
         if tag == "q":
             return Fraction(inner[0], inner[1])
+        if tag == "dec":
+            return Decimal(inner)
         if tag == "rank":
             return rank_from_text(inner)
         if tag == "date":

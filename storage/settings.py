@@ -29,7 +29,7 @@ from engine.formats.messages import message_of
 from engine.handicap import EVEN_KOMI
 from engine.settings import USUAL_TIME, Setting, SettingValue
 from engine.systems import SYSTEM_SETTINGS, home_language
-from engine.text import Msg
+from engine.text import Msg, Typed
 from engine.timecontrol import TimeControl
 from storage import keys, log
 from storage.log import Reader
@@ -63,7 +63,7 @@ def time_zone(text: str) -> str:
     value = text.strip()
     if not value:
         raise ValueError(Msg("give a time zone, {example}", example=TIME_ZONE_EXAMPLE))
-    shown = repr(value if len(value) <= 20 else value[:20] + "…")
+    shown = Typed(value if len(value) <= 20 else value[:20] + "…")
     known = zoneinfo.available_timezones() - _NOT_PLACES
     if _TIME_ZONE_RE.fullmatch(value) is None or value not in known:
         folded = {name.lower(): name for name in known}

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.text import Msg
+from engine.text import Msg, plural
 from storage import projections
 from storage.backend import Database, Transaction
 from storage.errors import Refused
@@ -122,11 +122,14 @@ async def copy_database(
     held = await log_size(target)
     if held:
         raise Refused(
-            Msg(
+            plural(
+                "the target database already holds {n} log entry; hoshi migrate copies "
+                "into an empty database only (a new SQLite file, or a new PostgreSQL database "
+                "made with createdb)",
                 "the target database already holds {n} log entries; hoshi migrate copies "
                 "into an empty database only (a new SQLite file, or a new PostgreSQL database "
                 "made with createdb)",
-                n=held,
+                held,
             )
         )
     moved = Moved()

@@ -29,7 +29,7 @@ from bot.core.names import ClubNames
 from bot.core.notices import MARK, marked
 from bot.core.parse import Reader, fill_arguments, read_arguments
 from bot.core.replies import Notice, Reply, Text
-from bot.i18n import N_, _, translated, using
+from bot.i18n import N_, Msg, _, translated, using
 from bot.metrics import UNKNOWN_COMMAND, Metrics
 from bot.ratelimit import RateLimiter, kind_of
 from engine.errors import EngineError
@@ -68,6 +68,11 @@ def sentence(message: str) -> str:
         and word[0].islower()
         and word == word.lower()
     )
+    if ordinary and isinstance(message, Msg):  # still the catalogue's text (its id kept)
+        capital = message[:1].upper() + message[1:]
+        return Msg.rendered(
+            capital, message.template, message.plural_template, message.n, message.args
+        )
     if ordinary:
         return message[:1].upper() + message[1:]
     return message

@@ -27,7 +27,6 @@ matplotlib.use("Agg")
 
 import matplotlib.dates as mdates
 from babel.dates import format_skeleton
-from babel.numbers import format_decimal
 from matplotlib.axes import Axes
 from matplotlib.axis import XAxis, YAxis
 from matplotlib.backend_bases import RendererBase
@@ -38,7 +37,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 from matplotlib.transforms import Bbox
 
-from bot.i18n import _, current, number_text
+from bot.i18n import _, current, number_text, signed_text, using
 
 # names are text, never formulas: "$" in a name must not start mathtext (a malformed one raised)
 matplotlib.rcParams["text.parse_math"] = False
@@ -360,8 +359,8 @@ def _numbers(language: str) -> FuncFormatter:
     """Tick values with the language's decimal mark (``37,5`` in Swedish)."""
 
     def text(value: float, _position: int | None) -> str:
-        shape = "0" if float(value).is_integer() else "0.0"
-        return format_decimal(value, format=shape, locale=language).replace("-", "\u2212")
+        with using(language):  # Babel's decimal mark and minus sign (−5 in Swedish)
+            return number_text(value, 0 if float(value).is_integer() else 1, grouped=False)
 
     return FuncFormatter(text)
 
@@ -432,6 +431,4 @@ def render_movers(title: str, movers: list[tuple[str, float]]) -> bytes:
 
 def signed_number(value: float) -> str:
     """``+16``, ``−4,5``: a change with its sign and the current language's decimal mark."""
-    digits = 0 if float(value).is_integer() else 1
-    text = number_text(abs(value), digits)
-    return f"+{text}" if value > 0 else (f"\u2212{text}" if value < 0 else "\u00b10")
+    return signed_text(value, 0 if float(value).is_integer() else 1)

@@ -10,6 +10,9 @@ answered, so it is already in the conversation's language (bot.core.app).
 
 from __future__ import annotations
 
+from bot.i18n import translated
+from engine.text import Msg
+
 
 class UserError(Exception):
     """Bad input or a refused action; the message is shown as it is."""
@@ -36,3 +39,11 @@ class NotPermitted(UserError):
 
     def __init__(self, message: str):
         super().__init__(message, usage=False)
+
+
+def reason(exc: BaseException, instead: str) -> str:
+    """Why ``exc`` refused, as members read it: the rules' or the bot's own text (a
+    :class:`~engine.text.Msg`) in their language, never a Python or library message
+    (``Invalid isoformat string``, ``year 0 is out of range``): ``instead`` for that."""
+    said = exc.args[0] if exc.args else None
+    return translated(said) if isinstance(said, Msg) else instead

@@ -20,7 +20,7 @@ import shlex
 from collections.abc import Callable
 
 import storage
-from bot.i18n import Msg
+from bot.i18n import Msg, quoted
 from bot.i18n.catalogues import SOURCE
 from engine.formats import fold_name
 from storage.db import Database, is_url, open_db, without_password
@@ -115,7 +115,7 @@ async def bound_club(
             raise Refused(
                 Msg(
                     "there is a club {name} in this database already; open it with {option}",
-                    name=repr(found.name),
+                    name=quoted(found.name),
                     option=f"--club {shlex.quote(found.name)}",
                 )
             )
@@ -141,7 +141,7 @@ async def _refuse_unknown(db: Database, name: str, new_club: str) -> None:
             Msg(
                 "there is no club {name} in this database; its clubs: {names}. Open one with "
                 "{example}, or make a new club with {new}",
-                name=repr(name),
+                name=quoted(name),
                 names=", ".join(club.name for club in clubs),
                 example=f"--club {shlex.quote(clubs[0].name)}",
                 new=new_club,

@@ -9,7 +9,7 @@ import re
 from fractions import Fraction
 
 from bot import system_names
-from bot.i18n import N_, _, month_text, number_text, translated
+from bot.i18n import N_, _, month_text, number_text, signed_text, translated
 from engine.calendar import Phase
 from engine.mgsz import month_period
 from engine.system import Card, Measure, Pending, Value
@@ -35,9 +35,9 @@ def value(v: Value) -> str:
     if v is None:
         return "—"
     if isinstance(v, Fraction):
-        if v.denominator == 1:
-            return str(v.numerator)
-        return number_text(v, _digits(v))
+        return number_text(v, 0 if v.denominator == 1 else _digits(v), grouped=False)
+    if isinstance(v, int):
+        return number_text(v, grouped=False)  # the language's own minus sign
     return translated(v) if isinstance(v, str) else str(v)
 
 
@@ -57,12 +57,13 @@ def _digits(v: Fraction) -> int:
 
 
 def signed(v: Value) -> str:
-    """A change with its sign: +16, −4.5 (a string value is shown as it is)."""
+    """A change with its sign in the language's own plus and minus signs (Babel): +16,
+    -4.5 (−4,5 in Swedish); a string value is shown as it is."""
     if v is None:
         return "—"
     if isinstance(v, int | Fraction):
-        text = value(abs(Fraction(v)))
-        return f"+{text}" if v > 0 else (f"−{text}" if v < 0 else "±0")
+        exact = Fraction(v)
+        return signed_text(exact, 0 if exact.denominator == 1 else _digits(exact))
     return translated(v)
 
 
@@ -87,9 +88,8 @@ def number(v: Value) -> Fraction | None:
 
 
 def komi(k: Fraction) -> str:
-    """A komi as the language writes it, with a true minus: 6.5 (6,5), −3."""
-    text = value(k)
-    return text if k >= 0 else text.replace("-", "−")
+    """A komi as the language writes it, with its own minus sign: 6.5 (6,5), -3 (−3)."""
+    return value(k)
 
 
 def period_name(year: int, month: int) -> str:

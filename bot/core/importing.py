@@ -13,8 +13,9 @@ from fractions import Fraction
 import storage
 from bot.config import GivenOptions
 from bot.core import format as fmt
+from bot.core.errors import reason
 from bot.core.notices import marked
-from bot.i18n import N_, _, _n, date_text, translated
+from bot.i18n import N_, _, _n, date_text, quoted, translated
 from engine.formats import (
     RatingRow,
     TournamentFile,
@@ -239,7 +240,7 @@ async def plan_import(
                 _(
                     "line {line}: {name} matches several players: {players}",
                     line=fp.line,
-                    name=repr(fp.name),
+                    name=quoted(fp.name),
                     players=listed,
                 )
             )
@@ -466,7 +467,7 @@ def _file_rating(fp: FilePlayer, titles: Sequence[str], problems: list[str]) -> 
                     name=fp.name,
                     title=title,
                     value=text,
-                    reason=translated(exc.args[0]),
+                    reason=reason(exc, _("cannot read {text}", text=quoted(text))),
                 )
             )
             return None
@@ -616,10 +617,10 @@ def summary_lines(
         ),
         # TRANSLATORS: counts of an import's players: already registered, new, guests
         _(
-            "Matched {matched} registered player(s); {new} new, {guests} guest(s).",
-            matched=len(plan.matched),
-            new=sum(1 for p in plan.new if not p.guest),
-            guests=sum(1 for p in plan.new if p.guest),
+            "Matched {matched}; {new}, {guests}.",
+            matched=_n("{n} registered player", "{n} registered players", len(plan.matched)),
+            new=_n("{n} new", "{n} new", sum(1 for p in plan.new if not p.guest)),
+            guests=_n("{n} guest", "{n} guests", sum(1 for p in plan.new if p.guest)),
         ),
     ]
     if plan.new:
@@ -689,12 +690,12 @@ async def games_from_csv(
                     _(
                         "line {line}: several players are called {name}",
                         line=row.line,
-                        name=repr(name),
+                        name=quoted(name),
                     )
                 )
             elif not found:
                 problems.append(
-                    _("line {line}: no player is called {name}", line=row.line, name=repr(name))
+                    _("line {line}: no player is called {name}", line=row.line, name=quoted(name))
                 )
             ids.append(next(iter(found)) if len(found) == 1 else None)
         target = tournament
@@ -707,7 +708,7 @@ async def games_from_csv(
                     _(
                         "line {line}: there is no tournament {name}",
                         line=row.line,
-                        name=repr(row.tournament),
+                        name=quoted(row.tournament),
                     )
                 )
         if None in ids or (row.tournament and target is None):

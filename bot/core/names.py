@@ -11,7 +11,7 @@ import storage
 from bot.core.context import Context
 from bot.core.errors import Ambiguous, BadArgument, UnknownPlayer
 from bot.core.parse import Token, join
-from bot.i18n import _, _n
+from bot.i18n import _, _n, quoted
 from storage.records import Lookup, Player, TournamentRow
 
 MAX_LISTED = 5
@@ -43,7 +43,7 @@ def refusal(name: str, found: Lookup) -> Ambiguous | UnknownPlayer:
                 "{n} players are called {name}: {listed}. Which one? Add an alias with "
                 "/register or use the full name in quotes.",
                 len(found.ambiguous),
-                name=repr(name),
+                name=quoted(name),
                 listed=listed,
             )
         )
@@ -51,13 +51,13 @@ def refusal(name: str, found: Lookup) -> Ambiguous | UnknownPlayer:
     if close:
         listed = ", ".join(p.name for p in close[:MAX_LISTED])
         return UnknownPlayer(
-            _("no player called {name}. Did you mean: {listed}?", name=repr(name), listed=listed)
+            _("no player called {name}. Did you mean: {listed}?", name=quoted(name), listed=listed)
         )
     return UnknownPlayer(
         _(
             "no player called {name} in this club. Organisers add players with "
             "/register NAME RANK, e.g. {example}",
-            name=repr(name),
+            name=quoted(name),
             example="/register Nagy Péter 3k",
         )
     )
@@ -202,7 +202,7 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
                 "{n} tournaments match {name}: {listed}. Which one? Give more of the name or "
                 "its number, e.g. {example}",
                 len(found.partial),
-                name=repr(name),
+                name=quoted(name),
                 listed=listed,
                 example=example.format(found.partial[0].number),
             )
@@ -212,7 +212,7 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
         raise BadArgument(
             _(
                 "there is no tournament {name}. Did you mean: {listed}?",
-                name=repr(name),
+                name=quoted(name),
                 listed=listed,
             )
         )
@@ -221,11 +221,11 @@ async def resolve_tournament(ctx: Context, name: str, example: str) -> Tournamen
         raise BadArgument(
             _(
                 "there is no tournament {name} in this club; it has: {known}",
-                name=repr(name),
+                name=quoted(name),
                 known=known,
             )
         )
-    raise BadArgument(_("there is no tournament {name} in this club", name=repr(name)))
+    raise BadArgument(_("there is no tournament {name} in this club", name=quoted(name)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,8 +43,8 @@ from bot.core.commands import (
     Upload,
     shown,
 )
-from bot.core.errors import BadArgument
-from bot.i18n import N_, _, number_text, translated
+from bot.core.errors import BadArgument, reason
+from bot.i18n import N_, _, number_text, quoted, translated
 from engine.errors import EngineError, RankError
 from engine.formats import parse_result_margin
 from engine.formats.tournament_file import parse_komi
@@ -224,7 +224,11 @@ def rating_value(text: str, what: str, *, low: int, high: int) -> Rating:
         value = parse_rating(text)
     except ValueError as exc:
         raise BadArgument(
-            _("{what}: {reason}", what=what, reason=translated(exc.args[0]))
+            _(
+                "{what}: {reason}",
+                what=what,
+                reason=reason(exc, _("cannot read {text}", text=quoted(text))),
+            )
         ) from None
     _refuse_outside(value, what, low, high, shown=text.strip())
     return value
@@ -250,7 +254,7 @@ def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> i
     cleaned = text.strip()
     if not re.fullmatch(r"[+-]?\d{1,12}", cleaned):
         raise BadArgument(
-            _("{what} must be a whole number, not {value}", what=what, value=repr(cleaned))
+            _("{what} must be a whole number, not {value}", what=what, value=quoted(cleaned))
         )
     value = int(cleaned)
     _refuse_outside(value, what, low, high, shown=value)
@@ -303,7 +307,7 @@ def date_value(value: str, today: dt.date) -> dt.date:
             _(
                 "date must be YYYY-MM-DD, e.g. date={today}, not {value}",
                 today=today.isoformat(),
-                value=repr(value),
+                value=quoted(value),
             )
         ) from None
     if day > today + dt.timedelta(days=1):
@@ -332,7 +336,7 @@ def day_value(value: str) -> dt.date:
         day = dt.date.fromisoformat(value)
     except ValueError:
         raise BadArgument(
-            _("the date must be YYYY-MM-DD, not {value}", value=repr(value))
+            _("the date must be YYYY-MM-DD, not {value}", value=quoted(value))
         ) from None
     if day < EARLIEST:
         raise BadArgument(
@@ -347,7 +351,7 @@ def clock_value(value: str) -> dt.time:
         return dt.time.fromisoformat(value.strip().zfill(5))
     except ValueError:
         raise BadArgument(
-            _("{value} is not a time of day: HH:MM from 00:00 to 23:59", value=repr(value))
+            _("{value} is not a time of day: HH:MM from 00:00 to 23:59", value=quoted(value))
         ) from None
 
 
@@ -357,7 +361,7 @@ def komi_value(value: str) -> Fraction:
         k = parse_komi(value)
     except EngineError:
         raise BadArgument(
-            _("komi must be a number like 6.5, 0.5 or -3, not {value}", value=repr(value))
+            _("komi must be a number like 6.5, 0.5 or -3, not {value}", value=quoted(value))
         ) from None
     if not -50 <= k <= 50:
         raise BadArgument(_("komi must be between -50 and 50, not {value}", value=value))
@@ -370,7 +374,9 @@ def time_value(value: str) -> TimeControl:
         return TimeControl.parse(value)
     except EngineError as exc:
         reason = translated(exc.args[0]) if exc.args else str(exc)
-        raise BadArgument(_("time={value}: {reason}", value=repr(value), reason=reason)) from None
+        raise BadArgument(
+            _("time={value}: {reason}", value=quoted(value), reason=reason)
+        ) from None
 
 
 def grade_value(text: str) -> Grade:
@@ -494,14 +500,14 @@ async def convert(slot: Param | Option, text: str, reader: Reader) -> object:
                 _(
                     "{key}={value}: write B+, W+, B+R, W+3.5, jigo or unplayed",
                     key=slot.key,
-                    value=repr(text),
+                    value=quoted(text),
                 )
             )
         raise BadArgument(
             _(
                 "the result is missing ({word} is not one): write B+, W+, B+R, W+3.5, "
                 "jigo or unplayed after the two names",
-                word=repr(text),
+                word=quoted(text),
             )
         )
     if kind == "date":
@@ -524,7 +530,7 @@ async def convert(slot: Param | Option, text: str, reader: Reader) -> object:
                     "{what} must be one of {choices}, not {value}",
                     what=what,
                     choices=", ".join(shown(c) for c in slot.choices),
-                    value=repr(text),
+                    value=quoted(text),
                 )
             )
         return word
@@ -573,10 +579,10 @@ def _layout(spec: CommandSpec, text: str, table: bool) -> tuple[Layout, str]:
         raise BadArgument(_("say what to do: {usage}", usage=spec.usage_text()))
     declared = next((a for a in spec.typed_actions() if a.said(action)), None)
     if declared is None and spec.unknown:
-        raise BadArgument(_(spec.unknown, action=repr(action)))
+        raise BadArgument(_(spec.unknown, action=quoted(action)))
     if declared is None:
         raise BadArgument(
-            _("unknown {command} action {action}", command=spec.label, action=repr(action))
+            _("unknown {command} action {action}", command=spec.label, action=quoted(action))
         )
     if table and declared.table:
         declared = next(a for a in spec.typed_actions() if a.name == declared.table)
@@ -690,7 +696,7 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
         if param.required:
             if param.refusal:
                 example = _example(spec, layout) or ""
-                raise BadArgument(_(param.refusal, value=repr(last.text), example=example))
+                raise BadArgument(_(param.refusal, value=quoted(last.text), example=example))
             if param.missing and param.kind not in WORD_NAMED:
                 raise missing(param, _example(spec, layout))
             earlier = next(
@@ -698,7 +704,7 @@ async def read_arguments(spec: CommandSpec, text: str, reader: Reader) -> object
                 None,
             )
             if earlier is not None and param.kind in AFTER:
-                said = repr(join(words[earlier + 1 :]))
+                said = quoted(join(words[earlier + 1 :]))
                 raise BadArgument(_(AFTER[param.kind], extra=said, words=said))
             await convert(param, last.text, reader)  # refuses it, naming the word
             raise missing(param, _example(spec, layout))
@@ -736,7 +742,7 @@ async def _single(param: Param, text: str, reader: Reader, example: str | None) 
         probe = Param(param.name, param.kind, "", choices=param.choices)
         if not _matches(probe, [Token(text)]):
             if param.refusal:
-                raise BadArgument(_(param.refusal, value=repr(text), example=example or ""))
+                raise BadArgument(_(param.refusal, value=quoted(text), example=example or ""))
             raise BadArgument(_(param.missing))
     return await convert(param, text, reader)
 
@@ -765,7 +771,7 @@ def _lead_first(lead: Param, layout: Layout, tokens: Sequence[Token]) -> None:
             raise BadArgument(
                 _(
                     "{word} comes after the options: write the name first, e.g. {example}",
-                    word=repr(token.text),
+                    word=quoted(token.text),
                     example=f"{layout.label} {join([*name, token])} {mark.text}",
                 )
             )
@@ -776,8 +782,8 @@ def _lead_first(lead: Param, layout: Layout, tokens: Sequence[Token]) -> None:
                 _(
                     "{word} comes after {mark}: write the name first, and in quotes when it "
                     "holds a word like {keyword}, e.g. {example}",
-                    word=repr(token.text),
-                    mark=repr(mark.text),
+                    word=quoted(token.text),
+                    mark=quoted(mark.text),
                     keyword=mark.text,
                     example=f'{layout.label} "{join([*name, mark, token])}" {flag}',
                 )
@@ -798,8 +804,12 @@ def _extra(
     said = join(list(words))
     own = layout.extra or spec.extra
     if own:
-        return BadArgument(_(own, text=join(list(typed)), words=said, word=repr(words[0].text)))
-    return BadArgument(_("{command} does not take {words}", command=spec.label, words=repr(said)))
+        return BadArgument(
+            _(own, text=quoted(join(list(typed))), words=quoted(said), word=quoted(words[0].text))
+        )
+    return BadArgument(
+        _("{command} does not take {words}", command=spec.label, words=quoted(said))
+    )
 
 
 async def fill_arguments(

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bot import system_names
+from bot.core import format as fmt
+from bot.core.replies import Table
 from bot.i18n import N_, _, _n, translated
 from engine.formats import RatingRow, TournamentFile, name_keys, parse_h9, parse_opengotha
 from engine.formats.tournament_file import to_engine
@@ -74,7 +75,9 @@ class RatedPlayer:
     rating_before: int | Fraction | str | None
     start_from: str
     games: int
-    change: str
+    change: int | Fraction | str | None
+    """The change as a number; ``None`` when a value that is no number stayed the same,
+    :data:`CHANGED` when it changed."""
     rating_after: int | Fraction | str | None
     rank_after: Rank
     note: str = ""
@@ -111,28 +114,21 @@ class RateReport:
         header = tuple(_(head) for head in HEADER)
         rows = [
             (
-                str(p.position),
+                fmt.value(p.position),
                 p.name,
                 str(p.rank_before),
                 _text(p.rating_before),
                 _(START_FROM[p.start_from]) if p.start_from in START_FROM else p.start_from,
-                str(p.games),
-                _("changed") if p.change == CHANGED else p.change,
+                fmt.value(p.games),
+                _change(p.change),
                 _text(p.rating_after),
                 str(p.rank_after) + (" ↑" if p.rank_after > p.rank_before else ""),
             )
             for p in self.players
         ]
-        widths = [max(_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        right = {0, 3, 5, 6, 7}
-
-        def line(row: Sequence[str]) -> str:
-            cells = (
-                _pad(c, w, right=i in right)
-                for i, (c, w) in enumerate(zip(row, widths, strict=True))
-            )
-            return "  ".join(cells).rstrip()
-
+        # one renderer of tables for every reply (display widths: a Japanese name takes two
+        # columns a character)
+        table = Table(header, tuple(rows), align="rlrrlrrrl")
         out = [
             _(
                 "{tournament} — rated under {system}",
@@ -142,7 +138,7 @@ class RateReport:
             *(translated(text) for text in self.multiplier_lines),
             "",
         ]
-        out += [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+        out += table.lines()
         notes = [f"{p.name}: {translated(p.note)}" for p in self.players if p.note]
         warnings = [translated(warning) for warning in self.warnings]
         out += ["", *warnings, *notes] if warnings or notes else []
@@ -349,27 +345,23 @@ def _with_weight(
     return tournament, lines
 
 
-def _difference(before: Card, after: Card) -> str:
+def _difference(before: Card, after: Card) -> int | Fraction | str | None:
     b, a = _number(before.rating), _number(after.rating)
     if b is None or a is None:
-        return "" if before.rating == after.rating else CHANGED
+        return None if before.rating == after.rating else CHANGED
     delta = a - b
-    return f"{int(delta):+d}" if delta.denominator == 1 else f"{float(delta):+g}"
+    return delta.numerator if delta.denominator == 1 else delta
+
+
+def _change(change: int | Fraction | str | None) -> str:
+    """A change in the table: signed in the reader's language, or in words."""
+    if change is None:
+        return ""
+    return _("changed") if change == CHANGED else fmt.signed(change)
 
 
 CHANGED = "changed"
 """A change that is no number (a value that is no number before or after); said in words."""
-
-
-def _width(text: str) -> int:
-    """How many terminal columns ``text`` takes (a Japanese character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int, *, right: bool) -> str:
-    """``text`` padded with spaces to ``width`` terminal columns."""
-    space = " " * max(width - _width(text), 0)
-    return space + text if right else text + space
 
 
 def _number(value: int | Fraction | str | None) -> Fraction | None:
@@ -383,11 +375,9 @@ def _number(value: int | Fraction | str | None) -> Fraction | None:
 
 
 def _text(value: int | Fraction | str | None) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, Fraction):
-        return f"{float(value):g}"
-    return str(value)
+    """A rating in the reader's language (1720, 37,5)."""
+    number = _number(value) if isinstance(value, str) else value
+    return fmt.value(number if number is not None else value)
 
 
 def _json_change(player: RatedPlayer) -> int | str | float | None:
@@ -400,6 +390,9 @@ def _json_change(player: RatedPlayer) -> int | str | float | None:
 
 
 def _jsonable(value: int | Fraction | str | None) -> int | str | float | None:
-    if isinstance(value, Fraction):
-        return int(value) if value.denominator == 1 else float(value)
-    return value
+    """A value for ``--json``: a number as a JSON number (a Swedish total "37.25" too), a
+    word as a string."""
+    number = _number(value) if isinstance(value, str) else value
+    if isinstance(number, Fraction):
+        return number.numerator if number.denominator == 1 else float(number)
+    return value if number is None else number

@@ -184,8 +184,10 @@ class Scheduler:
                         self._weekly,
                     ):
                         try:
+                            # texts kept as the catalogue's (Msg): whoever reads the list
+                            # (/tick) gives them in its own reader's language
                             done.extend(
-                                f"{club.name}: {name}"
+                                _("{club}: {job}", club=club.name, job=name)
                                 for name in await job(club, settings, now.astimezone(tz))
                             )
                         except Exception:  # one failing job must not stop the others

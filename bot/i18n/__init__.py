@@ -18,16 +18,19 @@ import contextlib
 import contextvars
 import datetime as dt
 import os
+import re
+import string
 from collections.abc import Iterator, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from babel import Locale
 from babel.dates import format_date, format_skeleton, get_day_names
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_minus_sign_symbol, get_plus_sign_symbol
 
 from bot.i18n.catalogues import LANGUAGES, SOURCE, catalogue
-from engine.text import Msg
+from engine.text import Msg, Typed
 
 __all__ = [
     "LANGUAGES",
@@ -43,6 +46,8 @@ __all__ = [
     "month_text",
     "number_text",
     "own_name",
+    "quoted",
+    "signed_text",
     "terminal_language",
     "translated",
     "using",
@@ -143,8 +148,41 @@ def _rendered(
         assert n is not None
         text = found.ngettext(template, plural, n)
     if args:
-        text = text.format(**{key: _shown(value, language) for key, value in args.items()})
+        text = _Formatter(language).vformat(_unquoted(text, args), (), args)
     return Msg.rendered(text, template, plural, n, args)
+
+
+_QUOTED_FIELD = re.compile(r"[\"'“”„「‘’]\{(\w+)(!r)?\}[\"'“”」’‘]")
+"""A field a template quotes itself (``'{value}'``, 「{value}」)."""
+
+
+def _unquoted(text: str, args: Mapping[str, Any]) -> str:
+    """``text`` without the quotation marks round a field whose value is quoted anyway (what
+    a person typed, ``{x!r}``): a translation that quotes it too would show it twice
+    (「「zqx」」, „'zqx'”)."""
+
+    def bare(found: re.Match[str]) -> str:
+        typed = found[2] or isinstance(args.get(found[1]), Typed)
+        return found[0][1:-1] if typed else found[0]
+
+    return _QUOTED_FIELD.sub(bare, text)
+
+
+class _Formatter(string.Formatter):
+    """Formats a text's arguments as ``language`` writes them (:func:`_shown`); ``{x!r}``
+    (the engine's texts quote what a person typed so) quotes as the language does, never as
+    Python's ``repr`` (``'zqx'``)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "r" and isinstance(value, str):
+            return Typed(translated(value, self.language))
+        return super().convert_field(value, conversion)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return format(_shown(value, self.language), format_spec)
 
 
 def _shown(value: object, language: str) -> object:
@@ -154,7 +192,25 @@ def _shown(value: object, language: str) -> object:
         return translated(value, language)
     if type(value) is dt.date:
         return format_date(value, "medium", locale=language)
+    if isinstance(value, Typed):
+        return _quoted(value, language)
+    if isinstance(value, Fraction | Decimal | float) or (
+        isinstance(value, int) and not isinstance(value, bool) and value < 0
+    ):
+        with using(language):
+            return number_text(value, _places(value), grouped=False)
     return value
+
+
+def _places(value: Fraction | Decimal | float | int) -> int:
+    """The decimals ``value`` is written with: a Decimal's own (``Decimal("0.50")``: two),
+    else the fewest of at most two that show it as its rounding does (5.5, 37.25)."""
+    if isinstance(value, Decimal):
+        exponent = value.as_tuple().exponent
+        return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    exact = Fraction(value)
+    rounded = round(exact, 2)
+    return next(d for d in range(3) if round(rounded, d) == rounded)
 
 
 def date_text(day: dt.date) -> str:
@@ -178,10 +234,52 @@ def month_text(year: int, month: int) -> str:
     return format_skeleton("yMMMM", dt.date(year, month, 1), locale=current())
 
 
-def number_text(value: float | Fraction | int, digits: int = 0) -> str:
-    """``value`` with ``digits`` decimals and the current language's decimal mark."""
-    if digits == 0:
-        return format_decimal(round(value), locale=current())
-    return format_decimal(
-        round(float(value), digits), format=f"0.{'0' * digits}", locale=current()
-    )
+def number_text(
+    value: float | Fraction | Decimal | int, digits: int = 0, *, grouped: bool = True
+) -> str:
+    """``value`` with ``digits`` decimals, the current language's decimal mark and minus
+    sign (Babel: ``-7`` in English, ``−7`` in Swedish, ``1,00`` in Polish) and, when
+    ``grouped``, its thousands separator (``20,001``; a rating reads 1720 ungrouped).
+    Rounded half away from zero, exactly (a Fraction is not made a float first)."""
+    exact = Decimal(value) if isinstance(value, float) else value
+    if isinstance(exact, Fraction):
+        exact = Decimal(exact.numerator) / Decimal(exact.denominator)
+    whole = "#,##0" if grouped else "0"
+    pattern = f"{whole}.{'0' * digits}" if digits else whole
+    rounded = Decimal(exact).quantize(Decimal(1).scaleb(-digits), rounding="ROUND_HALF_UP")
+    text = format_decimal(abs(rounded), format=pattern, locale=current())
+    # Babel's patterns write an ASCII hyphen whatever the locale's minus sign: its own
+    return get_minus_sign_symbol(current()) + text if rounded < 0 else text
+
+
+def signed_text(value: float | Fraction | Decimal | int, digits: int = 0) -> str:
+    """A change with its sign in the current language (Babel's plus and minus signs):
+    ``+16``, ``-4.5`` (``−4,5`` in Swedish), ``±0``."""
+    text = number_text(abs(value), digits)
+    if value > 0:
+        return get_plus_sign_symbol(current()) + text
+    if value < 0:
+        return get_minus_sign_symbol(current()) + text
+    return f"±{text}"
+
+
+QUOTES = {
+    "en": ("“", "”"),
+    "hu": ("„", "”"),
+    "ja": ("「", "」"),
+    "pl": ("„", "”"),
+    "sv": ("”", "”"),
+}
+"""Each language's quotation marks (CLDR's delimiters; Babel does not carry them)."""
+
+
+def quoted(text: str) -> Typed:
+    """What a person typed, as an argument of ``_()``: quoted as the reader's language
+    quotes (“zqx”, „zqx”, 「zqx」), never as Python's ``repr`` (``'zqx'``); an empty text is
+    quoted too (“”)."""
+    return Typed(text)
+
+
+def _quoted(text: Typed, language: str) -> str:
+    start, end = QUOTES.get(language, QUOTES[SOURCE])
+    return f"{start}{text.shown}{end}"

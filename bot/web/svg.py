@@ -430,9 +430,9 @@ def _date_text(language: str, day: dt.date) -> str:
 @functools.lru_cache(maxsize=65536)
 def _value_text(language: str, value: float | Fraction) -> str:
     """A rating as the bot's replies show it in ``language`` (:func:`bot.core.format.value`:
-    ``1720``, ``37,5``), with a true minus."""
+    ``1720``, ``37,5``), with the language's own minus sign (Babel: ``−5`` in Swedish)."""
     with using(language):
-        return fmt.value(Fraction(value)).replace("-", "\u2212")
+        return fmt.value(Fraction(value))
 
 
 def _text_width(text: str, size: float) -> float:

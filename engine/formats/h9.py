@@ -529,10 +529,14 @@ def _count_rounds(rows: list[_Row]) -> int:
         if len(row.rest) != width:
             model = next(r for r in rows if len(r.rest) == width)
             raise format_error(
-                Msg(
+                plural(
+                    "round count mismatch: {rest} column after the club where line {line} "
+                    "has {width} (criteria, then one token per round); every player needs "
+                    "the same number of round tokens",
                     "round count mismatch: {rest} columns after the club where line {line} "
                     "has {width} (criteria, then one token per round); every player needs "
                     "the same number of round tokens",
+                    len(row.rest),
                     rest=len(row.rest),
                     line=model.line,
                     width=width,
@@ -606,9 +610,12 @@ def _read_token(text: str, line: int, players: int) -> _Token:
         )
     if opp > players:
         raise format_error(
-            Msg(
+            plural(
+                "opponent {opp} in {text!r} is out of range: the file has {players} "
+                "player line and opponents are numbered by line position",
                 "opponent {opp} in {text!r} is out of range: the file has {players} "
                 "player lines and opponents are numbered by line position",
+                players,
                 opp=opp,
                 text=text,
                 players=players,

@@ -19,6 +19,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any, ClassVar
@@ -65,7 +66,7 @@ from engine.system import (
     never_rated,
     refuse_unknown_players,
 )
-from engine.text import Msg, game_mark, plural
+from engine.text import Msg, Typed, decimal, game_mark, plural
 from engine.types import (
     EgfRating,
     Entry,
@@ -138,8 +139,8 @@ def tournament_class(tournament: Tournament) -> GorClass:
                 Msg(
                     "tournament {tournament} has class {klass}; the EGF "
                     "classes are A, B, C and D (e.g. {example}, or {header} in an h9 header)",
-                    tournament=repr(tournament.name),
-                    klass=repr(tournament.klass),
+                    tournament=Typed(tournament.name),
+                    klass=Typed(tournament.klass),
                     example="class=B",
                     header="CL[B]",
                 )
@@ -158,7 +159,7 @@ def tournament_class(tournament: Tournament) -> GorClass:
                 "the time control of tournament {tournament} is not known, so its EGF "
                 "class cannot be found: give one (e.g. {time}) or its class "
                 "(e.g. {example}, or {header} in the h9 header)",
-                tournament=repr(tournament.name),
+                tournament=Typed(tournament.name),
                 time=TIME_EXAMPLE,
                 example="class=B",
                 header="CL[B]",
@@ -357,7 +358,7 @@ class Gor:
                             "player {player} of tournament {tournament} is entered as a "
                             "club player but is not registered; register them first",
                             player=player,
-                            tournament=repr(tournament.name),
+                            tournament=Typed(tournament.name),
                         )
                     )
             games.append(game)
@@ -833,9 +834,11 @@ def _decimals(milli: int) -> str:
     return f"{sign}{whole}.{part:03d}"
 
 
-def _weight(weight: Fraction) -> str:
-    return f"{float(weight):.2f}"
+def _weight(weight: Fraction) -> Decimal:
+    """A class weight as texts show it: ``1.00``, ``0.75`` (the bot: ``1,00`` in Polish)."""
+    return decimal(weight, 2)
 
 
-def _minutes(minutes: Fraction) -> str:
-    return str(minutes.numerator) if minutes.denominator == 1 else f"{float(minutes):.1f}"
+def _minutes(minutes: Fraction) -> Decimal:
+    """Minutes as texts show them: ``60``, ``82.5``."""
+    return decimal(minutes, 0 if minutes.denominator == 1 else 1)

@@ -9,7 +9,7 @@ from engine.errors import EngineError
 from engine.gor.formula import CLASS_WEIGHTS
 from engine.handicap import EVEN_KOMI
 from engine.settings import Setting, choice
-from engine.text import Msg
+from engine.text import Msg, Typed
 
 CLUB_CLASS = "C"  # rules.md §6 Decision: single club games are rated as class C
 
@@ -35,7 +35,7 @@ class GorParams:
                     "the club games' GoR class must be one of {allowed}, not {value} "
                     "(e.g. {example})",
                     allowed=allowed,
-                    value=repr(self.club_class),
+                    value=Typed(str(self.club_class)),
                     example="/club set gor.club_class B",
                 )
             )

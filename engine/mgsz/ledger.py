@@ -63,7 +63,7 @@ from engine.system import (
     touched_by,
     unit,
 )
-from engine.text import Msg, game_mark, plural
+from engine.text import Msg, Typed, game_mark, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
     Entry,
@@ -1170,7 +1170,7 @@ def _round_parts(tournament: Tournament, games: list[Game], c: int) -> list[list
                     "game {game} has no round number, but tournament {tournament} "
                     "(C = {c}, {rounds} rounds) is rated in parts by round (MGSZ §6(3))",
                     game=game_mark(game.id),
-                    tournament=repr(tournament.name),
+                    tournament=Typed(tournament.name),
                     c=c,
                     rounds=rounds,
                 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from engine.errors import RuleError
@@ -15,7 +16,7 @@ from engine.mgsz.tables import (
     SMALL_BOARD_C,
     TIME_CATEGORIES,
 )
-from engine.text import Msg
+from engine.text import Msg, decimal
 from engine.timecontrol import Overtime, TimeControl
 from engine.types import Importance
 
@@ -215,8 +216,10 @@ def _additions(
     return tuple((IMPORTANCE_LABELS[key], IMPORTANCE_ADDITIONS[key]) for key in keys)
 
 
-def _minutes(value: Fraction) -> str:
-    """Minutes for display: ``75``, ``62.5`` (hundredths, cut, not rounded)."""
+def _minutes(value: Fraction) -> Decimal:
+    """Minutes for display: ``75``, ``62.5`` (hundredths, cut, not rounded; the bot writes
+    them in the reader's language)."""
     hundredths = value.numerator * 100 // value.denominator
-    whole, part = divmod(hundredths, 100)
-    return str(whole) if part == 0 else f"{whole}.{part:02d}".rstrip("0")
+    part = hundredths % 100
+    places = 0 if part == 0 else (1 if part % 10 == 0 else 2)
+    return decimal(Fraction(hundredths, 100), places, cut=True)

@@ -69,7 +69,7 @@ from engine.system import (
     entry_rank,
     never_rated,
 )
-from engine.text import Msg, game_mark, plural
+from engine.text import Msg, Typed, game_mark, plural
 from engine.timecontrol import TimeControl
 from engine.types import (
     EgfRating,
@@ -301,7 +301,7 @@ class Psg:
         The due handicap is the difference of the entries' ranks (the ranks played with).
         """
         tournament = event.tournament
-        name = Msg("tournament {name}", name=repr(tournament.name))
+        name = Msg("tournament {name}", name=Typed(tournament.name))
         entries: dict[PlayerId, Entry] = {}
         members: dict[PlayerId, PlayerState | None] = {}
         for entry in event.entries:

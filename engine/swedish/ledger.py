@@ -6,6 +6,7 @@ import datetime as dt
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -17,7 +18,6 @@ from engine.ranks import Rank
 from engine.swedish.points import (
     _target_table,
     _weigh,
-    format_half_games,
     format_quarters,
     time_halves,
     time_rule,
@@ -65,7 +65,7 @@ from engine.system import (
     never_rated,
     unit,
 )
-from engine.text import Msg, game_mark, plural
+from engine.text import Msg, Typed, decimal, game_mark, plural
 from engine.types import (
     Entry,
     Event,
@@ -333,7 +333,7 @@ class Swedish:
                                 "game {game} of {tournament}: player {player} has no entry "
                                 "in the tournament, so the rank they played with is unknown",
                                 game=game_mark(game.id),
-                                tournament=repr(tournament.name),
+                                tournament=Typed(tournament.name),
                                 player=pid,
                             )
                         )
@@ -444,13 +444,17 @@ class Swedish:
         req = tracker.requirement
         points, halves, foreign = witness
         parts: list[str] = [
-            Msg(
+            plural(
+                "promoted to {target}: a sequence of {points} points in "
+                "{games} game (needs {needed} in {within}, "
+                "or 10 more points for each game short)",
                 "promoted to {target}: a sequence of {points} points in "
                 "{games} games (needs {needed} in {within}, "
                 "or 10 more points for each game short)",
+                _games_n(halves),
                 target=str(tracker.target),
-                points=format_quarters(points),
-                games=format_half_games(halves),
+                points=_quarter_points(points),
+                games=_half_games(halves),
                 needed=req.points,
                 within=req.games,
             )
@@ -677,8 +681,8 @@ class Swedish:
         low, high = self.params.komi_min, self.params.komi_max
         even = Msg(
             "only even games with komi {low}–{high} to White count; handicap games never do",
-            low=settings.komi_text(low),
-            high=settings.komi_text(high),
+            low=decimal(low),
+            high=decimal(high),
         )
         if tournament.board != RATED_BOARD:
             board = Msg(
@@ -785,13 +789,17 @@ class Swedish:
                 target=str(target),
                 reference=str(Rank(target.step - 1)),
             ),
-            Msg(
+            plural(
+                "Best sequence now: {points} points in {games} game.",
                 "Best sequence now: {points} points in {games} games.",
-                points=format_quarters(tracker.total),
-                games=format_half_games(tracker.total_halves),
+                _games_n(tracker.total_halves),
+                points=_quarter_points(tracker.total),
+                games=_half_games(tracker.total_halves),
             ),
-            Msg(
+            plural(
+                "Needs {points} points in {games} game, or 10 more points for each game short.",
                 "Needs {points} points in {games} games, or 10 more points for each game short.",
+                req.games,
                 points=req.points,
                 games=req.games,
             ),
@@ -823,12 +831,15 @@ class Swedish:
         short_halves = max(0, req.games * HALVES - halves)
         needed_q = req.points * QUARTERS + _MISSING_GAME_Q * short_halves
         missing = max(0, needed_q - tracker.total)
-        return Msg(
+        return plural(
+            "With {games} game this sequence needs {points} points: {missing} more "
+            "(every further game lowers the bar by 10 until the minimum is reached).",
             "With {games} games this sequence needs {points} points: {missing} more "
             "(every further game lowers the bar by 10 until the minimum is reached).",
-            games=format_half_games(halves),
-            points=format_quarters(needed_q),
-            missing=format_quarters(missing),
+            _games_n(halves),
+            games=_half_games(halves),
+            points=_quarter_points(needed_q),
+            missing=_quarter_points(missing),
         )
 
     def rating_scale(self) -> None:
@@ -926,11 +937,10 @@ def _review(games: int, *, sentence: bool = False) -> str:
     )
 
 
-def _decimal(value: Fraction) -> str:
-    """A komi as a club writes it: 6.5, 7, -0.5 (halves and quarters are exact decimals)."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    return str(value.numerator / value.denominator)
+def _decimal(value: Fraction) -> Decimal:
+    """A komi as a club writes it: 6.5, 7, -0.5 (halves and quarters are exact decimals);
+    the bot writes it in the reader's language (engine.text.decimal)."""
+    return decimal(value)
 
 
 def _round_order(game: Game) -> int:
@@ -945,3 +955,20 @@ Swedish._HANDLERS = {
     SettingsChanged: Swedish._settings,
 }
 Swedish.handles = frozenset(Swedish._HANDLERS)
+
+
+def _quarter_points(quarters: int) -> Decimal:
+    """Quarter-points for a text: 150 → 37.5, written in the reader's language (37,5)."""
+    return decimal(Fraction(quarters, QUARTERS))
+
+
+def _half_games(halves: int) -> Decimal:
+    """Half-games for a text: 15 → 7.5, written in the reader's language (7,5)."""
+    return decimal(Fraction(halves, HALVES))
+
+
+def _games_n(halves: int) -> int:
+    """The count that chooses a text's plural form for ``halves`` half-games: the whole
+    games, or 2 for a half (``1.5 games``: not one game in any language's rule)."""
+    whole, rest = divmod(halves, HALVES)
+    return 2 if rest else whole

@@ -22,7 +22,7 @@ from engine.swedish.tables import (
     Requirement,
     SwedishParams,
 )
-from engine.text import Msg
+from engine.text import Msg, decimal
 from engine.timecontrol import TimeControl
 from engine.types import (
     Game,
@@ -113,7 +113,10 @@ def _weigh(
     n, d = komi.numerator, komi.denominator
     if n * low.denominator < low.numerator * d or n * high.denominator > high.numerator * d:
         return 0, Msg(
-            "komi {komi} outside {low}–{high}", komi=str(komi), low=str(low), high=str(high)
+            "komi {komi} outside {low}–{high}",
+            komi=decimal(komi),
+            low=decimal(low),
+            high=decimal(high),
         )
     time = game.time if game.time is not None else tournament_time
     if time is None:

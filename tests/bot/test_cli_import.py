@@ -76,7 +76,7 @@ def test_a_swedish_terminal(hoshi, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     bad = "date,black,white,result\n2026-11-01,Nobody,Nagy Péter,W+\n"
     code, _, err = hoshi("import", write(tmp_path, "bad.csv", bad))
     assert code == 2
-    assert err == "hoshi: inget registrerades:\nrad 2: ingen spelare heter 'Nobody'\n"
+    assert err == "hoshi: inget registrerades:\nrad 2: ingen spelare heter ”Nobody”\n"
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ def test_a_swedish_terminal(hoshi, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         (
             "g.csv",
             "date,black,white,result\n2026-11-01,Nobody,Nagy Péter,W+\n",
-            "line 2: no player is called 'Nobody'",
+            "line 2: no player is called “Nobody”",
         ),
         ("g.csv", "date,black,white,result\n2026-11-01,Nagy Péter,Nagy Péter,W+\n", "themselves"),
     ],
@@ -203,7 +203,7 @@ def test_a_tournament_files_name_in_another_order_names_the_flags(hoshi, tmp_pat
     assert f" --committee --name Kis --confirm --db {tmp_path / 'club.sqlite'}; if not" in err
     assert "e.g. Kiss Ödön (Pécs))" in err
     code, out, _ = hoshi("import", str(KIS_KUPA), "--committee", "--name", "Kis", "--confirm")
-    assert code == 0 and "Matched 1 registered player(s); 4 new" in out
+    assert code == 0 and "Matched 1 registered player; 4 new" in out
     # imported twice: --again, with --confirm kept
     code, _, err = hoshi("import", str(KIS_KUPA), "--committee", "--confirm")
     assert code == 2

@@ -145,7 +145,7 @@ async def test_errors_set_the_exit_status_without_echo(tmp_path: Path) -> None:
     status, out = await run(tmp_path, "/register Nagy Péter 5k\n/rating Nobody\n", echo=False)
     assert status == 1
     assert not out.startswith(">")
-    assert "No player called 'Nobody' in this club." in out
+    assert "No player called “Nobody” in this club." in out
     status, _ = await run(tmp_path, "/rating Nagy\n", echo=False)
     assert status == 0
 
@@ -161,7 +161,7 @@ async def test_a_malformed_paste_changes_nothing(tmp_path: Path) -> None:
     script = f"/register Nagy Péter 5k\n/tournament import <<END\n{broken}END\n/tournament list\n"
     _, out = await run(tmp_path, script)
     said = replies(out)
-    assert said["/tournament import"].startswith("Line 8: '3+/x0' is not a round token")
+    assert said["/tournament import"].startswith("Line 8: “3+/x0” is not a round token")
     assert said["/tournament list"] == "No tournaments yet. /tournament new NAME opens one."
 
 
@@ -438,7 +438,7 @@ async def test_an_unknown_club_is_refused_with_the_clubs_and_how_to_make_one(
     status, out = await run(tmp_path, "/top\n", club="My Go Clb")
     assert status == 2
     assert out == (
-        "hoshi: there is no club 'My Go Clb' in this database; its clubs: My Go Club. Open one "
+        "hoshi: there is no club “My Go Clb” in this database; its clubs: My Go Club. Open one "
         "with --club 'My Go Club', or make a new club with hoshi console --new-club 'My Go Clb'\n"
     )
     status, out = await run(tmp_path, "/club show\n", club="Chess Club", new_club=True)
@@ -446,7 +446,7 @@ async def test_an_unknown_club_is_refused_with_the_clubs_and_how_to_make_one(
     status, out = await run(tmp_path, "/top\n", club="Chess Club", new_club=True)
     assert (status, out) == (
         2,
-        "hoshi: there is a club 'Chess Club' in this database already; open it with "
+        "hoshi: there is a club “Chess Club” in this database already; open it with "
         "--club 'Chess Club'\n",
     )
     db = await storage.open_db(tmp_path / "club.sqlite")

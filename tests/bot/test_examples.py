@@ -81,7 +81,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "Club games, November 2026 is rated",
             "Nagy Péter     1714     +13   1727  5k",  # the period after October's tournament
             # the week after October's tournament was reopened and finalised again (issue 22)
-            "Biggest gains: Nagy Péter +13\nBiggest losses: Kovács Anna −13\n",
+            "Biggest gains: Nagy Péter +13\nBiggest losses: Kovács Anna -13\n",
         ),
     ),
     "tensuusei": (
@@ -114,7 +114,7 @@ FIRST_HOURS = {  # each system's first hour, its clock, and what it must show (i
             "2 GoR points to 1k (GoR 2000; now 1998)",
             "gor.club_class is B from Nov 23, 2026 (was C)",
             "class A given for the tournament: every change × 1.00",
-            "Gruber Max     2000     −11   1989  1k → 2k",
+            "Gruber Max     2000     -11   1989  1k → 2k",
             "class B from the time control: every change × 0.75",
             "EGF GoR (Europe) *        5k      1629  GoR",
         ),

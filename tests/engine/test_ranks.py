@@ -102,4 +102,4 @@ def test_a_rank_error_is_a_translatable_message() -> None:
         Rank.parse("3 stones")
     message = refused.value.args[0]
     assert isinstance(message, Msg) and message.template == "{text} is not a rank ({examples})"
-    assert message == "'3 stones' is not a rank (ranks look like 3k, 3 kyu, 1d or 2 dan)"
+    assert message == "“3 stones” is not a rank (ranks look like 3k, 3 kyu, 1d, 2 dan)"

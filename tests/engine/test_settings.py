@@ -74,13 +74,13 @@ def test_read_and_show(setting: settings.Setting, text: str, value: object, show
 @pytest.mark.parametrize(
     ("setting", "text", "message"),
     [
-        (COUNT, "10", "demo.count takes a whole number from 1 to 9, or none (all), not '10' "
+        (COUNT, "10", "demo.count takes a whole number from 1 to 9, or none (all), not “10” "
          "(e.g. demo.count 4)"),
         (COUNT, "x", "from 1 to 9"),
-        (ON, "maybe", "demo.on takes on or off, not 'maybe' (e.g. demo.on on)"),
-        (RANK, "3d", "demo.rank takes a rank from 20k to 2d, not '3d' (e.g. demo.rank 3k)"),
+        (ON, "maybe", "demo.on takes on or off, not “maybe” (e.g. demo.on on)"),
+        (RANK, "3d", "demo.rank takes a rank from 20k to 2d, not “3d” (e.g. demo.rank 3k)"),
         (RANK, "1p", "a rank from 20k to 2d"),
-        (KOMI, "6.25", "demo.komi takes a whole or half point from -50 to 50, not '6.25'"),
+        (KOMI, "6.25", "demo.komi takes a whole or half point from -50 to 50, not “6.25”"),
         (KOMI, "1/2", "whole or half point"),
         (KOMI, "51", "whole or half point"),
         (BOARDS, "4", "board sizes from 5 to 25"),
@@ -122,7 +122,7 @@ def test_a_refusal_and_the_allowed_text_are_translatable_messages() -> None:
     message = error.args[0]
     assert isinstance(message, Msg)
     assert message.template == "{key} takes {allowed}, not {value} (e.g. {key} {example})"
-    assert message == "psg.report_days takes on or off, not 'maybe' (e.g. psg.report_days on)"
+    assert message == "psg.report_days takes on or off, not “maybe” (e.g. psg.report_days on)"
     assert message.args["key"] == "psg.report_days" and message.args["example"] == "on"
 
     @dataclass(frozen=True)

@@ -541,7 +541,7 @@ def test_an_entry_without_a_declared_rank_plays_with_its_first_days_rank() -> No
     cup = Tournament(9, "Cup", dt.date(2026, 11, 14), dt.date(2026, 11, 22), 3)
     assert str(entry_rank(Entry(1, None), trail, cup)) == "3k"
     assert str(entry_rank(Entry(1, Rank.parse("1d")), trail, cup)) == "1d"  # declared
-    with pytest.raises(RuleError, match="player 2 has no rank in tournament 'Cup'"):
+    with pytest.raises(RuleError, match="player 2 has no rank in tournament “Cup”"):
         entry_rank(Entry(2, None), trail, cup)
 
 

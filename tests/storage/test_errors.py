@@ -55,7 +55,7 @@ async def test_the_club_logs_refusals_are_translatable(db: Database, club: Club)
     with pytest.raises(Refused) as refused:
         await set_setting(db, club, "language", "de", actor=ORGANISER)
     assert refused.value.args[0] == (
-        "language takes one of en, hu, ja, sv, pl, not 'de' (e.g. language hu)"
+        "language takes one of en, hu, ja, sv, pl, not “de” (e.g. language hu)"
     )
     holder = await register_player(
         db, club, "Nagy Anna", Rank.kyu(8), date=dt.date(2026, 3, 1), actor=ORGANISER

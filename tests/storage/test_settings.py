@@ -67,10 +67,10 @@ async def test_club_wide_settings_are_typed_with_their_defaults(db: Database, cl
         (
             "language",
             "de",
-            r"language takes one of en, hu, ja, sv, pl, not 'de' \(e\.g\. language hu\)",
+            r"language takes one of en, hu, ja, sv, pl, not “de” \(e\.g\. language hu\)",
         ),
         ("report_hours", "0", r"from 1 to 720.*e\.g\. report_hours 48"),
-        ("tensuusei.anchor", "x", r"from 1 to 100000, not 'x' \(e\.g\. tensuusei\.anchor 130\)"),
+        ("tensuusei.anchor", "x", r"from 1 to 100000, not “x” \(e\.g\. tensuusei\.anchor 130\)"),
         ("swedish.komi_min", "9", r"komi_min 9 is above komi_max 8"),
     ],
     ids=["choice", "range", "rating", "combination"],

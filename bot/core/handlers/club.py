@@ -17,7 +17,18 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.names import resolve, resolve_tournament
 from bot.core.replies import Button, Document, Notice, Reply, Text
-from bot.i18n import N_, Msg, _, _n, date_text, language_name, translated, using, weekday_text
+from bot.i18n import (
+    N_,
+    Msg,
+    _,
+    _n,
+    date_text,
+    language_name,
+    quoted,
+    translated,
+    using,
+    weekday_text,
+)
 from engine.errors import EngineError
 from engine.formats import write_h9
 from engine.settings import Setting
@@ -317,7 +328,7 @@ async def club(ctx: Context, args: ClubArgs) -> Reply:
                 _(
                     "the system must be one of {systems}, not {value}",
                     systems=", ".join(SYSTEMS),
-                    value=repr(value),
+                    value=quoted(value),
                 )
             )
         await _computed(ctx, key)
@@ -632,13 +643,13 @@ async def _set(ctx: Context, args: SetArgs) -> Reply:
                 _(
                     "there is no setting {key}; did you mean {keys}? /club settings lists "
                     "every setting",
-                    key=repr(key),
+                    key=quoted(key),
                     # TRANSLATORS: between setting keys offered for a mistyped one
                     keys=_(" or ").join(close),
                 )
             )
         raise BadArgument(
-            _("there is no setting {key}; /club settings lists every setting", key=repr(key))
+            _("there is no setting {key}; /club settings lists every setting", key=quoted(key))
         )
     command = f"/club set {key}"
     since = args.from_
@@ -1017,7 +1028,7 @@ async def export(ctx: Context, args: ExportArgs) -> Reply:
             _(
                 "the format must be one of {formats}, not {kind}",
                 formats=", ".join(exporting.FORMATS),
-                kind=repr(kind),
+                kind=quoted(kind),
             )
         )
     data = await storage.export_rows(ctx.db, ctx.the_club)

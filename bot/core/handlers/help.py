@@ -55,6 +55,21 @@ async def help_(ctx: Context, args: HelpArgs) -> Reply:
         Text("\n".join(players)),
         Text(_("For organisers"), title=True),
         Text("\n".join(organisers)),
+        *(
+            [
+                Text(
+                    _(
+                        "{usage} — Console only: run a command as another person, an "
+                        "ordinary member in the club's chat (answered in the club's "
+                        "language, as the chat would be), e.g. {example}",
+                        usage="/as NAME /COMMAND …",
+                        example="/as Kovács Anna /confirm 12",
+                    )
+                )
+            ]
+            if ctx.inv.caller.platform == "console"
+            else []
+        ),
         Text(
             _(
                 "Names may contain spaces and accents are optional: {example}. "

@@ -305,7 +305,10 @@ async def history(ctx: Context, args: HistoryArgs) -> Reply:
     for row, rank in zip(rows, ranks, strict=True):
         label = await source_label(ctx, row.source, player.id, dated=False)
         if row.note and len(notes) < HISTORY_NOTES:
-            notes.append(f"{date_text(row.date)} {label}: {await note_text(ctx, row.note)}")
+            note = await note_text(ctx, row.note)
+            # a note that begins with the label says it again ("registered: registered")
+            said = note if note.startswith(label) else f"{label}: {note}"
+            notes.append(f"{date_text(row.date)} {said}")
         dated.append((row.date, 0, (date_text(row.date), *history_cells(row, label, rank))))
     # newest first in calendar order (rules.md, top); a stable sort keeps the rated rows'
     # own order within a day

@@ -13,7 +13,7 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.names import describe
 from bot.core.replies import Reply, Text
-from bot.i18n import N_, _, month_text, translated
+from bot.i18n import N_, _, month_text, quoted, translated
 from engine.ranks import Rank
 from engine.ratings import Rating, whole_points
 from storage.common import clean_name
@@ -101,11 +101,11 @@ async def register(ctx: Context, args: RegisterArgs) -> Reply:
     country = args.country
     if country is not None and not re.fullmatch(r"[A-Za-z]{2}", country):
         raise BadArgument(
-            _("country= takes a two-letter code like HU, not {value}", value=repr(country))
+            _("country= takes a two-letter code like HU, not {value}", value=quoted(country))
         )
     pin = args.pin
     if pin is not None and not re.fullmatch(r"\d{4,10}", pin):
-        raise BadArgument(_("pin= takes an EGD PIN (digits), not {value}", value=repr(pin)))
+        raise BadArgument(_("pin= takes an EGD PIN (digits), not {value}", value=quoted(pin)))
     alias = args.alias
     if alias is not None:
         # checked before registering: the alias is a second write, and a refused alias must
@@ -161,7 +161,7 @@ async def _check_alias(ctx: Context, alias: str) -> None:
         raise BadArgument(
             _(
                 "the alias {alias} already names {player}; choose another",
-                alias=repr(alias),
+                alias=quoted(alias),
                 player=describe(holder),
             )
         )

@@ -11,11 +11,11 @@ from bot.clock import FakeClock, parse_duration
 from bot.core import format as fmt
 from bot.core.commands import CONSOLE, ORGANISER, PLAYER, Param, command, on_off
 from bot.core.context import Context
-from bot.core.errors import BadArgument, NotPermitted
+from bot.core.errors import BadArgument, NotPermitted, reason
 from bot.core.notices import weekly_reply
 from bot.core.replies import Notice, Reply, Text
 from bot.core.scheduler import DEFAULT_WEEKLY
-from bot.i18n import N_, _, date_text, date_time_text, translated, weekday_text
+from bot.i18n import N_, _, date_text, date_time_text, quoted, translated, weekday_text
 from storage import schedules
 from storage.records import GameRow
 from storage.settings import WEEKDAYS, parse_weekly
@@ -57,13 +57,13 @@ async def weekly(ctx: Context, args: WeeklyArgs) -> Reply:
     try:
         rule = parse_weekly(when)
     except ValueError as exc:
-        raise BadArgument(_message(exc)) from None
+        raise BadArgument(reason(exc, _("cannot read {text}", text=quoted(when)))) from None
     if rule is None:  # "/weekly on off": parse_weekly reads "off" as no schedule
         raise BadArgument(
             _(
-                "after on, write a day and a time, e.g. {example}, not '{text}'",
+                "after on, write a day and a time, e.g. {example}, not {text}",
                 example="mon 18:00",
-                text=when,
+                text=quoted(when),
             )
         )
     value = f"{WEEKDAYS[rule[0]]} {rule[1]:%H:%M}"
@@ -81,11 +81,6 @@ async def weekly(ctx: Context, args: WeeklyArgs) -> Reply:
             club=ctx.the_club.name,
         )
     )
-
-
-def _message(exc: Exception) -> str:
-    """An error's message as members read it, in their language."""
-    return translated(exc.args[0]) if exc.args else str(exc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +164,8 @@ async def tick(ctx: Context, args: TickArgs) -> Reply:
             except ValueError:
                 raise BadArgument(
                     _(
-                        "'{text}' is not a date and time; write e.g. {example}",
-                        text=text,
+                        "{text} is not a date and time; write e.g. {example}",
+                        text=quoted(text),
                         example="/tick 2026-12-01 00:05",
                     )
                 ) from None
@@ -180,21 +175,23 @@ async def tick(ctx: Context, args: TickArgs) -> Reply:
     except OverflowError:
         target = dt.datetime.max.replace(tzinfo=dt.UTC)  # refused just below
     except ValueError as exc:
-        raise BadArgument(_message(exc)) from None
+        raise BadArgument(reason(exc, _("cannot read {text}", text=quoted(text)))) from None
     # every month and day on the way is worked through: a jump to the year 9999 would run
     # for hours (found by fuzzing), and 99999999999999d overflowed
     if target - clock() > MAX_TICK:
         raise BadArgument(
-            _("'{text}' is too far: move the clock at most 10 years at a time", text=text)
+            _("{text} is too far: move the clock at most 10 years at a time", text=quoted(text))
         )
     try:
         clock.set(target)
     except ValueError as exc:
-        raise BadArgument(_message(exc)) from None
+        raise BadArgument(reason(exc, _("cannot read {text}", text=quoted(text)))) from None
     done = await scheduler.run_due()
     now = clock().astimezone(ctx.timezone)
     lines = [_("It is now {moment} ({zone}).", moment=date_time_text(now), zone=ctx.timezone.key)]
-    lines.append(_("Ran: {jobs}", jobs="; ".join(done)) if done else _("Nothing was due."))
+    # what ran, each club's work named in this reply's language (not each club's own)
+    jobs = "; ".join(translated(job) for job in done)
+    lines.append(_("Ran: {jobs}", jobs=jobs) if done else _("Nothing was due."))
     return Reply.text(*lines)
 
 

@@ -19,7 +19,7 @@ from bot.core.handlers.games import game_line, will_not_count
 from bot.core.names import resolve_tournament
 from bot.core.notices import finalisation_reply, pending_amounts, tournament_players
 from bot.core.replies import Button, Reply, Table, Text
-from bot.i18n import N_, _, _n, date_text, date_time_text, translated
+from bot.i18n import N_, _, _n, date_text, date_time_text, quoted, translated
 from engine.calendar import month_end
 from engine.errors import EngineError
 from engine.timecontrol import TimeControl
@@ -125,7 +125,7 @@ def _not_an_option(word: str, before: str) -> None:
             _(
                 "{quoted} looks like a date: write start={word} (and end=YYYY-MM-DD for a "
                 "second day), or quote the name if the date is part of it: {example}",
-                quoted=repr(word),
+                quoted=quoted(word),
                 word=word,
                 example=f'"Spring Cup {word}"',
             )
@@ -135,7 +135,7 @@ def _not_an_option(word: str, before: str) -> None:
         raise BadArgument(
             _(
                 "{quoted} looks like a board size: write board={size}",
-                quoted=repr(word),
+                quoted=quoted(word),
                 size=board[1],
             )
         )
@@ -144,7 +144,7 @@ def _not_an_option(word: str, before: str) -> None:
         raise BadArgument(
             _(
                 "{quoted} looks like an option: write rounds={count}",
-                quoted=repr(word),
+                quoted=quoted(word),
                 count=count,
             )
         )
@@ -157,7 +157,7 @@ def _not_an_option(word: str, before: str) -> None:
             _(
                 "{quoted} looks like a time control: write time={word} (with quotes for "
                 "several words: {example})",
-                quoted=repr(word),
+                quoted=quoted(word),
                 word=word,
                 example='time="60m 3x30s"',
             )
@@ -490,7 +490,7 @@ def _any_date(value: str, key: str) -> dt.date:
         day = dt.date.fromisoformat(value)
     except ValueError:
         raise BadArgument(
-            _("{key}= must be YYYY-MM-DD, not {value}", key=key, value=repr(value))
+            _("{key}= must be YYYY-MM-DD, not {value}", key=key, value=quoted(value))
         ) from None
     if day < opt.EARLIEST:
         raise BadArgument(
@@ -993,7 +993,7 @@ def egf_class(text: str | None, example: str) -> str | None:
         raise BadArgument(
             _(
                 "The EGF tournament class is A, B, C or D, not {value} (e.g. {example})",
-                value=repr(text.strip()),
+                value=quoted(text.strip()),
                 example=example,
             )
         )

@@ -45,7 +45,7 @@ def test_a_typo_in_club_makes_no_club(hoshi, tmp_path: Path) -> None:
     assert hoshi("/top\n")[0] == 0
     code, out, _ = hoshi("/top\n", "--club", "My Go Clb")
     assert code == 2
-    assert "there is no club 'My Go Clb' in this database; its clubs: My Go Club" in out
+    assert "there is no club “My Go Clb” in this database; its clubs: My Go Club" in out
     assert f"hoshi console --new-club 'My Go Clb' --db {tmp_path / 'c.sqlite'}" in out
     assert club_names(tmp_path / "c.sqlite") == ["My Go Club"]
 

@@ -169,7 +169,9 @@ def test_the_week_s_movers_draw_japanese_and_polish_names() -> None:
 def test_a_decimal_change_uses_the_language_s_decimal_mark(language: str) -> None:
     with using(language):
         text = signed_number(-4.5)
-    assert text == ("\u22124.5" if language in ("en", "ja") else "\u22124,5")
+    mark = "." if language in ("en", "ja") else ","
+    minus = "\u2212" if language == "sv" else "-"  # Babel's (CLDR's) minus sign
+    assert text == f"{minus}4{mark}5"
 
 
 def test_the_chart_fonts_come_from_the_installed_wheel() -> None:

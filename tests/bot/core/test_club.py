@@ -88,11 +88,11 @@ async def test_a_new_club_defaults_to_mgsz(club: FakeChat) -> None:
         ("/club new", NEW_ADMIN, "-77", "Name the club, e.g. /club new Budapest Go Club mgsz"),
         ("/club new mgsz", NEW_ADMIN, "-77", "Name the club"),
         ("/club new Budapest Go Club", NEW_ADMIN, "-77", "There is already a club called "
-         "'Budapest Go Club'; choose another name"),
+         "“Budapest Go Club”; choose another name"),
         ("/club show", NEW_ADMIN, "-77", "This chat has no club yet: start one with /club new "
          "NAME SYSTEM or join one with /club join CODE"),
         ("/club join", NEW_ADMIN, "-77", "Give the code, e.g. /club join K7Q2-MX4P"),
-        ("/club join XXXX-YYYY", NEW_ADMIN, "-77", "'XXXX-YYYY' is not a join code; ask an "
+        ("/club join XXXX-YYYY", NEW_ADMIN, "-77", "“XXXX-YYYY” is not a join code; ask an "
          "organiser for /club code"),
     ],
 )  # fmt: skip
@@ -208,28 +208,28 @@ async def test_set_the_clubs_country(club: FakeChat) -> None:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("/club country HUN", "Country takes a two-letter code like HU, or none, not 'HUN' "
+        ("/club country HUN", "Country takes a two-letter code like HU, or none, not “HUN” "
          "(e.g. /club country HU)"),
-        ("/club country", "Country takes a two-letter code like HU, or none, not ''"),
+        ("/club country", "Country takes a two-letter code like HU, or none, not “”"),
         ("/club system elo",
-         "The system must be one of mgsz, tensuusei, swedish, psg, gor, not 'elo'"),
-        ("/club system", "The system must be one of mgsz, tensuusei, swedish, psg, gor, not ''"),
-        ("/club timezone Mars/Olympus", "'Mars/Olympus' is not a time zone — e.g. /club "
+         "The system must be one of mgsz, tensuusei, swedish, psg, gor, not “elo”"),
+        ("/club system", "The system must be one of mgsz, tensuusei, swedish, psg, gor, not “”"),
+        ("/club timezone Mars/Olympus", "“Mars/Olympus” is not a time zone — e.g. /club "
          "timezone Europe/Budapest"),
-        ("/club timezone ../../etc/passwd", "'../../etc/passwd' is not a time zone"),
-        ("/club komi lots", "Komi takes a whole or half point from -50 to 50, not 'lots' "
+        ("/club timezone ../../etc/passwd", "“../../etc/passwd” is not a time zone"),
+        ("/club komi lots", "Komi takes a whole or half point from -50 to 50, not “lots” "
          "(e.g. /club komi 6.5)"),
-        ("/club komi 6.25", "Komi takes a whole or half point from -50 to 50, not '6.25'"),
-        ("/club grace 0", "grace_hours takes a whole number of hours from 1 to 1440, not '0' "
+        ("/club komi 6.25", "Komi takes a whole or half point from -50 to 50, not “6.25”"),
+        ("/club grace 0", "grace_hours takes a whole number of hours from 1 to 1440, not “0” "
          "(e.g. /club grace 24)"),
         ("/club time fast", "Time: "),
         ("/club reports on 0", "report_hours takes a whole number of hours from 1 to 720"),
-        ("/club frobnicate", "Unknown /club action 'frobnicate'\n\nUsage: /club new NAME"),
+        ("/club frobnicate", "Unknown /club action “frobnicate”\n\nUsage: /club new NAME"),
         ("/club organiser", "Write /club organiser add WHO or /club organiser remove WHO; WHO "
          "is telegram:ID, discord:ID or a linked player's name"),
         ("/club organiser add", "Write /club organiser add WHO"),
         ("/club organiser promote telegram:1", "Write /club organiser add WHO"),
-        ("/club organiser add Nobody", "No player called 'Nobody' in this club."),
+        ("/club organiser add Nobody", "No player called “Nobody” in this club."),
         ("/club organiser add Nagy Péter", "Nagy Péter has no linked chat account; they can "
          "/link first, or name the account as telegram:ID or discord:ID"),
         ("/club organiser remove telegram:999", "telegram:999 is not an organiser of this club"),
@@ -304,23 +304,24 @@ async def test_club_set_each_system_setting_is_taken(sendai: FakeChat) -> None:
     ("line", "message"),
     [
         ("/club set tensuusei.anchor lots", "tensuusei.anchor takes a whole number from 1 to "
-         "100000, not 'lots' (e.g. /club set tensuusei.anchor 130)"),
+         "100000, not “lots” (e.g. /club set tensuusei.anchor 130)"),
         ("/club set tensuusei.anchor 0", "tensuusei.anchor takes a whole number from 1 to 100000"),
-        ("/club set psg.hold_limit 12p", "psg.hold_limit takes a rank from 30k to 9d, not '12p' "
+        ("/club set psg.hold_limit 12p", "psg.hold_limit takes a rank from 30k to 9d, not “12p” "
          "(e.g. /club set psg.hold_limit 7k)"),
         ("/club set swedish.kyu_targets maybe", "swedish.kyu_targets takes on or off, not "
-         "'maybe' (e.g. /club set swedish.kyu_targets on)"),
-        ("/club set language xx", "Language takes one of en, hu, ja, sv, pl, not 'xx' "
+         "“maybe” (e.g. /club set swedish.kyu_targets on)"),
+        ("/club set language xx", "Language takes one of en, hu, ja, sv, pl, not “xx” "
          "(e.g. /club set language hu)"),
-        ("/club set tensusei.anchor 128", "There is no setting 'tensusei.anchor'; did you mean "
+        ("/club set tensusei.anchor 128", "There is no setting “tensusei.anchor”; did you mean "
          "tensuusei.anchor? /club settings lists every setting"),
-        ("/club set anchor 128", "There is no setting 'anchor'; did you mean tensuusei.anchor?"),
-        ("/club set frobnicate 1", "There is no setting 'frobnicate'; /club settings lists"),
+        ("/club set anchor 128", "There is no setting “anchor”; did you mean tensuusei.anchor?"),
+        ("/club set frobnicate 1", "There is no setting “frobnicate”; /club settings lists"),
         ("/club set tensuusei.anchor", "Write /club set KEY VALUE, e.g. /club set "
          "tensuusei.anchor 130"),
         ("/club set komi 7 from=2026-01-01", "Komi changes no rating, so it takes no from= date"),
         ("/club set tensuusei.anchor 128 from=2099-01-01", "The date 2099-01-01 is in the future"),
-        ("/club komi 7 from=2026-01-01", "/club komi takes no key=value options (not from=) (from= goes with /club set)"),
+        ("/club komi 7 from=2026-01-01",
+         "/club komi takes no key=value options (not from=) (from= goes with /club set)"),
     ],
 )  # fmt: skip
 async def test_club_set_refusals(sendai: FakeChat, line: str, message: str) -> None:
@@ -455,9 +456,9 @@ async def test_export_counts_only_live_games(club: FakeChat) -> None:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("/export xml", "The format must be one of csv, games, json, h9, not 'xml'"),
+        ("/export xml", "The format must be one of csv, games, json, h9, not “xml”"),
         ("/export h9", "Name the tournament, e.g. /export h9 Spring Cup"),
-        ("/export h9 Nothing", "There is no tournament 'Nothing' in this club"),
+        ("/export h9 Nothing", "There is no tournament “Nothing” in this club"),
     ],
 )
 async def test_export_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -480,7 +481,7 @@ async def test_rename_the_club(club: FakeChat) -> None:
     assert (await club.ok("/club show")).text.startswith("Budapesti Go Egyesület\n")
     await club.ok("/club new Szegedi Go Kör", as_=NEW_ADMIN, chat_id="-77")
     said = await club.refused("/club rename szegedi go kor")
-    assert said.text.startswith("There is already a club called 'szegedi go kor'")
+    assert said.text.startswith("There is already a club called “szegedi go kor”")
     said = await club.refused("/club rename")
     assert said.text.startswith("Give the new name, e.g. /club rename Budapest Go Club")
     said = await club.refused("/club rename Other", as_=PLAYER)
@@ -555,16 +556,16 @@ def tzdata_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Non
 
 ODD_ZONES = [
     pytest.param("", "Give a time zone", id="empty"),
-    pytest.param("Europe", "'Europe' is not a time zone", id="a-folder"),
-    pytest.param("a" * 5000, "'aaaaaaaaaaaaaaaaaaaa…' is not a time zone", id="very-long"),
-    pytest.param("a/" * 300, "'a/a/a/a/a/a/a/a/a/a/…' is not a time zone", id="deep"),
-    pytest.param("../../etc", "'../../etc' is not a time zone", id="dot-dot"),
-    pytest.param("/etc/passwd", "'/etc/passwd' is not a time zone", id="absolute"),
-    pytest.param("x\x00y", "'x\\x00y' is not a time zone", id="nul"),
-    pytest.param("\udcff", "'\\udcff' is not a time zone", id="surrogate"),
-    pytest.param("zone.tab", "'zone.tab' is not a time zone", id="a-data-file"),
-    pytest.param("Factory", "'Factory' is not a time zone", id="not-a-place"),
-    pytest.param("europe/budapest", "'europe/budapest' is not a time zone; did you mean "
+    pytest.param("Europe", "“Europe” is not a time zone", id="a-folder"),
+    pytest.param("a" * 5000, "“aaaaaaaaaaaaaaaaaaaa…” is not a time zone", id="very-long"),
+    pytest.param("a/" * 300, "“a/a/a/a/a/a/a/a/a/a/…” is not a time zone", id="deep"),
+    pytest.param("../../etc", "“../../etc” is not a time zone", id="dot-dot"),
+    pytest.param("/etc/passwd", "“/etc/passwd” is not a time zone", id="absolute"),
+    pytest.param("x\x00y", "“x\\x00y” is not a time zone", id="nul"),
+    pytest.param("\udcff", "“\\udcff” is not a time zone", id="surrogate"),
+    pytest.param("zone.tab", "“zone.tab” is not a time zone", id="a-data-file"),
+    pytest.param("Factory", "“Factory” is not a time zone", id="not-a-place"),
+    pytest.param("europe/budapest", "“europe/budapest” is not a time zone; did you mean "
                  "Europe/Budapest?", id="case"),
 ]  # fmt: skip
 
@@ -625,11 +626,11 @@ async def test_club_replies_and_refusals_speak_japanese(tmp_path: Path) -> None:
         )
         said = await chat.refused("/club set tensusei.anchor 128")
         assert said.text.startswith(
-            "'tensusei.anchor' という設定はありません。tensuusei.anchor のことですか？"
+            "「tensusei.anchor」 という設定はありません。tensuusei.anchor のことですか？"
             "/club settings で全設定を一覧できます"
         )
         said = await chat.refused("/club frobnicate")
-        assert said.text.startswith("/club に 'frobnicate' という操作はありません")
+        assert said.text.startswith("/club に 「frobnicate」 という操作はありません")
         said = await chat.refused("/club system chess")
         assert "方式は " in said.text and "のいずれかで指定してください" in said.text
     finally:
@@ -700,12 +701,12 @@ def test_a_settings_refusal_from_a_msg_names_the_command() -> None:
             "{key} takes {allowed}, not {shown} (e.g. {key} {example})",
             key="komi",
             allowed="a whole or half point from -50 to 50",
-            shown="'lots'",
+            shown="“lots”",
             example="6.5",
         )
     )
     assert _with_command(error, "komi", "/club komi") == (
-        "komi takes a whole or half point from -50 to 50, not 'lots' (e.g. /club komi 6.5)"
+        "komi takes a whole or half point from -50 to 50, not “lots” (e.g. /club komi 6.5)"
     )
 
 

@@ -30,11 +30,23 @@ def test_value(value: Value, text: str) -> None:
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(None, "—"), (16, "+16"), (-4, "−4"), (0, "±0"), (Fraction(-9, 2), "−4.5"),
+    [(None, "—"), (16, "+16"), (-4, "-4"), (0, "±0"), (Fraction(-9, 2), "-4.5"),
      (Fraction(1, 2), "+0.5"), ("n/a", "n/a")],
 )  # fmt: skip
-def test_signed_uses_a_true_minus_sign(value: Value, text: str) -> None:
+def test_signed(value: Value, text: str) -> None:
     assert fmt.signed(value) == text
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "-4.5 -7 6.5"), ("sv", "−4,5 −7 6,5"), ("pl", "-4,5 -7 6,5")]
+)
+def test_signs_and_marks_are_the_languages_own(language: str, text: str) -> None:
+    """One minus sign per language, Babel's (issue 24: "-7" beside "−13" in one reply)."""
+    with using(language):
+        shown = (
+            f"{fmt.signed(Fraction(-9, 2))} {fmt.komi(Fraction(-7))} {fmt.komi(Fraction(13, 2))}"
+        )
+    assert shown == text
 
 
 @pytest.mark.parametrize(
@@ -61,8 +73,8 @@ def test_number(value: Value, number: Fraction | None) -> None:
 
 @pytest.mark.parametrize(
     ("komi", "text"),
-    [(Fraction(13, 2), "6.5"), (Fraction(1, 2), "0.5"), (Fraction(0), "0"), (Fraction(-5), "−5"),
-     (Fraction(-7, 2), "−3.5")],
+    [(Fraction(13, 2), "6.5"), (Fraction(1, 2), "0.5"), (Fraction(0), "0"), (Fraction(-5), "-5"),
+     (Fraction(-7, 2), "-3.5")],
 )  # fmt: skip
 def test_komi(komi: Fraction, text: str) -> None:
     assert fmt.komi(komi) == text
@@ -125,7 +137,7 @@ def test_card_lines_leave_out_what_rating_shows_itself() -> None:
 
 def test_a_pending_change_reads_with_its_sign_and_when_it_settles() -> None:
     day = Pending(-1, "points", Phase.DAY_END)
-    assert fmt.pending(day) == "−1 point, settled at the end of the club day"
+    assert fmt.pending(day) == "-1 point, settled at the end of the club day"
     assert fmt.pending(Pending(1, "games", Phase.PERIOD_END)).startswith("1 game,")
     assert fmt.measure(Measure("x", "best run", Fraction(3, 2), "games")) == "1.5 games"
     assert fmt.measure(Measure("egf", "EGF rating", None)) == "—"
@@ -168,8 +180,8 @@ def test_every_rating_heading_is_a_word(labels: list[str]) -> None:
 
 @pytest.mark.parametrize(
     ("language", "rating", "komi", "change"),
-    [("en", "37.5", "6.5", "−4.5"), ("hu", "37,5", "6,5", "−4,5"), ("sv", "37,5", "6,5", "−4,5"),
-     ("pl", "37,5", "6,5", "−4,5"), ("ja", "37.5", "6.5", "−4.5")],
+    [("en", "37.5", "6.5", "-4.5"), ("hu", "37,5", "6,5", "-4,5"), ("sv", "37,5", "6,5", "−4,5"),
+     ("pl", "37,5", "6,5", "-4,5"), ("ja", "37.5", "6.5", "-4.5")],
 )  # fmt: skip
 def test_decimals_take_the_languages_own_mark(
     language: str, rating: str, komi: str, change: str
@@ -177,7 +189,7 @@ def test_decimals_take_the_languages_own_mark(
     with using(language):
         assert fmt.value(Fraction(75, 2)) == rating
         assert fmt.komi(Fraction(13, 2)) == komi
-        assert fmt.komi(Fraction(-13, 2)) == "−" + komi
+        assert fmt.komi(Fraction(-13, 2)) == change[0] + komi
         assert fmt.signed(Fraction(-9, 2)) == change
         assert fmt.value(1865) == "1865" and fmt.value(Fraction(3001, 2))[:4] == "1500"
 

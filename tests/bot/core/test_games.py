@@ -93,7 +93,7 @@ async def test_result_records_a_game(club: FakeChat) -> None:
         f"Game #{gid} recorded\n\n"
         "Nagy Péter (B) – Kovács Anna (W): B+, even, komi 6.5, Apr 20, 2026\n"
         "MGSZ Elo (Hungary): Nagy Péter 1720 — if the period ended now: 1745 (+25) · "
-        "Kovács Anna 2090 — if the period ended now: 2065 (−25)"
+        "Kovács Anna 2090 — if the period ended now: 2065 (-25)"
     )
     row = await storage.game_by_number(club.db, club.club, gid)
     assert row is not None and row.status == "ok" and not row.corrected
@@ -228,36 +228,36 @@ async def test_result_beat_form(
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("Nagy Péter Kovács Anna", "The result is missing ('Anna' is not one): write B+, W+, "
+        ("Nagy Péter Kovács Anna", "The result is missing (“Anna” is not one): write B+, W+, "
          "B+R, W+3.5, jigo or unplayed after the two names"),
-        ("Nagy Péter Kovács Anna X+", "The result is missing ('X+' is not one)"),
-        ("Nagy Péter Kovács Anna 0", "The result is missing ('0' is not one)"),
+        ("Nagy Péter Kovács Anna X+", "The result is missing (“X+” is not one)"),
+        ("Nagy Péter Kovács Anna 0", "The result is missing (“0” is not one)"),
         ("", "The result is missing: write B+"),
-        ("Nagy Péter Kovács Anna B+ extra", "Unexpected 'extra' after the result (options look "
+        ("Nagy Péter Kovács Anna B+ extra", "Unexpected “extra” after the result (options look "
          "like h=2)"),
         ("Nagy Péter Kovács Anna B+ h=12", "h (handicap stones) must be 0–9, not 12"),
         ("Nagy Péter Kovács Anna B+ h=two", "h (handicap stones) must be a whole number, not "
-         "'two'"),
+         "“two”"),
         ("Nagy Péter Kovács Anna B+ komi=abc", "Komi must be a number like 6.5, 0.5 or -3, not "
-         "'abc'"),
+         "“abc”"),
         ("Nagy Péter Kovács Anna B+ komi=99", "Komi must be between -50 and 50, not 99"),
         ("Nagy Péter Kovács Anna B+ date=2026-13-01", "Date must be YYYY-MM-DD, e.g. "
-         "date=2026-04-20, not '2026-13-01'"),
+         "date=2026-04-20, not “2026-13-01”"),
         ("Nagy Péter Kovács Anna B+ date=2026-04-22", "The date 2026-04-22 is in the future"),
         ("Nagy Péter Kovács Anna B+ date=1899-12-31", "The date 1899-12-31 is before 1900"),
-        ("Nagy Péter Kovács Anna B+ time=forever", "time='forever': cannot read 'forever'"),
+        ("Nagy Péter Kovács Anna B+ time=forever", "time=“forever”: cannot read “forever”"),
         ("Nagy Péter Kovács Anna B+ board=3", "Board must be 5–25, not 3"),
         ("Nagy Péter Kovács Anna B+ colour=b", "/result has no option colour=; it takes "
          "h=, komi=, date=, time=, board="),
         ("Nagy Péter Nagy Péter B+", "Both names are Nagy Péter; /result needs two different "
          "players"),
-        ("Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
-        ("Nagi Peter vs Tóth B+", "No player called 'Nagi Peter'. Did you mean: Nagy Péter?"),
+        ("Nagy Péter vs Nobody B+", "No player called “Nobody” in this club."),
+        ("Nagi Peter vs Tóth B+", "No player called “Nagi Peter”. Did you mean: Nagy Péter?"),
         ("Nagy Péter beat Nagy Péter", "Both names are Nagy Péter; /result needs two different "
          "players"),
         ("Nagy beat Szabó h=2", "Nagy Péter and Szabó Éva have the same rank, so I cannot tell "
          "who took the stones; write /result BLACK WHITE B+ h=N"),
-        ("Nobody beat Nagy", "No player called 'Nobody' in this club."),
+        ("Nobody beat Nagy", "No player called “Nobody” in this club."),
     ],
 )  # fmt: skip
 async def test_result_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -428,7 +428,7 @@ async def test_void_a_game(tensuusei: FakeChat) -> None:
     [
         ("/void", "Give one game number, e.g. 12 (the # shown when it was recorded)"),
         ("/void 1 2", "Give one game number"),
-        ("/void abc", "GAME_ID must be a whole number, not 'abc'"),
+        ("/void abc", "GAME_ID must be a whole number, not “abc”"),
         ("/void 0", "GAME_ID must be 1–1000000000000, not 0"),
         ("/void 999", "There is no game #999 in this club"),
         ("/void 5", "There is no game #5 in this club"),  # no game yet (seq 5 is a player)
@@ -495,11 +495,11 @@ async def test_correct_fields(club: FakeChat, change: str, expect: dict[str, obj
     ("change", "message"),
     [
         ("", "Say what to change, e.g. /correct 12 result=W+ or /correct 12 swap"),
-        ("result=X", "result='X': write B+, W+, B+R, W+3.5, jigo or unplayed"),
+        ("result=X", "result=“X”: write B+, W+, B+R, W+3.5, jigo or unplayed"),
         ("h=10", "h (handicap stones) must be 0–9, not 10"),
-        ("komi=lots", "Komi must be a number like 6.5, 0.5 or -3, not 'lots'"),
+        ("komi=lots", "Komi must be a number like 6.5, 0.5 or -3, not “lots”"),
         ("date=2027-01-01", "The date 2027-01-01 is in the future"),
-        ("black=Nobody", "No player called 'Nobody' in this club."),
+        ("black=Nobody", "No player called “Nobody” in this club."),
         ("white=Kovács Anna", "Give one game number"),
         ("white=Kovács", "Nothing to correct: the game already has those values"),
         ("black=Kovács", "A player cannot play themselves"),
@@ -521,7 +521,7 @@ async def test_correct_bad_inputs(club: FakeChat, change: str, message: str) -> 
     [
         ("/correct 999 result=W+", "There is no game #999 in this club"),
         ("/correct result=W+", "Give one game number"),
-        ("/correct x result=W+", "GAME_ID must be a whole number, not 'x'"),
+        ("/correct x result=W+", "GAME_ID must be a whole number, not “x”"),
     ],
 )
 async def test_correct_needs_a_game(club: FakeChat, line: str, message: str) -> None:
@@ -678,7 +678,7 @@ async def test_other_games_of_the_pair_are_not_asked_about(club: FakeChat) -> No
     said = await club.say("/result Nagy Péter Kovács Anna B+")  # no margin: like both
     assert said.text.startswith("Already recorded?") and said.text.count("\n#") == 2
     said = await club.refused("/result Nagy Péter Kovács Anna B+ again please")
-    assert "Unexpected 'again please' after the result" in said.text
+    assert "Unexpected “again please” after the result" in said.text
 
 
 async def test_the_second_players_report_confirms_the_first(club: FakeChat) -> None:
@@ -782,7 +782,7 @@ async def test_games_answer_in_japanese_in_a_japanese_club(tmp_path: Path) -> No
             "すべて再計算しました。"
         )
         said = await chat.refused("/result Nagy Péter Kovács Anna")
-        assert said.text.startswith("結果がありません（'Anna'は結果ではありません）。")
+        assert said.text.startswith("結果がありません（「Anna」は結果ではありません）。")
         said = await chat.refused("/correct 9 result=W+")
         assert said.text.startswith("このクラブに対局 #9 はありません")
         said = await chat.refused("/result Nagy Péter Kovács Anna B+ komi=lots")

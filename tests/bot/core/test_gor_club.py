@@ -186,8 +186,8 @@ async def test_a_tournament_file_is_rated_with_its_class(club: FakeChat) -> None
     weber = 1800 + CLASS_B * gain(1800, 1900, 0)
     rows = {" ".join(line.split()[:2]): line.split()[2:] for line in said.text.splitlines()}
     assert rows["Nagy Péter"] == ["1900", f"+{whole(nagy) - 1900}", str(whole(nagy)), "2k"]
-    assert rows["Kovács Anna"][:3] == ["2100", f"−{2100 - whole(kovacs)}", str(whole(kovacs))]
-    assert rows["Weber Lukas"][:3] == ["1800", f"−{1800 - whole(weber)}", str(whole(weber))]
+    assert rows["Kovács Anna"][:3] == ["2100", f"-{2100 - whole(kovacs)}", str(whole(kovacs))]
+    assert rows["Weber Lukas"][:3] == ["1800", f"-{1800 - whole(weber)}", str(whole(weber))]
     said = await club.ok("/history Nagy Péter", as_=PLAYER)
     assert "Köln Cup: class B (× 0.75), 2 games" in said.text
 
@@ -215,7 +215,7 @@ async def test_the_weekly_summary_speaks_in_whole_points(club: FakeChat) -> None
     rows = [line.split() for line in text.splitlines()]
     assert ["2", "Nagy", "Péter", "2k", str(whole(NAGY))] in rows
     assert f"Biggest gains: Nagy Péter +{whole(NAGY) - 1900}" in text
-    assert f"Biggest losses: Kovács Anna −{2100 - whole(KOVACS)}" in text
+    assert f"Biggest losses: Kovács Anna -{2100 - whole(KOVACS)}" in text
     assert not re.search(r"\d\.\d", text)
 
 
@@ -245,7 +245,7 @@ async def test_an_import_may_set_the_class(club: FakeChat) -> None:
 async def test_a_bad_class_is_refused_with_an_example(club: FakeChat) -> None:
     said = await club.refused("/tournament new Cup class=E")
     assert said.text.startswith(
-        "The EGF tournament class is A, B, C or D, not 'E' (e.g. /tournament new Cup class=B)"
+        "The EGF tournament class is A, B, C or D, not “E” (e.g. /tournament new Cup class=B)"
     )
 
 

@@ -134,7 +134,7 @@ async def test_a_second_account_needs_an_organisers_confirmation(club: FakeChat)
     ("line", "message"),
     [
         ("/link", "A player's name is missing"),
-        ("/link Nobody", "No player called 'Nobody' in this club."),
+        ("/link Nobody", "No player called “Nobody” in this club."),
         ("/link Nagy account=12345", "account= takes platform:id, e.g. account=telegram:12345"),
         ("/link Nagy account=telegram:", "account= takes platform:id"),
         ("/link Nagy pin=1", "/link has no option pin=; it takes account="),
@@ -359,3 +359,12 @@ async def test_no_usage_line_shows_an_english_placeholder(tmp_path: Path, langua
         f"{language} has no translation of the placeholders {', '.join(missing)}; shown in:\n"
         + "\n".join(places[:30])
     )
+
+
+async def test_help_in_the_console_documents_as(club: FakeChat) -> None:
+    """/as is the console's own act-as command (bot.adapters.console): its /help says it,
+    and a chat's does not (issue 24)."""
+    console = Caller("console", "console", "Operator", chat_admin=True)
+    said = await club.ok("/help", as_=console)
+    assert "/as NAME /COMMAND" in said.text and "/as Kovács Anna /confirm 12" in said.text
+    assert "/as NAME" not in (await club.ok("/help")).text

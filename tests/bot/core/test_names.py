@@ -12,6 +12,7 @@ import storage
 from bot.core.errors import Ambiguous, BadArgument, UnknownPlayer
 from bot.core.names import describe, resolve, resolve_pair
 from bot.core.parse import tokenize
+from bot.i18n import QUOTES
 from engine.ranks import Rank
 from tests.bot.core.fakechat import CALLERS, PLAYER, TODAY, FakeChat
 
@@ -67,7 +68,7 @@ async def test_names_are_matched_case_and_accent_insensitively(
 
 async def test_a_partial_name_of_several_players_lists_them(club: FakeChat) -> None:
     said = await club.refused("/rating Nagy", as_=PLAYER)
-    assert said.text.startswith("No player called 'Nagy'. Did you mean: ")
+    assert said.text.startswith("No player called “Nagy”. Did you mean: ")
     listed = said.text.split("Did you mean: ")[1].split("?")[0].split(", ")
     assert sorted(listed) == ["Nagy Pál", "Nagy Péter"]
 
@@ -79,7 +80,7 @@ async def test_a_partial_name_of_several_players_lists_them(club: FakeChat) -> N
 )  # fmt: skip
 async def test_a_miss_gets_the_closest_names(club: FakeChat, typed: str, suggested: str) -> None:
     said = await club.refused(f"/rating {typed}", as_=PLAYER)
-    assert said.text.startswith(f"No player called {typed!r}. Did you mean: ")
+    assert said.text.startswith(f"No player called “{typed}”. Did you mean: ")
     assert suggested in said.text.split("Did you mean: ")[1]
     assert said.text.endswith("Usage: /rating [NAME] [all] — e.g. /rating Nagy Péter")
 
@@ -87,7 +88,7 @@ async def test_a_miss_gets_the_closest_names(club: FakeChat, typed: str, suggest
 async def test_a_miss_with_nothing_close_says_how_players_are_added(club: FakeChat) -> None:
     said = await club.refused("/rating Xylophone", as_=PLAYER)
     assert said.text.startswith(
-        "No player called 'Xylophone' in this club. Organisers add players with "
+        "No player called “Xylophone” in this club. Organisers add players with "
         "/register NAME RANK, e.g. /register Nagy Péter 3k"
     )
 
@@ -102,12 +103,12 @@ async def test_namesakes_are_asked_back_never_guessed(club: FakeChat) -> None:
     with pytest.raises(Ambiguous) as caught:
         await resolve(ctx, "kovacs anna")
     message = str(caught.value)
-    assert message.startswith("2 players are called 'kovacs anna': ")
+    assert message.startswith("2 players are called “kovacs anna”: ")
     assert "Kovács Anna (2d, HU, Szeged)" in message
     assert "Kovács Anna (5k, HU, Budapest)" in message
     assert "Which one?" in message
     said = await club.refused("/rating Kovács Anna", as_=PLAYER)
-    assert said.text.startswith("2 players are called 'Kovács Anna': ")
+    assert said.text.startswith("2 players are called “Kovács Anna”: ")
     # a command that writes is refused too, and nothing is written
     said = await club.refused("/result Kovács Anna vs Nagy Péter B+")
     assert "Which one?" in said.text
@@ -146,8 +147,8 @@ async def test_two_names_one_after_the_other(
          "/handicap needs two players, e.g. Nagy Péter vs Kovács Anna"),
         ("Tóth Tóth", BadArgument,
          "both names are Tóth Ádám; /handicap needs two different players"),
-        ("Tóth vs Xylophone", UnknownPlayer, "no player called 'Xylophone' in this club"),
-        ("Tóth vs Nagy", UnknownPlayer, "no player called 'Nagy'. Did you mean: "),
+        ("Tóth vs Xylophone", UnknownPlayer, "no player called “Xylophone” in this club"),
+        ("Tóth vs Nagy", UnknownPlayer, "no player called “Nagy”. Did you mean: "),
     ],
 )  # fmt: skip
 async def test_pairs_that_do_not_name_two_players(
@@ -185,7 +186,7 @@ async def test_guests_are_not_found_by_chat_commands(club: FakeChat) -> None:
         actor=CALLERS["admin"].identity, country="DE", guest=True,
     )  # fmt: skip
     said = await club.refused("/rating Müller Jürgen", as_=PLAYER)
-    assert said.text.startswith("No player called 'Müller Jürgen'")
+    assert said.text.startswith("No player called “Müller Jürgen”")
 
 
 async def test_a_renamed_namesake_is_found_without_the_parentheses(club: FakeChat) -> None:
@@ -203,11 +204,11 @@ async def test_a_missing_player_is_told_in_the_clubs_language(tmp_path: Path) ->
     try:
         said = await chat.refused("/rating 鈴木", as_=PLAYER)
         assert said.text.startswith(
-            "このクラブに '鈴木' という会員はいません。"
+            "このクラブに 「鈴木」 という会員はいません。"
             "幹事は /register 名前 段級位 で会員を登録できます"
         )
         said = await chat.refused("/rating 田中", as_=PLAYER)
-        assert said.text.startswith("'田中' という会員はいません。もしかして: ")
+        assert said.text.startswith("「田中」 という会員はいません。もしかして: ")
         assert "田中太郎" in said.text and "田中花子" in said.text and "Did you" not in said.text
     finally:
         await chat.close()
@@ -229,7 +230,8 @@ async def test_namesakes_are_asked_back_in_the_clubs_language(
             actor=CALLERS["admin"].identity, allow_duplicate=True,
         )  # fmt: skip
         said = await chat.refused("/rating Nagy Péter", as_=PLAYER)
-        assert said.text.startswith(f"{found} 'Nagy Péter': ")
+        start, end = QUOTES[language]
+        assert said.text.startswith(f"{found} {start}Nagy Péter{end}: ")
     finally:
         await chat.close()
 

@@ -190,7 +190,7 @@ async def test_a_refusal_names_a_game_by_its_club_number(tmp_path: Path) -> None
         )
         said = await mgsz.refused("/tournament finalise Big confirm")
         assert said.text.startswith(
-            "Game #2 has no round number, but tournament 'Big' (C = 60, 8 rounds) is rated in "
+            "Game #2 has no round number, but tournament “Big” (C = 60, 8 rounds) is rated in "
             "parts by round (MGSZ §6(3))"
         )
     finally:

@@ -128,10 +128,10 @@ def test_positive_int(text: str, low: int, high: int, value: int) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("abc", "N must be a whole number, not 'abc'"),
-        ("1.5", "N must be a whole number, not '1.5'"),
-        ("", "N must be a whole number, not ''"),
-        ("1" * 13, f"N must be a whole number, not '{'1' * 13}'"),
+        ("abc", "N must be a whole number, not “abc”"),
+        ("1.5", "N must be a whole number, not “1.5”"),
+        ("", "N must be a whole number, not “”"),
+        ("1" * 13, f"N must be a whole number, not “{'1' * 13}”"),
         ("0", "N must be 1–100, not 0"),
         ("101", "N must be 1–100, not 101"),
     ],

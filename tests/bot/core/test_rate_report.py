@@ -43,7 +43,7 @@ def test_a_player_checked_by_hand() -> None:
     """
     row = _row(_report(), "Balázs Anikó")
     assert (row.rating_before, row.start_from, row.games) == (1760, "csv", 5)
-    assert (row.change, row.rating_after, str(row.rank_after)) == ("+38", 1798, "4k")
+    assert (row.change, row.rating_after, str(row.rank_after)) == (38, 1798, "4k")
 
 
 def test_unknown_players_start_at_their_rank_value_and_unplayed_games_are_not_rated() -> None:
@@ -207,3 +207,33 @@ def test_cli_without_a_time_control_names_its_flags(
     assert 'give it with --time "60m 3x30s japanese" or set C by hand with --C, e.g. --C 25' in err
     assert "C=25" not in err and "rules.md" not in err
     assert main(["rate", str(no_tm), "--C", "25"]) == 0
+
+
+def test_json_changes_are_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json`` gives numbers as JSON numbers (issue 24: ``"change": "+7"``)."""
+    assert main(["rate", "--system", "mgsz", str(CUP), "--ratings", str(START), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert all(isinstance(r["change"], int) for r in rows)
+    anikó = next(r for r in rows if r["name"] == "Balázs Anikó")
+    assert anikó["change"] == 38
+
+
+@pytest.mark.parametrize("language", ["ja", "sv"])
+def test_the_table_is_aligned_in_every_language(language: str) -> None:
+    """Every row's columns start at the header's screen columns, Japanese headings (two
+    columns a character) too (issue 24: a misaligned Japanese table)."""
+    from bot.core.replies import display_width
+
+    report = _report()
+    with using(language):
+        lines = report.as_table().splitlines()
+    rows = lines[lines.index("") + 2 :][: len(report.players)]
+    starts = {
+        display_width(line[: line.index(player.name)])
+        for line, player in zip(rows, report.players, strict=True)
+    }
+    ends = {
+        display_width(line[: line.index(player.name) - 2])
+        for line, player in zip(rows, report.players, strict=True)
+    }
+    assert len(starts) == 1 and len(ends) == 1, rows[:3]

@@ -19,7 +19,7 @@ from bot import system_names
 from bot.core.chart import Band
 from bot.core.handlers.ratings import chart_bands
 from bot.core.replies import Table
-from bot.i18n import using
+from bot.i18n import _, translated, using
 from engine.mgsz import Mgsz
 from engine.swedish import Swedish
 from engine.systems import SYSTEMS
@@ -98,7 +98,7 @@ async def test_rating_with_no_name_shows_the_callers_linked_player(club: FakeCha
 
 async def test_rating_of_an_unknown_player_suggests_names(club: FakeChat) -> None:
     text = await unchanged(club, "/rating Kovacs Ana")
-    assert text.startswith("No player called 'Kovacs Ana'. Did you mean: Kovács Anna?")
+    assert text.startswith("No player called “Kovacs Ana”. Did you mean: Kovács Anna?")
 
 
 @pytest.mark.parametrize(
@@ -187,8 +187,8 @@ async def test_top_keeps_one_header_when_every_row_shares_it(tmp_path: Path) -> 
     [
         ("/top 0", "N must be 1–200, not 0"),
         ("/top 201", "N must be 1–200, not 201"),
-        ("/top ten", "N must be a whole number, not 'ten'"),
-        ("/top 1 2", "/top takes one number, not '1 2'"),
+        ("/top ten", "N must be a whole number, not “ten”"),
+        ("/top 1 2", "/top takes one number, not “1 2”"),
     ],
 )
 async def test_top_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -248,7 +248,7 @@ async def test_history_marks_voided_games(tmp_path: Path) -> None:
             "Name a player, e.g. /history Nagy Péter, or link your account first "
             "with /link YOUR NAME (then /history alone answers for you)",
         ),
-        ("/history Nobody", "No player called 'Nobody' in this club."),
+        ("/history Nobody", "No player called “Nobody” in this club."),
     ],
 )
 async def test_history_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -353,7 +353,7 @@ async def test_chart_is_a_png_of_the_players_history(club: FakeChat) -> None:
 
 async def test_chart_bad_inputs(club: FakeChat) -> None:
     said = await club.refused("/chart Nobody", as_=PLAYER)
-    assert said.text.startswith("No player called 'Nobody' in this club.")
+    assert said.text.startswith("No player called “Nobody” in this club.")
     said = await club.refused("/chart", as_=PLAYER)
     assert said.text.startswith("Name a player, e.g. /chart Nagy Péter, or link your account")
 
@@ -405,7 +405,7 @@ async def test_handicap_under_tensuusei_follows_the_points_table(tmp_path: Path)
         await chat.register("Erős Ede 1d 130", "Gyenge Géza 2k 110")
         text = await unchanged(chat, "/handicap Gyenge Erős")
         lines = text.split("\n\n")[1].splitlines()
-        assert lines[:3] == ["Black: Gyenge Géza (2k)", "White: Erős Ede (1d)", "1 stone, komi −2"]
+        assert lines[:3] == ["Black: Gyenge Géza (2k)", "White: Erős Ede (1d)", "1 stone, komi -2"]
     finally:
         await chat.close()
 
@@ -416,7 +416,7 @@ async def test_handicap_under_tensuusei_follows_the_points_table(tmp_path: Path)
         ("/handicap Nagy Péter", "Both names are Nagy Péter; /handicap needs two different "
          "players"),
         ("/handicap Nagy", "/handicap needs two players, e.g. Nagy Péter vs Kovács Anna"),
-        ("/handicap Nagy vs Nobody", "No player called 'Nobody' in this club."),
+        ("/handicap Nagy vs Nobody", "No player called “Nobody” in this club."),
         ("/handicap Nagy Kovács reduce=10", "Reduce must be 0–9, not 10"),
         ("/handicap Nagy Kovács komi=3", "/handicap has no option komi=; it takes reduce="),
     ],
@@ -487,8 +487,8 @@ async def test_multiplier_needs_no_club(club: FakeChat) -> None:
     [
         ("/multiplier", "The time control is missing, e.g. /multiplier 60m 3x20s japanese even"),
         ("/multiplier even", "The time control is missing"),
-        ("/multiplier forever", "Cannot read 'forever'"),
-        ("/multiplier 60m participants=many", "Participants must be a whole number, not 'many'"),
+        ("/multiplier forever", "Cannot read “forever”"),
+        ("/multiplier 60m participants=many", "Participants must be a whole number, not “many”"),
         ("/multiplier 60m board=3", "Board must be 5–25, not 3"),
         ("/multiplier C=-1", "C must be 0–1000, not -1"),
     ],
@@ -530,7 +530,7 @@ async def test_promotion_under_psg_names_the_norm(tmp_path: Path) -> None:
 
 async def test_promotion_bad_inputs(club: FakeChat) -> None:
     said = await club.refused("/promotion Nobody", as_=PLAYER)
-    assert said.text.startswith("No player called 'Nobody' in this club.")
+    assert said.text.startswith("No player called “Nobody” in this club.")
 
 
 async def test_reading_commands_write_nothing(club: FakeChat) -> None:
@@ -849,5 +849,18 @@ async def test_a_reply_can_be_given_again_in_another_language(tmp_path: Path) ->
         swedish = japanese.in_language("sv").as_text()
         assert "1 giltigt parti" in swedish and "plats 1 av 2" in swedish
         assert "有効局" not in swedish and "前回の変動" not in swedish
+    finally:
+        await chat.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+async def test_a_history_note_does_not_say_its_label_twice(tmp_path: Path, language: str) -> None:
+    chat = await FakeChat.open(tmp_path, "psg", language=language, players=("Nagy Péter 6k",))
+    try:
+        text = (await chat.ok("/history Nagy Péter")).text
+        with using(language):
+            label = translated(_("registered"))
+        assert label in text
+        assert f"{label}: {label}" not in text
     finally:
         await chat.close()

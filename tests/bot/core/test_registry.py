@@ -102,22 +102,22 @@ async def test_register_reads_ranks_as_people_write_them(
          "as 5k, with the Elo they already have (after the rank), or with the word override to "
          "record the committee's decision"),
         ("5k", "The name is missing, e.g. /register Nagy Péter 5k"),
-        ("", "The rank is missing or unreadable: '' is not a rank"),
-        ("Szabó Éva", "The rank is missing or unreadable: 'Éva' is not a rank (ranks look like "
-         "3k, 3 kyu, 1d or 2 dan)"),
-        ("Szabó Éva 5k extra", "Unexpected 'extra' after the rank"),
+        ("", "The rank is missing or unreadable: “” is not a rank"),
+        ("Szabó Éva", "The rank is missing or unreadable: “Éva” is not a rank (ranks look like "
+         "3k, 3 kyu, 1d, 2 dan)"),
+        ("Szabó Éva 5k extra", "Unexpected “extra” after the rank"),
         ("Szabó Éva 40k", "The rank is missing or unreadable: kyu ranks run from 35k to 1k, "
          "not 40k"),
-        ("Szabó Éva 5k country=HUN", "country= takes a two-letter code like HU, not 'HUN'"),
-        ("Szabó Éva 5k pin=abc", "pin= takes an EGD PIN (digits), not 'abc'"),
-        ("Szabó Éva 5k rating=lots", "Rating: 'lots' is not a number; write e.g. 2100 or "
+        ("Szabó Éva 5k country=HUN", "country= takes a two-letter code like HU, not “HUN”"),
+        ("Szabó Éva 5k pin=abc", "pin= takes an EGD PIN (digits), not “abc”"),
+        ("Szabó Éva 5k rating=lots", "Rating: “lots” is not a number; write e.g. 2100 or "
          "2705.840"),
         ("Szabó Éva 5k 99999", "RATING must be -10000–10000, not 99999"),
         ("Szabó Éva 5k nick=Evi", "/register has no option nick=; it takes country=, club=, "
          "pin=, rating=, alias="),
-        ("Szabó Éva 5k alias=Nagy Péter", "Unexpected 'Péter' after the rank"),
-        ("Szabó Éva 5k alias=kovacs anna", "Unexpected 'anna' after the rank"),
-        ('Szabó Éva 5k alias="kovacs anna"', "The alias 'kovacs anna' already names Kovács "
+        ("Szabó Éva 5k alias=Nagy Péter", "Unexpected “Péter” after the rank"),
+        ("Szabó Éva 5k alias=kovacs anna", "Unexpected “anna” after the rank"),
+        ('Szabó Éva 5k alias="kovacs anna"', "The alias “kovacs anna” already names Kovács "
          "Anna (2d); choose another"),
         ('Szabó Éva 5k alias=""', "alias= is empty; write e.g. alias=Peti"),
         ("nagy peter 5k", "Nagy Péter (5k, since "),
@@ -136,7 +136,7 @@ async def test_a_refused_alias_leaves_no_player_behind(club: FakeChat) -> None:
     error and left the player registered."""
     await club.ok("/register Szabó Éva 5k alias=Peti")
     said = await club.refused("/register Kiss Péter 5k alias=Peti")
-    assert said.text.startswith("The alias 'Peti' already names Szabó Éva (5k)")
+    assert said.text.startswith("The alias “Peti” already names Szabó Éva (5k)")
     assert "Kiss Péter" not in [p.name for p in await storage.players(club.db, club.club)]
 
 
@@ -235,11 +235,11 @@ async def test_override_the_rating_shows_in_the_history(club: FakeChat) -> None:
         ('Nagy Péter rating=1800 reason="  "', "An override needs a reason"),
         ('Nagy Péter reason="x"', "Give rating=N or rank=R (or both)"),
         ('Nagy Péter rank=99k reason="x"', "Kyu ranks run from 35k to 1k, not 99k"),
-        ('Nagy Péter rank=strong reason="x"', "'strong' is not a rank"),
-        ('Nagy Péter rating=abc reason="x"', "Rating: 'abc' is not a number; write e.g. 2100 "
+        ('Nagy Péter rank=strong reason="x"', "“strong” is not a rank"),
+        ('Nagy Péter rating=abc reason="x"', "Rating: “abc” is not a number; write e.g. 2100 "
          "or 2705.840"),
         ('rating=1800 reason="x"', "A player's name is missing"),
-        ('Nobody rating=1800 reason="x"', "No player called 'Nobody' in this club."),
+        ('Nobody rating=1800 reason="x"', "No player called “Nobody” in this club."),
         ('Nagy Péter rating=1800 why="x"', "/override has no option why=; it takes rating=, "
          "rank=, reason="),
     ],
@@ -301,7 +301,7 @@ async def test_egf_rating_for_a_past_month_shows_on_the_psg_card(tmp_path: Path)
         ("Kovács Anna", "Give the name and the EGF rating"),
         ("2045", "Give the name and the EGF rating"),
         ("Kovács Anna 9999", "RATING must be -1000–3500, not 9999"),
-        ("Nobody 2000", "No player called 'Nobody' in this club."),
+        ("Nobody 2000", "No player called “Nobody” in this club."),
     ],
 )
 async def test_egf_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -332,7 +332,7 @@ async def test_register_speaks_japanese(tmp_path: Path) -> None:
         assert said.text.startswith("段級位がないか、読み取れません：")
         said = await chat.refused("/register 鈴木 2k country=JPN")
         assert said.text.startswith(
-            "country= には HU のような2文字のコードを指定してください（'JPN' は使えません）"
+            "country= には HU のような2文字のコードを指定してください（「JPN」 は使えません）"
         )
         said = await chat.refused("/register 鈴木 2k alias=")
         assert said.text.startswith('alias= が空です。例：alias=Peti または alias="Nagy P."')

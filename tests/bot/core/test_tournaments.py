@@ -126,26 +126,26 @@ TOURNAMENT_USAGE = "\n\nUsage: /tournament new NAME [start=YYYY-MM-DD] [end=YYYY
     ("line", "message"),
     [
         ("", "Say what to do: /tournament new NAME"),
-        ("frobnicate", "Unknown /tournament action 'frobnicate'\n\nUsage: /tournament new NAME"),
+        ("frobnicate", "Unknown /tournament action “frobnicate”\n\nUsage: /tournament new NAME"),
         ("new", "Name the tournament, e.g. /tournament new Spring Cup rounds=5"),
         ("new even", "Name the tournament"),
         ("new Cup start=2026-04-12 end=2026-04-11", "The end 2026-04-11 is before the start "
          "2026-04-12"),
         ("new Cup rounds=0", "Rounds must be 1–50, not 0"),
         ("new Cup rounds=51", "Rounds must be 1–50, not 51"),
-        ("new Cup time=xyz", "time='xyz': cannot read 'xyz'"),
-        ("new Cup start=tomorrow", "start= must be YYYY-MM-DD, not 'tomorrow'"),
+        ("new Cup time=xyz", "time=“xyz”: cannot read “xyz”"),
+        ("new Cup start=tomorrow", "start= must be YYYY-MM-DD, not “tomorrow”"),
         ("new Cup start=1899-12-31", "start= 1899-12-31 is before 1900"),
-        ("new Cup end=2026-99-01", "end= must be YYYY-MM-DD, not '2026-99-01'"),
+        ("new Cup end=2026-99-01", "end= must be YYYY-MM-DD, not “2026-99-01”"),
         ("new Cup reduce=10", "Reduce must be 0–9, not 10"),
         ("new Cup C=1001", "C must be 0–1000, not 1001"),
         ("new Cup board=30", "Board must be 5–25, not 30"),
         ("new Cup participants=1", "Participants must be 2–100000, not 1"),
         ("new Cup prize=100", "/tournament new has no option prize="),
         # a keyword inside a name would silently change C (rules.md §1.2): ask for quotes
-        ("new World Cup", "'Cup' comes after 'World': write the name first, and in quotes "
+        ("new World Cup", "“Cup” comes after “World”: write the name first, and in quotes "
          'when it holds a word like World, e.g. /tournament new "World Cup" even'),
-        ("new Spring Handicap Cup", "'Cup' comes after 'Handicap'"),
+        ("new Spring Handicap Cup", "“Cup” comes after “Handicap”"),
     ],
 )  # fmt: skip
 async def test_new_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -197,8 +197,8 @@ async def test_result_names_the_tournament_when_several_are_open(club: FakeChat)
         ("result 1 Nagy Péter Kovács Anna", "End with the result: B+, W+, B+R, W+3.5, jigo or "
          "unplayed"),
         ("result 1 Nagy Péter Kovács Anna B+ h=10", "h (handicap stones) must be 0–9, not 10"),
-        ("result 1 Nagy Péter vs Nobody B+", "No player called 'Nobody' in this club."),
-        ("result 1 Nagy Péter Kovács Anna B+ t=Nothing", "There is no tournament 'Nothing' in "
+        ("result 1 Nagy Péter vs Nobody B+", "No player called “Nobody” in this club."),
+        ("result 1 Nagy Péter Kovács Anna B+ t=Nothing", "There is no tournament “Nothing” in "
          "this club; it has: Spring Cup"),
     ],
 )  # fmt: skip
@@ -282,11 +282,11 @@ async def test_reopen_takes_the_rating_back_and_finalise_gives_it_again(club: Fa
     ("line", "message"),
     [
         ("finalise", "There is no open tournament; open one with /tournament new NAME"),
-        ("finalise Nothing", "There is no tournament 'Nothing'"),
+        ("finalise Nothing", "There is no tournament “Nothing”"),
         ("reopen", "Name the tournament to reopen, e.g. /tournament reopen Spring Cup"),
-        ("reopen Nothing", "There is no tournament 'Nothing'"),
+        ("reopen Nothing", "There is no tournament “Nothing”"),
         ("show", "There is no open tournament"),
-        ("show Nothing", "There is no tournament 'Nothing'"),
+        ("show Nothing", "There is no tournament “Nothing”"),
     ],
 )
 async def test_finalise_reopen_show_bad_inputs(club: FakeChat, line: str, message: str) -> None:
@@ -361,7 +361,7 @@ async def test_import_a_pasted_h9(club: FakeChat) -> None:
     assert (
         "Tiny Cup: 2026-04-18 – 2026-04-19, 2 rounds, 3 players, 2 games (2 to rate)" in said.text
     )
-    assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
+    assert "Matched 2 registered players; 1 new, 0 guests." in said.text
     assert "New: Új Ferenc 6k" in said.text
     assert "(derived from the file; set it with C=NN)" in said.text  # MGSZ's C: by hand
     assert said.text.endswith(
@@ -425,7 +425,7 @@ async def test_mgsz_refuses_new_players_stronger_than_5k(club: FakeChat, committ
         assert "committee" in first[1]
         return
     said = await club.ok(line, attachment=data, attachment_name="kis_kupa.h9")
-    assert "4 new" not in said.text and "5 new, 0 guest(s)" in said.text
+    assert "4 new" not in said.text and "5 new, 0 guests" in said.text
     assert (await club.player("Tóth Bence")).committee
 
 
@@ -434,7 +434,7 @@ async def test_a_club_country_makes_foreigners_guests(tmp_path: Path) -> None:
     try:
         data = (DATA / "kis_kupa.h9").read_bytes()
         said = await chat.ok("/tournament import committee", attachment=data)
-        assert "4 new, 1 guest(s)" in said.text and "Müller Jürgen 3k (guest)" in said.text
+        assert "4 new, 1 guest" in said.text and "Müller Jürgen 3k (guest)" in said.text
         assert [p.name for p in await storage.players(chat.db, chat.club) if p.guest] == []
         guests = [p for p in await storage.players(chat.db, chat.club, guests=True) if p.guest]
         assert [(p.name, p.country) for p in guests] == [("Müller Jürgen", "DE")]
@@ -479,14 +479,14 @@ def broken_xml() -> bytes:
 @pytest.mark.parametrize(
     ("data", "name", "message"),
     [
-        (broken_h9(), "cup.h9", "Line 16: '13%/b0' is not a round token"),
-        (broken_xml(), "cup.xml", "result='RESULT_MAYBE' in <Game "),
+        (broken_h9(), "cup.h9", "Line 16: “13%/b0” is not a round token"),
+        (broken_xml(), "cup.xml", "result=“RESULT_MAYBE” in <Game "),
         ((DATA / "kis_kupa.xml").read_bytes().replace(b"</Games>", b"", 1), "cup.xml",
          "Line 41: not well-formed XML"),
         (GAMES_CSV.replace("Tóth Ádám", "Kiss Béla").encode(), "games.csv",
-         "Nothing was recorded:\nline 3: no player is called 'Kiss Béla'"),
+         "Nothing was recorded:\nline 3: no player is called “Kiss Béla”"),
         (GAMES_CSV.replace(",B+,", ",X+,").encode(), "games.csv",
-         "Line 2: cannot read the result 'X+'"),
+         "Line 2: cannot read the result “X+”"),
         (b"\x00\x01garbage", "cup.h9", ""),
     ],
     ids=["h9-bad-round", "xml-bad-result", "xml-not-well-formed", "csv-unknown-name",
@@ -505,7 +505,7 @@ async def test_a_malformed_table_leaves_the_database_unchanged(
 async def test_a_malformed_paste_leaves_the_database_unchanged(club: FakeChat) -> None:
     broken = TINY_H9.replace("3+/w0", "3+/x0")
     said = await club.refused(f"/tournament import\n{broken}")
-    assert said.text.startswith("Line 8: '3+/x0' is not a round token")
+    assert said.text.startswith("Line 8: “3+/x0” is not a round token")
 
 
 @pytest.mark.parametrize(
@@ -516,9 +516,9 @@ async def test_a_malformed_paste_leaves_the_database_unchanged(club: FakeChat) -
          "or send the command as a reply to the message with the file"),
         (f"/tournament new Cup\n{TINY_H9}", "/tournament new takes no pasted table; paste "
          "results with /tournament import"),
-        (f"/tournament import please\n{TINY_H9}", "Unexpected 'please': /tournament import "
+        (f"/tournament import please\n{TINY_H9}", "Unexpected “please”: /tournament import "
          "takes C=NN, name=..., committee"),
-        (f"/tournament import C=abc\n{TINY_H9}", "C must be a whole number, not 'abc'"),
+        (f"/tournament import C=abc\n{TINY_H9}", "C must be a whole number, not “abc”"),
         (f"/tournament import committee\n{GAMES_CSV}", "Committee is for tournament files that "
          "add players, not CSV games"),
     ],
@@ -578,7 +578,7 @@ async def test_a_files_name_in_another_order_is_asked_about_then_confirmed(
         "needs a name that tells the two apart, e.g. Anna Kovács (Bp))."
     )
     said = await club.ok(f"/tournament import C=20 confirm\n{reordered}")
-    assert "Matched 2 registered player(s); 1 new, 0 guest(s)." in said.text
+    assert "Matched 2 registered players; 1 new, 0 guests." in said.text
     assert len(await storage.players(club.db, club.club)) == 4  # Új Ferenc only
     # a file imported again, in another order: both words, in either order
     said = await club.refused(f"/tournament import C=20 confirm\n{reordered}")
@@ -694,14 +694,14 @@ async def test_tournament_names_are_matched_like_player_names(club: FakeChat) ->
     assert said.text.startswith("Őszi Kupa 2026, round 1:")
     said = await club.refused("/tournament show kupa")
     assert said.text.startswith(
-        "2 tournaments match 'kupa': Tavaszi Kupa 2026 (#1), Őszi Kupa 2026 (#2). Which one? "
+        "2 tournaments match “kupa”: Tavaszi Kupa 2026 (#1), Őszi Kupa 2026 (#2). Which one? "
         "Give more of the name or its number, e.g. /tournament show #1"
     )
     said = await club.refused("/tournament show 2026")  # a bare number: #2026, or the names
-    assert said.text.startswith("2 tournaments match '2026'")
+    assert said.text.startswith("2 tournaments match “2026”")
     said = await club.refused("/tournament show Tavasi Kupa")
     assert said.text.startswith(
-        "There is no tournament 'Tavasi Kupa'. Did you mean: Tavaszi Kupa 2026?"
+        "There is no tournament “Tavasi Kupa”. Did you mean: Tavaszi Kupa 2026?"
     )
     said = await club.ok("/export h9 oszi")
     assert said.reply.document is not None and said.reply.document.filename.endswith("-2.h9")
@@ -713,15 +713,15 @@ async def test_tournament_names_are_matched_like_player_names(club: FakeChat) ->
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("Spring Cup 2026-03-01 rounds=5", "'2026-03-01' looks like a date: write "
+        ("Spring Cup 2026-03-01 rounds=5", "“2026-03-01” looks like a date: write "
          "start=2026-03-01 (and end=YYYY-MM-DD for a second day)"),
-        ("Spring Cup 60m rounds=5", "'60m' looks like a time control: write time=60m"),
+        ("Spring Cup 60m rounds=5", "“60m” looks like a time control: write time=60m"),
         ('Spring Cup "60m 3x30s"', None),  # quoted: part of the name, as asked
-        ("Spring Cup 5 rounds", "'rounds' looks like an option: write rounds=5"),
-        ("Spring Cup 13x13", "'13x13' looks like a board size: write board=13"),
-        ("Spring rounds=5 Cup", "'Cup' comes after the options: write the name first, e.g. "
+        ("Spring Cup 5 rounds", "“rounds” looks like an option: write rounds=5"),
+        ("Spring Cup 13x13", "“13x13” looks like a board size: write board=13"),
+        ("Spring rounds=5 Cup", "“Cup” comes after the options: write the name first, e.g. "
          "/tournament new Spring Cup rounds=5"),
-        ("Spring Cup even Cup", "'Cup' comes after 'even'"),
+        ("Spring Cup even Cup", "“Cup” comes after “even”"),
     ],
 )  # fmt: skip
 async def test_new_refuses_words_that_are_not_the_name(
@@ -809,9 +809,9 @@ async def test_tournaments_answer_in_japanese_in_a_japanese_club(tmp_path: Path)
             "春季大会は2026/04/25 19:00（UTC）にレーティングに反映されます。"
         )
         said = await chat.refused("/tournament frobnicate")
-        assert said.text.startswith("不明な/tournamentの操作です: 'frobnicate'")
+        assert said.text.startswith("不明な/tournamentの操作です: 「frobnicate」")
         said = await chat.refused("/tournament new Cup class=E")
-        assert said.text.startswith("EGF大会クラスはA、B、C、Dのいずれかです。'E'は使えません")
+        assert said.text.startswith("EGF大会クラスはA、B、C、Dのいずれかです。「E」は使えません")
         for english in ("opened", "Rated when", "Status", "entries", "rounds missing", "unknown"):
             assert english not in "\n".join(s.text for _line, s in chat.said), english
     finally:
@@ -860,7 +860,7 @@ async def test_tournaments_count_in_polish(tmp_path: Path) -> None:
             "turnieju."
         )
         said = await chat.refused("/tournament new Puchar 2026-05-01")
-        assert said.text.startswith("'2026-05-01' wygląda na datę: wpisz start=2026-05-01")
+        assert said.text.startswith("„2026-05-01” wygląda na datę: wpisz start=2026-05-01")
     finally:
         await chat.close()
 

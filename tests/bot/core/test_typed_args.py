@@ -160,7 +160,7 @@ async def test_any_arguments_written_out_read_back_the_same(
 async def test_the_parser_refuses_with_the_argument_and_the_value() -> None:
     with pytest.raises(BadArgument, match="N must be 1–50, not 51"):
         await read_arguments(SAMPLE, "51", Reader(TODAY))
-    with pytest.raises(BadArgument, match="colour must be one of black, white, not 'red'"):
+    with pytest.raises(BadArgument, match="colour must be one of black, white, not “red”"):
         await read_arguments(SAMPLE, "1 colour=red", Reader(TODAY))
     with pytest.raises(BadArgument, match=r"N is missing, e\.g\. /sample 3"):
         await read_arguments(SAMPLE, "", Reader(TODAY))

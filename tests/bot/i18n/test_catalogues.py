@@ -97,3 +97,43 @@ def test_no_sentence_is_left_in_english(language: str) -> None:
         and re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", re.sub(r"\{[^}]*\}", "", message.id))
     ]
     assert english == []
+
+
+COUNTED = re.compile(
+    r"\(s\)|\{\w+\} (?:player |log |registered )?"
+    r"(?:games|players|guests|points|columns|rounds|lines|entries|days|hours|minutes|stones|"
+    r"tournaments|clubs|members|reports|weeks|months|years|decimals)\b"
+)
+"""A count written with an English plural noun ("{n} games", "player(s)")."""
+
+NEVER_ONE = {
+    "{size}×{size} games": "a board size, not a count",
+    "{text} has {n} decimals": "refused only past 3 decimals",
+    "is capped at {most} stones": "the handicap tables' caps are 9 or more",
+    "{stones} stones are capped at {most}": "refused only past the cap",
+    "{stones} stones and komi {komi}": "the last cell of the Tensuusei table",
+    "a difference of {difference} points is beyond": "the table ends at 100 or more",
+    "a tournament cannot have {rounds} rounds": "refused: 0 or more than the rules allow",
+    "{count}/{needed} tournaments": "the MGSZ bound needs 2",
+    "rated in {n} parts of {sizes} rounds": "sizes is a list (4+4)",
+    "(C = {c}, {rounds} rounds) is rated in parts": "parts need 2 rounds or more",
+    "not {points} points in {games} games": "refused: fewer than 1",
+    "{spacing} points a rank": "a club's line spaces ranks by 2 points or more",
+    "begins at {points} points": "a step's threshold, past 1",
+}
+"""Texts whose count is never 1 (so English needs no singular), with the reason."""
+
+
+def test_every_count_has_plural_forms(template: Path) -> None:
+    """A count in a text chooses its plural form by each language's rule ("1 game", not
+    "1 games", never "player(s)"): a text with a count is a plural entry (``_n``, ``plural``)."""
+    with template.open("rb") as handle:
+        messages = read_po(handle)
+    found = [
+        f"{message.id!r}: {match[0]}"
+        for message in messages
+        if isinstance(message.id, str)
+        for match in COUNTED.finditer(message.id)
+        if not any(known in message.id for known in NEVER_ONE)
+    ]
+    assert not found, "\n".join(found)

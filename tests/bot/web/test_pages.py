@@ -174,6 +174,6 @@ async def test_a_tournament_rated_game_by_game_at_the_days_end_shows_each_games_
         assert page is not None
         assert "Black&#39;s change" in page.html
         games = page.html[page.html.index('id="games"') :]
-        assert len(re.findall(r'<td class="num">[+−]1</td>', games)) == 8
+        assert len(re.findall(r'<td class="num">[+−-]1</td>', games)) == 8
     finally:
         await chat.close()
