@@ -277,19 +277,19 @@ async def plan_import(
     tournament, entries, games = to_engine(tf, ids, registered, 0, 1)
     tournament = dataclasses.replace(tournament, multiplier=manual_c, name=name or tournament.name)
     if not again:  # a file imported twice: its games between the club's players
-        known = [
-            dataclasses.replace(g, black=players[g.black], white=players[g.white])
-            for g in games
-            if isinstance(players[g.black], int) and isinstance(players[g.white], int)
-        ]
-        taken = await storage.tournament(db, club, tournament.name) is not None
+        known = []
+        for g in games:
+            black, white = players[g.black], players[g.white]
+            if isinstance(black, int) and isinstance(white, int):
+                known.append(dataclasses.replace(g, black=black, white=white))
+        name_taken = await storage.tournament(db, club, tournament.name) is not None
         await refuse_recorded(
             db,
             club,
             known,
             [_("round {round}", round=g.round) for g in known],
             remedies,
-            name_taken=taken,
+            name_taken=name_taken,
         )
     notes = list(tf.warnings)  # the readers already say how many results are unknown
     notes.extend(await _rule_notes(db, club, tournament, entries, players, remedies))

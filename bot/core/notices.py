@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
 
 from babel.dates import format_interval
 
@@ -60,7 +62,8 @@ def joined(parts: Iterable[str], separator: str = "\n") -> str:
     texts = [translated(part) for part in parts]  # an engine text: in the current language
     between = separator.replace("{", "{{").replace("}", "}}")
     template = between.join(f"{{part{i}}}" for i in range(len(texts)))
-    return Msg(template, **{f"part{i}": text for i, text in enumerate(texts)})
+    arguments: dict[str, Any] = {f"part{i}": text for i, text in enumerate(texts)}
+    return Msg(template, **arguments)
 
 
 def per_player(changes: list[Change]) -> list[Change]:
@@ -138,7 +141,10 @@ async def _left_pending(
         now = (await storage.card(db, club, player)).pending
         if now is None:
             continue
-        amount = now.amount - (was.amount if was is not None and was.unit == now.unit else 0)
+        earlier = was.amount if was is not None and was.unit == now.unit else 0
+        if not isinstance(now.amount, int | Fraction) or not isinstance(earlier, int | Fraction):
+            continue  # a pending change is a number of points or games (engine.system.Pending)
+        amount = now.amount - earlier
         if amount:
             left = Pending(amount, now.unit, now.settles)
             shown.append(f"{names.get(player, f'#{player}')} {fmt.pending(left)}")

@@ -385,7 +385,7 @@ def _json_change(player: RatedPlayer) -> int | str | float | None:
     and the word only where a value that is no number changed."""
     before, after = _number(player.rating_before), _number(player.rating_after)
     if before is None or after is None:
-        return player.change or None
+        return _jsonable(player.change or None)
     return _jsonable(after - before)
 
 
@@ -395,4 +395,6 @@ def _jsonable(value: int | Fraction | str | None) -> int | str | float | None:
     number = _number(value) if isinstance(value, str) else value
     if isinstance(number, Fraction):
         return number.numerator if number.denominator == 1 else float(number)
-    return value if number is None else number
+    if number is None:
+        return value if isinstance(value, str) else None
+    return number

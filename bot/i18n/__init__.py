@@ -226,7 +226,8 @@ def date_time_text(moment: dt.datetime) -> str:
 
 def weekday_text(weekday: int) -> str:
     """The name of ``weekday`` (0 = Monday) in the current language."""
-    return get_day_names("wide", locale=current())[weekday]
+    name: str = get_day_names("wide", locale=current())[weekday]
+    return name
 
 
 def month_text(year: int, month: int) -> str:
@@ -255,7 +256,7 @@ def number_text(
 def signed_text(value: float | Fraction | Decimal | int, digits: int = 0) -> str:
     """A change with its sign in the current language (Babel's plus and minus signs):
     ``+16``, ``-4.5`` (``−4,5`` in Swedish), ``±0``."""
-    text = number_text(abs(value), digits)
+    text = number_text(-value if value < 0 else value, digits)
     if value > 0:
         return get_plus_sign_symbol(current()) + text
     if value < 0:

@@ -10,7 +10,7 @@ page's language, and dates and numbers are written its way.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -459,7 +459,7 @@ def _game_line(
     lang: str,
     row: GameRow,
     names: dict[int, str],
-    changes: dict[int, tuple[Value, Value]],
+    changes: Mapping[int, tuple[Value, Value]],
 ) -> GameLine:
     game, club = row.game, shown.club
 

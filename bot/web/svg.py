@@ -31,7 +31,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 from unicodedata import east_asian_width
 from xml.sax.saxutils import escape, quoteattr
 
@@ -113,7 +113,7 @@ def chart_svg(data: ChartData, *, width: int = 720, height: int = 320) -> str:
     if plot_w < 4 * FONT or plot_h < 4 * FONT:
         raise ValueError(f"a {width}×{height} chart is too small for its axes' labels")
 
-    def y_of(value: float) -> float:
+    def y_of(value: float | Fraction) -> float:
         return top + (y_high - value) / (y_high - y_low) * plot_h
 
     parts = [
@@ -408,7 +408,8 @@ def _month_fields(language: str, year: int, month: int) -> dict[str, str] | None
     ``2026``), formatted once; ``None`` when the pattern has a field that changes from day to
     day other than the day itself (a weekday)."""
     pattern, locale = _date_pattern(language)
-    names = PATTERN_FIELD.findall(pattern.format)
+    text = cast(str, pattern.format)  # the pattern's text: an attribute, despite the stub
+    names = PATTERN_FIELD.findall(text)
     if not all(name in DAY_FIELDS or MONTH_FIELD.fullmatch(name) for name in names):
         return None
     fields = DateTimeFormat(dt.date(year, month, 1), locale)
@@ -424,7 +425,8 @@ def _date_text(language: str, day: dt.date) -> str:
     pattern, locale = _date_pattern(language)
     if shared is None:
         return pattern.apply(day, locale)
-    return pattern.format % {**shared, "d": str(day.day), "dd": f"{day.day:02d}"}
+    text = cast(str, pattern.format)
+    return text % {**shared, "d": str(day.day), "dd": f"{day.day:02d}"}
 
 
 @functools.lru_cache(maxsize=65536)
