@@ -208,9 +208,6 @@ async def test_a_guest_stronger_than_5k_needs_no_committee(tmp_path: Path) -> No
         await chat.close()
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 24: the players' counts are plural forms now: pl to translate"
-)
 async def test_a_refusal_and_a_summary_in_the_clubs_language(tmp_path: Path) -> None:
     chat = await FakeChat.open(tmp_path, settings={"country": "DE"})
     try:
@@ -226,7 +223,7 @@ async def test_a_refusal_and_a_summary_in_the_clubs_language(tmp_path: Path) -> 
             lines = importing.summary_lines(p)
         assert lines[0].startswith("Kis Kupa 2026: 2026-03-07 – 2026-03-07, 3 rundy, 5 graczy, ")
         assert "6 partii (4 do rankingu), z forą, kodowanie ISO-8859-15" in lines[0]
-        assert lines[1] == "Dopasowani zarejestrowani gracze: 0; nowi: 1, goście: 4."
+        assert lines[1] == "Dopasowano: 0 zarejestrowanych graczy; 1 nowy, 4 gości."
         assert lines[2].startswith("Nowi: ") and "Horváth Zsófia 1k (gość)" in lines[2]
     finally:
         await chat.close()

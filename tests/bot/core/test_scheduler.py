@@ -488,9 +488,6 @@ async def test_reports_confirmed_disputed_and_expired_in_swedish(process: Proces
     assert "ingen bekräftade den inom 48 timmar, så den räknades inte" in gone
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 24: the refusal's text changed ({text} quoted): sv to translate"
-)
 async def test_the_console_s_tick_answers_in_the_club_s_language(process: Process) -> None:
     bot = process.bot
     assert bot is not None
