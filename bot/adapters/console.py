@@ -64,7 +64,7 @@ from bot.core.facade import (
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
 from bot.core.scheduler import Scheduler
-from bot.i18n import N_, _, terminal_language, translated, using
+from bot.i18n import N_, _, language_name, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
 from bot.web.urls import WebLinks
 
@@ -222,10 +222,20 @@ class Console:
         return terminal_language() or await self.language()
 
     async def show_notice(self, notice: Notice) -> None:
-        """What the bot posts by itself (a summary, a finalisation) to the club's chats."""
-        with using(await self.language()):
-            posted = _("[posted to the chats of the club]")
-            self.out.write(f"{posted}\n{self.render(notice.reply)}\n\n")
+        """What the bot posts by itself (a summary, a finalisation) to the club's chats, shown
+        to the operator in the operator's language (one language in what the console prints,
+        as in a reply), naming the language the chats got it in when that is another."""
+        posted_in, reader = await self.language(), await self.user_language()
+        with using(reader):
+            posted = (
+                _("[posted to the chats of the club]")
+                if posted_in == reader
+                else _(
+                    "[posted to the chats of the club, in {language}]",
+                    language=language_name(posted_in),
+                )
+            )
+            self.out.write(f"{posted}\n{self.render(notice.reply.in_language(reader))}\n\n")
         self.out.flush()
 
     async def run_line(self, line: str, attachment: bytes | None = None) -> Reply:

@@ -81,7 +81,8 @@ def moment_of(event: Event) -> tuple[Phase, str, str, str]:
     says it did, its label in the club's language and the source of its changes."""
     if isinstance(event, DayEnded):
         day = event.date.isoformat()
-        return Phase.DAY_END, _("day {day} settled", day=day), date_text(event.date), f"day:{day}"
+        done = _("day {day} settled", day=event.date)  # a date: each language writes it
+        return Phase.DAY_END, done, date_text(event.date), f"day:{day}"
     if isinstance(event, MonthEnded):
         key = f"{event.year:04d}-{event.month:02d}"
         label = month_text(event.year, event.month)
@@ -407,19 +408,18 @@ class Scheduler:
         late = now - first > grace
         reply = await weekly_reply(self.db, club, first - dt.timedelta(days=7), newest, late=late)
         await self._post(club, reply)
-        day = newest.date().isoformat()
         if len(claimed) > 1:
             return [
                 _(
                     "weekly summaries {first} to {date}, posted late as one",
-                    first=first.date().isoformat(),
-                    date=day,
+                    first=first.date(),
+                    date=newest.date(),
                 )
             ]
         return [
-            _("weekly summary {date}, posted late", date=day)
+            _("weekly summary {date}, posted late", date=newest.date())
             if late
-            else _("weekly summary {date}", date=day)
+            else _("weekly summary {date}", date=newest.date())
         ]
 
     # ---------------------------------------------------------------- when next

@@ -68,7 +68,7 @@ async def test_the_weekly_summary_is_posted_to_both_platforms(
         # Monday 18:00 passes
         clock.set(dt.datetime(2026, 3, 2, 18, 1, tzinfo=dt.UTC))
         done = await bots.core.scheduler.run_due()  # type: ignore[union-attr]
-        assert "Shared Club: weekly summary 2026-03-02" in done
+        assert "Shared Club: weekly summary Mar 2, 2026" in done
         telegram_posts = [
             c
             for c in api.sent("sendMessage") + api.sent("sendPhoto")

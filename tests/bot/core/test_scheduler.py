@@ -159,7 +159,7 @@ async def test_a_tensuusei_day_is_settled_once_even_across_a_restart(process: Pr
     card = await storage.card(bot.db, 1, anna.id)
     assert (card.rating, card.pending) == (130, Pending(1, "points", Phase.DAY_END))
     process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
-    assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
+    assert "Club: day Mar 2, 2026 settled" in await bot.scheduler.run_due()
     assert (await storage.card(bot.db, 1, anna.id)).rating == 131  # 2–1 for White Anna
     assert any("the day Mar 2, 2026 is settled" in t for t in bot.texts())
     bot = await process.restart()
@@ -266,7 +266,7 @@ async def test_an_empty_week_posts_a_short_line(process: Process) -> None:
     await bot.scheduler.run_due()
     bot.posted.clear()
     bot.clock.set(dt.datetime(2026, 3, 16, 18, 1, tzinfo=dt.UTC))
-    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-16"]
+    assert await bot.scheduler.run_due() == ["Club: weekly summary Mar 16, 2026"]
     (text,) = bot.texts()
     assert "A quiet week" in text
 
@@ -283,7 +283,7 @@ async def test_tensuusei_late_reports_are_settled_with_their_day(process: Proces
     assert anna is not None
     assert not (await bot.say("/result Nagy Péter Kovács Anna W+")).error
     process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
-    assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
+    assert "Club: day Mar 2, 2026 settled" in await bot.scheduler.run_due()
     assert (await storage.card(bot.db, 1, anna.id)).rating == 131
     # a second game of 2 March, reported on the 3rd: the day's net for the pair is now 2–0
     said = await bot.say("/result Nagy Péter Kovács Anna W+ date=2026-03-02 again")
@@ -370,7 +370,7 @@ async def test_each_moment_is_announced_in_the_current_systems_words_only(
     ):
         assert not (await bot.say(line)).error, line
     process.clock.set(dt.datetime(2026, 3, 3, 0, 1, tzinfo=dt.UTC))
-    assert "Club: day 2026-03-02 settled" in await bot.scheduler.run_due()
+    assert "Club: day Mar 2, 2026 settled" in await bot.scheduler.run_due()
     assert not any("settled" in t for t in bot.texts())  # Tensuusei's words, not MGSZ's
     process.clock.set(dt.datetime(2026, 4, 1, 0, 1, tzinfo=dt.UTC))
     done = await bot.scheduler.run_due()
@@ -394,7 +394,7 @@ async def test_a_swedish_club_is_told_nothing_at_the_scheduled_moments(process: 
     bot.posted.clear()
     process.clock.set(dt.datetime(2026, 4, 1, 0, 1, tzinfo=dt.UTC))
     done = await bot.scheduler.run_due()
-    assert {"Club: day 2026-03-02 settled", "Club: month 2026-03 checked"} <= set(done)
+    assert {"Club: day Mar 2, 2026 settled", "Club: month 2026-03 checked"} <= set(done)
     assert bot.texts() == []
 
 
@@ -433,11 +433,11 @@ async def test_each_club_s_notices_are_in_the_club_s_language(tmp_path: Path) ->
         clock.set(dt.datetime(2026, 3, 9, 18, 1, tzinfo=dt.UTC))
         bot.posted.clear()
         done = await bot.scheduler.run_due()
-        assert "碁会所: 2026-03-09の週間まとめ" in done
-        assert "Klubben: veckosammanfattning 2026-03-09" in done
+        assert "碁会所: 2026/03/09の週間まとめ" in done
+        assert "Klubben: veckosammanfattning 9 mars 2026" in done
         # what ran, read in one language (/tick's reader's), not in each club's (issue 24)
         in_swedish = [translated(job, "sv") for job in done]
-        assert "碁会所: veckosammanfattning 2026-03-09" in in_swedish
+        assert "碁会所: veckosammanfattning 9 mars 2026" in in_swedish
         weekly = {
             notice.club_id: notice.reply.as_text()
             for notice in bot.posted
@@ -498,7 +498,7 @@ async def test_the_console_s_tick_answers_in_the_club_s_language(process: Proces
         assert text.splitlines() == [
             "Nu är klockan 2 mars 2026 18:05 (UTC).",
             "",
-            "Kördes: Club: veckosammanfattning 2026-03-02",
+            "Kördes: Club: veckosammanfattning 2 mars 2026",
         ]
         assert (await bot.say("/tick 1m")).as_text().endswith("Inget var dags.")
         refused = await bot.say("/tick 2026-13-01 00:00")
@@ -957,7 +957,7 @@ async def test_a_missed_weekly_summary_is_posted_late_once_with_its_week(
     for line in ("/weekly on mon 18:00", "/register Nagy Péter 5k", "/register Kovács Anna 5k"):
         assert not (await bot.say(line)).error, line
     process.clock.set(dt.datetime(2026, 3, 2, 18, 5, tzinfo=dt.UTC))
-    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-02"]  # on time
+    assert await bot.scheduler.run_due() == ["Club: weekly summary Mar 2, 2026"]  # on time
     process.clock.set(dt.datetime(2026, 3, 4, 20, 0, tzinfo=dt.UTC))
     assert not (await bot.say("/result Nagy Péter Kovács Anna B+")).error
     bot.posted.clear()
@@ -970,7 +970,7 @@ async def test_a_missed_weekly_summary_is_posted_late_once_with_its_week(
         process.clock.set(later)
         done = await bot.scheduler.run_due()
         assert [d for d in done if "weekly" in d] == [
-            "Club: weekly summaries 2026-03-09 to 2026-03-16, posted late as one",
+            "Club: weekly summaries Mar 9, 2026 to Mar 16, 2026, posted late as one",
         ]
     # the two weeks missed: one post of them both (not a post a week), nothing left out
     weeks = [t for t in bot.texts() if "Club: the week" in t]
@@ -983,7 +983,7 @@ async def test_a_missed_weekly_summary_is_posted_late_once_with_its_week(
     bot = await process.restart()
     assert not bot.posted  # never twice, across a restart too
     process.clock.set(dt.datetime(2026, 3, 23, 18, 0, tzinfo=dt.UTC))
-    assert await bot.scheduler.run_due() == ["Club: weekly summary 2026-03-23"]
+    assert await bot.scheduler.run_due() == ["Club: weekly summary Mar 23, 2026"]
     (week,) = [t for t in bot.texts() if "Club: the week" in t]
     assert week.startswith("Club: the week Mar 16\u2009–\u200922, 2026\n")
 
@@ -1015,7 +1015,7 @@ async def test_a_club_with_nothing_due_is_not_folded_again_until_its_log_or_day_
     process.clock.set(dt.datetime(2026, 3, 3, 10, 0, tzinfo=dt.UTC))  # the next day
     bot.db.projections.ledgers.clear()
     done = await bot.scheduler.run_due()  # a new day: asked again
-    assert done == ["Club: day 2026-03-02 settled"]  # Tensuusei's, folded though not used
+    assert done == ["Club: day Mar 2, 2026 settled"]  # Tensuusei's, folded though not used
     assert bot.db.projections.ledgers != {}
 
 
@@ -1031,7 +1031,7 @@ async def test_a_quiet_club_is_skipped_until_its_next_moment_and_asked_then(
         assert not (await bot.say(line)).error, line
     assert not (await bot.say("/result Nagy Péter Kovács Anna B+")).error
     process.clock.set(dt.datetime(2026, 3, 3, 10, 0, tzinfo=dt.UTC))
-    assert await bot.scheduler.run_due() == ["Club: day 2026-03-02 settled"]
+    assert await bot.scheduler.run_due() == ["Club: day Mar 2, 2026 settled"]
     for day in (3, 20, 31):
         process.clock.set(dt.datetime(2026, 3, day, 10, 0, tzinfo=dt.UTC))
         bot = await process.restart()  # its start-up sweep
