@@ -9,7 +9,7 @@ import re
 from fractions import Fraction
 
 from bot import system_names
-from bot.i18n import N_, _, month_text, number_text, signed_text, translated
+from bot.i18n import N_, Month, _, number_text, signed_text, translated
 from engine.calendar import Phase
 from engine.mgsz import month_period
 from engine.system import Card, Measure, Pending, Value
@@ -113,7 +113,7 @@ def tournament_title(name: str) -> str:
 
 def period_title(year: int, month: int) -> str:
     """The club-games period of ``year``-``month`` as the current language names it."""
-    return _("Club games, {month}", month=month_text(year, month))
+    return _("Club games, {month}", month=Month(year, month))
 
 
 def day(d: dt.date | None) -> str:

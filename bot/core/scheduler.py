@@ -46,7 +46,7 @@ from bot.core.notices import (
     weekly_reply,
 )
 from bot.core.replies import Notice, Reply, Table, Text
-from bot.i18n import _, _n, date_text, month_text, translated, using
+from bot.i18n import _, _n, date_text, month_text, using
 from engine.calendar import Phase
 from engine.systems import SYSTEMS
 from engine.types import DayEnded, Event, MonthEnded, PeriodClosed
@@ -302,7 +302,10 @@ class Scheduler:
             for c in changes
             if c.rating_after != c.rating_before or c.rank_after != c.rank_before
         ]
-        blocks: list[Text | Table] = [Text(f"{club.name}: {translated(notice.title)}", title=True)]
+        # one text of the catalogue (the period's name in it too): given again in the
+        # language of whoever reads it (the console's operator)
+        title = _("{club}: {job}", club=club.name, job=notice.title)
+        blocks: list[Text | Table] = [Text(title, title=True)]
         if moved:
             blocks.append(changes_table(moved, names))
         if notice.lines:

@@ -23,7 +23,7 @@ import string
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from babel import Locale
 from babel.dates import format_date, format_skeleton, get_day_names
@@ -192,6 +192,8 @@ def _shown(value: object, language: str) -> object:
         return translated(value, language)
     if type(value) is dt.date:
         return format_date(value, "medium", locale=language)
+    if isinstance(value, Month):
+        return format_skeleton("yMMMM", dt.date(value.year, value.month, 1), locale=language)
     if isinstance(value, Typed):
         return _quoted(value, language)
     if isinstance(value, Fraction | Decimal | float) or (
@@ -228,6 +230,15 @@ def weekday_text(weekday: int) -> str:
     """The name of ``weekday`` (0 = Monday) in the current language."""
     name: str = get_day_names("wide", locale=current())[weekday]
     return name
+
+
+class Month(NamedTuple):
+    """A month as a text's argument: written as the language that shows the text writes
+    it (``November 2026``, ``2026. november``), also when the text is given again in another
+    language (:func:`translated`)."""
+
+    year: int
+    month: int
 
 
 def month_text(year: int, month: int) -> str:
