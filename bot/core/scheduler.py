@@ -46,7 +46,7 @@ from bot.core.notices import (
     weekly_reply,
 )
 from bot.core.replies import Notice, Reply, Table, Text
-from bot.i18n import _, _n, date_text, month_text, using
+from bot.i18n import Month, _, _n, date_text, month_text, using
 from engine.calendar import Phase
 from engine.systems import SYSTEMS
 from engine.types import DayEnded, Event, MonthEnded, PeriodClosed
@@ -86,10 +86,11 @@ def moment_of(event: Event) -> tuple[Phase, str, str, str]:
     if isinstance(event, MonthEnded):
         key = f"{event.year:04d}-{event.month:02d}"
         label = month_text(event.year, event.month)
-        return Phase.MONTH_END, _("month {month} checked", month=key), label, f"month:{key}"
+        done = _("month {month} checked", month=Month(event.year, event.month))
+        return Phase.MONTH_END, done, label, f"month:{key}"
     if isinstance(event, PeriodClosed):
         start = event.tournament.start
-        done = _("period {month} rated", month=f"{start.year:04d}-{start.month:02d}")
+        done = _("period {month} rated", month=Month(start.year, start.month))
         label = fmt.period_title(start.year, start.month)
         return Phase.PERIOD_END, done, label, f"tournament:{event.tournament.id}"
     raise TypeError(f"not a scheduled moment: {event!r}")

@@ -182,7 +182,8 @@ async def test_psg_demotion_after_three_months_below_the_line_and_not_after_two(
         assert not (await bot.say(f"/egf Nagy Péter {egf} {year}-{month_:02d}")).error
         first = dt.date(year + month_ // 12, month_ % 12 + 1, 1)
         process.clock.set(dt.datetime.combine(first, dt.time(0, 5), tzinfo=dt.UTC))
-        assert f"Club: month {year}-{month_:02d} checked" in await bot.scheduler.run_due()
+        checked = f"Club: month {dt.date(year, month_, 1):%B %Y} checked"
+        assert checked in await bot.scheduler.run_due()
         return (await storage.card(bot.db, 1, nagy.id)).rank
 
     # 3d's model EGF rating is 2300 (rules.md §4.4); 2150 is more than 100 below it
@@ -323,9 +324,9 @@ async def test_month_ends_cover_the_months_of_games_entered_from_before_the_club
         assert not (await bot.say(line)).error, line
     ran = await bot.scheduler.run_due()
     assert [r for r in ran if "month" in r] == [
-        "Club: month 2025-12 checked",
-        "Club: month 2026-01 checked",
-        "Club: month 2026-02 checked",
+        "Club: month December 2025 checked",
+        "Club: month January 2026 checked",
+        "Club: month February 2026 checked",
     ]
     assert [r for r in await bot.scheduler.run_due() if "month" in r] == []
 
@@ -349,7 +350,7 @@ async def test_a_game_a_century_back_makes_its_month_ends_due_in_one_write(
     process.clock.advance(dt.timedelta(days=1))
     done = [d for d in await bot.scheduler.run_due() if "month" in d]
     assert len(done) == 126 * 12 + 2  # January 1900 to February 2026
-    assert done[0] == "Club: month 1900-01 checked" and done[-1] == "Club: month 2026-02 checked"
+    assert done[0] == "Club: month January 1900 checked" and done[-1] == "Club: month February 2026 checked"
     assert await bot.db.fetchone("SELECT COUNT(*) FROM rewrites") == (rewrites[0] + 1,)
     assert await count_events(bot.db, "month") == len(done)
     assert [d for d in await bot.scheduler.run_due() if "month" in d] == []
@@ -374,7 +375,7 @@ async def test_each_moment_is_announced_in_the_current_systems_words_only(
     assert not any("settled" in t for t in bot.texts())  # Tensuusei's words, not MGSZ's
     process.clock.set(dt.datetime(2026, 4, 1, 0, 1, tzinfo=dt.UTC))
     done = await bot.scheduler.run_due()
-    assert "Club: period 2026-03 rated" in done and "Club: month 2026-03 checked" in done
+    assert "Club: period March 2026 rated" in done and "Club: month March 2026 checked" in done
     (notice,) = [t for t in bot.texts() if "Club games, March 2026 is rated" in t]
     assert notice.startswith("Club: Club games, March 2026 is rated")
     assert "Nagy Péter" in notice and "{player:" not in notice
@@ -394,7 +395,7 @@ async def test_a_swedish_club_is_told_nothing_at_the_scheduled_moments(process: 
     bot.posted.clear()
     process.clock.set(dt.datetime(2026, 4, 1, 0, 1, tzinfo=dt.UTC))
     done = await bot.scheduler.run_due()
-    assert {"Club: day Mar 2, 2026 settled", "Club: month 2026-03 checked"} <= set(done)
+    assert {"Club: day Mar 2, 2026 settled", "Club: month March 2026 checked"} <= set(done)
     assert bot.texts() == []
 
 
@@ -940,7 +941,7 @@ async def test_the_usual_time_set_before_a_club_game_rates_its_preview_and_its_p
     said = (await bot.say("/club set time 90m")).as_text()
     assert "will now be rated with Multiplier C = 30 when it ends, not 25 (category A: 20" in said
     process.clock.set(dt.datetime(2026, 4, 1, 0, 5, tzinfo=dt.UTC))
-    assert "Club: period 2026-03 rated" in await bot.scheduler.run_due()
+    assert "Club: period March 2026 rated" in await bot.scheduler.run_due()
     card = (await bot.say("/rating Kovács Anna")).as_text()
     assert "Elo: 2099" in card and "last change: +9 (Club games, March 2026" in card
 
