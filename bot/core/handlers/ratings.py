@@ -317,13 +317,15 @@ async def history(ctx: Context, args: HistoryArgs) -> Reply:
     shown = len(rows) + len(held)
     title = (
         _n(
-            "{name} — last {n} (undone entries too)",
-            "{name} — last {n} (undone entries too)",
+            "{name} — the last entry (undone entries too)",
+            "{name} — the last {n} entries (undone entries too)",
             shown,
             name=player.name,
         )
         if everything
-        else _n("{name} — last {n}", "{name} — last {n}", shown, name=player.name)
+        else _n(
+            "{name} — the last entry", "{name} — the last {n} entries", shown, name=player.name
+        )
     )
     return Reply(
         blocks=(

@@ -214,7 +214,7 @@ async def test_history_shows_each_change(club: FakeChat) -> None:
     await club.ok("/tournament finalise confirm")
     before, after = case["player_elo"], case["new_elo"]
     text = await unchanged(club, f"/history {SUBJECT}")
-    assert text.splitlines()[0] == f"{SUBJECT} — last 2"
+    assert text.splitlines()[0] == f"{SUBJECT} — the last 2 entries"
     rows = text.split("\n\n")[1].splitlines()
     assert rows[0].split() == ["Date", "What", "Rating", "Rank"]
     rank = str((await club.card(SUBJECT)).rank)  # every row shows the rank (issue 22)
@@ -222,7 +222,7 @@ async def test_history_shows_each_change(club: FakeChat) -> None:
                                f"(+{after - before})", rank]  # fmt: skip
     assert rows[2].split() == ["Apr", "20,", "2026", "registered", "start", str(before), rank]
     assert (await unchanged(club, f"/history {SUBJECT} 1")).splitlines()[0] == (
-        f"{SUBJECT} — last 1"
+        f"{SUBJECT} — the last entry"
     )
 
 
@@ -560,14 +560,14 @@ async def test_history_hides_undone_typos_and_organisers_see_them_with_all(
         await chat.ok(f"/void {voided.text.split('#')[1].split()[0]}")
         text = await unchanged(chat, "/history Nagy Péter")
         assert "Tóth Ádám" not in text and "undone" not in text
-        assert text.splitlines()[0] == "Nagy Péter — last 3"  # the game, the void, registered
+        assert text.splitlines()[0] == "Nagy Péter — the last 3 entries"  # the game, the void, registered
         assert "game #1 vs Kiss Anna (B+)" in text and "game #3 vs Kiss Anna (W+) [voided]" in text
         text = (await chat.ok("/history Nagy Péter all", as_=ORGANISER)).text
-        assert text.splitlines()[0] == "Nagy Péter — last 4 (undone entries too)"
+        assert text.splitlines()[0] == "Nagy Péter — the last 4 entries (undone entries too)"
         assert "game #2 vs Tóth Ádám (W+) [undone]" in text
         assert "[voided]" in text
         assert (await chat.ok("/history Nagy Péter all 2")).text.splitlines()[0] == (
-            "Nagy Péter — last 2 (undone entries too)"
+            "Nagy Péter — the last 2 entries (undone entries too)"
         )
         said = await chat.refused("/history Nagy Péter all", as_=PLAYER)
         assert said.text.startswith(
@@ -606,7 +606,7 @@ async def test_history_lists_club_games_waiting_for_the_period(tmp_path: Path) -
     try:
         await chat.ok("/result Nagy Péter Kovács Anna B+ h=4")
         text = (await chat.ok("/history Nagy Péter")).text
-        assert text.splitlines()[0] == "Nagy Péter — last 2"
+        assert text.splitlines()[0] == "Nagy Péter — the last 2 entries"
         assert "game #1 vs Kovács Anna (B+)  waits for the period's end" in text
     finally:
         await chat.close()
@@ -796,7 +796,7 @@ async def test_a_swedish_club_reads_its_ratings_in_swedish(tmp_path: Path) -> No
         assert "… och 1 till: /top 3" in top
         no_english(top)
         history = await said_in(chat, "sv", "/history Ek Sara")
-        assert history.splitlines()[0] == "Ek Sara — senaste 2"
+        assert history.splitlines()[0] == "Ek Sara — de senaste 2 posterna"
         assert "Datum" in history and "Vad" in history
         no_english(history, "Rating", "start ", "registered")  # the Swedish words are English
         promotion = await said_in(chat, "sv", "/promotion Ek Sara")
