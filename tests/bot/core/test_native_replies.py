@@ -64,6 +64,9 @@ BAD = {
     "choice": ("zqx",),
     "system": ("zqx",),
     "file": (),
+    "word": ("zqx",),
+    "day": ("2026-13-45", "02/11/2026", "1800-01-01"),
+    "clock": ("25:00", "zqx", "7pm"),
 }
 """Bad values for an argument or an option, by its kind (commands.KINDS)."""
 
@@ -90,6 +93,9 @@ GOOD = {
     "choice": "",
     "system": "mgsz",
     "file": "",
+    "word": "Cup",
+    "day": "2026-04-01",
+    "clock": "20:00",
 }
 
 

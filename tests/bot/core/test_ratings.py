@@ -560,7 +560,8 @@ async def test_history_hides_undone_typos_and_organisers_see_them_with_all(
         await chat.ok(f"/void {voided.text.split('#')[1].split()[0]}")
         text = await unchanged(chat, "/history Nagy Péter")
         assert "Tóth Ádám" not in text and "undone" not in text
-        assert text.splitlines()[0] == "Nagy Péter — the last 3 entries"  # the game, the void, registered
+        # the game, the void, registered
+        assert text.splitlines()[0] == "Nagy Péter — the last 3 entries"
         assert "game #1 vs Kiss Anna (B+)" in text and "game #3 vs Kiss Anna (W+) [voided]" in text
         text = (await chat.ok("/history Nagy Péter all", as_=ORGANISER)).text
         assert text.splitlines()[0] == "Nagy Péter — the last 4 entries (undone entries too)"

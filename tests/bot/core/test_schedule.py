@@ -50,7 +50,7 @@ async def test_weekly_on_takes_the_rest_as_day_and_time(club: FakeChat) -> None:
     said = await club.ok("/weekly on", as_=ORGANISER)  # the default
     assert "every Monday at 18:00" in said.text
     said = await club.refused("/weekly on on", as_=ORGANISER)
-    assert said.text.startswith("Write a day and a time, e.g. mon 18:00, not 'on'\n\nUsage: ")
+    assert said.text.startswith("Write a day and a time, e.g. mon 18:00, not “on”\n\nUsage: ")
 
 
 async def test_weekly_off_ignores_what_follows(club: FakeChat) -> None:
@@ -99,12 +99,12 @@ async def test_confirm_takes_a_reports_number_with_or_without_its_hash(club: Fak
     ("line", "refusal"),
     [
         ("/confirm", "Give the report's number, e.g. /confirm 12"),
-        ("/confirm twelve", "GAME_ID must be a whole number, not 'twelve'"),
+        ("/confirm twelve", "GAME_ID must be a whole number, not “twelve”"),
         ("/confirm 0", "GAME_ID must be 1–1000000000000, not 0"),
-        ("/confirm 12 13", "/confirm does not take '13'"),
+        ("/confirm 12 13", "/confirm does not take “13”"),
         ("/confirm 99", "There is no game #99 in this club"),
         ("/dispute", "Give the report's number, e.g. /dispute 12 I won by resignation"),
-        ("/dispute wrong result", "GAME_ID must be a whole number, not 'wrong'"),
+        ("/dispute wrong result", "GAME_ID must be a whole number, not “wrong”"),
         ("/dispute 99 it was jigo", "There is no game #99 in this club"),
     ],
 )
