@@ -117,7 +117,8 @@ def _match(
             position[p.id] = (i, len(members))
     values = [scores[p.id] for p in players]
     span = max(values) - min(values) + 1
-    top = max(span * span, len(players) ** 2) + 1
+    worst = max(abs(balance[p.id]) for p in players) + 1
+    top = max(span * span, len(players) ** 2, 2 * worst * worst) + 1
     base = (len(players) // 2 + 1) * top  # one level outweighs a whole round of the next
 
     graph = nx.Graph()
@@ -131,8 +132,10 @@ def _match(
             if diff == 0:
                 (ia, size), (ib, _) = position[a.id], position[b.id]
                 seed = size * size - (ia + ib - (size - 1)) ** 2
-            colour = 0 if balance[a.id] * balance[b.id] > 0 else 1
-            weight = ((fresh * base + score) * base + seed) * base + colour
+            wa, wb = balance[a.id], balance[b.id]
+            after = min((wa - 1) ** 2 + (wb + 1) ** 2, (wa + 1) ** 2 + (wb - 1) ** 2)
+            colour = top - after
+            weight = ((fresh * base + score) * base + colour) * base + seed
             graph.add_edge(a.id, b.id, weight=weight + 1)
     matching: set[tuple[PlayerId, PlayerId]] = nx.max_weight_matching(graph, maxcardinality=True)
     by_id = {p.id: p for p in players}
