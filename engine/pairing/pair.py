@@ -13,11 +13,18 @@ apply strictly in order:
 1. ``paiBaAvoidDuplGame``: no rematch (a rematch only when no pairing avoids it);
 2. ``paiMaMinimizeScoreDifference``: same MMS group; the penalty grows with the square of the
    difference (OpenGotha's cost is concave too), so two one-point draws beat one two-point draw;
-3. ``paiMaMaximizeSeeding`` with ``PAIMA_SEED_SPLITANDFOLD`` (OpenGotha's ``paiMaSeedSystem2``):
+3. ``paiBaBalanceWB``: colour balance — each game is worth less the more colour imbalance
+   (whites − blacks in even games, squared) its two players are left with;
+4. ``paiMaMaximizeSeeding`` with ``PAIMA_SEED_SPLITANDFOLD`` (OpenGotha's ``paiMaSeedSystem2``):
    within a group ordered by SOS then rank, the first meets the last, the second the one before
    last. Ours: split-and-fold from round 1 too (OpenGotha's round 1 default is split-and-random;
-   hoshi uses no randomness);
-4. ``paiBaBalanceWB``: prefer games whose two players are not both owed the same colour.
+   hoshi uses no randomness).
+
+Ours: colour balance before the fold. OpenGotha's weights are not strictly lexicographic there
+(seeding 5·10⁶ at most, colour 10⁶, and a fold a little off costs less than a colour clash),
+so colour usually wins over a near-fold in OpenGotha too; strict levels keep ours checkable.
+No order keeps everyone within one colour: a score group of players all owed black forces a
+clash (the rematch and score criteria come first), as in OpenGotha.
 
 The handicap is not a criterion: each board gets the stones the policy sets. Ties are broken
 by a stable order (players sorted by id before the graph is built), so the same state always
