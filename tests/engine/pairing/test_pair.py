@@ -323,16 +323,10 @@ def test_a_paired_round_cannot_be_paired_again() -> None:
     assert pair(state, 2).boards[0].black in {1, 2}
 
 
-def test_inconsistent_states_are_refused() -> None:
-    with pytest.raises(RuleError):
-        PairingSettings(bar=Rank.kyu(5), floor=Rank.kyu(2))
-    with pytest.raises(RuleError):
-        TournamentState(PairingSettings(), (Entrant(1, Rank.kyu(1)), Entrant(1, Rank.kyu(2))))
-    with pytest.raises(RuleError):
-        TournamentState(
-            PairingSettings(), (Entrant(1, Rank.kyu(1)),), (PlayedGame(1, 1, 2, Result.BLACK),)
-        )
-    with pytest.raises(RuleError):
-        RankHandicap(-1)
-    with pytest.raises(RuleError):
-        Entrant(1, Rank.kyu(1), first_round=0)
+def test_split_and_fold_within_a_score_group() -> None:
+    """Four players above a 1k bar share one group: the first meets the last (OpenGotha's
+    PAIMA_SEED_SPLITANDFOLD), the stronger of each board takes white in an even game."""
+    players = tuple(Entrant(i, Rank.dan(6 - i)) for i in range(1, 5))
+    state = TournamentState(PairingSettings(System.MCMAHON, Rank.kyu(1), Rank.kyu(20)), players)
+    boards = pair(state, 1).boards
+    assert [(b.black, b.white) for b in boards] == [(4, 1), (3, 2)]
