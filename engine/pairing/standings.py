@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
+from engine.formats.tournament_file import TournamentFile
 from engine.types import Outcome, Result
 
 Absence = Literal["bye", "absent"]
@@ -269,3 +270,23 @@ def h9_text(value: Fraction, quarters: bool = False) -> str:
     frac = abs(n) % coef * (1 if n >= 0 else -1)
     marks: Mapping[int, str] = {1: "½"} if coef == 2 else {1: "¼", 2: "½", 3: "¾"}
     return (str(whole) + marks.get(frac, ""))[:4]
+
+
+def from_file(
+    tf: TournamentFile, mms_start: Mapping[int, int] | None = None
+) -> tuple[tuple[Entrant, ...], tuple[RoundGame, ...], tuple[Unpaired, ...]]:
+    """A results file's players (by position), games and unplayed rounds as standings input.
+
+    An h9 McMahon round without opponent is written from its MMS points (OpenGotha
+    ``halfGamesStrings``): ``0+`` a bye, ``0=`` an absence (½ by default), ``0-`` unassigned, which
+    scores nothing and is left out. ``mms_start`` maps positions to start MMS (``None``: Swiss)."""
+    starts = mms_start or {}
+    entrants = tuple(Entrant(p.position, starts.get(p.position)) for p in tf.players)
+    games = tuple(
+        RoundGame(g.round, g.black, g.white, g.result, g.stones, g.double) for g in tf.games
+    )
+    kinds: dict[str, Absence] = {"win": "bye", "half": "absent"}
+    unpaired = tuple(
+        Unpaired(b.round, b.player, kinds[b.kind]) for b in tf.byes if b.kind in kinds
+    )
+    return entrants, games, unpaired
