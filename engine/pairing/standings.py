@@ -140,8 +140,9 @@ def standings(
     order: Sequence[Criterion] = MCMAHON_ORDER,
     scoring: Scoring = Scoring(),
 ) -> tuple[Standing, ...]:
-    """The standings after ``rounds`` rounds (default: the last round with a game), ordered by
-    ``order`` (each criterion higher first), ties by id; tied players share a place.
+    """The standings after ``rounds`` rounds (default: the last round with a game or an unpaired
+    player), ordered by ``order`` (each criterion higher first), ties by id; tied players share a
+    place.
 
     Raises ``ValueError`` for an unknown player, a player paired twice in a round, or a criterion
     OpenGotha does not define here."""
@@ -153,7 +154,9 @@ def standings(
         raise ValueError("each entrant must appear once")
     start = {e.id: e.mms_start or 0 for e in entrants}
     all_games = list(games)
-    last = rounds if rounds is not None else max((g.round for g in all_games), default=0)
+    all_unpaired = list(unpaired)
+    rounds_seen = [g.round for g in all_games] + [u.round for u in all_unpaired]
+    last = rounds if rounds is not None else max(rounds_seen, default=0)
     played: dict[tuple[int, int], tuple[RoundGame, bool]] = {}
     for g in all_games:
         if g.round > last:
@@ -168,7 +171,7 @@ def standings(
             played[(g.round, pid)] = (g, black)
     extra_nbw = dict.fromkeys(ids, 0)
     extra_mms = dict.fromkeys(ids, 0)
-    for u in unpaired:
+    for u in all_unpaired:
         if u.round > last or (u.round, u.player) in played:
             continue
         if u.player not in start:
