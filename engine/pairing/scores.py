@@ -1,28 +1,28 @@
-"""The scores pairing needs: MMS (twice over, as OpenGotha keeps it), SOS, colour balance.
+"""The scores pairing needs: MMS and SOS (doubled, as OpenGotha keeps them), colour balance.
 
-OpenGotha keeps every score doubled (``mms2``) so half points stay integers; so does this
-module. Its defaults (GeneralParameterSet): a win 2, a jigo 1; a bye ``genMMS2ValueBye`` = 2
-(a full point); a round not played ``genMMS2ValueAbsent`` = 1 (half a point: a late entrant's
-earlier rounds, a withdrawn player's later ones). The full standings (SOSOS, SODOS, tie-breaks)
-belong to the standings helper; this is the minimum pairing reads.
+MMS and SOS are read from ``engine.pairing.standings`` (OpenGotha's own arithmetic: bye 1,
+absent ½ with the unplayed points rounded down, SOSM with virtual opponents and handicap), so
+pairing and the standings can never disagree; this module only converts a
+:class:`TournamentState` into the standings' input, and keeps the scores doubled so half points
+stay integers (OpenGotha's ``mmsX2``).
 """
 
 from __future__ import annotations
 
-from engine.pairing.types import (
-    MMS_ZERO,
-    Entrant,
-    PlayedGame,
-    Result,
-    System,
-    TournamentState,
-)
+from fractions import Fraction
+
+from engine import types as core
+from engine.pairing.standings import Entrant as ScoredEntrant
+from engine.pairing.standings import RoundGame, Standing, Unpaired, standings
+from engine.pairing.types import MMS_ZERO, Entrant, Result, System, TournamentState
 from engine.types import PlayerId
 
-WIN2 = 2  # a win, doubled
-JIGO2 = 1  # a jigo, doubled
-BYE2 = 2  # OpenGotha genMMS2ValueBye default
-ABSENT2 = 1  # OpenGotha genMMS2ValueAbsent default
+RESULTS: dict[Result, core.Result | None] = {
+    Result.BLACK: core.Result.BLACK,
+    Result.WHITE: core.Result.WHITE,
+    Result.JIGO: core.Result.JIGO,
+    Result.NONE: None,  # unknown or both lose: no point to either (OpenGotha)
+}
 
 
 def mms_start(state: TournamentState, player: Entrant) -> int:
@@ -36,43 +36,55 @@ def mms_start(state: TournamentState, player: Entrant) -> int:
     return player.rank.clamp(settings.floor, settings.bar) - MMS_ZERO
 
 
-def points2(game: PlayedGame, player: PlayerId) -> int:
-    """Doubled points ``player`` scored in ``game`` (win 2, jigo 1, loss or no result 0)."""
-    if game.result is Result.JIGO:
-        return JIGO2
-    winner = {Result.BLACK: game.black, Result.WHITE: game.white}.get(game.result)
-    return WIN2 if winner == player else 0
+def standings_input(
+    state: TournamentState, before_round: int
+) -> tuple[tuple[ScoredEntrant, ...], tuple[RoundGame, ...], tuple[Unpaired, ...]]:
+    """The state's rounds 1 … ``before_round`` − 1 as ``standings`` reads them.
+
+    Each entrant starts on :func:`mms_start`; a game keeps its result (``Result.NONE``: no
+    result) and handicap; a bye is an ``Unpaired`` "bye"; every other earlier round in which the
+    player has neither game nor bye (a late entrant's earlier rounds, a withdrawn player's later
+    ones, an idle round robin round) is an ``Unpaired`` "absent" (OpenGotha genMMS2ValueAbsent).
+    """
+    entrants = tuple(ScoredEntrant(p.id, mms_start(state, p)) for p in state.players)
+    games = tuple(
+        RoundGame(g.round, g.black, g.white, RESULTS[g.result], g.handicap)
+        for g in state.games
+        if g.round < before_round
+    )
+    byes = tuple(Unpaired(b.round, b.player, "bye") for b in state.byes if b.round < before_round)
+    seen = {(g.round, p) for g in games for p in (g.black, g.white)}
+    seen |= {(b.round, b.player) for b in byes}
+    absent = tuple(
+        Unpaired(rnd, p.id, "absent")
+        for p in state.players
+        for rnd in range(1, before_round)
+        if (rnd, p.id) not in seen
+    )
+    return entrants, games, byes + absent
+
+
+def scored(state: TournamentState, before_round: int) -> dict[PlayerId, Standing]:
+    """Each entrant's standing after round ``before_round`` − 1 (OpenGotha's, see standings)."""
+    entrants, games, unpaired = standings_input(state, before_round)
+    lines = standings(entrants, games, unpaired, rounds=max(before_round - 1, 0))
+    return {s.id: s for s in lines}
+
+
+def _doubled(value: Fraction) -> int:
+    """A score kept in halves as OpenGotha's doubled integer (exact: standings keeps halves)."""
+    return int(value * 2)
 
 
 def mms2(state: TournamentState, before_round: int) -> dict[PlayerId, int]:
-    """Each entrant's doubled MMS over rounds 1 … ``before_round`` − 1.
-
-    Every earlier round counts once: the game's points, a bye's ``BYE2``, else ``ABSENT2``.
-    """
-    scores = {p.id: 2 * mms_start(state, p) for p in state.players}
-    played: dict[tuple[int, PlayerId], int] = {}
-    for game in state.games:
-        if game.round < before_round:
-            for who in (game.black, game.white):
-                played[game.round, who] = points2(game, who)
-    for bye in state.byes:
-        if bye.round < before_round:
-            played[bye.round, bye.player] = BYE2
-    for player in state.players:
-        for rnd in range(1, before_round):
-            scores[player.id] += played.get((rnd, player.id), ABSENT2)
-    return scores
+    """Each entrant's doubled MMS over rounds 1 … ``before_round`` − 1 (standings' MMS × 2)."""
+    return {p: _doubled(s.mms) for p, s in scored(state, before_round).items()}
 
 
 def sos2(state: TournamentState, before_round: int) -> dict[PlayerId, int]:
-    """Doubled SOS: the sum of the real opponents' doubled MMS (byes and absences add none)."""
-    scores = mms2(state, before_round)
-    sos = dict.fromkeys(scores, 0)
-    for game in state.games:
-        if game.round < before_round:
-            sos[game.black] += scores[game.white]
-            sos[game.white] += scores[game.black]
-    return sos
+    """Doubled SOS: standings' SOSM × 2 (OpenGotha's SOSM: the opponents' MMS adjusted for
+    handicap, the player's own start MMS for each round without a game)."""
+    return {p: _doubled(s.sosm) for p, s in scored(state, before_round).items()}
 
 
 def colour_balance(state: TournamentState, before_round: int) -> dict[PlayerId, int]:
