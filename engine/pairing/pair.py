@@ -51,7 +51,7 @@ from engine.pairing.types import (
     System,
     TournamentState,
 )
-from engine.text import Msg
+from engine.text import Msg, plural
 from engine.types import PlayerId
 
 T = TypeVar("T")
@@ -212,7 +212,14 @@ def _round_robin(state: TournamentState, round: int) -> Pairing:
         ids.append(None)
     n = len(ids)
     if round > n - 1:
-        raise RuleError(Msg("a round robin of {n} has only {most} rounds", n=n, most=n - 1))
+        raise RuleError(
+            plural(
+                "a round robin of {players} has only {n} round",
+                "a round robin of {players} has only {n} rounds",
+                n - 1,
+                players=sum(1 for i in ids if i is not None),
+            )
+        )
     pairs = berger_round(ids, round)
     by_id = {p.id: p for p in state.players}
     games: list[tuple[Entrant, Entrant]] = []
