@@ -44,6 +44,8 @@ class Adapter(Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
     async def post(self, chat_id: str, reply: Reply) -> None: ...
+
+    async def tell(self, account: str, reply: Reply) -> None: ...
     @property
     def running(self) -> bool:
         """Whether it receives updates now (``/healthz``)."""
@@ -105,12 +107,17 @@ class Bots:
         """Post a notice (a scheduled summary) to each of the club's chats on a running
         platform; returns how many chats got it. A failing chat does not stop the others."""
         sent = 0
-        for platform, chat_id in await storage.chats(self.core.db, notice.club_id):
+        private = bool(notice.accounts)
+        targets = notice.accounts or await storage.chats(self.core.db, notice.club_id)
+        for platform, chat_id in targets:
             adapter = self.adapters.get(platform)
             if adapter is None:
                 continue
             try:
-                await adapter.post(chat_id, notice.reply)
+                if private:  # a member in private (their own board)
+                    await adapter.tell(chat_id, notice.reply)
+                else:
+                    await adapter.post(chat_id, notice.reply)
                 sent += 1
             except Exception:
                 log.exception("could not post a notice to %s:%s", platform, chat_id)

@@ -21,7 +21,7 @@ from engine.ranks import Rank
 from engine.system import Change
 from engine.text import Msg
 from engine.types import ByeKind, Entry, Game, Outcome, Tournament
-from storage import log
+from storage import log, pairings
 from storage import overlay as overlays
 from storage.backend import Database
 from storage.codec import decode, entry_rank_from_text, from_timestamp
@@ -39,6 +39,7 @@ from storage.history import (
 from storage.log import LOG_COLUMNS, Reader, entry_from
 from storage.names import fold, lookup
 from storage.overlay import Overlay
+from storage.pairings import Setup
 from storage.players import NameIndex, load_players, players_by_id, register
 from storage.projections import ClubWrite, club_write
 from storage.records import GAME_OK, GameRow, NewPlayer, Player, TournamentRow
@@ -381,7 +382,13 @@ async def missing_rounds(db: Database, club: ClubRef, ref: TournamentRef) -> lis
 
 
 async def _create(
-    write: ClubWrite, tournament: Tournament, *, notes: str | None, actor: str, chat: str | None
+    write: ClubWrite,
+    tournament: Tournament,
+    *,
+    notes: str | None,
+    actor: str,
+    chat: str | None,
+    pairing: Setup | None = None,
 ) -> int:
     problems = _problems(tournament)
     if problems:
@@ -403,6 +410,10 @@ async def _create(
         f"VALUES (?, ?, ?, {', '.join('?' for _ in columns)}, {TOURNAMENT_NUMBER})",
         (seq, write.club, notes, *columns.values(), write.club),
     )
+    if pairing is not None:  # run from the chat (storage.pairings)
+        await write.event(
+            pairings.SETUP, actor=actor, chat=chat, target=seq, payload=pairing.payload()
+        )
     return seq
 
 
@@ -414,14 +425,18 @@ async def create_tournament(
     actor: str,
     chat: str | None = None,
     notes: str | None = None,
+    pairing: Setup | None = None,
 ) -> TournamentRow:
-    """Open a tournament (``/tournament new``); ``tournament.id`` is ignored.
+    """Open a tournament (``/tournament new``); ``tournament.id`` is ignored. ``pairing``:
+    run it from the chat, paired as set up (storage.pairings).
 
     Raises:
         Refused: a taken name or impossible fields (dates, rounds, board).
     """
     async with club_write(db, club_id(club)) as write:
-        seq = await _create(write, tournament, notes=notes, actor=actor, chat=chat)
+        seq = await _create(
+            write, tournament, notes=notes, actor=actor, chat=chat, pairing=pairing
+        )
         return await _resolve(write.tx, write.club, seq)
 
 

@@ -64,7 +64,7 @@ from bot.core.facade import (
 from bot.core.invocation import Caller, Invocation
 from bot.core.replies import Notice, Reply
 from bot.core.scheduler import Scheduler
-from bot.i18n import N_, _, language_name, terminal_language, translated, using
+from bot.i18n import N_, _, _n, language_name, terminal_language, translated, using
 from bot.i18n.catalogues import SOURCE
 from bot.web.urls import WebLinks
 
@@ -228,7 +228,13 @@ class Console:
         posted_in, reader = await self.language(), await self.user_language()
         with using(reader):
             posted = (
-                _("[posted to the chats of the club]")
+                _n(
+                    "[sent privately to {n} member]",
+                    "[sent privately to {n} members]",
+                    len(notice.accounts),
+                )
+                if notice.accounts
+                else _("[posted to the chats of the club]")
                 if posted_in == reader
                 else _(
                     "[posted to the chats of the club, in {language}]",

@@ -898,7 +898,16 @@ class DiscordAdapter:
         if channel is None:
             log.warning("Discord: nowhere to post in chat %s", chat_id)
             return
-        with using(await chat_language(self.core.db, PLATFORM, chat_id)):
+        await self._send(channel, reply, await chat_language(self.core.db, PLATFORM, chat_id))
+
+    async def tell(self, account: str, reply: Reply) -> None:
+        """Tell one person in a direct message (their own board of a tournament round)."""
+        user = await self.client.fetch_user(int(account))
+        channel = await user.create_dm()
+        await self._send(channel, reply, await chat_language(self.core.db, PLATFORM, account))
+
+    async def _send(self, channel: Any, reply: Reply, language: str) -> None:
+        with using(language):
             view = self.view(reply)
             outgoing = render(reply)
         for i, out in enumerate(outgoing):

@@ -20,7 +20,7 @@ import storage
 from bot import system_names
 from bot.config import Config
 from bot.core.command_table import COMMANDS, lookup
-from bot.core.commands import CONSOLE, CommandSpec, Upload
+from bot.core.commands import CONSOLE, ORGANISER, CommandSpec, Upload
 from bot.core.context import Context
 from bot.core.errors import NotPermitted, UserError
 from bot.core.invocation import Invocation
@@ -216,7 +216,7 @@ class Core:
         inv = ctx.inv
         if cmd.needs_club and ctx.club is None:
             return Reply.text(unbound(), error=True)
-        if cmd.organiser_only and not ctx.organiser:
+        if cmd.access_of(inv.text) == ORGANISER and not ctx.organiser:
             command = f"/{cmd.name}"
             if ctx.club is not None:
                 refusal = _(

@@ -384,6 +384,7 @@ class Action:
     aliases: tuple[str, ...] = ()
     table: str = ""
     extra: str = ""
+    access: str = ""  # who may use it, when not the command's own access (``ORGANISER``)
 
     def said(self, word: str) -> bool:
         """Whether ``word`` (lower case) names this action."""
@@ -489,6 +490,14 @@ class CommandSpec:
     @property
     def organiser_only(self) -> bool:
         return self.access == ORGANISER
+
+    def access_of(self, text: str) -> str:
+        """Who may run the invocation ``text``: its action's own access when the first word
+        names an action that has one (``/tournament pair``), else the command's."""
+        words = text.split(maxsplit=1)
+        word = words[0].lower() if words else ""
+        action = next((a for a in self.actions if a.said(word)), None)
+        return action.access if action is not None and action.access else self.access
 
     @property
     def typed(self) -> bool:

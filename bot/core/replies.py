@@ -157,11 +157,15 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A message the bot posts by itself to a club's bound chats (scheduled work)."""
+    """A message the bot posts by itself to a club's bound chats (scheduled work), or to some of
+    its members in private."""
 
     club_id: int
     reply: Reply
     tags: tuple[str, ...] = field(default=())
+    accounts: tuple[tuple[str, str], ...] = ()
+    """People to tell in private, as ``(platform, account)`` (a player's own board); empty:
+    the club's bound chats."""
 
 
 def split_text(text: str, limit: int) -> list[str]:

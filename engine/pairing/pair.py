@@ -175,6 +175,14 @@ def _boards(
     )
 
 
+def seated(state: TournamentState, round: int, number: int, a: PlayerId, b: PlayerId) -> Board:
+    """Board ``number`` of ``round`` for ``a`` and ``b`` with colours and stones as the policy
+    gives them (an organiser's swap makes new boards: each is set as pairing would)."""
+    by_id = {p.id: p for p in state.players}
+    black, white, stones, komi = _colour(state, by_id[a], by_id[b], colour_balance(state, round))
+    return Board(number, black.id, white.id, stones, komi)
+
+
 def _colour(
     state: TournamentState, a: Entrant, b: Entrant, balance: dict[PlayerId, int]
 ) -> tuple[Entrant, Entrant, int, Fraction | None]:

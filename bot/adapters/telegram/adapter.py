@@ -488,6 +488,11 @@ class TelegramAdapter:
         """Post a reply the bot sends by itself (scheduled summaries) to a chat."""
         await self.deliver(reply, Target(int(chat_id)))
 
+    async def tell(self, account: str, reply: Reply) -> None:
+        """Tell one person in private (a Telegram user's private chat has their id; it
+        reaches them once they have started the bot)."""
+        await self.deliver(reply, Target(int(account)))
+
     async def deliver(self, reply: Reply, target: Target) -> None:
         """Text messages, then the picture, then the file; the buttons go on the last one."""
         messages = render_html(reply)

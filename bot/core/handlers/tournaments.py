@@ -10,11 +10,22 @@ from fractions import Fraction
 
 import storage
 from bot.core import format as fmt
-from bot.core import importing
-from bot.core.commands import ORGANISER, Action, Flag, GameResult, Option, Param, Upload, command
+from bot.core import importing, rounds
+from bot.core.commands import (
+    ORGANISER,
+    PLAYER,
+    Action,
+    Flag,
+    GameResult,
+    Option,
+    Param,
+    Upload,
+    command,
+)
 from bot.core.context import Context
 from bot.core.errors import BadArgument
 from bot.core.handlers import game_options as opt
+from bot.core.handlers import tournament_rounds as rr
 from bot.core.handlers.games import game_line, will_not_count
 from bot.core.names import resolve_tournament
 from bot.core.notices import finalisation_reply, pending_amounts, tournament_players
@@ -22,23 +33,29 @@ from bot.core.replies import Button, Reply, Table, Text
 from bot.i18n import N_, _, _n, date_text, date_time_text, quoted, translated
 from engine.calendar import month_end
 from engine.errors import EngineError
+from engine.ranks import Rank
 from engine.timecontrol import TimeControl
 from engine.types import Game, Importance, Tournament
 from storage import schedules
 from storage.errors import Refused
+from storage.pairings import Setup
 from storage.records import Player, TournamentRow
 from storage.tournaments import EGF_CLASSES, MissingRound
 
 USAGE = N_(
     "/tournament new NAME [start=YYYY-MM-DD] [end=YYYY-MM-DD] [rounds=N] [board=N] [time=TIME] "
     "[even|handicap] [reduce=N] [C=NN] [participants=N|>80] [invitational|championship] "
-    "[european|world] [arranged] [class=A-D] | "
+    "[european|world] [arranged] [class=A-D] [pairing=mcmahon|swiss|roundrobin] [bar=RANK] "
+    "[floor=RANK] [handicap=none|rank-N|system] [order=sos,sosos] | "
     "result ROUND BLACK WHITE RESULT [h=N] [komi=K] [date=YYYY-MM-DD] [time=TIME] [board=N] "
     "[t=NAME] | "
     "import [C=NN] [class=A-D] [name=...] [committee] | "
     "finalise [NAME] [confirm] | schedule NAME [YYYY-MM-DD] [HH:MM] | reopen NAME | "
-    "show [NAME] | list"
+    "show [NAME] | list | join [NAME] | add NAME, NAME [t=NAME] | withdraw [NAME] [t=NAME] | "
+    "players [NAME] | pair [NAME] [again] | swap A B [t=NAME] | publish [NAME] | "
+    "missing [NAME] [remind] | standings [NAME] [picture]"
 )
+PAIRING_SYSTEMS = ("mcmahon", "swiss", "roundrobin")
 _GAME = {o.key: dataclasses.replace(o, actions=("result",)) for o in opt.GAME_OPTIONS}
 OPTIONS = (
     Option("start", "text", N_("the first day (default today)"), "YYYY-MM-DD", actions=("new",)),
@@ -94,15 +111,40 @@ OPTIONS = (
         "text",
         N_("which tournament (name or #N), when several are open"),
         "NAME",
-        actions=("result",),
+        actions=("result", "add", "withdraw", "swap"),
     ),
     Option("name", "text", N_("the tournament's name"), "...", actions=("import",)),
+    Option(
+        "pairing",
+        "choice",
+        N_("run it from the chat, paired by McMahon, Swiss or round robin"),
+        choices=PAIRING_SYSTEMS,
+        actions=("new",),
+    ),
+    Option("bar", "rank", N_("the McMahon bar: everyone above starts equal"), actions=("new",)),
+    Option(
+        "floor", "rank", N_("the McMahon floor: everyone below starts equal"), actions=("new",)
+    ),
+    Option(
+        "handicap",
+        "text",
+        N_("the pairing's handicap: none, rank-N (rank difference minus N) or system"),
+        "none|rank-N|system",
+        actions=("new",),
+    ),
+    Option(
+        "order",
+        "text",
+        N_("the standings' tie-breaks after the score, e.g. sos,sosos,sodos"),
+        "sos,sosos",
+        actions=("new",),
+    ),
 )
 COMMITTEE_WORDS = ("committee", "override")
 CONFIRM_WORDS = ("confirm", "anyway", "yes")
 NEW_FLAGS = (
     Flag("even", N_("no-handicap games (the default)")),
-    Flag("handicap", N_("handicap games")),
+    Flag("handicapped", N_("handicap games"), ("handicap",)),
     Flag(
         "invitational",
         N_("an international invitational or the national championship"),
@@ -180,8 +222,13 @@ class NewArgs:
     c: int | None = None
     participants: int | None = None
     class_: str | None = None
+    pairing: str | None = None
+    bar: Rank | None = None
+    floor: Rank | None = None
+    handicap: str | None = None
+    order: str | None = None
     even: bool = False
-    handicap: bool = False
+    handicapped: bool = False
     invitational: bool = False
     european: bool = False
     arranged: bool = False
@@ -254,7 +301,8 @@ class ListArgs:
 
 
 TournamentArgs = (
-    NewArgs
+    rr.RoundArgs
+    | NewArgs
     | ResultArgs
     | ImportArgs
     | FinaliseArgs
@@ -279,6 +327,7 @@ ACTIONS = (
         ),
         flags=NEW_FLAGS,
         arguments=NewArgs,
+        access=ORGANISER,
     ),
     Action(
         "result",
@@ -297,6 +346,7 @@ ACTIONS = (
         flags=(Flag("confirm", N_("record it as written, not asked about"), menu=False),),
         arguments=ResultArgs,
         table="import",
+        access=ORGANISER,
     ),
     Action(
         "import",
@@ -324,6 +374,7 @@ ACTIONS = (
             "again (record games the club has already) and confirm (the file's names "
             "in another word order are the club's players)"
         ),
+        access=ORGANISER,
     ),
     Action(
         "finalise",
@@ -331,6 +382,7 @@ ACTIONS = (
         flags=(Flag("confirm", N_("rate it with rounds missing"), CONFIRM_WORDS),),
         arguments=FinaliseArgs,
         aliases=("finalize", "rate"),
+        access=ORGANISER,
     ),
     Action(
         "schedule",
@@ -340,10 +392,53 @@ ACTIONS = (
             Param("at", "clock", N_("the time (default 20:00)"), required=False, metavar="HH:MM"),
         ),
         arguments=ScheduleArgs,
+        access=ORGANISER,
     ),
-    Action("reopen", params=(NAME,), arguments=ReopenArgs),
+    Action("reopen", params=(NAME,), arguments=ReopenArgs, access=ORGANISER),
     Action("show", params=(NAME,), arguments=ShowArgs),
     Action("list", arguments=ListArgs),
+    Action("join", params=(NAME,), arguments=rr.JoinArgs, aliases=("enter",)),
+    Action(
+        "add",
+        params=(Param("names", "text", N_("the players, separated by commas")),),
+        arguments=rr.AddArgs,
+        access=ORGANISER,
+    ),
+    Action(
+        "withdraw",
+        params=(Param("name", "text", N_("the player (default: yourself)"), required=False),),
+        arguments=rr.WithdrawArgs,
+    ),
+    Action("players", params=(NAME,), arguments=rr.PlayersArgs),
+    Action(
+        "pair",
+        params=(NAME,),
+        flags=(Flag("again", N_("pair the last published round again (before any result)")),),
+        arguments=rr.PairArgs,
+        access=ORGANISER,
+    ),
+    Action(
+        "swap",
+        params=(
+            Param("a", "player", N_("a player of the draft")),
+            Param("b", "player", N_("the player to swap them with")),
+        ),
+        arguments=rr.SwapArgs,
+        access=ORGANISER,
+    ),
+    Action("publish", params=(NAME,), arguments=rr.PublishArgs, access=ORGANISER),
+    Action(
+        "missing",
+        params=(NAME,),
+        flags=(Flag("remind", N_("remind the players of those boards in private")),),
+        arguments=rr.MissingArgs,
+    ),
+    Action(
+        "standings",
+        params=(NAME,),
+        flags=(Flag("picture", N_("as a crosstable picture")),),
+        arguments=rr.StandingsArgs,
+    ),
 )
 
 DETAILS = N_(
@@ -402,7 +497,7 @@ DETAILS = N_(
         "/tournament import C=20",
         "/tournament finalise Spring Cup",
     ),
-    access=ORGANISER,
+    access=PLAYER,
     details=DETAILS,
     options=OPTIONS,
     actions=ACTIONS,
@@ -428,7 +523,24 @@ async def tournament(ctx: Context, args: TournamentArgs) -> Reply:
         return await _reopen(ctx, args)
     if isinstance(args, ShowArgs):
         return await _show(ctx, args)
-    return await _list(ctx)
+    if isinstance(args, ListArgs):
+        return await _list(ctx)
+    return await _round_action(ctx, args)
+
+
+async def _round_action(ctx: Context, args: rr.RoundArgs) -> Reply:
+    """An action of a tournament run from the chat (bot.core.handlers.tournament_rounds): the
+    tournament named by the action's NAME or ``t=``, or the club's only open one."""
+    named = getattr(args, "t", None)
+    if named is None and not isinstance(args, (rr.AddArgs, rr.WithdrawArgs)):
+        named = getattr(args, "name", "")
+    row = await _which(ctx, named or "", _action_word(ctx), "t" if hasattr(args, "t") else None)
+    return await rr.run_action(ctx, args, row)
+
+
+def _action_word(ctx: Context) -> str:
+    words = ctx.inv.text.split(maxsplit=1)
+    return words[0].lower() if words else ""
 
 
 async def _new(ctx: Context, args: NewArgs) -> Reply:
@@ -446,11 +558,16 @@ async def _new(ctx: Context, args: NewArgs) -> Reply:
                 start=start.isoformat(),
             )
         )
+    setup = _pairing_setup(args)
     reduction = args.reduce or 0
+    if setup is not None and setup.handicap.startswith("rank-"):
+        reduction = int(setup.handicap[5:])
     participants = (
         args.participants if args.participants is not None else (81 if args.over80 else None)
     )
-    even = args.even or (not args.handicap and reduction == 0)
+    even = args.even or (not args.handicapped and reduction == 0)
+    if setup is not None:  # the pairing's handicap decides (rules.md §1.2: even or not)
+        even = setup.handicap == "none"
     t = Tournament(
         id=0,
         name=name,
@@ -467,7 +584,23 @@ async def _new(ctx: Context, args: NewArgs) -> Reply:
         arranged=args.arranged,
         klass=egf_class(args.class_, f"/tournament new {name} class=B"),
     )
-    row = await storage.create_tournament(ctx.db, ctx.the_club, t, actor=ctx.actor, chat=ctx.chat)
+    row = await storage.create_tournament(
+        ctx.db, ctx.the_club, t, actor=ctx.actor, chat=ctx.chat, pairing=setup
+    )
+    lines = await _facts(ctx, row)
+    buttons: tuple[Button, ...] = ()
+    if setup is not None:
+        lines.append(_pairing_line(setup))
+        lines.append(
+            _(
+                "Registration is open: players join with /tournament join #{number} (or the "
+                "button), an organiser adds them with /tournament add NAME, NAME; then "
+                "/tournament pair drafts round 1.",
+                number=row.number,
+            )
+        )
+        # TRANSLATORS: a button under a new tournament run from the chat
+        buttons = (Button(_("Join"), f"/tournament join #{row.number}"),)
     return Reply(
         blocks=(
             Text(
@@ -478,9 +611,97 @@ async def _new(ctx: Context, args: NewArgs) -> Reply:
                 ),
                 title=True,
             ),
-            Text("\n".join(await _facts(ctx, row))),
-        )
+            Text("\n".join(lines)),
+        ),
+        buttons=buttons,
     )
+
+
+HANDICAP_POLICY = re.compile(r"none|system|rank-([0-9])")
+
+
+def _pairing_setup(args: NewArgs) -> Setup | None:
+    """The pairing chosen with ``pairing=`` (``None``: not run from the chat); ``bar=``,
+    ``floor=``, ``handicap=`` and ``order=`` without it are refused, never ignored."""
+    if args.pairing is None:
+        given = [
+            key
+            for key, value in (
+                ("bar", args.bar),
+                ("floor", args.floor),
+                ("handicap", args.handicap),
+                ("order", args.order),
+            )
+            if value is not None
+        ]
+        if given:
+            raise BadArgument(
+                _(
+                    "{key}= sets how a tournament run from the chat is paired: add "
+                    "pairing=mcmahon (or swiss, roundrobin)",
+                    key=given[0],
+                )
+            )
+        return None
+    policy = (args.handicap or "none").strip().lower()
+    if not HANDICAP_POLICY.fullmatch(policy):
+        raise BadArgument(
+            _(
+                "handicap= is none, rank-N (the rank difference minus N stones, e.g. rank-2) "
+                "or system (the club's rating system's advice), not {value}",
+                value=quoted(args.handicap or ""),
+            )
+        )
+    words = [w.strip().lower() for w in (args.order or "").split(",") if w.strip()]
+    wrong = [w for w in words if w not in rounds.CRITERIA]
+    if wrong:
+        raise BadArgument(
+            _(
+                "order= lists tie-breaks from {known}, separated by commas, e.g. "
+                "order=sos,sosos; not {value}",
+                known=", ".join(rounds.CRITERIA),
+                value=quoted(wrong[0]),
+            )
+        )
+    if args.bar is not None and args.floor is not None and args.floor > args.bar:
+        raise BadArgument(
+            _(
+                "the McMahon floor {floor} is above the bar {bar}",
+                floor=str(args.floor),
+                bar=str(args.bar),
+            )
+        )
+    if args.pairing != "mcmahon" and (args.bar is not None or args.floor is not None):
+        raise BadArgument(_("bar= and floor= are for McMahon: pairing=mcmahon"))
+    return Setup(args.pairing, args.bar, args.floor, policy, tuple(dict.fromkeys(words)))
+
+
+def _pairing_line(setup: Setup) -> str:
+    """How the tournament is paired, in the reader's words."""
+    system = {
+        "mcmahon": _("McMahon"),
+        "swiss": _("Swiss"),
+        "roundrobin": _("round robin"),
+    }[setup.system]
+    parts = [system]
+    if setup.bar is not None:
+        parts.append(_("bar {rank}", rank=str(setup.bar)))
+    if setup.floor is not None:
+        parts.append(_("floor {rank}", rank=str(setup.floor)))
+    if setup.handicap == "system":
+        parts.append(_("handicap as the club's rating system advises"))
+    elif setup.handicap.startswith("rank-"):
+        parts.append(
+            _(
+                "handicap: rank difference minus {n}, at most 9",
+                n=int(setup.handicap[5:]),
+            )
+        )
+    else:
+        parts.append(_("even games"))
+    order = rounds.criteria_of(setup.order, setup.system)
+    parts.append(_("placed by {order}", order=", ".join(order)))
+    return _("Pairing: {how}", how="; ".join(parts))
 
 
 def _any_date(value: str, key: str) -> dt.date:
@@ -570,6 +791,9 @@ async def _result(ctx: Context, args: ResultArgs) -> Reply:
     outcome, played, margin = args.result.outcome, args.result.played, args.result.margin
     black, white = args.black, args.white
     stones = args.h or 0
+    board = await rr.board_for(ctx, row, round_, black, white)
+    if board is not None and args.h is None:
+        stones = board.handicap
     t = row.tournament
     names = f"{black.name} {white.name} {args.result.text}"
     opt.even_tournament(t, stones, f"/tournament result {round_} {names}")
@@ -595,6 +819,8 @@ async def _result(ctx: Context, args: ResultArgs) -> Reply:
         )
     )
     komi = args.komi if args.komi is not None else opt.komi(ctx, None, stones)
+    if board is not None and args.komi is None and args.h is None:
+        komi = rounds.komi_of(ctx, board)
     time = args.time or t.time
     # will it count under the club's system, and why not (asked before it is stored)
     entered = storage.new_game(
