@@ -32,8 +32,6 @@ from engine.errors import EngineError, RuleError
 from engine.ranks import STRONGEST_DAN, WEAKEST_KYU, Rank
 from engine.settings import Setting
 from engine.system import (
-    Stakes,
-    stakes_by_trial,
     GAME_WEIGHT,
     NOBODY,
     Applied,
@@ -48,11 +46,13 @@ from engine.system import (
     RankLimit,
     RankTrail,
     RatingScale,
+    Stakes,
     Weight,
     applied,
     default_activity,
     listed,
     never_rated,
+    stakes_by_trial,
     unit,
 )
 from engine.text import Msg, plural

@@ -47,8 +47,6 @@ from engine.gor.params import SETTINGS, GorParams
 from engine.handicap import HANDICAP_KOMI, MAX_STONES
 from engine.ranks import Rank, ladder
 from engine.system import (
-    Stakes,
-    stakes_by_trial,
     NOBODY,
     Applied,
     Band,
@@ -61,12 +59,14 @@ from engine.system import (
     RankLimit,
     RankTrail,
     RatingScale,
+    Stakes,
     Weight,
     applied,
     default_activity,
     entry_rank,
     never_rated,
     refuse_unknown_players,
+    stakes_by_trial,
 )
 from engine.text import Msg, Typed, decimal, game_mark, plural
 from engine.types import (

@@ -42,8 +42,6 @@ from engine.mgsz.tables import (
 from engine.ranks import Rank
 from engine.settings import Setting
 from engine.system import (
-    Stakes,
-    stakes_by_trial,
     NOBODY,
     Applied,
     Band,
@@ -57,11 +55,13 @@ from engine.system import (
     RankLimit,
     RankTrail,
     RatingScale,
+    Stakes,
     Weight,
     default_activity,
     entry_rank,
     never_rated,
     refuse_unknown_players,
+    stakes_by_trial,
     touched_by,
     unit,
 )

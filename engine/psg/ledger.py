@@ -51,8 +51,6 @@ from engine.psg.verification import record_egf, verify_month
 from engine.ranks import Rank
 from engine.ratings import whole_points
 from engine.system import (
-    Stakes,
-    stakes_by_trial,
     GAME_WEIGHT,
     NOBODY,
     Activity,
@@ -65,11 +63,13 @@ from engine.system import (
     Progress,
     RankLimit,
     RankTrail,
+    Stakes,
     Weight,
     applied,
     clauses,
     entry_rank,
     never_rated,
+    stakes_by_trial,
 )
 from engine.text import Msg, Typed, game_mark, plural
 from engine.timecontrol import TimeControl

@@ -44,8 +44,6 @@ from engine.swedish.tables import (
     SwedishParams,
 )
 from engine.system import (
-    Stakes,
-    stakes_by_trial,
     GAME_WEIGHT,
     NOBODY,
     Applied,
@@ -58,6 +56,7 @@ from engine.system import (
     Progress,
     RankLimit,
     RankTrail,
+    Stakes,
     Weight,
     applied,
     clauses,
@@ -65,6 +64,7 @@ from engine.system import (
     entry_rank,
     listed,
     never_rated,
+    stakes_by_trial,
     unit,
 )
 from engine.text import Msg, Typed, decimal, game_mark, plural
