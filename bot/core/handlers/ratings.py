@@ -620,7 +620,7 @@ async def handicap(ctx: Context, args: HandicapArgs) -> Reply:
     ]
     lines.extend(f"({translated(note)})" for note in advice.notes)
     # issue 25: what each player gains or loses under the club's system, as things stand today
-    game = Game(0, black.id, white.id, None, ctx.today, stones=advice.stones, komi=advice.komi)
+    game = Game(0, black.id, white.id, None, ctx.today(), stones=advice.stones, komi=advice.komi)
     lines.extend(stake_lines(system, black, white, game))
     return Reply(blocks=(Text(_("Handicap"), title=True), Text(joined(lines))))
 
