@@ -10,9 +10,10 @@ moments (day, month, period ends) a rulebook has due. Queries never change the l
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
@@ -30,6 +31,7 @@ from engine.types import (
     Override,
     PlayerId,
     Registered,
+    Result,
     TeacherAction,
     Tournament,
     TournamentRated,
@@ -304,6 +306,85 @@ class RatingScale:
         return Msg("{name} scale ({low} to {high})", name=self.name, low=self.low, high=self.high)
 
 
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """What one player gains or loses by one outcome of a game not played yet (``/handicap``,
+    a published pairing): ``change`` exact, counted in ``unit`` (Elo, points, promotion
+    points …); ``None`` when there is no number to give (not counted, a promotion that
+    starts a new target), ``note`` saying why or when it is settled."""
+
+    player: PlayerId
+    change: int | Fraction | None
+    unit: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What is at stake in a game (:meth:`RatingSystem.stakes`): each player's
+    :class:`Stake` if Black wins and if White wins, Black's first; ``uncounted`` why the
+    game would not count at all (:meth:`RatingSystem.uncounted`), else ``None``."""
+
+    black_wins: tuple[Stake, Stake]
+    white_wins: tuple[Stake, Stake]
+    uncounted: str | None = None
+
+
+def trial(ledger: Any, game: Game) -> Any:
+    """A copy of ``ledger`` that ``game`` may be applied to, leaving ``ledger`` as it is.
+
+    A game changes only its two players' standings (and the ledger's own containers), so
+    every other player's standing in ``_players`` is shared, not copied: a copy costs what
+    the two players and the ledger's other state hold, not the club's whole history."""
+    players = getattr(ledger, "_players", {})
+    memo: dict[int, Any] = {
+        id(standing): standing
+        for pid, standing in players.items()
+        if pid != game.black and pid != game.white
+    }
+    return copy.deepcopy(ledger, memo)
+
+
+Number = int | Fraction
+
+
+def stakes_by_trial(
+    ledger: Any,
+    game: Game,
+    after: Callable[[Any, PlayerId], Number | None],
+    unit: str,
+    note: str = "",
+    before: Callable[[Any, PlayerId], Number | None] | None = None,
+) -> Stakes:
+    """What is at stake in ``game`` (:meth:`RatingSystem.stakes`) as folding it would give:
+    each outcome applied to a :func:`trial` copy, each player's ``after(copy, player)`` less
+    ``before(ledger, player)`` (``after`` itself when ``before`` is not given). A game the
+    ledger would not count (:meth:`RatingSystem.uncounted`) stakes nothing; its reason is
+    kept. Changes nothing.
+
+    Raises:
+        KeyError: a player the ledger does not know.
+    """
+    measure = before or after
+    start = {player: measure(ledger, player) for player in (game.black, game.white)}
+    reason = ledger.uncounted(replace(game, result=Result.BLACK, played=True))
+    outcomes: list[tuple[Stake, Stake]] = []
+    for result in (Result.BLACK, Result.WHITE):
+        if reason is not None:
+            outcomes.append((Stake(game.black, None, unit), Stake(game.white, None, unit)))
+            continue
+        played = replace(game, result=result, played=True)
+        shadow = trial(ledger, played)
+        shadow.apply(GamePlayed(played))
+        pair: list[Stake] = []
+        for player in (game.black, game.white):
+            was, now = start[player], after(shadow, player)
+            change = None if was is None or now is None else now - was
+            pair.append(Stake(player, change, unit, note))
+        outcomes.append((pair[0], pair[1]))
+    return Stakes(outcomes[0], outcomes[1], reason)
+
+
 class RankTrail:
     """Each player's rank through the calendar, as a ledger folded it: a club player enters a
     typed tournament with the rank they had on its first day (rules.md, top: calendar order;
@@ -535,6 +616,16 @@ class RatingSystem(Protocol):
     def rating_scale(self) -> RatingScale | None:
         """The range a starting rating may take (``Registered.rating``); ``None`` when the
         system counts its values from games alone and a rating cannot be set (Swedish, PSG)."""
+        ...
+
+    def stakes(self, game: Game) -> Stakes:
+        """What each player of ``game`` (its stones and komi; its result ignored) gains or
+        loses if Black wins and if White wins, as folding it now would give, by the
+        rulebook's own rule. Changes nothing.
+
+        Raises:
+            KeyError: a player the ledger does not know (no rating yet).
+        """
         ...
 
 

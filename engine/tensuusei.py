@@ -46,11 +46,13 @@ from engine.system import (
     RankLimit,
     RankTrail,
     RatingScale,
+    Stakes,
     Weight,
     applied,
     default_activity,
     listed,
     never_rated,
+    stakes_by_trial,
     unit,
 )
 from engine.text import Msg, plural
@@ -764,6 +766,25 @@ class Tensuusei:
     def initial_rank_limit(self) -> RankLimit | None:
         """None: any declared rank is placed on the rank line (rules.md §2.2)."""
         return None
+
+    def stakes(self, game: Game) -> Stakes:
+        """Each player's points won or lost by ``game``, if Black wins and if White wins: one
+        point a game (rules.md §2), settled at the day's end (§2.3 local rule 2), nothing for
+        a game beyond the pair's limit for the day (local rule 1) — the points and the day's
+        pending net as folding it gives them. Changes nothing."""
+        ended = self._has_ended(game.date)
+        return stakes_by_trial(
+            self,
+            game,
+            lambda ledger, player: ledger._held_points(player),
+            POINTS,
+            "" if ended else Msg("settled at the day's end"),
+        )
+
+    def _held_points(self, player: PlayerId) -> int:
+        """The player's points with their unsettled days' nets (raises ``KeyError``)."""
+        standing = self._players[player]
+        return standing.points + standing.pending_total()
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not move points, asked before it is folded in (rules.md §2.3

@@ -59,12 +59,14 @@ from engine.system import (
     RankLimit,
     RankTrail,
     RatingScale,
+    Stakes,
     Weight,
     applied,
     default_activity,
     entry_rank,
     never_rated,
     refuse_unknown_players,
+    stakes_by_trial,
 )
 from engine.text import Msg, Typed, decimal, game_mark, plural
 from engine.types import (
@@ -591,6 +593,17 @@ class Gor:
     def period_weight(self) -> Weight | None:
         """None: a club game is rated at once (rules.md §6), nothing is held."""
         return None
+
+    def stakes(self, game: Game) -> Stakes:
+        """Each player's GoR change by ``game``, if Black wins and if White wins (rules.md §6:
+        the EGF formula with the game's stones and komi), exact to the thousandth the ledger
+        keeps. Changes nothing."""
+        return stakes_by_trial(
+            self,
+            game,
+            lambda ledger, player: Fraction(ledger._standing(player).milli, 1000),
+            GOR,
+        )
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be rated under the EGF GoR, in a club member's words

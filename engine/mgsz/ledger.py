@@ -55,11 +55,13 @@ from engine.system import (
     RankLimit,
     RankTrail,
     RatingScale,
+    Stakes,
     Weight,
     default_activity,
     entry_rank,
     never_rated,
     refuse_unknown_players,
+    stakes_by_trial,
     touched_by,
     unit,
 )
@@ -775,6 +777,20 @@ class Mgsz:
     def rank(self, player: PlayerId) -> Rank:
         """The player's title (raises ``KeyError`` for an unknown player)."""
         return self._standing(player).rank
+
+    def stakes(self, game: Game) -> Stakes:
+        """What each player's open-period change would become with ``game`` held, if Black
+        wins and if White wins: the Elo "if the period ended now" (:meth:`provisional`) less
+        today's Elo (rules.md §1.4 Decision — club games: rated when the period closes), its
+        stones and komi counting as the close counts them. Changes nothing."""
+        return stakes_by_trial(
+            self,
+            game,
+            lambda ledger, player: ledger.provisional(player) or ledger._standing(player).elo,
+            ELO,
+            Msg("if the period ended now"),
+            before=lambda ledger, player: ledger._standing(player).elo,
+        )
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be rated under MGSZ, in a club member's words; ``None`` when

@@ -63,11 +63,13 @@ from engine.system import (
     Progress,
     RankLimit,
     RankTrail,
+    Stakes,
     Weight,
     applied,
     clauses,
     entry_rank,
     never_rated,
+    stakes_by_trial,
 )
 from engine.text import Msg, Typed, game_mark, plural
 from engine.timecontrol import TimeControl
@@ -879,6 +881,17 @@ class Psg:
     def period_weight(self) -> Weight | None:
         """None: an arranged game counts at once (rules.md §4.1), nothing is held."""
         return None
+
+    def stakes(self, game: Game) -> Stakes:
+        """Each player's PSG points (the list's result, rules.md §4.3) moved by ``game``, if
+        Black wins and if White wins, as folding it now gives them; ``None`` while a player
+        has no result yet. Changes nothing."""
+        return stakes_by_trial(
+            self,
+            game,
+            lambda ledger, player: ledger._players[player].list_shows,
+            Msg("points"),
+        )
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not be a counted PSG game, asked before it is folded in (rules.md

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from array import array
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -56,6 +56,7 @@ from engine.system import (
     Progress,
     RankLimit,
     RankTrail,
+    Stakes,
     Weight,
     applied,
     clauses,
@@ -63,6 +64,7 @@ from engine.system import (
     entry_rank,
     listed,
     never_rated,
+    stakes_by_trial,
     unit,
 )
 from engine.text import Msg, Typed, decimal, game_mark, plural
@@ -710,6 +712,34 @@ class Swedish:
     def initial_rank_limit(self) -> RankLimit | None:
         """None: a new player starts at their declared rank (rules.md §3.3)."""
         return None
+
+    def stakes(self, game: Game) -> Stakes:
+        """Each player's promotion points toward their next target won by ``game``, if Black
+        wins and if White wins (rules.md §3.3, the points table of the player's rank; a half
+        game half). A tournament's game counts in the sequence (§3.1); a club game only when
+        marked. ``None`` for a player without a target, or whom the game promotes (the
+        total starts again toward the next target). Changes nothing."""
+        if game.tournament is not None and not game.counts_as_tournament:
+            # the game of a tournament is rated with it (rules.md §3.1): count it as such
+            game = replace(game, counts_as_tournament=True)
+        return stakes_by_trial(
+            self,
+            game,
+            lambda ledger, player: ledger._toward(player, self._players[player]),
+            Msg("promotion points"),
+            before=lambda ledger, player: ledger._toward(player, None),
+        )
+
+    def _toward(self, player: PlayerId, was: _Player | None) -> Fraction | None:
+        """The player's total toward their next target (``None``: no target, or another
+        target than ``was`` aimed at: a promotion); raises ``KeyError``."""
+        state = self._players[player]
+        tracker = state.next
+        if tracker is None:
+            return None
+        if was is not None and (was.next is None or was.next.target != tracker.target):
+            return None
+        return Fraction(tracker.total, QUARTERS)
 
     def uncounted(self, game: Game) -> str | None:
         """Why ``game`` will not enter a Swedish sequence, in a member's words (rules.md §3.1:

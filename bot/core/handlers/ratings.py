@@ -18,6 +18,7 @@ from bot.core.handlers.game_options import komi as komi_default
 from bot.core.names import describe
 from bot.core.notices import joined, marked
 from bot.core.replies import Picture, Reply, Table, Text
+from bot.core.stakes import stake_lines
 from bot.i18n import N_, _, _n, current, date_text, month_text, translated
 from engine.errors import EngineError
 from engine.formats import fold_name
@@ -25,7 +26,7 @@ from engine.ranks import Rank
 from engine.system import RatingSystem, Value
 from engine.systems import SYSTEMS, system_named
 from engine.timecontrol import TimeControl
-from engine.types import Importance, Tournament
+from engine.types import Game, Importance, Tournament
 from storage import schedules
 from storage.errors import StorageError
 from storage.records import (
@@ -618,6 +619,9 @@ async def handicap(ctx: Context, args: HandicapArgs) -> Reply:
         setup,
     ]
     lines.extend(f"({translated(note)})" for note in advice.notes)
+    # issue 25: what each player gains or loses under the club's system, as things stand today
+    game = Game(0, black.id, white.id, None, ctx.today(), stones=advice.stones, komi=advice.komi)
+    lines.extend(stake_lines(system, black, white, game))
     return Reply(blocks=(Text(_("Handicap"), title=True), Text(joined(lines))))
 
 

@@ -398,6 +398,17 @@ async def test_handicap_is_capped_at_nine_stones(club: FakeChat) -> None:
     assert "9 stones, komi 0.5" in text
 
 
+async def test_handicap_says_what_is_at_stake(club: FakeChat) -> None:
+    """Issue 25: each player's gain or loss under the club's system if Black or White wins;
+    MGSZ holds a club game for its period, so it is the period's change if it ended now."""
+    text = await unchanged(club, "/handicap Nagy Péter Kovács Anna")
+    black = next(line for line in text.splitlines() if line.startswith("If Black wins: "))
+    white = next(line for line in text.splitlines() if line.startswith("If White wins: "))
+    assert "Nagy Péter +" in black and "Kovács Anna -" in black
+    assert "Nagy Péter -" in white and "Kovács Anna +" in white
+    assert black.endswith("(if the period ended now)")
+
+
 async def test_handicap_under_tensuusei_follows_the_points_table(tmp_path: Path) -> None:
     chat = await FakeChat.open(tmp_path, "tensuusei")
     try:

@@ -1,0 +1,99 @@
+"""RatingSystem.stakes (issue 25): what a game puts at stake equals what folding it does, and
+asking changes nothing — for every rulebook, on random club histories."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.ranks import Rank
+from engine.systems import system_named
+from engine.types import Game, GamePlayed, Registered, Result
+
+DAY = dt.date(2026, 3, 2)
+KEYS = ("mgsz", "tensuusei", "swedish", "psg", "gor")
+
+
+def ledger(key: str, ranks: list[int], games: list[tuple[int, int, bool]]):  # type: ignore[no-untyped-def]
+    system = system_named(key)
+    for player, kyu in enumerate(ranks, 1):
+        system.apply(Registered(player, Rank.parse(f"{kyu}k"), DAY))
+    for n, (a, b, black_won) in enumerate(games, 1):
+        if a != b:
+            result = Result.BLACK if black_won else Result.WHITE
+            system.apply(GamePlayed(Game(n, a, b, result, DAY, counts_as_tournament=True)))
+    return system
+
+
+histories = st.tuples(
+    st.lists(st.integers(6, 15), min_size=2, max_size=6),
+    st.lists(st.tuples(st.integers(1, 2), st.integers(1, 6), st.booleans()), max_size=8),
+    st.integers(0, 3),
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(key=st.sampled_from(KEYS), history=histories)
+def test_stakes_equal_folding_the_game_into_a_copy(key: str, history) -> None:  # type: ignore[no-untyped-def]
+    ranks, games, stones = history
+    games = [(a, min(b, len(ranks)), won) for a, b, won in games]
+    system = ledger(key, ranks, games)
+    before = system.snapshot()
+    game = Game(99, 1, 2, None, DAY, stones=stones, komi=Fraction(1, 2), counts_as_tournament=True)
+    stakes = system.stakes(game)
+    assert system.snapshot() == before  # asking changes nothing
+    for result, outcome in ((Result.BLACK, stakes.black_wins), (Result.WHITE, stakes.white_wins)):
+        if stakes.uncounted is not None:
+            assert all(stake.change is None for stake in outcome)
+            continue
+        folded = copy.deepcopy(system)
+        folded.apply(
+            GamePlayed(
+                Game(
+                    99,
+                    1,
+                    2,
+                    result,
+                    DAY,
+                    stones=stones,
+                    komi=Fraction(1, 2),
+                    counts_as_tournament=True,
+                )
+            )
+        )
+        for stake in outcome:
+            was = _value(key, system, stake.player, after=False)
+            now = _value(key, folded, stake.player, after=True)
+            if stake.change is not None:
+                assert now - was == stake.change, (key, stake)
+
+
+def _value(key: str, system, player: int, *, after: bool):  # type: ignore[no-untyped-def]
+    """The value each rulebook's stake is counted on, read through its public card (MGSZ:
+    the open period's change with the game, from today's Elo to "if it ended now")."""
+    card = system.card(player)
+    values = {m.key: m.value for m in card.values}
+    if key == "mgsz":
+        held = values.get("pending_elo") if after else None
+        return held if held is not None else card.rating
+    if key == "tensuusei":
+        pending = card.pending.amount if card.pending is not None else 0
+        return card.rating + pending
+    if key == "swedish":
+        return values["swedish_sequences.points"]
+    if key == "gor":
+        return Fraction(values["gor"])
+    return card.rating
+
+
+def test_a_won_game_moves_the_winner_up_under_every_rulebook_that_rates_at_once() -> None:
+    """Tensuusei: one point a game, settled at the day's end (rules.md §2, §2.3)."""
+    system = ledger("tensuusei", [10, 10], [])
+    stakes = system.stakes(Game(1, 1, 2, None, DAY))
+    assert [s.change for s in stakes.black_wins] == [1, -1]
+    assert [s.change for s in stakes.white_wins] == [-1, 1]
+    assert stakes.black_wins[0].note == "settled at the day's end"
