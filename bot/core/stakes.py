@@ -26,8 +26,8 @@ def stake_lines(system: RatingSystem, black: Player, white: Player, game: Game) 
         stakes = system.stakes(game)
     except KeyError:
         missing = [p for p in (black, white) if p.id not in set(system.players())]
-        names = ", ".join(p.name for p in missing) or f"{black.name}, {white.name}"
-        return [_("At stake: nothing to show, no rating yet for {names}", names=names)]
+        unrated = ", ".join(p.name for p in missing) or f"{black.name}, {white.name}"
+        return [_("At stake: nothing to show, no rating yet for {names}", names=unrated)]
     if stakes.uncounted is not None:
         return [_("At stake: nothing ({reason})", reason=translated(stakes.uncounted))]
     names = {black.id: black.name, white.id: white.name}

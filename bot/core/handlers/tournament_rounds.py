@@ -21,8 +21,10 @@ from bot.core.errors import BadArgument, NotPermitted
 from bot.core.format import komi as komi_text
 from bot.core.names import resolve
 from bot.core.replies import Button, Notice, Reply, Table, Text
+from bot.core.stakes import stake_lines
 from bot.i18n import _, _n, number_text
 from engine.pairing.standings import Standing, h9_text
+from engine.types import Game
 from storage.errors import Refused
 from storage.pairings import Board, Round, publish, save_draft, withdraw
 from storage.records import Player, TournamentRow
@@ -462,7 +464,8 @@ async def _publish(ctx: Context, run: rounds.Run) -> Reply:
         raise BadArgument(
             _("the draft changed since it was shown; look at it again with /tournament pair")
         ) from None
-    told = await _tell_boards(ctx, run, published)
+    stakes = await _stakes(ctx, run, published)
+    told = await _tell_boards(ctx, run, published, stakes)
     lines = _others(run, published)
     lines.append(
         _(
@@ -487,11 +490,42 @@ async def _publish(ctx: Context, run: rounds.Run) -> Reply:
             ),
             Table(_board_header(), board_rows(ctx, run, published.boards), "rllrr"),
             Text("\n".join(lines)),
+            Text(_("What is at stake"), title=True),
+            Text("\n".join(line for board in published.boards for line in stakes[board.number])),
         )
     )
 
 
-async def _tell_boards(ctx: Context, run: rounds.Run, published: Round) -> int:
+async def _stakes(ctx: Context, run: rounds.Run, published: Round) -> dict[int, list[str]]:
+    """Each board's stakes under the club's system, as of today (bot.core.stakes): the board's
+    line, then what each player gains or loses if Black wins and if White wins."""
+    ledger = await storage.ledger(ctx.db, ctx.the_club.id)
+    today = ctx.today()
+
+    def lines() -> dict[int, list[str]]:
+        found: dict[int, list[str]] = {}
+        for b in published.boards:
+            game = Game(
+                0, b.black, b.white, None, today, stones=b.handicap, komi=rounds.komi_of(ctx, b)
+            )
+            black, white = run.players[b.black], run.players[b.white]
+            found[b.number] = [
+                _(
+                    "Board {board}: {black} – {white}",
+                    board=b.number,
+                    black=black.name,
+                    white=white.name,
+                ),
+                *stake_lines(ledger, black, white, game),
+            ]
+        return found
+
+    return await asyncio.to_thread(lines)  # the rulebooks' arithmetic, off the event loop
+
+
+async def _tell_boards(
+    ctx: Context, run: rounds.Run, published: Round, stakes: dict[int, list[str]]
+) -> int:
     """Tell each linked player of the round their own board in private; how many were told."""
     told = 0
     for board in published.boards:
@@ -511,7 +545,8 @@ async def _tell_boards(ctx: Context, run: rounds.Run, published: Round) -> int:
                 stones=board.handicap,
                 komi=komi_text(rounds.komi_of(ctx, board)),
             )
-            notice = Notice(ctx.the_club.id, Reply.text(text), accounts=tuple(accounts))
+            said = Reply.text(text, *stakes[board.number][1:])
+            notice = Notice(ctx.the_club.id, said, accounts=tuple(accounts))
             if await ctx.core.post(notice):
                 told += 1
     return told
