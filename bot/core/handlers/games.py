@@ -101,6 +101,7 @@ class ResultArgs:
         CONFIRM,
     ),
     permit=may_record,
+    with_file="sgf",
 )
 async def result(ctx: Context, args: ResultArgs) -> Reply:
     again, confirmed = args.again, args.confirm
