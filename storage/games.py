@@ -17,7 +17,7 @@ from engine.system import Card, Change
 from engine.text import Msg
 from engine.timecontrol import TimeControl
 from engine.types import ByeKind, Game, GamePlayed, Outcome, Result, Tournament
-from storage import log
+from storage import game_files, log
 from storage import overlay as overlays
 from storage.backend import Database, Row
 from storage.codec import (
@@ -436,12 +436,14 @@ async def record_game(
     actor: str,
     chat: str | None = None,
     pending: bool = False,
+    sgf: int | None = None,
 ) -> Recorded:
     """Record one game value (built with :func:`new_game`; ``/result``) in one transaction; a
     club game is rated at once.
 
     ``pending`` stores a player's own report that waits for :func:`confirm_game`; a game in
-    an open tournament is rated when the tournament is finalised.
+    an open tournament is rated when the tournament is finalised. ``sgf``: the kept file
+    (storage.game_files) the game was read from, named in the same transaction.
 
     Returns:
         What changed: the stored row, and the current system's changes and the two players'
@@ -460,6 +462,8 @@ async def record_game(
         stored, changes = await insert_game(
             write, context, game, pending=pending, actor=actor, chat=chat
         )
+        if sgf is not None:
+            await game_files.attach(write.tx, write.club, stored.id, sgf)
         settled = Settled()
         if game.tournament is None and not pending:  # rules.md §2.3, §1.4: late reports
             settled = await settle_ended(write, [game.date], actor=actor, chat=chat)

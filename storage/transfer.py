@@ -35,6 +35,8 @@ LOG_TABLES = (
     "tournament_entries",
     "games",
     "events",
+    "game_files",
+    "game_sgf",
     "deliveries",
 )
 """The tables copied, in an order that satisfies their references, each with every column the

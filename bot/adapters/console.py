@@ -111,6 +111,9 @@ def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocat
         caller = Caller(PLATFORM, who.replace(" ", "_"), who, chat_admin=False)
         operator = False
     name, _sep, rest = text.partition(" ")
+    attachment_name = "pasted.txt" if attachment is not None else None
+    if attachment is None:
+        rest, attachment, attachment_name = sgf_from_disk(rest)
     return Invocation(
         command=name,
         text=rest.strip(),
@@ -120,8 +123,21 @@ def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocat
         # when hoshi has it (else the club's); a member played with /as is in the club's chat
         private=operator,
         attachment=attachment,
-        attachment_name="pasted.txt" if attachment is not None else None,
+        attachment_name=attachment_name,
     )
+
+
+def sgf_from_disk(text: str) -> tuple[str, bytes | None, str | None]:
+    """``/result path/to/game.sgf``: the console's way of attaching a game's file — the first
+    word naming an ``.sgf`` file on disk is read and sent as the attachment (the words left,
+    the file's bytes, its name); a line without one is left as it is."""
+    words = text.split(" ")
+    for index, word in enumerate(words):
+        path = Path(word.strip().strip('"')).expanduser()
+        if path.suffix.lower() == ".sgf" and path.is_file():
+            rest = " ".join(words[:index] + words[index + 1 :])
+            return rest, path.read_bytes(), path.name
+    return text, None, None
 
 
 def commands(lines: Iterator[str]) -> Iterator[tuple[str, bytes | None]]:

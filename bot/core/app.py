@@ -143,6 +143,8 @@ class Core:
         Never raises: every failure becomes a reply. Counted in :attr:`metrics` by the
         invocation's platform and timed by the command's name."""
         cmd = lookup(inv.command)
+        if cmd is not None and cmd.with_file and inv.attachment is not None:
+            cmd = lookup(cmd.with_file)  # /result with an .sgf attached is /sgf
         if cmd is not None and cmd.access == CONSOLE and inv.caller.platform != "console":
             cmd = None
         started = self.metrics.timer()

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.core.commands import CONSOLE, CommandSpec, Handler, spec_of
-from bot.core.handlers import club, games, help, ratings, registry, schedule, tournaments
+from bot.core.handlers import club, games, help, ratings, registry, schedule, sgf, tournaments
 
 HANDLERS: tuple[Handler, ...] = (
     club.club,
     club.export,
     games.result,
+    sgf.sgf,
     games.undo,
     games.void,
     games.correct,

@@ -451,6 +451,9 @@ class CommandSpec:
     bare: type | None = None
     """For a command with actions: the (fieldless) dataclass a line without an action fills
     (``/club`` alone shows the club); ``None``: such a line is refused with the usage."""
+    with_file: str = ""
+    """The command that answers this one when a file comes with it (``/result`` with an
+    ``.sgf`` attached is ``/sgf``); ``""``: none."""
     handler: Handler = field(kw_only=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -696,6 +699,7 @@ def command(
     permit: Callable[..., None] | None = None,
     unknown: str = "",
     bare: type | None = None,
+    with_file: str = "",
 ) -> Callable[[H], H]:
     """Attach a command's spec to its handler; its arguments dataclass is the handler's
     second parameter's annotation (:func:`arguments_of`). Registers nothing: the table
@@ -724,6 +728,7 @@ def command(
             permit,
             unknown,
             bare,
+            with_file,
             handler=handler,
         )
         setattr(handler, _SPEC, spec)

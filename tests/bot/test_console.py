@@ -459,3 +459,31 @@ async def test_an_unknown_club_is_refused_with_the_clubs_and_how_to_make_one(
 async def test_a_named_club_is_made_on_an_empty_database(tmp_path: Path) -> None:
     status, out = await run(tmp_path, "/club show\n", club="Pécsi Go Klub")
     assert status == 0 and "Pécsi Go Klub" in out
+
+
+async def test_result_reads_an_sgf_file_from_disk(tmp_path: Path) -> None:
+    sgf = Path(__file__).parents[1] / "engine" / "formats" / "data" / "sgf" / "jigo.sgf"
+    script = f"""\
+/register Kovács Anna 5k
+/register Szabó Béla 5k
+/result {sgf}
+"""
+    status, out = await run(tmp_path, script)
+    assert status == 0, out
+    said = replies(out)
+    shown = said[f"/result {sgf}"]
+    assert shown.startswith("Record this game?")
+    assert "Black: Kovács Anna" in shown and "Result: jigo" in shown
+
+
+def test_an_sgf_path_is_read_as_the_attachment(tmp_path: Path) -> None:
+    path = tmp_path / "game.sgf"
+    path.write_bytes(b"(;GM[1]PB[a]PW[b])")
+    inv = invocation(f"/result {path} black=Nagy", "console:1")
+    assert (inv.text, inv.attachment, inv.attachment_name) == (
+        "black=Nagy",
+        b"(;GM[1]PB[a]PW[b])",
+        "game.sgf",
+    )
+    plain = invocation("/result Nagy Kovács B+", "console:1")
+    assert plain.attachment is None and plain.text == "Nagy Kovács B+"

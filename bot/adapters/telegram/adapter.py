@@ -341,7 +341,9 @@ class TelegramAdapter:
         """The file sent with the command, or the file the command replies to when the command
         reads files (``/tournament import`` answering a posted ``.h9``)."""
         document = message.document
-        takes_file = cmd is not None and any(p.kind == "file" for p in cmd.params)
+        takes_file = cmd is not None and (
+            bool(cmd.with_file) or any(p.kind == "file" for p in cmd.params)
+        )  # /result answering an .sgf reads it (with_file: /sgf)
         if document is None and takes_file and message.reply_to_message is not None:
             document = message.reply_to_message.document
         if document is None:

@@ -101,9 +101,9 @@ class ResultArgs:
         CONFIRM,
     ),
     permit=may_record,
+    with_file="sgf",
 )
 async def result(ctx: Context, args: ResultArgs) -> Reply:
-    reporting = not ctx.organiser
     again, confirmed = args.again, args.confirm
     date = args.date or ctx.today()
     stones = args.h or 0
@@ -129,13 +129,42 @@ async def result(ctx: Context, args: ResultArgs) -> Reply:
     asked = await opt.ask_about(ctx, game, black, white, swapped=swapped, confirmed=confirmed)
     if asked is not None:
         return asked
+    return await record(
+        ctx, game, black, white, note=note, again=again, retry=f"/result {ctx.inv.text}"
+    )
+
+
+async def record(
+    ctx: Context,
+    game: Game,
+    black: Player,
+    white: Player,
+    *,
+    note: str = "",
+    again: bool = False,
+    retry: str,
+    sgf: int | None = None,
+) -> Reply:
+    """Record the game value ``game`` as ``/result`` does, whatever it was read from (typed,
+    an SGF file): the question about a game that looks recorded already (``again``: not
+    asked), a player's report pending the opponent's confirmation, why it will not count,
+    the game written and the reply.
+
+    Args:
+        note: a line for the reply (how colours were chosen).
+        retry: the command that repeats this one (``again`` added to it records the game
+            anyway).
+        sgf: the kept file (storage.game_files) the game was read from, named with the game.
+    """
     earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
-    if reporting:
-        return await _report(ctx, black, white, game, earlier)
+    if not ctx.organiser:
+        return await _report(ctx, black, white, game, earlier, retry=retry, sgf=sgf)
     if earlier:
-        return await same.ask(ctx, earlier, f"/result {ctx.inv.text}")
+        return await same.ask(ctx, earlier, retry)
     why = await will_not_count(ctx, game)
-    done = await storage.record_game(ctx.db, ctx.the_club, game, actor=ctx.actor, chat=ctx.chat)
+    done = await storage.record_game(
+        ctx.db, ctx.the_club, game, actor=ctx.actor, chat=ctx.chat, sgf=sgf
+    )
     row = done.row
     lines = [game_line(row, black, white)]
     if note:
@@ -160,7 +189,14 @@ async def result(ctx: Context, args: ResultArgs) -> Reply:
 
 
 async def _report(
-    ctx: Context, black: Player, white: Player, game: Game, earlier: list[GameRow]
+    ctx: Context,
+    black: Player,
+    white: Player,
+    game: Game,
+    earlier: list[GameRow],
+    *,
+    retry: str,
+    sgf: int | None,
 ) -> Reply:
     """A player's own game: pending until the opponent confirms (issue 4/6, item 6).
 
@@ -178,7 +214,7 @@ async def _report(
     if earlier:
         report = await same.opponents_report(ctx, me, earlier)
         if report is None:
-            return await same.ask(ctx, earlier, f"/result {ctx.inv.text}")
+            return await same.ask(ctx, earlier, retry)
         reporter = await same.who(ctx, report)
         confirmed = await storage.confirm_game(
             ctx.db, ctx.the_club, report.id, actor=ctx.actor, chat=ctx.chat
@@ -207,6 +243,7 @@ async def _report(
             pending=True,
             actor=ctx.actor,
             chat=ctx.chat,
+            sgf=sgf,
         )
     ).row
     hours = ctx.settings.report_hours
