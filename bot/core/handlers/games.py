@@ -14,7 +14,9 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.handlers import game_options as opt
 from bot.core.handlers import same_game as same
+from bot.core.handlers.tournament_rounds import open_board
 from bot.core.replies import Button, Reply, Text
+from bot.core.rounds import komi_of
 from bot.i18n import N_, _, _n, date_text, date_time_text, month_text, translated
 from engine.timecontrol import TimeControl
 from engine.types import Game, Result
@@ -111,6 +113,9 @@ async def result(ctx: Context, args: ResultArgs) -> Reply:
         ctx, args, stones, date
     )
     komi = args.komi if args.komi is not None else opt.komi(ctx, None, stones)
+    seat = await open_board(ctx, black.id, white.id)  # a board of a tournament round?
+    if seat is not None and args.h is None and args.komi is None:
+        stones, komi = seat[2].handicap, komi_of(ctx, seat[2])
     board = args.board or 19
     time = args.time
     game = storage.new_game(
@@ -156,6 +161,26 @@ async def record(
             anyway).
         sgf: the kept file (storage.game_files) the game was read from, named with the game.
     """
+    seat = None if game.tournament is not None else await open_board(ctx, game.black, game.white)
+    if seat is not None:  # the game of a published board (issue 25): rated with its tournament
+        tournament, number, paired = seat
+        game = dataclasses.replace(game, tournament=tournament.id, round=number)
+        if game.time is None:
+            game = dataclasses.replace(game, time=tournament.tournament.time)
+        note = "\n".join(
+            part
+            for part in (
+                note,
+                _(
+                    "{name}, round {round}, board {board}: rated when the tournament is "
+                    "finalised.",
+                    name=tournament.tournament.name,
+                    round=number,
+                    board=paired.number,
+                ),
+            )
+            if part
+        )
     earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
     if not ctx.organiser:
         return await _report(ctx, black, white, game, earlier, retry=retry, sgf=sgf)

@@ -19,6 +19,7 @@ from bot.core import format as fmt
 from bot.core.commands import PLAYER, GameResult, Option, Param, Upload, command
 from bot.core.context import Context
 from bot.core.errors import BadArgument, UnknownPlayer
+from bot.core.handlers import game_options as opt
 from bot.core.handlers import games
 from bot.core.names import lookup, refusal, same_player, single
 from bot.core.replies import Button, Document, Reply, Text
@@ -177,7 +178,7 @@ def _game(
         white.id,
         outcome,
         stones=stones,
-        komi=read.komi if read.komi is not None else games.opt.komi(ctx, None, stones),
+        komi=read.komi if read.komi is not None else opt.komi(ctx, None, stones),
         date=date,
         played=played,
         board=read.size,

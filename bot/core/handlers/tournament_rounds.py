@@ -26,8 +26,9 @@ from bot.i18n import _, _n, number_text
 from engine.pairing.standings import Standing, h9_text
 from engine.types import Game
 from storage.errors import Refused
-from storage.pairings import Board, Round, publish, save_draft, withdraw
-from storage.records import Player, TournamentRow
+from storage.games import tournament_games
+from storage.pairings import Board, Round, field, publish, save_draft, withdraw
+from storage.records import GAME_OK, GAME_PENDING, Player, TournamentRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +233,30 @@ async def board_for(
             )
         )
     return board
+
+
+async def open_board(ctx: Context, a: int, b: int) -> tuple[TournamentRow, int, Board] | None:
+    """The board ``a`` and ``b`` sit at without a result yet, in a published round of an open
+    tournament run from the chat (the earliest such round), if any: a game of theirs reported
+    with /result or an SGF file is that board's game."""
+    for row in await storage.open_tournaments(ctx.db, ctx.the_club):
+        found = await field(ctx.db, ctx.the_club.id, row.id)
+        if found is None:
+            continue
+        for published in found.rounds:
+            board = published.board_of(a)
+            if board is None or b not in (board.black, board.white):
+                continue
+            games = await tournament_games(ctx.db, ctx.the_club, row.id)
+            done = any(
+                g.status in (GAME_OK, GAME_PENDING)
+                and g.game.round == published.number
+                and {g.game.black, g.game.white} == {a, b}
+                for g in games
+            )
+            if not done:
+                return row, published.number, board
+    return None
 
 
 async def _join(ctx: Context, run: rounds.Run) -> Reply:
