@@ -310,7 +310,7 @@ async def _import_csv(  # type: ignore[no-untyped-def]
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from bot.core import exporting
+    from bot.core import exporting, rounds
 
     form = args.format or ("h9" if args.tournament else "csv")
     if args.tournament and form != "h9":  # never silently ignored
@@ -354,9 +354,8 @@ def _run_export(args: argparse.Namespace) -> int:
                         club=club.name,
                     )
                 )
-            ranks = await storage.entry_ranks(db, club, row.id)
-            entries = await storage.entries(db, club, row.id)
-            text = exporting.tournament_h9(data, row, entries, ranks)
+            given = await rounds.h9_input(db, club, row)
+            text = exporting.tournament_h9(data, row, given.entries, given.ranks, given.places)
         else:
             text = {
                 "csv": exporting.players_csv,

@@ -20,6 +20,7 @@ from engine.formats.tournament_file import (
     FileGame,
     FilePlayer,
     TournamentFile,
+    in_places,
     in_standings_order,
 )
 from engine.ranks import Rank
@@ -147,7 +148,11 @@ def _json_value(v: Value) -> Any:
 
 
 def tournament_h9(
-    export: Export, row: TournamentRow, entries: Sequence[Entry], ranks: Mapping[int, Rank]
+    export: Export,
+    row: TournamentRow,
+    entries: Sequence[Entry],
+    ranks: Mapping[int, Rank],
+    placed: Mapping[int, int] | None = None,
 ) -> str:
     """One tournament as an EGD results file (:func:`tournament_file`, written by
     :func:`~engine.formats.write_h9`).
@@ -155,11 +160,15 @@ def tournament_h9(
     Raises:
         FormatError: a player has two games in one round, which an h9 file cannot hold.
     """
-    return write_h9(tournament_file(export, row, entries, ranks))
+    return write_h9(tournament_file(export, row, entries, ranks, placed))
 
 
 def tournament_file(
-    export: Export, row: TournamentRow, entries: Sequence[Entry], ranks: Mapping[int, Rank]
+    export: Export,
+    row: TournamentRow,
+    entries: Sequence[Entry],
+    ranks: Mapping[int, Rank],
+    placed: Mapping[int, int] | None = None,
 ) -> TournamentFile:
     """One tournament as the results file an export writes (formats.md, EGD results).
 
@@ -296,4 +305,11 @@ def tournament_file(
         games=file_games,
         byes=byes,
     )
-    return in_standings_order(with_kept_header(tf, row.notes))
+    tf = with_kept_header(tf, row.notes)
+    if placed is None:
+        return in_standings_order(tf)
+    last = max(placed.values(), default=0) + 1
+    standing = sorted(
+        ((position[pid], placed.get(pid, last)) for pid in ids), key=lambda pair: pair[1]
+    )
+    return in_places(tf, standing)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import storage
-from bot.core import exporting
+from bot.core import exporting, rounds
 from bot.core.exporting import club_activity
 from engine.formats import fold_name
 from engine.formats.tournament_file import entry_wins, places
@@ -405,9 +405,5 @@ async def tournament_h9(db: Database, club: Club, data: Export, number: int) -> 
     row = await storage.tournament_by_number(db, club, number)
     if row is None:
         return None
-    return exporting.tournament_h9(
-        data,
-        row,
-        await storage.entries(db, club, row.id),
-        await storage.entry_ranks(db, club, row.id),
-    )
+    given = await rounds.h9_input(db, club, row)
+    return exporting.tournament_h9(data, row, given.entries, given.ranks, given.places)

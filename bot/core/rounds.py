@@ -19,7 +19,14 @@ from bot.core.errors import BadArgument
 from bot.i18n import _
 from engine.pairing.pair import pair, seated
 from engine.pairing.scores import mms_start, standings_input
-from engine.pairing.standings import MCMAHON_ORDER, SWISS_ORDER, Criterion, Standing, standings
+from engine.pairing.standings import (
+    MCMAHON_ORDER,
+    SWISS_ORDER,
+    Criterion,
+    Standing,
+    h9_text,
+    standings,
+)
 from engine.pairing.types import (
     MMS_ZERO,
     NO_BAR,
@@ -36,10 +43,12 @@ from engine.pairing.types import (
 )
 from engine.ranks import Rank
 from engine.system import HandicapAdvice, RatingSystem
+from engine.types import Entry
 from engine.types import Result as GameResult
+from storage.db import Database
 from storage.games import tournament_games
 from storage.pairings import Board, Field, Round, field
-from storage.records import GAME_OK, GameRow, Player, TournamentRow
+from storage.records import GAME_OK, Club, GameRow, Player, TournamentRow
 
 CRITERIA: dict[str, Criterion] = {
     "wins": "NBW",
@@ -112,7 +121,7 @@ def criteria_of(order: Sequence[str], system: str) -> tuple[Criterion, ...]:
     return (first, *(c for c in chosen if c != first))
 
 
-def settings_of(ctx: Context, field_: Field, ledger: RatingSystem) -> PairingSettings:
+def settings_of(field_: Field, ledger: RatingSystem, komi: Fraction) -> PairingSettings:
     """The engine's pairing settings from the tournament's setup: ``handicap=system`` asks the
     club's rating system (rules.md §5 and each rulebook's own table)."""
     setup = field_.setup
@@ -124,7 +133,7 @@ def settings_of(ctx: Context, field_: Field, ledger: RatingSystem) -> PairingSet
 
         policy = advice
     elif setup.handicap.startswith("rank-"):
-        policy = RankHandicap(int(setup.handicap[5:]), even_komi=ctx.settings.komi)
+        policy = RankHandicap(int(setup.handicap[5:]), even_komi=komi)
     else:
         policy = NoHandicap()
     return PairingSettings(
@@ -152,32 +161,82 @@ async def run_of(ctx: Context, row: TournamentRow) -> Run:
 
 async def run_of_any(ctx: Context, row: TournamentRow) -> Run | None:
     """The chat-run state of ``row``, ``None`` for a tournament not run from the chat."""
-    found = await field(ctx.db, ctx.the_club.id, row.id)
+    return await run_from(ctx.db, ctx.the_club, row, komi=ctx.settings.komi)
+
+
+async def run_from(db: Database, club: Club, row: TournamentRow, *, komi: Fraction) -> Run | None:
+    """:func:`run_of_any` outside a conversation (an export); ``komi``: the club's even-game
+    komi, given by a ``handicap=rank-N`` pairing's even games."""
+    found = await field(db, club.id, row.id)
     if found is None:
         return None
-    ledger = await storage.ledger(ctx.db, ctx.the_club.id)
+    ledger = await storage.ledger(db, club.id)
     games = tuple(
         g
-        for g in await tournament_games(ctx.db, ctx.the_club, row.id)
+        for g in await tournament_games(db, club, row.id)
         if g.status == GAME_OK and g.game.round is not None
     )
     ids = {s.player for s in found.seats} | {
         p for g in games for p in (g.game.black, g.game.white)
     }
-    players = {p.id: p for p in await storage.players(ctx.db, ctx.the_club, guests=True)}
+    players = {p.id: p for p in await storage.players(db, club, guests=True)}
     players = {pid: players[pid] for pid in ids if pid in players}
     entrants = tuple(
         Entrant(s.player, s.rank or _rank_now(ledger, players[s.player]), s.first_round)
         for s in found.seats
     )
     state = TournamentState(
-        settings_of(ctx, found, ledger),
+        settings_of(found, ledger, komi),
         entrants,
         _played(found, games),
         tuple(Bye(r.number, r.bye) for r in found.rounds if r.bye is not None),
         frozenset(s.player for s in found.seats if s.withdrawn),
     )
     return Run(row, found, games, players, state)
+
+
+@dataclass(frozen=True, slots=True)
+class H9Input:
+    """What a tournament's EGD h9 is written from (bot.core.exporting.tournament_file): its
+    entries and their ranks; for a tournament run from the chat, the entries carry the
+    standings' columns (MMS, SOS …) and every round without a game (bye ``0+``, absent
+    ``0-``), and ``places`` the standings' places."""
+
+    entries: list[Entry]
+    ranks: dict[int, Rank]
+    places: dict[int, int] | None = None
+
+
+async def h9_input(db: Database, club: Club, row: TournamentRow) -> H9Input:
+    """The h9 input of ``row`` (every export: /export, ``hoshi export``, the web download)."""
+    entries = await storage.entries(db, club, row.id)
+    ranks = await storage.entry_ranks(db, club, row.id)
+    run = await run_from(db, club, row, komi=Fraction(0))
+    if run is None:
+        return H9Input(entries, ranks)
+    lines = {s.id: s for s in standings_now(run)}
+    order = criteria_of(run.field.setup.order, run.field.setup.system)
+    paired = {(g.round, p) for g in run.state.games for p in (g.black, g.white)}
+    byes = {(b.round, b.player) for b in run.state.byes}
+    rounds = run.field.published
+    enriched = []
+    for entry in entries:
+        line = lines.get(entry.player)
+        if line is None:
+            enriched.append(entry)
+            continue
+        enriched.append(
+            dataclasses.replace(
+                entry,
+                criteria=tuple((c, h9_text(getattr(line, c.lower()))) for c in order),
+                byes=tuple(
+                    (n, "win" if (n, entry.player) in byes else "none")
+                    for n in range(1, rounds + 1)
+                    if (n, entry.player) not in paired
+                ),
+            )
+        )
+    return H9Input(enriched, ranks, {s.id: s.place for s in lines.values()})
 
 
 def _rank_now(ledger: RatingSystem, player: Player) -> Rank:

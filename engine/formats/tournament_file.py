@@ -277,7 +277,13 @@ def in_standings_order(tf: TournamentFile) -> TournamentFile:
     the lines tied with the line above (formats.md; OpenGotha's h9 export does the same);
     games and byes follow their players' new positions."""
     criteria = {p.position: p.criteria for p in tf.players}
-    standings = places([p.position for p in tf.players], file_wins(tf), criteria)
+    return in_places(tf, places([p.position for p in tf.players], file_wins(tf), criteria))
+
+
+def in_places(tf: TournamentFile, standings: Sequence[tuple[int, int]]) -> TournamentFile:
+    """The same tournament with its players in the order of ``standings`` (``(position,
+    place)`` pairs, best first: a placement decided elsewhere, e.g. a McMahon tournament's own
+    criteria), renumbered as :func:`in_standings_order` does."""
     moved = {old: new for new, (old, _place) in enumerate(standings, 1)}
     players: list[FilePlayer] = []
     previous = 0

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import storage
 from bot import system_names
-from bot.core import exporting
+from bot.core import exporting, rounds
 from bot.core import format as fmt
 from bot.core.commands import ORGANISER, Action, Option, Param, command, on_off, placeholders
 from bot.core.context import Context
@@ -1040,9 +1040,8 @@ async def export(ctx: Context, args: ExportArgs) -> Reply:
                 _("name the tournament, e.g. {example}", example="/export h9 Spring Cup")
             )
         row = await resolve_tournament(ctx, name, "/export h9 #{}")
-        entries = await storage.entries(ctx.db, ctx.the_club, row.id)
-        ranks = await storage.entry_ranks(ctx.db, ctx.the_club, row.id)
-        tf = exporting.tournament_file(data, row, entries, ranks)
+        given = await rounds.h9_input(ctx.db, ctx.the_club, row)
+        tf = exporting.tournament_file(data, row, given.entries, given.ranks, given.places)
         filename = f"{slug}-{row.number}.h9"
         return Reply(  # the file's own players and games, not the club's
             blocks=(
