@@ -264,10 +264,6 @@ class Context:
                         )
                     )
                 found.extend(self._round_problems(game, tournament))
-            if pending:
-                found.append(
-                    Msg("a tournament game cannot wait for confirmation; record it directly")
-                )
         elif game.round is not None:
             found.append(Msg("a round number needs a tournament"))
         if not found and not correcting and game.id == 0:  # later games of a batch see it
@@ -553,6 +549,20 @@ async def confirm_game(
             if row.status == GAME_OK:
                 raise Refused(Msg("game #{number} is already confirmed", number=row.number))
             raise Refused(gone_game(row.number, row.status))
+        if row.game.tournament is not None:  # rated with its tournament (history.COUNTED)
+            folded = await overlays.load(write.tx, write.club)
+            if row.game.tournament in folded.finalised:
+                raise Refused(
+                    Msg(
+                        "its tournament is already finalised; an organiser reopens it to add "
+                        "game #{number}",
+                        number=row.number,
+                    )
+                )
+            await write.event(log.CONFIRM, actor=actor, chat=chat, target=game)
+            confirmed = await game_row(write.tx, write.club, game)
+            assert confirmed is not None
+            return confirmed
         seq = await write.event(log.CONFIRM, actor=actor, chat=chat, target=game)
         await write.apply(seq, GamePlayed(row.game))
         # a report of a day that has ended is settled as it is confirmed (§2.3, late reports)

@@ -113,6 +113,11 @@ _TOURNAMENT_INDEX = {name: i for i, name in enumerate(TOURNAMENT_COLUMNS)}
 CHUNK = 4096
 
 
+COUNTED = f"(pending = 0 OR seq IN (SELECT target FROM events WHERE kind = '{log.CONFIRM}'))"
+"""A tournament game that counts: recorded, or a player's report once confirmed (a report
+still waiting is never rated with its tournament)."""
+
+
 def patched(row: Row, changes: dict[str, Any], index: dict[str, int]) -> Row:
     """``row`` with some columns replaced (a correction or amendment in column form)."""
     values = list(row)
@@ -319,7 +324,8 @@ async def tournament_rated(reader: Reader, tournament: int, overlay: Overlay) ->
     games = tuple(
         effective_game(game, overlay)
         for game in await reader.fetchall(
-            f"SELECT {GAME_SELECT} FROM games WHERE tournament = ? ORDER BY seq", (tournament,)
+            f"SELECT {GAME_SELECT} FROM games WHERE tournament = ? AND {COUNTED} ORDER BY seq",
+            (tournament,),
         )
         if not overlay.removed(game[0])
     )
@@ -603,14 +609,16 @@ class _Tournaments:
             marks = ", ".join("?" for _ in part)
             found: dict[int, list[Row]] = {each: [] for each in part}
             for row in await self.tx.fetchall(
-                f"SELECT {GAME_SELECT} FROM games WHERE tournament IN ({marks}) ORDER BY seq",
+                f"SELECT {GAME_SELECT} FROM games WHERE tournament IN ({marks}) AND {COUNTED} "
+                "ORDER BY seq",
                 part,
             ):
                 found[row[10]].append(row)
             self.game_rows.update(found)
             return self.game_rows.pop(tournament)
         return await self.tx.fetchall(
-            f"SELECT {GAME_SELECT} FROM games WHERE tournament = ? ORDER BY seq", (tournament,)
+            f"SELECT {GAME_SELECT} FROM games WHERE tournament = ? AND {COUNTED} ORDER BY seq",
+            (tournament,),
         )
 
     async def _load_entries(self, tournament: int) -> None:

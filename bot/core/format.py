@@ -9,7 +9,7 @@ import re
 from fractions import Fraction
 
 from bot import system_names
-from bot.i18n import N_, Month, _, number_text, signed_text, translated
+from bot.i18n import N_, Month, _, _n, number_text, signed_text, translated
 from engine.calendar import Phase
 from engine.mgsz import month_period
 from engine.system import Card, Measure, Pending, Value
@@ -90,6 +90,16 @@ def number(v: Value) -> Fraction | None:
 def komi(k: Fraction) -> str:
     """A komi as the language writes it, with its own minus sign: 6.5 (6,5), -3 (−3)."""
     return value(k)
+
+
+def handicap_text(stones: int, komi_: Fraction) -> str:
+    """A game's setup in words: ``Even game, komi 6.5``, ``1 stone: Black moves first, no
+    komi``, ``3 stones, komi 0.5`` (rules.md §5)."""
+    if stones == 0:
+        return _("Even game, komi {komi}", komi=komi(komi_))
+    if stones == 1 and komi_ == 0:
+        return _("1 stone: Black moves first, no komi")
+    return _n("{n} stone, komi {komi}", "{n} stones, komi {komi}", stones, komi=komi(komi_))
 
 
 def period_name(year: int, month: int) -> str:

@@ -183,7 +183,7 @@ async def record(
         )
     earlier = [] if again else await same.earlier(ctx, game)  # a game entered twice?
     if not ctx.organiser:
-        return await _report(ctx, black, white, game, earlier, retry=retry, sgf=sgf)
+        return await _report(ctx, black, white, game, earlier, retry=retry, sgf=sgf, note=note)
     if earlier:
         return await same.ask(ctx, earlier, retry)
     why = await will_not_count(ctx, game)
@@ -222,8 +222,10 @@ async def _report(
     *,
     retry: str,
     sgf: int | None,
+    note: str = "",
 ) -> Reply:
-    """A player's own game: pending until the opponent confirms (issue 4/6, item 6).
+    """A player's own game: pending until the opponent confirms (issue 4/6, item 6);
+    ``note``: a line for the reply (the tournament board it is the game of).
 
     The opponent's report of the same game confirms it instead (``same_game``)."""
     caller = ctx.inv.caller
@@ -285,6 +287,7 @@ async def _report(
             Text(
                 game_line(row, black, white)
                 + "\n"
+                + (note + "\n" if note else "")
                 + _n(
                     "{opponent} (or an organiser) confirms with the button or /confirm {number}; "
                     "/dispute {number} if it is wrong. Unconfirmed, it expires in {n} hour. It "

@@ -599,17 +599,7 @@ async def handicap(ctx: Context, args: HandicapArgs) -> Reply:
         # are built with the default, so the club's setting is applied here, as /result does
         # (a system whose table gives the komi, like Tensuusei's, says so: own_komi)
         advice = dataclasses.replace(advice, komi=komi_default(ctx, None, 0))
-    if advice.stones == 0:
-        setup = _("Even game, komi {komi}", komi=fmt.komi(advice.komi))
-    elif advice.stones == 1 and advice.komi == 0:
-        setup = _("1 stone: Black moves first, no komi")
-    else:
-        setup = _n(
-            "{n} stone, komi {komi}",
-            "{n} stones, komi {komi}",
-            advice.stones,
-            komi=fmt.komi(advice.komi),
-        )
+    setup = fmt.handicap_text(advice.stones, advice.komi)
     # each player with the rank they hold now (a rank moves with the rating under some
     # systems), not the one they registered with
     black, white = (dataclasses.replace(p, rank=system.card(p.id).rank) for p in (black, white))

@@ -18,6 +18,7 @@ import storage
 from bot.core import rounds
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
+from bot.core.format import handicap_text
 from bot.core.format import komi as komi_text
 from bot.core.names import resolve
 from bot.core.replies import Button, Notice, Reply, Table, Text
@@ -28,7 +29,7 @@ from engine.types import Game
 from storage.errors import Refused
 from storage.games import tournament_games
 from storage.pairings import Board, Round, field, publish, save_draft, withdraw
-from storage.records import GAME_OK, GAME_PENDING, Player, TournamentRow
+from storage.records import GAME_OK, Player, TournamentRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +249,8 @@ async def open_board(ctx: Context, a: int, b: int) -> tuple[TournamentRow, int, 
             if board is None or b not in (board.black, board.white):
                 continue
             games = await tournament_games(ctx.db, ctx.the_club, row.id)
-            done = any(
-                g.status in (GAME_OK, GAME_PENDING)
+            done = any(  # a report waiting for the opponent keeps the board open to them
+                g.status == GAME_OK
                 and g.game.round == published.number
                 and {g.game.black, g.game.white} == {a, b}
                 for g in games
@@ -560,17 +561,16 @@ async def _tell_boards(
                 continue
             colour = _("Black") if me == board.black else _("White")
             text = _(
-                "{name}, round {round}: board {board}, you play {colour} against {opponent}; "
-                "{stones} stones, komi {komi}.",
+                "{name}, round {round}: board {board}, you play {colour} against {opponent}. "
+                "{setup}.",
                 name=run.row.tournament.name,
                 round=published.number,
                 board=board.number,
                 colour=colour,
                 opponent=run.name(other),
-                stones=board.handicap,
-                komi=komi_text(rounds.komi_of(ctx, board)),
+                setup=handicap_text(board.handicap, rounds.komi_of(ctx, board)),
             )
-            said = Reply.text(text, *stakes[board.number][1:])
+            said = Reply.text(text, "\n".join(stakes[board.number][1:]))
             notice = Notice(ctx.the_club.id, said, accounts=tuple(accounts))
             if await ctx.core.post(notice):
                 told += 1
