@@ -577,6 +577,55 @@ async def _tell_boards(
     return told
 
 
+def unfinished(run: rounds.Run) -> Reply | None:
+    """Before a tournament run from the chat is finalised: a question when rounds are not
+    published or boards have no result (a button finalises it anyway), else ``None``."""
+    missing = run.missing()
+    unpublished = run.row.tournament.rounds - run.field.published
+    if not missing and unpublished <= 0:
+        return None
+    lines = []
+    if unpublished > 0:
+        lines.append(
+            _n(
+                "{n} round is not published yet.",
+                "{n} rounds are not published yet.",
+                unpublished,
+            )
+        )
+    if missing:
+        lines.append(
+            _n(
+                "{n} board has no result: {boards}.",
+                "{n} boards have no result: {boards}.",
+                len(missing),
+                boards="; ".join(
+                    _(
+                        "round {round}, board {board}",
+                        round=number,
+                        board=b.number,
+                    )
+                    for number, b in missing
+                ),
+            )
+        )
+    command = f"/tournament finalise {_ref(run)} confirm"
+    lines.append(
+        _(
+            "Rate it as it is with {command}; a board without a result is not rated.",
+            command=command,
+        )
+    )
+    return Reply(
+        blocks=(
+            Text(_("{name} is not finished", name=run.row.tournament.name), title=True),
+            Text("\n".join(lines)),
+        ),
+        # TRANSLATORS: a button that rates a tournament with rounds or results missing
+        buttons=(Button(_("Finalise anyway"), command),),
+    )
+
+
 async def _missing(ctx: Context, run: rounds.Run, remind: bool) -> Reply:
     missing = run.missing()
     if not missing:

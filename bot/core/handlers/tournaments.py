@@ -980,9 +980,15 @@ async def _finalise(ctx: Context, args: FinaliseArgs) -> Reply:
     confirmed = args.confirm
     row = await _which(ctx, args.name, "finalise")
     if not confirmed and not row.finalised:
-        missing = await storage.missing_rounds(ctx.db, ctx.the_club, row.id)
-        if missing:
-            return _ask_to_finalise(ctx, row, missing)
+        run = await rounds.run_of_any(ctx, row)
+        if run is not None:  # run from the chat: its published boards and rounds say
+            unfinished = rr.unfinished(run)
+            if unfinished is not None:
+                return unfinished
+        else:
+            missing = await storage.missing_rounds(ctx.db, ctx.the_club, row.id)
+            if missing:
+                return _ask_to_finalise(ctx, row, missing)
     players = await tournament_players(ctx.db, ctx.the_club, row.id)
     before = await pending_amounts(ctx.db, ctx.the_club, players)
     changes = await storage.finalise_tournament(
