@@ -200,7 +200,7 @@ class H9Input:
     """What a tournament's EGD h9 is written from (bot.core.exporting.tournament_file): its
     entries and their ranks; for a tournament run from the chat, the entries carry the
     standings' columns (MMS, SOS …) and every round without a game (bye ``0+``, absent
-    ``0-``), and ``places`` the standings' places."""
+    ``0=``, as OpenGotha writes an absence), and ``places`` the standings' places."""
 
     entries: list[Entry]
     ranks: dict[int, Rank]
@@ -230,7 +230,7 @@ async def h9_input(db: Database, club: Club, row: TournamentRow) -> H9Input:
                 entry,
                 criteria=tuple((c, h9_text(getattr(line, c.lower()))) for c in order),
                 byes=tuple(
-                    (n, "win" if (n, entry.player) in byes else "none")
+                    (n, "win" if (n, entry.player) in byes else "half")
                     for n in range(1, rounds + 1)
                     if (n, entry.player) not in paired
                 ),

@@ -13,6 +13,9 @@ import pytest
 from bot.adapters.console import run_console
 from bot.clock import FakeClock
 from bot.config import Config
+from engine.formats import parse_h9
+from engine.ranks import Rank
+from engine.pairing.standings import from_file, h9_text, standings
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ENGLISH = "/club set language en\n"
@@ -238,3 +241,50 @@ async def test_the_japanese_chart_is_drawn_as_documented(tmp_path: Path) -> None
     assert "佐藤健に1–0：#21 勝ち" in text
     (chart,) = (tmp_path / "charts").glob("*.png")
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_the_club_tournament_runs_from_the_chat_as_documented(tmp_path: Path) -> None:
+    """examples/club-tournament.txt (issue 25): 13 players and a late entry, four McMahon
+    rounds with a bar and a floor, a withdrawal, byes, results typed, reported and confirmed,
+    and read from an SGF file; standings after each round; finalised; the EGD h9 written
+    with places, byes and the standings' columns — which OpenGotha's arithmetic, run on the
+    h9's own games, gives back."""
+    out = io.StringIO()
+    clock = FakeClock(dt.datetime(2026, 11, 28, 10, 0, tzinfo=ZoneInfo("UTC")))
+    config = Config(db_path=tmp_path / "club.sqlite", charts_dir=tmp_path / "files")
+    script = (EXAMPLES / "club-tournament.txt").read_text(encoding="utf-8")
+    assert await run_console(config, source=io.StringIO(script), out=out, clock=clock) == 0
+    text = out.getvalue()
+    for wrong in ("Something went wrong", "Usage:", "Traceback", "{"):
+        assert wrong not in text, wrong
+    for shown in (
+        "13 players are entered in Winter Cup.",
+        "Neumann Lara (6k) enters late, from round 2",
+        "Koch Tim withdrew from Winter Cup: not paired from round 3 on",
+        "Report #2 waits for Bauer Felix",
+        "Winter Cup, round 2, board 1: rated when the tournament is finalised.",
+        "Every published board of Winter Cup has a result.",
+        "Winter Cup is rated",
+    ):
+        assert shown in text, shown
+    for number in range(1, 5):
+        assert f"Winter Cup, round {number}\n" in text  # each round published
+        assert f"Winter Cup: standings after {number} round" in text
+    assert text.count("Bye: ") >= 6  # three odd rounds, each drafted and published
+    (h9,) = (tmp_path / "files").glob("*.h9")
+    tf = parse_h9(h9.read_text(encoding="utf-8"))
+    assert len(tf.players) == 14 and tf.rounds == 4
+    byes = {(b.round, b.player) for b in tf.byes if b.kind == "win"}
+    assert len(byes) == 3  # rounds 1, 3 and 4 had 13 players
+    assert len({player for _round, player in byes}) == 3  # never twice to one player
+    starts = {  # the bar 2d and the floor 20k, counted from 30k (OpenGotha)
+        p.position: p.rank.clamp(Rank.kyu(20), Rank.dan(2)) - Rank.kyu(30) for p in tf.players
+    }
+    lines = standings(*from_file(tf, starts), rounds=4, order=("MMS", "SOSM", "SOSOSM"))
+    by_position = {line.id: line for line in lines}
+    for player in tf.players:
+        written = dict(player.criteria)
+        line = by_position[player.position]
+        assert written["MMS"] == h9_text(line.mms), player.name
+        assert written["SOSM"] == h9_text(line.sosm), player.name
+        assert player.position == line.place or player.place is None
