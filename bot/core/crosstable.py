@@ -12,6 +12,8 @@ out. Conventions, as OpenGotha writes its h9 results (``ExternalDocument.generat
   when there were any: ``5+/b2`` beat row 5 with Black taking two stones, ``3-/w`` lost to row
   3 with White in an even game, ``7=/w`` jigo. OpenGotha writes ``/w0`` for an even game;
   hoshi leaves the ``0`` out. Both won / both lost (a referee's decision) are ``+`` / ``-``.
+  A result by default is written as any other (OpenGotha's ``!`` for ``/``): the engine's
+  ``RoundGame`` scores it as played and does not say.
 * A round without an opponent: ``0`` and the mark of the McMahon points it gave
   (OpenGotha ``halfGamesStrings``): ``0+`` a bye counted as a win, ``0=`` an absence worth half
   a point, ``0-`` an absence worth nothing, or a round the player was neither paired nor given
@@ -138,9 +140,10 @@ def crosstable(
     for g in games:
         if g.round > rounds:
             continue
-        for pid, opp, colour in ((g.black, g.white, "b"), (g.white, g.black, "w")):
-            if pid not in number or opp not in number:
+        for pid in (g.black, g.white):
+            if pid not in number:
                 raise ValueError(f"round {g.round}: unknown player {pid}")
+        for pid, opp, colour in ((g.black, g.white, "b"), (g.white, g.black, "w")):
             stones = str(g.handicap) if g.handicap else ""
             cells[(g.round, pid)] = f"{number[opp]}{_result(g, colour == 'b')}/{colour}{stones}"
     rows = tuple(
