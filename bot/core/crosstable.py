@@ -211,13 +211,13 @@ def standings_table(table: Crosstable) -> Table:
 
 # --- the picture ------------------------------------------------------------------------------
 
-DPI = 150
+DPI = 120  # 40 players and 10 rounds come to about 1280 px, the side Telegram keeps
 BODY_SIZE = 9  # points
-NAME_MAX_PX = 330  # a longer name is shortened with "…"
-GAP_PX = 14  # between columns
-ROW_PAD_PX = 8  # above and below a row's tallest text
-MARGIN_PX = 16
-MIN_WIDTH_PX = 540
+NAME_MAX_PX = 270  # a longer name is shortened with "…"
+GAP_PX = 12  # between columns
+ROW_PAD_PX = 6  # above and below a row's tallest text
+MARGIN_PX = 14
+MIN_WIDTH_PX = 480
 STRIPE = "#eef2f7"
 WIN, LOSS, OTHER, HEAD = "#1b5e20", "#8e1b1b", "#222222", "#1f4e79"
 
