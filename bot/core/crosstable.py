@@ -59,17 +59,17 @@ from engine.pairing.standings import (
 )
 from engine.types import Outcome
 
-# Column titles of the criteria (OpenGotha's h9 titles: SOS for SOSM and SOSW alike); the
-# W/M variant is named only when a table shows both
-HEADINGS: Mapping[Criterion, str] = {
-    "NBW": N_("Wins"),
-    "MMS": N_("MMS"),
-    "SOSW": N_("SOS"),
-    "SOSM": N_("SOS"),
-    "SOSOSW": N_("SOSOS"),
-    "SOSOSM": N_("SOSOS"),
-    "SODOSW": N_("SODOS"),
-    "SODOSM": N_("SODOS"),
+# Column titles of the criteria: OpenGotha's h9 titles (SOS for SOSM and SOSW alike), and the
+# full names shown when a table has both the W and the M variant of one criterion
+HEADINGS: Mapping[Criterion, tuple[str, str]] = {
+    "NBW": (N_("Wins"), N_("Wins")),
+    "MMS": (N_("MMS"), N_("MMS")),
+    "SOSW": (N_("SOS"), N_("SOSW")),
+    "SOSM": (N_("SOS"), N_("SOSM")),
+    "SOSOSW": (N_("SOSOS"), N_("SOSOSW")),
+    "SOSOSM": (N_("SOSOS"), N_("SOSOSM")),
+    "SODOSW": (N_("SODOS"), N_("SODOSW")),
+    "SODOSM": (N_("SODOS"), N_("SODOSM")),
 }
 
 DEFAULT_SCORING = Scoring()  # OpenGotha's defaults: a bye 1 point, an absence ½ (MMS)
@@ -177,10 +177,9 @@ def _result(game: RoundGame, black: bool) -> str:
 
 def headings(table: Crosstable) -> tuple[str, ...]:
     """The columns' titles in the current language: place, name, rank, ``R1`` …, criteria."""
-    short = [HEADINGS[c] for c in table.columns]
-    criteria = [
-        _(c) if short.count(HEADINGS[c]) > 1 else _(HEADINGS[c]) for c in table.columns
-    ]  # both SOSW and SOSM: named in full
+    short = [HEADINGS[c][0] for c in table.columns]
+    full = [short.count(HEADINGS[c][0]) > 1 for c in table.columns]  # both SOSW and SOSM
+    criteria = [_(HEADINGS[c][int(f)]) for c, f in zip(table.columns, full, strict=True)]
     rounds = [_("R{n}", n=r) for r in range(1, table.rounds + 1)]
     return (_("Place"), _("Name"), _("Rank"), *rounds, *criteria)
 
