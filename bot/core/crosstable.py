@@ -95,7 +95,7 @@ class CrosstableRow:
         return str(self.place) if self.place == self.number else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Crosstable:
     """The standings after ``rounds`` rounds, rows in place order; ``columns`` the criteria
     shown after the rounds."""
