@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import storage
 from bot.core.context import Context
+from bot.core.crosstable import Crosstable, crosstable
 from bot.core.errors import BadArgument
 from bot.i18n import _
 from engine.pairing.pair import pair, seated
@@ -337,6 +338,22 @@ def standings_now(run: Run) -> tuple[Standing, ...]:
         unpaired,
         rounds=rounds,
         order=criteria_of(run.field.setup.order, run.field.setup.system),
+    )
+
+
+def table_of(run: Run) -> Crosstable:
+    """The crosstable of the published rounds, placed by the tournament's order
+    (bot.core.crosstable: OpenGotha's notation)."""
+    rounds = run.field.published
+    _entrants, games, unpaired = standings_input(run.state, rounds + 1)
+    return crosstable(
+        standings_now(run),
+        {pid: p.name for pid, p in run.players.items()},
+        {p.id: str(p.rank) for p in run.state.players},
+        games,
+        unpaired,
+        rounds,
+        criteria_of(run.field.setup.order, run.field.setup.system),
     )
 
 

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 import storage
 from bot.core import rounds
 from bot.core.context import Context
+from bot.core.crosstable import render_crosstable, standings_table
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.format import handicap_text
 from bot.core.format import komi as komi_text
 from bot.core.names import resolve
-from bot.core.replies import Button, Notice, Reply, Table, Text
+from bot.core.replies import Button, Notice, Picture, Reply, Table, Text
 from bot.core.stakes import stake_lines
 from bot.i18n import _, _n, number_text
-from engine.pairing.standings import Standing, h9_text
 from engine.types import Game
 from storage.errors import Refused
 from storage.games import tournament_games
@@ -675,29 +675,19 @@ async def _missing(ctx: Context, run: rounds.Run, remind: bool) -> Reply:
 
 
 async def _standings(ctx: Context, run: rounds.Run, picture: bool) -> Reply:
-    lines: tuple[Standing, ...] = rounds.standings_now(run)
-    order = rounds.criteria_of(run.field.setup.order, run.field.setup.system)
-    header = (_("Place"), _("Name"), _("Rank"), _("Wins"), *order)
-    ranks = {p.id: str(p.rank) for p in run.state.players}
-    rows = tuple(
-        (
-            number_text(s.place),
-            run.name(s.id),
-            ranks.get(s.id, ""),
-            h9_text(s.nbw),
-            *(h9_text(getattr(s, c.lower())) for c in order),
-        )
-        for s in lines
-    )
+    """The standings now: a crosstable (places, each round's cells, the tie-breaks chosen at
+    creation) as a table, or drawn as a picture."""
+    table = rounds.table_of(run)
     title = _n(
         "{name}: standings after {n} round",
         "{name}: standings after {n} rounds",
         run.field.published,
         name=run.row.tournament.name,
     )
-    return Reply(
-        blocks=(
-            Text(title, title=True),
-            Table(header, rows, "rll" + "r" * (1 + len(order))),
+    if picture:
+        png = await asyncio.to_thread(render_crosstable, table, title)  # off the event loop
+        return Reply(
+            blocks=(Text(title, title=True),),
+            picture=Picture(png, f"hoshi-tournament-{run.row.number}.png", title),
         )
-    )
+    return Reply(blocks=(Text(title, title=True), standings_table(table)))
