@@ -596,12 +596,12 @@ class Gor:
 
     def stakes(self, game: Game) -> Stakes:
         """Each player's GoR change by ``game``, if Black wins and if White wins (rules.md §6:
-        the EGF formula with the game's stones and komi), exact to the thousandth the ledger
-        keeps. Changes nothing."""
+        the EGF formula with the game's stones and komi), as the rating shown moves: whole
+        points (§6 Decision: replies show whole points). Changes nothing."""
         return stakes_by_trial(
             self,
             game,
-            lambda ledger, player: Fraction(ledger._standing(player).milli, 1000),
+            lambda ledger, player: Fraction(shown(ledger._standing(player).milli)),
             GOR,
         )
 

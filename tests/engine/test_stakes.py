@@ -85,9 +85,7 @@ def _value(key: str, system, player: int, *, after: bool):  # type: ignore[no-un
         return card.rating + pending
     if key == "swedish":
         return values["swedish_sequences.points"]
-    if key == "gor":
-        return Fraction(values["gor"])
-    return card.rating
+    return card.rating  # GoR: the rating shown, in whole points (rules.md §6 Decision)
 
 
 def test_a_won_game_moves_the_winner_up_under_every_rulebook_that_rates_at_once() -> None:

@@ -67,7 +67,13 @@ class SgfArgs:
         Option("game", "number", N_("send the SGF game #N was recorded from"), "N"),
     ),
     params=(
-        Param("kept", "number", N_("the kept file's number (the Record button)"), required=False),
+        Param(
+            "kept",
+            "number",
+            N_("the kept file's number (the Record button)"),
+            required=False,
+            metavar="N",
+        ),
         Param("file", "file", N_("the game's SGF file"), required=False),
     ),
     flags=(games.AGAIN,),

@@ -118,12 +118,19 @@ OPTIONS = (
         "pairing",
         "choice",
         N_("run it from the chat, paired by McMahon, Swiss or round robin"),
+        "mcmahon|swiss|roundrobin",
         choices=PAIRING_SYSTEMS,
         actions=("new",),
     ),
-    Option("bar", "rank", N_("the McMahon bar: everyone above starts equal"), actions=("new",)),
     Option(
-        "floor", "rank", N_("the McMahon floor: everyone below starts equal"), actions=("new",)
+        "bar", "rank", N_("the McMahon bar: everyone above starts equal"), "RANK", actions=("new",)
+    ),
+    Option(
+        "floor",
+        "rank",
+        N_("the McMahon floor: everyone below starts equal"),
+        "RANK",
+        actions=("new",),
     ),
     Option(
         "handicap",
@@ -400,7 +407,7 @@ ACTIONS = (
     Action("join", params=(NAME,), arguments=rr.JoinArgs, aliases=("enter",)),
     Action(
         "add",
-        params=(Param("names", "text", N_("the players, separated by commas")),),
+        params=(Param("names", "text", N_("the players, separated by commas"), metavar="NAME"),),
         arguments=rr.AddArgs,
         access=ORGANISER,
     ),

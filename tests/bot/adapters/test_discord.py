@@ -752,6 +752,7 @@ def typed_value(slot: Param | Option) -> st.SearchStrategy[object]:
         return days
     return {
         "player": st.sampled_from(PLAYERS),
+        "rank": st.sampled_from(["3k", "1d", "20k"]),
         "word": st.sampled_from(WORDS),
         "result": st.sampled_from(["B+", "W+R", "W+3.5", "jigo", "unplayed"]),
         "komi": st.sampled_from(["6.5", "7", "0.5", "0"]),

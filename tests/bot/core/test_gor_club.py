@@ -126,11 +126,15 @@ async def test_handicap_is_the_difference_over_100(club: FakeChat) -> None:
     await played(club)
     said = await club.ok("/handicap Nagy Péter Kovács Anna", as_=PLAYER)
     # 2093.7 − 1908.8 = 184.9: 1 stone, no komi (rules.md §6, §5)
-    assert said.text == (
+    lines = said.text.splitlines()
+    assert "\n".join(lines[:6]) == (
         "Handicap\n\nBlack: Nagy Péter (2k)\nWhite: Kovács Anna (1k)\n"
         "1 stone: Black moves first, no komi\n"
         f"(GoR difference {whole(KOVACS) - whole(NAGY)} ({whole(KOVACS)} − {whole(NAGY)}))"
     )
+    # what is at stake (issue 25): the shown ratings' moves, in whole points
+    assert re.fullmatch(r"If Black wins: Nagy Péter \+\d+ GoR, Kovács Anna -\d+ GoR", lines[6])
+    assert re.fullmatch(r"If White wins: Nagy Péter -\d+ GoR, Kovács Anna \+\d+ GoR", lines[7])
 
 
 async def test_promotion_counts_whole_gor_points(club: FakeChat) -> None:
