@@ -341,9 +341,7 @@ async def test_a_games_sgf_is_served_under_its_number(chat: FakeChat, client: Te
     response = await client.get("/" + urls.game_sgf(chat.club, number))
     assert response.status == 200
     assert response.content_type == "application/x-go-sgf"
-    assert response.headers["Content-Disposition"] == (
-        f'attachment; filename="game-{number}.sgf"'
-    )
+    assert response.headers["Content-Disposition"] == (f'attachment; filename="game-{number}.sgf"')
     assert await response.read() == SGF
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
