@@ -168,8 +168,15 @@ def _description(typed: Typed, cmd: CommandSpec) -> str:
 
 
 def _summary(cmd: CommandSpec) -> str:
-    """The command's description in the current language (the usage line without one)."""
-    return shown(cmd.summary) or cmd.usage_text()
+    """The command's description in the current language (the usage line without one). A
+    command whose file goes to another (``/result``'s .sgf goes to ``/sgf``) names it: its
+    required names leave Discord no room for the file (the form asks them before the file)."""
+    said = shown(cmd.summary) or cmd.usage_text()
+    if not cmd.with_file:
+        return said
+    # TRANSLATORS: ends /result's description on Discord, whose form cannot take the file
+    hint = _("With an .sgf file: /{command}.", command=cmd.with_file)
+    return f"{shorten(said, DESCRIPTION_LIMIT - len(hint) - 1)} {hint}"
 
 
 # --- the menus in every language -------------------------------------------------------------

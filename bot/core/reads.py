@@ -18,12 +18,14 @@ The record types the pages render are re-exported (:class:`Player`, :class:`Stan
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import storage
 from bot.core import exporting, rounds
 from bot.core.exporting import club_activity
+from bot.core.handlers.sgf import safe_file_name
 from engine.formats import fold_name
 from engine.formats.tournament_file import entry_wins, places
 from engine.ranks import Rank
@@ -31,6 +33,7 @@ from engine.system import Activity, Card, HandicapAdvice, RatingSystem, Value
 from engine.types import Entry, Result
 from storage.db import Database
 from storage.errors import StorageError
+from storage.game_files import file_of_game, games_with_files
 from storage.games import tournament_games
 from storage.health import PING_TIMEOUT_S, DatabaseState, database_state
 from storage.projections import ledger_if_cheap
@@ -54,6 +57,7 @@ __all__ = [
     "DatabaseState",
     "Export",
     "GameRow",
+    "GameSgf",
     "HeadToHead",
     "HistoryRow",
     "Player",
@@ -68,6 +72,7 @@ __all__ = [
     "data_version",
     "database_state",
     "export",
+    "game_sgf",
     "handicap",
     "head_to_head",
     "ledger",
@@ -77,6 +82,7 @@ __all__ = [
     "page_players",
     "placed_card",
     "player",
+    "player_sgf_games",
     "ranking_list",
     "rating_history",
     "shown_club",
@@ -85,6 +91,7 @@ __all__ = [
     "tournament_results",
     "tournaments",
     "web_clubs",
+    "with_sgf",
 ]
 
 
@@ -407,3 +414,36 @@ async def tournament_h9(db: Database, club: Club, data: Export, number: int) -> 
         return None
     given = await rounds.h9_input(db, club, row)
     return exporting.tournament_h9(data, row, given.entries, given.ranks, given.places)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSgf:
+    """The SGF file a game was recorded from: its bytes and the name it is offered under
+    (``game-12.sgf``, never the name it was sent under, which may hold anything)."""
+
+    filename: str
+    data: bytes
+
+
+async def game_sgf(db: Database, club: Club, number: int) -> GameSgf | None:
+    """The SGF file game #``number`` was recorded from (``/sgf game=N``'s), or ``None``: no
+    such game in the club, a game recorded without one, or one undone or voided (the file
+    stays in the log, no longer offered; storage.game_files)."""
+    row = await storage.game_by_number(db, club, number)
+    if row is None or row.status != GAME_OK:
+        return None
+    kept = await file_of_game(db, club, row.id)
+    return None if kept is None else GameSgf(safe_file_name(row.number), kept.data)
+
+
+async def with_sgf(db: Database, club: Club, rows: Iterable[GameRow]) -> list[GameRow]:
+    """Those of ``rows`` that count and offer the SGF they were recorded from, in their order:
+    one query for them all (storage.game_files.games_with_files)."""
+    counting = [row for row in rows if row.status == GAME_OK]
+    found = await games_with_files(db, club, (row.id for row in counting))
+    return [row for row in counting if row.id in found]
+
+
+async def player_sgf_games(db: Database, club: Club, pid: int) -> list[GameRow]:
+    """The player's games that offer their SGF (the player page's list), newest first."""
+    return await with_sgf(db, club, await storage.games_of(db, club, pid, None))

@@ -19,6 +19,7 @@ from importlib import resources
 from aiohttp import web
 
 from bot.config import WebConfig
+from bot.core import reads
 from bot.core.facade import Database
 from bot.core.reads import Shown, shown_club
 from bot.i18n import LANGUAGES, _, language_of, translated, using
@@ -93,6 +94,7 @@ def web_app(
     get("/{club}/", _club_folder)
     get("/{club}/index.html", _club_folder)
     get("/{club}/downloads/{name:.+}", _download)
+    get("/{club}/games/{number:\\d{1,9}}.sgf", _game_sgf)
     get("/{club}/{lang:[a-z]{2}}/", _ranking)
     get("/{club}/{lang:[a-z]{2}}/index.html", _ranking)
     get("/{club}/{lang:[a-z]{2}}/all.html", _ranking)
@@ -280,6 +282,24 @@ async def _download(request: web.Request) -> web.Response:
     response.charset = "utf-8"
     filename = f"{urls.club_slug(shown.club)}-{name.replace('/', '-')}"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+SGF_MEDIA_TYPE = "application/x-go-sgf"
+"""The SGF files' media type (the one SGF's own site and the go servers send)."""
+
+
+async def _game_sgf(request: web.Request) -> web.Response:
+    """The SGF file a game was recorded from, offered under the game's number only (the name
+    it was sent under may hold anything); 404 for a game without one, undone or voided."""
+    shown = await _shown(request)
+    found = await reads.game_sgf(
+        request.app[DB_KEY], shown.club, int(request.match_info["number"])
+    )
+    if found is None:
+        raise NotHere
+    response = web.Response(body=found.data, content_type=SGF_MEDIA_TYPE)
+    response.headers["Content-Disposition"] = f'attachment; filename="{found.filename}"'
     return response
 
 

@@ -289,6 +289,19 @@ class Meeting:
     opponent_href: str
 
 
+@dataclass(frozen=True, slots=True)
+class SgfLine:
+    """A game of the player recorded from an SGF file, with the file's address."""
+
+    number: int
+    date: str
+    colour: str
+    opponent: str
+    opponent_href: str
+    result: str
+    href: str
+
+
 async def player_page(site: Site, shown: Shown, lang: str, pid: int) -> Page | None:
     """A player's page: the card, the chart, promotion progress, the whole history with each
     change, and the record against every opponent."""
@@ -316,6 +329,7 @@ async def player_page(site: Site, shown: Shown, lang: str, pid: int) -> Page | N
     progress = await _promotion(site, club, pid)
     history = await _history(db, club, pid)
     meetings = await _meetings(db, club, lang, player)
+    sgf = await _sgf_games(db, club, lang, player, {m.pid: m.name for m in meetings})
     return _page(
         "player.html",
         layout,
@@ -327,6 +341,7 @@ async def player_page(site: Site, shown: Shown, lang: str, pid: int) -> Page | N
         progress=progress,
         history=history,
         meetings=meetings,
+        sgf=sgf,
         system=fmt.system_title(shown.system),
         today=date_text(site.today),
     )
@@ -386,6 +401,29 @@ async def _meetings(db: Database, club: Club, lang: str, player: Player) -> list
         )
         for record in await reads.meetings(db, club, player.id)
     ]
+
+
+async def _sgf_games(
+    db: Database, club: Club, lang: str, player: Player, names: Mapping[int, str]
+) -> list[SgfLine]:
+    """The player's games that count and were recorded from an SGF file, newest first, each
+    linking its file (``/sgf game=N``'s); ``names``: the opponents' (the head-to-head's)."""
+    path = urls.player(club, lang, player.id)
+    found = []
+    for row in await reads.player_sgf_games(db, club, player.id):
+        game, other = row.game, row.game.opponent(player.id)
+        found.append(
+            SgfLine(
+                number=row.number,
+                date=date_text(game.date),
+                colour=_("Black") if game.black == player.id else _("White"),
+                opponent=names.get(other, "?"),
+                opponent_href=urls.relative(path, urls.player(club, lang, other)),
+                result=fmt.result(game),
+                href=urls.relative(path, urls.game_sgf(club, row.number)),
+            )
+        )
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,10 @@ async def write_club(db: Database, shown: Shown, root: Path, written: Written) -
                     continue
                 if found is not None:
                     _write(fresh, found.path, found.data, written)
+            for row in await reads.with_sgf(db, shown.club, export.games):
+                sgf = await reads.game_sgf(db, shown.club, row.number)
+                if sgf is not None:  # the player pages link it
+                    _write(fresh, urls.game_sgf(shown.club, row.number), sgf.data, written)
         old = root / slug
         if old.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{slug}-old-", dir=root))

@@ -62,6 +62,11 @@ def download(club: Club, name: str) -> str:
     return f"{club_slug(club)}/{DOWNLOADS}/{name}"
 
 
+def game_sgf(club: Club, number: int) -> str:
+    """The SGF file game #``number`` was recorded from (``/sgf game=N``'s)."""
+    return f"{club_slug(club)}/games/{number}.sgf"
+
+
 def static(name: str) -> str:
     return f"{STATIC}/{name}"
 

@@ -29,6 +29,7 @@ from engine.timecontrol import TimeControl
 from engine.types import Game, Importance, Tournament
 from storage import schedules
 from storage.errors import StorageError
+from storage.game_files import games_with_files
 from storage.records import (
     HISTORY_CORRECTED,
     HISTORY_RATED,
@@ -298,8 +299,12 @@ async def history(ctx: Context, args: HistoryArgs) -> Reply:
     ranks = ranks_of(rows)
     dated: list[tuple[dt.date, int, tuple[str, ...]]] = []
     now = (await storage.ledger(ctx.db, ctx.the_club.id)).card(player.id).rank
+    # the games recorded from an SGF file (issue 4/5, item 5), in one query for the rows
+    listed = [game.id for game in held] + [_game_of(row.source) for row in rows]
+    sgf = await games_with_files(ctx.db, ctx.the_club, (game for game in listed if game))
     for game in held:  # not rated yet: at the player's rank now, the period being open
         what = await source_label(ctx, f"game:{game.id}", player.id)
+        what += SGF_MARK if game.id in sgf else ""
         cells = (date_text(game.date), what, _("waits for the period's end"), str(now))
         dated.append((game.date, 1, cells))  # above a rated row of the same day
     notes: list[str] = []
@@ -310,7 +315,9 @@ async def history(ctx: Context, args: HistoryArgs) -> Reply:
             # a note that begins with the label says it again ("registered: registered")
             said = note if note.startswith(label) else f"{label}: {note}"
             notes.append(f"{date_text(row.date)} {said}")
-        dated.append((row.date, 0, (date_text(row.date), *history_cells(row, label, rank))))
+        what, change, shown_rank = history_cells(row, label, rank)
+        what += SGF_MARK if _game_of(row.source) in sgf else ""
+        dated.append((row.date, 0, (date_text(row.date), what, change, shown_rank)))
     # newest first in calendar order (rules.md, top); a stable sort keeps the rated rows'
     # own order within a day
     dated.sort(key=lambda item: (item[0], item[1]), reverse=True)
@@ -333,8 +340,30 @@ async def history(ctx: Context, args: HistoryArgs) -> Reply:
             Text(title, title=True),
             Table((_("Date"), _("What"), _("Rating"), _("Rank")), tuple(table_rows)),
             *([Text(joined(notes))] if notes else []),
+            *(
+                [
+                    Text(
+                        _(
+                            "SGF: a game recorded from an SGF file; /sgf game=N sends game "
+                            "#N's file"
+                        )
+                    )
+                ]
+                if sgf
+                else []
+            ),
         )
     )
+
+
+SGF_MARK = " · SGF"
+"""After a /history row's game recorded from an SGF file (``/sgf game=N`` sends it)."""
+
+
+def _game_of(source: str) -> int:
+    """The game id of a history row's source (``game:12`` → 12), or 0."""
+    kind, _colon, ident = source.partition(":")
+    return int(ident) if kind == "game" and ident.isdecimal() else 0
 
 
 def history_cells(row: HistoryRow, label: str, rank: Rank | None = None) -> tuple[str, str, str]:

@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 import storage
 from bot.adapters.discord import (
     CONTENT_LIMIT,
+    DESCRIPTION_LIMIT,
     Form,
     _required,
+    _summary,
     argument_text,
     forms_of,
     grouped,
@@ -34,8 +36,10 @@ from bot.core.commands import ORGANISER, CommandSpec, Flag, Option, Param, Uploa
 from bot.core.invocation import Invocation
 from bot.core.parse import Reader, fill_arguments, read_arguments, render_arguments
 from bot.core.replies import Picture, Reply, Table, Text
+from bot.i18n import using
 from engine.ranks import Rank
 from storage.db import Database
+from storage.game_files import file_of_game
 from tests.bot.adapters.conftest import D_ADMIN, D_OTHER, D_PLAYER, NOW, DiscordBot, log_size
 from tests.bot.core.fakechat import ADMIN, FakeChat
 from tests.bot.core.test_typed_args import FakeNames
@@ -337,6 +341,44 @@ async def test_a_results_table_as_an_attachment(discord_bot: DiscordBot, db: Dat
     club = await storage.club_for_chat(db, "discord", str(fd.GUILD_ID))
     assert club is not None
     assert len(await storage.tournaments(db, club)) == 1
+
+
+SGF = "(;GM[1]FF[4]SZ[19]KM[6.5]PB[Nagy Péter]PW[Kovács Anna]DT[2026-03-01]RE[B+R])".encode()
+
+
+async def test_an_sgf_attached_to_sgf_is_shown_and_recorded_with_the_button(
+    discord_bot: DiscordBot, db: Database
+) -> None:
+    await new_club(discord_bot)
+    await register(discord_bot, ("Nagy Péter", "5k"), ("Kovács Anna", "6k"))
+    attachment = discord_bot.fake.attachment("game.sgf", SGF)
+    (preview,) = await discord_bot.slash(
+        "sgf",
+        D_ADMIN,
+        resolved={"attachments": {attachment["id"]: attachment}},
+        file=attachment["id"],
+    )
+    assert "Record this game?" in content(preview) and "Black: Nagy Péter" in content(preview)
+    (row,) = message_of(preview)["components"]
+    (button,) = row["components"]
+    assert button["label"] == "Record"
+    (done,) = await discord_bot.press(button["custom_id"], D_ADMIN)
+    assert "recorded" in content(done), content(done)
+    club = await storage.club_for_chat(db, "discord", str(fd.GUILD_ID))
+    assert club is not None
+    (game,) = await storage.club_games(db, club)
+    kept = await file_of_game(db, club, game.id)
+    assert kept is not None and kept.data == SGF and kept.name == "game.sgf"
+
+
+def test_results_description_sends_an_sgf_to_sgf() -> None:
+    """/result's names are required, so its Discord form cannot take the file: its
+    description says which command does."""
+    with using("en"):
+        said = _summary(COMMANDS["result"])
+    assert said.startswith("Record a single game.") and said.endswith("With an .sgf file: /sgf.")
+    assert len(said) <= DESCRIPTION_LIMIT
+    assert any(p.kind == "file" for p in COMMANDS["sgf"].params)
 
 
 async def test_a_results_table_pasted_into_a_form(discord_bot: DiscordBot, db: Database) -> None:

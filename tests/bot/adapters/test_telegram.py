@@ -25,6 +25,7 @@ from bot.core.commands import ORGANISER
 from bot.core.replies import Reply, Table, Text
 from engine.ranks import Rank
 from storage.db import Database
+from storage.game_files import file_of_game
 from tests.bot.adapters.conftest import (
     ADMIN,
     GROUP,
@@ -504,3 +505,47 @@ async def test_an_edited_command_does_not_run_again(telegram: TelegramBot) -> No
     edited = telegram.api.push({"edited_message": {**update["message"], "edit_date": 1}})
     await telegram.processed(edited)
     assert len(telegram.api.sent("sendMessage")) == 1
+
+
+# --- results from SGF files (issue 4/5, item 5) --------------------------------------------
+
+SGF = "(;GM[1]FF[4]SZ[19]KM[6.5]PB[Nagy Péter]PW[Kovács Anna]DT[2026-03-01]RE[B+R])".encode()
+
+
+async def _record_from_preview(telegram: TelegramBot, db: Database, calls: list[ft.Call]) -> None:
+    """The preview the calls hold, its Record button pressed: the game is recorded with its
+    file kept."""
+    (preview,) = [c for c in calls if c.method == "sendMessage"]
+    assert "Record this game?" in plain(preview.params["text"]), preview.params["text"]
+    assert "Black: Nagy Péter" in plain(preview.params["text"])
+    (row,) = preview.params["reply_markup"]["inline_keyboard"]
+    message = {"message_id": 78, "date": 0, "chat": GROUP, "text": "Record this game?"}
+    message["from"] = {"id": ft.BOT_ID, "is_bot": True, "first_name": "hoshi"}
+    done = await telegram.press(row[0]["callback_data"], message, ADMIN)
+    assert any("recorded" in plain(c.params.get("text", "")) for c in done), done
+    club = await storage.club_for_chat(db, "telegram", str(GROUP["id"]))
+    assert club is not None
+    (game,) = await storage.club_games(db, club)
+    kept = await file_of_game(db, club, game.id)
+    assert kept is not None and kept.data == SGF and kept.name == "game.sgf"
+
+
+async def test_an_sgf_sent_with_result_as_its_caption_is_shown_and_recorded(
+    telegram: TelegramBot, db: Database
+) -> None:
+    await new_club(telegram)
+    await register(telegram, "Nagy Péter 5k", "Kovács Anna 2d 2090")
+    calls = await telegram.say("/result", GROUP, ADMIN, document=("game.sgf", SGF))
+    assert telegram.api.sent("getFile")
+    await _record_from_preview(telegram, db, calls)
+
+
+async def test_result_answering_a_posted_sgf_reads_it(telegram: TelegramBot, db: Database) -> None:
+    await new_club(telegram)
+    await register(telegram, "Nagy Péter 5k", "Kovács Anna 2d 2090")
+    posted = telegram.api.message("our game", GROUP, PLAYER)
+    await telegram.processed(posted)
+    document_message = dict(posted["message"])
+    document_message["document"] = telegram.api.upload("game.sgf", SGF)
+    calls = await telegram.say("/result", GROUP, ADMIN, reply_to=document_message)
+    await _record_from_preview(telegram, db, calls)

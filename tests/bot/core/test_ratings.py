@@ -624,6 +624,33 @@ async def test_history_lists_club_games_waiting_for_the_period(tmp_path: Path) -
         await chat.close()
 
 
+@pytest.mark.parametrize("system", ["mgsz", "gor"])
+async def test_history_marks_the_games_recorded_from_an_sgf_file(
+    tmp_path: Path, system: str
+) -> None:
+    """A game held for the period (MGSZ) or rated at once (GoR) recorded from an SGF is
+    marked, and a line says how to get the file; a typed game, or a voided one, is not."""
+    sgf = "(;GM[1]FF[4]SZ[19]KM[6.5]PB[Nagy Péter]PW[Kovács Anna]DT[2026-04-18]RE[B+R])"
+    chat = await FakeChat.open(tmp_path, system, players=("Nagy Péter 5k", "Kovács Anna 2d 2090"))
+    try:
+        await chat.ok("/result Nagy Péter Kovács Anna B+")
+        for _time in range(2):
+            shown = await chat.ok(
+                '/sgf black="Nagy Péter" white="Kovács Anna"', attachment=sgf.encode()
+            )
+            await chat.ok(shown.reply.buttons[0].command + " again")
+        await chat.ok("/void 3")
+        text = (await chat.ok("/history Nagy Péter")).text
+        table = [line for line in text.splitlines() if "  " in line]  # the table's rows
+        rows = {n: line for line in table for n in (1, 2, 3) if f"#{n} " in line}
+        assert "· SGF" in rows[2] and "· SGF" not in rows[1] and "· SGF" not in rows[3]
+        assert "/sgf game=N sends game #N's file" in text
+        await chat.ok("/void 2")
+        assert "SGF" not in (await chat.ok("/history Nagy Péter")).text
+    finally:
+        await chat.close()
+
+
 # -- what the club's system answers (issue 12) -------------------------------------------------
 
 

@@ -322,3 +322,68 @@ async def test_a_tournament_pages_standings_are_its_h9_exports(tmp_path: Path, n
         assert [(place, html_name, float(value)) for place, html_name, value in rows] == shown
     finally:
         await chat.close()
+
+
+SGF = (Path(__file__).parents[2] / "engine" / "formats" / "data" / "sgf" / "jigo.sgf").read_bytes()
+
+
+async def _sgf_game(chat: FakeChat, name: str = 'evil"; x=.sgf') -> int:
+    """Game recorded from an SGF file sent under ``name``: its number."""
+    shown = await chat.ok(
+        '/result black="Nagy Péter" white="Kovács Anna"', attachment=SGF, attachment_name=name
+    )
+    await chat.ok(shown.reply.buttons[0].command)
+    return max(row.number for row in await chat.games())
+
+
+async def test_a_games_sgf_is_served_under_its_number(chat: FakeChat, client: TestClient) -> None:
+    number = await _sgf_game(chat)
+    response = await client.get("/" + urls.game_sgf(chat.club, number))
+    assert response.status == 200
+    assert response.content_type == "application/x-go-sgf"
+    assert response.headers["Content-Disposition"] == (f'attachment; filename="game-{number}.sgf"')
+    assert await response.read() == SGF
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_no_sgf_for_a_game_without_one_voided_or_undone(
+    chat: FakeChat, client: TestClient
+) -> None:
+    without = max(row.number for row in await chat.games())  # typed with /result
+    for number in (without, 99999):
+        missing = await client.get("/" + urls.game_sgf(chat.club, number))
+        assert missing.status == 404, number
+    voided = await _sgf_game(chat)
+    await chat.ok(f"/void {voided}")
+    assert (await client.get("/" + urls.game_sgf(chat.club, voided))).status == 404
+    undone = await _sgf_game(chat)
+    await chat.ok("/undo")
+    assert (await client.get("/" + urls.game_sgf(chat.club, undone))).status == 404
+
+
+async def test_no_sgf_of_a_club_whose_pages_are_off_or_of_another_club(
+    chat: FakeChat, client: TestClient
+) -> None:
+    import storage
+
+    number = await _sgf_game(chat)
+    other = await storage.create_club(chat.db, "Other Club", "mgsz", actor="test")
+    await storage.set_setting(chat.db, other, "web", "on", actor="test")
+    assert (await client.get("/" + urls.game_sgf(other, number))).status == 404
+    assert (await client.get("/" + urls.game_sgf(chat.club, number))).status == 200
+    await chat.ok("/club web off")
+    off = await client.get("/" + urls.game_sgf(chat.club, number))
+    assert off.status == 404 and SGF not in await off.read()
+
+
+async def test_the_player_page_links_each_games_sgf(chat: FakeChat, client: TestClient) -> None:
+    number = await _sgf_game(chat)
+    player = await _player(chat, "Nagy Péter")
+    page = urls.player(chat.club, "en", player)
+    html = await (await client.get("/" + page)).text()
+    links = re.findall(r'<a class="sgf" href="([^"]+)"', html)
+    assert links == [urls.relative(page, urls.game_sgf(chat.club, number))]
+    assert links == [f"../../games/{number}.sgf"]
+    await chat.ok(f"/void {number}")
+    html = await (await client.get("/" + page)).text()
+    assert 'class="sgf"' not in html

@@ -49,6 +49,22 @@ async def test_the_site_holds_every_page_and_no_broken_link(
     assert broken_links(out) == []
 
 
+async def test_the_sgf_files_the_player_pages_link_are_written(
+    chat: FakeChat, tmp_path: Path
+) -> None:
+    sgf = (Path(__file__).parents[2] / "engine/formats/data/sgf/jigo.sgf").read_bytes()
+    shown = await chat.ok(
+        '/result black="Nagy Péter" white="Kovács Anna"', attachment=sgf, attachment_name="a.sgf"
+    )
+    await chat.ok(shown.reply.buttons[0].command)
+    number = max(row.number for row in await chat.games())
+    out = tmp_path / "site"
+    await write_site(chat.db, out)
+    assert (out / urls.game_sgf(chat.club, number)).read_bytes() == sgf
+    assert [p.name for p in out.rglob("*.sgf")] == [f"{number}.sgf"]
+    assert broken_links(out) == []
+
+
 async def test_a_club_that_turns_its_pages_off_leaves_the_site(
     chat: FakeChat, tmp_path: Path
 ) -> None:
