@@ -81,10 +81,19 @@ async def help_(ctx: Context, args: HelpArgs) -> Reply:
     return Reply(blocks=tuple(blocks))
 
 
+LONG_USAGE = 160
+"""A usage line longer than this (a command with many actions) is shown in /help's list by
+its actions' names; /help COMMAND gives it whole."""
+
+
 def summary_line(cmd: CommandSpec) -> str:
     """``/rating [NAME] — A player's card …``: a command's usage line and summary in the
-    conversation's language (:meth:`CommandSpec.usage_text`, placeholders translated)."""
-    return f"{cmd.usage_text()} — {shown(cmd.summary)}"
+    conversation's language (:meth:`CommandSpec.usage_text`, placeholders translated); a
+    long one of a command with actions as ``/tournament new | result | … — …``."""
+    usage = cmd.usage_text()
+    if cmd.actions and len(usage) > LONG_USAGE:
+        usage = f"/{cmd.name} " + " | ".join(a.name for a in cmd.actions)
+    return f"{usage} — {shown(cmd.summary)}"
 
 
 @dataclass(frozen=True, slots=True)
