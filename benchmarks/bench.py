@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import Any
 
 import storage
-from benchmarks import backends, catchup, club_work, clubs
+from benchmarks import backends, catchup, chat_tournament, club_work, clubs
 from benchmarks.backends import Place
 from benchmarks.federation import CLUB_TIME, START, Shape, club_period, federation
 from benchmarks.progress import Bar, Status, quiet
@@ -914,6 +914,15 @@ async def _run(here: Place, games: int, options: Options, phases: Phases) -> dic
         say("finalising a 300-player, 7-round tournament …")
         with phases.phase("finalise"):
             result["finalise"] = await finalise(db, core, club, sampler)
+        say("a club tournament run from the chat …")
+        with phases.phase("club tournament from the chat"):
+            found = await chat_tournament.chat_tournament(
+                ask, [name for _, name in sampler.names], seed
+            )
+        result["chat_tournament"] = found
+        result["tournament_command_max_ms"] = max(
+            found[f"{kind}_max_ms"] for kind in chat_tournament.KINDS
+        )
         say("web pages through aiohttp …")
         with phases.phase("web"):
             result["web"] = await web_pages(db, club, sampler, web_day(shape), samples)
@@ -1294,6 +1303,8 @@ def table(result: dict[str, Any]) -> str:
         "  a process start: replay every system and check the projections "
         f"{result['start_s']:.1f} s"
     )
+    if "chat_tournament" in result:
+        lines += chat_tournament.lines(result["chat_tournament"])
     fin = result["finalise"]
     lines.append(
         f"  finalise 300 players × 7 rounds: {fin['finalise_s']:.2f} s "

@@ -97,6 +97,26 @@ RoundArgs = (
 )
 
 
+ACTIONS: dict[type, str] = {
+    JoinArgs: "join",
+    AddArgs: "add",
+    WithdrawArgs: "withdraw",
+    PlayersArgs: "players",
+    PairArgs: "pair",
+    SwapArgs: "swap",
+    PublishArgs: "publish",
+    MissingArgs: "missing",
+    StandingsArgs: "standings",
+}
+
+
+def named(args: RoundArgs) -> tuple[str, str]:
+    """The action and the field naming its tournament: ``t`` for an action whose words name
+    players (add, withdraw, swap), else ``name``."""
+    field_ = "t" if isinstance(args, (AddArgs, WithdrawArgs, SwapArgs)) else "name"
+    return ACTIONS[type(args)], field_
+
+
 async def run_action(ctx: Context, args: RoundArgs, row: TournamentRow) -> Reply:
     """Run one of this module's actions on the tournament ``row``."""
     run = await rounds.run_of(ctx, row)

@@ -537,17 +537,10 @@ async def tournament(ctx: Context, args: TournamentArgs) -> Reply:
 
 async def _round_action(ctx: Context, args: rr.RoundArgs) -> Reply:
     """An action of a tournament run from the chat (bot.core.handlers.tournament_rounds): the
-    tournament named by the action's NAME or ``t=``, or the club's only open one."""
-    named = getattr(args, "t", None)
-    if named is None and not isinstance(args, (rr.AddArgs, rr.WithdrawArgs)):
-        named = getattr(args, "name", "")
-    row = await _which(ctx, named or "", _action_word(ctx), "t" if hasattr(args, "t") else None)
+    tournament it names (NAME, or ``t=`` where NAME is a player), or the club's only open one."""
+    action, option = rr.named(args)
+    row = await _which(ctx, getattr(args, option) or "", action, option if option == "t" else None)
     return await rr.run_action(ctx, args, row)
-
-
-def _action_word(ctx: Context) -> str:
-    words = ctx.inv.text.split(maxsplit=1)
-    return words[0].lower() if words else ""
 
 
 async def _new(ctx: Context, args: NewArgs) -> Reply:
