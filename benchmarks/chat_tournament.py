@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from benchmarks.club_work import ORGANISER, Asker
+from benchmarks.club_work import ORGANISER, Asker, text_of
 from bot.core.invocation import Invocation
 from bot.core.replies import Table
 
@@ -41,11 +41,15 @@ async def chat_tournament(ask: Asker, names: Sequence[str], seed: int) -> dict[s
     seconds["add"].append(await ask("tournament", "add " + ", ".join(field), ORGANISER))
     for _round in range(ROUNDS):
         seconds["pair"].append(await ask("tournament", "pair", ORGANISER))
-        inv = Invocation("tournament", "publish", ORGANISER, ask.chat, delivery="bench:publish")
+        inv = Invocation(
+            "tournament", "publish", ORGANISER, ask.chat, delivery=f"bench:publish:{_round}"
+        )
         started = time.perf_counter()
         reply = await ask.core.handle(inv)
         seconds["publish"].append(time.perf_counter() - started)
-        table = next(b for b in reply.blocks if isinstance(b, Table))
+        table = next((b for b in reply.blocks if isinstance(b, Table)), None)
+        if reply.error or table is None:
+            raise RuntimeError(f"/tournament publish: {text_of(reply)}")
         for black, white in _boards(table):
             result = rng.choice(("B+", "W+", "B+R", "W+3.5"))
             typed = f'"{black}" "{white}" {result}'
