@@ -41,7 +41,19 @@ SETTINGS_COLUMNS = ", ".join(
 SETTINGS_KEY = f"SELECT {SETTINGS_COLUMNS} {CLUB}"
 """The key of the club's typed settings (storage.settings.club_settings)."""
 
-KEYS = ((PLAYERS_KEY, 3), (OVERLAY_KEY, len(log.OVERLAY_EVENTS)), (SETTINGS_KEY, 3))
+PAIRINGS_COLUMNS = ", ".join(
+    f"(SELECT MAX(seq) FROM events WHERE club = clubs.seq AND kind = '{kind}')"
+    for kind in (log.PAIRING, log.ROUND)
+)  # changes when a tournament is run from the chat or one of its rounds is published
+PAIRINGS_KEY = f"SELECT {PAIRINGS_COLUMNS} {CLUB}"
+"""The key of the club's published boards (storage.pairings.published_boards)."""
+
+KEYS = (
+    (PLAYERS_KEY, 3),
+    (OVERLAY_KEY, len(log.OVERLAY_EVENTS)),
+    (SETTINGS_KEY, 3),
+    (PAIRINGS_KEY, 2),
+)
 """Each key read as a command begins, with how many columns it has."""
 
 CLUB_COLUMNS = ", ".join(
@@ -51,6 +63,7 @@ CLUB_COLUMNS = ", ".join(
         PLAYERS_COLUMNS,
         OVERLAY_COLUMNS,
         SETTINGS_COLUMNS,
+        PAIRINGS_COLUMNS,
     )
 )
 """The club's last log position, when it was created, and the :data:`KEYS` in their order,

@@ -48,6 +48,11 @@ ORGANISER_REMOVE = "organiser_remove"
 JOIN_CODE = "join_code"
 JOIN_REDEEMED = "join_redeemed"
 RENAME = "rename"  # a club's new name (payload name, from; key: the new name folded)
+# a tournament run from the chat (storage.pairings; target: the tournament)
+PAIRING = "pairing"  # its setup (payload: system, bar, floor, handicap, order)
+DRAFT = "draft"  # a round's pairing the organiser looks at (payload: round, boards, bye, idle)
+ROUND = "round"  # a round's pairing published
+WITHDRAW = "withdraw"  # an entrant withdrawn (payload: player)
 
 ENGINE_EVENTS = (OVERRIDE, EGF, TEACHER, SUSPEND, PERIOD, DAY, MONTH, RATING_SETTING)
 """Event kinds that become engine history events."""

@@ -26,20 +26,18 @@ from typing import Any
 
 from engine.ranks import Rank
 from engine.text import Msg
-from storage import log
+from storage import keys, log
 from storage import overlay as overlays
 from storage.backend import Database
 from storage.codec import entry_rank_from_text, rank_from_text
 from storage.common import ClubRef, PlayerRef, club_id, player_id
 from storage.errors import Refused
 from storage.log import Reader
+from storage.memo import remembered
 from storage.projections import club_write
 from storage.records import EventRow
 
-SETUP = "pairing"
-DRAFT = "draft"
-ROUND = "round"
-WITHDRAW = "withdraw"
+SETUP, DRAFT, ROUND, WITHDRAW = log.PAIRING, log.DRAFT, log.ROUND, log.WITHDRAW
 KINDS = (SETUP, DRAFT, ROUND, WITHDRAW)
 
 
@@ -229,6 +227,37 @@ def _seats(
         )
         for player, (seq, rank) in last_entry.items()
     )
+
+
+PublishedBoard = tuple[int, int, Board]
+"""A published board as (tournament, round, board)."""
+
+
+async def published_boards(
+    reader: Reader, club: int
+) -> dict[frozenset[int], tuple[PublishedBoard, ...]]:
+    """Every published board of the club's tournaments run from the chat, by its two players
+    (a memo, read again only when a round is published: every ``/result`` asks it, and a
+    club that runs none pays no statement for it, storage.keys)."""
+    return await remembered(
+        reader, ("boards", club), keys.PAIRINGS_KEY, (club,), lambda: _published(reader, club)
+    )
+
+
+async def _published(
+    reader: Reader, club: int
+) -> dict[frozenset[int], tuple[PublishedBoard, ...]]:
+    latest: dict[tuple[int, int], Round] = {}
+    for event in await log.events(reader, club, (ROUND,)):
+        if event.target is not None:
+            latest[(event.target, event.payload["round"])] = Round.of(event.payload, event.seq)
+    found: dict[frozenset[int], list[PublishedBoard]] = {}
+    for (tournament, number), published in sorted(latest.items()):
+        for board in published.boards:
+            found.setdefault(frozenset((board.black, board.white)), []).append(
+                (tournament, number, board)
+            )
+    return {pair: tuple(boards) for pair, boards in found.items()}
 
 
 async def withdraw(

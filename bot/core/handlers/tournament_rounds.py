@@ -28,7 +28,7 @@ from bot.i18n import _, _n, number_text
 from engine.types import Game
 from storage.errors import Refused
 from storage.games import tournament_games
-from storage.pairings import Board, Round, field, publish, save_draft, withdraw
+from storage.pairings import Board, Round, publish, published_boards, save_draft, withdraw
 from storage.records import GAME_OK, Player, TournamentRow
 
 
@@ -259,24 +259,22 @@ async def board_for(
 async def open_board(ctx: Context, a: int, b: int) -> tuple[TournamentRow, int, Board] | None:
     """The board ``a`` and ``b`` sit at without a result yet, in a published round of an open
     tournament run from the chat (the earliest such round), if any: a game of theirs reported
-    with /result or an SGF file is that board's game."""
-    for row in await storage.open_tournaments(ctx.db, ctx.the_club):
-        found = await field(ctx.db, ctx.the_club.id, row.id)
-        if found is None:
+    with /result or an SGF file is that board's game. Asked by every /result: a pair without
+    a published board costs no statement (storage.pairings.published_boards, a memo)."""
+    found = (await published_boards(ctx.db, ctx.the_club.id)).get(frozenset((a, b)), ())
+    for tournament, number, board in found:
+        row = await storage.tournament(ctx.db, ctx.the_club, tournament)
+        if row is None or row.finalised:
             continue
-        for published in found.rounds:
-            board = published.board_of(a)
-            if board is None or b not in (board.black, board.white):
-                continue
-            games = await tournament_games(ctx.db, ctx.the_club, row.id)
-            done = any(  # a report waiting for the opponent keeps the board open to them
-                g.status == GAME_OK
-                and g.game.round == published.number
-                and {g.game.black, g.game.white} == {a, b}
-                for g in games
-            )
-            if not done:
-                return row, published.number, board
+        games = await tournament_games(ctx.db, ctx.the_club, tournament)
+        done = any(  # a report waiting for the opponent keeps the board open to them
+            g.status == GAME_OK
+            and g.game.round == number
+            and {g.game.black, g.game.white} == {a, b}
+            for g in games
+        )
+        if not done:
+            return row, number, board
     return None
 
 
