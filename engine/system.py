@@ -334,14 +334,15 @@ def trial(ledger: Any, game: Game) -> Any:
     """A copy of ``ledger`` that ``game`` may be applied to, leaving ``ledger`` as it is.
 
     A game changes only its two players' standings (and the ledger's own containers), so
-    every other player's standing in ``_players`` is shared, not copied: a copy costs what
-    the two players and the ledger's other state hold, not the club's whole history."""
+    every other player's standing in ``_players`` (and their rank steps in ``_trail``) is
+    shared, not copied: a copy costs what the two players and the ledger's other state hold,
+    not the club's whole history."""
     players = getattr(ledger, "_players", {})
-    memo: dict[int, Any] = {
-        id(standing): standing
-        for pid, standing in players.items()
-        if pid != game.black and pid != game.white
-    }
+    others = {pid for pid in players if pid != game.black and pid != game.white}
+    memo: dict[int, Any] = {id(players[pid]): players[pid] for pid in others}
+    trail = getattr(ledger, "_trail", None)
+    if isinstance(trail, RankTrail):  # the others' rank steps too: a game adds none of theirs
+        memo.update((id(steps), steps) for pid, steps in trail._steps.items() if pid in others)
     return copy.deepcopy(ledger, memo)
 
 

@@ -80,6 +80,11 @@ class Game:
     reported: dt.date | None = None
     margin: str | None = None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        """A game is a value (frozen, of values): a deep copy of a ledger holding it (a trial,
+        a snapshot) shares it instead of rebuilding it field by field."""
+        return self
+
     def __post_init__(self) -> None:
         if self.black == self.white:
             raise ValueError(Msg("a player cannot play themselves"))
