@@ -24,6 +24,7 @@ from fractions import Fraction
 
 import storage
 from bot.core import exporting, rounds
+from bot.core.crosstable import Crosstable
 from bot.core.exporting import club_activity
 from bot.core.handlers.sgf import safe_file_name
 from engine.formats import fold_name
@@ -36,6 +37,7 @@ from storage.errors import StorageError
 from storage.game_files import file_of_game, games_with_files
 from storage.games import tournament_games
 from storage.health import PING_TIMEOUT_S, DatabaseState, database_state
+from storage.pairings import Setup
 from storage.projections import ledger_if_cheap
 from storage.records import (
     GAME_OK,
@@ -53,6 +55,7 @@ from storage.settings import ClubSettings
 __all__ = [
     "GAME_OK",
     "PING_TIMEOUT_S",
+    "BoardGame",
     "ClubSettings",
     "DatabaseState",
     "Export",
@@ -63,10 +66,13 @@ __all__ = [
     "Player",
     "RankingList",
     "Record",
+    "RoundBoards",
+    "Setup",
     "Shown",
     "Standing",
     "TournamentChanges",
     "TournamentResults",
+    "TournamentRounds",
     "TournamentRow",
     "TournamentSummary",
     "data_version",
@@ -89,6 +95,7 @@ __all__ = [
     "tournament_h9",
     "tournament_list",
     "tournament_results",
+    "tournament_rounds",
     "tournaments",
     "web_clubs",
     "with_sgf",
@@ -389,6 +396,101 @@ async def tournament_results(db: Database, club: Club, number: int) -> Tournamen
     placed = places(alphabetical, wins, criteria)
     return TournamentResults(
         row, entries, ranks, games, names, changes, wins, placed, criteria_names
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BoardGame:
+    """One board of a published round as the page shows it: the players as they played (the
+    recorded game's colours, else the board's), the stones and komi, and the recorded game
+    (``None``: no result yet). ``number`` ``None``: a game typed for the round without a
+    board (/tournament result)."""
+
+    number: int | None
+    black: int
+    white: int
+    stones: int
+    komi: Fraction
+    game: GameRow | None
+
+    @property
+    def waiting(self) -> bool:
+        """No result yet: no game recorded, or one recorded without a result."""
+        return self.game is None or self.game.game.result is None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundBoards:
+    """A published round: its boards in board order, the bye, round robin's idle."""
+
+    number: int
+    boards: tuple[BoardGame, ...]
+    bye: int | None
+    idle: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRounds:
+    """A tournament run from the chat, now: how it is paired (``setup``), each published
+    round with its boards (round 1 first), the live standings as a crosstable (placed by the
+    tournament's tie-break order, boards without a result counting as paired with no point:
+    bot.core.rounds), everyone's names, who withdrew and who entered late (their first
+    round)."""
+
+    setup: Setup
+    rounds: tuple[RoundBoards, ...]
+    table: Crosstable
+    names: dict[int, str]
+    withdrawn: frozenset[int]
+    late: dict[int, int]
+
+    def waiting(self) -> list[tuple[int, BoardGame]]:
+        """The boards still without a result, by round and board (``/tournament
+        missing``'s)."""
+        return [(r.number, b) for r in self.rounds for b in r.boards if b.waiting]
+
+
+async def tournament_rounds(
+    db: Database, club: Club, row: TournamentRow, *, komi: Fraction
+) -> TournamentRounds | None:
+    """The rounds and live standings of ``row`` (issue 25, build item 7); ``None`` for a
+    tournament not run from the chat (typed or imported). ``komi``: the club's even-game komi,
+    a board's when the pairing gave none (bot.core.rounds.komi_of)."""
+    run = await rounds.run_from(db, club, row, komi=komi)
+    if run is None:
+        return None
+    shown: list[RoundBoards] = []
+    for published in run.field.rounds:
+        boards: list[BoardGame] = []
+        on_board: set[int] = set()
+        for board in published.boards:
+            game = run.game_on(published.number, board)
+            black, white = board.black, board.white
+            if game is not None:
+                on_board.add(game.id)
+                black, white = game.game.black, game.game.white
+            boards.append(
+                BoardGame(
+                    board.number,
+                    black,
+                    white,
+                    board.handicap,
+                    komi if board.komi is None else board.komi,
+                    game,
+                )
+            )
+        for game in run.games:  # typed for the round without a board
+            g = game.game
+            if g.round == published.number and game.id not in on_board:
+                boards.append(BoardGame(None, g.black, g.white, g.stones, g.komi, game))
+        shown.append(RoundBoards(published.number, tuple(boards), published.bye, published.idle))
+    return TournamentRounds(
+        run.field.setup,
+        tuple(shown),
+        rounds.table_of(run),
+        {pid: p.name for pid, p in run.players.items()},
+        frozenset(s.player for s in run.field.seats if s.withdrawn),
+        {s.player: s.first_round for s in run.field.seats if s.first_round > 1},
     )
 
 

@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from bot.core import format as fmt
 from bot.core import reads
+from bot.core.crosstable import headings, value_text
 from bot.core.facade import Club, Database
 from bot.core.handlers.ratings import (
     change_text,
@@ -32,6 +33,7 @@ from bot.core.reads import GAME_OK, GameRow, Player, Standing
 from bot.core.reads import Shown as Shown
 from bot.core.reads import shown_club as shown_club
 from bot.core.reads import web_clubs as web_clubs
+from bot.core.rounds import criteria_of
 from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
 from bot.web.render import render
@@ -593,7 +595,8 @@ class StandingLine:
 
 async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> Page | None:
     """A tournament: its standings (wins, and the file's MMS/SOS when it had them) and every
-    game with its rating change."""
+    game with its rating change; for a tournament run from the chat, how it is paired, each
+    published round's boards (newest first) and the live standings as a crosstable."""
     club, db = shown.club, site.db
     results = await reads.tournament_results(db, club, number)
     if results is None:
@@ -609,11 +612,7 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
     lines: list[StandingLine] = []
     for pid, place in results.places:
         entry = by_player.get(pid)
-        found = changes.players.get(pid)
-        change, change_value = "", ""
-        if found is not None and found[0] is not None:
-            delta = fmt.difference(found[0], found[1])
-            change, change_value = change_text(found[0], found[1], full=True), _sortable(delta)
+        change, change_value = _tournament_change(changes, pid)
         values = dict(entry.criteria) if entry is not None else {}
         lines.append(
             StandingLine(
@@ -650,6 +649,7 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
         facts.append(_("time: {time}", time=str(t.time)))
     if weight:
         facts.append(weight)
+    run = await reads.tournament_rounds(db, club, row, komi=shown.settings.komi)
     return _page(
         "tournament.html",
         layout,
@@ -658,10 +658,184 @@ async def tournament_page(site: Site, shown: Shown, lang: str, number: int) -> P
         standings=lines,
         criteria=criteria_names,
         games=game_lines,
+        run=None if run is None else _run_view(path, shown, lang, run, changes),
         h9=urls.relative(path, urls.download(club, f"tournaments/{number}.h9")),
         system=fmt.system_title(shown.system),
         today=date_text(site.today),
     )
+
+
+def _tournament_change(changes: reads.TournamentChanges, pid: int) -> tuple[str, str]:
+    """A player's rating change over the tournament and its sortable value ("" before it is
+    rated)."""
+    found = changes.players.get(pid)
+    if found is None or found[0] is None:
+        return "", ""
+    delta = fmt.difference(found[0], found[1])
+    return change_text(found[0], found[1], full=True), _sortable(delta)
+
+
+# --- a tournament run from the chat -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CrossLine:
+    """One row of the live crosstable."""
+
+    number: int
+    place: str
+    pid: int
+    name: str
+    href: str
+    rank: str
+    note: str  # "withdrawn", "entered in round 2"
+    cells: tuple[str, ...]
+    values: tuple[str, ...]
+    change: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One board of a published round."""
+
+    number: str
+    black: str
+    black_href: str
+    white: str
+    white_href: str
+    stones: str
+    komi: str
+    result: str
+    waiting: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """A published round: its boards, the bye, who sits out (round robin), the boards that
+    wait for a result."""
+
+    number: int
+    boards: list[BoardLine]
+    bye: tuple[str, str] | None
+    idle: list[tuple[str, str]]
+    waiting: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class RunView:
+    """What the page shows of a tournament run from the chat."""
+
+    pairing: str
+    headings: tuple[str, ...]
+    rounds_shown: int
+    crosstable: list[CrossLine]
+    rated: bool
+    rounds: list[RoundView]  # newest first
+    waiting: int
+
+
+def _run_view(
+    path: str,
+    shown: Shown,
+    lang: str,
+    run: reads.TournamentRounds,
+    changes: reads.TournamentChanges,
+) -> RunView:
+    """The page's view of ``run``; ``changes``: the rating changes once it is rated."""
+    club = shown.club
+
+    def link(pid: int) -> tuple[str, str]:
+        return run.names.get(pid, "?"), urls.relative(path, urls.player(club, lang, pid))
+
+    table = run.table
+    crosstable = []
+    for row in table.rows:
+        name, href = link(row.player)
+        note = ""
+        if row.player in run.withdrawn:
+            note = _("withdrawn")
+        elif row.player in run.late:
+            note = _("entered in round {n}", n=run.late[row.player])
+        crosstable.append(
+            CrossLine(
+                number=row.number,
+                place=row.place_text,
+                pid=row.player,
+                name=name,
+                href=href,
+                rank=row.rank,
+                note=note,
+                cells=row.cells,
+                values=tuple(value_text(v) for v in row.values),
+                change=_tournament_change(changes, row.player)[0],
+            )
+        )
+    rounds = []
+    for published in reversed(run.rounds):
+        boards = []
+        for board in published.boards:
+            black, black_href = link(board.black)
+            white, white_href = link(board.white)
+            game = board.game
+            boards.append(
+                BoardLine(
+                    number="" if board.number is None else str(board.number),
+                    black=black,
+                    black_href=black_href,
+                    white=white,
+                    white_href=white_href,
+                    stones=str(board.stones) if board.stones else _("even"),
+                    komi=fmt.komi(board.komi),
+                    result=_("no result yet")
+                    if board.waiting or game is None
+                    else fmt.result(game.game),
+                    waiting=board.waiting,
+                )
+            )
+        rounds.append(
+            RoundView(
+                number=published.number,
+                boards=boards,
+                bye=None if published.bye is None else link(published.bye),
+                idle=[link(pid) for pid in published.idle],
+                waiting=[b.number for b in boards if b.waiting and b.number],
+            )
+        )
+    return RunView(
+        pairing=_pairing_line(run.setup),
+        headings=(_("No."), *headings(table)),
+        rounds_shown=table.rounds,
+        crosstable=crosstable,
+        rated=bool(changes.players),
+        rounds=rounds,
+        waiting=len(run.waiting()),
+    )
+
+
+def _pairing_line(setup: reads.Setup) -> str:
+    """How the tournament is paired, in the reader's words (the chat's own line:
+    bot.core.handlers.tournaments)."""
+    system = {
+        "mcmahon": _("McMahon"),
+        "swiss": _("Swiss"),
+        "roundrobin": _("round robin"),
+    }[setup.system]
+    parts = [system]
+    if setup.bar is not None:
+        parts.append(_("bar {rank}", rank=str(setup.bar)))
+    if setup.floor is not None:
+        parts.append(_("floor {rank}", rank=str(setup.floor)))
+    if setup.handicap == "system":
+        parts.append(_("handicap as the club's rating system advises"))
+    elif setup.handicap.startswith("rank-"):
+        parts.append(
+            _("handicap: rank difference minus {n}, at most 9", n=int(setup.handicap[5:]))
+        )
+    else:
+        parts.append(_("even games"))
+    order = criteria_of(setup.order, setup.system)
+    parts.append(_("placed by {order}", order=", ".join(order)))
+    return _("Pairing: {how}", how="; ".join(parts))
 
 
 # --- the site's front page and the page that is not there ---------------------------------

@@ -101,6 +101,11 @@ async def site(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Site]:
         chat = FakeChat(db, core, club, clock)
         await chat.ok("/club web on")
         top = (await chat.ok("/top")).text
+        # a tournament run from the chat, its first round published (no result yet)
+        await chat.ok("/tournament new Téli Liga rounds=3 pairing=mcmahon handicap=rank-2")
+        await chat.ok("/tournament add Nagy Péter, Kovács Anna, Tóth Bence, Szabó Éva")
+        await chat.ok("/tournament pair")
+        await chat.ok("/tournament publish")
 
         hidden = await storage.create_club(db, "Titkos Klub", "mgsz", actor=admin)
         await storage.bind_chat(db, hidden, PLATFORM, HIDDEN_CHAT, actor=admin)
@@ -469,6 +474,7 @@ PAGES = {  # name (the screenshot's) → the page below the club's folder
     "head-to-head": "hu/players/{nagy}/vs/{anna}.html",
     "tournaments": "hu/tournaments/",
     "tournament": "hu/tournaments/1.html",
+    "tournament-chat": "hu/tournaments/2.html",  # run from the chat: rounds, crosstable
 }
 
 

@@ -128,3 +128,40 @@ async def test_a_tournaments_h9_file(chat: FakeChat) -> None:
     text = await reads.tournament_h9(chat.db, chat.club, data, 1)
     assert text is not None and "Spring Cup" in text
     assert await reads.tournament_h9(chat.db, chat.club, data, 2) is None
+
+
+async def test_a_chat_run_tournaments_rounds_and_crosstable(tmp_path: Path) -> None:
+    """tournament_rounds: ``None`` for a typed tournament; for one run from the chat, each
+    published round's boards with the komi they were published with, the bye, the boards
+    waiting for a result, who entered late and who withdrew, and the crosstable of both
+    rounds."""
+    from fractions import Fraction
+
+    from tests.bot.web.conftest import chat_run_club
+
+    chat = await chat_run_club(tmp_path)
+    try:
+        typed = await storage.tournament_by_number(chat.db, chat.club, 1)
+        row = await storage.tournament_by_number(chat.db, chat.club, 2)
+        assert typed is not None and row is not None
+        komi = Fraction(7, 2)
+        assert await reads.tournament_rounds(chat.db, chat.club, typed, komi=komi) is None
+        run = await reads.tournament_rounds(chat.db, chat.club, row, komi=komi)
+        assert run is not None
+        assert run.setup.system == "mcmahon" and run.setup.handicap == "rank-2"
+        assert [r.number for r in run.rounds] == [1, 2]
+        first, second = run.rounds
+        assert first.bye == await _pid(chat, "Weber Paul") and second.bye is None
+        assert [len(r.boards) for r in run.rounds] == [2, 3]
+        assert not any(b.waiting for b in first.boards)
+        assert [(n, b.number) for n, b in run.waiting()] == [(2, 2), (2, 3)]
+        for board in (*first.boards, *second.boards):  # as published (the chat's 6.5)
+            assert board.komi == {0: Fraction(13, 2), 1: Fraction(0)}.get(
+                board.stones, Fraction(1, 2)
+            )
+        assert run.late == {await _pid(chat, "Neumann Lara"): 2}
+        assert run.withdrawn == {await _pid(chat, "Weber Paul")}
+        assert run.table.rounds == 2 and len(run.table.rows) == 6
+        assert {run.names[r.player] for r in run.table.rows} >= {"Huber Anna", "Neumann Lara"}
+    finally:
+        await chat.close()

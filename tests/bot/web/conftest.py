@@ -52,3 +52,60 @@ async def chat(tmp_path: Path) -> AsyncIterator[FakeChat]:
 async def client(chat: FakeChat) -> AsyncIterator[TestClient]:  # type: ignore[type-arg]
     async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as web:
         yield web
+
+
+CHAT_RUN = """\
+/register Huber Anna 3d 2300
+/register Gruber Max 1d 2100
+/register Bauer Felix 1k 2000
+/register Schmid Eva 3k 1800
+/register Weber Paul 5k
+/register Neumann Lara 8k
+/tournament new Autumn League rounds=3 pairing=mcmahon bar=1d handicap=rank-2 order=sos
+/tournament add Huber Anna, Gruber Max, Bauer Felix, Schmid Eva, Weber Paul
+/tournament pair
+/tournament publish
+"""
+
+
+async def chat_run_club(tmp_path: Path) -> FakeChat:
+    """The first hour's club (the Spring Cup typed in) and a tournament run from the chat,
+    #2: five players paired by McMahon (a bye in round 1, both boards' results recorded),
+    Neumann Lara entering late for round 2, whose board 1 is recorded and the others wait;
+    then Weber Paul withdraws. The boards' players come from the published pairing, so the
+    results are recorded on the boards as the chat records them (``/result BLACK WHITE``)."""
+    from fractions import Fraction
+
+    import storage
+    from bot.core import reads
+
+    chat = await club_with_games(tmp_path)
+    for line in CHAT_RUN.splitlines():
+        await chat.ok(line)
+
+    async def boards(number: int) -> reads.RoundBoards:
+        row = await storage.tournament_by_number(chat.db, chat.club, 2)
+        assert row is not None
+        run = await reads.tournament_rounds(chat.db, chat.club, row, komi=Fraction(13, 2))
+        assert run is not None
+        return run.rounds[number - 1]
+
+    for board in (await boards(1)).boards:
+        await chat.ok(
+            f"/result {await _name(chat, board.black)} {await _name(chat, board.white)} B+"
+        )
+    await chat.ok("/tournament add Neumann Lara")
+    await chat.ok("/tournament pair")
+    await chat.ok("/tournament publish")
+    first = (await boards(2)).boards[0]
+    await chat.ok(f"/result {await _name(chat, first.black)} {await _name(chat, first.white)} W+R")
+    await chat.ok("/tournament withdraw Weber Paul")
+    return chat
+
+
+async def _name(chat: FakeChat, pid: int) -> str:
+    import storage
+
+    player = await storage.get_player(chat.db, chat.club, pid)
+    assert player is not None
+    return player.name

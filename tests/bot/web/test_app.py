@@ -387,3 +387,70 @@ async def test_the_player_page_links_each_games_sgf(chat: FakeChat, client: Test
     await chat.ok(f"/void {number}")
     html = await (await client.get("/" + page)).text()
     assert 'class="sgf"' not in html
+
+
+# --- a tournament run from the chat ---------------------------------------------------------
+
+
+def _table(html: str, table_id: str) -> list[list[str]]:
+    """The body rows of a table: each cell's text, tags left out."""
+    start = html.index(f'id="{table_id}"')
+    body = html[html.index("<tbody>", start) : html.index("</tbody>", start)]
+    return [
+        [
+            re.sub(r"<[^>]+>", "", cell).strip()
+            for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r)
+        ]
+        for r in re.findall(r"<tr[^>]*>(.*?)</tr>", body)
+    ]
+
+
+async def test_a_chat_run_tournament_shows_its_pairing_rounds_and_live_crosstable(
+    tmp_path: Path,
+) -> None:
+    """The web shows what the chat's /tournament standings and /tournament missing answer:
+    the crosstable row for row (cells in OpenGotha's notation, MMS and SOS), each published
+    round's boards newest first with the bye and the boards that wait for a result."""
+    from tests.bot.web.conftest import chat_run_club
+
+    chat = await chat_run_club(tmp_path)
+    try:
+        standings = (await chat.ok("/tournament standings")).text
+        missing = (await chat.ok("/tournament missing")).text
+        async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
+            response = await client.get("/" + urls.tournament(chat.club, "en", 2))
+            assert response.status == 200
+            html = await response.text()
+            typed = await (await client.get("/" + urls.tournament(chat.club, "en", 1))).text()
+        assert "Pairing: McMahon; bar 1d; handicap: rank difference minus 2, at most 9; " in html
+        assert "placed by MMS, SOSM" in html
+        # the crosstable is the chat's, row for row
+        rows = _table(html, "standings")
+        replied = [line.split() for line in standings.splitlines() if re.match(r"\s*\d+\s", line)]
+        assert [[r[1], *r[2].split()[:2], r[3], *r[4:8]] for r in rows] == [
+            [place, a, b, rank, *rest] for place, a, b, rank, *rest in replied
+        ]
+        assert "Standings by wins" not in html and ">MMS</th>" in html and ">SOS</th>" in html
+        assert "(entered in round 2)" in html and "(withdrawn)" in html
+        # every name links to its player's page: six rows, five boards, the bye
+        assert html.count('href="../players/') == 6 + 5 * 2 + 1
+        # the rounds newest first; the bye; the boards that wait, as /tournament missing
+        assert html.index('id="round-2"') < html.index('id="round-1"')
+        round1, round2 = _table(html, "round-1"), _table(html, "round-2")
+        assert [r[0] for r in round1] == ["1", "2"] and [r[0] for r in round2] == ["1", "2", "3"]
+        assert all(r[5] == "B+" for r in round1)
+        assert round2[0][5] == "W+R"
+        assert [r[5] for r in round2[1:]] == ["no result yet", "no result yet"]
+        for number, board in enumerate(round2[1:], start=2):
+            assert f"Round 2, board {number}: {board[1]} – {board[2]}" in missing
+        bye = html[html.index('id="round-1"') :]
+        assert re.search(r"Bye: <a href=\"[^\"]+\">Weber Paul</a>", bye)
+        assert "Waiting for the results of boards 2, 3." in html
+        assert "2 boards wait for their results." in html
+        assert "3 stones" not in html and re.search(
+            r'<td class="num">3</td><td class="num">0.5</td>', html
+        )
+        # a typed tournament keeps the table by wins
+        assert "Standings by wins" in typed and 'id="round-1"' not in typed
+    finally:
+        await chat.close()

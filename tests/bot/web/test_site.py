@@ -126,3 +126,26 @@ async def test_hoshi_site_reads_a_postgresql_database(
         assert broken_links(site) == []
     finally:
         await pg_databases.drop(url)
+
+
+async def test_the_site_writes_a_chat_run_tournaments_page_as_the_server_serves_it(
+    tmp_path: Path,
+) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.web.app import web_app
+    from tests.bot.web.conftest import chat_run_club
+
+    chat = await chat_run_club(tmp_path)
+    try:
+        out = tmp_path / "site"
+        await write_site(chat.db, out)
+        path = urls.tournament(chat.club, "en", 2)
+        async with TestClient(TestServer(web_app(chat.db), host="127.0.0.1")) as client:
+            served = await (await client.get("/" + path)).text()
+        written = (out / path).read_text(encoding="utf-8")
+        assert 'id="round-2"' in written and "2 boards wait for their results." in written
+        assert written == served
+        assert broken_links(out) == []
+    finally:
+        await chat.close()
