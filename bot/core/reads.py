@@ -455,8 +455,11 @@ async def tournament_rounds(
 ) -> TournamentRounds | None:
     """The rounds and live standings of ``row`` (issue 25, build item 7); ``None`` for a
     tournament not run from the chat (typed or imported). ``komi``: the club's even-game komi,
-    a board's when the pairing gave none (bot.core.rounds.komi_of)."""
-    run = await rounds.run_from(db, club, row, komi=komi)
+    a board's when the pairing gave none (bot.core.rounds.komi_of). The club's ledger only
+    when it is cheap (an entrant without a declared rank at their rank now): a page never
+    waits for a federation's replay."""
+    ledger = await ledger_if_cheap(db, club.id)
+    run = await rounds.run_from(db, club, row, komi=komi, ledger=ledger)
     if run is None:
         return None
     shown: list[RoundBoards] = []
@@ -514,7 +517,7 @@ async def tournament_h9(db: Database, club: Club, data: Export, number: int) -> 
     row = await storage.tournament_by_number(db, club, number)
     if row is None:
         return None
-    given = await rounds.h9_input(db, club, row)
+    given = await rounds.h9_input(db, club, row, cheap=True)
     return exporting.tournament_h9(data, row, given.entries, given.ranks, given.places)
 
 

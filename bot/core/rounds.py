@@ -49,6 +49,7 @@ from engine.types import Result as GameResult
 from storage.db import Database
 from storage.games import tournament_games
 from storage.pairings import Board, Field, Round, field
+from storage.projections import ledger_if_cheap
 from storage.records import GAME_OK, Club, GameRow, Player, TournamentRow
 
 CRITERIA: dict[str, Criterion] = {
@@ -122,12 +123,12 @@ def criteria_of(order: Sequence[str], system: str) -> tuple[Criterion, ...]:
     return (first, *(c for c in chosen if c != first))
 
 
-def settings_of(field_: Field, ledger: RatingSystem, komi: Fraction) -> PairingSettings:
+def settings_of(field_: Field, ledger: RatingSystem | None, komi: Fraction) -> PairingSettings:
     """The engine's pairing settings from the tournament's setup: ``handicap=system`` asks the
     club's rating system (rules.md §5 and each rulebook's own table)."""
     setup = field_.setup
     policy: HandicapPolicy
-    if setup.handicap == "system":
+    if setup.handicap == "system" and ledger is not None:
 
         def advice(a: int, _ra: Rank, b: int, _rb: Rank) -> HandicapAdvice:
             return ledger.handicap(a, b)
@@ -162,16 +163,26 @@ async def run_of(ctx: Context, row: TournamentRow) -> Run:
 
 async def run_of_any(ctx: Context, row: TournamentRow) -> Run | None:
     """The chat-run state of ``row``, ``None`` for a tournament not run from the chat."""
-    return await run_from(ctx.db, ctx.the_club, row, komi=ctx.settings.komi)
+    ledger = await storage.ledger(ctx.db, ctx.the_club.id)
+    return await run_from(ctx.db, ctx.the_club, row, komi=ctx.settings.komi, ledger=ledger)
 
 
-async def run_from(db: Database, club: Club, row: TournamentRow, *, komi: Fraction) -> Run | None:
-    """:func:`run_of_any` outside a conversation (an export); ``komi``: the club's even-game
-    komi, given by a ``handicap=rank-N`` pairing's even games."""
+async def run_from(
+    db: Database,
+    club: Club,
+    row: TournamentRow,
+    *,
+    komi: Fraction,
+    ledger: RatingSystem | None = None,
+) -> Run | None:
+    """:func:`run_of_any` outside a conversation (an export, a web page); ``komi``: the
+    club's even-game komi, given by a ``handicap=rank-N`` pairing's even games. Without the
+    club's ``ledger`` (a reader that must not wait for a replay) the standings are whole, but
+    an entrant without a declared rank counts at their registered rank and ``handicap=system``
+    cannot be asked: such a run answers standings, never a pairing."""
     found = await field(db, club.id, row.id)
     if found is None:
         return None
-    ledger = await storage.ledger(db, club.id)
     games = tuple(
         g
         for g in await tournament_games(db, club, row.id)
@@ -208,11 +219,16 @@ class H9Input:
     places: dict[int, int] | None = None
 
 
-async def h9_input(db: Database, club: Club, row: TournamentRow) -> H9Input:
-    """The h9 input of ``row`` (every export: /export, ``hoshi export``, the web download)."""
+async def h9_input(
+    db: Database, club: Club, row: TournamentRow, *, cheap: bool = False
+) -> H9Input:
+    """The h9 input of ``row`` (every export: /export, ``hoshi export``, the web download);
+    ``cheap``: never wait for the club's replay (a web page), the ledger only when
+    storage.projections.ledger_if_cheap gives it (:func:`run_from` without one)."""
     entries = await storage.entries(db, club, row.id)
     ranks = await storage.entry_ranks(db, club, row.id)
-    run = await run_from(db, club, row, komi=Fraction(0))
+    ledger = await (ledger_if_cheap(db, club.id) if cheap else storage.ledger(db, club.id))
+    run = await run_from(db, club, row, komi=Fraction(0), ledger=ledger)
     if run is None:
         return H9Input(entries, ranks)
     lines = {s.id: s for s in standings_now(run)}
@@ -240,7 +256,9 @@ async def h9_input(db: Database, club: Club, row: TournamentRow) -> H9Input:
     return H9Input(enriched, ranks, {s.id: s.place for s in lines.values()})
 
 
-def _rank_now(ledger: RatingSystem, player: Player) -> Rank:
+def _rank_now(ledger: RatingSystem | None, player: Player) -> Rank:
+    if ledger is None:
+        return player.rank
     try:
         return ledger.card(player.id).rank
     except KeyError:
