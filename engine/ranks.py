@@ -17,8 +17,13 @@ from engine.text import Msg, Typed
 WEAKEST_KYU = 35  # MGSZ's table reaches 35k (rules.md §1.1); the other systems stop at 30k
 STRONGEST_DAN = 9
 
-_RANK_RE = re.compile(r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro)\.?\s*$", re.IGNORECASE)
+_RANK_RE = re.compile(
+    r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro|級|级|급|段|단)\.?\s*$", re.IGNORECASE
+)
 _KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
+_KIND.update({"級": "k", "级": "k", "급": "k", "段": "d", "단": "d"})  # 3級, 3级, 3급, 2段, 2단
+FIRST_DAN = ("初段", "초단")
+"""Shodan, as Japanese and Korean players write 1 dan."""
 
 RANK_EXAMPLE = Msg("ranks look like {examples}", examples="3k, 3 kyu, 1d, 2 dan")
 
@@ -92,7 +97,9 @@ class Rank:
 
     @classmethod
     def parse(cls, text: str) -> Rank:
-        """Read ``3k``, ``3 kyu``, ``3kyu``, ``1d``, ``2 dan`` (any case).
+        """Read ``3k``, ``3 kyu``, ``3kyu``, ``1d``, ``2 dan`` (any case), and as go players
+        of Japan, China and Korea write them: ``3級``, ``3级``, ``3급``, ``2段``, ``2단``,
+        ``初段``.
 
         Raises:
             RankError: for anything else, including professional ranks (``1p``), which are
@@ -133,6 +140,8 @@ def parse_rank_lenient(text: str) -> tuple[Rank, int]:
 
 
 def _split(text: str) -> tuple[int, str]:
+    if text.strip() in FIRST_DAN:
+        return 1, "d"
     match = _RANK_RE.match(text)
     if match is None:
         raise RankError(

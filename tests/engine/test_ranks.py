@@ -103,3 +103,26 @@ def test_a_rank_error_is_a_translatable_message() -> None:
     message = refused.value.args[0]
     assert isinstance(message, Msg) and message.template == "{text} is not a rank ({examples})"
     assert message == "“3 stones” is not a rank (ranks look like 3k, 3 kyu, 1d, 2 dan)"
+
+
+@pytest.mark.parametrize(
+    ("typed", "rank"),
+    [
+        ("3段", Rank.dan(3)),
+        ("初段", Rank.dan(1)),
+        ("1級", Rank.kyu(1)),
+        ("12 級", Rank.kyu(12)),
+        ("5级", Rank.kyu(5)),
+        ("2단", Rank.dan(2)),
+        ("초단", Rank.dan(1)),
+        ("7급", Rank.kyu(7)),
+    ],
+)
+def test_a_rank_as_japanese_chinese_and_korean_players_write_it(typed: str, rank: Rank) -> None:
+    assert Rank.parse(typed) == rank
+    assert is_rank(typed)
+
+
+def test_a_rank_word_without_a_number_is_still_refused() -> None:
+    for typed in ("段", "級", "初", "初級"):
+        assert not is_rank(typed)

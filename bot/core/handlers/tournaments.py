@@ -731,7 +731,11 @@ async def _facts(ctx: Context, row: TournamentRow) -> list[str]:
         _("{start} – {end}", start=date_text(t.start), end=date_text(t.end)),
         _n("{n} round", "{n} rounds", t.rounds),
         f"{t.board}×{t.board}",
-        _("even") if t.even else _("handicap (reduced by {stones})", stones=t.handicap_reduction),
+        _("even")
+        if t.even
+        else _("handicap (reduced by {stones})", stones=t.handicap_reduction)
+        if t.handicap_reduction
+        else _("handicap"),
     ]
     if t.time:
         facts.append(_("time {time}", time=str(t.time)))
