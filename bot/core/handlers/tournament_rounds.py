@@ -612,19 +612,16 @@ def unfinished(run: rounds.Run) -> Reply | None:
             )
         )
     if missing:
+        boards = "; ".join(
+            _("round {round}, board {board}", round=number, board=b.number)
+            for number, b in missing
+        )
         lines.append(
             _n(
                 "{n} board has no result: {boards}.",
                 "{n} boards have no result: {boards}.",
                 len(missing),
-                boards="; ".join(
-                    _(
-                        "round {round}, board {board}",
-                        round=number,
-                        board=b.number,
-                    )
-                    for number, b in missing
-                ),
+                boards=boards,
             )
         )
     command = f"/tournament finalise {_ref(run)} confirm"
