@@ -137,3 +137,45 @@ def test_every_count_has_plural_forms(template: Path) -> None:
         if not any(known in message.id for known in NEVER_ONE)
     ]
     assert not found, "\n".join(found)
+
+
+def _marked_calls() -> list[tuple[str, str, str | tuple[str, str]]]:
+    """Every ``_("…")`` and ``_n("…", "…", n)`` with literal texts in bot/, engine/ and
+    storage/, as (file, line, the text or the singular and plural)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[3]
+    found: list[tuple[str, str, str | tuple[str, str]]] = []
+    for folder in ("bot", "engine", "storage"):
+        for path in sorted((root / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                    continue
+                texts = [
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
+                where = f"{path.relative_to(root)}:{node.lineno}"
+                if node.func.id == "_n" and len(texts) >= 2:
+                    found.append((where, node.func.id, (texts[0], texts[1])))
+                elif node.func.id == "_" and texts:
+                    found.append((where, node.func.id, texts[0]))
+    return found
+
+
+def test_every_marked_text_is_extracted_as_it_is_called(template: Path) -> None:
+    """A text marked in the source is in the template, and a ``_n`` one as a plural entry: a
+    call nested in another's arguments once hid both from the extractor (a plural entry
+    extracted as a plain one is never found at runtime, so the reply stayed English)."""
+    with template.open("rb") as handle:
+        messages = read_po(handle)
+    plural = {m.id for m in messages if isinstance(m.id, tuple)}
+    plain = {m.id for m in messages if isinstance(m.id, str)}
+    missing = [
+        f"{where}: {text!r}"
+        for where, name, text in _marked_calls()
+        if (text not in plural if name == "_n" else text not in plain)
+    ]
+    assert not missing, "\n".join(missing)
