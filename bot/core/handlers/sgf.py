@@ -21,6 +21,7 @@ from bot.core.context import Context
 from bot.core.errors import BadArgument, UnknownPlayer
 from bot.core.handlers import game_options as opt
 from bot.core.handlers import games
+from bot.core.handlers.tournament_rounds import open_board
 from bot.core.names import lookup, refusal, same_player, single
 from bot.core.replies import Button, Document, Reply, Text
 from bot.i18n import N_, _, date_text, quoted
@@ -28,7 +29,8 @@ from engine.errors import FormatError
 from engine.formats.sgf import SgfGame, read_sgf
 from engine.types import Game, Result
 from storage.game_files import GameFile, file_of_game, keep_file, kept_file
-from storage.records import Player
+from storage.pairings import Board
+from storage.records import Player, TournamentRow
 
 ENDING_MARGINS = {"resign": "R", "time": "T", "forfeit": "F"}
 """The margin /result stores for a game the SGF says ended without a count (B+R, B+T, B+F)."""
@@ -106,7 +108,8 @@ async def sgf(ctx: Context, args: SgfArgs) -> Reply:
         actor=ctx.actor,
         chat=ctx.chat,
     )
-    return _preview(read, game, black, white, kept, args)
+    seat = await open_board(ctx, black.id, white.id)
+    return _preview(read, game, black, white, kept, args, seat)
 
 
 def _read(data: bytes) -> SgfGame:
@@ -199,9 +202,16 @@ def _named(black: Player, white: Player, given: GameResult | None) -> str:
 
 
 def _preview(
-    read: SgfGame, game: Game, black: Player, white: Player, kept: GameFile, args: SgfArgs
+    read: SgfGame,
+    game: Game,
+    black: Player,
+    white: Player,
+    kept: GameFile,
+    args: SgfArgs,
+    seat: tuple[TournamentRow, int, Board] | None,
 ) -> Reply:
-    """What will be recorded, with the button that records it."""
+    """What will be recorded, with the button that records it; ``seat``: the published board
+    of a tournament run from the chat the two players have, whose game it becomes."""
 
     def named(name: str, rank: str) -> str:
         return f"{name} {rank}" if rank else name
@@ -227,6 +237,16 @@ def _preview(
         lines.append(_("Time: {time}", time=str(game.time)))
     if read.event:
         lines.append(_("Event: {event}", event=read.event))
+    if seat is not None:
+        row, number, board = seat
+        lines.append(
+            _(
+                "It is the game of {name}, round {round}, board {board}.",
+                name=row.tournament.name,
+                round=number,
+                board=board.number,
+            )
+        )
     if game.result is None and game.played:
         lines.append(
             _(

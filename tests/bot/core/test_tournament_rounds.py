@@ -255,3 +255,20 @@ async def test_any_run_of_rounds_keeps_the_pairing_rules_and_exports(
         assert len(tf.games) == recorded
     finally:
         await chat.close()
+
+
+async def test_an_sgf_of_two_players_with_a_board_is_that_boards_game(chat: FakeChat) -> None:
+    await _entered(chat)
+    await chat.ok("/tournament pair")
+    black, white = _boards((await chat.ok("/tournament publish")).text)[0]
+    sgf = (
+        f"(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[6.5]PB[{black}]PW[{white}]RE[W+R]DT[2026-04-20]"
+        ";B[pd];W[dp])"
+    ).encode()
+    preview = await chat.ok("/result", attachment=sgf, attachment_name="game.sgf")
+    assert "It is the game of Autumn Cup, round 1, board 1." in preview
+    (button,) = preview.reply.buttons
+    recorded = await chat.ok(button.command)
+    assert "Autumn Cup, round 1, board 1: rated when the tournament is finalised." in recorded
+    (game,) = await chat.games()
+    assert game.game.round == 1 and game.game.margin == "R"
