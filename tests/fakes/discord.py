@@ -27,6 +27,7 @@ APP_ID = 700000000000000001
 BOT_USER_ID = 700000000000000002
 GUILD_ID = 800000000000000001
 CHANNEL_ID = 800000000000000002
+DM_CHANNEL_ID = 800000000000000003  # the bot's direct messages with a user
 TOKEN = "fake-discord-token"
 MANAGE_GUILD = 1 << 5
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11)  # view channel, send messages
@@ -319,6 +320,12 @@ class FakeDiscord:
                 }
             }
             return (answer, 200)
+        if path == "/users/@me/channels" and method == "POST":  # a direct message channel
+            recipient = str((body or {}).get("recipient_id", "0"))
+            user = discord_user(int(recipient), "member")
+            return ({"id": str(DM_CHANNEL_ID), "type": 1, "recipients": [user]}, 200)
+        if path.startswith("/users/") and method == "GET":
+            return (discord_user(int(path.split("/")[2]), "member"), 200)
         if path.startswith("/webhooks/"):
             return (self._message(body), 200)
         if path.startswith("/channels/") and path.endswith("/messages") and method == "POST":

@@ -97,8 +97,23 @@ async def test_both_platforms_share_one_core(
         sent = await bots.deliver(Notice(1, Reply.text("Weekly summary")))
         assert sent >= 1
         assert any("Weekly summary" in c.params["text"] for c in api.sent("sendMessage"))
+        # … and a member's own board reaches them in private on each platform (issue 25)
+        told = Notice(1, Reply.text("Board 3: you play Black"), accounts=PRIVATE)
+        assert await bots.deliver(told) == 2
+        assert any(
+            str(c.params["chat_id"]) == PRIVATE[0][1] and "Board 3" in c.params["text"]
+            for c in api.sent("sendMessage")
+        )
+        assert any(
+            c.path == f"/channels/{fd.DM_CHANNEL_ID}/messages" and "Board 3" in str(c.body)
+            for c in fake.calls
+        )
         stop.set()
         assert await asyncio.wait_for(task, 10) == 0
+
+
+PRIVATE = (("telegram", "4242"), ("discord", "5"))
+"""Two members' accounts, one on each platform."""
 
 
 async def test_a_rejected_token_is_reported_without_echoing_it(
