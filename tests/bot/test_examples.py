@@ -14,8 +14,8 @@ from bot.adapters.console import run_console
 from bot.clock import FakeClock
 from bot.config import Config
 from engine.formats import parse_h9
-from engine.ranks import Rank
 from engine.pairing.standings import from_file, h9_text, standings
+from engine.ranks import Rank
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ENGLISH = "/club set language en\n"
