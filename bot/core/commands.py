@@ -433,7 +433,7 @@ class CommandSpec:
     options: tuple[Option, ...] = ()
     actions: tuple[Action, ...] = ()
     needs_club: bool = True
-    details: str = ""
+    details: str | tuple[str, ...] = ""  # paragraphs (marked N_)
     aliases: tuple[str, ...] = ()
     flags: tuple[Flag, ...] = ()
     arguments: type | None = None
@@ -592,8 +592,8 @@ class CommandSpec:
         translated, :meth:`usage_text`), summary, details, options, examples (as typed) and
         who may use it."""
         lines = [self.usage_text(), shown(self.summary)]
-        if self.details:
-            lines.append(shown(self.details))
+        details = self.details if isinstance(self.details, tuple) else (self.details,)
+        lines.extend(shown(text) for text in details if text)
         if self.options:
             lines.append(_("Options:\n{options}", options="\n".join(self.option_lines())))
         if self.examples:
@@ -692,7 +692,7 @@ def command(
     params: tuple[Param, ...] = (),
     actions: tuple[Action, ...] = (),
     needs_club: bool = True,
-    details: str = "",
+    details: str | tuple[str, ...] = "",
     aliases: tuple[str, ...] = (),
     flags: tuple[Flag, ...] = (),
     extra: str = "",

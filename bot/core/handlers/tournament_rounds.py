@@ -24,12 +24,28 @@ from bot.core.format import komi as komi_text
 from bot.core.names import resolve
 from bot.core.replies import Button, Notice, Picture, Reply, Table, Text
 from bot.core.stakes import stake_lines
-from bot.i18n import _, _n, number_text
+from bot.i18n import N_, _, _n, number_text
 from engine.types import Game
 from storage.errors import Refused
 from storage.games import tournament_games
 from storage.pairings import Board, Round, publish, published_boards, save_draft, withdraw
 from storage.records import GAME_OK, Player, TournamentRow
+
+DETAILS = N_(
+    "A tournament run from the chat: open it with pairing=mcmahon, swiss or roundrobin "
+    "(bar=RANK and floor=RANK for McMahon; handicap=none, rank-N or system; order=sos,sosos), "
+    "then:\n"
+    "• join — enter yourself (your account linked with /link); add NAME, NAME — an organiser "
+    "enters players; withdraw [NAME] — leave the rounds not yet published; players — the field "
+    "with each start score\n"
+    "• pair — draft the next round (pair again: the last published round, before any result); "
+    "swap A B — exchange two players of the draft; publish — post the round with its boards and "
+    "what is at stake, and tell each linked player their board\n"
+    "• missing [remind] — the boards without a result (remind: tell their players); standings "
+    "[picture] — the crosstable now\n"
+    "A result typed with /result, reported, or sent as an SGF file between two players of a "
+    "published board is that board's game."
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -505,7 +505,7 @@ DETAILS = N_(
         "/tournament finalise Spring Cup",
     ),
     access=PLAYER,
-    details=DETAILS,
+    details=(DETAILS, rr.DETAILS),
     options=OPTIONS,
     actions=ACTIONS,
     unknown=N_("unknown /tournament action {action}"),

@@ -66,7 +66,8 @@ def citations(text: str) -> list[str]:
 
 def test_the_command_tables_help_texts_cite_no_file() -> None:
     for command in COMMANDS.values():
-        texts = [command.usage, command.summary, command.details, *command.examples]
+        details = command.details if isinstance(command.details, tuple) else (command.details,)
+        texts = [command.usage, command.summary, *details, *command.examples]
         texts += [param.description for param in command.params]
         texts += [option.help for option in command.options]
         no_file_citation("\n".join(texts), f"/{command.name}'s help")
