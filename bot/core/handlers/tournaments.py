@@ -1168,6 +1168,19 @@ async def _show(ctx: Context, args: ShowArgs) -> Reply:
     if by_round:
         counts = ", ".join(f"R{r}: {n}" for r, n in sorted(by_round.items()))
         lines.append(_("Games per round: {counts}", counts=counts))
+    run = await rounds.run_of_any(ctx, row)
+    if run is not None:  # run from the chat: how it is paired, how far it has come
+        lines.append(_pairing_line(run.field.setup))
+        boards = _n("{n} board", "{n} boards", len(run.missing()))
+        lines.append(
+            _n(
+                "{published} of {n} round published; {missing} without a result.",
+                "{published} of {n} rounds published; {missing} without a result.",
+                row.tournament.rounds,
+                published=run.field.published,
+                missing=boards,
+            )
+        )
     if not text.strip() and periods:
         lines.extend(["", _("Also open:"), *(period.line() for period in periods)])
     return Reply(

@@ -133,6 +133,7 @@ TABLES = (
     "/result Kovács Anna Nagy Péter B+",
     "/tournament standings Winter Cup",
     "/tournament standings Winter Cup picture",
+    "/tournament show Winter Cup",
     "/tournament finalise Winter Cup",
     "/club show",
     "/club settings",

@@ -783,7 +783,7 @@ async def test_tournaments_answer_in_japanese_in_a_japanese_club(tmp_path: Path)
         )
         assert said.text.startswith(
             "大会#1「春季大会」を開きました\n\n2026/04/18〜2026/04/19, 3回戦, 19×19, "
-            "置き碁（0子減）\n"
+            "置き碁\n"
             "状態: 受付中"
         )
         said = await chat.ok("/tournament result 1 Nagy Péter Kovács Anna B+ h=2")
