@@ -92,16 +92,6 @@ async def named(ctx: Context, text: str) -> str:
     return await marked(ctx.db, ctx.club, text)
 
 
-def looks_like_sgf(inv: Invocation) -> bool:
-    """Whether the invocation carries an SGF file: named ``.sgf``, or a game tree ``(;``
-    (another attachment, a pasted table, stays with the command it came with)."""
-    if inv.attachment is None:
-        return False
-    if (inv.attachment_name or "").lower().endswith(".sgf"):
-        return True
-    return inv.attachment.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"(;")
-
-
 class Core:
     """The platform-neutral bot: one per process, shared by every adapter."""
 
@@ -153,7 +143,7 @@ class Core:
         Never raises: every failure becomes a reply. Counted in :attr:`metrics` by the
         invocation's platform and timed by the command's name."""
         cmd = lookup(inv.command)
-        if cmd is not None and cmd.with_file and looks_like_sgf(inv):
+        if cmd is not None and cmd.with_file and inv.attachment is not None:
             cmd = lookup(cmd.with_file)  # /result with an .sgf attached is /sgf
         if cmd is not None and cmd.access == CONSOLE and inv.caller.platform != "console":
             cmd = None

@@ -124,6 +124,8 @@ CELLS: dict[str, Cell] = {
     "export": Cell("/export csv", {"format": "csv"}, ORGANISERS, False),
     "tournament": Cell("/tournament new Matrix Cup", {"name": "Matrix Cup"}, ORGANISERS, True),
     "tick": Cell("/tick 1d", {}, frozenset(), False),  # console only: unknown elsewhere
+    # anyone may ask for a game's SGF (issue 25); recording one is /result's permission
+    "sgf": Cell("/sgf game={game}", {"game": "{game}"}, EVERYONE, False),
 }
 
 

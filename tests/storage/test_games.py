@@ -236,14 +236,24 @@ async def test_pending_reports_count_once_confirmed(
         await confirm_game(db, club, 999, actor="telegram:6")
 
 
-async def test_a_tournament_game_cannot_be_pending(
+async def test_a_players_report_of_a_tournament_game_counts_once_confirmed(
     db: Database, club: Club, pair: tuple[Player, Player]
 ) -> None:
+    """Issue 25: a player reports the game of their board and the opponent confirms it; the
+    report waits unrated, never rated with its tournament until confirmed, and a report still
+    waiting when the tournament is finalised is refused confirmation (reopen first)."""
     cup = await create_tournament(
         db, club, Tournament(0, "Cup", DAY, DAY, rounds=3), actor=ORGANISER
     )
-    with pytest.raises(Refused, match="cannot wait for confirmation"):
-        await record(db, club, *pair, tournament=cup.id, pending=True)
+    waiting = await record(db, club, *pair, tournament=cup.id, round=1, pending=True)
+    assert waiting.status == "pending"
+    confirmed = await confirm_game(db, club, waiting.id, actor=ORGANISER)
+    assert confirmed.status == "ok"
+    late = await record(db, club, *pair, tournament=cup.id, round=2, pending=True)
+    changes = await finalise_tournament(db, club, cup.id, actor=ORGANISER)
+    assert {c.player for c in changes} == {p.id for p in pair}  # the confirmed game only
+    with pytest.raises(Refused, match="already finalised"):
+        await confirm_game(db, club, late.id, actor=ORGANISER)
 
 
 async def test_games_of_a_player_newest_first(

@@ -12,6 +12,7 @@ game in the same transaction.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import storage
@@ -49,6 +50,11 @@ class SgfArgs:
     again: bool = False
 
 
+DOWNLOAD = re.compile(r"(?<!\S)game=", re.IGNORECASE)
+"""``/sgf game=N``: a download, open to anyone; recording asks /result's permission first,
+before its words are read (a member's refusal says who may, whatever they typed)."""
+
+
 @command(
     "sgf",
     usage=N_("/sgf [black=NAME] [white=NAME] [result=B+] [game=N]"),
@@ -79,6 +85,7 @@ class SgfArgs:
         Param("file", "file", N_("the game's SGF file"), required=False),
     ),
     flags=(games.AGAIN,),
+    permit=lambda ctx: None if DOWNLOAD.search(ctx.inv.text) else games.may_record(ctx),
 )
 async def sgf(ctx: Context, args: SgfArgs) -> Reply:
     if args.game is not None:

@@ -89,8 +89,8 @@ async def test_help_for_result_lists_time_and_board(chat: FakeChat) -> None:
         ("/result Nagy Kovács B+ zz=1", "/result has no option zz=; it takes h=, komi=, date=, "
          "time=, board="),
         ("/tournament new Cup t=Spring", "/tournament new has no option t=; it takes start=, "
-         "end=, rounds=, board=, time=, reduce=, c=, participants=, class= (t= goes with "
-         "/tournament result)"),
+         "end=, rounds=, board=, time=, reduce=, c=, participants=, class=, pairing=, bar=, "
+         "floor=, handicap=, order= (t= goes with /tournament result)"),
         ("/tournament finalise Cup zz=1", "/tournament finalise takes no key=value options"),
         ("/undo zz=1", "/undo takes no key=value options"),
     ],
