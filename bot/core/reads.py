@@ -55,6 +55,7 @@ from storage.settings import ClubSettings
 __all__ = [
     "GAME_OK",
     "PING_TIMEOUT_S",
+    "SGF_MEDIA_TYPE",
     "BoardGame",
     "ClubSettings",
     "DatabaseState",
@@ -519,6 +520,10 @@ async def tournament_h9(db: Database, club: Club, data: Export, number: int) -> 
         return None
     given = await rounds.h9_input(db, club, row, cheap=True)
     return exporting.tournament_h9(data, row, given.entries, given.ranks, given.places)
+
+
+SGF_MEDIA_TYPE = "application/x-go-sgf"
+"""The media type an SGF file is served with."""
 
 
 @dataclass(frozen=True, slots=True)

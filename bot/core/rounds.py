@@ -48,7 +48,7 @@ from engine.types import Entry
 from engine.types import Result as GameResult
 from storage.db import Database
 from storage.games import tournament_games
-from storage.pairings import Board, Field, Round, field
+from storage.pairings import Board, Field, Round, Setup, field
 from storage.projections import ledger_if_cheap
 from storage.records import GAME_OK, Club, GameRow, Player, TournamentRow
 
@@ -121,6 +121,34 @@ def criteria_of(order: Sequence[str], system: str) -> tuple[Criterion, ...]:
         chosen = [_ON_WINS.get(c, c) for c in chosen if c != "MMS"]
     first: Criterion = "MMS" if mcmahon else "NBW"
     return (first, *(c for c in chosen if c != first))
+
+
+def pairing_line(setup: Setup) -> str:
+    """How the tournament is paired, in the reader's words."""
+    system = {
+        "mcmahon": _("McMahon"),
+        "swiss": _("Swiss"),
+        "roundrobin": _("round robin"),
+    }[setup.system]
+    parts = [system]
+    if setup.bar is not None:
+        parts.append(_("bar {rank}", rank=str(setup.bar)))
+    if setup.floor is not None:
+        parts.append(_("floor {rank}", rank=str(setup.floor)))
+    if setup.handicap == "system":
+        parts.append(_("handicap as the club's rating system advises"))
+    elif setup.handicap.startswith("rank-"):
+        parts.append(
+            _(
+                "handicap: rank difference minus {n}, at most 9",
+                n=int(setup.handicap[5:]),
+            )
+        )
+    else:
+        parts.append(_("even games"))
+    order = criteria_of(setup.order, setup.system)
+    parts.append(_("placed by {order}", order=", ".join(order)))
+    return _("Pairing: {how}", how="; ".join(parts))
 
 
 def settings_of(field_: Field, ledger: RatingSystem | None, komi: Fraction) -> PairingSettings:

@@ -285,7 +285,6 @@ async def _download(request: web.Request) -> web.Response:
     return response
 
 
-SGF_MEDIA_TYPE = "application/x-go-sgf"
 """The SGF files' media type (the one SGF's own site and the go servers send)."""
 
 
@@ -298,7 +297,7 @@ async def _game_sgf(request: web.Request) -> web.Response:
     )
     if found is None:
         raise NotHere
-    response = web.Response(body=found.data, content_type=SGF_MEDIA_TYPE)
+    response = web.Response(body=found.data, content_type=reads.SGF_MEDIA_TYPE)
     response.headers["Content-Disposition"] = f'attachment; filename="{found.filename}"'
     return response
 

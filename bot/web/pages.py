@@ -33,7 +33,7 @@ from bot.core.reads import GAME_OK, GameRow, Player, Standing
 from bot.core.reads import Shown as Shown
 from bot.core.reads import shown_club as shown_club
 from bot.core.reads import web_clubs as web_clubs
-from bot.core.rounds import criteria_of
+from bot.core.rounds import pairing_line
 from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
 from bot.web.render import render
@@ -802,7 +802,7 @@ def _run_view(
             )
         )
     return RunView(
-        pairing=_pairing_line(run.setup),
+        pairing=pairing_line(run.setup),
         headings=(_("No."), *headings(table)),
         rounds_shown=table.rounds,
         crosstable=crosstable,
@@ -810,32 +810,6 @@ def _run_view(
         rounds=rounds,
         waiting=len(run.waiting()),
     )
-
-
-def _pairing_line(setup: reads.Setup) -> str:
-    """How the tournament is paired, in the reader's words (the chat's own line:
-    bot.core.handlers.tournaments)."""
-    system = {
-        "mcmahon": _("McMahon"),
-        "swiss": _("Swiss"),
-        "roundrobin": _("round robin"),
-    }[setup.system]
-    parts = [system]
-    if setup.bar is not None:
-        parts.append(_("bar {rank}", rank=str(setup.bar)))
-    if setup.floor is not None:
-        parts.append(_("floor {rank}", rank=str(setup.floor)))
-    if setup.handicap == "system":
-        parts.append(_("handicap as the club's rating system advises"))
-    elif setup.handicap.startswith("rank-"):
-        parts.append(
-            _("handicap: rank difference minus {n}, at most 9", n=int(setup.handicap[5:]))
-        )
-    else:
-        parts.append(_("even games"))
-    order = criteria_of(setup.order, setup.system)
-    parts.append(_("placed by {order}", order=", ".join(order)))
-    return _("Pairing: {how}", how="; ".join(parts))
 
 
 # --- the site's front page and the page that is not there ---------------------------------

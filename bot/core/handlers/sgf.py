@@ -36,8 +36,6 @@ from storage.records import Player, TournamentRow
 ENDING_MARGINS = {"resign": "R", "time": "T", "forfeit": "F"}
 """The margin /result stores for a game the SGF says ended without a count (B+R, B+T, B+F)."""
 
-SGF_MEDIA_TYPE = "application/x-go-sgf"
-
 
 @dataclass(frozen=True, slots=True)
 class SgfArgs:

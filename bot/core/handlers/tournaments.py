@@ -590,7 +590,7 @@ async def _new(ctx: Context, args: NewArgs) -> Reply:
     lines = await _facts(ctx, row)
     buttons: tuple[Button, ...] = ()
     if setup is not None:
-        lines.append(_pairing_line(setup))
+        lines.append(rounds.pairing_line(setup))
         lines.append(
             _(
                 "Registration is open: players join with /tournament join #{number} (or the "
@@ -674,34 +674,6 @@ def _pairing_setup(args: NewArgs) -> Setup | None:
     if args.pairing != "mcmahon" and (args.bar is not None or args.floor is not None):
         raise BadArgument(_("bar= and floor= are for McMahon: pairing=mcmahon"))
     return Setup(args.pairing, args.bar, args.floor, policy, tuple(dict.fromkeys(words)))
-
-
-def _pairing_line(setup: Setup) -> str:
-    """How the tournament is paired, in the reader's words."""
-    system = {
-        "mcmahon": _("McMahon"),
-        "swiss": _("Swiss"),
-        "roundrobin": _("round robin"),
-    }[setup.system]
-    parts = [system]
-    if setup.bar is not None:
-        parts.append(_("bar {rank}", rank=str(setup.bar)))
-    if setup.floor is not None:
-        parts.append(_("floor {rank}", rank=str(setup.floor)))
-    if setup.handicap == "system":
-        parts.append(_("handicap as the club's rating system advises"))
-    elif setup.handicap.startswith("rank-"):
-        parts.append(
-            _(
-                "handicap: rank difference minus {n}, at most 9",
-                n=int(setup.handicap[5:]),
-            )
-        )
-    else:
-        parts.append(_("even games"))
-    order = rounds.criteria_of(setup.order, setup.system)
-    parts.append(_("placed by {order}", order=", ".join(order)))
-    return _("Pairing: {how}", how="; ".join(parts))
 
 
 def _any_date(value: str, key: str) -> dt.date:
@@ -1170,7 +1142,7 @@ async def _show(ctx: Context, args: ShowArgs) -> Reply:
         lines.append(_("Games per round: {counts}", counts=counts))
     run = await rounds.run_of_any(ctx, row)
     if run is not None:  # run from the chat: how it is paired, how far it has come
-        lines.append(_pairing_line(run.field.setup))
+        lines.append(rounds.pairing_line(run.field.setup))
         boards = _n("{n} board", "{n} boards", len(run.missing()))
         lines.append(
             _n(
