@@ -18,7 +18,7 @@ WEAKEST_KYU = 35  # MGSZ's table reaches 35k (rules.md §1.1); the other systems
 STRONGEST_DAN = 9
 
 _RANK_RE = re.compile(
-    r"^\s*(?P<n>\d{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro|級|级|급|段|단)\.?\s*$", re.IGNORECASE
+    r"^\s*(?P<n>[0-9]{1,3})\s*(?P<kind>k|kyu|d|dan|p|pro|級|级|급|段|단)\.?\s*$", re.IGNORECASE
 )
 _KIND = {"k": "k", "kyu": "k", "d": "d", "dan": "d", "p": "p", "pro": "p"}
 _KIND.update({"級": "k", "级": "k", "급": "k", "段": "d", "단": "d"})  # 3級, 3级, 3급, 2段, 2단

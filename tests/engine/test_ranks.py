@@ -126,3 +126,9 @@ def test_a_rank_as_japanese_chinese_and_korean_players_write_it(typed: str, rank
 def test_a_rank_word_without_a_number_is_still_refused() -> None:
     for typed in ("段", "級", "初", "初級"):
         assert not is_rank(typed)
+
+
+@pytest.mark.parametrize("typed", ["３段", "٣k", "３ kyu", "۲d"])
+def test_a_rank_is_written_with_ascii_digits(typed: str) -> None:
+    """Digits of other scripts are not read as numbers (issue 26: one reading of a number)."""
+    assert not is_rank(typed)
