@@ -298,7 +298,7 @@ def _columns(
 
 def _cell(row: list[str], columns: dict[str, int], column: str) -> str:
     index = columns.get(column)
-    return row[index] if index is not None and index < len(row) else ""
+    return plain_cell(row[index]) if index is not None and index < len(row) else ""
 
 
 def _field(read: Callable[[str], T], text: str, line: int, what: str, example: str) -> T:
@@ -518,6 +518,22 @@ def parse_ratings_csv(data: bytes | str) -> list[RatingRow]:
 # ------------------------------------------------------------------------------- writing
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may read as the start of a formula (OWASP, CSV injection)."""
+
+
+def safe_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting like a formula gets a leading
+    ``'`` (OWASP's CSV-injection rule); :func:`plain_cell` takes it off again on reading."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def plain_cell(text: str) -> str:
+    """A text cell as written before :func:`safe_cell` (a re-imported export reads its own
+    names back); any other cell as it is."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
+
+
 def _write(header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\n")
@@ -532,12 +548,12 @@ def write_players_csv(players: Iterable[CsvPlayer]) -> str:
         PLAYER_HEADER,
         (
             (
-                p.name,
+                safe_cell(p.name),
                 f"{p.pro}p" if p.pro else str(p.rank),
                 "" if p.rating is None else decimal_text(p.rating),
-                p.country or "",
-                p.club or "",
-                p.egd_pin or "",
+                safe_cell(p.country or ""),
+                safe_cell(p.club or ""),
+                safe_cell(p.egd_pin or ""),
             )
             for p in players
         ),
@@ -551,12 +567,12 @@ def write_games_csv(games: Iterable[CsvGame]) -> str:
         (
             (
                 g.date.isoformat(),
-                g.black,
-                g.white,
+                safe_cell(g.black),
+                safe_cell(g.white),
                 format_result(g.result, g.played, g.margin),
                 str(g.stones),
                 "" if g.komi is None else format_komi(g.komi),
-                g.tournament or "",
+                safe_cell(g.tournament or ""),
                 "" if g.round is None else str(g.round),
             )
             for g in games

@@ -91,6 +91,19 @@ async def test_players_csv_reads_back(club: FakeChat) -> None:
     assert rows[0].egd_pin == "14700001" and rows[3].club == "Szeged"
 
 
+async def test_a_name_like_a_formula_is_text_in_every_csv(club: FakeChat) -> None:
+    """Issue 26: a member registered as a spreadsheet formula is exported as text (a leading
+    ', OWASP) in players.csv and games.csv, and the export reads back to the same name."""
+    name = "=HYPERLINK(evil) Attacker"
+    await club.ok(f"/register {name} 5k")
+    await club.ok(f"/result Nagy Péter {name} B+")
+    data = await export(club)
+    for text in (exporting.players_csv(data), exporting.games_csv(data)):
+        assert "\n=" not in text and ",=" not in text
+        assert "'=HYPERLINK(evil) Attacker" in text
+    assert name in [r.name for r in parse_players_csv(exporting.players_csv(data))]
+
+
 async def test_games_csv_holds_every_live_game(club: FakeChat) -> None:
     rows = parse_games_csv(exporting.games_csv(await export(club)))
     live = [g for g in await club.games() if g.status == "ok"]

