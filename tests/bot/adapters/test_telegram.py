@@ -6,6 +6,7 @@ PTB's own encoding, parsing and dispatch run for real (tests/fakes/telegram.py).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import socket
@@ -415,6 +416,19 @@ async def test_webhook_mode_and_a_retried_delivery(telegram_factory: Any) -> Non
                     assert response.status == 200
             async with http.post(target, json=update, headers={}) as response:
                 assert response.status == 403  # no secret, no entry
+        # a secret header of bytes that are not UTF-8 is a wrong secret too (issue 26), not a 500
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        body = json.dumps(update).encode()
+        writer.write(
+            b"POST /hoshi-hook HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"X-Telegram-Bot-Api-Secret-Token: \xff\xfe" + secret.encode() + b"\r\n"
+            b"Content-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body
+        )
+        await writer.drain()
+        status_line = await reader.readline()
+        writer.close()
+        assert status_line.split()[1] == b"403", status_line
         await bot.processed(later)  # one chat's updates are handled in order
         assert len(bot.api.sent("sendMessage")) == 2  # the retry did not run again
 
