@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.formats.names import visible_name
 from engine.text import Msg
 from storage.errors import Refused
 from storage.records import Club, Player
@@ -66,9 +67,11 @@ def _too_long(what: str, length: int) -> Msg:
 
 
 def clean_name(name: str, what: str = "name") -> str:
-    """A name with spaces collapsed; refuses an empty one, or one longer than
+    """A name with spaces collapsed and the characters that draw nothing (controls, NUL,
+    bidirectional and other invisible characters) taken out, composed (NFC:
+    engine.formats.names.visible_name); refuses an empty one, or one longer than
     :data:`NAME_MAX` (``what``: a key of ``_EMPTY``)."""
-    cleaned = " ".join(name.split())
+    cleaned = visible_name(name)
     if not cleaned:
         raise Refused(_EMPTY.get(what, _EMPTY["name"]))
     if len(cleaned) > NAME_MAX:

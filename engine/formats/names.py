@@ -33,12 +33,45 @@ UNDECOMPOSED_LETTERS = {
 }
 
 # Invisible characters that copy-and-paste leaves inside names (zero-width space, joiners,
-# word joiner, byte order mark, soft hyphen).
+# word joiner, byte order mark, soft hyphen), kept as the fold's first examples.
 INVISIBLE_CHARACTERS = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 
-_TRANSLATION = str.maketrans(
-    {**UNDECOMPOSED_LETTERS, **dict.fromkeys(INVISIBLE_CHARACTERS, ""), "_": " "}
+_TRANSLATION = str.maketrans({**UNDECOMPOSED_LETTERS, "_": " "})
+
+# Unicode's Default_Ignorable_Code_Point beyond the format characters (category Cf): the
+# combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian free variation
+# selectors, variation selectors and the tag block's rest.
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0000, 0xE0FFF),
 )
+
+
+def ignorable(ch: str) -> bool:
+    """Whether ``ch`` draws nothing in a name: a control character other than whitespace
+    (NUL …), a format character (category Cf: the bidirectional controls U+202A–202E and
+    U+2066–2069, U+061C, U+200E/F, zero-width characters, the byte order mark, the soft
+    hyphen …) or another default-ignorable code point (issue 26: ``Nagy Péter`` must not be
+    registered again with an invisible character in it)."""
+    if ch.isspace():
+        return False
+    if unicodedata.category(ch) in ("Cc", "Cf"):
+        return True
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
+
+
+def visible_name(text: str) -> str:
+    """``text`` without the characters that draw nothing (:func:`ignorable`), composed (NFC),
+    whitespace collapsed: the form a name is stored and compared in."""
+    kept = "".join(ch for ch in text if not ignorable(ch))
+    return " ".join(unicodedata.normalize("NFC", kept).split())
 
 
 def fold_name(name: str) -> str:
@@ -51,7 +84,7 @@ def fold_name(name: str) -> str:
     >>> fold_name("  Szabó_Éva ")
     'szabo eva'
     """
-    text = name.translate(_TRANSLATION)
+    text = visible_name(name).translate(_TRANSLATION)
     decomposed = unicodedata.normalize("NFKD", text)
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(bare.casefold().split())

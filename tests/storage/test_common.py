@@ -6,7 +6,9 @@ import datetime as dt
 
 import pytest
 
+from engine.formats import parse_players_csv
 from engine.ranks import Rank
+from storage import Database, NewPlayer, players, register_players
 from storage.common import clean_identity, clean_name, club_id, player_id
 from storage.errors import Refused
 from storage.records import Club, Player
@@ -32,3 +34,19 @@ def test_identities(bad: str) -> None:
     assert clean_identity(" telegram:1 ") == "telegram:1"
     with pytest.raises(Refused, match="should look like telegram:123"):
         clean_identity(bad)
+
+
+async def test_a_players_csv_with_nul_and_bidi_controls_stores_the_visible_names(
+    db: Database, club: Club
+) -> None:
+    """Issue 26: NUL bytes and invisible characters entered names through a CSV import."""
+    rows = parse_players_csv("name,rank\nKiss\x00 Béla,5k\nTóth\u2066 Ádám\u2069,6k\n")
+    await register_players(
+        db,
+        club,
+        [(row.line, NewPlayer(row.name, row.rank)) for row in rows],
+        date=dt.date(2026, 4, 1),
+        actor="console",
+    )
+    names = sorted(p.name for p in await players(db, club))
+    assert names == ["Kiss Béla", "Tóth Ádám"]

@@ -64,6 +64,28 @@ async def test_register_a_new_player(club: FakeChat) -> None:
     assert entry == ("telegram:200", "telegram:-1001")  # who and from where
 
 
+@pytest.mark.parametrize("hidden", ["\u2066", "\u2067\u2069", "\u061c", "\u202e", "\u200b"])
+async def test_a_name_with_invisible_characters_is_the_name_already_there(
+    club: FakeChat, hidden: str
+) -> None:
+    """Issue 26: bidirectional controls and other invisible characters made identical-looking
+    rows of one player; they are no part of a name, so the name is taken."""
+    refused = await club.refused(f"/register Nagy{hidden} Péter{hidden} 5k", as_=ORGANISER)
+    assert "Nagy Péter" in refused.text
+    assert len([p for p in await storage.players(club.db, club.club) if "Nagy" in p.name]) == 1
+
+
+async def test_a_nul_in_an_imported_name_is_taken_out(club: FakeChat) -> None:
+    said = await club.ok(
+        "/tournament import C=10\n; EV[Nul Cup]\n; DT[2026-04-18,2026-04-18]\n"
+        "; Pl Name Rk Co Club\n   1 Kiss\x00 Béla  5k HU Bp  2+/b0\n"
+        "   2 Tóth Ádám 6k HU Bp 1-/w0\n"
+    )
+    assert "Imported Nul Cup" in said.text
+    names = [p.name for p in await storage.players(club.db, club.club, guests=True)]
+    assert "Kiss Béla" in names and not any("\x00" in n for n in names)
+
+
 async def test_register_with_an_existing_rating_at_any_rank(club: FakeChat) -> None:
     said = await club.ok("/register Tóth Ádám 3d 2150")
     assert said.text == "Registered Tóth Ádám (3d)\n\nElo: 2150"

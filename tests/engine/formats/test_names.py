@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.formats.names import fold_name, name_keys, name_variants
+from engine.formats.names import fold_name, name_keys, name_variants, visible_name
 
 FOLDED = [
     ("Szabó Éva", "szabo eva"),
@@ -90,3 +90,23 @@ def test_every_variant_has_the_same_words(words: list[str]) -> None:
         assert sorted(variant.split()) == sorted(words)
     # surname first ↔ surname last: moving the first word to the end is a variant
     assert " ".join(words[1:] + words[:1]) in variants
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    ["\u2066", "\u2067", "\u2068", "\u2069", "\u202e", "\u061c", "\u200e", "\x00", "\u034f",
+     "\ufe0f", "\U000e0041"],
+)  # fmt: skip
+def test_a_name_with_an_invisible_character_is_the_same_name(hidden: str) -> None:
+    """Issue 26: bidirectional controls and other default-ignorables (and NUL) draw nothing,
+    so they are no part of a name: Nagy Péter cannot be registered again with one inside."""
+    written = f"Nagy{hidden} Pé{hidden}ter{hidden}"
+    assert visible_name(written) == "Nagy Péter"
+    assert fold_name(written) == fold_name("Nagy Péter")
+
+
+def test_a_visible_name_keeps_every_letter_and_composes_them() -> None:
+    assert visible_name("Sza\u0301bo\u0301  E\u0301va") == "Szábó Éva"  # NFC
+    assert visible_name("山田　太郎") == "山田 太郎"  # an ideographic space is a space
+    for ch in ("ß", "ł", "ı", "ﬁ"):
+        assert visible_name(ch) == ch
