@@ -23,7 +23,7 @@ EXAMPLE = "2705.840"  # an EGD GoR, as the EGD writes it
 Rating = int | Fraction
 """A rating: whole (``int``) or exact to the thousandth (``Fraction``)."""
 
-_NUMBER_RE = re.compile(r"^([-+−]?)(\d{1,12})(?:[.,](\d+))?$")
+_NUMBER_RE = re.compile(r"^([-+−]?)([0-9]{1,12})(?:[.,]([0-9]+))?$")
 
 
 def parse_rating(text: str) -> Rating:

@@ -143,11 +143,17 @@ class TimeControl:
 
 
 _KINDS = {"japanese", "byoyomi", "byo-yomi", "canadian", "fischer", "none", "absolute", "sudden"}
-_DURATION_RE = re.compile(r"^(?:(\d+)h)?(?:(\d+)m(?:in)?)?(?:(\d+)s)?$")
+def _digits(word: str) -> bool:
+    """Whether ``word`` is a whole number in ASCII digits (another script's digits are not
+    read as numbers: issue 26)."""
+    return word.isascii() and word.isdecimal()
+
+
+_DURATION_RE = re.compile(r"^(?:([0-9]+)h)?(?:([0-9]+)m(?:in)?)?(?:([0-9]+)s)?$")
 
 
 def _seconds(word: str, text: str, default_unit: str) -> int:
-    if word.isdecimal():
+    if _digits(word):
         return int(word) * (60 if default_unit == "m" else 1)
     match = _DURATION_RE.match(word)
     if match is None or not any(match.groups()):
@@ -166,7 +172,7 @@ def _seconds(word: str, text: str, default_unit: str) -> int:
 def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> TimeControl:
     if "x" in word:  # N x T: Japanese byo-yomi
         periods, _, length = word.partition("x")
-        if kind_word not in (None, "japanese", "byoyomi", "byo-yomi") or not periods.isdecimal():
+        if kind_word not in (None, "japanese", "byoyomi", "byo-yomi") or not _digits(periods):
             raise TimeControlError(
                 Msg(
                     "{word} reads as Japanese byo-yomi, e.g. {example}",
@@ -179,7 +185,7 @@ def _with_overtime(base_s: int, word: str, kind_word: str | None, text: str) -> 
         )
     if "/" in word:  # M / T: Canadian byo-yomi
         moves, _, length = word.partition("/")
-        if kind_word not in (None, "canadian") or not moves.isdecimal() or int(moves) == 0:
+        if kind_word not in (None, "canadian") or not _digits(moves) or int(moves) == 0:
             raise TimeControlError(
                 Msg(
                     "{word} reads as Canadian byo-yomi, e.g. {example}",

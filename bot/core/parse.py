@@ -252,7 +252,7 @@ def _refuse_outside(value: Rating, what: str, low: int, high: int, *, shown: obj
 def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> int:
     """An integer in ``[low, high]``, or a BadArgument naming ``what`` and the value."""
     cleaned = text.strip()
-    if not re.fullmatch(r"[+-]?\d{1,12}", cleaned):
+    if not re.fullmatch(r"[+-]?[0-9]{1,12}", cleaned):
         raise BadArgument(
             _("{what} must be a whole number, not {value}", what=what, value=quoted(cleaned))
         )
@@ -263,7 +263,7 @@ def positive_int(text: str, what: str, *, low: int = 1, high: int = 10_000) -> i
 
 # --- values of each kind ---------------------------------------------------------------------
 
-RATING_WORD = re.compile(r"[-−]?\d+(?:[.,]\d+)?")
+RATING_WORD = re.compile(r"[-−]?[0-9]+(?:[.,][0-9]+)?")
 """A rating typed as a word: whole, or with decimals (an EGD GoR 2705.840)."""
 PRO_WORD = re.compile(r"[1-9]\s*(?:p|pro)\.?", re.IGNORECASE)
 """A professional rank (``3p``)."""
@@ -321,7 +321,7 @@ def date_value(value: str, today: dt.date) -> dt.date:
 
 def month_value(value: str, today: dt.date) -> dt.date:
     """``YYYY-MM``, a past or current month, as its first day."""
-    found = re.fullmatch(r"(\d{4})-(\d{1,2})", value.strip())
+    found = re.fullmatch(r"([0-9]{4})-([0-9]{1,2})", value.strip())
     if found is not None:
         year, month = int(found[1]), int(found[2])
         if 1 <= month <= 12 and 1900 <= year <= today.year and dt.date(year, month, 1) <= today:
@@ -436,9 +436,9 @@ def _matches(slot: Param, words: Sequence[Token]) -> int:
         return 0
     text, kind = last.text, slot.kind
     if kind == "int":
-        return int(re.fullmatch(r"[+-]?\d+", text) is not None)
+        return int(re.fullmatch(r"[+-]?[0-9]+", text) is not None)
     if kind == "number":
-        return int(re.fullmatch(r"#?\d+", text) is not None)
+        return int(re.fullmatch(r"#?[0-9]+", text) is not None)
     if kind == "rating":
         return int(RATING_WORD.fullmatch(text) is not None)
     if kind == "rank":
@@ -452,14 +452,14 @@ def _matches(slot: Param, words: Sequence[Token]) -> int:
         return int(read_result(text) is not None)
     if kind == "date":
         return int(
-            re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}|today|yesterday", text.lower()) is not None
+            re.fullmatch(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}|today|yesterday", text.lower()) is not None
         )
     if kind == "month":
-        return int(re.fullmatch(r"\d{4}-\d{1,2}", text) is not None)
+        return int(re.fullmatch(r"[0-9]{4}-[0-9]{1,2}", text) is not None)
     if kind == "day":
-        return int(re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", text) is not None)
+        return int(re.fullmatch(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}", text) is not None)
     if kind == "clock":
-        return int(re.fullmatch(r"\d{1,2}:\d{2}", text) is not None)
+        return int(re.fullmatch(r"[0-9]{1,2}:[0-9]{2}", text) is not None)
     if kind in ("choice", "system"):
         return int(text.lower() in slot.choices)
     if kind in ("komi", "time"):

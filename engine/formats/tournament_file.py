@@ -306,7 +306,7 @@ def in_places(tf: TournamentFile, standings: Sequence[tuple[int, int]]) -> Tourn
 # ------------------------------------------------------------------------------- numbers
 
 
-_DECIMAL_RE = re.compile(r"^\s*(?P<sign>[-+]?)(?P<whole>\d+)(?:[.,](?P<fraction>\d+))?\s*$")
+_DECIMAL_RE = re.compile(r"^\s*(?P<sign>[-+]?)(?P<whole>[0-9]+)(?:[.,](?P<fraction>[0-9]+))?\s*$")
 
 
 def parse_komi(text: str, *, line: int | None = None) -> Fraction:

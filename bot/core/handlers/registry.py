@@ -104,7 +104,7 @@ async def register(ctx: Context, args: RegisterArgs) -> Reply:
             _("country= takes a two-letter code like HU, not {value}", value=quoted(country))
         )
     pin = args.pin
-    if pin is not None and not re.fullmatch(r"\d{4,10}", pin):
+    if pin is not None and not re.fullmatch(r"[0-9]{4,10}", pin):
         raise BadArgument(_("pin= takes an EGD PIN (digits), not {value}", value=quoted(pin)))
     alias = args.alias
     if alias is not None:

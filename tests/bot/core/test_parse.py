@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -204,3 +206,32 @@ def test_numbers_are_refused_in_japanese() -> None:
     with using("ja"), pytest.raises(BadArgument) as caught:
         positive_int("99", "N", high=10)
     assert str(caught.value) == "N は 1～10 の範囲で指定してください（99 は範囲外です）"
+
+
+OTHER_DIGITS = {
+    "Arabic-Indic": "٠١٢٣٤٥٦٧٨٩",
+    "Extended Arabic-Indic": "۰۱۲۳۴۵۶۷۸۹",
+    "full width": "０１２３４５６７８９",
+    "Devanagari": "०१२३४५६७८९",
+}
+NUMBERED_KINDS = ("rank", "grade", "int", "number", "rating", "date", "month", "komi", "time",
+                  "day", "clock")  # fmt: skip
+
+
+@pytest.mark.parametrize("script", sorted(OTHER_DIGITS))
+@pytest.mark.parametrize("kind", NUMBERED_KINDS)
+async def test_a_number_is_written_in_ascii_digits(kind: str, script: str) -> None:
+    """Issue 26: ``h=٣`` was read as 3. Every kind of argument that holds a number reads
+    ASCII digits only: its good value written in another script's digits is refused."""
+    from bot.core.commands import Option
+    from bot.core.parse import Reader, convert
+    from tests.bot.core.test_native_replies import GOOD
+
+    good = GOOD[kind]
+    reader = Reader(dt.date(2026, 4, 20))
+    slot = Option("x", kind, "a value", high=10**6)
+    assert await convert(slot, good, reader) is not None  # the ASCII value reads
+    other = good.translate(str.maketrans("0123456789", OTHER_DIGITS[script]))
+    assert other != good
+    with pytest.raises(BadArgument):
+        await convert(slot, other, reader)
