@@ -143,6 +143,8 @@ class TimeControl:
 
 
 _KINDS = {"japanese", "byoyomi", "byo-yomi", "canadian", "fischer", "none", "absolute", "sudden"}
+
+
 def _digits(word: str) -> bool:
     """Whether ``word`` is a whole number in ASCII digits (another script's digits are not
     read as numbers: issue 26)."""

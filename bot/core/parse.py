@@ -451,9 +451,8 @@ def _matches(slot: Param, words: Sequence[Token]) -> int:
     if kind == "result":
         return int(read_result(text) is not None)
     if kind == "date":
-        return int(
-            re.fullmatch(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}|today|yesterday", text.lower()) is not None
-        )
+        day = r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}|today|yesterday"
+        return int(re.fullmatch(day, text.lower()) is not None)
     if kind == "month":
         return int(re.fullmatch(r"[0-9]{4}-[0-9]{1,2}", text) is not None)
     if kind == "day":
