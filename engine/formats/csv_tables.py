@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import NamedTuple, TypeVar
 
 from engine.errors import FormatError, RankError
-from engine.formats.messages import format_error, message_of
+from engine.formats.messages import format_error, message_of, utf16_text
 from engine.formats.tournament_file import format_komi, parse_komi
 from engine.ranks import RANK_EXAMPLE, Rank, parse_rank_lenient
 from engine.ratings import Rating, decimal_text, parse_rating
@@ -224,6 +224,9 @@ def format_result(result: Result | None, played: bool, margin: str | None = None
 def _decode(data: bytes | str) -> str:
     if isinstance(data, str):
         return data.removeprefix("\ufeff")
+    wide = utf16_text(data)  # "Unicode text" as a spreadsheet saves it
+    if wide is not None:
+        return wide.removeprefix("\ufeff")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

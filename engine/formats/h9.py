@@ -25,7 +25,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from engine.errors import FormatError, RankError
-from engine.formats.messages import bare_message, format_error, joined, message_of
+from engine.formats.messages import (
+    UTF16,
+    bare_message,
+    format_error,
+    joined,
+    message_of,
+    utf16_text,
+)
 from engine.formats.tournament_file import (
     EVEN_RULE,
     FileBye,
@@ -235,9 +242,13 @@ def parse_h9(data: bytes | str) -> TournamentFile:
 
 
 def _decode(data: bytes | str) -> tuple[str, str, list[str]]:
-    """Valid UTF-8 is UTF-8, anything else ISO-8859-15 (formats.md, Encoding)."""
+    """Valid UTF-8 is UTF-8, UTF-16 is UTF-16 (messages.utf16_text), anything else
+    ISO-8859-15 (formats.md, Encoding)."""
     if isinstance(data, str):
         return data.removeprefix("\ufeff"), TEXT, []
+    wide = utf16_text(data)
+    if wide is not None:
+        return wide.removeprefix("\ufeff"), UTF16, []
     raw = data.removeprefix(b"\xef\xbb\xbf")
     try:
         return raw.decode("utf-8"), UTF8, []

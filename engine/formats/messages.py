@@ -54,3 +54,26 @@ def bare_message(error: FormatError) -> str:
         message: str = text.args["message"]
         return message
     return text.removeprefix(f"line {error.line}: ")
+
+
+UTF16 = "UTF-16"
+
+
+def utf16_text(data: bytes) -> str | None:
+    """``data`` read as UTF-16 when it is: a byte order mark (``FF FE``/``FE FF``, as Windows
+    tools save "Unicode" text), or most of every other byte of its start zero and none of the
+    others (UTF-16 without one);
+    ``None`` for any other file. A results table saved as UTF-16 reads as the same table
+    (issue 26: it was refused with a confusing reason)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    head = data[: len(data[:200]) // 2 * 2]
+    half = len(head) // 2
+    if half < 2:
+        return None
+    odd, even = head[1::2].count(0), head[0::2].count(0)
+    if even == 0 and odd * 10 >= half * 7:  # mostly Latin text, low byte first
+        return data.decode("utf-16-le", errors="replace")
+    if odd == 0 and even * 10 >= half * 7:
+        return data.decode("utf-16-be", errors="replace")
+    return None

@@ -452,3 +452,10 @@ def test_a_cell_that_starts_like_a_formula_is_written_as_text_and_read_back(star
 def test_any_text_survives_the_escape(text: str) -> None:
     assert plain_cell(safe_cell(text)) == text
     assert not safe_cell(text).startswith(FORMULA_STARTS)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le"])
+def test_a_csv_saved_as_utf16_reads_as_the_same_table(encoding: str) -> None:
+    """Issue 26: a spreadsheet's "Unicode text" (UTF-16) reads as its UTF-8 twin."""
+    text = "name,rank\nSzabó Éva,5k\nŐsz Ödön,3k\n"
+    assert parse_players_csv(text.encode(encoding)) == parse_players_csv(text.encode())

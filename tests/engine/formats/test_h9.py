@@ -824,3 +824,15 @@ def test_with_kept_header_follows_an_amended_tournament() -> None:
     amended = dataclasses.replace(tf, handicap_rule=9, even=True)  # amended: even
     assert with_kept_header(amended, kept_header(tf)).handicap_rule == 9
     assert with_kept_header(tf, None) == tf
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_an_h9_saved_as_utf16_reads_as_the_same_table(encoding: str) -> None:
+    """Issue 26: a UTF-16 h9 (Windows' "Unicode" text, with or without its byte order mark)
+    was refused with a confusing reason; it reads as the UTF-8 file does, saying UTF-16."""
+    text = "; EV[Őszi Kupa]\n; DT[2026-04-18,2026-04-18]\n; Pl Name Rk Co Club\n" \
+        "   1 Szabó Éva 5k HU Bp 2+/b0\n   2 Tóth Ádám 6k HU Bp 1-/w0\n"  # fmt: skip
+    wide = parse_h9(text.encode(encoding))
+    narrow = parse_h9(text.encode("utf-8"))
+    assert wide.encoding == "UTF-16"
+    assert (wide.name, wide.players, wide.games) == (narrow.name, narrow.players, narrow.games)
