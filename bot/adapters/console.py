@@ -296,7 +296,7 @@ class Console:
 
     def _write(self, filename: str, data: bytes) -> Path:
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        path = _free_path(self.out_dir / filename)
+        path = _free_path(self.out_dir / bounded_file_name(filename))
         path.write_bytes(data)
         return path
 
@@ -550,6 +550,20 @@ def _catch_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) 
     except (NotImplementedError, RuntimeError, ValueError):  # not on this platform
         return False
     return True
+
+
+FILE_NAME_BYTES = 120
+"""The longest file name the console writes, in UTF-8 bytes (file systems take 255)."""
+
+
+def bounded_file_name(name: str) -> str:
+    """``name`` with its stem cut to :data:`FILE_NAME_BYTES` (whole characters), the suffix
+    kept: a reply's file of any name can be written (issue 26: "File name too long")."""
+    path = Path(name)
+    stem, suffix = path.stem, path.suffix
+    while len((stem + suffix).encode()) > FILE_NAME_BYTES and stem:
+        stem = stem[:-1]
+    return (stem or "file") + suffix
 
 
 def _free_path(path: Path) -> Path:

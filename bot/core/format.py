@@ -11,6 +11,7 @@ from fractions import Fraction
 from bot import system_names
 from bot.i18n import N_, Month, _, _n, number_text, signed_text, translated
 from engine.calendar import Phase
+from engine.formats.names import fold_name
 from engine.mgsz import month_period
 from engine.system import Card, Measure, Pending, Value
 from engine.text import Msg
@@ -90,6 +91,19 @@ def number(v: Value) -> Fraction | None:
 def komi(k: Fraction) -> str:
     """A komi as the language writes it, with its own minus sign: 6.5 (6,5), -3 (−3)."""
     return value(k)
+
+
+FILE_SLUG_MAX = 60
+"""The longest name part of a file hoshi writes (a chart, an export): any name of any
+length makes a file name a file system takes (issue 26: "File name too long")."""
+
+
+def file_slug(name: str, fallback: str) -> str:
+    """A file name's part from a name: ``Szabó Éva`` → ``szabo-eva`` (ASCII letters, digits
+    and hyphens, at most :data:`FILE_SLUG_MAX` characters); ``fallback`` when nothing is
+    left (a name in another script)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", fold_name(name)).strip("-")
+    return slug[:FILE_SLUG_MAX].strip("-") or fallback
 
 
 def handicap_text(stones: int, komi_: Fraction) -> str:

@@ -487,3 +487,14 @@ def test_an_sgf_path_is_read_as_the_attachment(tmp_path: Path) -> None:
     )
     plain = invocation("/result Nagy Kovács B+", "console:1")
     assert plain.attachment is None and plain.text == "Nagy Kovács B+"
+
+
+def test_a_file_name_of_any_length_can_be_written(tmp_path: Path) -> None:
+    """Issue 26: a reply's file named after a very long name is written, suffix kept."""
+    from bot.adapters.console import FILE_NAME_BYTES, bounded_file_name
+
+    for name in ("hoshi-" + "é" * 300 + ".png", "a" * 400 + ".h9", ".png"):
+        bounded = bounded_file_name(name)
+        assert len(bounded.encode()) <= FILE_NAME_BYTES
+        assert bounded.endswith(Path(name).suffix)
+        (tmp_path / bounded).write_bytes(b"x")  # the file system takes it

@@ -1032,7 +1032,7 @@ async def export(ctx: Context, args: ExportArgs) -> Reply:
             )
         )
     data = await storage.export_rows(ctx.db, ctx.the_club)
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", ctx.the_club.name).strip("-").lower() or "club"
+    slug = fmt.file_slug(ctx.the_club.name, "club")
     if kind == "h9":
         name = args.tournament.strip()
         if not name:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import re
 from dataclasses import dataclass
 
 import storage
@@ -21,7 +20,6 @@ from bot.core.replies import Picture, Reply, Table, Text
 from bot.core.stakes import stake_lines
 from bot.i18n import N_, _, _n, current, date_text, month_text, translated
 from engine.errors import EngineError
-from engine.formats import fold_name
 from engine.ranks import Rank
 from engine.system import RatingSystem, Value
 from engine.systems import SYSTEMS, system_named
@@ -510,7 +508,7 @@ async def chart(ctx: Context, args: NameArgs) -> Reply:
     system = ctx.the_club.system
     points = data.points
     png = await asyncio.to_thread(render_chart, data)  # CPU work off the event loop
-    slug = re.sub(r"[^a-z0-9]+", "-", fold_name(player.name)).strip("-") or "player"
+    slug = fmt.file_slug(player.name, "player")
     return Reply(
         blocks=(
             Text(

@@ -238,3 +238,18 @@ def test_a_unit_from_the_rules_is_translated_not_cut() -> None:
         assert (
             fmt.measure(Measure("x", "best", 1, Msg("games"))) == "1 局"
         )  # the unit as the catalogue gives it
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [
+        ("Szabó Éva", "szabo-eva"),
+        ("Łódź Go Klub", "lodz-go-klub"),
+        ("山田太郎", "player"),
+        ("x" * 300, "x" * 60),
+        ("Ab " * 100, ("ab-" * 20).strip("-")),
+    ],
+)
+def test_a_file_slug_is_short_ascii_whatever_the_name(name: str, slug: str) -> None:
+    """Issue 26: a 300-character name made a chart's or an export's file name too long."""
+    assert fmt.file_slug(name, "player") == slug
