@@ -226,8 +226,17 @@ async def backup(source: Path, directory: Path, *, now: dt.datetime) -> Path:
     Raises:
         BackupError: the backup failed (nothing is left under the backup's name).
     """
-    _stale_partials(directory)
-    return await asyncio.to_thread(_copy_to_a_new_name, source, directory, now, "")
+    try:
+        _stale_partials(directory)
+        return await asyncio.to_thread(_copy_to_a_new_name, source, directory, now, "")
+    except OSError as exc:  # a place that cannot hold it: said, never a traceback (issue 26)
+        raise BackupError(
+            Msg(
+                "cannot write a backup to {directory}: {reason}",
+                directory=str(directory),
+                reason=exc.strerror or type(exc).__name__,
+            )
+        ) from None
 
 
 def _copy_to_a_new_name(source: Path, directory: Path, now: dt.datetime, kind: str) -> Path:

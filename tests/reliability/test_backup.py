@@ -4,6 +4,7 @@ and ``hoshi restore`` refusing an unsound file before it replaces anything."""
 from __future__ import annotations
 
 import asyncio
+import os
 import datetime as dt
 import re
 import sqlite3
@@ -147,6 +148,30 @@ def test_hoshi_backup_of_no_database_fails_cleanly(
     assert main(["backup", "--db", str(tmp_path / "none.sqlite")]) == 2
     assert "there is no database" in capsys.readouterr().err
     assert not (tmp_path / "backups").exists()
+
+
+@pytest.mark.parametrize("where", ["a file", "inside a file", "read-only"])
+def test_hoshi_backup_to_an_impossible_place_says_so_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """Issue 26: ``hoshi backup --to`` an unwritable or impossible path printed a traceback."""
+    db = tmp_path / "hoshi.sqlite"
+    asyncio.run(club_file(db))
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file, not a folder")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    target = {"a file": blocker, "inside a file": blocker / "b", "read-only": locked / "b"}[where]
+    try:
+        if where == "read-only" and os.access(locked, os.W_OK):
+            pytest.skip("running as a user every folder is writable to")
+        assert main(["backup", "--db", str(db), "--to", str(target)]) == 2
+    finally:
+        locked.chmod(0o700)
+    err = capsys.readouterr().err
+    assert "cannot write a backup to" in err and str(target) in err
+    assert "Traceback" not in err
 
 
 def test_a_failed_backup_leaves_nothing_under_a_backup_name(tmp_path: Path) -> None:
