@@ -4,8 +4,8 @@ and ``hoshi restore`` refusing an unsound file before it replaces anything."""
 from __future__ import annotations
 
 import asyncio
-import os
 import datetime as dt
+import os
 import re
 import sqlite3
 from pathlib import Path
