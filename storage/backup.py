@@ -123,6 +123,7 @@ def check(path: Path) -> BackupInfo:
                     Msg("{path} is a SQLite file, but not a hoshi database", path=path)
                 )
             version = int(con.execute("PRAGMA user_version").fetchone()[0])
+            found = schema(con)
             clubs = int(con.execute("SELECT COUNT(*) FROM clubs").fetchone()[0])
             games = int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
     except sqlite3.DatabaseError as exc:
@@ -148,7 +149,60 @@ def check(path: Path) -> BackupInfo:
                 newest=newest,
             )
         )
+    differs = _schema_differences(found, expected_schema(version))
+    if differs:  # hoshi's table names and version on another schema: the next start fails
+        raise BackupError(
+            Msg(
+                "{path} has hoshi's table names but not its schema at version {version} "
+                "({differs}); not hoshi",
+                path=path,
+                version=version,
+                differs="; ".join(differs[:3]),
+            )
+        )
     return BackupInfo(path, version, clubs, games, path.stat().st_size)
+
+
+Schema = dict[str, tuple[tuple[str, str, int], ...]]
+"""Each table's columns as (name, declared type, primary key position), in order."""
+
+
+def schema(con: sqlite3.Connection) -> Schema:
+    """The tables of a SQLite database and their columns (SQLite's own tables left out)."""
+    names = [
+        row[0]
+        for row in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return {
+        name: tuple(
+            (column[1], str(column[2]).upper(), int(column[5]))
+            for column in con.execute(f'PRAGMA table_info("{name}")')
+        )
+        for name in names
+    }
+
+
+def expected_schema(version: int) -> Schema:
+    """The schema hoshi's migrations 1 … ``version`` make (built in memory, a few ms)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as con:
+        for migration in migrate.discover(migrate.packaged())[:version]:
+            con.executescript(migration.sql)
+        return schema(con)
+
+
+def _schema_differences(found: Schema, expected: Schema) -> list[str]:
+    """What ``found`` lacks or has otherwise than ``expected``: each table missing, extra or
+    with other columns."""
+    differs = [f"no table {t}" for t in expected if t not in found]
+    differs += [f"a table {t} hoshi does not make" for t in found if t not in expected]
+    differs += [
+        f"the table {t} has other columns"
+        for t in expected
+        if t in found and found[t] != expected[t]
+    ]
+    return differs
 
 
 def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:

@@ -284,10 +284,33 @@ def foreign(tmp_path: Path) -> Path:
     return copy
 
 
+def look_alike(tmp_path: Path) -> Path:
+    """Issue 26: hoshi's table names and schema version on tables of other columns (the next
+    start crashed after its restore)."""
+    copy = tmp_path / "look-alike.sqlite"
+    newest = len(storage.migrate.discover(storage.migrate.packaged()))
+    with sqlite3.connect(copy) as con:
+        for table in ("log", "clubs", "games"):
+            con.execute(f"CREATE TABLE {table} (seq INTEGER PRIMARY KEY, text TEXT)")
+        con.execute(f"PRAGMA user_version = {newest}")
+    return copy
+
+
+def altered(path: Path, tmp_path: Path) -> Path:
+    """A real backup with one column more in the games table."""
+    copy = tmp_path / "altered.sqlite"
+    copy.write_bytes(path.read_bytes())
+    with sqlite3.connect(copy) as con:
+        con.execute("ALTER TABLE games ADD COLUMN extra TEXT")
+    return copy
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
         pytest.param(lambda p, t: t / "missing.sqlite", "does not exist", id="missing"),
+        pytest.param(lambda p, t: look_alike(t), "not its schema", id="look-alike"),
+        pytest.param(altered, "games has other columns", id="altered"),
         pytest.param(
             lambda p, t: (t / "text.sqlite").write_text("hello") and t / "text.sqlite",
             "is not a SQLite database",
