@@ -78,6 +78,11 @@ CALLER = Caller(PLATFORM, "local", "console", chat_admin=True)
 """The console user as the log names them (the club's organiser)."""
 
 
+AS_PREFIX = "as:"
+"""The accounts of the people ``/as NAME`` plays: ``console:as:Kovács_Anna``, apart from the
+operator's ``console:local`` whatever the name (issue 26: ``/as local`` acted as the organiser)."""
+
+
 def console_caller() -> Caller:
     """The console user, in the language of their locale (``LC_ALL``/``LC_MESSAGES``/``LANG``)
     when hoshi has a catalogue for it."""
@@ -108,7 +113,8 @@ def invocation(line: str, chat: str, attachment: bytes | None = None) -> Invocat
     if text.startswith("as ") and " /" in text:
         who, _sep, text = text[3:].partition(" /")
         who = who.strip()
-        caller = Caller(PLATFORM, who.replace(" ", "_"), who, chat_admin=False)
+        # an account of its own kind: never the operator's (``/as local`` is not ``local``)
+        caller = Caller(PLATFORM, AS_PREFIX + who.replace(" ", "_"), who, chat_admin=False)
         operator = False
     name, _sep, rest = text.partition(" ")
     attachment_name = "pasted.txt" if attachment is not None else None

@@ -189,6 +189,23 @@ def test_invocation() -> None:
     )  # fmt: skip
 
 
+@pytest.mark.parametrize("who", ["local", "console", "Kovács Anna"])
+def test_as_plays_a_member_never_the_operator(who: str) -> None:
+    """Issue 26: ``/as local`` took the operator's account and acted as the organiser."""
+    inv = invocation(f"/as {who} /club organiser add x", "club-1")
+    assert not inv.caller.chat_admin and not inv.private
+    assert inv.caller.identity != console.CALLER.identity
+    assert inv.caller.identity == f"console:as:{who.replace(' ', '_')}"
+
+
+async def test_as_local_is_refused_an_organisers_command(tmp_path: Path) -> None:
+    out = io.StringIO()
+    config = Config(db_path=tmp_path / "c.sqlite", charts_dir=tmp_path)
+    script = io.StringIO("/club set language en\n/as local /club organiser add telegram:9\n")
+    assert await run_console(config, source=script, out=out) == 0
+    assert "is for the organisers" in out.getvalue()
+
+
 class Typing(console.TerminalPrompter):
     """The real prompt on a pipe: each prompt, once up, gets the next keys typed (then the
     pipe closes: Ctrl-D)."""
