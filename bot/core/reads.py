@@ -523,7 +523,7 @@ async def tournament_h9(db: Database, club: Club, data: Export, number: int) -> 
 
 
 SGF_MEDIA_TYPE = "application/x-go-sgf"
-"""The media type an SGF file is served with."""
+"""The SGF files' media type (the one SGF's own site and the go servers send)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from bot.core.reads import Shown, shown_club
 from bot.i18n import LANGUAGES, _, language_of, translated, using
 from bot.metrics import Metrics
 from bot.web import health, pages, urls
-from bot.web.downloads import club_download
+from bot.web.downloads import DownloadCache, club_download
 from bot.web.health import AdapterStates, Hosting, no_adapters
 from bot.web.pages import Page, PageCache, Site
 from engine.errors import FormatError
@@ -49,6 +49,7 @@ STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; char
 
 DB_KEY = web.AppKey("db", Database)
 CACHE_KEY = web.AppKey("cache", PageCache)
+DOWNLOADS_KEY = web.AppKey("downloads", DownloadCache)
 
 
 def static_file(name: str) -> bytes | None:
@@ -83,6 +84,7 @@ def web_app(
     app = web.Application(middlewares=[_headers, _not_found])
     app[DB_KEY] = db
     app[CACHE_KEY] = PageCache()
+    app[DOWNLOADS_KEY] = DownloadCache()
     # first: matched before /{club}, which could never take them anyway (urls.club_id_of)
     health.add_routes(app, Hosting(db, metrics or Metrics(db), adapters))
     get = app.router.add_get
@@ -271,7 +273,9 @@ async def _download(request: web.Request) -> web.Response:
     with using(shown.settings.language):
         try:
             db = request.app[DB_KEY]
-            found = await club_download(db, shown, name, today_for(db, shown))
+            found = await club_download(
+                db, shown, name, today_for(db, shown), cache=request.app[DOWNLOADS_KEY]
+            )
         except FormatError as error:
             message = translated(error.args[0]) if error.args else str(error)
             return web.Response(status=409, text=message, content_type="text/plain")
@@ -283,9 +287,6 @@ async def _download(request: web.Request) -> web.Response:
     filename = f"{urls.club_slug(shown.club)}-{name.replace('/', '-')}"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-
-
-"""The SGF files' media type (the one SGF's own site and the go servers send)."""
 
 
 async def _game_sgf(request: web.Request) -> web.Response:

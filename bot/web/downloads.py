@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.core import exporting, reads
 from bot.core.facade import Database
@@ -33,7 +33,31 @@ MEDIA_TYPES = {
 }
 
 CLUB_FILES = ("players.csv", "games.csv", "ratings.json")
-_H9 = re.compile(r"tournaments/(\d{1,9})\.h9")
+_H9 = re.compile(r"tournaments/([1-9][0-9]{0,8})\.h9")
+"""A tournament's h9 by its number as the club shows it: ``1.h9``, never ``01.h9`` (one name
+per file, issue 26)."""
+
+
+def known_name(name: str) -> bool:
+    """Whether ``name`` is the name of a file a club may have: anything else is answered at
+    once, before the club's data is read (issue 26: every unknown name built the export)."""
+    return name in CLUB_FILES or _H9.fullmatch(name) is not None
+
+
+@dataclass(slots=True)
+class DownloadCache:
+    """Files kept until the club's data moves on (a new log entry, a rebuilt projection, a new
+    day): the same download asked again is not written again (issue 26: 20 requests at once
+    for an export of 10,000 players held every other page up)."""
+
+    size: int = 32
+    files: dict[tuple[object, ...], Download] = field(default_factory=dict)
+
+    def keep(self, key: tuple[object, ...], found: Download) -> Download:
+        if len(self.files) >= self.size:
+            del self.files[next(iter(self.files))]  # the oldest kept file goes first
+        self.files[key] = found
+        return found
 
 
 async def club_download(
@@ -42,16 +66,26 @@ async def club_download(
     name: str,
     today: dt.date,
     export: Export | None = None,
+    cache: DownloadCache | None = None,
 ) -> Download | None:
     """The club's file ``name`` (``players.csv``, ``tournaments/3.h9``); ``None`` when there
     is no such file. ``today``: the club's date (who is active, as the ranking list says).
     ``export``: the club's data read once for several files (the static export writes them
-    all).
+    all). ``cache``: files kept until the club's data moves on (the web server's).
 
     Raises:
         FormatError: a tournament an EGD h9 file cannot hold (two games of one player in a
             round), in the reader's words.
     """
+    if not known_name(name):
+        return None
+    if export is None and cache is not None:
+        key = (shown.club.id, name, today, await reads.data_version(db, shown.club))
+        kept = cache.files.get(key)
+        if kept is not None:
+            return kept
+        made = await club_download(db, shown, name, today)
+        return made if made is None else cache.keep(key, made)
     export = export or await reads.export(db, shown.club)
     path = urls.download(shown.club, name)
     if name == "players.csv":

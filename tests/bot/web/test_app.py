@@ -150,6 +150,31 @@ async def test_downloads(chat: FakeChat, client: TestClient) -> None:
     assert missing.status == 404
 
 
+async def test_a_download_is_made_only_for_a_name_the_club_has_and_kept(
+    chat: FakeChat, client: TestClient
+) -> None:
+    """Issue 26: every name under downloads/ built the club's whole export before it was
+    checked, and each request built it again. An unknown name (or a second name of a file,
+    ``01.h9``) is answered at once; a file is kept until the club's data moves on."""
+
+    async def asked(name: str) -> tuple[int, int, str]:
+        before = chat.db.statements
+        response = await client.get("/" + urls.download(chat.club, name))
+        return response.status, chat.db.statements - before, await response.text()
+
+    status, first, text = await asked("players.csv")
+    assert status == 200
+    status, again, kept = await asked("players.csv")
+    assert status == 200 and kept == text and again < first
+    for name in ("anything.csv", "tournaments/01.h9", "tournaments/1.h9x", "../players.csv"):
+        status, unknown, _text = await asked(name)
+        assert status == 404, name
+        assert unknown <= again, name  # no more than a kept file: nothing of the club read
+    await chat.ok("/register Új Játékos 10k")
+    status, moved, text = await asked("players.csv")
+    assert status == 200 and "Új Játékos" in text and moved > again
+
+
 async def _player(chat: FakeChat, name: str) -> int:
     import storage
 
