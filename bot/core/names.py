@@ -12,11 +12,16 @@ from bot.core.context import Context
 from bot.core.errors import Ambiguous, BadArgument, UnknownPlayer
 from bot.core.parse import Token, join
 from bot.i18n import _, _n, quoted
+from storage.common import NAME_MAX
 from storage.records import Lookup, Player, TournamentRow
 
 MAX_LISTED = 5
 PAIR_SEPARATORS = {"vs", "vs.", "v", "-", "–", "—", "and", ",", "&"}
 PAIR_EXAMPLE = "Nagy Péter vs Kovács Anna"
+NAME_WORDS = 8
+"""The most words one name is read from (a name is at most NAME_MAX characters): a line of
+thousands of words is refused at once, never split every way (issue 26: /handicap with 2,000
+words held the bot for seconds)."""
 QUOTED_PAIR_EXAMPLE = '"Nagy Péter" vs "Kovács Anna"'
 
 
@@ -30,6 +35,24 @@ def describe(player: Player) -> str:
 
 async def lookup(ctx: Context, name: str) -> Lookup:
     return await storage.find_player(ctx.db, ctx.the_club, name)
+
+
+def _possible(name: str) -> bool:
+    """Whether ``name`` may be a player's name: at most :data:`NAME_WORDS` words and
+    ``NAME_MAX`` characters (longer text is no name, and is not looked up)."""
+    return len(name) <= NAME_MAX and len(name.split()) <= NAME_WORDS
+
+
+def _too_long(what: str) -> BadArgument:
+    """Two names in more words than two names have."""
+    return BadArgument(
+        _(
+            "{what} takes two players' names of at most {words} words each, e.g. {example}",
+            what=what,
+            words=NAME_WORDS,
+            example=PAIR_EXAMPLE,
+        )
+    )
 
 
 def refusal(name: str, found: Lookup) -> Ambiguous | UnknownPlayer:
@@ -82,6 +105,15 @@ async def resolve(ctx: Context, name: str) -> Player:
     name = name.strip()
     if not name:
         raise BadArgument(_("a player's name is missing"))
+    if not _possible(name):
+        raise BadArgument(
+            _(
+                "a player's name is at most {words} words and {chars} characters, e.g. {example}",
+                words=NAME_WORDS,
+                chars=NAME_MAX,
+                example="Nagy Péter",
+            )
+        )
     found = await lookup(ctx, name)
     player = single(found)
     if player is None:
@@ -113,13 +145,18 @@ async def resolve_pair(
         )
     if len(words) == 2:
         return await _both(ctx, words[0].text, words[1].text, what)
+    if len(words) > 2 * NAME_WORDS or len(join(words)) > 2 * NAME_MAX:
+        raise _too_long(what)  # before any split is tried: each costs a lookup per side
     readings: list[tuple[Player, Player]] = []
     twice: Player | None = None  # a split naming one player on both sides
     for i in range(1, len(words)):
         if words[i - 1].quoted and not words[i].quoted and i < len(words) - 1:
             continue
-        first = single(await lookup(ctx, join(words[:i])))
-        second = single(await lookup(ctx, join(words[i:])))
+        left, right = join(words[:i]), join(words[i:])
+        if not (_possible(left) and _possible(right)):
+            continue
+        first = single(await lookup(ctx, left))
+        second = single(await lookup(ctx, right))
         if first is None or second is None:
             continue
         if first.id == second.id:

@@ -286,3 +286,41 @@ async def test_a_correction_cannot_seat_one_player_on_both_sides(club: FakeChat)
     for line in ('/correct 1 black="Kovács Anna"', '/correct 1 white="Nagy Péter"'):
         said = await club.refused(line)
         assert "themselves" in said.text or "two different players" in said.text, said.text
+
+
+class CountingNames:
+    """The club's name lookups, counted: how many a command asks (issue 26: every split of
+    thousands of words was looked up, a fuzzy match over every player each time)."""
+
+    def __init__(self, chat: FakeChat) -> None:
+        self.asked = 0
+        original = storage.find_player
+
+        async def counted(*args: object, **kwargs: object) -> object:
+            self.asked += 1
+            return await original(*args, **kwargs)  # type: ignore[arg-type]
+
+        self.counted = counted
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/handicap " + " ".join("x" for _ in range(2000)),
+        "/result " + " ".join("ab" for _ in range(600)) + " B+",
+        "/rating " + "y" * 18_000,
+        "/handicap " + " ".join(["Nagy", "Péter"] * 9),
+    ],
+)
+async def test_a_line_of_too_many_words_is_refused_before_any_split_is_tried(
+    club: FakeChat, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: /handicap or /result with 2,000 words from a plain member tried every split,
+    each a fuzzy lookup over every player (10 s); such a line names no player: refused at once
+    with the form names take, after at most a couple of lookups."""
+    counter = CountingNames(club)
+    monkeypatch.setattr(storage, "find_player", counter.counted)
+    who = PLAYER if line.startswith(("/handicap", "/rating")) else "admin"
+    said = await club.refused(line, as_=who)
+    assert "words" in said.text and "Nagy Péter" in said.text
+    assert counter.asked <= 2
