@@ -11,12 +11,13 @@ headers of :data:`SECURITY_HEADERS`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from importlib import resources
 
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from bot.config import WebConfig
 from bot.core import reads
@@ -303,6 +304,30 @@ async def _game_sgf(request: web.Request) -> web.Response:
     return response
 
 
+SERVER = "hoshi"
+"""What the ``Server`` header says: no software or version to look up weaknesses of."""
+
+
+class _Request(web.Request):
+    """A request whose every response carries the security headers and :data:`SERVER`, also
+    the server's own answers to a request it could not read (a bad request line, a header too
+    long), which pass no middleware (issue 26)."""
+
+    async def _prepare_hook(self, response: web.StreamResponse) -> None:
+        response.headers.update(SECURITY_HEADERS)
+        response.headers[hdrs.SERVER] = SERVER
+        await super()._prepare_hook(response)
+
+
+class Runner(web.AppRunner):
+    """The app's runner, its requests made as :class:`_Request`."""
+
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        server.request_factory = functools.partial(self.app._make_request, _cls=_Request)
+        return server
+
+
 async def serve(
     db: Database,
     config: WebConfig,
@@ -312,9 +337,7 @@ async def serve(
 ) -> web.AppRunner:
     """Start serving on ``config.host:config.port`` (the arguments as :func:`web_app`'s);
     the caller cleans the runner up."""
-    runner = web.AppRunner(
-        web_app(db, config, metrics=metrics, adapters=adapters), access_log=None
-    )
+    runner = Runner(web_app(db, config, metrics=metrics, adapters=adapters), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)
     await site.start()

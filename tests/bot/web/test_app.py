@@ -479,3 +479,40 @@ async def test_a_chat_run_tournament_shows_its_pairing_rounds_and_live_crosstabl
         assert "Standings by wins" in typed and 'id="round-1"' not in typed
     finally:
         await chat.close()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",  # a page
+        b"GARBAGE\x01 / HTTP/1.1\r\n\r\n",  # a request line the server cannot read
+        b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n\r\n",  # a line too long
+        b"GET / HTTP/1.1\r\nX: " + b"b" * 9000 + b"\r\n\r\n",  # a header too long
+    ],
+)
+async def test_every_response_of_the_server_carries_the_headers_and_no_banner(
+    chat: FakeChat, raw: bytes
+) -> None:
+    """Issue 26: the server's own 400s (which pass no middleware) had no security headers
+    and said ``Server: Python/3.11 aiohttp/3.14.5``. Through the real server on 127.0.0.1."""
+    import asyncio
+
+    from bot.config import WebConfig
+    from bot.web.app import SERVER, serve
+    from tests.reliability.processes import free_port
+
+    port = free_port()
+    runner = await serve(chat.db, WebConfig(port=port))
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(raw)
+        await writer.drain()
+        head = (await asyncio.wait_for(reader.read(65536), 5)).split(b"\r\n\r\n")[0]
+        writer.close()
+    finally:
+        await runner.cleanup()
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v for k, _sep, v in (line.partition(": ") for line in lines[1:])}
+    assert headers["server"] == SERVER, lines[0]
+    for name, value in SECURITY_HEADERS.items():
+        assert headers[name.lower()] == value, (lines[0], name)
