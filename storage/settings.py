@@ -522,6 +522,22 @@ async def club_settings(reader: Reader, club: int) -> ClubSettings:
     )
 
 
+async def web_on(reader: Reader, club: int) -> bool:
+    """Whether club ``club`` exists and shows its pages on the web (``/club web on``), in one
+    statement whatever the answer: an unknown club and one that keeps its pages off cost the
+    same (issue 26: told apart by timing, club ids being small integers)."""
+    row = await reader.fetchone(
+        "SELECT (SELECT 1 FROM clubs WHERE seq = ?), (SELECT payload FROM events WHERE club = ? "
+        "AND kind = ? AND key = ? ORDER BY seq DESC LIMIT 1)",
+        (club, club, log.SETTING, "web"),
+    )
+    if row is None or row[0] is None:
+        return False
+    setting = declared()["web"]
+    text = None if row[1] is None else json.loads(row[1])["value"]
+    return bool(setting.default if text is None else read_value(setting, text))
+
+
 async def _club_settings(reader: Reader, club: int) -> ClubSettings:
     stored = await settings(reader, club)
     values: dict[str, SettingValue] = {}

@@ -50,7 +50,7 @@ from storage.records import (
     TournamentChanges,
     TournamentRow,
 )
-from storage.settings import ClubSettings
+from storage.settings import ClubSettings, web_on
 
 __all__ = [
     "GAME_OK",
@@ -127,11 +127,12 @@ class Shown:
 async def shown_club(db: Database, club_id: int) -> Shown | None:
     """The club whose pages are on the web (``/club web on``); ``None`` for an unknown club
     or one that keeps its pages off — the web never shows its data."""
+    if not await web_on(db, club_id):  # one statement, unknown or off alike (issue 26)
+        return None
     club = await storage.get_club(db, club_id)
     if club is None:
         return None
-    settings = await storage.club_settings(db, club)
-    return Shown(club, settings) if settings.web else None
+    return Shown(club, await storage.club_settings(db, club))
 
 
 async def web_clubs(db: Database) -> list[Shown]:

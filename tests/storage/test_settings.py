@@ -216,3 +216,22 @@ def test_the_language_settings_texts_read_in_each_language() -> None:
         "a rendszer nyelve (hu)"
     )
     assert translated(setting.show(settings.SystemLanguage("ja")), "ja") == "方式の言語（ja）"
+
+
+async def test_web_on_in_one_statement_whether_the_club_is_unknown_off_or_on(
+    db: Database, club: Club
+) -> None:
+    """Issue 26: an unknown club and one that keeps its pages off cost the same."""
+    from storage.settings import web_on
+
+    costs = []
+    for expected, setting in ((False, None), (True, "on"), (False, "off")):
+        if setting is not None:
+            await set_setting(db, club, "web", setting, actor="t")
+        before = db.statements
+        assert await web_on(db, club.id) is expected
+        costs.append(db.statements - before)
+    before = db.statements
+    assert await web_on(db, club.id + 1000) is False
+    costs.append(db.statements - before)
+    assert costs == [1, 1, 1, 1]

@@ -60,6 +60,27 @@ async def test_a_club_with_its_pages_off_is_not_found(chat: FakeChat, client: Te
     assert chat.club.name not in await front.text()
 
 
+async def test_a_club_with_its_pages_off_answers_as_an_unknown_one_does(
+    chat: FakeChat, client: TestClient
+) -> None:
+    """Issue 26: a club whose pages are off was told apart from an unknown one by timing
+    (club ids are small integers); both answer with the same page after the same reads."""
+    await chat.ok("/club web off")
+    unknown = urls.club_slug(chat.club).replace(str(chat.club.id), str(chat.club.id + 999))
+
+    async def asked(slug: str, rest: str) -> tuple[int, int, str]:
+        before = chat.db.statements
+        response = await client.get(f"/{slug}/{rest}", allow_redirects=False)
+        return response.status, chat.db.statements - before, await response.text()
+
+    for rest in ("en/ranking.html", "downloads/players.csv", "en/tournaments/1.html", ""):
+        off = await asked(urls.club_slug(chat.club), rest)
+        missing = await asked(unknown, rest)
+        assert off[0] == missing[0] == 404, rest
+        assert off[1] == missing[1], rest  # the same reads
+        assert off[2] == missing[2], rest  # the same page
+
+
 async def test_every_answer_carries_the_security_headers(
     chat: FakeChat, client: TestClient
 ) -> None:
