@@ -16,7 +16,9 @@ class PerChatUpdates(BaseUpdateProcessor):
     """Updates of one chat in arrival order, different chats concurrently.
 
     A club's ``/register`` must be stored before the ``/result`` typed after it, while a big
-    import in one group must not hold up ``/rating`` in another (bot.md, Long work).
+    import in one group must not hold up ``/rating`` in another (bot.md, Long work). An update
+    waiting for its chat's turn holds none of the concurrent slots: a chat's backlog never
+    holds another chat's update.
     ``on_done`` is told when an update has been handled (:class:`ConfirmAfterHandling`).
     """
 
@@ -45,8 +47,21 @@ class PerChatUpdates(BaseUpdateProcessor):
         if lock is None:
             lock = asyncio.Lock()
             self._locks[chat.id] = lock
-        async with lock:
+        if lock.locked():
+            # this chat's earlier update still runs: wait for it without one of the
+            # concurrent slots, which other chats' updates take meanwhile (issue 26: a busy
+            # group's backlog held every slot, and a private /help waited 96 s)
+            self._semaphore.release()
+            try:
+                await lock.acquire()
+            finally:
+                await self._semaphore.acquire()
+        else:
+            await lock.acquire()
+        try:
             await coroutine
+        finally:
+            lock.release()
 
     async def initialize(self) -> None:
         """Nothing to set up."""

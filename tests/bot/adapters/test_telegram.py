@@ -563,3 +563,40 @@ async def test_result_answering_a_posted_sgf_reads_it(telegram: TelegramBot, db:
     document_message["document"] = telegram.api.upload("game.sgf", SGF)
     calls = await telegram.say("/result", GROUP, ADMIN, reply_to=document_message)
     await _record_from_preview(telegram, db, calls)
+
+
+async def test_a_chats_backlog_never_holds_another_chats_update() -> None:
+    """Issue 26: 80 /ratings in one group took every one of PTB's concurrent slots, each
+    waiting for its chat's turn, and a /help in a private chat waited 96 s. An update waiting
+    for its chat's turn now holds no slot; one chat's updates still run one at a time, in
+    arrival order."""
+    import datetime as dt
+
+    from telegram import Chat, Message, Update
+
+    from bot.adapters.telegram.processor import PerChatUpdates
+
+    processor = PerChatUpdates(max_concurrent_updates=2)
+    release = asyncio.Event()
+    started: list[str] = []
+
+    async def work(name: str) -> None:
+        started.append(name)
+        if name.startswith("busy"):
+            await release.wait()
+
+    def update(n: int, chat: int) -> Update:
+        return Update(n, message=Message(n, dt.datetime.now(dt.UTC), Chat(chat, "group")))
+
+    busy = [
+        asyncio.create_task(processor.process_update(update(n, -100), work(f"busy {n}")))
+        for n in range(10)
+    ]
+    for _ in range(5):
+        await asyncio.sleep(0)  # the busy group's updates queue up
+    other = asyncio.create_task(processor.process_update(update(99, 7), work("other")))
+    await asyncio.wait_for(other, 5)  # answered while the busy group's first still runs
+    assert started == ["busy 0", "other"]
+    release.set()
+    await asyncio.gather(*busy)
+    assert started == ["busy 0", "other", *(f"busy {n}" for n in range(1, 10))]
