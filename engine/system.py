@@ -333,17 +333,11 @@ class Stakes:
 def trial(ledger: Any, game: Game) -> Any:
     """A copy of ``ledger`` that ``game`` may be applied to, leaving ``ledger`` as it is.
 
-    A game changes only its two players' standings (and the ledger's own containers), so
-    every other player's standing in ``_players`` (and their rank steps in ``_trail``) is
-    shared, not copied: a copy costs what the two players and the ledger's other state hold,
-    not the club's whole history."""
-    players = getattr(ledger, "_players", {})
-    others = {pid for pid in players if pid != game.black and pid != game.white}
-    memo: dict[int, Any] = {id(players[pid]): players[pid] for pid in others}
-    trail = getattr(ledger, "_trail", None)
-    if isinstance(trail, RankTrail):  # the others' rank steps too: a game adds none of theirs
-        memo.update((id(steps), steps) for pid, steps in trail._steps.items() if pid in others)
-    return copy.deepcopy(ledger, memo)
+    The copy is whole: a game may settle more than its two players (a Tensuusei day it ends
+    settles everyone who played that day), so no player's standing or rank steps are shared.
+    Games are values and are shared (``Game.__deepcopy__``), which is most of what a ledger
+    holds."""
+    return copy.deepcopy(ledger)
 
 
 Number = int | Fraction

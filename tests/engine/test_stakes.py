@@ -18,32 +18,39 @@ DAY = dt.date(2026, 3, 2)
 KEYS = ("mgsz", "tensuusei", "swedish", "psg", "gor")
 
 
-def ledger(key: str, ranks: list[int], games: list[tuple[int, int, bool]]):  # type: ignore[no-untyped-def]
+def ledger(key: str, ranks: list[int], games: list[tuple[int, int, bool, int]]):  # type: ignore[no-untyped-def]
     system = system_named(key)
     for player, kyu in enumerate(ranks, 1):
         system.apply(Registered(player, Rank.parse(f"{kyu}k"), DAY))
-    for n, (a, b, black_won) in enumerate(games, 1):
+    for n, (a, b, black_won, day) in enumerate(sorted(games, key=lambda g: g[3]), 1):
         if a != b:
             result = Result.BLACK if black_won else Result.WHITE
-            system.apply(GamePlayed(Game(n, a, b, result, DAY, counts_as_tournament=True)))
+            date = DAY + dt.timedelta(days=day)
+            system.apply(GamePlayed(Game(n, a, b, result, date, counts_as_tournament=True)))
     return system
 
 
 histories = st.tuples(
     st.lists(st.integers(6, 15), min_size=2, max_size=6),
-    st.lists(st.tuples(st.integers(1, 2), st.integers(1, 6), st.booleans()), max_size=8),
+    st.lists(
+        st.tuples(st.integers(1, 6), st.integers(1, 6), st.booleans(), st.integers(0, 3)),
+        max_size=10,
+    ),  # games of other players on earlier days too: a day the game ends settles them
     st.integers(0, 3),
 )
+LATER = DAY + dt.timedelta(days=5)  # the day the game at stake is played
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(key=st.sampled_from(KEYS), history=histories)
 def test_stakes_equal_folding_the_game_into_a_copy(key: str, history) -> None:  # type: ignore[no-untyped-def]
     ranks, games, stones = history
-    games = [(a, min(b, len(ranks)), won) for a, b, won in games]
+    games = [(min(a, len(ranks)), min(b, len(ranks)), won, day) for a, b, won, day in games]
     system = ledger(key, ranks, games)
     before = system.snapshot()
-    game = Game(99, 1, 2, None, DAY, stones=stones, komi=Fraction(1, 2), counts_as_tournament=True)
+    game = Game(
+        99, 1, 2, None, LATER, stones=stones, komi=Fraction(1, 2), counts_as_tournament=True
+    )
     stakes = system.stakes(game)
     assert system.snapshot() == before  # asking changes nothing
     for result, outcome in ((Result.BLACK, stakes.black_wins), (Result.WHITE, stakes.white_wins)):
@@ -58,7 +65,7 @@ def test_stakes_equal_folding_the_game_into_a_copy(key: str, history) -> None:  
                     1,
                     2,
                     result,
-                    DAY,
+                    LATER,
                     stones=stones,
                     komi=Fraction(1, 2),
                     counts_as_tournament=True,
