@@ -177,8 +177,10 @@ def schema(con: sqlite3.Connection) -> Schema:
     ]
     return {
         name: tuple(
-            (column[1], str(column[2]).upper(), int(column[5]))
-            for column in con.execute(f'PRAGMA table_info("{name}")')
+            (column, str(kind).upper(), int(key))
+            for column, kind, key in con.execute(
+                "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", (name,)
+            )
         )
         for name in names
     }
@@ -188,7 +190,8 @@ def expected_schema(version: int) -> Schema:
     """The schema hoshi's migrations 1 … ``version`` make (built in memory, a few ms)."""
     with contextlib.closing(sqlite3.connect(":memory:")) as con:
         for migration in migrate.discover(migrate.packaged())[:version]:
-            con.executescript(migration.sql)
+            script = migration.sql  # a packaged migration file (reviewed: test_sql_parameters)
+            con.executescript(script)
         return schema(con)
 
 

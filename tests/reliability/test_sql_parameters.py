@@ -41,6 +41,9 @@ REVIEWED = {
     # (module, function, name): why it may be formatted into SQL
     ("storage/db.py", "_connect", "synchronous"): "open_db refuses anything but NORMAL or FULL",
     ("storage/migrate.py", "apply", "script"): "the packaged migration files, and an int version",
+    ("storage/backup.py", "expected_schema", "script"): (
+        "the packaged migration files, run on a database in memory to compare schemas"
+    ),
     ("storage/migrate.py", "apply_pg", "statement"): (
         "the packaged migration files translated by storage.dialect.migration"
     ),
