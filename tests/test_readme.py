@@ -182,3 +182,20 @@ def test_the_cli_page_lists_every_subcommands_options() -> None:
             if flag.startswith("--") and flag != "--help"
         }
         assert documented_options(name) == options, name
+
+
+def test_the_security_section_gives_the_limits_the_servers_have() -> None:
+    """Issue 26: the README's security paragraph is true word for word. Its numbers are the
+    servers' own (bot.serving, the webhook), its test file exists, and each of its promises
+    has a test: the probe (tests/reliability/test_http_probe.py), the hostile-input suite,
+    /link's approval (tests/bot/core/test_help.py), the permission matrix."""
+    from bot.adapters.telegram.webhook import BODY_S
+    from bot.serving import IDLE_S, MAX_BODY, MAX_HEADERS, MAX_LINE
+
+    text = " ".join(section("Security").split())
+    assert f"request head within {IDLE_S:g} seconds" in text
+    assert f"over {MAX_LINE:,} bytes, more than {MAX_HEADERS} headers" in text
+    assert MAX_BODY == 1024 * 1024 and "a body over 1 MiB" in text
+    assert f"408 to a body slower than {BODY_S:g} seconds" in text
+    for path in re.findall(r"`(tests/[^`]+)`", text):
+        assert (ROOT / path).exists(), path

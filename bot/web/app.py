@@ -11,13 +11,12 @@ headers of :data:`SECURITY_HEADERS`.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from importlib import resources
 
-from aiohttp import hdrs, web
+from aiohttp import web
 
 from bot.config import WebConfig
 from bot.core import reads
@@ -25,6 +24,7 @@ from bot.core.facade import Database
 from bot.core.reads import Shown, shown_club
 from bot.i18n import LANGUAGES, _, language_of, translated, using
 from bot.metrics import Metrics
+from bot.serving import IDLE_S, MAX_BODY, SECURITY_HEADERS, Runner
 from bot.web import health, pages, urls
 from bot.web.downloads import DownloadCache, club_download
 from bot.web.health import AdapterStates, Hosting, no_adapters
@@ -32,19 +32,6 @@ from bot.web.pages import Page, PageCache, Site
 from engine.errors import FormatError
 
 log = logging.getLogger("hoshi.web")
-
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
-        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": "interest-cohort=()",
-}
-"""Sent with every response: no inline script or style, nothing from elsewhere, no framing."""
 
 STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
@@ -82,7 +69,7 @@ def web_app(
             counters stay at zero (``hoshi web`` alone handles no command).
         adapters: the chat adapters' states that ``/healthz`` checks (default: none).
     """
-    app = web.Application(middlewares=[_headers, _not_found])
+    app = web.Application(middlewares=[_headers, _not_found], client_max_size=MAX_BODY)
     app[DB_KEY] = db
     app[CACHE_KEY] = PageCache()
     app[DOWNLOADS_KEY] = DownloadCache()
@@ -304,40 +291,19 @@ async def _game_sgf(request: web.Request) -> web.Response:
     return response
 
 
-SERVER = "hoshi"
-"""What the ``Server`` header says: no software or version to look up weaknesses of."""
-
-
-class _Request(web.Request):
-    """A request whose every response carries the security headers and :data:`SERVER`, also
-    the server's own answers to a request it could not read (a bad request line, a header too
-    long), which pass no middleware (issue 26)."""
-
-    async def _prepare_hook(self, response: web.StreamResponse) -> None:
-        response.headers.update(SECURITY_HEADERS)
-        response.headers[hdrs.SERVER] = SERVER
-        await super()._prepare_hook(response)
-
-
-class Runner(web.AppRunner):
-    """The app's runner, its requests made as :class:`_Request`."""
-
-    async def _make_server(self) -> web.Server:
-        server = await super()._make_server()
-        server.request_factory = functools.partial(self.app._make_request, _cls=_Request)
-        return server
-
-
 async def serve(
     db: Database,
     config: WebConfig,
     *,
     metrics: Metrics | None = None,
     adapters: AdapterStates = no_adapters,
+    idle_s: float = IDLE_S,
 ) -> web.AppRunner:
-    """Start serving on ``config.host:config.port`` (the arguments as :func:`web_app`'s);
-    the caller cleans the runner up."""
-    runner = Runner(web_app(db, config, metrics=metrics, adapters=adapters), access_log=None)
+    """Start serving on ``config.host:config.port`` (the arguments as :func:`web_app`'s;
+    ``idle_s``: how long a connection may take to send a request head, bot.serving); the
+    caller cleans the runner up."""
+    app = web_app(db, config, metrics=metrics, adapters=adapters)
+    runner = Runner(app, idle_s=idle_s, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)
     await site.start()

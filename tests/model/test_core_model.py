@@ -367,9 +367,13 @@ class CoreModel(RuleBasedStateMachine):
             self.reports_on = True
         for who in (black, white):
             if who not in self.linked:
-                said = self.step(f"/as {who} /link {who}")
-                if not said.error:
-                    self.linked.add(who)
+                # a member asks; the organiser presses the reply's Confirm button (issue 26)
+                asked = self.step(f"/as {who} /link {who}")
+                confirm = re.search(r"\[button: [^]]+\] → (/link .+)", asked.text)
+                if not asked.error and confirm is not None:
+                    said = self.step(confirm[1])
+                    if not said.error:
+                        self.linked.add(who)
         self.impure()
         before = {g.number for g in self.games()}
         date = S.day(self.today, back)

@@ -67,12 +67,14 @@ OWN_GAME = ORGANISERS | {"linked"}  # the linked player is Kovács Anna, the rep
 @dataclass(frozen=True)
 class Cell:
     """A command as typed (``{report}``, ``{game}`` filled in) and as Discord options, who
-    may run it (bot.md), and whether an allowed run writes (so it must succeed)."""
+    may run it (bot.md), whether an allowed run writes (so it must succeed), and who of the
+    allowed only asks (a member's /link waits for an organiser: it must change nothing)."""
 
     line: str
     options: dict[str, Any]
     allowed: frozenset[str]
     writes: bool
+    asks: frozenset[str] = frozenset()
 
 
 CELLS: dict[str, Cell] = {
@@ -87,7 +89,9 @@ CELLS: dict[str, Cell] = {
     "multiplier": Cell("/multiplier 60m", {"time": "60m"}, EVERYONE, False),
     "promotion": Cell("/promotion Nagy Péter", {"name": "Nagy Péter"}, EVERYONE, False),
     "summary": Cell("/summary", {}, EVERYONE, False),
-    "link": Cell("/link Tóth Ádám", {"name": "Tóth Ádám"}, EVERYONE, True),
+    "link": Cell(
+        "/link Tóth Ádám", {"name": "Tóth Ádám"}, EVERYONE, True, EVERYONE - ORGANISERS
+    ),
     "result": Cell(
         "/result Kovács Anna Szabó Éva B+",
         {"black": "Kovács Anna", "white": "Szabó Éva", "result": "B+"},
@@ -286,6 +290,8 @@ def judge(
         return problems
     if refused:
         return [f"{where}: refused: {text!r}"]
+    if role in cell.asks:
+        return [] if after == before else [f"{where}: wrote without an organiser: {text!r}"]
     if cell.writes and (reply.error or after == before):
         return [f"{where}: did not do its work: {text!r}"]
     return []

@@ -3,8 +3,10 @@ webhook handler, changed in when it answers)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import json
 import logging
 from typing import Any
 
@@ -12,10 +14,15 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ExtBot
 
+from bot.serving import IDLE_S, MAX_BODY, Runner
+
 log = logging.getLogger("hoshi.telegram")
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # Bot API setWebhook: secret_token
 WEBHOOK_STOP_S = 10.0  # how long a stopping webhook lets the updates it is handling finish
+BODY_S = 10.0
+"""Seconds a request may take to send its body once its head has come (a slow client's update
+is refused with 408; Telegram sends one again)."""
 
 
 def webhook_secret(token: str) -> str:
@@ -40,11 +47,17 @@ class Webhook:
         self._secret = secret
         self._runner: web.AppRunner | None = None
 
-    async def start(self, listen: str, port: int, path: str) -> None:
-        app = web.Application()
+    async def start(self, listen: str, port: int, path: str, *, idle_s: float = IDLE_S) -> None:
+        """Serve ``POST /path`` on ``listen:port`` (``idle_s``: how long a connection may take
+        to send a request head, bot.serving)."""
+        app = web.Application(client_max_size=MAX_BODY)
         app.router.add_post("/" + path.lstrip("/"), self._received)
-        runner = web.AppRunner(
-            app, handle_signals=False, access_log=None, shutdown_timeout=WEBHOOK_STOP_S
+        runner = Runner(
+            app,
+            idle_s=idle_s,
+            handle_signals=False,
+            access_log=None,
+            shutdown_timeout=WEBHOOK_STOP_S,
         )
         await runner.setup()
         try:
@@ -63,7 +76,15 @@ class Webhook:
         ):
             return web.Response(status=403)
         try:
-            update = Update.de_json(await request.json(), self.application.bot)
+            async with asyncio.timeout(BODY_S):
+                body = await request.read()
+        except TimeoutError:
+            log.warning("Telegram: the webhook gave up on a body that came too slowly")
+            slow = web.Response(status=408)
+            slow.force_close()  # the rest of that body is not waited for
+            return slow
+        try:
+            update = Update.de_json(json.loads(body), self.application.bot)
         except Exception:
             log.warning("Telegram: the webhook received something that is not an update")
             return web.Response(status=400)

@@ -233,8 +233,8 @@ async def _report(
     if me is None or me.id not in (black.id, white.id):
         raise NotPermitted(
             _(
-                "players may report only their own games: /link YOUR NAME first, "
-                "then /result with yourself as one of the two players"
+                "players may report only their own games: /link YOUR NAME first (an "
+                "organiser confirms it), then /result with yourself as one of the two players"
             )
         )
     opponent = white if me.id == black.id else black

@@ -111,55 +111,46 @@ class LinkArgs:
         Option(
             "account",
             "text",
-            N_("for organisers: link someone else's account, e.g. telegram:12345"),
+            N_("confirming a link: the account that asked for it, e.g. telegram:12345"),
             "PLATFORM:ID",
         ),
     ),
     params=(Param("name", "player", N_("your name in the club's list")),),
-    details=N_("If someone else is already linked to that player, an organiser must confirm."),
+    details=N_(
+        "A link counts once an organiser confirms it (or, for a second account, the account "
+        "already linked to that player): until then your /rating, reports and tournament entry "
+        "do not speak for that player."
+    ),
 )
 async def link(ctx: Context, args: LinkArgs) -> Reply:
+    """Tie a chat account to a player (issue 26, item 4): who may report games as that player,
+    enter their tournaments and read their card with /rating alone.
+
+    A member's own ``/link`` is a request: it links nothing and carries a Confirm button, the
+    same ``/link NAME account=PLATFORM:ID`` line an organiser types. That line links when an
+    organiser sends it, or when the player's own already-linked account does and the account
+    is linked to nobody else (moving a link stays with the organisers)."""
     player = args.name
     caller = ctx.inv.caller
-    platform, account = caller.platform, caller.account
-    if args.account is not None:  # an organiser confirming someone else's link
-        if not ctx.organiser:
-            raise NotPermitted(_("only an organiser can link another person's account"))
-        platform, _colon, account = args.account.partition(":")
-        if not platform or not account:
-            raise BadArgument(
-                _("account= takes platform:id, e.g. {example}", example="account=telegram:12345")
-            )
-    others = [
-        acc
-        for acc in await storage.accounts_of(ctx.db, ctx.the_club, player.id)
-        if acc != (platform, account) and acc[0] == platform
-    ]
-    if others and args.account is None and not ctx.organiser:
-        return Reply(
-            blocks=(
-                Text(
-                    _(
-                        "{player} is already linked to another {platform} account. An "
-                        "organiser can confirm that this account is theirs too.",
-                        player=describe(player),
-                        platform=platform,
-                    )
-                ),
-            ),
-            buttons=(
-                Button(
-                    _("Confirm (organisers)"),
-                    f'/link "{player.name}" account={platform}:{account}',
-                ),
-            ),
-        )
-    changed = await storage.link_account(
-        ctx.db, ctx.the_club, player.id, platform, account, actor=ctx.actor, chat=ctx.chat
-    )
-    if not changed:
+    own = (caller.platform, caller.account)
+    target = own if args.account is None else _account(args.account)
+    current = await storage.player_for_account(ctx.db, ctx.the_club, *target)
+    if current is not None and current.id == player.id:
         return Reply.text(_("That account is already linked to {name}.", name=player.name))
-    if (platform, account) == (caller.platform, caller.account):
+    if not ctx.organiser and not await _players_own(ctx, player, current, target):
+        if target != own:
+            raise NotPermitted(
+                _(
+                    "only an organiser, or an account already linked to {name}, can link "
+                    "another account to them",
+                    name=player.name,
+                )
+            )
+        return _request(player, current, target)
+    await storage.link_account(
+        ctx.db, ctx.the_club, player.id, *target, actor=ctx.actor, chat=ctx.chat
+    )
+    if target == own:
         return Reply.text(
             _(
                 "Your account is now linked to {player}. /rating with no name shows this card.",
@@ -169,7 +160,59 @@ async def link(ctx: Context, args: LinkArgs) -> Reply:
     return Reply.text(
         _(
             "{account} is now linked to {player}. /rating with no name shows this card.",
-            account=f"{platform}:{account}",
+            account=":".join(target),
             player=describe(player),
         )
+    )
+
+
+def _account(text: str) -> tuple[str, str]:
+    """``telegram:12345`` as ``("telegram", "12345")``."""
+    platform, _colon, account = text.partition(":")
+    if not platform or not account:
+        raise BadArgument(
+            _("account= takes platform:id, e.g. {example}", example="account=telegram:12345")
+        )
+    return platform, account
+
+
+async def _players_own(
+    ctx: Context, player: Player, current: Player | None, target: tuple[str, str]
+) -> bool:
+    """Whether the caller is the player confirming an account of their own: the caller's
+    account is linked to ``player`` and ``target`` to nobody (not a move)."""
+    caller = ctx.inv.caller
+    if current is not None or target == (caller.platform, caller.account):
+        return False
+    mine = await storage.player_for_account(ctx.db, ctx.the_club, caller.platform, caller.account)
+    return mine is not None and mine.id == player.id
+
+
+def _request(player: Player, current: Player | None, target: tuple[str, str]) -> Reply:
+    """A member's own link, waiting for whoever may confirm it (the Confirm button)."""
+    confirm = f'/link "{player.name}" account={":".join(target)}'
+    lines = [
+        _(
+            "Your account is linked to {name} now; moving it to {player} needs an organiser's "
+            "confirmation.",
+            name=current.name,
+            player=describe(player),
+        )
+        if current is not None
+        else _(
+            "Linking your account to {player} needs an organiser's confirmation, or one from "
+            "an account already linked to {name}.",
+            player=describe(player),
+            name=player.name,
+        ),
+        _(
+            "Until then, /rating alone, reports and tournament entries do not speak for "
+            "{name}. To confirm, press the button or send: {command}",
+            name=player.name,
+            command=confirm,
+        ),
+    ]
+    return Reply(
+        blocks=(Text("\n".join(lines)),),
+        buttons=(Button(_("Confirm (organisers)"), confirm),),
     )

@@ -174,7 +174,12 @@ async def _me(ctx: Context) -> Player:
     caller = ctx.inv.caller
     me = await storage.player_for_account(ctx.db, ctx.the_club, caller.platform, caller.account)
     if me is None:
-        raise BadArgument(_("link yourself to your name first: /link YOUR NAME (then try again)"))
+        raise BadArgument(
+            _(
+                "link yourself to your name first: /link YOUR NAME, then try again once an "
+                "organiser has confirmed it"
+            )
+        )
     return me
 
 

@@ -230,9 +230,8 @@ async def test_a_button_runs_its_command_as_the_presser(
 ) -> None:
     await new_club(telegram)
     await register(telegram, "Nagy Péter 5k")
-    await telegram.say("/link Nagy Péter", GROUP, PLAYER)
-    # someone else claims the same player: the bot asks an organiser to confirm, with a button
-    calls = await telegram.say("/link Nagy Péter", GROUP, OTHER)
+    # a member links themselves: the bot asks an organiser to confirm, with a button
+    calls = await telegram.say("/link Nagy Péter", GROUP, PLAYER)
     (question,) = [c for c in calls if c.method == "sendMessage"]
     (row,) = question.params["reply_markup"]["inline_keyboard"]
     data = row[0]["callback_data"]
@@ -245,7 +244,7 @@ async def test_a_button_runs_its_command_as_the_presser(
         "from": {"id": ft.BOT_ID, "is_bot": True, "first_name": "hoshi"},
     }
     before = await log_size(db)
-    # the claimant cannot confirm their own claim: refused in an alert, nothing changes
+    # another member cannot confirm the claim: refused in an alert, nothing changes
     calls = await telegram.press(data, message, OTHER)
     (alert,) = [c for c in calls if c.method == "answerCallbackQuery"]
     assert alert.params["show_alert"] is True
@@ -263,7 +262,7 @@ async def test_a_button_runs_its_command_as_the_presser(
     assert "now linked" in plain(edit.params["text"])
     club = await storage.club_for_chat(db, "telegram", str(GROUP["id"]))
     assert club is not None
-    linked = await storage.player_for_account(db, club, "telegram", str(OTHER["id"]))
+    linked = await storage.player_for_account(db, club, "telegram", str(PLAYER["id"]))
     assert linked is not None and linked.name == "Nagy Péter"
 
 

@@ -231,6 +231,13 @@ class FakeChat:
         for line in lines:
             await self.ok(f"/register {line}")
 
+    async def link(self, name: str, as_: str | Caller = PLAYER) -> Said:
+        """A member's ``/link NAME``, confirmed by the chat administrator with the reply's
+        Confirm button (issue 26, item 4: a link needs an organiser's approval)."""
+        asked = await self.ok(f"/link {name}", as_=as_)
+        (button,) = asked.reply.buttons
+        return await self.ok(button.command)
+
     async def player(self, name: str) -> storage.Player:
         found = await storage.find_player(self.db, self.club, name, guests=True)
         assert found.player is not None, f"no single player {name!r}: {found}"

@@ -368,7 +368,7 @@ async def test_adding_an_organiser_twice_says_so(club: FakeChat) -> None:
 
 
 async def test_add_an_organiser_by_linked_player(club: FakeChat) -> None:
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     said = await club.ok("/club organiser add nagy peter")
     assert said.text == "telegram:300 is now an organiser of Budapest Go Club."
     assert "telegram:300" in await storage.organisers(club.db, club.club)

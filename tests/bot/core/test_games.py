@@ -363,7 +363,7 @@ async def test_undo_after_a_correction_takes_back_the_correction(tensuusei: Fake
 
 async def test_undo_after_a_confirmation_takes_back_the_confirmation(club: FakeChat) -> None:
     await club.ok("/club reports on 48")
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     reported = await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
     gid = int(reported.reply.buttons[0].command.split()[1])
     await club.ok(f"/confirm {gid}", as_=ORGANISER)
@@ -628,7 +628,7 @@ async def test_the_margin_is_kept_shown_and_corrected(tmp_path: Path) -> None:
 
 async def test_a_players_report_keeps_its_margin(club: FakeChat) -> None:
     await club.ok("/club reports on")
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     said = await club.ok("/result Nagy Péter Szabó Éva B+R", as_=PLAYER)
     assert "Nagy Péter (B) – Szabó Éva (W): B+R, even" in said.text
     (pending,) = await storage.pending_games(club.db, club.club)
@@ -683,9 +683,9 @@ async def test_other_games_of_the_pair_are_not_asked_about(club: FakeChat) -> No
 
 async def test_the_second_players_report_confirms_the_first(club: FakeChat) -> None:
     await club.ok("/club reports on")
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     anna = Caller("telegram", "400", "Kovács Anna")
-    await club.ok("/link Kovács Anna", as_=anna)
+    await club.link("Kovács Anna", anna)
     await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
     (report,) = await storage.pending_games(club.db, club.club)
     # Kovács Anna reports the same game, colours the other way round: it confirms the report
@@ -707,7 +707,7 @@ async def test_an_organisers_entry_of_a_reported_game_offers_the_confirmation(
     club: FakeChat,
 ) -> None:
     await club.ok("/club reports on")
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     await club.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
     (report,) = await storage.pending_games(club.db, club.club)
     said = await club.say("/result Nagy Péter Kovács Anna B+")
@@ -812,7 +812,7 @@ async def test_a_report_answers_in_polish_with_polish_plurals(
         players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
-        await chat.ok("/link Nagy Péter", as_=PLAYER)
+        await chat.link("Nagy Péter", PLAYER)
         said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0", as_=PLAYER)
         assert said.text.startswith(
             "Zgłoszenie #1 czeka na potwierdzenie. Przeciwnik: Kovács Anna\n\n"
@@ -874,7 +874,7 @@ async def test_a_report_and_its_confirmation_in_polish(tmp_path: Path) -> None:
         players=("Nagy Péter 10k", "Kovács Anna 8k"),
     )
     try:
-        await chat.ok("/link Nagy Péter", as_=PLAYER)
+        await chat.link("Nagy Péter", PLAYER)
         said = await chat.ok("/result Nagy Péter Kovács Anna B+ h=2 komi=0.5", as_=PLAYER)
         assert said.text.startswith("Zgłoszenie #1 czeka na potwierdzenie.")
         said = await chat.ok("/confirm 1")

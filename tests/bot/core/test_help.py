@@ -78,30 +78,72 @@ async def test_help_for_an_unknown_command(club: FakeChat) -> None:
 # -- /link -------------------------------------------------------------------------------------
 
 
-async def test_link_ties_the_callers_account_to_a_player(club: FakeChat) -> None:
+async def linked(club: FakeChat, platform: str, account: str) -> str | None:
+    player = await storage.player_for_account(club.db, club.club, platform, account)
+    return None if player is None else player.name
+
+
+async def test_a_members_link_waits_for_an_organiser(club: FakeChat) -> None:
+    """Issue 26, item 4: a member's own /link links nothing until an organiser confirms."""
+    before = await club.snapshot()
     said = await club.ok("/link nagy peter", as_=PLAYER)
     assert said.text == (
-        "Your account is now linked to Nagy Péter (5k). /rating with no name shows this card."
+        "Linking your account to Nagy Péter (5k) needs an organiser's confirmation, or one "
+        "from an account already linked to Nagy Péter.\n"
+        "Until then, /rating alone, reports and tournament entries do not speak for Nagy "
+        'Péter. To confirm, press the button or send: /link "Nagy Péter" account=telegram:300'
     )
+    assert await club.snapshot() == before
+    (button,) = said.reply.buttons
+    assert button.label == "Confirm (organisers)"
+    assert button.command == '/link "Nagy Péter" account=telegram:300'
+    # the button runs as whoever presses it: the member pressing it asks again …
+    again = await club.ok(button.command, as_=PLAYER)
+    assert again.text == said.text and await club.snapshot() == before
+    # … another member cannot confirm it …
+    refused = await club.refused(button.command, as_=OTHER)
+    assert refused.text.startswith(
+        "only an organiser, or an account already linked to Nagy Péter, can link another "
+        "account to them"
+    )
+    # … an organiser can
+    said = await club.ok(button.command, as_="organiser")
+    assert said.text == (
+        "telegram:300 is now linked to Nagy Péter (5k). /rating with no name shows this card."
+    )
+    assert await linked(club, "telegram", "300") == "Nagy Péter"
     nagy = await club.player("Nagy Péter")
     assert await storage.accounts_of(club.db, club.club, nagy.id) == [("telegram", "300")]
-    linked = await storage.player_for_account(club.db, club.club, "telegram", "300")
-    assert linked is not None and linked.id == nagy.id
+
+
+async def test_an_organisers_own_link_needs_no_confirmation(club: FakeChat) -> None:
+    said = await club.ok("/link Kovács Anna", as_="organiser")
+    assert said.text == (
+        "Your account is now linked to Kovács Anna (2d). /rating with no name shows this card."
+    )
+    assert await linked(club, "telegram", "200") == "Kovács Anna"
 
 
 async def test_linking_again_changes_nothing(club: FakeChat) -> None:
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     before = await club.snapshot()
     said = await club.ok("/link Nagy Péter", as_=PLAYER)
     assert said.text == "That account is already linked to Nagy Péter."
+    assert not said.reply.buttons
     assert await club.snapshot() == before
 
 
-async def test_an_account_on_another_platform_links_freely(club: FakeChat) -> None:
+async def test_the_players_linked_account_confirms_another_of_theirs(club: FakeChat) -> None:
+    """The player's own confirmation: the account already linked to them confirms a second
+    one (another device, Discord beside Telegram)."""
     await club.bind("discord")
-    await club.ok("/link Nagy Péter", as_=PLAYER)
-    said = await club.ok("/link Nagy Péter", as_=ELSEWHERE)
-    assert said.text.startswith("Your account is now linked to Nagy Péter")
+    await club.link("Nagy Péter", PLAYER)
+    asked = await club.ok("/link Nagy Péter", as_=ELSEWHERE)
+    assert await linked(club, "discord", "555") is None
+    (button,) = asked.reply.buttons
+    assert button.command == '/link "Nagy Péter" account=discord:555'
+    said = await club.ok(button.command, as_=PLAYER)
+    assert said.text.startswith("discord:555 is now linked to Nagy Péter")
     nagy = await club.player("Nagy Péter")
     assert sorted(await storage.accounts_of(club.db, club.club, nagy.id)) == [
         ("discord", "555"),
@@ -109,29 +151,31 @@ async def test_an_account_on_another_platform_links_freely(club: FakeChat) -> No
     ]
 
 
-async def test_a_second_account_needs_an_organisers_confirmation(club: FakeChat) -> None:
+async def test_a_player_cannot_take_an_account_linked_to_someone_else(club: FakeChat) -> None:
+    """Moving a link is the organisers' alone: Nagy Péter's account cannot pull Kovács Anna's
+    account over to Nagy Péter, nor link itself to Kovács Anna."""
+    await club.link("Nagy Péter", PLAYER)
+    await club.link("Kovács Anna", OTHER)
+    await club.refused('/link "Nagy Péter" account=telegram:301', as_=PLAYER)
+    said = await club.ok("/link Kovács Anna", as_=PLAYER)
+    assert said.text.startswith(
+        "Your account is linked to Nagy Péter now; moving it to Kovács Anna (2d) needs an "
+        "organiser's confirmation."
+    )
+    assert await linked(club, "telegram", "300") == "Nagy Péter"
+    await club.ok(said.reply.buttons[0].command)
+    assert await linked(club, "telegram", "300") == "Kovács Anna"
+
+
+async def test_two_members_cannot_record_a_rated_game_between_themselves(club: FakeChat) -> None:
+    """The probe of issue 26, item 4: with reports on, two members link themselves to two
+    players and report and confirm a game; nothing counts, nothing is recorded."""
+    await club.ok("/club reports on")
     await club.ok("/link Nagy Péter", as_=PLAYER)
-    before = await club.snapshot()
-    said = await club.say("/link Nagy Péter", as_=OTHER)
-    assert not said.error
-    assert said.text == (
-        "Nagy Péter (5k) is already linked to another telegram account. An organiser can "
-        "confirm that this account is theirs too."
-    )
-    assert await club.snapshot() == before
-    (button,) = said.reply.buttons
-    assert button.label == "Confirm (organisers)"
-    assert button.command == '/link "Nagy Péter" account=telegram:301'
-    # the button runs as whoever presses it: the player cannot confirm themselves …
-    refused = await club.refused(button.command, as_=OTHER)
-    assert refused.text == "only an organiser can link another person's account"
-    # … an organiser can
-    said = await club.ok(button.command, as_="organiser")
-    assert said.text == (
-        "telegram:301 is now linked to Nagy Péter (5k). /rating with no name shows this card."
-    )
-    nagy = await club.player("Nagy Péter")
-    assert ("telegram", "301") in await storage.accounts_of(club.db, club.club, nagy.id)
+    await club.ok("/link Kovács Anna", as_=OTHER)
+    said = await club.refused("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+    assert "only their own games" in said.text
+    assert await club.games() == []
 
 
 @pytest.mark.parametrize(
@@ -210,9 +254,11 @@ async def test_help_speaks_japanese(tmp_path: Path) -> None:
             "/link\n\n/link 名前 [account=PLATFORM:ID]\n"
             "チャットのアカウントを自分の会員情報につなぎ、"
             "/rating だけで自分の成績表を表示できるようにします。\n"
-            "その会員にすでに別の人がつながっている場合は、幹事の確認が必要です。\n"
+            "つなぐには幹事の確認が必要です（2つ目のアカウントなら、その会員にすでに"
+            "つながっているアカウントでも確認できます）。確認されるまでは、/rating や報告、"
+            "大会への参加はその会員のものとして扱われません。\n"
             "オプション：\n"
-            "account=PLATFORM:ID — 幹事用：ほかの人のアカウントをつなぐ（例：telegram:12345）\n"
+            "account=PLATFORM:ID — つなぐ申請の確認：申請したアカウント（例：telegram:12345）\n"
             "例：/link Nagy Péter"
         )
         said = await chat.refused("/help frobnicate", as_=PLAYER)
@@ -236,17 +282,15 @@ async def test_help_and_link_speak_hungarian(tmp_path: Path) -> None:
         assert "Options:" not in said.text and "Examples:" not in said.text
         said = await chat.ok("/link Nagy Péter", as_=PLAYER)
         assert said.text == (
-            "A fiókod mostantól ehhez a játékoshoz kapcsolódik: Nagy Péter (5k). "
-            "A /rating név nélkül ezt a lapot mutatja."
-        )
-        said = await chat.say("/link Nagy Péter", as_=OTHER)
-        assert said.text == (
-            "Nagy Péter (5k): már egy másik telegram-fiókhoz kapcsolódik. Egy szervező "
-            "megerősítheti, hogy ez a fiók is az övé."
+            "Ahhoz, hogy a fiókod ehhez a játékoshoz kapcsolódjon: Nagy Péter (5k), egy szervező "
+            "megerősítése kell, vagy egy olyan fióké, amely már hozzá kapcsolódik (Nagy Péter).\n"
+            "Addig a név nélküli /rating, a bejelentések és a versenynevezések nem Nagy Péter "
+            "nevében szólnak. Megerősítéshez nyomd meg a gombot, vagy küldd el: "
+            '/link "Nagy Péter" account=telegram:300'
         )
         assert [b.label for b in said.reply.buttons] == ["Megerősítés (szervezők)"]
         said = await chat.ok(said.reply.buttons[0].command, as_="organiser")
-        assert said.text.startswith("telegram:301 mostantól ehhez a játékoshoz kapcsolódik: ")
+        assert said.text.startswith("telegram:300 mostantól ehhez a játékoshoz kapcsolódik: ")
     finally:
         await chat.close()
 

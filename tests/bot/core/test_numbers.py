@@ -86,7 +86,7 @@ async def session(found: list[Club]) -> None:
     await each(found, "/tournament show #1")
     await each(found, "/club reports on")
     for club in found:  # a player's report of their own game
-        await club.chat.say("/link Szabó Éva", as_=PLAYER)
+        await club.chat.link("Szabó Éva", PLAYER)
         await club.chat.say("/result Szabó Éva Nagy Péter B+ date=2026-04-19", as_=PLAYER)
     for name in PLAYERS:
         await each(found, f"/history {name} 20")

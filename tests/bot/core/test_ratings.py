@@ -92,7 +92,7 @@ async def test_rating_with_no_name_shows_the_callers_linked_player(club: FakeCha
         "Name a player, e.g. /rating Nagy Péter, or link your account first with /link YOUR "
         "NAME (then /rating alone answers for you)"
     )
-    await club.ok("/link Tóth Ádám", as_=PLAYER)
+    await club.link("Tóth Ádám", PLAYER)
     assert (await unchanged(club, "/rating")).startswith("Tóth Ádám — 3k\n\nElo: 1850")
 
 
@@ -524,7 +524,7 @@ async def test_promotion_under_mgsz_counts_to_the_next_bound(club: FakeChat) -> 
 
 
 async def test_promotion_with_no_name_uses_the_link(club: FakeChat) -> None:
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     assert (await unchanged(club, "/promotion")).startswith("Nagy Péter: 5k → 4k")
 
 

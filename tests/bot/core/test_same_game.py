@@ -44,7 +44,7 @@ async def test_a_reported_game_entered_again_is_asked_about_in_hungarian(
     )
     try:
         await chat.ok("/club reports on")
-        await chat.ok("/link Nagy Péter", as_=PLAYER)
+        await chat.link("Nagy Péter", PLAYER)
         await chat.ok("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
         (report,) = await storage.pending_games(chat.db, chat.club)
         said = await chat.say("/result Nagy Péter Kovács Anna B+")

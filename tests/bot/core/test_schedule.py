@@ -29,7 +29,7 @@ async def club(tmp_path: Path) -> AsyncIterator[FakeChat]:
 async def report(club: FakeChat) -> int:
     """A player's report awaiting confirmation: its number."""
     await club.ok("/club reports on")
-    await club.ok("/link Nagy Péter", as_=PLAYER)
+    await club.link("Nagy Péter", PLAYER)
     await club.ok("/result Nagy Péter Szabó Éva B+R", as_=PLAYER)
     (pending,) = await storage.pending_games(club.db, club.club)
     return pending.number

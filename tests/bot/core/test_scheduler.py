@@ -51,6 +51,11 @@ class Bot:
         name, _, rest = line.lstrip("/").partition(" ")
         return await self.core.handle(Invocation(name, rest, caller, CHAT))
 
+    async def link(self, name: str, caller: Caller) -> Reply:
+        """A member's ``/link NAME`` and the administrator's press of its Confirm button."""
+        (button,) = (await self.say(f"/link {name}", caller)).buttons
+        return await self.say(button.command)
+
     def texts(self) -> list[str]:
         return [n.reply.as_text() for n in self.posted]
 
@@ -205,8 +210,8 @@ async def test_reports_confirmed_disputed_and_expired(process: Process) -> None:
     assert bot is not None
     for line in ("/register Anna Kovács 5k", "/register Béla Nagy 5k", "/club reports on 48"):
         assert not (await bot.say(line)).error, line
-    assert not (await bot.say("/link Anna Kovács", ANNA)).error
-    assert not (await bot.say("/link Béla Nagy", BELA)).error
+    assert not (await bot.link("Anna Kovács", ANNA)).error
+    assert not (await bot.link("Béla Nagy", BELA)).error
 
     async def report() -> int:
         # three games like one another: "again" records each (else the bot asks)
@@ -241,7 +246,7 @@ async def test_players_cannot_report_unless_the_club_allows_it(process: Process)
     assert bot is not None
     await bot.say("/register Anna Kovács 5k")
     await bot.say("/register Béla Nagy 5k")
-    await bot.say("/link Anna Kovács", ANNA)
+    await bot.link("Anna Kovács", ANNA)
     reply = await bot.say("/result Anna Kovács Béla Nagy B+", ANNA)
     assert reply.error and "/club reports on" in reply.as_text()
     await bot.say("/club reports on")
@@ -462,8 +467,8 @@ async def test_reports_confirmed_disputed_and_expired_in_swedish(process: Proces
     for line in ("/register Anna Kovács 5k", "/register Béla Nagy 5k", "/club reports on 48"):
         assert not (await bot.say(line)).error, line
     await storage.set_setting(bot.db, 1, "language", "sv", actor=ADMIN.identity)
-    assert not (await bot.say("/link Anna Kovács", ANNA)).error
-    assert not (await bot.say("/link Béla Nagy", BELA)).error
+    assert not (await bot.link("Anna Kovács", ANNA)).error
+    assert not (await bot.link("Béla Nagy", BELA)).error
     numbers = []
     for _turn in range(3):
         reply = await bot.say("/result Anna Kovács Béla Nagy B+ again", ANNA)
@@ -816,7 +821,7 @@ async def test_confirming_correcting_and_voiding_a_game_of_an_ended_day_leave_no
         "/result Nagy Péter Kovács Anna W+",
     ):
         assert not (reply := await bot.say(line)).error, (line, reply.as_text())
-    assert not (await bot.say("/link Kovács Anna", ANNA)).error
+    assert not (await bot.link("Kovács Anna", ANNA)).error
     report = await bot.say("/result Nagy Péter Kovács Anna W+ again", ANNA)
     assert "waits for" in report.as_text(), report.as_text()
     anna = (await storage.find_player(bot.db, 1, "Kovács Anna")).player

@@ -81,7 +81,7 @@ async def test_a_wrong_setup_is_refused_with_the_right_form(
 async def test_a_player_joins_once_linked_and_only_organisers_add(chat: FakeChat) -> None:
     await chat.ok(NEW)
     assert "/link YOUR NAME" in (await chat.refused("/tournament join", as_=PLAYER)).text
-    await chat.ok("/link Szabó Éva", as_=PLAYER)
+    await chat.link("Szabó Éva", PLAYER)
     assert "Szabó Éva (5k) is entered." in await chat.ok("/tournament join", as_=PLAYER)
     assert "is entered already" in await chat.ok("/tournament join", as_=PLAYER)
     refused = await chat.refused("/tournament add Kiss Béla", as_=PLAYER)
@@ -141,7 +141,7 @@ async def test_a_result_is_the_game_of_its_board_and_each_player_is_told(
         posted.append(notice)
 
     chat.core.deliver = deliver
-    await chat.ok("/link Nagy Péter", as_=PLAYER)
+    await chat.link("Nagy Péter", PLAYER)
     await _entered(chat)
     await chat.ok("/tournament pair")
     published = await chat.ok("/tournament publish")

@@ -519,7 +519,8 @@ async def test_every_response_of_the_server_carries_the_headers_and_no_banner(
     import asyncio
 
     from bot.config import WebConfig
-    from bot.web.app import SERVER, serve
+    from bot.serving import SERVER
+    from bot.web.app import serve
     from tests.reliability.processes import free_port
 
     port = free_port()
