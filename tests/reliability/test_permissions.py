@@ -89,9 +89,7 @@ CELLS: dict[str, Cell] = {
     "multiplier": Cell("/multiplier 60m", {"time": "60m"}, EVERYONE, False),
     "promotion": Cell("/promotion Nagy Péter", {"name": "Nagy Péter"}, EVERYONE, False),
     "summary": Cell("/summary", {}, EVERYONE, False),
-    "link": Cell(
-        "/link Tóth Ádám", {"name": "Tóth Ádám"}, EVERYONE, True, EVERYONE - ORGANISERS
-    ),
+    "link": Cell("/link Tóth Ádám", {"name": "Tóth Ádám"}, EVERYONE, True, EVERYONE - ORGANISERS),
     "result": Cell(
         "/result Kovács Anna Szabó Éva B+",
         {"black": "Kovács Anna", "white": "Szabó Éva", "result": "B+"},
