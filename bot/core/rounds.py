@@ -24,7 +24,9 @@ from engine.pairing.standings import (
     MCMAHON_ORDER,
     SWISS_ORDER,
     Criterion,
+    RoundGame,
     Standing,
+    Unpaired,
     h9_text,
     standings,
 )
@@ -376,31 +378,33 @@ def swapped(run: Run, draft: Round, a: int, b: int) -> Round:
 def standings_now(run: Run) -> tuple[Standing, ...]:
     """The standings over every published round (boards without a result count as paired,
     no point), placed by the tie-break order chosen at creation."""
-    rounds = run.field.published
-    entrants, games, unpaired = standings_input(run.state, rounds + 1)
-    return standings(
-        entrants,
-        games,
-        unpaired,
-        rounds=rounds,
-        order=criteria_of(run.field.setup.order, run.field.setup.system),
-    )
+    return _placed(run)[0]
 
 
 def table_of(run: Run) -> Crosstable:
     """The crosstable of the published rounds, placed by the tournament's order
     (bot.core.crosstable: OpenGotha's notation)."""
-    rounds = run.field.published
-    _entrants, games, unpaired = standings_input(run.state, rounds + 1)
+    placed, games, unpaired = _placed(run)
     return crosstable(
-        standings_now(run),
+        placed,
         {pid: p.name for pid, p in run.players.items()},
         {p.id: str(p.rank) for p in run.state.players},
         games,
         unpaired,
-        rounds,
+        run.field.published,
         criteria_of(run.field.setup.order, run.field.setup.system),
     )
+
+
+def _placed(
+    run: Run,
+) -> tuple[tuple[Standing, ...], tuple[RoundGame, ...], tuple[Unpaired, ...]]:
+    """:func:`standings_now` with the games and unpaired rounds it was placed from (one
+    reading of the published rounds for a crosstable)."""
+    rounds = run.field.published
+    entrants, games, unpaired = standings_input(run.state, rounds + 1)
+    order = criteria_of(run.field.setup.order, run.field.setup.system)
+    return standings(entrants, games, unpaired, rounds=rounds, order=order), games, unpaired
 
 
 def start_scores(run: Run) -> dict[int, int]:

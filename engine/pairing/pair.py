@@ -33,7 +33,7 @@ gives the same pairing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TypeVar
 
@@ -41,7 +41,15 @@ import networkx as nx  # type: ignore[import-untyped]
 
 from engine.errors import RuleError
 from engine.handicap import rank_handicap
-from engine.pairing.scores import byes_had, colour_balance, mms2, opponents, sos2
+from engine.pairing.scores import (
+    byes_had,
+    colour_balance,
+    mms2,
+    mms2_of,
+    opponents,
+    scored,
+    sos2_of,
+)
 from engine.pairing.types import (
     Board,
     Entrant,
@@ -74,20 +82,28 @@ def pair(state: TournamentState, round: int) -> Pairing:
     present = [p for p in _stable(state.players) if _present(p, state, round)]
     if len(present) < 2:
         raise RuleError(Msg("round {n}: fewer than two players to pair", n=round))
-    scores = mms2(state, round)
-    bye = choose_bye(state, round, present) if len(present) % 2 else None
+    standing = scored(state, round)  # once: MMS and SOS both come from it
+    scores = mms2_of(standing)
+    bye = choose_bye(state, round, present, scores) if len(present) % 2 else None
     players = [p for p in present if p.id != bye]
-    games = _match(state, round, players, scores)
+    games = _match(state, round, players, scores, sos2_of(standing))
     return Pairing(round, _boards(state, round, games, scores), bye)
 
 
-def choose_bye(state: TournamentState, round: int, present: list[Entrant]) -> PlayerId:
-    """OpenGotha's ``chooseAByePlayer``: the lowest weight rank + MMS×2 + 1000 × byes had.
+def choose_bye(
+    state: TournamentState,
+    round: int,
+    present: list[Entrant],
+    scores: Mapping[PlayerId, int] | None = None,
+) -> PlayerId:
+    """OpenGotha's ``chooseAByePlayer``: the lowest weight rank + MMS×2 + 1000 × byes had
+    (``scores``: the doubled MMS when the caller has it, else :func:`mms2`).
 
     Ours: never a second bye while someone present has had none (OpenGotha's 1000 only makes a
     second one unlikely). Ties go to the weaker, then the higher id (the stable order's last).
     """
-    scores = mms2(state, round)
+    if scores is None:
+        scores = mms2(state, round)
     had = byes_had(state, round)
     fewest = min(had[p.id] for p in present)
     candidates = [p for p in present if had[p.id] == fewest]
@@ -108,12 +124,16 @@ def _present(player: Entrant, state: TournamentState, round: int) -> bool:
 
 
 def _match(
-    state: TournamentState, round: int, players: list[Entrant], scores: dict[PlayerId, int]
+    state: TournamentState,
+    round: int,
+    players: list[Entrant],
+    scores: dict[PlayerId, int],
+    sos: dict[PlayerId, int],
 ) -> list[tuple[Entrant, Entrant]]:
-    """The maximum-weight perfect matching of ``players`` (an even count)."""
+    """The maximum-weight perfect matching of ``players`` (an even count), by the doubled
+    MMS ``scores`` and SOS ``sos``."""
     met = opponents(state, round)
     balance = colour_balance(state, round)
-    sos = sos2(state, round)
     position: dict[PlayerId, tuple[int, int]] = {}  # id → (index in its group, group size)
     groups: dict[int, list[Entrant]] = {}
     for p in players:

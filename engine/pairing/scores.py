@@ -9,6 +9,7 @@ stay integers (OpenGotha's ``mmsX2``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from engine import types as core
@@ -78,13 +79,23 @@ def _doubled(value: Fraction) -> int:
 
 def mms2(state: TournamentState, before_round: int) -> dict[PlayerId, int]:
     """Each entrant's doubled MMS over rounds 1 … ``before_round`` − 1 (standings' MMS × 2)."""
-    return {p: _doubled(s.mms) for p, s in scored(state, before_round).items()}
+    return mms2_of(scored(state, before_round))
 
 
 def sos2(state: TournamentState, before_round: int) -> dict[PlayerId, int]:
     """Doubled SOS: standings' SOSM × 2 (OpenGotha's SOSM: the opponents' MMS adjusted for
     handicap, the player's own start MMS for each round without a game)."""
-    return {p: _doubled(s.sosm) for p, s in scored(state, before_round).items()}
+    return sos2_of(scored(state, before_round))
+
+
+def mms2_of(standing: Mapping[PlayerId, Standing]) -> dict[PlayerId, int]:
+    """:func:`mms2` of standings already computed (:func:`scored`)."""
+    return {p: _doubled(s.mms) for p, s in standing.items()}
+
+
+def sos2_of(standing: Mapping[PlayerId, Standing]) -> dict[PlayerId, int]:
+    """:func:`sos2` of standings already computed (:func:`scored`)."""
+    return {p: _doubled(s.sosm) for p, s in standing.items()}
 
 
 def colour_balance(state: TournamentState, before_round: int) -> dict[PlayerId, int]:

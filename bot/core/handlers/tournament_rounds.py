@@ -595,9 +595,6 @@ async def _tell_boards(
     told = 0
     for board in published.boards:
         for me, other in ((board.black, board.white), (board.white, board.black)):
-            accounts = await storage.accounts_of(ctx.db, ctx.the_club, me)
-            if not accounts:
-                continue
             colour = _("Black") if me == board.black else _("White")
             text = _(
                 "{name}, round {round}: board {board}, you play {colour} against {opponent}. "
@@ -609,11 +606,17 @@ async def _tell_boards(
                 opponent=run.name(other),
                 setup=handicap_text(board.handicap, rounds.komi_of(ctx, board)),
             )
-            said = Reply.text(text, "\n".join(stakes[board.number][1:]))
-            notice = Notice(ctx.the_club.id, said, accounts=tuple(accounts))
-            if await ctx.core.post(notice):
-                told += 1
+            told += await _tell(ctx, me, Reply.text(text, "\n".join(stakes[board.number][1:])))
     return told
+
+
+async def _tell(ctx: Context, player: int, reply: Reply) -> bool:
+    """Send ``reply`` in private to the accounts linked to ``player``; whether it went to any
+    (an unlinked player is told nothing)."""
+    accounts = await storage.accounts_of(ctx.db, ctx.the_club, player)
+    if not accounts:
+        return False
+    return bool(await ctx.core.post(Notice(ctx.the_club.id, reply, accounts=tuple(accounts))))
 
 
 def unfinished(run: rounds.Run) -> Reply | None:
@@ -684,9 +687,6 @@ async def _missing(ctx: Context, run: rounds.Run, remind: bool) -> Reply:
         reminded = 0
         for number, b in missing:
             for me in (b.black, b.white):
-                accounts = await storage.accounts_of(ctx.db, ctx.the_club, me)
-                if not accounts:
-                    continue
                 text = _(
                     "{name}, round {round}: the result of board {board} ({black} – {white}) is "
                     "missing. Report it with /result {black} {white} RESULT.",
@@ -696,8 +696,7 @@ async def _missing(ctx: Context, run: rounds.Run, remind: bool) -> Reply:
                     black=run.name(b.black),
                     white=run.name(b.white),
                 )
-                notice = Notice(ctx.the_club.id, Reply.text(text), accounts=tuple(accounts))
-                reminded += bool(await ctx.core.post(notice))
+                reminded += await _tell(ctx, me, Reply.text(text))
         lines.append(_n("{n} player was reminded.", "{n} players were reminded.", reminded))
     return Reply.text(
         "\n".join(lines),
