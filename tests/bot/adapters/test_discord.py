@@ -296,8 +296,8 @@ async def test_a_button_runs_its_command_as_the_presser(
 ) -> None:
     await new_club(discord_bot)
     await register(discord_bot, ("Nagy Péter", "5k"))
-    await discord_bot.slash("link", D_PLAYER, name="Nagy Péter")
-    (question,) = await discord_bot.slash("link", D_OTHER, name="Nagy Péter")
+    # a member links themselves: an organiser confirms it with the reply's button
+    (question,) = await discord_bot.slash("link", D_PLAYER, name="Nagy Péter")
     (row,) = message_of(question)["components"]
     (button,) = row["components"]
     assert button["label"] == "Confirm (organisers)"
@@ -314,7 +314,7 @@ async def test_a_button_runs_its_command_as_the_presser(
     assert "now linked" in content(done)
     club = await storage.club_for_chat(db, "discord", str(fd.GUILD_ID))
     assert club is not None
-    linked = await storage.player_for_account(db, club, "discord", D_OTHER["user"]["id"])
+    linked = await storage.player_for_account(db, club, "discord", D_PLAYER["user"]["id"])
     assert linked is not None and linked.name == "Nagy Péter"
 
 
