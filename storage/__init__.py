@@ -62,6 +62,7 @@ from storage.players import (
     players,
     register_player,
     register_players,
+    unlink_accounts,
 )
 from storage.projections import ensure_fresh, every_system, ledger, replay_club, snapshot_club
 from storage.queries import (
@@ -217,5 +218,6 @@ __all__ = [
     "tournament_changes",
     "tournaments",
     "undo_last",
+    "unlink_accounts",
     "void_game",
 ]

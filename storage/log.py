@@ -22,6 +22,7 @@ BINDING = "binding"
 PLAYER = "player"
 ALIAS = "alias"
 LINK = "link"
+UNLINK = "unlink"  # an account taken off its player (account_unlinks)
 TOURNAMENT = "tournament"
 ENTRY = "entry"
 GAME = "game"

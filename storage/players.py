@@ -431,10 +431,44 @@ async def link_account(
     return True
 
 
+async def unlink_accounts(
+    db: Database,
+    club: ClubRef,
+    player: PlayerRef,
+    accounts: Sequence[tuple[str, str]],
+    *,
+    actor: str,
+    chat: str | None = None,
+) -> list[tuple[str, str]]:
+    """Take chat accounts off ``player`` (``/link NAME remove``), in one transaction: each
+    of ``accounts`` (``(platform, account)``) that is linked to ``player`` now.
+
+    Returns:
+        The accounts taken off (those linked to someone else, or to nobody, are left).
+    """
+    taken: list[tuple[str, str]] = []
+    async with club_write(db, club_id(club)) as write:
+        target = await _known(write.tx, write.club, player)
+        for platform, account in accounts:
+            platform = clean_identity(platform, "platform")
+            if await _linked(write.tx, write.club, platform, account) != target.id:
+                continue
+            seq = await write.append(log.UNLINK, actor=actor, chat=chat)
+            await write.tx.execute(
+                "INSERT INTO account_unlinks (seq, club, platform, account) VALUES (?, ?, ?, ?)",
+                (seq, write.club, platform, account),
+            )
+            taken.append((platform, account))
+    return taken
+
+
 async def _linked(reader: Reader, club: int, platform: str, account: str) -> int | None:
+    """The player the account's newest link names, unless an unlink is newer."""
     row = await reader.fetchone(
-        "SELECT player FROM account_links WHERE club = ? AND platform = ? AND account = ? "
-        "ORDER BY seq DESC LIMIT 1",
+        "SELECT l.player FROM account_links l WHERE l.club = ? AND l.platform = ? "
+        "AND l.account = ? AND NOT EXISTS (SELECT 1 FROM account_unlinks u WHERE "
+        "u.club = l.club AND u.platform = l.platform AND u.account = l.account "
+        "AND u.seq > l.seq) ORDER BY l.seq DESC LIMIT 1",
         (club, platform, account),
     )
     return None if row is None else int(row[0])

@@ -31,6 +31,7 @@ LOG_TABLES = (
     "players",
     "player_aliases",
     "account_links",
+    "account_unlinks",
     "tournaments",
     "tournament_entries",
     "games",

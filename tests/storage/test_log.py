@@ -20,6 +20,7 @@ from storage import (
     log,
     new_game,
     record_game,
+    unlink_accounts,
     void_game,
 )
 from storage.game_files import keep_file
@@ -32,6 +33,8 @@ async def busy(db: Database, club: Club) -> Club:
     a, b = await player(db, club, "Nagy Péter"), await player(db, club, "Kovács Anna")
     await add_alias(db, club, a, "Peti", actor=ORGANISER)
     await link_account(db, club, a, "telegram", 5, actor=ORGANISER)
+    await link_account(db, club, a, "telegram", 6, actor=ORGANISER)
+    await unlink_accounts(db, club, a, [("telegram", "6")], actor=ORGANISER)
     await bind_chat(db, club, "telegram", -1, actor=ORGANISER)
     cup = await create_tournament(db, club, Tournament(0, "Cup", DAY, DAY, 1), actor=ORGANISER)
     await game(db, club, a, b, tournament=cup.id, round=1)

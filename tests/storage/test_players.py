@@ -22,6 +22,7 @@ from storage import (
     player_for_account,
     players,
     set_setting,
+    unlink_accounts,
 )
 from tests.storage.conftest import DAY, ORGANISER, dump_all, player
 
@@ -131,6 +132,29 @@ async def test_account_links(db: Database, club: Club) -> None:
     assert await player_for_account(db, club, "telegram", 5) == eva
     assert await accounts_of(db, club, anna) == []
     assert await accounts_of(db, club, eva) == [("telegram", "5")]
+
+
+async def test_an_unlinked_account_is_linked_to_nobody_until_linked_again(
+    db: Database, club: Club
+) -> None:
+    """Issue 26, item 4: ``/link NAME remove``. The newest entry of an account wins, links
+    and unlinks alike; only accounts linked to the player named are taken off, in one
+    transaction (test_log: both tables are append-only)."""
+    anna = await player(db, club, "Kovács Anna")
+    eva = await player(db, club, "Szabó Éva")
+    await link_account(db, club, anna, "telegram", 5, actor=ORGANISER)
+    await link_account(db, club, anna, "discord", 7, actor=ORGANISER)
+    await link_account(db, club, eva, "telegram", 6, actor=ORGANISER)
+    wanted = [("telegram", "5"), ("telegram", "6"), ("discord", "9")]
+    taken = await unlink_accounts(db, club, anna, wanted, actor=ORGANISER)
+    assert taken == [("telegram", "5")]  # 6 is Éva's, 9 nobody's: left as they are
+    assert await player_for_account(db, club, "telegram", 5) is None
+    assert await player_for_account(db, club, "telegram", 6) == eva
+    assert await accounts_of(db, club, anna) == [("discord", "7")]
+    assert await unlink_accounts(db, club, anna, [("telegram", "5")], actor=ORGANISER) == []
+    assert await link_account(db, club, eva, "telegram", 5, actor=ORGANISER)  # linked again
+    assert await player_for_account(db, club, "telegram", 5) == eva
+    assert await accounts_of(db, club, eva) == [("telegram", "6"), ("telegram", "5")]
 
 
 async def test_linking_to_an_unknown_player(db: Database, club: Club) -> None:

@@ -5,12 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import storage
-from bot.core.commands import CONSOLE, ORGANISER, CommandSpec, Option, Param, command, shown
+from bot.core.commands import (
+    CONSOLE,
+    ORGANISER,
+    CommandSpec,
+    Flag,
+    Option,
+    Param,
+    command,
+    shown,
+)
 from bot.core.context import Context
 from bot.core.errors import BadArgument, NotPermitted
 from bot.core.names import describe
 from bot.core.replies import Button, Reply, Text
-from bot.i18n import N_, _
+from bot.i18n import N_, _, _n
 from storage.records import Player
 
 
@@ -100,26 +109,37 @@ def summary_line(cmd: CommandSpec) -> str:
 class LinkArgs:
     name: Player
     account: str | None = None
+    remove: bool = False
 
 
 @command(
     "link",
-    usage=N_("/link NAME [account=PLATFORM:ID]"),
+    usage=N_("/link NAME [account=PLATFORM:ID] [remove]"),
     summary=N_("Link your chat account to your player, so /rating alone shows your card."),
-    examples=("/link Nagy Péter",),
+    examples=("/link Nagy Péter", "/link Nagy Péter remove"),
     options=(
         Option(
             "account",
             "text",
-            N_("confirming a link: the account that asked for it, e.g. telegram:12345"),
+            N_("the account to link (confirming its request) or to take off, e.g. telegram:12345"),
             "PLATFORM:ID",
         ),
     ),
     params=(Param("name", "player", N_("your name in the club's list")),),
+    flags=(
+        Flag(
+            "remove",
+            N_(
+                "take your account off the player; an organiser's takes every account off, or "
+                "the one account= names"
+            ),
+        ),
+    ),
     details=N_(
         "A link counts once an organiser confirms it (or, for a second account, the account "
         "already linked to that player): until then your /rating, reports and tournament entry "
-        "do not speak for that player."
+        "do not speak for that player. /link NAME remove takes your account off the player "
+        "again; an organiser's takes every account off, or the one account= names."
     ),
 )
 async def link(ctx: Context, args: LinkArgs) -> Reply:
@@ -131,6 +151,8 @@ async def link(ctx: Context, args: LinkArgs) -> Reply:
     organiser sends it, or when the player's own already-linked account does and the account
     is linked to nobody else (moving a link stays with the organisers)."""
     player = args.name
+    if args.remove:
+        return await _unlink(ctx, player, args.account)
     caller = ctx.inv.caller
     own = (caller.platform, caller.account)
     target = own if args.account is None else _account(args.account)
@@ -215,4 +237,61 @@ def _request(player: Player, current: Player | None, target: tuple[str, str]) ->
     return Reply(
         blocks=(Text("\n".join(lines)),),
         buttons=(Button(_("Confirm (organisers)"), confirm),),
+    )
+
+
+async def _unlink(ctx: Context, player: Player, account: str | None) -> Reply:
+    """``/link NAME remove``: a member's takes their own account off ``player``, an
+    organiser's every account linked to ``player`` (an approval given by mistake taken back);
+    with ``account=`` (an organiser, or the player's own linked account) that one account."""
+    caller = ctx.inv.caller
+    own = (caller.platform, caller.account)
+    mine = await storage.player_for_account(ctx.db, ctx.the_club, *own)
+    is_mine = mine is not None and mine.id == player.id
+    if account is not None:
+        if not ctx.organiser and not is_mine:
+            raise NotPermitted(
+                _(
+                    "only an organiser, or an account linked to {name}, can take another "
+                    "account off them",
+                    name=player.name,
+                )
+            )
+        wanted = [_account(account)]
+    elif ctx.organiser:
+        wanted = await storage.accounts_of(ctx.db, ctx.the_club, player.id)
+    elif is_mine:
+        wanted = [own]
+    else:
+        raise BadArgument(
+            _(
+                "your account is not linked to {name}: there is nothing to take off",
+                name=player.name,
+            )
+        )
+    taken = await storage.unlink_accounts(
+        ctx.db, ctx.the_club, player.id, wanted, actor=ctx.actor, chat=ctx.chat
+    )
+    if not taken:
+        raise BadArgument(
+            _("{account} is not linked to {name}", account=":".join(wanted[0]), name=player.name)
+            if wanted
+            else _("{name} has no linked account", name=player.name)
+        )
+    if taken == [own]:
+        return Reply.text(
+            _(
+                "Your account is no longer linked to {player}. /link NAME links it again, "
+                "once an organiser confirms it.",
+                player=describe(player),
+            )
+        )
+    return Reply.text(
+        _n(
+            "{accounts} is no longer linked to {player}.",
+            "{accounts} are no longer linked to {player}.",
+            len(taken),
+            accounts=", ".join(":".join(a) for a in taken),
+            player=describe(player),
+        )
     )

@@ -178,6 +178,47 @@ async def test_two_members_cannot_record_a_rated_game_between_themselves(club: F
     assert await club.games() == []
 
 
+async def test_a_member_takes_their_own_link_off(club: FakeChat) -> None:
+    await club.link("Nagy Péter", PLAYER)
+    await club.refused("/link Kovács Anna remove", as_=PLAYER)  # not theirs
+    said = await club.ok("/link Nagy Péter remove", as_=PLAYER)
+    assert said.text == (
+        "Your account is no longer linked to Nagy Péter (5k). /link NAME links it again, once "
+        "an organiser confirms it."
+    )
+    assert await linked(club, "telegram", "300") is None
+    refused = await club.refused("/link Nagy Péter remove", as_=PLAYER)
+    assert refused.text.startswith(
+        "Your account is not linked to Nagy Péter: there is nothing to take off"
+    )
+    asked = await club.ok("/link Nagy Péter", as_=PLAYER)  # linking again asks again
+    assert asked.reply.buttons and await linked(club, "telegram", "300") is None
+
+
+async def test_an_organiser_takes_a_link_given_by_mistake_back(club: FakeChat) -> None:
+    """Every account of the player at once, or the one account= names; another member can
+    take off nobody's link but their own."""
+    await club.bind("discord")
+    await club.link("Nagy Péter", PLAYER)
+    await club.ok('/link "Nagy Péter" account=discord:555', as_=PLAYER)  # the player's own
+    await club.link("Kovács Anna", OTHER)
+    refused = await club.refused("/link Nagy Péter account=telegram:300 remove", as_=OTHER)
+    assert refused.text.startswith(
+        "only an organiser, or an account linked to Nagy Péter, can take another account off"
+    )
+    said = await club.ok("/link Kovács Anna account=telegram:301 remove", as_="organiser")
+    assert said.text == "telegram:301 is no longer linked to Kovács Anna (2d)."
+    said = await club.ok("/link Nagy Péter remove", as_="organiser")
+    assert said.text == "telegram:300, discord:555 are no longer linked to Nagy Péter (5k)."
+    assert await linked(club, "telegram", "300") is None
+    assert await linked(club, "discord", "555") is None
+    refused = await club.refused("/link Nagy Péter remove", as_="organiser")
+    assert refused.text.startswith("Nagy Péter has no linked account")
+    # the accounts taken off report nothing: a report needs a link the club approved
+    await club.ok("/club reports on")
+    await club.refused("/result Nagy Péter Kovács Anna B+", as_=PLAYER)
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
@@ -191,7 +232,9 @@ async def test_two_members_cannot_record_a_rated_game_between_themselves(club: F
 async def test_link_bad_inputs(club: FakeChat, line: str, message: str) -> None:
     said = await club.refused(line, as_="organiser")
     assert said.text.startswith(message)
-    assert said.text.endswith("Usage: /link NAME [account=PLATFORM:ID] — e.g. /link Nagy Péter")
+    assert said.text.endswith(
+        "Usage: /link NAME [account=PLATFORM:ID] [remove] — e.g. /link Nagy Péter"
+    )
 
 
 # -- /help tournament --------------------------------------------------------------------------
@@ -251,15 +294,18 @@ async def test_help_speaks_japanese(tmp_path: Path) -> None:
         )
         said = await chat.ok("/help link", as_=PLAYER)
         assert said.text == (
-            "/link\n\n/link 名前 [account=PLATFORM:ID]\n"
+            "/link\n\n/link 名前 [account=PLATFORM:ID] [remove]\n"
             "チャットのアカウントを自分の会員情報につなぎ、"
             "/rating だけで自分の成績表を表示できるようにします。\n"
             "つなぐには幹事の確認が必要です（2つ目のアカウントなら、その会員にすでに"
             "つながっているアカウントでも確認できます）。確認されるまでは、/rating や報告、"
-            "大会への参加はその会員のものとして扱われません。\n"
+            "大会への参加はその会員のものとして扱われません。/link 名前 remove で自分の"
+            "アカウントをその会員から外せます。幹事が使うと、すべてのアカウント、または "
+            "account= で指定した1つを外します。\n"
             "オプション：\n"
-            "account=PLATFORM:ID — つなぐ申請の確認：申請したアカウント（例：telegram:12345）\n"
-            "例：/link Nagy Péter"
+            "account=PLATFORM:ID — つなぐ（申請を確認する）または外すアカウント"
+            "（例：telegram:12345）\n"
+            "例：/link Nagy Péter · /link Nagy Péter remove"
         )
         said = await chat.refused("/help frobnicate", as_=PLAYER)
         assert said.text.startswith(
