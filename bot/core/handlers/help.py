@@ -278,7 +278,7 @@ async def _unlink(ctx: Context, player: Player, account: str | None) -> Reply:
             if wanted
             else _("{name} has no linked account", name=player.name)
         )
-    if taken == [own]:
+    if taken == [own] and not ctx.organiser:
         return Reply.text(
             _(
                 "Your account is no longer linked to {player}. /link NAME links it again, "
