@@ -333,11 +333,13 @@ class Stakes:
 def trial(ledger: Any, game: Game) -> Any:
     """A copy of ``ledger`` that ``game`` may be applied to, leaving ``ledger`` as it is.
 
-    The copy is whole: a game may settle more than its two players (a Tensuusei day it ends
-    settles everyone who played that day), so no player's standing or rank steps are shared.
-    Games are values and are shared (``Game.__deepcopy__``), which is most of what a ledger
-    holds."""
-    return copy.deepcopy(ledger)
+    A ledger that knows what a game can change gives its own copy (``trial_copy``: MGSZ,
+    whose club game only joins the open period, copies the period and shares every player).
+    Otherwise the copy is whole: a game may settle more than its two players (a Tensuusei day
+    it ends settles everyone who played that day), so no player's standing or rank steps are
+    shared. Games are values and are shared (``Game.__deepcopy__``)."""
+    own = getattr(ledger, "trial_copy", None)
+    return own() if own is not None else copy.deepcopy(ledger)
 
 
 Number = int | Fraction

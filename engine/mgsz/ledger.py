@@ -778,6 +778,18 @@ class Mgsz:
         """The player's title (raises ``KeyError`` for an unknown player)."""
         return self._standing(player).rank
 
+    def trial_copy(self) -> Mgsz:
+        """A copy a club game may be folded into for :meth:`stakes` (engine.system.trial),
+        costing the open period, not the club: a club game changes no standing or rank here
+        (``_game_played`` only holds it for the period, rules.md §1.4 Decision), so the
+        players, their ranks through the calendar and the settings are shared; the held games
+        and what is worked out from them are the copy's own."""
+        other = copy.copy(self)
+        other._pending = list(self._pending)
+        other._held = self._held.copy()
+        other._provisional = None
+        return other
+
     def stakes(self, game: Game) -> Stakes:
         """What each player's open-period change would become with ``game`` held, if Black
         wins and if White wins: the Elo "if the period ended now" (:meth:`provisional`) less

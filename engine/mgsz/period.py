@@ -58,6 +58,19 @@ class HeldGames:
         for game in games:
             self.add(game)
 
+    def copy(self) -> HeldGames:
+        """An index of the same games that :meth:`add` can grow without touching this one
+        (the games themselves are values, shared)."""
+        other = HeldGames.__new__(HeldGames)
+        other.by_player = {player: list(games) for player, games in self.by_player.items()}
+        other.boards = set(self.boards)
+        other.handicap = self.handicap
+        other.months = set(self.months)
+        other.most = self.most
+        other.times = dict(self.times)
+        other.c_by_board = None if self.c_by_board is None else dict(self.c_by_board)
+        return other
+
     def add(self, game: Game) -> bool:
         """Hold ``game``; whether the terms its C is worked out from changed (a new board,
         a first handicap game, a new 19×19 time control, the 81st player)."""

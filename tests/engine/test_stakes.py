@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+from dataclasses import replace
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -102,3 +103,50 @@ def test_a_won_game_moves_the_winner_up_under_every_rulebook_that_rates_at_once(
     assert [s.change for s in stakes.black_wins] == [1, -1]
     assert [s.change for s in stakes.white_wins] == [-1, 1]
     assert stakes.black_wins[0].note == "settled at the day's end"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ranks=st.lists(st.integers(6, 15), min_size=2, max_size=8),
+    games=st.lists(
+        st.tuples(
+            st.integers(1, 8), st.integers(1, 8), st.booleans(), st.integers(0, 70), st.booleans()
+        ),
+        max_size=25,
+    ),
+    stones=st.integers(0, 3),
+)
+def test_an_mgsz_trial_shares_the_players_yet_equals_a_whole_copy(  # type: ignore[no-untyped-def]
+    ranks, games, stones
+) -> None:
+    """MGSZ's own trial copy (Mgsz.trial_copy) shares every player and copies only the open
+    period: over periods of one month or several, held games in whole or split periods, its
+    stakes are a whole copy's, and the ledger asked is left exactly as it was — its
+    "if the period ended now" values included."""
+    system = system_named("mgsz")
+    for player, kyu in enumerate(ranks, 1):
+        system.apply(Registered(player, Rank.parse(f"{kyu}k"), DAY))
+    for n, (a, b, won, day, tournament) in enumerate(sorted(games, key=lambda g: g[3]), 1):
+        a, b = min(a, len(ranks)), min(b, len(ranks))
+        if a != b:
+            result = Result.BLACK if won else Result.WHITE
+            played = Game(n, a, b, result, DAY + dt.timedelta(days=day))
+            system.apply(GamePlayed(replace(played, counts_as_tournament=tournament)))
+    players = range(1, len(ranks) + 1)
+    before = (system.snapshot(), [system.provisional(p) for p in players])
+    game = Game(99, 1, 2, None, DAY + dt.timedelta(days=75), stones=stones, komi=Fraction(1, 2))
+    stakes = system.stakes(game)
+    assert (system.snapshot(), [system.provisional(p) for p in players]) == before
+    assert stakes == stakes_by_trial_whole(system, game)
+
+
+def stakes_by_trial_whole(system, game: Game):  # type: ignore[no-untyped-def]
+    """``system.stakes(game)`` with every trial a whole deep copy."""
+    import engine.system as engine_system
+
+    real = engine_system.trial
+    engine_system.trial = lambda ledger, _game: copy.deepcopy(ledger)
+    try:
+        return system.stakes(game)
+    finally:
+        engine_system.trial = real
