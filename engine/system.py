@@ -333,13 +333,14 @@ class Stakes:
 def trial(ledger: Any, game: Game) -> Any:
     """A copy of ``ledger`` that ``game`` may be applied to, leaving ``ledger`` as it is.
 
-    A ledger that knows what a game can change gives its own copy (``trial_copy``: MGSZ,
-    whose club game only joins the open period, copies the period and shares every player).
-    Otherwise the copy is whole: a game may settle more than its two players (a Tensuusei day
-    it ends settles everyone who played that day), so no player's standing or rank steps are
-    shared. Games are values and are shared (``Game.__deepcopy__``)."""
+    A ledger that knows what a club game can change gives its own copy (``trial_copy``:
+    MGSZ, whose club game only joins the open period, copies the period and shares every
+    player; GoR, whose club game moves its two players within the day, copies those two and
+    the day). Otherwise the copy is whole: a game may settle more than its two players (a
+    Tensuusei day it ends settles everyone who played that day), so no player's standing or
+    rank steps are shared. Games are values and are shared (``Game.__deepcopy__``)."""
     own = getattr(ledger, "trial_copy", None)
-    return own() if own is not None else copy.deepcopy(ledger)
+    return own(game) if own is not None else copy.deepcopy(ledger)
 
 
 Number = int | Fraction
@@ -401,6 +402,18 @@ class RankTrail:
         self._first: dict[PlayerId, Rank] = {}
         self._steps: dict[PlayerId, list[tuple[dt.date, Rank]]] = {}
         self._now: dict[PlayerId, int] = {}  # each player's latest rank step (the fast path)
+
+    def trial_copy(self, players: Iterable[PlayerId]) -> RankTrail:
+        """A trail that :meth:`note` may move ``players`` on without touching this one (the
+        others' steps are shared: a game of those players adds none of theirs)."""
+        other = RankTrail()
+        other._first = dict(self._first)
+        other._now = dict(self._now)
+        other._steps = dict(self._steps)
+        for player in players:
+            if player in other._steps:
+                other._steps[player] = list(other._steps[player])
+        return other
 
     def note(self, changes: Iterable[Change]) -> None:
         """Note the ranks ``changes`` (one fact's, just folded) leave their players at."""

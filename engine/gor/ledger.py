@@ -15,6 +15,7 @@ rating sets the rating: the day starts again from it for that player.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -593,6 +594,21 @@ class Gor:
     def period_weight(self) -> Weight | None:
         """None: a club game is rated at once (rules.md §6), nothing is held."""
         return None
+
+    def trial_copy(self, game: Game) -> Gor:
+        """A copy ``game`` may be folded into for :meth:`stakes` (engine.system.trial),
+        costing two players and the day, not the club: a club game moves only its two
+        players' standings and rank steps, within the day being rated (the day's starts and
+        sums, rules.md §6 Decision), so every other player is shared."""
+        other = copy.copy(self)
+        other._players = dict(self._players)
+        for player in (game.black, game.white):
+            if player in self._players:
+                other._players[player] = copy.copy(self._players[player])
+        other._day_base = dict(self._day_base)
+        other._day_sum = dict(self._day_sum)
+        other._trail = self._trail.trial_copy((game.black, game.white))
+        return other
 
     def stakes(self, game: Game) -> Stakes:
         """Each player's GoR change by ``game``, if Black wins and if White wins (rules.md §6:

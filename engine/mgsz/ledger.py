@@ -778,7 +778,7 @@ class Mgsz:
         """The player's title (raises ``KeyError`` for an unknown player)."""
         return self._standing(player).rank
 
-    def trial_copy(self) -> Mgsz:
+    def trial_copy(self, game: Game) -> Mgsz:
         """A copy a club game may be folded into for :meth:`stakes` (engine.system.trial),
         costing the open period, not the club: a club game changes no standing or rank here
         (``_game_played`` only holds it for the period, rules.md §1.4 Decision), so the

@@ -107,6 +107,7 @@ def test_a_won_game_moves_the_winner_up_under_every_rulebook_that_rates_at_once(
 
 @settings(max_examples=150, deadline=None)
 @given(
+    key=st.sampled_from(("mgsz", "gor")),
     ranks=st.lists(st.integers(6, 15), min_size=2, max_size=8),
     games=st.lists(
         st.tuples(
@@ -115,15 +116,17 @@ def test_a_won_game_moves_the_winner_up_under_every_rulebook_that_rates_at_once(
         max_size=25,
     ),
     stones=st.integers(0, 3),
+    later=st.sampled_from((70, 75)),  # the game at stake on the last day played, or after it
 )
-def test_an_mgsz_trial_shares_the_players_yet_equals_a_whole_copy(  # type: ignore[no-untyped-def]
-    ranks, games, stones
+def test_a_trial_of_its_own_equals_a_whole_copy(  # type: ignore[no-untyped-def]
+    key, ranks, games, stones, later
 ) -> None:
-    """MGSZ's own trial copy (Mgsz.trial_copy) shares every player and copies only the open
-    period: over periods of one month or several, held games in whole or split periods, its
-    stakes are a whole copy's, and the ledger asked is left exactly as it was — its
-    "if the period ended now" values included."""
-    system = system_named("mgsz")
+    """The rulebooks' own trial copies (Mgsz.trial_copy: the open period; Gor.trial_copy:
+    the two players and the day) share every other player: over periods of one month or
+    several, whole or split, and days already begun, their stakes are a whole copy's, and the
+    ledger asked is left exactly as it was, every card (MGSZ's "if the period ended now"
+    included)."""
+    system = system_named(key)
     for player, kyu in enumerate(ranks, 1):
         system.apply(Registered(player, Rank.parse(f"{kyu}k"), DAY))
     for n, (a, b, won, day, tournament) in enumerate(sorted(games, key=lambda g: g[3]), 1):
@@ -133,10 +136,11 @@ def test_an_mgsz_trial_shares_the_players_yet_equals_a_whole_copy(  # type: igno
             played = Game(n, a, b, result, DAY + dt.timedelta(days=day))
             system.apply(GamePlayed(replace(played, counts_as_tournament=tournament)))
     players = range(1, len(ranks) + 1)
-    before = (system.snapshot(), [system.provisional(p) for p in players])
-    game = Game(99, 1, 2, None, DAY + dt.timedelta(days=75), stones=stones, komi=Fraction(1, 2))
+    before = (system.snapshot(), [system.card(p) for p in players])
+    day = DAY + dt.timedelta(days=later)
+    game = Game(99, 1, 2, None, day, stones=stones, komi=Fraction(1, 2))
     stakes = system.stakes(game)
-    assert (system.snapshot(), [system.provisional(p) for p in players]) == before
+    assert (system.snapshot(), [system.card(p) for p in players]) == before
     assert stakes == stakes_by_trial_whole(system, game)
 
 
