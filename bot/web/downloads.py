@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.core import exporting, reads
 from bot.core.facade import Database
 from bot.core.reads import Export, Shown
 from bot.web import urls
+from bot.web.kept import Kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,20 +45,15 @@ def known_name(name: str) -> bool:
     return name in CLUB_FILES or _H9.fullmatch(name) is not None
 
 
-@dataclass(slots=True)
-class DownloadCache:
+class DownloadCache(Kept[Download]):
     """Files kept until the club's data moves on (a new log entry, a rebuilt projection, a new
     day): the same download asked again is not written again (issue 26: 20 requests at once
     for an export of 10,000 players held every other page up)."""
 
-    size: int = 32
-    files: dict[tuple[object, ...], Download] = field(default_factory=dict)
+    __slots__ = ()
 
-    def keep(self, key: tuple[object, ...], found: Download) -> Download:
-        if len(self.files) >= self.size:
-            del self.files[next(iter(self.files))]  # the oldest kept file goes first
-        self.files[key] = found
-        return found
+    def __init__(self, size: int = 32) -> None:
+        super().__init__(size)
 
 
 async def club_download(
@@ -81,7 +77,7 @@ async def club_download(
         return None
     if export is None and cache is not None:
         key = (shown.club.id, name, today, await reads.data_version(db, shown.club))
-        kept = cache.files.get(key)
+        kept = cache.get(key)
         if kept is not None:
             return kept
         made = await club_download(db, shown, name, today)

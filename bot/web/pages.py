@@ -36,6 +36,7 @@ from bot.core.reads import web_clubs as web_clubs
 from bot.core.rounds import pairing_line
 from bot.i18n import LANGUAGES, _, _n, date_text, month_text, own_name, translated
 from bot.web import urls
+from bot.web.kept import Kept
 from bot.web.render import render
 from bot.web.svg import chart_svg
 from engine.system import Value
@@ -50,21 +51,16 @@ class Page:
     html: str
 
 
-@dataclass(slots=True)
-class PageCache:
+class PageCache(Kept[Page]):
     """Ranking pages kept until the club's data moves on: a new log entry (a game, a setting,
     a player), a rebuilt projection or a new day. A federation's list of 2,000 players takes
     tens of milliseconds to write out; read again before the next write, it is served as it
     was (issue 14: fast pages at a million games)."""
 
-    size: int = 64
-    pages: dict[tuple[object, ...], Page] = field(default_factory=dict)
+    __slots__ = ()
 
-    def keep(self, key: tuple[object, ...], page: Page) -> Page:
-        if len(self.pages) >= self.size:
-            del self.pages[next(iter(self.pages))]  # the oldest kept page goes first
-        self.pages[key] = page
-        return page
+    def __init__(self, size: int = 64) -> None:
+        super().__init__(size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +166,7 @@ async def ranking_page(
         return await _ranking_page(site, shown, lang, everyone, query)
     version = await reads.data_version(site.db, shown.club)
     key = (shown.club.id, lang, everyone, query, site.today, version)
-    kept = site.cache.pages.get(key)
+    kept = site.cache.get(key)
     if kept is not None:
         return kept
     return site.cache.keep(key, await _ranking_page(site, shown, lang, everyone, query))

@@ -291,7 +291,7 @@ async def test_a_ranking_page_is_kept_until_the_club_moves_on(chat: FakeChat) ->
         assert again is not first and "Kiss Dóra" in again.html
         tomorrow = Site(chat.db, site.today.replace(day=site.today.day + 1), cache=site.cache)
         assert await pages.ranking_page(tomorrow, shown, "en", everyone=True) is not again
-    assert len(site.cache.pages) == 3  # type: ignore[union-attr]
+    assert len(site.cache.values) == 3  # type: ignore[union-attr]
 
 
 async def test_a_tournament_page_shows_the_files_mms_and_sos(tmp_path: Path) -> None:
