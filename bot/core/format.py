@@ -98,12 +98,12 @@ FILE_SLUG_MAX = 60
 length makes a file name a file system takes (issue 26: "File name too long")."""
 
 
-def file_slug(name: str, fallback: str) -> str:
-    """A file name's part from a name: ``Szabó Éva`` → ``szabo-eva`` (ASCII letters, digits
-    and hyphens, at most :data:`FILE_SLUG_MAX` characters); ``fallback`` when nothing is
+def file_slug(name: str, fallback: str, length: int = FILE_SLUG_MAX) -> str:
+    """A file name's or address's part from a name: ``Szabó Éva`` → ``szabo-eva`` (ASCII
+    letters, digits and hyphens, at most ``length`` characters); ``fallback`` when nothing is
     left (a name in another script)."""
     slug = re.sub(r"[^a-z0-9]+", "-", fold_name(name)).strip("-")
-    return slug[:FILE_SLUG_MAX].strip("-") or fallback
+    return slug[:length].strip("-") or fallback
 
 
 def handicap_text(stones: int, komi_: Fraction) -> str:

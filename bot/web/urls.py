@@ -11,11 +11,15 @@ from __future__ import annotations
 import posixpath
 import re
 
+from bot.core import format as fmt
 from bot.core.facade import Club
-from engine.formats import fold_name
 
 STATIC = "static"
 DOWNLOADS = "downloads"
+
+
+CLUB_SLUG_MAX = 48
+"""The longest name part of a club's folder (``3-my-go-club``)."""
 
 
 def club_slug(club: Club) -> str:
@@ -25,7 +29,7 @@ def club_slug(club: Club) -> str:
     name makes the address readable. A name with no Latin letters or digits (``山田碁会``)
     is the id alone.
     """
-    words = re.sub(r"[^a-z0-9]+", "-", fold_name(club.name)).strip("-")[:48].strip("-")
+    words = fmt.file_slug(club.name, "", CLUB_SLUG_MAX)
     return f"{club.id}-{words}" if words else str(club.id)
 
 
