@@ -206,6 +206,12 @@ async def _players_own(
     caller = ctx.inv.caller
     if current is not None or target == (caller.platform, caller.account):
         return False
+    return await _linked_to(ctx, player)
+
+
+async def _linked_to(ctx: Context, player: Player) -> bool:
+    """Whether the caller's own account is linked to ``player``."""
+    caller = ctx.inv.caller
     mine = await storage.player_for_account(ctx.db, ctx.the_club, caller.platform, caller.account)
     return mine is not None and mine.id == player.id
 
@@ -246,8 +252,7 @@ async def _unlink(ctx: Context, player: Player, account: str | None) -> Reply:
     with ``account=`` (an organiser, or the player's own linked account) that one account."""
     caller = ctx.inv.caller
     own = (caller.platform, caller.account)
-    mine = await storage.player_for_account(ctx.db, ctx.the_club, *own)
-    is_mine = mine is not None and mine.id == player.id
+    is_mine = await _linked_to(ctx, player)
     if account is not None:
         if not ctx.organiser and not is_mine:
             raise NotPermitted(
