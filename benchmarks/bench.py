@@ -534,7 +534,7 @@ async def web_pages(
             async def ranking(everyone: bool, expected: int, n: int, built: int) -> dict[str, Any]:
                 path = urls.ranking(shown.club, WEB_LANG, everyone=everyone)
                 forget_club(db, club)  # cold: as after a restart — the memos and the kept
-                app[CACHE_KEY].pages.clear()  # pages (the cut list is kept under this path too)
+                app[CACHE_KEY].values.clear()  # pages (the cut list is kept under this path too)
                 body, trip, spent = await get(path)
                 rows = _rows(body)
                 if rows != expected:
